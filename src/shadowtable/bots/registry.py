@@ -1,0 +1,54 @@
+"""Bots by short name with parameters: ``random``, ``ismcts:iterations=400:rollout=heuristic``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from shadowtable.bots.random_bot import RandomBot
+from shadowtable.core.errors import BotError
+
+BotFactory = Callable[..., Any]
+_FACTORIES: dict[str, BotFactory] = {"random": RandomBot}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make ``factory(**params)`` available as bot ``name``."""
+    _FACTORIES[name] = factory
+
+
+def available_bots() -> list[str]:
+    """Registered bot names, sorted."""
+    return sorted(_FACTORIES)
+
+
+def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """Split ``"name:key=value:key=value"`` into the name and typed parameters."""
+    name, *pairs = text.strip().split(":")
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise BotError(f"bad bot parameter {pair!r} in {text!r}; expected key=value")
+        params[key] = _parse_value(value)
+    return name, params
+
+
+def _parse_value(value: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(value)
+        except ValueError:
+            pass
+    return value
+
+
+def make_bot(text: str) -> Any:
+    """A bot from its short name and parameters."""
+    name, params = parse_bot_spec(text)
+    if name not in _FACTORIES:
+        raise BotError(f"unknown bot {name!r}; available: {', '.join(available_bots())}")
+    try:
+        return _FACTORIES[name](**params)
+    except TypeError as exc:
+        raise BotError(f"bad parameters for bot {name!r}: {exc}") from exc

@@ -1,0 +1,154 @@
+"""The game protocol: the one contract every ShadowTable game fulfils.
+
+A game is a set of pure functions over immutable states.  Chance (shuffles, draws, dice) is
+explicit: at a chance node :meth:`Game.chance_outcomes` lists outcomes with probabilities and the
+runner picks one, so a game is fully determined by its action history.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+from shadowtable.core.errors import IllegalActionError, InvalidActionError
+from shadowtable.core.spec import GameSpec
+
+CHANCE = -1
+"""``current_player`` at a chance node."""
+
+TERMINAL = -2
+"""``current_player`` once the game is over."""
+
+Observation = dict[str, Any]
+"""A JSON-serialisable view of a state from one seat (or a spectator)."""
+
+S = TypeVar("S")
+
+
+class Game(ABC, Generic[S]):
+    """A configured game: a spec, a player count and resolved options.
+
+    Subclasses set the class attribute ``SPEC`` and implement the abstract methods.  States are
+    treated as immutable: :meth:`apply` returns a new state and never changes its input.
+    """
+
+    SPEC: GameSpec
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
+        self.players = self.SPEC.check_players(players)
+        self.options: dict[str, Any] = self.SPEC.resolve_options(options or {})
+
+    @classmethod
+    def standard_configurations(cls) -> list[dict[str, Any]]:
+        """The configurations (``players`` plus options) the conformance suite covers."""
+        return [{"players": n} for n in range(cls.SPEC.min_players, cls.SPEC.max_players + 1)]
+
+    @property
+    def spec(self) -> GameSpec:
+        """The declared specification (id, version, sizes, utility range, options)."""
+        return self.SPEC
+
+    # -- dynamics -------------------------------------------------------------------------------
+    @abstractmethod
+    def initial_state(self) -> S:
+        """The state before the first action (often a chance node: the setup shuffle)."""
+
+    @abstractmethod
+    def current_player(self, state: S) -> int:
+        """The seat to act, or :data:`CHANCE`, or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[int]:
+        """Sorted legal action ids; at a chance node the outcome ids; empty when terminal."""
+
+    @abstractmethod
+    def chance_outcomes(self, state: S) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node, sorted by outcome; else empty."""
+
+    @abstractmethod
+    def apply(self, state: S, action: int) -> S:
+        """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+
+    def is_terminal(self, state: S) -> bool:
+        """Whether the game is over."""
+        return self.current_player(state) == TERMINAL
+
+    @abstractmethod
+    def returns(self, state: S) -> list[float]:
+        """Each seat's utility (all zeros before the end)."""
+
+    # -- information ----------------------------------------------------------------------------
+    @abstractmethod
+    def observe(self, state: S, seat: int | None) -> Observation:
+        """What ``seat`` (``None``: a spectator) may know of ``state``, as plain JSON data."""
+
+    @abstractmethod
+    def determinize(self, observation: Observation, rng: random.Random) -> S:
+        """A full state consistent with everything the observing seat knows."""
+
+    def render(self, observation: Observation) -> str:
+        """A readable text rendering of an observation."""
+        import json
+
+        return json.dumps(observation, indent=2, sort_keys=True)
+
+    # -- notation -------------------------------------------------------------------------------
+    @abstractmethod
+    def action_to_str(self, state: S, action: int) -> str:
+        """Readable notation for a decision or chance outcome in ``state``."""
+
+    def action_from_str(self, state: S, text: str) -> int | None:
+        """Map notation to an action id regardless of legality, or ``None`` if unknown.
+
+        Games override this so that :meth:`parse_action` can tell unknown text
+        (:class:`InvalidActionError`) from a known but illegal action (:class:`IllegalActionError`).
+        """
+        return None
+
+    def parse_action(self, state: S, text: str) -> int:
+        """The legal action (or chance outcome) whose notation is ``text``."""
+        wanted = normalise_notation(text)
+        legal = self.legal_actions(state)
+        for action in legal:
+            if normalise_notation(self.action_to_str(state, action)) == wanted:
+                return action
+        known = self.action_from_str(state, text)
+        if known is not None:
+            raise IllegalActionError(f"{text!r} is not legal now")
+        if wanted.isdigit() and int(wanted) in legal:
+            return int(wanted)
+        raise InvalidActionError(f"{text!r} is not a legal action here")
+
+    # -- serialisation --------------------------------------------------------------------------
+    @abstractmethod
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        """The full state as JSON data."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
+        """Rebuild a state; raises :class:`StateFormatError` if malformed."""
+
+    # -- checks ---------------------------------------------------------------------------------
+    def conservation_errors(self, state: S) -> list[str]:
+        """Component-conservation problems (every card and token somewhere, exactly once)."""
+        return []
+
+    def check_legal(self, state: S, action: int) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action must be an int, got {action!r}")
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"action {action} is not legal now")
+
+
+def normalise_notation(text: str) -> str:
+    """Case- and space-insensitive form of action notation."""
+    return " ".join(text.strip().lower().split())
+
+
+def legal_or_raise(action: int, legal: Sequence[int]) -> None:
+    """Raise :class:`IllegalActionError` unless ``action`` is among ``legal``."""
+    if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+        raise IllegalActionError(f"action {action!r} is not legal now")

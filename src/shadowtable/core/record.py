@@ -1,0 +1,145 @@
+"""Game records: everything needed to replay a game exactly, and :func:`replay`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from shadowtable.core.errors import RecordError, ShadowTableError
+from shadowtable.core.game import Game
+from shadowtable.core.registry import make
+
+RECORD_FORMAT = "shadowtable-record/1"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished (or interrupted) game: game id and version, options, seat map, every action.
+
+    ``actions`` holds decisions and chance outcomes alike, in order, so :func:`replay` needs no
+    random numbers.
+    """
+
+    game: str
+    version: str
+    players: int
+    options: dict[str, Any]
+    seats: list[str]
+    actions: list[int]
+    seed: int | None = None
+    returns: list[float] | None = None
+    truncated: bool = False
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON data."""
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "version": self.version,
+            "players": self.players,
+            "options": self.options,
+            "seats": self.seats,
+            "seed": self.seed,
+            "actions": self.actions,
+            "returns": self.returns,
+            "truncated": self.truncated,
+            "metadata": self.metadata,
+        }
+
+    def dumps(self) -> str:
+        """The record as one line of JSON."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Parse a record, raising :class:`RecordError` that names the first bad field."""
+        if not isinstance(data, Mapping):
+            raise RecordError(f"record must be a JSON object, got {type(data).__name__}")
+        if data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+            raise RecordError(f"record field 'format': expected {RECORD_FORMAT!r}, got {data['format']!r}")
+        game = _field(data, "game", str)
+        version = _field(data, "version", str)
+        players = _field(data, "players", int)
+        options = _field(data, "options", dict)
+        seats = _field(data, "seats", list)
+        actions = _field(data, "actions", list)
+        for i, action in enumerate(actions):
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise RecordError(f"record field 'actions[{i}]': expected an int, got {action!r}")
+        if len(seats) != players or not all(isinstance(s, str) for s in seats):
+            raise RecordError(f"record field 'seats': expected {players} names, got {seats!r}")
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RecordError(f"record field 'seed': expected an int or null, got {seed!r}")
+        returns = data.get("returns")
+        if returns is not None and (
+            not isinstance(returns, list) or not all(isinstance(r, int | float) for r in returns)
+        ):
+            raise RecordError(f"record field 'returns': expected a list of numbers, got {returns!r}")
+        return cls(
+            game=game,
+            version=version,
+            players=players,
+            options=dict(options),
+            seats=list(seats),
+            actions=list(actions),
+            seed=seed,
+            returns=None if returns is None else [float(r) for r in returns],
+            truncated=bool(data.get("truncated", False)),
+            metadata=dict(data.get("metadata") or {}),
+        )
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        """Parse a record from JSON text."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"record is not valid JSON: {exc}") from exc
+        return cls.from_json(data)
+
+
+def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:
+    if name not in data:
+        raise RecordError(f"record field {name!r} is missing")
+    value = data[name]
+    if isinstance(value, bool) and kind is int or not isinstance(value, kind):
+        raise RecordError(f"record field {name!r}: expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def game_for_record(record: GameRecord) -> Game[Any]:
+    """The configured game a record was played with; checks id, options and version."""
+    try:
+        game = make(record.game, players=record.players, **record.options)
+    except ShadowTableError as exc:
+        raise RecordError(f"record cannot be replayed: {exc}") from exc
+    if game.spec.version != record.version:
+        raise RecordError(
+            f"record field 'version': {record.version!r} does not match {record.game} version {game.spec.version!r}"
+        )
+    return game
+
+
+def replay_states(record: GameRecord) -> Iterator[tuple[Game[Any], Any]]:
+    """Yield ``(game, state)`` for the initial state and after every action of ``record``."""
+    game = game_for_record(record)
+    state = game.initial_state()
+    yield game, state
+    for index, action in enumerate(record.actions):
+        try:
+            state = game.apply(state, action)
+        except ShadowTableError as exc:
+            raise RecordError(f"record action #{index} ({action}) does not replay: {exc}") from exc
+        yield game, state
+
+
+def replay(record: GameRecord) -> Any:
+    """The final state of ``record``, rebuilt by applying every action in order."""
+    final = None
+    for _, state in replay_states(record):
+        final = state
+    return final

@@ -1,0 +1,29 @@
+"""Seed derivation: every random stream comes from one master seed, never the global ``random``."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+
+
+def derive_seed(master: int, *labels: object) -> int:
+    """A 64-bit seed derived from ``master`` and ``labels``, stable across runs and platforms."""
+    text = "/".join([str(master), *(str(label) for label in labels)])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def derived_rng(master: int, *labels: object) -> random.Random:
+    """A private :class:`random.Random` seeded from ``master`` and ``labels``."""
+    return random.Random(derive_seed(master, *labels))
+
+
+def sample_outcome(outcomes: Sequence[tuple[int, float]], rng: random.Random) -> int:
+    """Pick an outcome from ``(outcome, probability)`` pairs."""
+    point = rng.random() * sum(p for _, p in outcomes)
+    total = 0.0
+    for outcome, probability in outcomes:
+        total += probability
+        if point < total:
+            return outcome
+    return outcomes[-1][0]

@@ -1,0 +1,236 @@
+"""Generic conformance checks that every registered game must pass.
+
+The test suite (``tests/conformance``) runs these over every game and player count; a game
+author can call them directly.  Each check raises :class:`ConformanceFailure` with a message
+naming the seed, step and what went wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from shadowtable.bots.random_bot import RandomBot
+from shadowtable.core.errors import IllegalActionError, ShadowTableError
+from shadowtable.core.game import CHANCE, TERMINAL, Game
+from shadowtable.core.record import GameRecord, replay
+from shadowtable.core.rng import derived_rng, sample_outcome
+from shadowtable.core.runner import play_game
+
+
+class ConformanceFailure(AssertionError):
+    """A game broke the protocol."""
+
+
+@dataclass
+class PlayoutStats:
+    """What a checked random playout saw."""
+
+    steps: int
+    decisions: int
+    chance_nodes: int
+    returns: list[float]
+
+
+def _fail(where: str, message: str) -> None:
+    raise ConformanceFailure(f"{where}: {message}")
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def check_step(game: Game[Any], state: Any, where: str) -> list[int]:
+    """Per-step invariants of a non-terminal state; returns its legal actions."""
+    player = game.current_player(state)
+    spec = game.spec
+    if player == TERMINAL or game.is_terminal(state):
+        _fail(where, "check_step called on a terminal state")
+    if player != CHANCE and not 0 <= player < game.players:
+        _fail(where, f"current_player {player} is neither a seat, CHANCE nor TERMINAL")
+    legal = game.legal_actions(state)
+    if not legal:
+        _fail(where, "no legal actions at a non-terminal state")
+    if legal != sorted(set(legal)):
+        _fail(where, f"legal actions not sorted and unique: {legal[:20]}")
+    bound = spec.max_chance_outcomes if player == CHANCE else spec.num_distinct_actions
+    if legal[0] < 0 or legal[-1] >= bound:
+        _fail(where, f"legal action outside [0, {bound}): {legal[0]}..{legal[-1]}")
+    outcomes = game.chance_outcomes(state)
+    if player == CHANCE:
+        total = sum(p for _, p in outcomes)
+        if abs(total - 1.0) > 1e-9 or any(p <= 0 for _, p in outcomes):
+            _fail(where, f"chance probabilities sum to {total} or include p <= 0")
+        if [a for a, _ in outcomes] != legal:
+            _fail(where, "chance outcomes differ from legal actions")
+    elif outcomes:
+        _fail(where, "chance_outcomes non-empty at a decision node")
+    return legal
+
+
+def check_illegal_rejected(game: Game[Any], state: Any, legal: list[int], where: str) -> None:
+    """Actions outside ``legal`` raise :class:`IllegalActionError` and change nothing."""
+    before = _canonical(game.state_to_json(state))
+    bound = max(game.spec.num_distinct_actions, game.spec.max_chance_outcomes)
+    candidates = [-1, bound, next((a for a in range(bound) if a not in set(legal)), None)]
+    for action in candidates:
+        if action is None:
+            continue
+        try:
+            game.apply(state, action)
+        except IllegalActionError:
+            pass
+        else:
+            _fail(where, f"illegal action {action} was accepted")
+    if _canonical(game.state_to_json(state)) != before:
+        _fail(where, "a rejected action changed the state")
+
+
+def check_json_roundtrip(game: Game[Any], state: Any, where: str) -> None:
+    """State and observations survive JSON text round-trips unchanged."""
+    data = game.state_to_json(state)
+    text = json.dumps(data)
+    rebuilt = game.state_from_json(json.loads(text))
+    if _canonical(game.state_to_json(rebuilt)) != _canonical(data):
+        _fail(where, "state JSON round-trip changed the state")
+    for seat in [None, *range(game.players)]:
+        obs = game.observe(state, seat)
+        if json.loads(json.dumps(obs)) != obs:
+            _fail(where, f"observation of seat {seat} is not JSON round-trippable")
+        if game.observe(rebuilt, seat) != obs:
+            _fail(where, f"observation of seat {seat} differs after state round-trip")
+    if game.legal_actions(rebuilt) != game.legal_actions(state):
+        _fail(where, "legal actions differ after state round-trip")
+
+
+def check_notation(game: Game[Any], state: Any, legal: list[int], where: str) -> None:
+    """Every legal action has distinct notation that parses back to it."""
+    seen: dict[str, int] = {}
+    for action in legal:
+        text = game.action_to_str(state, action)
+        key = " ".join(text.lower().split())
+        if key in seen:
+            _fail(where, f"actions {seen[key]} and {action} share notation {text!r}")
+        seen[key] = action
+        parsed = game.parse_action(state, text)
+        if parsed != action:
+            _fail(where, f"parse_action({text!r}) gave {parsed}, expected {action}")
+
+
+def check_determinize(game: Game[Any], state: Any, where: str, samples: int = 2) -> None:
+    """``observe(determinize(observe(s, p)), p) == observe(s, p)`` for each seat and a spectator."""
+    for seat in [None, *range(game.players)]:
+        obs = game.observe(state, seat)
+        for k in range(samples):
+            sampled = game.determinize(obs, random.Random(k))
+            again = game.observe(sampled, seat)
+            if again != obs:
+                diff = sorted(key for key in set(obs) | set(again) if obs.get(key) != again.get(key))
+                _fail(where, f"seat {seat}: observation of a determinized state differs in {diff}")
+            if game.legal_actions(sampled) != game.legal_actions(state) and seat == game.current_player(state):
+                _fail(where, f"seat {seat}: determinized state has different legal actions")
+
+
+def checked_playout(game: Game[Any], seed: int, *, full_every: int = 1) -> PlayoutStats:
+    """Play one random game from ``seed``, checking invariants at every step.
+
+    The costlier checks (mutation, JSON, notation, determinize, illegal actions) run every
+    ``full_every`` steps and at the last state.
+    """
+    rng = derived_rng(seed, "playout")
+    state = game.initial_state()
+    steps = decisions = chances = 0
+    while not game.is_terminal(state):
+        where = f"{game.spec.id} players={game.players} seed={seed} step={steps}"
+        if steps > game.spec.max_game_length:
+            _fail(where, f"longer than max_game_length {game.spec.max_game_length}")
+        legal = check_step(game, state, where)
+        for problem in game.conservation_errors(state):
+            _fail(where, f"conservation: {problem}")
+        player = game.current_player(state)
+        if player == CHANCE:
+            action = sample_outcome(game.chance_outcomes(state), rng)
+            chances += 1
+        else:
+            action = legal[rng.randrange(len(legal))]
+            decisions += 1
+        full = steps % full_every == 0
+        before = _canonical(game.state_to_json(state)) if full else ""
+        if full:
+            check_illegal_rejected(game, state, legal, where)
+            check_json_roundtrip(game, state, where)
+            check_notation(game, state, legal, where)
+            check_determinize(game, state, where)
+        next_state = game.apply(state, action)
+        if full and _canonical(game.state_to_json(state)) != before:
+            _fail(where, f"apply({action}) mutated its input state")
+        state = next_state
+        steps += 1
+    where = f"{game.spec.id} players={game.players} seed={seed} end"
+    check_terminal(game, state, where)
+    check_json_roundtrip(game, state, where)
+    check_determinize(game, state, where)
+    return PlayoutStats(steps, decisions, chances, list(game.returns(state)))
+
+
+def check_terminal(game: Game[Any], state: Any, where: str) -> None:
+    """A terminal state has no actions and returns inside the declared utility range."""
+    if game.current_player(state) != TERMINAL or game.legal_actions(state):
+        _fail(where, "terminal state reports a player to act or legal actions")
+    returns = game.returns(state)
+    if len(returns) != game.players:
+        _fail(where, f"returns has {len(returns)} entries for {game.players} players")
+    spec = game.spec
+    if any(not spec.min_utility <= r <= spec.max_utility for r in returns):
+        _fail(where, f"returns {returns} outside [{spec.min_utility}, {spec.max_utility}]")
+    for problem in game.conservation_errors(state):
+        _fail(where, f"conservation: {problem}")
+
+
+def check_determinism(make_game: Callable[[], Game[Any]], seed: int) -> GameRecord:
+    """The same seed gives the same record even after the global ``random`` is disturbed."""
+    bots = [RandomBot() for _ in range(make_game().players)]
+    random.seed(12345)
+    first = play_game(make_game(), bots, seed)
+    random.seed(54321)
+    random.random()
+    second = play_game(make_game(), bots, seed)
+    if first.to_json() != second.to_json():
+        _fail(f"seed={seed}", "two runs with the same seed produced different records")
+    return first
+
+
+def check_replay(game: Game[Any], seed: int) -> GameRecord:
+    """A played record survives JSON and replays to the identical final state, twice."""
+    bots = [RandomBot() for _ in range(game.players)]
+    final_states: list[Any] = []
+
+    def keep(g: Game[Any], state: Any, player: int, action: int) -> None:
+        final_states[:] = [g.apply(state, action)]
+
+    record = play_game(game, bots, seed, on_step=keep)
+    text = record.dumps()
+    parsed = GameRecord.loads(text)
+    if parsed.to_json() != record.to_json():
+        _fail(f"seed={seed}", "record JSON round-trip changed the record")
+    try:
+        replayed = replay(parsed)
+        replayed_again = replay(parsed)
+    except ShadowTableError as exc:
+        raise ConformanceFailure(f"seed={seed}: record does not replay: {exc}") from exc
+    original = _canonical(game.state_to_json(final_states[0] if final_states else game.initial_state()))
+    for state in (replayed, replayed_again):
+        if _canonical(game.state_to_json(state)) != original:
+            _fail(f"seed={seed}", "replay does not reach the identical final state")
+    return record
+
+
+def check_game(make_game: Callable[[], Game[Any]], seeds: range, *, full_every: int = 1) -> list[PlayoutStats]:
+    """Run every conformance check on fresh games from ``make_game`` over ``seeds``."""
+    stats = [checked_playout(make_game(), seed, full_every=full_every) for seed in seeds]
+    check_determinism(make_game, seeds.start)
+    check_replay(make_game(), seeds.start)
+    return stats

@@ -1,0 +1,25 @@
+"""How hard the conformance suite exercises each game in an ordinary (CI) run.
+
+``games``: seeded random games per configuration; ``full_every``: the costly per-step checks
+(mutation, JSON, notation, determinize, illegal actions) run every this many steps.
+"""
+
+from __future__ import annotations
+
+DEFAULT = {"games": 30, "full_every": 1}
+
+GAME_SETTINGS: dict[str, dict[str, int]] = {
+    "tiny-showdown": {"games": 60, "full_every": 1},
+    "shadow-planet": {"games": 100, "full_every": 25},
+    "shadowlord": {"games": 75, "full_every": 25},
+}
+
+CHUNK = 25
+"""Seeds per test case, so a failure names a small range of seeds."""
+
+SLOW_GAMES = 10_000
+"""Games per game id in the run behind the ``slow`` marker."""
+
+
+def settings_for(game_id: str) -> dict[str, int]:
+    return {**DEFAULT, **GAME_SETTINGS.get(game_id, {})}

@@ -1,0 +1,25 @@
+"""Test configuration: registers the tiny test game and the conformance options."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from shadowtable.core import register  # noqa: E402
+from tiny_game import TinyGame  # noqa: E402
+
+register(TinyGame)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--conformance-games",
+        type=int,
+        default=int(os.environ.get("SHADOWTABLE_CONFORMANCE_GAMES", "0")) or None,
+        help="random games per game configuration in the conformance suite (default: per game)",
+    )

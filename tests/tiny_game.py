@@ -1,0 +1,167 @@
+"""A tiny hidden-information game used to test the protocol and the conformance suite.
+
+Each seat is dealt a secret card 0-4 (a chance node per deal), then two betting rounds follow
+in which each seat passes or raises.  The highest card among the seats that raised wins.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from shadowtable.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameSpec,
+    Observation,
+    OptionSpec,
+    StateFormatError,
+)
+
+CARDS = 5
+ACTIONS = ("pass", "raise")
+
+
+@dataclass(frozen=True)
+class TinyState:
+    cards: tuple[int, ...]
+    history: tuple[int, ...]
+
+
+class TinyGame(Game[TinyState]):
+    SPEC = GameSpec(
+        id="tiny-showdown",
+        name="Tiny Showdown",
+        version="1",
+        min_players=2,
+        max_players=4,
+        num_distinct_actions=2,
+        max_chance_outcomes=CARDS,
+        max_game_length=4 + 2 * 4,
+        min_utility=0.0,
+        max_utility=1.0,
+        options=(OptionSpec("rounds", int, 2, "betting rounds", minimum=1, maximum=2),),
+    )
+
+    def initial_state(self) -> TinyState:
+        return TinyState(cards=(), history=())
+
+    def current_player(self, state: TinyState) -> int:
+        if len(state.cards) < self.players:
+            return CHANCE
+        if len(state.history) >= self.players * self.options["rounds"]:
+            return TERMINAL
+        return len(state.history) % self.players
+
+    def legal_actions(self, state: TinyState) -> list[int]:
+        player = self.current_player(state)
+        if player == CHANCE:
+            return list(range(CARDS))
+        return [] if player == TERMINAL else [0, 1]
+
+    def chance_outcomes(self, state: TinyState) -> list[tuple[int, float]]:
+        if self.current_player(state) != CHANCE:
+            return []
+        return [(card, 1.0 / CARDS) for card in range(CARDS)]
+
+    def apply(self, state: TinyState, action: int) -> TinyState:
+        self.check_legal(state, action)
+        if self.current_player(state) == CHANCE:
+            return replace(state, cards=(*state.cards, action))
+        return replace(state, history=(*state.history, action))
+
+    def returns(self, state: TinyState) -> list[float]:
+        if not self.is_terminal(state):
+            return [0.0] * self.players
+        raisers = {i % self.players for i, a in enumerate(state.history) if a == 1}
+        if not raisers:
+            return [0.0] * self.players
+        best = max(state.cards[s] for s in raisers)
+        return [1.0 if s in raisers and state.cards[s] == best else 0.0 for s in range(self.players)]
+
+    def observe(self, state: TinyState, seat: int | None) -> Observation:
+        over = self.is_terminal(state)
+        cards = [c if over or i == seat else None for i, c in enumerate(state.cards)]
+        return {"seat": seat, "dealt": len(state.cards), "cards": cards, "history": list(state.history)}
+
+    def determinize(self, observation: Observation, rng: random.Random) -> TinyState:
+        """Keep what the seat may know (its own card, or all once the game is over)."""
+        seat, history = observation["seat"], tuple(observation["history"])
+        over = len(history) >= self.players * self.options["rounds"]
+        cards = tuple(c if over or i == seat else rng.randrange(CARDS) for i, c in enumerate(observation["cards"]))
+        return TinyState(cards=cards, history=history)
+
+    def action_to_str(self, state: TinyState, action: int) -> str:
+        if self.current_player(state) == CHANCE:
+            return f"deal seat {len(state.cards)}: card {action}"
+        return ACTIONS[action]
+
+    def action_from_str(self, state: TinyState, text: str) -> int | None:
+        return ACTIONS.index(text) if text in ACTIONS else None
+
+    def state_to_json(self, state: TinyState) -> dict[str, Any]:
+        return {"cards": list(state.cards), "history": list(state.history)}
+
+    def state_from_json(self, data: Mapping[str, Any]) -> TinyState:
+        try:
+            return TinyState(cards=tuple(data["cards"]), history=tuple(data["history"]))
+        except (KeyError, TypeError) as exc:
+            raise StateFormatError(f"bad tiny state: {exc}") from exc
+
+    def conservation_errors(self, state: TinyState) -> list[str]:
+        if len(state.cards) > self.players or any(not 0 <= c < CARDS for c in state.cards):
+            return [f"cards {state.cards} do not fit {self.players} seats"]
+        return []
+
+
+class MutatingTinyGame(TinyGame):
+    """Broken: ``apply`` writes the new history into its input state."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-mutating")
+
+    def apply(self, state: TinyState, action: int) -> TinyState:
+        new = super().apply(state, action)
+        object.__setattr__(state, "history", new.history)
+        object.__setattr__(state, "cards", new.cards)
+        return new
+
+
+class LeakyTinyGame(TinyGame):
+    """Broken: every seat's observation shows every card."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-leaky")
+
+    def observe(self, state: TinyState, seat: int | None) -> Observation:
+        obs = super().observe(state, seat)
+        obs["cards"] = list(state.cards)
+        return obs
+
+
+class DriftingTinyGame(TinyGame):
+    """Broken: hidden global state makes a replay start from a different deal."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-drifting")
+    games_made = 0
+
+    def initial_state(self) -> TinyState:
+        DriftingTinyGame.games_made += 1
+        if DriftingTinyGame.games_made == 1:
+            return TinyState(cards=(), history=())
+        return TinyState(cards=(DriftingTinyGame.games_made % CARDS,), history=())
+
+
+class IllegalAcceptingTinyGame(TinyGame):
+    """Broken: ``apply`` does not check legality."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-permissive")
+
+    def apply(self, state: TinyState, action: int) -> TinyState:
+        if self.current_player(state) == CHANCE:
+            return replace(state, cards=(*state.cards, action))
+        return replace(state, history=(*state.history, action))
+
+
+BROKEN_VARIANTS = (MutatingTinyGame, LeakyTinyGame, DriftingTinyGame, IllegalAcceptingTinyGame)
