@@ -137,9 +137,15 @@ def replay_states(record: GameRecord) -> Iterator[tuple[Game[Any], Any]]:
         yield game, state
 
 
+def replay_final(record: GameRecord) -> tuple[Game[Any], Any]:
+    """The configured game and the final state of ``record``."""
+    final: tuple[Game[Any], Any] | None = None
+    for step in replay_states(record):
+        final = step
+    assert final is not None  # replay_states always yields the initial state
+    return final
+
+
 def replay(record: GameRecord) -> Any:
     """The final state of ``record``, rebuilt by applying every action in order."""
-    final = None
-    for _, state in replay_states(record):
-        final = state
-    return final
+    return replay_final(record)[1]

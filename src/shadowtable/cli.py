@@ -1,0 +1,171 @@
+"""The ``shadowtable`` command line: thin wrappers over library functions."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from shadowtable.core.errors import ShadowTableError
+from shadowtable.core.record import replay_final
+from shadowtable.core.records_io import iter_records, write_record
+from shadowtable.core.registry import available_games, game_class
+from shadowtable.sim.batch import simulate as simulate_batch
+from shadowtable.sim.summary import format_summary, summarize
+
+app = typer.Typer(
+    help="ShadowTable: The Shadow Planet and Shadowlord! rules engines, bots and tools.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+content_app = typer.Typer(help="Validate content (card and board data) files.", no_args_is_help=True)
+app.add_typer(content_app, name="content")
+
+
+class CliError(ShadowTableError):
+    """A bad command-line argument."""
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """``["key=value", ...]`` to a dict; values are read as JSON when they parse, else as text."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise CliError(f"bad --option {pair!r}; expected key=value")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+@app.command()
+def games() -> None:
+    """List the available games with their player counts and options."""
+    for game_id in available_games():
+        spec = game_class(game_id).SPEC
+        typer.echo(f"{spec.id:<16} {spec.name} v{spec.version}, {spec.min_players}-{spec.max_players} players")
+        for opt in spec.options:
+            typer.echo(f"    --option {opt.name}=<{opt.type.__name__}> (default {opt.default!r}): {opt.doc}")
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="game id, see `shadowtable games`")],
+    players: Annotated[int, typer.Option(help="number of players")],
+    games: Annotated[int, typer.Option("--games", help="number of games", min=1)] = 100,
+    seed: Annotated[int, typer.Option(help="master seed; every game's seed derives from it")] = 0,
+    bots: Annotated[str, typer.Option(help="one bot for every seat, or one per seat, comma-separated")] = "random",
+    out: Annotated[Path | None, typer.Option(help="write every game record as JSON lines here")] = None,
+    option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
+) -> None:
+    """Play seeded games between bots and print win rate by seat and game length."""
+    options = parse_options(option or [])
+    records = simulate_batch(game, players=players, bot_specs=bots.split(","), games=games, seed=seed, options=options)
+    kept = []
+    stream = open(out, "w", encoding="utf-8") if out else None  # noqa: SIM115
+    try:
+        for record in records:
+            kept.append(record)
+            if stream:
+                write_record(stream, record)
+    finally:
+        if stream:
+            stream.close()
+    typer.echo(format_summary(summarize(kept)))
+    if out:
+        typer.echo(f"wrote {len(kept)} records to {out}")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a record file: JSON lines or one JSON record")],
+    seat: Annotated[int | None, typer.Option(help="show the final position from this seat's view")] = None,
+    show: Annotated[bool, typer.Option(help="print the final position")] = False,
+) -> None:
+    """Replay every record of FILE, check it reproduces its result, and report it."""
+    count = 0
+    for number, record in enumerate(iter_records(file), start=1):
+        game, state = replay_final(record)
+        terminal = game.is_terminal(state)
+        returns = game.returns(state) if terminal else None
+        if record.returns is not None and returns != record.returns:
+            raise CliError(f"record {number}: replayed returns {returns} differ from recorded {record.returns}")
+        status = f"returns {returns}" if terminal else "unfinished"
+        typer.echo(
+            f"record {number}: {record.game} v{record.version}, {record.players} players, "
+            f"{len(record.actions)} actions, {status}"
+        )
+        if show or seat is not None:
+            typer.echo(game.render(game.observe(state, seat)))
+        count += 1
+    typer.echo(f"{count} record(s) replayed identically")
+
+
+@content_app.command("check")
+def content_check(
+    file: Annotated[Path, typer.Argument(help="a content JSON file")],
+    game: Annotated[str | None, typer.Option(help="game id (default: the file's 'game' field)")] = None,
+) -> None:
+    """Validate a content file; errors name the file, the card and the field."""
+    game_id = game or _content_game(file)
+    package = importlib.import_module(game_class(game_id).__module__.rsplit(".", 1)[0])
+    checker = getattr(package, "check_content_file", None)
+    if checker is None:
+        raise CliError(f"game {game_id!r} has no content files to check")
+    for line in checker(str(file)):
+        typer.echo(line)
+    typer.echo(f"{file}: OK")
+
+
+def _content_game(file: Path) -> str:
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CliError(f"{file}: cannot read JSON: {exc}") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        raise CliError(f"{file}: no 'game' field; pass --game")
+    return str(data["game"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; typed errors become a one-line message and exit status 2."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except ShadowTableError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        return 2
+    except OSError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        return 2
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        return 130
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except Exception as exc:
+        if _is_usage_error(exc):
+            exc.show()  # type: ignore[attr-defined]
+            return int(exc.exit_code)  # type: ignore[attr-defined]
+        raise
+    return 0
+
+
+def _is_usage_error(exc: Exception) -> bool:
+    """Click's usage errors (Typer bundles its own Click) carry ``show`` and ``exit_code``."""
+    return any(cls.__name__ == "ClickException" for cls in type(exc).__mro__)
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

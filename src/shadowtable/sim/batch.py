@@ -1,0 +1,47 @@
+"""Batches of seeded games: every game's seed derives from one master seed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from shadowtable.bots.registry import make_bot
+from shadowtable.core.errors import BotError
+from shadowtable.core.record import GameRecord
+from shadowtable.core.registry import make
+from shadowtable.core.rng import derive_seed
+from shadowtable.core.runner import play_game
+
+
+def game_seed(master_seed: int, index: int) -> int:
+    """The seed of game number ``index`` of a batch."""
+    return derive_seed(master_seed, "game", index)
+
+
+def line_up(bot_specs: Sequence[str], players: int) -> list[str]:
+    """One bot spec per seat: a single spec fills every seat, otherwise one per seat exactly."""
+    specs = [s for s in bot_specs if s.strip()]
+    if len(specs) == 1:
+        return specs * players
+    if len(specs) != players:
+        raise BotError(f"need 1 or {players} bots for {players} players, got {len(specs)}")
+    return specs
+
+
+def simulate(
+    game_id: str,
+    *,
+    players: int,
+    bot_specs: Sequence[str],
+    games: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    start: int = 0,
+) -> Iterator[GameRecord]:
+    """Play games ``start .. games-1`` of a batch, yielding each record as it finishes."""
+    game = make(game_id, players=players, **dict(options or {}))
+    specs = line_up(bot_specs, players)
+    for index in range(start, games):
+        bots = [make_bot(spec) for spec in specs]
+        record = play_game(game, bots, game_seed(seed, index), seat_names=specs)
+        yield GameRecord(**{**record.__dict__, "metadata": {**record.metadata, "index": index}})

@@ -1,0 +1,88 @@
+"""The command line: games, simulate, replay; bad arguments give one line and a non-zero exit."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import shadowtable
+from shadowtable.cli import main
+from shadowtable.core import GameRecord
+
+
+def test_games_lists_each_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games"]) == 0
+    assert "tiny-showdown" in capsys.readouterr().out
+
+
+def test_simulate_prints_a_summary_and_writes_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    code = main(["simulate", "tiny-showdown", "--players", "3", "--games", "12", "--seed", "4", "--out", str(out)])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "12 games" in text and "win rate" in text
+    records = [GameRecord.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 12
+    wins_seat0 = sum(1 for r in records if r.returns and r.returns[0] == 1.0)
+    assert f"{wins_seat0 / 12:.3f}" in text.splitlines()[2]
+
+
+def test_simulate_is_reproducible(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for path in (a, b):
+        main(["simulate", "tiny-showdown", "--players", "2", "--games", "5", "--seed", "9", "--out", str(path)])
+    assert a.read_text() == b.read_text()
+
+
+def test_replay_checks_each_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    main(["simulate", "tiny-showdown", "--players", "3", "--games", "4", "--out", str(out)])
+    capsys.readouterr()
+    assert main(["replay", str(out), "--seat", "1"]) == 0
+    assert "4 record(s) replayed identically" in capsys.readouterr().out
+    data = json.loads(out.read_text().splitlines()[0])
+    data["returns"] = [9.0, 9.0, 9.0]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(data))
+    assert main(["replay", str(bad)]) == 2
+    assert "differ from recorded" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "chess", "--players", "2"], "unknown game 'chess'"),
+        (["simulate", "tiny-showdown", "--players", "7"], "2 to 4 players"),
+        (["simulate", "tiny-showdown", "--players", "2", "--bots", "random,nobot"], "unknown bot 'nobot'"),
+        (["simulate", "tiny-showdown", "--players", "2", "--option", "rounds=9"], "option 'rounds'"),
+        (["simulate", "tiny-showdown", "--players", "2", "--option", "oops"], "bad --option"),
+        (["replay", "/nonexistent/file.jsonl"], "cannot read"),
+    ],
+)
+def test_bad_arguments_give_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    src = str(Path(shadowtable.__file__).parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run(
+        [sys.executable, "-m", "shadowtable.cli", *args], capture_output=True, text=True, check=False, env=env
+    )
+
+
+def test_console_script_never_prints_a_traceback() -> None:
+    proc = _run_cli("simulate", "chess", "--players", "3")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: unknown game 'chess'") and "Traceback" not in proc.stderr
+    usage = _run_cli("simulate")
+    assert usage.returncode == 2 and "Traceback" not in usage.stderr

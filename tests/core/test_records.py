@@ -1,0 +1,97 @@
+"""Game records: JSON round-trips, clear errors for malformed records, replay."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from shadowtable.bots import RandomBot
+from shadowtable.core import GameRecord, RecordError, make, play_game, replay
+from shadowtable.core.records_io import iter_records, write_records
+
+
+def _record(seed: int = 1) -> GameRecord:
+    game = make("tiny-showdown", players=3)
+    return play_game(game, [RandomBot()] * 3, seed)
+
+
+def test_record_round_trips_through_json() -> None:
+    record = _record()
+    assert GameRecord.loads(record.dumps()) == record
+
+
+def test_replay_reaches_the_recorded_returns() -> None:
+    record = _record(5)
+    game = make("tiny-showdown", players=3)
+    assert game.returns(replay(record)) == record.returns
+
+
+@pytest.mark.parametrize(
+    ("mutation", "named"),
+    [
+        (lambda d: d.pop("game"), "'game' is missing"),
+        (lambda d: d.update(players="three"), "'players'"),
+        (lambda d: d.update(actions=[0, "x"]), r"actions\[1\]"),
+        (lambda d: d.update(seats=["a"]), "'seats'"),
+        (lambda d: d.update(seed=1.5), "'seed'"),
+        (lambda d: d.update(format="other/9"), "'format'"),
+        (lambda d: d.update(returns="win"), "'returns'"),
+    ],
+)
+def test_malformed_record_names_the_bad_field(mutation, named) -> None:  # type: ignore[no-untyped-def]
+    data = _record().to_json()
+    mutation(data)
+    with pytest.raises(RecordError, match=named):
+        GameRecord.from_json(data)
+
+
+def test_record_that_is_not_json_or_not_an_object() -> None:
+    with pytest.raises(RecordError, match="not valid JSON"):
+        GameRecord.loads("{nope")
+    with pytest.raises(RecordError, match="JSON object"):
+        GameRecord.from_json([1, 2])
+
+
+def test_illegal_action_in_record_names_its_index() -> None:
+    data = _record().to_json()
+    data["actions"][4] = 7
+    with pytest.raises(RecordError, match="action #4"):
+        replay(GameRecord.from_json(data))
+
+
+def test_version_mismatch_is_refused() -> None:
+    data = _record().to_json()
+    data["version"] = "0-old"
+    with pytest.raises(RecordError, match="version"):
+        replay(GameRecord.from_json(data))
+
+
+def test_unknown_game_or_option_in_record() -> None:
+    data = _record().to_json()
+    data["options"] = {"colour": "red"}
+    with pytest.raises(RecordError, match="no option 'colour'"):
+        replay(GameRecord.from_json(data))
+    data = _record().to_json()
+    data["game"] = "chess"
+    with pytest.raises(RecordError, match="unknown game 'chess'"):
+        replay(GameRecord.from_json(data))
+
+
+def test_json_lines_files_round_trip_and_name_the_bad_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "games.jsonl"
+    records = [_record(s) for s in range(3)]
+    assert write_records(path, records) == 3
+    assert list(iter_records(path)) == records
+    lines = path.read_text().splitlines()
+    lines[1] = json.dumps({"game": "tiny-showdown"})
+    path.write_text("\n".join(lines))
+    with pytest.raises(RecordError, match=r"games.jsonl:2: record field 'version' is missing"):
+        list(iter_records(path))
+
+
+def test_a_single_json_document_is_read_too(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "one.json"
+    record = _record()
+    path.write_text(json.dumps(record.to_json(), indent=2))
+    assert list(iter_records(path)) == [record]

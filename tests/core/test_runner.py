@@ -1,0 +1,87 @@
+"""The runner owns all randomness and only hands bots their observation."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from shadowtable.bots import RandomBot
+from shadowtable.core import BotError, Game, make, play_game
+from shadowtable.core.rng import derive_seed, sample_outcome
+
+
+class RecordingBot:
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.seen: list[dict[str, Any]] = []
+
+    def choose(
+        self, game: Game[Any], seat: int, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
+    ) -> int:
+        self.seen.append(observation)
+        return legal[0]
+
+
+class IllegalBot(RecordingBot):
+    def choose(
+        self, game: Game[Any], seat: int, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
+    ) -> int:
+        return 99
+
+
+def test_bots_see_only_their_own_card_before_the_end() -> None:
+    game = make("tiny-showdown", players=3)
+    bots = [RecordingBot() for _ in range(3)]
+    play_game(game, bots, seed=3)
+    for seat, bot in enumerate(bots):
+        assert bot.seen
+        for obs in bot.seen:
+            assert obs["seat"] == seat
+            hidden = [c for i, c in enumerate(obs["cards"]) if i != seat]
+            assert hidden == [None] * 2
+
+
+def test_same_seed_same_record_different_seed_differs() -> None:
+    game = make("tiny-showdown", players=4)
+    records = [play_game(game, [RandomBot()] * 4, seed=s).actions for s in (1, 1, 2, 3, 4)]
+    assert records[0] == records[1]
+    assert any(r != records[0] for r in records[2:])
+
+
+def test_the_global_random_is_untouched() -> None:
+    random.seed(7)
+    expected = random.random()
+    random.seed(7)
+    play_game(make("tiny-showdown", players=2), [RandomBot()] * 2, seed=11)
+    assert random.random() == expected
+
+
+def test_wrong_number_of_bots_and_illegal_bot_choice_are_errors() -> None:
+    game = make("tiny-showdown", players=3)
+    with pytest.raises(BotError, match="needs 3 bots"):
+        play_game(game, [RandomBot()] * 2, seed=0)
+    with pytest.raises(BotError, match="illegal action 99"):
+        play_game(game, [IllegalBot(), RandomBot(), RandomBot()], seed=0)
+
+
+def test_max_steps_truncates() -> None:
+    record = play_game(make("tiny-showdown", players=3), [RandomBot()] * 3, seed=0, max_steps=4)
+    assert record.truncated and record.returns is None and len(record.actions) == 4
+
+
+def test_derived_seeds_are_stable_and_distinct() -> None:
+    assert derive_seed(1, "chance") == derive_seed(1, "chance")
+    assert len({derive_seed(1, "seat", s) for s in range(100)}) == 100
+    assert derive_seed(1, "game", 0) != derive_seed(2, "game", 0)
+
+
+def test_sample_outcome_follows_the_probabilities() -> None:
+    rng = random.Random(0)
+    counts = {0: 0, 1: 0}
+    for _ in range(4000):
+        counts[sample_outcome([(0, 0.25), (1, 0.75)], rng)] += 1
+    assert 800 < counts[0] < 1200
