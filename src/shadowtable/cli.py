@@ -10,11 +10,14 @@ from typing import Annotated, Any
 
 import typer
 
+from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.record import replay_final
-from shadowtable.core.records_io import iter_records, write_record
-from shadowtable.core.registry import available_games, game_class
-from shadowtable.sim.batch import simulate as simulate_batch
+from shadowtable.core.records_io import iter_records
+from shadowtable.core.registry import available_games, game_class, make
+from shadowtable.sim.batch import line_up
+from shadowtable.sim.parallel import BatchJob, default_workers, run_batch
+from shadowtable.sim.progress import batch_progress
 from shadowtable.sim.summary import format_summary, summarize
 
 app = typer.Typer(
@@ -62,25 +65,35 @@ def simulate(
     games: Annotated[int, typer.Option("--games", help="number of games", min=1)] = 100,
     seed: Annotated[int, typer.Option(help="master seed; every game's seed derives from it")] = 0,
     bots: Annotated[str, typer.Option(help="one bot for every seat, or one per seat, comma-separated")] = "random",
-    out: Annotated[Path | None, typer.Option(help="write every game record as JSON lines here")] = None,
+    out: Annotated[Path | None, typer.Option(help="stream every game record as JSON lines here")] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
+    workers: Annotated[int, typer.Option(help="worker processes (0: all cores)", min=0)] = 0,
+    resume: Annotated[bool, typer.Option(help="keep the games already in --out and play the rest")] = False,
+    backend: Annotated[str, typer.Option(help="local (process pool) or ray")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")] = None,
+    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
 ) -> None:
     """Play seeded games between bots and print win rate by seat and game length."""
-    options = parse_options(option or [])
-    records = simulate_batch(game, players=players, bot_specs=bots.split(","), games=games, seed=seed, options=options)
-    kept = []
-    stream = open(out, "w", encoding="utf-8") if out else None  # noqa: SIM115
-    try:
-        for record in records:
-            kept.append(record)
-            if stream:
-                write_record(stream, record)
-    finally:
-        if stream:
-            stream.close()
-    typer.echo(format_summary(summarize(kept)))
+    if resume and out is None:
+        raise CliError("--resume needs --out")
+    job = BatchJob(game, players, tuple(bots.split(",")), games, seed, parse_options(option or []))
+    make(job.game, players=job.players, **job.options)  # fail fast on a bad game, count or option
+    line_up(job.bot_specs, job.players)
+    for spec in set(job.bot_specs):
+        make_bot(spec)
+    with batch_progress(games, enabled=progress) as advance:
+        records = run_batch(
+            job,
+            out=out,
+            resume=resume,
+            workers=workers or default_workers(),
+            backend=backend,
+            address=address,
+            progress=advance,
+        )
+    typer.echo(format_summary(summarize(records)))
     if out:
-        typer.echo(f"wrote {len(kept)} records to {out}")
+        typer.echo(f"{len(records)} records in {out}")
 
 
 @app.command()

@@ -29,7 +29,8 @@ def test_simulate_prints_a_summary_and_writes_records(tmp_path: Path, capsys: py
     records = [GameRecord.loads(line) for line in out.read_text().splitlines()]
     assert len(records) == 12
     wins_seat0 = sum(1 for r in records if r.returns and r.returns[0] == 1.0)
-    assert f"{wins_seat0 / 12:.3f}" in text.splitlines()[2]
+    seat0 = next(line for line in text.splitlines() if line.startswith("   0  random"))
+    assert seat0.split()[3:5] == [str(wins_seat0), f"{wins_seat0 / 12:.3f}"]
 
 
 def test_simulate_is_reproducible(tmp_path: Path) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import BotError
+from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
 from shadowtable.core.rng import derive_seed
@@ -42,6 +44,11 @@ def simulate(
     game = make(game_id, players=players, **dict(options or {}))
     specs = line_up(bot_specs, players)
     for index in range(start, games):
-        bots = [make_bot(spec) for spec in specs]
-        record = play_game(game, bots, game_seed(seed, index), seat_names=specs)
-        yield GameRecord(**{**record.__dict__, "metadata": {**record.metadata, "index": index}})
+        yield play_indexed(game, specs, seed, index)
+
+
+def play_indexed(game: Game[Any], specs: Sequence[str], master_seed: int, index: int) -> GameRecord:
+    """Game number ``index`` of a batch, its index kept in the record's metadata."""
+    bots = [make_bot(spec) for spec in specs]
+    record = play_game(game, bots, game_seed(master_seed, index), seat_names=specs)
+    return replace(record, metadata={**record.metadata, "index": index})

@@ -1,0 +1,147 @@
+"""Batches across local worker processes, streamed to JSON lines in game order, resumable.
+
+Each task carries a chunk of games.  Records are written in index order as soon as every
+earlier game is done, so an interrupted run keeps a clean prefix (plus any partial line, which
+:func:`completed_indices` ignores) and ``resume`` carries on without repeating or losing a game.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shadowtable.core.errors import RecordError
+from shadowtable.core.record import GameRecord
+from shadowtable.core.registry import make
+from shadowtable.sim.batch import game_seed, line_up, play_indexed
+
+ProgressHook = Callable[[int], None]
+"""Called with the number of games just finished."""
+
+
+@dataclass(frozen=True)
+class BatchJob:
+    """Everything that defines a batch; the same job gives the same records on any backend."""
+
+    game: str
+    players: int
+    bot_specs: tuple[str, ...]
+    games: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def play_chunk(job: BatchJob, indices: Sequence[int]) -> list[str]:
+    """Play the games ``indices`` of ``job``; returns their records as JSON lines."""
+    game = make(job.game, players=job.players, **job.options)
+    specs = line_up(job.bot_specs, job.players)
+    return [play_indexed(game, specs, job.seed, index).dumps() for index in indices]
+
+
+def chunks(indices: Sequence[int], size: int) -> list[list[int]]:
+    """Split ``indices`` into consecutive chunks of at most ``size``."""
+    return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
+
+
+def completed_indices(path: Path, job: BatchJob) -> set[int]:
+    """Indices of the complete records of ``job`` already in ``path``; a torn last line is cut off.
+
+    A record of another job (game, players or seed) raises :class:`RecordError`.
+    """
+    if not path.exists():
+        return set()
+    done: set[int] = set()
+    good_bytes = 0
+    with open(path, "rb") as stream:
+        for raw in stream:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                record = GameRecord.loads(raw.decode("utf-8"))
+            except (RecordError, UnicodeDecodeError):
+                break
+            index = int(record.metadata.get("index", -1))
+            if (record.game, record.players, record.seed) != (job.game, job.players, game_seed(job.seed, index)):
+                raise RecordError(f"{path}: game {index} belongs to another batch; cannot resume this job")
+            done.add(index)
+            good_bytes += len(raw)
+    with open(path, "r+b") as stream:
+        stream.truncate(good_bytes)
+    return done
+
+
+def default_workers() -> int:
+    """All the cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def run_local(
+    job: BatchJob,
+    todo: Sequence[int],
+    *,
+    workers: int,
+    chunk_size: int,
+) -> Iterator[tuple[list[int], list[str]]]:
+    """Yield ``(indices, lines)`` chunk by chunk in index order, played by ``workers`` processes."""
+    parts = chunks(todo, chunk_size)
+    if workers <= 1:
+        for part in parts:
+            yield part, play_chunk(job, part)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures: list[Future[list[str]]] = [pool.submit(play_chunk, job, part) for part in parts]
+        for part, future in zip(parts, futures, strict=True):
+            yield part, future.result()
+
+
+def run_batch(
+    job: BatchJob,
+    *,
+    out: Path | None = None,
+    resume: bool = False,
+    workers: int = 1,
+    chunk_size: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    progress: ProgressHook | None = None,
+) -> list[GameRecord]:
+    """Run ``job``, appending records to ``out`` in index order; returns every record of the batch."""
+    done = completed_indices(out, job) if out is not None and resume else set()
+    todo = [i for i in range(job.games) if i not in done]
+    size = chunk_size or max(1, min(50, len(todo) // max(1, workers * 4) or 1))
+    if backend == "local":
+        stream_chunks = run_local(job, todo, workers=workers, chunk_size=size)
+    elif backend == "ray":
+        from shadowtable.sim.ray_backend import run_ray
+
+        stream_chunks = run_ray(job, todo, workers=workers, chunk_size=size, address=address)
+    else:
+        raise ValueError(f"unknown backend {backend!r}; use 'local' or 'ray'")
+    kept: list[str] = []
+    sink = open(out, "a" if resume else "w", encoding="utf-8") if out is not None else None  # noqa: SIM115
+    try:
+        for part, lines in stream_chunks:
+            if sink is not None:
+                sink.write("".join(line + "\n" for line in lines))
+                sink.flush()
+            else:
+                kept.extend(lines)
+            if progress is not None:
+                progress(len(part))
+    finally:
+        if sink is not None:
+            sink.close()
+    if out is None:
+        return [GameRecord.loads(line) for line in kept]
+    return read_batch(out)
+
+
+def read_batch(path: Path) -> list[GameRecord]:
+    """The records of a batch file, sorted by game index."""
+    with open(path, encoding="utf-8") as stream:
+        records = [GameRecord.loads(line) for line in stream if line.strip()]
+    return sorted(records, key=lambda r: int(r.metadata.get("index", 0)))
