@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from shadowtable.bots import RandomBot
-from shadowtable.core import BotError, Game, make, play_game
+from shadowtable.core import BotError, Game, GameRecord, make, play_game
 from shadowtable.core.rng import derive_seed, sample_outcome
 
 
@@ -85,3 +85,34 @@ def test_sample_outcome_follows_the_probabilities() -> None:
     for _ in range(4000):
         counts[sample_outcome([(0, 0.25), (1, 0.75)], rng)] += 1
     assert 800 < counts[0] < 1200
+
+
+def test_a_saved_session_resumes_exactly_like_an_uninterrupted_game() -> None:
+    from shadowtable.core.runner import Session
+
+    game = make("tiny-showdown", players=4)
+    whole = play_game(game, [RandomBot()] * 4, seed=21)
+    for cut in range(len(whole.actions)):
+        partial = Session(game, [RandomBot()] * 4, seed=21)
+        partial.run(max_steps=cut)
+        saved = GameRecord.loads(partial.record().dumps())
+        assert saved.truncated
+        resumed = Session.resume(saved, [RandomBot()] * 4)
+        resumed.run()
+        assert resumed.record().actions == whole.actions
+
+
+def test_session_waits_for_a_person_and_rejects_illegal_input() -> None:
+    from shadowtable.core import IllegalActionError
+    from shadowtable.core.runner import Session
+
+    session = Session(make("tiny-showdown", players=2), [None, RandomBot()], seed=1)
+    session.run()
+    assert session.awaits_outside_decision() and session.current_player == 0
+    before = list(session.actions)
+    with pytest.raises(IllegalActionError):
+        session.apply(5)
+    assert session.actions == before
+    session.apply(1)
+    session.run()
+    assert session.awaits_outside_decision() or session.is_over()

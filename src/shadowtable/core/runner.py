@@ -1,4 +1,10 @@
-"""The game runner: owns the RNG, samples chance, asks bots, returns the record."""
+"""The runner: owns the randomness, samples chance, asks bots, keeps the record.
+
+Every random number comes from one master seed: the chance outcome of step ``n`` is drawn with
+``derive_seed(seed, "chance", n)`` and a bot deciding at step ``n`` gets
+``derive_seed(seed, "seat", seat, n)``.  Because no generator carries state between steps, a game
+saved after any step and resumed later continues exactly as an uninterrupted one would.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +12,126 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from shadowtable.core.errors import BotError
+from shadowtable.core.errors import BotError, IllegalActionError, RecordError
 from shadowtable.core.game import CHANCE, TERMINAL, Game
-from shadowtable.core.record import GameRecord
+from shadowtable.core.record import GameRecord, game_for_record
 from shadowtable.core.rng import derive_seed, sample_outcome
 
 StepHook = Callable[[Game[Any], Any, int, int], None]
 """Called as ``hook(game, state, player, action)`` before each action is applied."""
+
+
+def chance_rng(seed: int, step: int) -> random.Random:
+    """The generator that samples the chance outcome of ``step``."""
+    return random.Random(derive_seed(seed, "chance", step))
+
+
+def bot_rng(seed: int, seat: int, step: int) -> random.Random:
+    """The generator handed to the bot of ``seat`` deciding at ``step``."""
+    return random.Random(derive_seed(seed, "seat", seat, step))
+
+
+class Session:
+    """A game in progress: the state, every action so far, and who decides for each seat.
+
+    ``bots[seat]`` is a bot, or ``None`` for a seat decided from outside (a person).
+    """
+
+    def __init__(
+        self,
+        game: Game[Any],
+        bots: Sequence[Any | None],
+        seed: int,
+        *,
+        seat_names: Sequence[str] | None = None,
+    ) -> None:
+        if len(bots) != game.players:
+            raise BotError(
+                f"{game.spec.id} with {game.players} players needs {game.players} bots (one per seat), got {len(bots)}"
+            )
+        self.game = game
+        self.bots = list(bots)
+        self.seed = seed
+        self.seat_names = list(seat_names) if seat_names is not None else [_seat_name(b) for b in bots]
+        self.state = game.initial_state()
+        self.actions: list[int] = []
+
+    @property
+    def current_player(self) -> int:
+        return self.game.current_player(self.state)
+
+    def is_over(self) -> bool:
+        return self.game.is_terminal(self.state)
+
+    def awaits_outside_decision(self) -> bool:
+        """Whether the next decision belongs to a seat without a bot."""
+        player = self.current_player
+        return player >= 0 and self.bots[player] is None
+
+    def next_automatic_action(self) -> int:
+        """The chance outcome or bot choice for the current step."""
+        player, step = self.current_player, len(self.actions)
+        if player == CHANCE:
+            return sample_outcome(self.game.chance_outcomes(self.state), chance_rng(self.seed, step))
+        bot = self.bots[player]
+        if player == TERMINAL or bot is None:
+            raise BotError("no automatic action: the game is over or a person decides now")
+        legal = self.game.legal_actions(self.state)
+        action = bot.choose(
+            self.game, player, self.game.observe(self.state, player), legal, bot_rng(self.seed, player, step)
+        )
+        if action not in legal:
+            raise BotError(f"bot {_seat_name(bot)} at seat {player} chose illegal action {action!r}")
+        return int(action)
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action (raises :class:`IllegalActionError` and changes nothing otherwise)."""
+        self.state = self.game.apply(self.state, action)
+        self.actions.append(action)
+
+    def step(self) -> int:
+        """Take one chance or bot step; returns the action."""
+        action = self.next_automatic_action()
+        self.apply(action)
+        return action
+
+    def run(self, *, max_steps: int | None = None, on_step: StepHook | None = None) -> None:
+        """Step until the game ends, a person must decide, or ``max_steps`` actions are recorded."""
+        limit = self.game.spec.max_game_length if max_steps is None else max_steps
+        while len(self.actions) < limit and not self.is_over() and not self.awaits_outside_decision():
+            state, player = self.state, self.current_player
+            action = self.next_automatic_action()
+            if on_step is not None:
+                on_step(self.game, state, player, action)
+            self.apply(action)
+
+    def record(self) -> GameRecord:
+        """The record of the game so far (``truncated`` while unfinished)."""
+        over = self.is_over()
+        summary = getattr(self.game, "summary", None)
+        return GameRecord(
+            game=self.game.spec.id,
+            version=self.game.spec.version,
+            players=self.game.players,
+            options=dict(self.game.options),
+            seats=list(self.seat_names),
+            actions=list(self.actions),
+            seed=self.seed,
+            returns=list(self.game.returns(self.state)) if over else None,
+            truncated=not over,
+            metadata=dict(summary(self.state)) if callable(summary) else {},
+        )
+
+    @classmethod
+    def resume(cls, record: GameRecord, bots: Sequence[Any | None]) -> Session:
+        """Continue a saved game: replays its actions, then carries on with the same seed."""
+        session = cls(game_for_record(record), bots, record.seed or 0, seat_names=record.seats)
+        for index, action in enumerate(record.actions):
+            try:
+                session.apply(action)
+            except IllegalActionError as exc:
+                raise RecordError(f"saved game action #{index} does not replay: {exc}") from exc
+        return session
 
 
 def play_game(
@@ -29,54 +148,12 @@ def play_game(
     A bot only ever sees its own observation and the legal actions.  ``max_steps`` stops the
     game early and marks the record truncated.
     """
-    if len(bots) != game.players:
-        raise BotError(f"{game.spec.id} with {game.players} players needs {game.players} bots, got {len(bots)}")
-    chance_rng = random.Random(derive_seed(seed, "chance"))
-    bot_rngs = [random.Random(derive_seed(seed, "seat", seat)) for seat in range(game.players)]
-    names = list(seat_names) if seat_names is not None else [_bot_name(b) for b in bots]
-    state = game.initial_state()
-    actions: list[int] = []
-    limit = game.spec.max_game_length if max_steps is None else max_steps
-    while len(actions) < limit:
-        player = game.current_player(state)
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            action = sample_outcome(game.chance_outcomes(state), chance_rng)
-        else:
-            action = _ask_bot(game, state, bots[player], player, bot_rngs[player])
-        if on_step is not None:
-            on_step(game, state, player, action)
-        state = game.apply(state, action)
-        actions.append(action)
-    terminal = game.is_terminal(state)
-    return GameRecord(
-        game=game.spec.id,
-        version=game.spec.version,
-        players=game.players,
-        options=dict(game.options),
-        seats=names,
-        actions=actions,
-        seed=seed,
-        returns=list(game.returns(state)) if terminal else None,
-        truncated=not terminal,
-        metadata=game_summary(game, state),
-    )
+    if any(bot is None for bot in bots):
+        raise BotError("play_game needs a bot for every seat")
+    session = Session(game, bots, seed, seat_names=seat_names)
+    session.run(max_steps=max_steps, on_step=on_step)
+    return session.record()
 
 
-def _ask_bot(game: Game[Any], state: Any, bot: Any, seat: int, rng: random.Random) -> int:
-    legal = game.legal_actions(state)
-    action = bot.choose(game, seat, game.observe(state, seat), legal, rng)
-    if action not in legal:
-        raise BotError(f"bot {_bot_name(bot)} at seat {seat} chose illegal action {action!r}")
-    return int(action)
-
-
-def _bot_name(bot: Any) -> str:
-    return str(getattr(bot, "name", type(bot).__name__))
-
-
-def game_summary(game: Game[Any], state: Any) -> dict[str, Any]:
-    """Game-specific facts about a final state for reports (``Game.summary`` if defined)."""
-    summary = getattr(game, "summary", None)
-    return dict(summary(state)) if callable(summary) else {}
+def _seat_name(bot: Any) -> str:
+    return "human" if bot is None else str(getattr(bot, "name", type(bot).__name__))
