@@ -99,6 +99,14 @@ class TinyGame(Game[TinyState]):
             return f"deal seat {len(state.cards)}: card {action}"
         return ACTIONS[action]
 
+    def event_text(self, state: TinyState, action: int, seat: int | None) -> str | None:
+        if self.current_player(state) == CHANCE:
+            return f"seat {len(state.cards)} is dealt a card"
+        return f"seat {self.current_player(state)}: {ACTIONS[action]}"
+
+    def rules_help(self, observation: Observation) -> str:
+        return "Betting (Tiny rules, section 2): pass, or raise to compete for the pot with your card."
+
     def action_from_str(self, state: TinyState, text: str) -> int | None:
         return ACTIONS.index(text) if text in ACTIONS else None
 

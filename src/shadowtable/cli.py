@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import secrets
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -119,6 +120,82 @@ def replay(
             typer.echo(game.render(game.observe(state, seat)))
         count += 1
     typer.echo(f"{count} record(s) replayed identically")
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="game id, see `shadowtable games`")],
+    players: Annotated[int, typer.Option(help="number of players")] = 4,
+    seat: Annotated[int, typer.Option(help="your seat")] = 0,
+    bots: Annotated[str, typer.Option(help="bots for the other seats: one for all, or one per bot seat")] = "random",
+    seed: Annotated[int | None, typer.Option(help="master seed (default: random)")] = None,
+    hotseat: Annotated[str | None, typer.Option(help="several people at one screen: their seats, e.g. 0,2")] = None,
+    watch: Annotated[bool, typer.Option(help="watch bots play every seat")] = False,
+    speed: Annotated[float, typer.Option(help="seconds per step when watching")] = 0.3,
+    load: Annotated[Path | None, typer.Option(help="resume a saved game")] = None,
+    save: Annotated[Path | None, typer.Option(help="where to save (default shadowtable-save.json)")] = None,
+    option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
+) -> None:
+    """Play in the terminal against bots, with friends at one screen, or watch bots play."""
+    app_cls, table = _tui_table(game, players, seat, bots, seed, hotseat, watch, load, option or [])
+    app_cls(
+        table,
+        save_path=save or load,
+        hotseat=hotseat is not None,
+        watch_delay=speed if watch else None,
+    ).run()
+
+
+def _tui_table(
+    game_id: str,
+    players: int,
+    seat: int,
+    bots: str,
+    seed: int | None,
+    hotseat: str | None,
+    watch: bool,
+    load: Path | None,
+    options: list[str],
+) -> tuple[Any, Any]:
+    try:
+        from shadowtable.tui.app import PlayApp
+        from shadowtable.tui.table import Table, parse_seats, seat_bots
+    except ImportError as exc:
+        raise CliError("the terminal game needs the [tui] extra: pip install 'shadowtable[tui]'") from exc
+    from shadowtable.core.runner import Session
+
+    if load is not None:
+        record = next(iter(iter_records(load)))
+        humans = [i for i, name in enumerate(record.seats) if name == "human"]
+        session = Session.resume(record, [None if i in humans else make_bot(n) for i, n in enumerate(record.seats)])
+        return PlayApp, Table(session, humans)
+    humans = [] if watch else parse_seats(hotseat, players) if hotseat else parse_seats(str(seat), players)
+    specs = seat_bots(humans, players, bots.split(","))
+    game = make(game_id, players=players, **parse_options(options))
+    seat_list = [None if spec is None else make_bot(spec) for spec in specs]
+    names = ["human" if spec is None else spec for spec in specs]
+    real_seed = seed if seed is not None else secrets.randbits(32)
+    return PlayApp, Table(Session(game, seat_list, real_seed, seat_names=names), humans)
+
+
+@app.command()
+def view(
+    file: Annotated[Path, typer.Argument(help="a record file (the first record is shown unless --index)")],
+    seat: Annotated[int | None, typer.Option(help="whose view (default: spectator)")] = None,
+    index: Annotated[int, typer.Option(help="which record of the file, from 0")] = 0,
+) -> None:
+    """Step through a recorded game in the terminal from one seat's view or a spectator's."""
+    try:
+        from shadowtable.tui.replay_view import ReplayApp
+    except ImportError as exc:
+        raise CliError("the replay viewer needs the [tui] extra: pip install 'shadowtable[tui]'") from exc
+    records = list(iter_records(file))
+    if not 0 <= index < len(records):
+        raise CliError(f"{file} has {len(records)} record(s); --index {index} is out of range")
+    record = records[index]
+    if seat is not None and not 0 <= seat < record.players:
+        raise CliError(f"--seat must be between 0 and {record.players - 1}")
+    ReplayApp(record, seat).run()
 
 
 @content_app.command("check")

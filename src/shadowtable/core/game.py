@@ -94,6 +94,23 @@ class Game(ABC, Generic[S]):
 
         return json.dumps(observation, indent=2, sort_keys=True)
 
+    def event_text(self, state: S, action: int, seat: int | None) -> str | None:
+        """How ``action`` taken in ``state`` reads to ``seat`` in a game log (``None``: not shown).
+
+        The default shows a seat its own decisions in full and only that another seat acted;
+        chance outcomes are not shown. Games override this with public wording.
+        """
+        player = self.current_player(state)
+        if player == CHANCE:
+            return None
+        if player == seat:
+            return f"you: {self.action_to_str(state, action)}"
+        return f"seat {player} acted"
+
+    def rules_help(self, observation: Observation) -> str:
+        """The rule that applies to the decision in ``observation``, quoted with its section."""
+        return ""
+
     # -- notation -------------------------------------------------------------------------------
     @abstractmethod
     def action_to_str(self, state: S, action: int) -> str:

@@ -1,0 +1,1 @@
+"""The terminal front end (the ``[tui]`` extra): play, hot-seat, watch and replay viewing."""

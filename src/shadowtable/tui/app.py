@@ -1,0 +1,218 @@
+"""The Textual application: play against bots, hot-seat with friends, or watch bots play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from shadowtable.core.errors import ShadowTableError
+from shadowtable.tui.table import Table
+
+CSS = """
+#board { width: 2fr; border: round $primary; padding: 0 1; }
+#side { width: 1fr; }
+#status { height: auto; border: round $secondary; padding: 0 1; }
+#actions { height: 1fr; border: round $accent; }
+#message { height: auto; color: $warning; padding: 0 1; }
+#help { height: auto; max-height: 8; border: round $panel; padding: 0 1; display: none; }
+#help.shown { display: block; }
+#log { height: 10; border: round $panel; padding: 0 1; }
+HandOver { align: center middle; }
+HandOver > Vertical {
+    width: 60; height: auto; border: thick $primary; padding: 1 2; background: $surface;
+}
+"""
+
+
+class HandOver(ModalScreen[None]):
+    """Covers the table between two people's turns so nobody sees another's secrets."""
+
+    BINDINGS = [Binding("enter", "ready", "Ready")]
+
+    def __init__(self, seat: int, name: str) -> None:
+        super().__init__()
+        self.seat = seat
+        self.seat_name = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(f"Pass the screen to seat {self.seat} ({self.seat_name}).")
+            yield Label("Everyone else: look away. Press Enter when ready.")
+            yield Button("Ready", id="ready", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+class PlayApp(App[None]):
+    """A game at the table: the board as the viewer may see it, the legal actions, a log."""
+
+    CSS = CSS
+    TITLE = "ShadowTable"
+    BINDINGS = [
+        Binding("q", "quit_game", "Quit (saves)"),
+        Binding("s", "save", "Save"),
+        Binding("r", "toggle_help", "Rules"),
+        Binding("slash", "focus_notation", "Type action"),
+    ]
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        save_path: Path | None = None,
+        hotseat: bool = False,
+        watch_delay: float | None = None,
+        spectator_seat: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.table = table
+        self.save_path = save_path
+        self.hotseat = hotseat
+        self.watch_delay = watch_delay
+        self.spectator_seat = spectator_seat
+        self.shown_seat: int | None = None
+        self.handing_over = False
+
+    # -- layout ---------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal():
+            with VerticalScroll(id="board"):
+                yield Static(id="board-text")
+            with Vertical(id="side"):
+                yield Static(id="status")
+                yield OptionList(id="actions")
+                yield Input(placeholder="type an action, Enter to play", id="notation")
+                yield Static(id="message")
+                yield Static(id="help")
+        yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        game = self.table.game
+        self.sub_title = f"{game.spec.name}, {game.players} players"
+        if self.watch_delay is not None:
+            self.set_interval(max(self.watch_delay, 0.01), self._watch_tick)
+        self.advance()
+
+    # -- flow -----------------------------------------------------------------------------------
+    def advance(self) -> None:
+        """Let bots and chance move until a person decides or the game ends, then redraw."""
+        if self.watch_delay is None:
+            self.table.run_automatic()
+        self.refresh_view()
+
+    def _watch_tick(self) -> None:
+        if self.table.step_automatic():
+            self.refresh_view()
+
+    def viewer(self) -> int | None:
+        if self.watch_delay is not None:
+            return self.spectator_seat
+        return self.table.viewer()
+
+    def refresh_view(self) -> None:
+        seat = self.viewer()
+        if self.hotseat and seat is not None and seat != self.shown_seat and not self.table.session.is_over():
+            self._hand_over(seat)
+            return
+        self.shown_seat = seat
+        self._draw(seat)
+
+    def _hand_over(self, seat: int) -> None:
+        self.handing_over = True
+        self._draw_blank()
+        name = self.table.session.seat_names[seat]
+
+        def done(_: None) -> None:
+            self.handing_over = False
+            self.shown_seat = seat
+            self._draw(seat)
+
+        self.push_screen(HandOver(seat, name), done)
+
+    def _draw_blank(self) -> None:
+        self.query_one("#board-text", Static).update("")
+        self.query_one("#actions", OptionList).clear_options()
+        self.query_one("#log", Static).update("")
+        self.query_one("#status", Static).update("hand-over")
+
+    def _draw(self, seat: int | None) -> None:
+        table, game = self.table, self.table.game
+        observation = table.observation(seat)
+        self.query_one("#board-text", Static).update(game.render(observation))
+        self.query_one("#status", Static).update(self._status_line(seat))
+        options = self.query_one("#actions", OptionList)
+        options.clear_options()
+        options.add_options([Option(text, id=str(action)) for action, text in table.choices()])
+        self.query_one("#help", Static).update(game.rules_help(observation) or "No rule text for this moment.")
+        self.query_one("#log", Static).update("\n".join(table.log(seat, last=8)))
+        if options.option_count:
+            options.highlighted = 0
+            options.focus()
+
+    def _status_line(self, seat: int | None) -> str:
+        session = self.table.session
+        who = "spectator" if seat is None else f"seat {seat} ({session.seat_names[seat]})"
+        if session.is_over():
+            returns = session.game.returns(session.state)
+            winners = [str(s) for s, r in enumerate(returns) if r >= session.game.spec.max_utility]
+            return f"Game over. Viewing as {who}. Winners: seat(s) {', '.join(winners) or 'none'}."
+        player = session.current_player
+        turn = "your decision" if player == seat and player in self.table.humans else "waiting"
+        return f"Viewing as {who}; step {len(session.actions)}; {turn}."
+
+    # -- input ----------------------------------------------------------------------------------
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self._play(lambda: self.table.play(int(event.option.id or 0)))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value
+        event.input.value = ""
+        self._play(lambda: self.table.play_text(text))
+
+    def _play(self, move: Any) -> None:
+        message = self.query_one("#message", Static)
+        if self.handing_over or not self.table.session.awaits_outside_decision():
+            message.update("Not your turn.")
+            return
+        try:
+            move()
+        except ShadowTableError as exc:
+            message.update(f"Not allowed: {exc}")
+            return
+        message.update("")
+        self.advance()
+
+    # -- commands -------------------------------------------------------------------------------
+    def action_save(self) -> None:
+        path = self.save_game()
+        self.query_one("#message", Static).update(f"Saved to {path}.")
+
+    def save_game(self) -> Path:
+        path = self.save_path or Path("shadowtable-save.json")
+        path.write_text(self.table.session.record().dumps() + "\n", encoding="utf-8")
+        return path
+
+    def action_quit_game(self) -> None:
+        if not self.table.session.is_over() or self.save_path is not None:
+            self.save_game()
+        self.exit()
+
+    def action_toggle_help(self) -> None:
+        self.query_one("#help", Static).toggle_class("shown")
+
+    def action_focus_notation(self) -> None:
+        self.query_one("#notation", Input).focus()

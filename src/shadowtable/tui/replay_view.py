@@ -1,0 +1,67 @@
+"""A replay viewer: step through a finished game from one seat's view or a spectator's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Header, Static
+
+from shadowtable.core.game import Game
+from shadowtable.core.record import GameRecord, replay_states
+
+
+class ReplayApp(App[None]):
+    """Shows ``game.render(game.observe(state, seat))`` for each step of a record."""
+
+    CSS = "#board { border: round $primary; padding: 0 1; } #log { height: 8; border: round $panel; }"
+    BINDINGS = [
+        Binding("right,n", "step(1)", "Next"),
+        Binding("left,p", "step(-1)", "Back"),
+        Binding("pagedown", "step(25)", "+25", show=False),
+        Binding("pageup", "step(-25)", "-25", show=False),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, record: GameRecord, seat: int | None = None) -> None:
+        super().__init__()
+        steps = list(replay_states(record))
+        self.game: Game[Any] = steps[0][0]
+        self.states = [state for _, state in steps]
+        self.actions = record.actions
+        self.seat = seat
+        self.index = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="board"):
+            yield Static(id="board-text")
+        yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        who = "spectator" if self.seat is None else f"seat {self.seat}"
+        self.sub_title = f"replay of {self.game.spec.name} as {who}"
+        self.show()
+
+    def show(self) -> None:
+        state = self.states[self.index]
+        self.query_one("#board-text", Static).update(self.game.render(self.game.observe(state, self.seat)))
+        events = [
+            self.game.event_text(self.states[i], self.actions[i], self.seat)
+            for i in range(max(0, self.index - 6), self.index)
+        ]
+        header = f"step {self.index} of {len(self.actions)}"
+        self.query_one("#log", Static).update("\n".join([header, *(e for e in events if e)]))
+
+    def action_step(self, delta: int) -> None:
+        self.index = min(max(self.index + delta, 0), len(self.states) - 1)
+        self.show()
+
+    def action_jump(self, where: int) -> None:
+        self.index = where if where >= 0 else len(self.states) - 1
+        self.show()

@@ -1,0 +1,102 @@
+"""The table a front end shows: a session plus who sits where, what each seat may see, the log.
+
+Pure logic (no Textual), so it is tested directly and reused by other front ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from shadowtable.core.errors import BotError, IllegalActionError, InvalidPlayersError
+from shadowtable.core.game import Game, Observation
+from shadowtable.core.runner import Session
+
+
+@dataclass
+class Table:
+    """A session with people at ``humans`` seats; bots sit at the others."""
+
+    session: Session
+    humans: list[int]
+    history: list[tuple[Any, int]] = field(default_factory=list)
+
+    @property
+    def game(self) -> Game[Any]:
+        return self.session.game
+
+    def viewer(self) -> int | None:
+        """The seat whose view is shown: the person to act, else the first person, else a spectator."""
+        player = self.session.current_player
+        if player in self.humans:
+            return player
+        return self.humans[0] if self.humans else None
+
+    def observation(self, seat: int | None) -> Observation:
+        return self.game.observe(self.session.state, seat)
+
+    def choices(self) -> list[tuple[int, str]]:
+        """The legal actions of the person to act, with their notation."""
+        if not self.session.awaits_outside_decision():
+            return []
+        state = self.session.state
+        return [(a, self.game.action_to_str(state, a)) for a in self.game.legal_actions(state)]
+
+    def step_automatic(self) -> bool:
+        """Take one chance or bot step if one is due; returns whether it did."""
+        if self.session.is_over() or self.session.awaits_outside_decision():
+            return False
+        state = self.session.state
+        action = self.session.step()
+        self.history.append((state, action))
+        return True
+
+    def run_automatic(self, limit: int = 100_000) -> int:
+        """Take chance and bot steps until a person must decide or the game ends."""
+        steps = 0
+        while steps < limit and self.step_automatic():
+            steps += 1
+        return steps
+
+    def play(self, action: int) -> None:
+        """Apply a person's action; an illegal one raises and changes nothing."""
+        state = self.session.state
+        self.session.apply(action)
+        self.history.append((state, action))
+
+    def play_text(self, text: str) -> int:
+        """Apply the action written in notation; raises a typed error and changes nothing if bad."""
+        if not self.session.awaits_outside_decision():
+            raise IllegalActionError("it is not a person's turn")
+        action = self.game.parse_action(self.session.state, text)
+        self.play(action)
+        return action
+
+    def log(self, seat: int | None, last: int = 300) -> list[str]:
+        """The game log as ``seat`` may read it."""
+        lines = (self.game.event_text(state, action, seat) for state, action in self.history[-last:])
+        return [line for line in lines if line]
+
+
+def parse_seats(text: str, players: int) -> list[int]:
+    """``"0,2"`` to ``[0, 2]``, checked against the player count."""
+    try:
+        seats = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError as exc:
+        raise InvalidPlayersError(f"bad seat list {text!r}") from exc
+    if any(not 0 <= s < players for s in seats):
+        raise InvalidPlayersError(f"seats must be between 0 and {players - 1}, got {text!r}")
+    return seats
+
+
+def seat_bots(humans: Sequence[int], players: int, bot_specs: Sequence[str]) -> list[str | None]:
+    """One entry per seat: ``None`` for a person, else a bot spec (one spec fills every bot seat)."""
+    bot_seats = [s for s in range(players) if s not in humans]
+    specs = [s for s in bot_specs if s.strip()] or ["random"]
+    if len(specs) == 1:
+        specs = specs * len(bot_seats)
+    if len(specs) != len(bot_seats):
+        raise BotError(f"need 1 or {len(bot_seats)} bots for the bot seats {bot_seats}, got {len(specs)}")
+    by_seat = dict(zip(bot_seats, specs, strict=True))
+    return [by_seat.get(seat) for seat in range(players)]

@@ -1,0 +1,118 @@
+"""The terminal app driven headless with Textual's pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.widgets import OptionList  # noqa: E402
+
+from shadowtable.bots import RandomBot  # noqa: E402
+from shadowtable.core import GameRecord, make  # noqa: E402
+from shadowtable.core.runner import Session  # noqa: E402
+from shadowtable.tui.app import HandOver, PlayApp  # noqa: E402
+from shadowtable.tui.table import Table  # noqa: E402
+
+
+def _table(humans: list[int], players: int = 3, seed: int = 4) -> Table:
+    game = make("tiny-showdown", players=players)
+    bots = [None if s in humans else RandomBot() for s in range(players)]
+    names = ["human" if s in humans else "random" for s in range(players)]
+    return Table(Session(game, bots, seed, seat_names=names), humans)
+
+
+def _text(app: PlayApp, selector: str) -> str:
+    return str(app.query_one(selector).content)  # type: ignore[attr-defined]
+
+
+def test_a_whole_game_against_bots_through_the_ui(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        app = PlayApp(_table([0]), save_path=tmp_path / "save.json")
+        async with app.run_test() as pilot:
+            for _ in range(10):
+                if app.table.session.is_over():
+                    break
+                await pilot.press("enter")
+                await pilot.pause()
+            assert app.table.session.is_over()
+            assert "Game over" in _text(app, "#status")
+
+    asyncio.run(scenario())
+
+
+def test_hot_seat_hand_over_hides_the_previous_hand() -> None:
+    async def scenario() -> None:
+        app = PlayApp(_table([0, 1], players=2, seed=8), hotseat=True)
+        async with app.run_test() as pilot:
+            assert isinstance(app.screen, HandOver)
+            await pilot.press("enter")  # seat 0 takes the screen
+            await pilot.pause()
+            own_card = app.table.session.state.cards[0]
+            board = json.loads(_text(app, "#board-text"))
+            assert board["seat"] == 0 and board["cards"][0] == own_card and board["cards"][1] is None
+            await pilot.press("enter")  # seat 0 passes
+            await pilot.pause()
+            assert isinstance(app.screen, HandOver) and app.screen.seat == 1
+            assert _text(app, "#board-text") == ""
+            assert app.query_one("#actions", OptionList).option_count == 0
+            await pilot.press("enter")
+            await pilot.pause()
+            board = json.loads(_text(app, "#board-text"))
+            assert board["seat"] == 1 and board["cards"][0] is None
+
+    asyncio.run(scenario())
+
+
+def test_save_quit_and_resume_land_in_the_identical_state(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+
+    async def scenario() -> dict[str, object]:
+        app = PlayApp(_table([1], seed=11), save_path=save)
+        async with app.run_test() as pilot:
+            await pilot.press("down", "enter")
+            await pilot.pause()
+            snapshot = app.table.game.state_to_json(app.table.session.state)
+            await pilot.press("q")
+            await pilot.pause()
+        return snapshot
+
+    snapshot = asyncio.run(scenario())
+    record = GameRecord.loads(save.read_text())
+    resumed = Session.resume(record, [RandomBot(), None, RandomBot()])
+    assert resumed.game.state_to_json(resumed.state) == snapshot
+    assert record.seats == ["random", "human", "random"]
+
+
+def test_illegal_typed_input_changes_nothing() -> None:
+    async def scenario() -> None:
+        app = PlayApp(_table([0], seed=2))
+        async with app.run_test() as pilot:
+            before = list(app.table.session.actions)
+            await pilot.press("slash")
+            await pilot.press(*"fold", "enter")
+            await pilot.pause()
+            assert "Not allowed" in _text(app, "#message")
+            assert app.table.session.actions == before
+            await pilot.press(*"raise", "enter")
+            await pilot.pause()
+            assert app.table.session.actions[len(before)] == 1
+
+    asyncio.run(scenario())
+
+
+def test_watch_mode_plays_bots_to_the_end() -> None:
+    async def scenario() -> None:
+        app = PlayApp(_table([]), watch_delay=0.01)
+        async with app.run_test() as pilot:
+            for _ in range(100):
+                if app.table.session.is_over():
+                    break
+                await pilot.pause(0.02)
+            assert app.table.session.is_over()
+
+    asyncio.run(scenario())

@@ -1,0 +1,35 @@
+"""The replay viewer steps through a record from one seat's view."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+pytest.importorskip("textual")
+
+from shadowtable.bots import RandomBot  # noqa: E402
+from shadowtable.core import make, play_game  # noqa: E402
+from shadowtable.tui.replay_view import ReplayApp  # noqa: E402
+
+
+def test_stepping_through_a_record_as_one_seat() -> None:
+    record = play_game(make("tiny-showdown", players=3), [RandomBot()] * 3, seed=6)
+
+    async def scenario() -> None:
+        app = ReplayApp(record, seat=2)
+        async with app.run_test() as pilot:
+            await pilot.press("right", "right", "right", "right")
+            await pilot.pause()
+            board = json.loads(str(app.query_one("#board-text").content))  # type: ignore[attr-defined]
+            assert board["seat"] == 2 and board["cards"][0] is None and board["cards"][2] is not None
+            assert str(app.query_one("#log").content).startswith("step 4 of")  # type: ignore[attr-defined]
+            await pilot.press("end")
+            await pilot.pause()
+            final = json.loads(str(app.query_one("#board-text").content))  # type: ignore[attr-defined]
+            assert None not in final["cards"]
+            await pilot.press("home", "left")
+            assert app.index == 0
+
+    asyncio.run(scenario())
