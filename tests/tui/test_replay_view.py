@@ -30,6 +30,7 @@ def test_stepping_through_a_record_as_one_seat() -> None:
             final = json.loads(str(app.query_one("#board-text").content))  # type: ignore[attr-defined]
             assert None not in final["cards"]
             await pilot.press("home", "left")
+            await pilot.pause()
             assert app.index == 0
 
     asyncio.run(scenario())

@@ -22,8 +22,8 @@ class ReplayApp(App[None]):
         Binding("left,p", "step(-1)", "Back"),
         Binding("pagedown", "step(25)", "+25", show=False),
         Binding("pageup", "step(-25)", "-25", show=False),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
+        Binding("home", "jump(0)", "Start", priority=True),
+        Binding("end", "jump(-1)", "End", priority=True),
         Binding("q", "quit", "Quit"),
     ]
 
