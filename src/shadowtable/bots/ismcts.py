@@ -126,14 +126,14 @@ class ISMCTSBot:
 
     def iterate(self, game: Game[Any], root: Node, state: Any, rng: random.Random) -> None:
         """One iteration on one determinization: select, expand, roll out, back up."""
-        path, state = self._descend(game, root, state, rng)
-        values = self._rollout(game, state, rng)
+        path, state = self.descend(game, root, state, rng)
+        values = self.rollout(game, state, rng)
         for node in path:
             node.visits += 1
             if node.seat is not None:
                 node.value_sum += values[node.seat]
 
-    def _descend(self, game: Game[Any], root: Node, state: Any, rng: random.Random) -> tuple[list[Node], Any]:
+    def descend(self, game: Game[Any], root: Node, state: Any, rng: random.Random) -> tuple[list[Node], Any]:
         """Select through fully expanded nodes, expand one new node; return the path and state."""
         node, path = root, [root]
         while True:
@@ -155,7 +155,7 @@ class ISMCTSBot:
             path.append(node)
             state = game.apply(state, node.action)
 
-    def _rollout(self, game: Game[Any], state: Any, rng: random.Random) -> list[float]:
+    def rollout(self, game: Game[Any], state: Any, rng: random.Random) -> list[float]:
         """Play the rollout policy to the end (or the step cap); each seat's normalised return."""
         limit = self.max_rollout_steps or game.spec.max_game_length
         for _ in range(limit):

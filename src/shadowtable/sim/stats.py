@@ -39,7 +39,9 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     denominator = 1.0 + z * z / trials
     centre = (p + z * z / (2.0 * trials)) / denominator
     half_width = z * math.sqrt(p * (1.0 - p) / trials + z * z / (4.0 * trials * trials)) / denominator
-    return max(0.0, centre - half_width), min(1.0, centre + half_width)
+    low = 0.0 if successes == 0 else max(0.0, centre - half_width)  # exact ends, no rounding residue
+    high = 1.0 if successes == trials else min(1.0, centre + half_width)
+    return low, high
 
 
 def _check_counts(successes: int, trials: int) -> None:
