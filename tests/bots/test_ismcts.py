@@ -59,7 +59,7 @@ def test_select_child_counts_availability_only_for_legal_children() -> None:
     for action in (0, 1, 2):
         child = node.children[action] = Node(action, seat=0)
         child.visits, child.availability, child.value_sum = 1, 1, 0.5
-    chosen = select_child(node, [0, 2], c=0.7)
+    chosen = select_child(node, [0, 2], c=0.7, rng=random.Random(0))
     assert chosen.action in (0, 2)
     assert [node.children[a].availability for a in (0, 1, 2)] == [2, 1, 2]
 
@@ -102,9 +102,9 @@ def test_cut_off_rollouts_score_the_middle_of_the_utility_range() -> None:
     assert set(final) <= {0.0, 1.0}
 
 
-@pytest.mark.parametrize("card", [2, 3, 4])
-def test_ismcts_raises_with_a_good_card(card: int) -> None:
-    game = _tiny()
+@pytest.mark.parametrize("card", [0, 1, 2, 3, 4])
+def test_ismcts_raises_in_the_last_round_whatever_its_card(card: int) -> None:
+    game = make("tiny-showdown", players=2, rounds=1)  # raising now is strictly better than passing
     observation = _decision_observation(game, (card, 0))
     assert ISMCTSBot().choose(game, 0, observation, [0, 1], random.Random(card)) == RAISE
 

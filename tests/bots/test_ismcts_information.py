@@ -40,9 +40,10 @@ class PeekingBot:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("rollout", [RandomBot(), FirstLegalBot()], ids=["random", "observing"])
-def test_ismcts_touches_only_states_determinized_from_its_observation(players: int, rollout: Any) -> None:
+@pytest.mark.parametrize("tree", ["actions", "observations"])
+def test_ismcts_touches_only_states_determinized_from_its_observation(players: int, rollout: Any, tree: str) -> None:
     game = make("tiny-showdown", players=players)
-    spied = [SpiedBot(ISMCTSBot(iterations=50, rollout=rollout)) for _ in range(players)]
+    spied = [SpiedBot(ISMCTSBot(iterations=50, rollout=rollout, tree=tree)) for _ in range(players)]
     for seed in range(5):
         record = play_game(game, spied, seed)
         assert record.returns is not None

@@ -43,9 +43,9 @@ def _head_to_head(spec: str, seed: int = 11) -> TournamentResult:
     return run_tournament("tiny-showdown", 2, [spec, "random"], GAMES, seed)
 
 
-def test_ismcts_clearly_beats_random() -> None:
-    result = _head_to_head("ismcts:iterations=100")
-    assert clearly_beats(result, "ismcts:iterations=100", "random")
+@pytest.mark.parametrize("spec", ["ismcts:iterations=100", "ismcts:iterations=100:tree=observations"])
+def test_ismcts_clearly_beats_random(spec: str) -> None:
+    assert clearly_beats(_head_to_head(spec), spec, "random")
 
 
 @pytest.mark.usefixtures("broken_bots")

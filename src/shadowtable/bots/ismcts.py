@@ -26,13 +26,18 @@ the runner passes to :meth:`ISMCTSBot.choose`, so the same seed replays the same
 ``time`` budget the number of iterations depends on the machine and its load, so games are *not*
 reproducible.
 
-Known limit of the single-observer variant: it branches on every seat's actions as if the
-searching seat could see them.  For secret choices (revealed later) the searcher's deeper nodes
-may condition on them; MO-ISMCTS or SO-ISMCTS+POM would fix this at some cost.
+Secret moves: the single-observer tree branches on every seat's actions as if every seat could
+see them.  When choices are secret until a reveal (one seat at a time, hidden from the others), a
+seat deciding later in the tree is told the earlier secret choices, so the searcher expects to be
+out-guessed.  ``tree=observations`` fixes this at some cost per step: every decision below the
+root is looked up by the acting seat's own observation (canonical JSON), so a seat's node is
+shared by all histories it cannot tell apart, much like the per-seat trees of MO-ISMCTS.  Nodes
+then form a graph (transpositions share statistics); the path walked is what is backed up.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Sequence
@@ -46,6 +51,7 @@ from shadowtable.core.rng import sample_outcome
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 0.7
+TREE_KINDS = ("actions", "observations")
 
 
 class Node:
@@ -82,6 +88,8 @@ class ISMCTSBot:
     ``c``: UCB exploration constant (returns are normalised to ``[0, 1]`` before scoring).
     ``rollout``: the rollout policy, a bot spec such as ``random`` or ``heuristic``, or a bot.
     ``max_rollout_steps``: rollout length cap (default: the game's ``max_game_length``).
+    ``tree``: ``actions`` (SO-ISMCTS: nodes keyed by the actions since the root) or
+    ``observations`` (each decision below the root keyed by the acting seat's own observation).
     """
 
     name = "ismcts"
@@ -93,12 +101,16 @@ class ISMCTSBot:
         c: float = DEFAULT_EXPLORATION,
         rollout: Any = "random",
         max_rollout_steps: int | None = None,
+        tree: str = "actions",
     ) -> None:
         self.iterations = _resolve_iterations(iterations, time)
         self.time = _check_positive("time", time)
         self.c = float(_check_non_negative("c", c))
         self.max_rollout_steps = _check_positive("max_rollout_steps", max_rollout_steps)
         self.rollout_policy: Any = _rollout_bot(rollout)
+        if tree not in TREE_KINDS:
+            raise BotError(f"ismcts tree must be one of {', '.join(TREE_KINDS)}, got {tree!r}")
+        self.tree = tree
 
     def choose(
         self,
@@ -116,25 +128,40 @@ class ISMCTSBot:
 
     def search(self, game: Game[Any], observation: Observation, rng: random.Random) -> Node:
         """Run the search from ``observation`` and return the root of the tree."""
+        return self.search_tree(game, observation, rng)[0]
+
+    def search_tree(
+        self, game: Game[Any], observation: Observation, rng: random.Random
+    ) -> tuple[Node, InformationTable | None]:
+        """Run the search; the root and, with ``tree=observations``, the table of the other nodes."""
         root = Node()
+        table: InformationTable | None = {} if self.tree == "observations" else None
         deadline = None if self.time is None else perf_counter() + self.time
         done = 0
         while (self.iterations is None or done < self.iterations) and (deadline is None or perf_counter() < deadline):
-            self.iterate(game, root, game.determinize(observation, rng), rng)
+            self.iterate(game, root, game.determinize(observation, rng), rng, table)
             done += 1
-        return root
+        return root, table
 
-    def iterate(self, game: Game[Any], root: Node, state: Any, rng: random.Random) -> None:
+    def iterate(
+        self, game: Game[Any], root: Node, state: Any, rng: random.Random, table: InformationTable | None = None
+    ) -> None:
         """One iteration on one determinization: select, expand, roll out, back up."""
-        path, state = self.descend(game, root, state, rng)
+        path, state = self.descend(game, root, state, rng, table)
         values = self.rollout(game, state, rng)
         for node in path:
             node.visits += 1
             if node.seat is not None:
                 node.value_sum += values[node.seat]
 
-    def descend(self, game: Game[Any], root: Node, state: Any, rng: random.Random) -> tuple[list[Node], Any]:
-        """Select through fully expanded nodes, expand one new node; return the path and state."""
+    def descend(
+        self, game: Game[Any], root: Node, state: Any, rng: random.Random, table: InformationTable | None = None
+    ) -> tuple[list[Node], Any]:
+        """Select through fully expanded nodes, expand one new node; return the path and state.
+
+        With a ``table`` (``tree=observations``), every decision below the root is looked up by
+        the acting seat's own observation instead of by the actions leading to it.
+        """
         node, path = root, [root]
         while True:
             player = game.current_player(state)
@@ -143,6 +170,8 @@ class ISMCTSBot:
             if player == CHANCE:
                 state = game.apply(state, sample_outcome(game.chance_outcomes(state), rng))
                 continue
+            if table is not None and len(path) > 1:
+                node = table.setdefault(information_key(player, game.observe(state, player)), Node())
             legal = game.legal_actions(state)
             untried = [action for action in legal if action not in node.children]
             if untried:
@@ -151,7 +180,7 @@ class ISMCTSBot:
                 child.availability = 1
                 path.append(child)
                 return path, game.apply(state, action)
-            node = select_child(node, legal, self.c)
+            node = select_child(node, legal, self.c, rng)
             path.append(node)
             state = game.apply(state, node.action)
 
@@ -176,12 +205,24 @@ class ISMCTSBot:
         return int(self.rollout_policy.choose(game, player, game.observe(state, player), legal, rng))
 
 
-def select_child(node: Node, legal: Sequence[int], c: float) -> Node:
-    """UCB1 with availability over the children legal in this determinization."""
+InformationTable = dict[tuple[int, str], Node]
+"""Decision nodes below the root by ``information_key`` (``tree=observations``)."""
+
+
+def information_key(seat: int, observation: Observation) -> tuple[int, str]:
+    """The acting seat and its observation as canonical JSON: one key per information set."""
+    return seat, json.dumps(observation, sort_keys=True, separators=(",", ":"))
+
+
+def select_child(node: Node, legal: Sequence[int], c: float, rng: random.Random) -> Node:
+    """UCB1 with availability over the children legal in this determinization; ties broken by ``rng``."""
     available = [node.children[action] for action in legal]
     for child in available:
         child.availability += 1
-    return max(available, key=lambda child: child.ucb(c))
+    scores = [child.ucb(c) for child in available]
+    best = max(scores)
+    tied = [child for child, score in zip(available, scores, strict=True) if score == best]
+    return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
 
 
 def best_action(root: Node, legal_actions: Sequence[int]) -> int:
