@@ -52,3 +52,12 @@ def make_bot(text: str) -> Any:
         return _FACTORIES[name](**params)
     except TypeError as exc:
         raise BotError(f"bad parameters for bot {name!r}: {exc}") from exc
+
+
+def _register_builtin_bots() -> None:
+    from shadowtable.bots.ismcts import ISMCTSBot
+
+    register_bot("ismcts", ISMCTSBot)
+
+
+_register_builtin_bots()

@@ -1,0 +1,269 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+After Cowling, Powley and Whitehouse, *Information Set Monte Carlo Tree Search* (IEEE TCIAIG,
+2012).  Every iteration samples a full state with ``game.determinize(observation, rng)``, so the
+search only ever knows what the bot's seat knows, then runs one MCTS iteration on that
+determinization through a single shared tree:
+
+* **Tree.**  A node is reached by the sequence of decision actions played since the root (the
+  searching seat's information set at the root, plus every later decision).  Chance outcomes are
+  sampled with the bot's ``rng`` from ``chance_outcomes`` and are *not* edges: a node averages
+  over them, as in the reference implementation where draws belong to the determinization.
+* **Selection.**  UCB1 with availability counts: an action that is legal only in some
+  determinizations is scored against the number of times it was *available*, not the parent's
+  visit count, so rarely-legal actions are neither starved nor over-explored.
+* **Expansion.**  One untried legal action, picked uniformly with ``rng``.
+* **Rollout.**  A rollout policy (any registered bot; ``random`` by default) plays on from the
+  new node, for at most ``max_rollout_steps`` steps.  A cut-off rollout scores every seat the
+  midpoint of the game's utility range.
+* **Backup.**  Each node stores the total return of the seat that chose the action leading to
+  it, so every seat maximises its own value (multi-player, general-sum).
+
+The move played is the most visited root action (ties: higher mean, then lower id).
+
+Determinism: with an iteration budget alone, the bot draws every random number from the ``rng``
+the runner passes to :meth:`ISMCTSBot.choose`, so the same seed replays the same game.  With a
+``time`` budget the number of iterations depends on the machine and its load, so games are *not*
+reproducible.
+
+Secret moves: the single-observer tree branches on every seat's actions as if every seat could
+see them.  When choices are secret until a reveal (one seat at a time, hidden from the others), a
+seat deciding later in the tree is told the earlier secret choices, so the searcher expects to be
+out-guessed.  ``tree=observations`` fixes this at some cost per step: every decision below the
+root is looked up by the acting seat's own observation (canonical JSON), so a seat's node is
+shared by all histories it cannot tell apart, much like the per-seat trees of MO-ISMCTS.  Nodes
+then form a graph (transpositions share statistics); the path walked is what is backed up.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Sequence
+from time import perf_counter
+from typing import Any
+
+from shadowtable.bots.random_bot import RandomBot
+from shadowtable.core.errors import BotError
+from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
+from shadowtable.core.rng import sample_outcome
+
+DEFAULT_ITERATIONS = 200
+DEFAULT_EXPLORATION = 0.7
+TREE_KINDS = ("actions", "observations")
+
+
+class Node:
+    """A tree node: the action that led here, who chose it, and that seat's statistics.
+
+    The root has ``action == -1`` and ``seat is None``.
+    """
+
+    __slots__ = ("action", "seat", "children", "visits", "value_sum", "availability")
+
+    def __init__(self, action: int = -1, seat: int | None = None) -> None:
+        self.action = action
+        self.seat = seat
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.value_sum = 0.0
+        self.availability = 0
+
+    @property
+    def mean_value(self) -> float:
+        """Mean return of ``seat`` over the iterations that passed through this node."""
+        return self.value_sum / self.visits if self.visits else 0.0
+
+    def ucb(self, c: float) -> float:
+        """UCB1 score with availability: exploitation plus ``c``-weighted exploration."""
+        return self.mean_value + c * math.sqrt(math.log(self.availability) / self.visits)
+
+
+class ISMCTSBot:
+    """SO-ISMCTS over ``game.determinize``; see the module docstring.
+
+    ``iterations``: iteration budget (default 200; with only ``time`` given, unlimited).
+    ``time``: optional budget in seconds; the search stops at whichever budget runs out first.
+    ``c``: UCB exploration constant (returns are normalised to ``[0, 1]`` before scoring).
+    ``rollout``: the rollout policy, a bot spec such as ``random`` or ``heuristic``, or a bot.
+    ``max_rollout_steps``: rollout length cap (default: the game's ``max_game_length``).
+    ``tree``: ``actions`` (SO-ISMCTS: nodes keyed by the actions since the root) or
+    ``observations`` (each decision below the root keyed by the acting seat's own observation).
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float = DEFAULT_EXPLORATION,
+        rollout: Any = "random",
+        max_rollout_steps: int | None = None,
+        tree: str = "actions",
+    ) -> None:
+        self.iterations = _resolve_iterations(iterations, time)
+        self.time = _check_positive("time", time)
+        self.c = float(_check_non_negative("c", c))
+        self.max_rollout_steps = _check_positive("max_rollout_steps", max_rollout_steps)
+        self.rollout_policy: Any = _rollout_bot(rollout)
+        if tree not in TREE_KINDS:
+            raise BotError(f"ismcts tree must be one of {', '.join(TREE_KINDS)}, got {tree!r}")
+        self.tree = tree
+
+    def choose(
+        self,
+        game: Game[Any],
+        seat: int,
+        observation: Observation,
+        legal_actions: Sequence[int],
+        rng: random.Random,
+    ) -> int:
+        """The most visited root action after the search."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        root = self.search(game, observation, rng)
+        return best_action(root, legal_actions)
+
+    def search(self, game: Game[Any], observation: Observation, rng: random.Random) -> Node:
+        """Run the search from ``observation`` and return the root of the tree."""
+        return self.search_tree(game, observation, rng)[0]
+
+    def search_tree(
+        self, game: Game[Any], observation: Observation, rng: random.Random
+    ) -> tuple[Node, InformationTable | None]:
+        """Run the search; the root and, with ``tree=observations``, the table of the other nodes."""
+        root = Node()
+        table: InformationTable | None = {} if self.tree == "observations" else None
+        deadline = None if self.time is None else perf_counter() + self.time
+        done = 0
+        while (self.iterations is None or done < self.iterations) and (deadline is None or perf_counter() < deadline):
+            self.iterate(game, root, game.determinize(observation, rng), rng, table)
+            done += 1
+        return root, table
+
+    def iterate(
+        self, game: Game[Any], root: Node, state: Any, rng: random.Random, table: InformationTable | None = None
+    ) -> None:
+        """One iteration on one determinization: select, expand, roll out, back up."""
+        path, state = self.descend(game, root, state, rng, table)
+        values = self.rollout(game, state, rng)
+        for node in path:
+            node.visits += 1
+            if node.seat is not None:
+                node.value_sum += values[node.seat]
+
+    def descend(
+        self, game: Game[Any], root: Node, state: Any, rng: random.Random, table: InformationTable | None = None
+    ) -> tuple[list[Node], Any]:
+        """Select through fully expanded nodes, expand one new node; return the path and state.
+
+        With a ``table`` (``tree=observations``), every decision below the root is looked up by
+        the acting seat's own observation instead of by the actions leading to it.
+        """
+        node, path = root, [root]
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                return path, state
+            if player == CHANCE:
+                state = game.apply(state, sample_outcome(game.chance_outcomes(state), rng))
+                continue
+            if table is not None and len(path) > 1:
+                node = table.setdefault(information_key(player, game.observe(state, player)), Node())
+            legal = game.legal_actions(state)
+            untried = [action for action in legal if action not in node.children]
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                child = node.children[action] = Node(action, player)
+                child.availability = 1
+                path.append(child)
+                return path, game.apply(state, action)
+            node = select_child(node, legal, self.c, rng)
+            path.append(node)
+            state = game.apply(state, node.action)
+
+    def rollout(self, game: Game[Any], state: Any, rng: random.Random) -> list[float]:
+        """Play the rollout policy to the end (or the step cap); each seat's normalised return."""
+        limit = self.max_rollout_steps or game.spec.max_game_length
+        for _ in range(limit):
+            player = game.current_player(state)
+            if player == TERMINAL:
+                return normalised_returns(game, game.returns(state))
+            state = game.apply(state, self._rollout_action(game, state, player, rng))
+        if game.is_terminal(state):
+            return normalised_returns(game, game.returns(state))
+        return [0.5] * game.players
+
+    def _rollout_action(self, game: Game[Any], state: Any, player: int, rng: random.Random) -> int:
+        if player == CHANCE:
+            return sample_outcome(game.chance_outcomes(state), rng)
+        legal = game.legal_actions(state)
+        if type(self.rollout_policy) is RandomBot:  # same choice as RandomBot, without observing
+            return legal[rng.randrange(len(legal))]
+        return int(self.rollout_policy.choose(game, player, game.observe(state, player), legal, rng))
+
+
+InformationTable = dict[tuple[int, str], Node]
+"""Decision nodes below the root by ``information_key`` (``tree=observations``)."""
+
+
+def information_key(seat: int, observation: Observation) -> tuple[int, str]:
+    """The acting seat and its observation as canonical JSON: one key per information set."""
+    return seat, json.dumps(observation, sort_keys=True, separators=(",", ":"))
+
+
+def select_child(node: Node, legal: Sequence[int], c: float, rng: random.Random) -> Node:
+    """UCB1 with availability over the children legal in this determinization; ties broken by ``rng``."""
+    available = [node.children[action] for action in legal]
+    for child in available:
+        child.availability += 1
+    scores = [child.ucb(c) for child in available]
+    best = max(scores)
+    tied = [child for child, score in zip(available, scores, strict=True) if score == best]
+    return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
+
+
+def best_action(root: Node, legal_actions: Sequence[int]) -> int:
+    """The most visited legal root action; ties go to the higher mean, then the lower id."""
+    visited = [root.children[a] for a in legal_actions if a in root.children]
+    if not visited:
+        return legal_actions[0]
+    return max(visited, key=lambda child: (child.visits, child.mean_value, -child.action)).action
+
+
+def normalised_returns(game: Game[Any], returns: Sequence[float]) -> list[float]:
+    """Returns rescaled from the game's utility range to ``[0, 1]``, so ``c`` is game-independent."""
+    low, high = game.spec.min_utility, game.spec.max_utility
+    span = high - low
+    return [(r - low) / span if span else 0.5 for r in returns]
+
+
+def _resolve_iterations(iterations: int | None, time: float | None) -> int | None:
+    if iterations is None:
+        return None if time is not None else DEFAULT_ITERATIONS
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise BotError(f"ismcts iterations must be a positive int, got {iterations!r}")
+    return iterations
+
+
+def _check_positive(name: str, value: Any) -> Any:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
+        raise BotError(f"ismcts {name} must be a positive number, got {value!r}")
+    return value
+
+
+def _check_non_negative(name: str, value: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise BotError(f"ismcts {name} must be a non-negative number, got {value!r}")
+    return value
+
+
+def _rollout_bot(rollout: Any) -> Any:
+    """The rollout policy: a bot, or a registered bot spec resolved now (imported lazily)."""
+    if not isinstance(rollout, str):
+        return rollout
+    from shadowtable.bots.registry import make_bot
+
+    return make_bot(rollout)

@@ -1,0 +1,379 @@
+"""Tournaments: many seeded games between bot specs, with seats rotated fairly, and a report.
+
+Seat rotation: the line-up is the bot specs, cycled to fill the seats when there are fewer specs
+than players.  Game ``i`` seats the line-up rotated by ``i`` (modulo its length ``n``, the
+*rotation period*), taking the first ``players`` entries, so over every ``n`` games each spec sits
+in each seat equally often.  Results are counted per *seat-game*: a spec that fills two seats of
+one game is counted twice.
+
+A win is a return equal to the game's ``max_utility``.  Ratings are openskill Plackett-Luce
+ratings, one per spec, with the seats of each game ranked by return (ties share a rank); when a
+spec fills several seats of one game its updated ratings are averaged.  Truncated games (no
+returns) are counted but excluded from every statistic.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from openskill.models import PlackettLuce
+
+from shadowtable.bots.registry import make_bot
+from shadowtable.core.errors import BotError
+from shadowtable.core.record import GameRecord
+from shadowtable.core.registry import make
+from shadowtable.core.rng import derive_seed
+from shadowtable.core.runner import play_game
+from shadowtable.sim.stats import rate, wilson_interval
+
+RESULT_FORMAT = "shadowtable-tournament/1"
+Progress = Callable[[int, int], None]
+"""Called as ``progress(games_done, games_total)`` after each game."""
+
+
+@dataclass
+class Tally:
+    """Seat-games played, wins and summed return for one bot, seat or role."""
+
+    games: int = 0
+    wins: int = 0
+    return_sum: float = 0.0
+
+    def add(self, won: bool, value: float) -> None:
+        """Count one seat-game."""
+        self.games += 1
+        self.wins += int(won)
+        self.return_sum += value
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per seat-game."""
+        return rate(self.wins, self.games)
+
+    @property
+    def mean_return(self) -> float:
+        """Mean return per seat-game."""
+        return self.return_sum / self.games if self.games else 0.0
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """95% Wilson confidence interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        """Counts plus the derived rate, interval and mean (ignored when read back)."""
+        low, high = self.win_interval
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "return_sum": self.return_sum,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": [low, high],
+            "mean_return": self.mean_return,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Tally:
+        """Rebuild from :meth:`to_json` output."""
+        return cls(games=int(data["games"]), wins=int(data["wins"]), return_sum=float(data["return_sum"]))
+
+
+@dataclass(frozen=True)
+class SkillRating:
+    """An openskill rating: mean skill ``mu`` and uncertainty ``sigma``."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """A conservative skill estimate, ``mu - 3 sigma``; sort by this."""
+        return self.mu - 3.0 * self.sigma
+
+    def to_json(self) -> dict[str, float]:
+        """``mu``, ``sigma`` and the derived ``ordinal``."""
+        return {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal}
+
+
+@dataclass
+class TournamentResult:
+    """Everything a tournament measured; ``labels`` name the bots (specs, deduplicated)."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    labels: list[str]
+    games: int = 0
+    truncated: int = 0
+    bots: dict[str, Tally] = field(default_factory=dict)
+    bot_seats: dict[str, list[Tally]] = field(default_factory=dict)
+    seats: list[Tally] = field(default_factory=list)
+    roles: dict[str, dict[str, Tally]] = field(default_factory=dict)
+    ratings: dict[str, SkillRating] = field(default_factory=dict)
+
+    @property
+    def rotation_period(self) -> int:
+        """Games after which every bot has sat in every seat equally often."""
+        return max(len(self.labels), self.players)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON data."""
+        return {
+            "format": RESULT_FORMAT,
+            "game": self.game,
+            "players": self.players,
+            "options": self.options,
+            "seed": self.seed,
+            "labels": self.labels,
+            "games": self.games,
+            "truncated": self.truncated,
+            "bots": {label: tally.to_json() for label, tally in self.bots.items()},
+            "bot_seats": {label: [t.to_json() for t in tallies] for label, tallies in self.bot_seats.items()},
+            "seats": [tally.to_json() for tally in self.seats],
+            "roles": {role: {k: t.to_json() for k, t in by.items()} for role, by in self.roles.items()},
+            "ratings": {label: rating.to_json() for label, rating in self.ratings.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TournamentResult:
+        """Rebuild a result from :meth:`to_json` output."""
+        if data.get("format") != RESULT_FORMAT:
+            raise ValueError(f"not a tournament result: format {data.get('format')!r}")
+        return cls(
+            game=str(data["game"]),
+            players=int(data["players"]),
+            options=dict(data["options"]),
+            seed=int(data["seed"]),
+            labels=[str(label) for label in data["labels"]],
+            games=int(data["games"]),
+            truncated=int(data["truncated"]),
+            bots={k: Tally.from_json(v) for k, v in data["bots"].items()},
+            bot_seats={k: [Tally.from_json(t) for t in v] for k, v in data["bot_seats"].items()},
+            seats=[Tally.from_json(t) for t in data["seats"]],
+            roles={r: {k: Tally.from_json(t) for k, t in by.items()} for r, by in data["roles"].items()},
+            ratings={k: SkillRating(float(v["mu"]), float(v["sigma"])) for k, v in data["ratings"].items()},
+        )
+
+    def dumps(self) -> str:
+        """The result as JSON text."""
+        return json.dumps(self.to_json(), indent=2)
+
+
+def run_tournament(
+    game_id: str,
+    players: int,
+    bot_specs: Sequence[str],
+    games: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+    *,
+    records_path: str | Path | None = None,
+) -> TournamentResult:
+    """Play ``games`` games of ``game_id`` between ``bot_specs``; see the module docstring.
+
+    Game ``i`` is played with seed ``derive_seed(seed, "game", i)``.  ``records_path``, if given,
+    receives every game record as one JSON line.
+    """
+    labels = unique_labels(bot_specs)
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    for spec in bot_specs:
+        make_bot(spec)  # fail fast on a bad spec
+    game = make(game_id, players=players, **dict(options or {}))
+    result = empty_result(game_id, players, dict(game.options), seed, labels)
+    spec_of = dict(zip(labels, bot_specs, strict=True))
+    with _open_records(records_path) as sink:
+        for index in range(games):
+            lineup = seat_lineup(labels, players, index)
+            bots = [make_bot(spec_of[label]) for label in lineup]
+            record = play_game(game, bots, derive_seed(seed, "game", index), seat_names=lineup)
+            add_record(result, record, lineup, game.spec.max_utility)
+            if sink is not None:
+                sink.write(record.dumps() + "\n")
+            if progress is not None:
+                progress(index + 1, games)
+    return result
+
+
+def unique_labels(bot_specs: Sequence[str]) -> list[str]:
+    """The specs as labels; a spec listed more than once becomes ``spec#1``, ``spec#2``, ..."""
+    if not bot_specs:
+        raise BotError("a tournament needs at least one bot spec")
+    labels: list[str] = []
+    seen: dict[str, int] = {}
+    for spec in bot_specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        labels.append(spec if bot_specs.count(spec) == 1 else f"{spec}#{seen[spec]}")
+    return labels
+
+
+def seat_lineup(labels: Sequence[str], players: int, game_index: int) -> list[str]:
+    """Who sits where in game ``game_index``: the cycled line-up rotated by the game index."""
+    period = max(len(labels), players)
+    shift = game_index % period
+    return [labels[(shift + seat) % period % len(labels)] for seat in range(players)]
+
+
+def empty_result(game: str, players: int, options: dict[str, Any], seed: int, labels: list[str]) -> TournamentResult:
+    """A result with zeroed tallies and initial ratings for every label and seat."""
+    model = PlackettLuce()
+    initial = model.rating()
+    return TournamentResult(
+        game=game,
+        players=players,
+        options=options,
+        seed=seed,
+        labels=list(labels),
+        bots={label: Tally() for label in labels},
+        bot_seats={label: [Tally() for _ in range(players)] for label in labels},
+        seats=[Tally() for _ in range(players)],
+        ratings={label: SkillRating(float(initial.mu), float(initial.sigma)) for label in labels},
+    )
+
+
+def add_record(result: TournamentResult, record: GameRecord, lineup: Sequence[str], max_utility: float) -> None:
+    """Count one finished game into ``result`` (tallies, roles and ratings)."""
+    result.games += 1
+    if record.returns is None:
+        result.truncated += 1
+        return
+    roles = _roles(record)
+    for seat, (label, value) in enumerate(zip(lineup, record.returns, strict=True)):
+        won = math.isclose(value, max_utility)
+        result.bots[label].add(won, value)
+        result.bot_seats[label][seat].add(won, value)
+        result.seats[seat].add(won, value)
+        if roles is not None:
+            result.roles.setdefault(roles[seat], {}).setdefault(label, Tally()).add(won, value)
+    result.ratings.update(updated_ratings(result.ratings, lineup, record.returns))
+
+
+def _roles(record: GameRecord) -> list[str] | None:
+    roles = record.metadata.get("roles")
+    if isinstance(roles, list) and len(roles) == record.players:
+        return [str(role) for role in roles]
+    return None
+
+
+def rank_by_return(returns: Sequence[float]) -> list[int]:
+    """Rank 1 for the highest return; equal returns share a rank."""
+    return [1 + sum(1 for other in returns if other > value) for value in returns]
+
+
+def updated_ratings(
+    ratings: Mapping[str, SkillRating], lineup: Sequence[str], returns: Sequence[float]
+) -> dict[str, SkillRating]:
+    """New ratings for the labels in ``lineup`` after one game (Plackett-Luce, ranked by return)."""
+    model = PlackettLuce()
+    teams = [[model.rating(mu=ratings[label].mu, sigma=ratings[label].sigma)] for label in lineup]
+    rated = model.rate(teams, ranks=[float(rank) for rank in rank_by_return(returns)])
+    updates: dict[str, list[SkillRating]] = {}
+    for label, team in zip(lineup, rated, strict=True):
+        updates.setdefault(label, []).append(SkillRating(float(team[0].mu), float(team[0].sigma)))
+    return {label: _average(ratings_for) for label, ratings_for in updates.items()}
+
+
+def _average(ratings: Sequence[SkillRating]) -> SkillRating:
+    if len(ratings) == 1:
+        return ratings[0]
+    return SkillRating(
+        math.fsum(r.mu for r in ratings) / len(ratings), math.fsum(r.sigma for r in ratings) / len(ratings)
+    )
+
+
+@contextmanager
+def _open_records(path: str | Path | None) -> Iterator[TextIO | None]:
+    """The JSON-lines file to write records to, or ``None``."""
+    if path is None:
+        yield None
+        return
+    with Path(path).open("w", encoding="utf-8") as handle:
+        yield handle
+
+
+# -- plain-text report -------------------------------------------------------------------------
+
+
+def format_table(result: TournamentResult) -> str:
+    """A plain-text report: per bot (sorted by rating), per seat, and per role when known."""
+    lines = [_title(result), "", _text_table(_bot_header(), _bot_rows(result))]
+    lines += ["", _text_table(_tally_header("seat"), _seat_rows(result))]
+    if result.roles:
+        lines += ["", _text_table(_tally_header("role / bot"), _role_rows(result))]
+    return "\n".join(lines)
+
+
+def _title(result: TournamentResult) -> str:
+    title = f"{result.game}: {result.players} players, {result.games} games, seed {result.seed}"
+    if result.truncated:
+        title += f", {result.truncated} truncated (excluded)"
+    if result.games % result.rotation_period:
+        title += f"; seat rotation incomplete (period {result.rotation_period})"
+    return title
+
+
+def _tally_header(first: str) -> list[str]:
+    return [first, "games", "wins", "win rate", "95% CI", "mean return"]
+
+
+def _bot_header() -> list[str]:
+    return [*_tally_header("bot"), "rating mu", "sigma", "ordinal"]
+
+
+def _tally_cells(name: str, tally: Tally) -> list[str]:
+    low, high = tally.win_interval
+    return [
+        name,
+        str(tally.games),
+        str(tally.wins),
+        f"{tally.win_rate:.1%}",
+        f"{low:.1%} - {high:.1%}",
+        f"{tally.mean_return:.3f}",
+    ]
+
+
+def _bot_rows(result: TournamentResult) -> list[list[str]]:
+    order = sorted(result.labels, key=lambda label: -result.ratings[label].ordinal)
+    rows = []
+    for label in order:
+        rating = result.ratings[label]
+        rows.append(
+            [
+                *_tally_cells(label, result.bots[label]),
+                f"{rating.mu:.2f}",
+                f"{rating.sigma:.2f}",
+                f"{rating.ordinal:.2f}",
+            ]
+        )
+    return rows
+
+
+def _seat_rows(result: TournamentResult) -> list[list[str]]:
+    return [_tally_cells(str(seat), tally) for seat, tally in enumerate(result.seats)]
+
+
+def _role_rows(result: TournamentResult) -> list[list[str]]:
+    return [
+        _tally_cells(f"{role} / {label}", tally)
+        for role in sorted(result.roles)
+        for label, tally in sorted(result.roles[role].items())
+    ]
+
+
+def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
+        return "  ".join([first, *rest]).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)])

@@ -1,0 +1,156 @@
+"""Tournaments: fair seat rotation, counting, roles, ratings, records and JSON round trips."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shadowtable.core import BotError, GameRecord, derive_seed, register
+from shadowtable.core.registry import unregister
+from shadowtable.sim.tournament import (
+    TournamentResult,
+    add_record,
+    empty_result,
+    format_table,
+    rank_by_return,
+    run_tournament,
+    seat_lineup,
+    unique_labels,
+)
+from tiny_game import TinyGame, TinyState
+
+
+class RoleTinyGame(TinyGame):
+    """The tiny game with a summary naming each seat's role by its card parity."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-roles")
+
+    def summary(self, state: TinyState) -> dict[str, Any]:
+        return {"roles": ["even" if card % 2 == 0 else "odd" for card in state.cards]}
+
+
+@pytest.fixture
+def role_game() -> Any:
+    register(RoleTinyGame)
+    yield RoleTinyGame.SPEC.id
+    unregister(RoleTinyGame.SPEC.id)
+
+
+@pytest.mark.parametrize(("bots", "players"), [(2, 2), (2, 3), (3, 2), (1, 4), (4, 4), (3, 4), (5, 3)])
+def test_every_bot_sits_in_every_seat_equally_often_over_a_period(bots: int, players: int) -> None:
+    labels = [f"bot{i}" for i in range(bots)]
+    period = max(bots, players)
+    seatings = Counter(
+        (label, seat) for game in range(3 * period) for seat, label in enumerate(seat_lineup(labels, players, game))
+    )
+    for label in labels:
+        counts = {seatings[(label, seat)] for seat in range(players)}
+        assert len(counts) == 1 and counts != {0}
+
+
+def test_fewer_bots_than_seats_are_cycled_to_fill_the_line_up() -> None:
+    assert seat_lineup(["a", "b"], 3, 0) == ["a", "b", "a"]
+    assert seat_lineup(["a", "b"], 3, 1) == ["b", "a", "a"]
+    assert seat_lineup(["a", "b", "c"], 2, 2) == ["c", "a"]
+
+
+def test_tournament_rotation_gives_every_bot_every_seat_equally() -> None:
+    specs = ["ismcts:iterations=20", "random"]
+    result = run_tournament("tiny-showdown", 3, specs, games=6, seed=1)
+    for label in specs:
+        per_seat = [tally.games for tally in result.bot_seats[label]]
+        assert len(set(per_seat)) == 1
+        assert sum(per_seat) == result.bots[label].games
+    assert sum(result.bots[label].games for label in specs) == 6 * 3
+    assert [tally.games for tally in result.seats] == [6, 6, 6]
+
+
+def test_wins_and_returns_are_counted_from_the_records(tmp_path: Path) -> None:
+    specs, games, seed = ["ismcts:iterations=20", "random"], 10, 3
+    path = tmp_path / "records.jsonl"
+    result = run_tournament("tiny-showdown", 2, specs, games, seed, records_path=path)
+    records = [GameRecord.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == games
+    assert [r.seed for r in records] == [derive_seed(seed, "game", i) for i in range(games)]
+    assert [r.seats for r in records] == [seat_lineup(specs, 2, i) for i in range(games)]
+    for label in specs:
+        outcomes = [ret for r in records for name, ret in zip(r.seats, r.returns or [], strict=True) if name == label]
+        assert result.bots[label].wins == sum(1 for ret in outcomes if ret == TinyGame.SPEC.max_utility)
+        assert result.bots[label].mean_return == pytest.approx(sum(outcomes) / len(outcomes))
+
+
+def test_same_seed_same_result_and_progress_is_reported() -> None:
+    seen: list[tuple[int, int]] = []
+    first = run_tournament(
+        "tiny-showdown", 2, ["ismcts:iterations=20", "random"], 8, seed=9, progress=lambda *p: seen.append(p)
+    )
+    second = run_tournament("tiny-showdown", 2, ["ismcts:iterations=20", "random"], 8, seed=9)
+    assert first == second
+    assert seen == [(i, 8) for i in range(1, 9)]
+
+
+def test_json_round_trip_keeps_every_field(role_game: str) -> None:
+    result = run_tournament(role_game, 3, ["ismcts:iterations=20", "random", "random"], 9, seed=2)
+    text = json.dumps(result.to_json())
+    assert TournamentResult.from_json(json.loads(text)) == result
+    assert json.loads(result.dumps())["bots"]["random#1"]["win_rate_ci95"] == list(result.bots["random#1"].win_interval)
+
+
+def test_roles_from_the_game_summary_are_tallied(role_game: str) -> None:
+    result = run_tournament(role_game, 2, ["ismcts:iterations=20", "random"], 20, seed=4)
+    assert set(result.roles) <= {"even", "odd"} and result.roles
+    assert sum(t.games for by_bot in result.roles.values() for t in by_bot.values()) == 20 * 2
+    assert "even / " in format_table(result) or "odd / " in format_table(result)
+
+
+def test_games_without_roles_have_no_role_table() -> None:
+    result = run_tournament("tiny-showdown", 2, ["random"], 4, seed=0)
+    assert result.roles == {}
+    assert " / " not in format_table(result)
+
+
+def test_openskill_ranks_the_strong_bot_above_the_weak_one() -> None:
+    result = run_tournament("tiny-showdown", 2, ["ismcts:iterations=60", "random"], 120, seed=6)
+    strong, weak = result.ratings["ismcts:iterations=60"], result.ratings["random"]
+    assert strong.mu > weak.mu
+    assert strong.ordinal > weak.ordinal
+    table = format_table(result)
+    assert table.index("ismcts:iterations=60") < table.index("\nrandom")
+
+
+def test_truncated_games_are_counted_but_not_scored() -> None:
+    result = empty_result("tiny-showdown", 2, {}, 0, ["a", "b"])
+    record = GameRecord("tiny-showdown", "1", 2, {}, ["a", "b"], [1, 2], returns=None, truncated=True)
+    add_record(result, record, ["a", "b"], max_utility=1.0)
+    assert (result.games, result.truncated) == (1, 1)
+    assert result.bots["a"].games == 0
+    assert "1 truncated" in format_table(result)
+
+
+def test_table_flags_an_incomplete_rotation_and_shows_every_bot() -> None:
+    result = run_tournament("tiny-showdown", 3, ["random", "ismcts:iterations=10"], 4, seed=0)
+    table = format_table(result)
+    assert "rotation incomplete" in table
+    assert "random" in table and "ismcts:iterations=10" in table and "95% CI" in table
+
+
+def test_a_bad_bot_spec_fails_before_any_game() -> None:
+    calls: list[tuple[int, int]] = []
+    with pytest.raises(BotError):
+        run_tournament("tiny-showdown", 2, ["random", "nobody"], 3, seed=0, progress=lambda *p: calls.append(p))
+    assert calls == []
+
+
+def test_duplicate_specs_get_numbered_labels() -> None:
+    assert unique_labels(["random", "ismcts", "random"]) == ["random#1", "ismcts", "random#2"]
+    with pytest.raises(BotError):
+        unique_labels([])
+
+
+def test_rank_by_return_shares_ranks_on_ties() -> None:
+    assert rank_by_return([1.0, 0.0, 1.0, 0.5]) == [1, 4, 1, 3]
