@@ -98,6 +98,37 @@ def simulate(
 
 
 @app.command()
+def tournament(
+    game: Annotated[str, typer.Argument(help="game id, see `shadowtable games`")],
+    players: Annotated[int, typer.Option(help="number of players")],
+    bots: Annotated[str, typer.Option(help="bot specs, comma-separated, e.g. ismcts:iterations=400,random")],
+    games: Annotated[int, typer.Option("--games", help="number of games", min=1)] = 100,
+    seed: Annotated[int, typer.Option(help="master seed")] = 0,
+    out: Annotated[Path | None, typer.Option(help="write the result as JSON here")] = None,
+    records: Annotated[Path | None, typer.Option(help="write every game record as JSON lines here")] = None,
+    option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
+) -> None:
+    """Seats rotated fairly; win rates by bot, seat and role with 95% intervals; openskill ratings."""
+    from shadowtable.sim.tournament import format_table, run_tournament
+
+    with batch_progress(games) as advance:
+        result = run_tournament(
+            game,
+            players,
+            [b for b in bots.split(",") if b.strip()],
+            games,
+            seed,
+            parse_options(option or []),
+            lambda done, total: advance(1),
+            records_path=records,
+        )
+    typer.echo(format_table(result))
+    if out is not None:
+        out.write_text(result.dumps() + "\n", encoding="utf-8")
+        typer.echo(f"result written to {out}")
+
+
+@app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="a record file: JSON lines or one JSON record")],
     seat: Annotated[int | None, typer.Option(help="show the final position from this seat's view")] = None,

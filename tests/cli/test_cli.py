@@ -87,3 +87,28 @@ def test_console_script_never_prints_a_traceback() -> None:
     assert proc.stderr.startswith("error: unknown game 'chess'") and "Traceback" not in proc.stderr
     usage = _run_cli("simulate")
     assert usage.returncode == 2 and "Traceback" not in usage.stderr
+
+
+def test_tournament_prints_tables_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "t.json"
+    code = main(
+        [
+            "tournament",
+            "tiny-showdown",
+            "--players",
+            "2",
+            "--bots",
+            "ismcts:iterations=20,random",
+            "--games",
+            "6",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "ismcts:iterations=20" in text and "95% CI" in text
+    result = json.loads(out.read_text())
+    assert result["games"] == 6
+    assert [seat["games"] for seat in result["seats"]] == [6, 6]
+    assert result["bots"]["random"]["games"] == 6
