@@ -119,6 +119,17 @@ class TinyGame(Game[TinyState]):
         except (KeyError, TypeError) as exc:
             raise StateFormatError(f"bad tiny state: {exc}") from exc
 
+    def summary(self, state: TinyState) -> dict[str, Any]:
+        """Report facts: a role per seat (its card, high or low), rounds, the end, raises per round."""
+        per_round = [state.history[i : i + self.players].count(1) for i in range(0, len(state.history), self.players)]
+        raisers = sum(per_round)
+        return {
+            "roles": ["high" if card >= 3 else "low" for card in state.cards],
+            "rounds": len(per_round),
+            "end_reason": "showdown" if raisers else "everyone passed",
+            "trajectories": {"raises": per_round},
+        }
+
     def conservation_errors(self, state: TinyState) -> list[str]:
         if len(state.cards) > self.players or any(not 0 <= c < CARDS for c in state.cards):
             return [f"cards {state.cards} do not fit {self.players} seats"]

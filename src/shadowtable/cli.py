@@ -129,6 +129,20 @@ def tournament(
 
 
 @app.command()
+def report(
+    files: Annotated[list[Path], typer.Argument(help="record files (JSON lines) to include")],
+    out: Annotated[Path, typer.Option(help="the HTML report to write")] = Path("report.html"),
+    title: Annotated[str, typer.Option(help="the report's title")] = "ShadowTable balance report",
+) -> None:
+    """Build a self-contained HTML balance report (plots embedded) from game records."""
+    from shadowtable.sim.report import write_report
+
+    records = [record for file in files for record in iter_records(file)]
+    write_report(records, out, title=title)
+    typer.echo(f"report of {len(records)} games written to {out}")
+
+
+@app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="a record file: JSON lines or one JSON record")],
     seat: Annotated[int | None, typer.Option(help="show the final position from this seat's view")] = None,

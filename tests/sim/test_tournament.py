@@ -108,10 +108,11 @@ def test_roles_from_the_game_summary_are_tallied(role_game: str) -> None:
     assert "even / " in format_table(result) or "odd / " in format_table(result)
 
 
-def test_games_without_roles_have_no_role_table() -> None:
-    result = run_tournament("tiny-showdown", 2, ["random"], 4, seed=0)
-    assert result.roles == {}
-    assert " / " not in format_table(result)
+def test_roles_come_from_the_game_summary() -> None:
+    result = run_tournament("tiny-showdown", 2, ["random"], 20, seed=0)
+    assert result.roles and all(key.startswith(("high", "low")) for key in result.roles)
+    assert sum(t.games for t in result.roles.values()) == 40
+    assert " / " in format_table(result)
 
 
 def test_openskill_ranks_the_strong_bot_above_the_weak_one() -> None:

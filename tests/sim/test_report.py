@@ -1,0 +1,80 @@
+"""Balance statistics and the HTML report."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from shadowtable.cli import main  # noqa: E402
+from shadowtable.sim.balance import group_records  # noqa: E402
+from shadowtable.sim.parallel import BatchJob, run_batch  # noqa: E402
+from shadowtable.sim.report import SECTIONS, build_report  # noqa: E402
+
+VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+
+class TagChecker(HTMLParser):
+    """Checks that every opened tag is closed in order and collects ids and images."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.ids: set[str] = set()
+        self.images = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if attributes.get("id"):
+            self.ids.add(str(attributes["id"]))
+        if tag == "img":
+            assert str(attributes["src"]).startswith("data:image/png;base64,")
+            self.images += 1
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes <{self.stack[-1] if self.stack else None}>"
+        self.stack.pop()
+
+
+def _records() -> list:  # type: ignore[type-arg]
+    two = run_batch(BatchJob("tiny-showdown", 2, ("random",), 40, 1))
+    three = run_batch(BatchJob("tiny-showdown", 3, ("ismcts:iterations=10", "random", "random"), 20, 2))
+    return two + three
+
+
+def test_balance_counts_match_the_records() -> None:
+    records = _records()
+    groups = group_records(records)
+    assert [(g.game, g.players, g.games) for g in groups] == [("tiny-showdown", 2, 40), ("tiny-showdown", 3, 20)]
+    two = groups[0]
+    seat0_wins = sum(1 for r in records[:40] if r.returns and r.returns[0] == 1.0)
+    assert two.by_seat[0].wins == seat0_wins
+    high_wins = sum(
+        1 for r in records[:40] for s, role in enumerate(r.metadata["roles"]) if role == "high" and r.returns[s] == 1.0
+    )
+    assert two.by_role["high"].wins == high_wins
+    assert sum(two.endings.values()) == 40
+    assert len(two.mean_trajectory("raises")) == 2
+
+
+def test_report_is_valid_html_with_every_section(tmp_path: Path) -> None:
+    page = build_report(_records())
+    checker = TagChecker()
+    checker.feed(page)
+    assert checker.stack == []
+    assert {key for key, _ in SECTIONS} <= checker.ids
+    assert checker.images >= 5
+    assert "ismcts:iterations=10" in page  # ratings name both bots
+
+
+def test_report_command(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    assert main(["simulate", "tiny-showdown", "--players", "3", "--games", "30", "--out", str(records)]) == 0
+    out = tmp_path / "report.html"
+    assert main(["report", str(records), "--out", str(out)]) == 0
+    assert '<section id="roles">' in out.read_text()
