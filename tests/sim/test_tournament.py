@@ -111,7 +111,7 @@ def test_roles_from_the_game_summary_are_tallied(role_game: str) -> None:
 def test_roles_come_from_the_game_summary() -> None:
     result = run_tournament("tiny-showdown", 2, ["random"], 20, seed=0)
     assert result.roles and all(key.startswith(("high", "low")) for key in result.roles)
-    assert sum(t.games for t in result.roles.values()) == 40
+    assert sum(t.games for per_bot in result.roles.values() for t in per_bot.values()) == 40
     assert " / " in format_table(result)
 
 
