@@ -143,6 +143,51 @@ def report(
 
 
 @app.command()
+def sweep(
+    game: Annotated[str, typer.Argument(help="game id")],
+    players: Annotated[int, typer.Option(help="number of players")],
+    set_: Annotated[list[str], typer.Option("--set", help="option=value1,value2,... (repeatable: a grid)")],
+    games: Annotated[int, typer.Option("--games", help="games per grid point", min=1)] = 200,
+    seed: Annotated[int, typer.Option(help="master seed, shared by every grid point")] = 0,
+    bots: Annotated[str, typer.Option(help="bot specs, comma-separated")] = "random",
+    workers: Annotated[int, typer.Option(help="worker processes (0: all cores)", min=0)] = 0,
+    out: Annotated[Path | None, typer.Option(help="write the sweep as JSON here")] = None,
+) -> None:
+    """Run a grid over game options and report how each point changes the balance."""
+    from shadowtable.sim.sweep import format_sweep, parse_grid, run_sweep
+
+    try:
+        grid = parse_grid(set_)
+    except ValueError as exc:
+        raise CliError(str(exc)) from exc
+    points = run_sweep(game, players, bots.split(","), games, seed, grid, workers=workers or default_workers())
+    typer.echo(format_sweep(points))
+    if out is not None:
+        out.write_text(json.dumps([p.to_json() for p in points], indent=2) + "\n", encoding="utf-8")
+
+
+@app.command()
+def export(
+    files: Annotated[list[Path], typer.Argument(help="record files (JSON lines)")],
+    out: Annotated[Path, typer.Option(help="output file: .csv or .parquet")],
+) -> None:
+    """Flatten records to one row per game and seat, as CSV or Parquet (with pyarrow)."""
+    from shadowtable.sim.export import write_csv, write_parquet
+
+    records = [record for file in files for record in iter_records(file)]
+    if out.suffix == ".csv":
+        count = write_csv(records, out)
+    elif out.suffix == ".parquet":
+        try:
+            count = write_parquet(records, out)
+        except RuntimeError as exc:
+            raise CliError(str(exc)) from exc
+    else:
+        raise CliError(f"--out must end in .csv or .parquet, got {out.name!r}")
+    typer.echo(f"{count} rows written to {out}")
+
+
+@app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="a record file: JSON lines or one JSON record")],
     seat: Annotated[int | None, typer.Option(help="show the final position from this seat's view")] = None,

@@ -1,0 +1,68 @@
+"""Flat tables of game records: one row per game and seat, as CSV or Parquet (pyarrow)."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from shadowtable.core.record import GameRecord
+from shadowtable.core.registry import game_class
+
+COLUMNS = (
+    "index", "game", "version", "players", "seed", "seat", "bot", "role",
+    "return", "won", "truncated", "rounds", "end_reason", "actions",
+)  # fmt: skip
+
+
+def rows(records: Iterable[GameRecord]) -> Iterator[dict[str, Any]]:
+    """One row per game and seat."""
+    for record in records:
+        meta = record.metadata
+        given = meta.get("roles")
+        roles: list[Any] = given if isinstance(given, list) else [None] * record.players
+        best = game_class(record.game).SPEC.max_utility
+        returns = record.returns or [0.0] * record.players
+        for seat in range(record.players):
+            yield {
+                "index": meta.get("index"),
+                "game": record.game,
+                "version": record.version,
+                "players": record.players,
+                "seed": record.seed,
+                "seat": seat,
+                "bot": record.seats[seat],
+                "role": roles[seat] if seat < len(roles) else None,
+                "return": returns[seat],
+                "won": returns[seat] >= best and not record.truncated,
+                "truncated": record.truncated,
+                "rounds": meta.get("rounds", meta.get("turns")),
+                "end_reason": meta.get("end_reason"),
+                "actions": len(record.actions),
+            }
+
+
+def write_csv(records: Iterable[GameRecord], out: Path) -> int:
+    """Write the rows as CSV; returns the row count."""
+    count = 0
+    with open(out, "w", newline="", encoding="utf-8") as stream:
+        writer = csv.DictWriter(stream, fieldnames=COLUMNS)
+        writer.writeheader()
+        for row in rows(records):
+            writer.writerow(row)
+            count += 1
+    return count
+
+
+def write_parquet(records: Iterable[GameRecord], out: Path) -> int:
+    """Write the rows as Parquet (needs pyarrow); returns the row count."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise RuntimeError("Parquet output needs pyarrow: pip install pyarrow") from exc
+    table_rows = list(rows(records))
+    columns = {name: [row[name] for row in table_rows] for name in COLUMNS}
+    pq.write_table(pa.table(columns), out)
+    return len(table_rows)
