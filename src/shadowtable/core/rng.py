@@ -8,9 +8,13 @@ from collections.abc import Sequence
 
 
 def derive_seed(master: int, *labels: object) -> int:
-    """A 64-bit seed derived from ``master`` and ``labels``, stable across runs and platforms."""
+    """A seed derived from ``master`` and ``labels``, stable across runs and platforms.
+
+    It has 53 bits, so it survives JSON readers that hold numbers as doubles (JavaScript) and
+    signed 64-bit columns (Parquet, databases).
+    """
     text = "/".join([str(master), *(str(label) for label in labels)])
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 11
 
 
 def derived_rng(master: int, *labels: object) -> random.Random:
