@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from shadowtable.bots import make_bot
+from shadowtable.bots import Bot, make_bot
 from shadowtable.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot, Node, best_action, select_child
 from shadowtable.core import BotError, make, play_game
 
@@ -30,6 +30,7 @@ def test_registry_builds_ismcts_with_parameters() -> None:
     assert isinstance(bot, ISMCTSBot)
     assert (bot.iterations, bot.c, bot.max_rollout_steps, bot.time) == (400, 1.5, 30, None)
     assert bot.rollout_policy.name == "random"
+    assert isinstance(bot, Bot)
 
 
 def test_budgets_default_and_time_alone_is_unlimited_iterations() -> None:
