@@ -138,10 +138,16 @@ class ISMCTSBot:
         table: InformationTable | None = {} if self.tree == "observations" else None
         deadline = None if self.time is None else perf_counter() + self.time
         done = 0
-        while (self.iterations is None or done < self.iterations) and (deadline is None or perf_counter() < deadline):
+        while done == 0 or self._budget_left(done, deadline):
             self.iterate(game, root, game.determinize(observation, rng), rng, table)
             done += 1
         return root, table
+
+    def _budget_left(self, done: int, deadline: float | None) -> bool:
+        """Whether both budgets allow another iteration (the first one always runs)."""
+        if self.iterations is not None and done >= self.iterations:
+            return False
+        return deadline is None or perf_counter() < deadline
 
     def iterate(
         self, game: Game[Any], root: Node, state: Any, rng: random.Random, table: InformationTable | None = None
