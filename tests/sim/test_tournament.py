@@ -154,3 +154,15 @@ def test_duplicate_specs_get_numbered_labels() -> None:
 
 def test_rank_by_return_shares_ranks_on_ties() -> None:
     assert rank_by_return([1.0, 0.0, 1.0, 0.5]) == [1, 4, 1, 3]
+
+
+def test_game_options_are_passed_to_the_game_and_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    result = run_tournament("tiny-showdown", 2, ["random"], 3, seed=0, options={"rounds": 1}, records_path=path)
+    assert result.options == {"rounds": 1}
+    assert all(len(GameRecord.loads(line).actions) == 2 + 2 for line in path.read_text().splitlines())
+
+
+def test_from_json_rejects_other_documents() -> None:
+    with pytest.raises(ValueError):
+        TournamentResult.from_json({"format": "something-else"})
