@@ -1,7 +1,8 @@
 """Benchmark ISMCTS: iterations per second and decision time at a given budget.
 
     python benchmarks/bench_ismcts.py [--game tiny-showdown] [--players N] [--iterations 200]
-                                      [--runs 5] [--decisions 20] [--rollout random] [--seed 0]
+                                      [--runs 5] [--decisions 20] [--rollout random]
+                                      [--tree actions|observations] [--seed 0]
 
 Decision positions are taken from random playouts of the game (positions with a single legal
 action are skipped: the bot answers those without searching).  Each run times one ISMCTS decision
@@ -27,7 +28,7 @@ TINY_GAME_FILE = ROOT / "tests" / "tiny_game.py"
 if importlib.util.find_spec("shadowtable") is None:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT / "src"))
 
-from shadowtable.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot  # noqa: E402
+from shadowtable.bots.ismcts import DEFAULT_ITERATIONS, TREE_KINDS, ISMCTSBot  # noqa: E402
 from shadowtable.core import (  # noqa: E402
     CHANCE,
     TERMINAL,
@@ -119,7 +120,7 @@ def format_report(game: Game[Any], bot: ISMCTSBot, positions: int, runs: list[Ru
     ]
     lines = [
         f"ISMCTS on {game.spec.id} ({game.players} players): {bot.iterations} iterations, "
-        f"rollout {bot.rollout_policy.name}, {positions} positions x {len(runs)} runs",
+        f"tree {bot.tree}, rollout {bot.rollout_policy.name}, {positions} positions x {len(runs)} runs",
         f"{'measure':<20}{'median':>12}{'best':>12}{'worst':>12}",
     ]
     lines += [f"{name:<20}{median:>12.1f}{best:>12.1f}{worst:>12.1f}" for name, median, best, worst in rows]
@@ -134,12 +135,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--decisions", type=int, default=20)
     parser.add_argument("--rollout", default="random")
+    parser.add_argument("--tree", choices=TREE_KINDS, default="actions")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.runs < 5:
         parser.error("--runs must be at least 5 (the report is a median)")
     game = load_game(args.game, args.players)
-    bot = ISMCTSBot(iterations=args.iterations, rollout=args.rollout)
+    bot = ISMCTSBot(iterations=args.iterations, rollout=args.rollout, tree=args.tree)
     positions = decision_positions(game, args.decisions, args.seed)
     if not positions:
         parser.error(f"{args.game} has no decision with more than one legal action")

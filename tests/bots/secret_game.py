@@ -1,8 +1,10 @@
-"""Secret Guess: seat 0 hides a bit, seat 1 guesses it without seeing it.
+"""Secret Guess: seat 0 hides a bit, seat 1 guesses it without seeing it, then a coin is tossed.
 
-Seat 0 wins (returns ``[1, 0]``) if the guess is wrong, seat 1 (``[0, 1]``) if it is right.  Seat
-1's observation hides seat 0's choice until the end, so a search that lets seat 1 "see" it in the
-tree expects seat 0 always to lose, while the true value of the game for seat 0 is one half.
+On heads the round is void (``[0.5, 0.5]``); on tails seat 0 wins (``[1, 0]``) if the guess is
+wrong and seat 1 (``[0, 1]``) if it is right.  Seat 1's observation hides seat 0's choice until the
+end.  The game is worth 1/2 to seat 0; a search that lets seat 1 "see" the secret in the tree
+values it at 1/4.  (The coin makes returns noisy, as real games are: with exactly repeating
+returns both seats' UCB choices can fall into lockstep and mis-estimate the value.)
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from typing import Any
 
 from shadowtable.core import CHANCE, TERMINAL, Game, GameSpec, Observation
 
-assert CHANCE != TERMINAL  # the game has no chance nodes; both constants name the protocol values
+COIN = 2
+"""The index of the coin toss in a state ``(secret, guess, coin)``."""
 
 
 class SecretGuessGame(Game[tuple[int, ...]]):
@@ -24,8 +27,8 @@ class SecretGuessGame(Game[tuple[int, ...]]):
         min_players=2,
         max_players=2,
         num_distinct_actions=2,
-        max_chance_outcomes=0,
-        max_game_length=2,
+        max_chance_outcomes=2,
+        max_game_length=3,
         min_utility=0.0,
         max_utility=1.0,
     )
@@ -34,25 +37,27 @@ class SecretGuessGame(Game[tuple[int, ...]]):
         return ()
 
     def current_player(self, state: tuple[int, ...]) -> int:
-        return TERMINAL if len(state) == 2 else len(state)
+        return (0, 1, CHANCE, TERMINAL)[len(state)]
 
     def legal_actions(self, state: tuple[int, ...]) -> list[int]:
-        return [] if len(state) == 2 else [0, 1]
+        return [] if len(state) > COIN else [0, 1]
 
     def chance_outcomes(self, state: tuple[int, ...]) -> list[tuple[int, float]]:
-        return []
+        return [(0, 0.5), (1, 0.5)] if len(state) == COIN else []
 
     def apply(self, state: tuple[int, ...], action: int) -> tuple[int, ...]:
         self.check_legal(state, action)
         return (*state, action)
 
     def returns(self, state: tuple[int, ...]) -> list[float]:
-        if len(state) < 2:
+        if len(state) <= COIN:
             return [0.0, 0.0]
+        if state[COIN] == 1:
+            return [0.5, 0.5]
         return [0.0, 1.0] if state[0] == state[1] else [1.0, 0.0]
 
     def observe(self, state: tuple[int, ...], seat: int | None) -> Observation:
-        hidden = len(state) < 2 and seat != 0
+        hidden = len(state) <= COIN and seat != 0
         moves = [None if hidden and i == 0 else a for i, a in enumerate(state)]
         return {"seat": seat, "moves": moves}
 

@@ -7,11 +7,14 @@ from typing import Any
 
 import pytest
 
-from shadowtable.bots import make_bot
+from shadowtable.bots import Bot, make_bot
 from shadowtable.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot, Node, best_action, select_child
 from shadowtable.core import BotError, make, play_game
 
+from .option_game import HiddenOptionGame
+
 RAISE = 1
+BET = 1
 
 
 def _tiny(players: int = 2) -> Any:
@@ -30,6 +33,7 @@ def test_registry_builds_ismcts_with_parameters() -> None:
     assert isinstance(bot, ISMCTSBot)
     assert (bot.iterations, bot.c, bot.max_rollout_steps, bot.time) == (400, 1.5, 30, None)
     assert bot.rollout_policy.name == "random"
+    assert isinstance(bot, Bot)
 
 
 def test_budgets_default_and_time_alone_is_unlimited_iterations() -> None:
@@ -133,3 +137,29 @@ def test_search_depends_on_the_rng_it_is_given() -> None:
 
     assert visit_profile(5) == visit_profile(5)
     assert len({tuple(visit_profile(seed)) for seed in range(6)}) > 1
+
+
+@pytest.mark.parametrize("tree", ["actions", "observations"])
+def test_an_action_legal_in_some_determinizations_is_scored_by_its_availability(tree: str) -> None:
+    game = HiddenOptionGame(2)
+    observation = game.observe(game.apply(game.initial_state(), 1), 0)
+    root, table = ISMCTSBot(iterations=400, tree=tree).search_tree(game, observation, random.Random(3))
+    responder = root.children[BET] if table is None else _merged_responder_nodes(table)
+    fold, unlock = responder.children[0], responder.children[1]
+    assert unlock.visits <= unlock.availability and fold.visits <= fold.availability
+    assert fold.availability <= sum(child.visits for child in responder.children.values())
+    assert 0.3 < unlock.availability / fold.availability < 0.7  # the key is 1 in half the determinizations
+    assert best_action(root, [0, 1]) == BET  # worth 1/2: the responder can only unlock with key 1
+
+
+def _merged_responder_nodes(table: dict[tuple[int, str], Node]) -> Node:
+    """In the observation tree the responder has one node per key; sum their statistics."""
+    merged = Node()
+    for (seat, _), node in table.items():
+        if seat != 1 or not node.children:
+            continue
+        for action, child in node.children.items():
+            into = merged.children.setdefault(action, Node(action, seat))
+            into.visits += child.visits
+            into.availability += child.availability
+    return merged

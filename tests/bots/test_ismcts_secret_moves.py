@@ -22,14 +22,14 @@ def _root_values(tree: str, seed: int) -> list[float]:
     return [child.mean_value for child in root.children.values()]
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_observation_tree_values_the_secret_at_one_half(seed: int) -> None:
-    assert all(0.35 < value < 0.65 for value in _root_values("observations", seed))
+    assert all(0.4 < value < 0.6 for value in _root_values("observations", seed))  # true value: 1/2
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_action_tree_lets_the_guesser_see_the_secret(seed: int) -> None:
-    assert all(value < 0.15 for value in _root_values("actions", seed))
+    assert all(value < 0.33 for value in _root_values("actions", seed))  # a seeing guesser: 1/4
 
 
 def test_guesser_has_one_node_for_both_secrets_in_the_observation_tree() -> None:

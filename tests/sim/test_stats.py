@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shadowtable.sim.stats import mean, rate, wilson_interval, z_score
 
@@ -81,3 +83,10 @@ def test_impossible_counts_raise(successes: int, trials: int) -> None:
 def test_confidence_outside_zero_one_raises(confidence: float) -> None:
     with pytest.raises(ValueError):
         z_score(confidence)
+
+
+@given(st.integers(min_value=1, max_value=10_000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_interval_always_holds_the_observed_rate(counts: tuple[int, int]) -> None:
+    successes, trials = counts
+    low, high = wilson_interval(successes, trials)
+    assert 0.0 <= low <= rate(successes, trials) <= high <= 1.0

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shadowtable.core import BotError, GameRecord, derive_seed, register
 from shadowtable.core.registry import unregister
@@ -39,6 +41,11 @@ def role_game() -> Any:
     register(RoleTinyGame)
     yield RoleTinyGame.SPEC.id
     unregister(RoleTinyGame.SPEC.id)
+
+
+def _seatings(labels: list[str], players: int, games: range) -> Counter[tuple[str, int]]:
+    """How often each label sat in each seat over ``games``."""
+    return Counter((label, seat) for game in games for seat, label in enumerate(seat_lineup(labels, players, game)))
 
 
 @pytest.mark.parametrize(("bots", "players"), [(2, 2), (2, 3), (3, 2), (1, 4), (4, 4), (3, 4), (5, 3)])
@@ -155,3 +162,29 @@ def test_duplicate_specs_get_numbered_labels() -> None:
 
 def test_rank_by_return_shares_ranks_on_ties() -> None:
     assert rank_by_return([1.0, 0.0, 1.0, 0.5]) == [1, 4, 1, 3]
+
+
+def test_game_options_are_passed_to_the_game_and_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    result = run_tournament("tiny-showdown", 2, ["random"], 3, seed=0, options={"rounds": 1}, records_path=path)
+    assert result.options == {"rounds": 1}
+    assert all(len(GameRecord.loads(line).actions) == 2 + 2 for line in path.read_text().splitlines())
+
+
+def test_from_json_rejects_other_documents() -> None:
+    with pytest.raises(ValueError):
+        TournamentResult.from_json({"format": "something-else"})
+
+
+@given(bots=st.integers(1, 6), players=st.integers(1, 6), start=st.integers(0, 1000))
+def test_any_full_period_of_games_seats_each_bot_equally(bots: int, players: int, start: int) -> None:
+    labels = [f"bot{i}" for i in range(bots)]
+    period = max(bots, players)
+    seatings = Counter(
+        (label, seat)
+        for game in range(start, start + period)
+        for seat, label in enumerate(seat_lineup(labels, players, game))
+    )
+    for label in labels:
+        assert len({seatings[(label, seat)] for seat in range(players)}) == 1
+    assert sum(seatings.values()) == period * players

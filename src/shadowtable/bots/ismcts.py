@@ -138,10 +138,16 @@ class ISMCTSBot:
         table: InformationTable | None = {} if self.tree == "observations" else None
         deadline = None if self.time is None else perf_counter() + self.time
         done = 0
-        while (self.iterations is None or done < self.iterations) and (deadline is None or perf_counter() < deadline):
+        while done == 0 or self._budget_left(done, deadline):
             self.iterate(game, root, game.determinize(observation, rng), rng, table)
             done += 1
         return root, table
+
+    def _budget_left(self, done: int, deadline: float | None) -> bool:
+        """Whether both budgets allow another iteration (the first one always runs)."""
+        if self.iterations is not None and done >= self.iterations:
+            return False
+        return deadline is None or perf_counter() < deadline
 
     def iterate(
         self, game: Game[Any], root: Node, state: Any, rng: random.Random, table: InformationTable | None = None
@@ -175,6 +181,7 @@ class ISMCTSBot:
             legal = game.legal_actions(state)
             untried = [action for action in legal if action not in node.children]
             if untried:
+                mark_available(node, legal)
                 action = untried[rng.randrange(len(untried))]
                 child = node.children[action] = Node(action, player)
                 child.availability = 1
@@ -214,11 +221,17 @@ def information_key(seat: int, observation: Observation) -> tuple[int, str]:
     return seat, json.dumps(observation, sort_keys=True, separators=(",", ":"))
 
 
-def select_child(node: Node, legal: Sequence[int], c: float, rng: random.Random) -> Node:
-    """UCB1 with availability over the children legal in this determinization; ties broken by ``rng``."""
-    available = [node.children[action] for action in legal]
+def mark_available(node: Node, legal: Sequence[int]) -> list[Node]:
+    """Count one more availability for each existing child legal now; return those children."""
+    available = [node.children[action] for action in legal if action in node.children]
     for child in available:
         child.availability += 1
+    return available
+
+
+def select_child(node: Node, legal: Sequence[int], c: float, rng: random.Random) -> Node:
+    """UCB1 with availability over the children legal in this determinization; ties broken by ``rng``."""
+    available = mark_available(node, legal)
     scores = [child.ucb(c) for child in available]
     best = max(scores)
     tied = [child for child, score in zip(available, scores, strict=True) if score == best]
