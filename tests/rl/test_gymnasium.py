@@ -1,0 +1,42 @@
+"""Gymnasium's own environment checker on the single-agent environment."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("gymnasium")
+
+import numpy as np  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from shadowtable.rl.gymnasium_env import ShadowTableEnv  # noqa: E402
+
+
+def test_gymnasium_check_env() -> None:
+    check_env(ShadowTableEnv("tiny-showdown", players=3), skip_render_check=True)
+
+
+def test_masked_random_play_ends_with_the_seat_return() -> None:
+    env = ShadowTableEnv("tiny-showdown", players=3, seat=1, opponents=["random", "random"])
+    rng = np.random.default_rng(0)
+    rewards = []
+    for episode in range(20):
+        env.reset(seed=episode)
+        done, reward = False, 0.0
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            _, reward, done, _, _ = env.step(int(rng.choice(legal)))
+        assert env.session is not None
+        assert reward == env.game.returns(env.session.state)[1]
+        rewards.append(reward)
+    assert 0 < sum(rewards) < 20
+
+
+def test_illegal_action_changes_nothing_and_is_penalised() -> None:
+    env = ShadowTableEnv("tiny-showdown", players=2)
+    obs, _ = env.reset(seed=1)
+    assert env.session is not None
+    before = list(env.session.actions)
+    again, reward, done, _, info = env.step(7 if env.action_space.n > 7 else 99)
+    assert info["illegal_action"] and reward == -1.0 and not done
+    assert env.session.actions == before and (again == obs).all()
