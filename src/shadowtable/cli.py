@@ -73,11 +73,17 @@ def simulate(
     backend: Annotated[str, typer.Option(help="local (process pool) or ray")] = "local",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")] = None,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    plugin: Annotated[
+        list[str] | None, typer.Option(help="module to import first, e.g. one registering a game")
+    ] = None,
 ) -> None:
     """Play seeded games between bots and print win rate by seat and game length."""
     if resume and out is None:
         raise CliError("--resume needs --out")
-    job = BatchJob(game, players, tuple(bots.split(",")), games, seed, parse_options(option or []))
+    plugins = tuple(plugin or [])
+    for module in plugins:
+        importlib.import_module(module)
+    job = BatchJob(game, players, tuple(bots.split(",")), games, seed, parse_options(option or []), plugins)
     make(job.game, players=job.players, **job.options)  # fail fast on a bad game, count or option
     line_up(job.bot_specs, job.players)
     for spec in set(job.bot_specs):

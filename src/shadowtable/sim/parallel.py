@@ -7,6 +7,7 @@ earlier game is done, so an interrupted run keeps a clean prefix (plus any parti
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -33,10 +34,14 @@ class BatchJob:
     games: int
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
+    plugins: tuple[str, ...] = ()
+    """Modules each worker imports first (for games or bots they register)."""
 
 
 def play_chunk(job: BatchJob, indices: Sequence[int]) -> list[str]:
     """Play the games ``indices`` of ``job``; returns their records as JSON lines."""
+    for module in job.plugins:
+        importlib.import_module(module)
     game = make(job.game, players=job.players, **job.options)
     specs = line_up(job.bot_specs, job.players)
     return [play_indexed(game, specs, job.seed, index).dumps() for index in indices]
