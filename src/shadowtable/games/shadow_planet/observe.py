@@ -45,10 +45,11 @@ def observe(r: Rules, s: State, seat: int | None) -> dict[str, Any]:
     obs["private"] = sorted(c for c in range(r.num_cards) if (s.known[seat] >> c) & 1) if seat is not None else []
     obs["draft"] = _draft(s, seat)
     actor = current_player(s)
-    sees_turn = seat is not None and (seat == s.controller[s.active] or (seat == actor and actor >= 0))
+    active_seat = s.controller[s.active] if s.active < 6 else -2
+    sees_turn = seat is not None and (seat == active_seat or (seat == actor and actor >= 0))
     obs["look"] = s.look[:] if sees_turn else [None] * len(s.look)
     obs["placed"] = s.placed[:] if sees_turn else [None] * len(s.placed)
-    obs["chosen"] = s.chosen if seat is not None and seat == s.controller[s.active] else (None if s.chosen >= 0 else -1)
+    obs["chosen"] = s.chosen if seat is not None and seat == active_seat else (None if s.chosen >= 0 else -1)
     return obs
 
 

@@ -19,6 +19,7 @@ from shadowtable.games.shadow_planet.board import (
 )
 from shadowtable.games.shadow_planet.rules import Rules
 from shadowtable.games.shadow_planet.state import (
+    SETUP_DEAL,
     DECK0,
     DRAFT_RANDOM,
     DRAFT_REVEAL,
@@ -47,7 +48,7 @@ def new_state(r: Rules) -> State:
     """The state before the first chance node: board set up, Objectives not yet dealt."""
     c, n = r.c, r.n
     s = State.__new__(State)
-    s.n, s.mode, s.round, s.protagonist = n, SETUP_REMOVE, 0, -1
+    s.n, s.mode, s.round, s.protagonist = n, (SETUP_REMOVE if n < 5 else SETUP_DEAL), 0, -1
     s.objectives, s.removed_objectives = [-1] * n, []
     s.countdown, s.repair, s.threat, s.latched = c.countdown_start, r.repair_start, c.threat_start, 0
     s.pool, s.sheets = [c.markers_per_colour] * 5, [0] * (5 * n)
