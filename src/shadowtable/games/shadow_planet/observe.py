@@ -97,7 +97,6 @@ def determinize(r: Rules, obs: dict[str, Any], rng: random.Random) -> State:
     for name in PUBLIC_SCALARS:
         value = obs[name]
         setattr(s, name, [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value)
-    seat = obs["seat"]
     _objectives(r, s, obs, rng)
     _cards(r, s, obs, rng)
     _draft_fill(s, obs, rng)
@@ -180,7 +179,6 @@ def _cards(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
         if where[c] >= 0 and c not in unknown:
             shown |= 1 << c
     s.public = shown & ~private
-    seat = obs["seat"]
     s.known = [private if i == seat else 0 for i in range(s.n)]
 
 
@@ -226,7 +224,6 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
         if s.mode > M.DRAFT_PICK:
             s.draft_picks = list(s.seat_char)
         return
-    seat = obs["seat"]
     received = draft["received"]
     known_random = draft["random"]
     for _ in range(1000):

@@ -19,7 +19,6 @@ from shadowtable.games.shadow_planet.board import (
 )
 from shadowtable.games.shadow_planet.rules import Rules
 from shadowtable.games.shadow_planet.state import (
-    SETUP_DEAL,
     DECK0,
     DRAFT_RANDOM,
     DRAFT_REVEAL,
@@ -36,6 +35,7 @@ from shadowtable.games.shadow_planet.state import (
     PLAYED0,
     REMOVED,
     ROUND_START,
+    SETUP_DEAL,
     SETUP_REMOVE,
     TURN_START,
     State,

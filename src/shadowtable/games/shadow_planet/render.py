@@ -11,7 +11,10 @@ from shadowtable.games.shadow_planet.rules import Rules
 def render(r: Rules, obs: dict[str, Any]) -> str:
     """Text of everything in ``obs`` a player would look at."""
     c = r.c
-    label = lambda card: "?" if card is None else c.short(card)  # noqa: E731
+
+    def label(card: int | None) -> str:
+        return "?" if card is None else c.short(card)
+
     lines = [
         f"The Shadow Planet - round {obs['round']} - {obs['mode_name']} - seen by "
         + ("spectator" if obs["seat"] is None else f"seat {obs['seat']}"),
@@ -46,7 +49,9 @@ def render(r: Rules, obs: dict[str, Any]) -> str:
         if m
     ]
     lines.append("  Section Markers: " + ("; ".join(marks) or "none"))
-    lines.append(f"  Temple pile: {len(zones['temple'])}  Discarded: {len(zones['discard'])}  Removed: {zones['removed']}")
+    lines.append(
+        f"  Temple pile: {len(zones['temple'])}  Discarded: {len(zones['discard'])}  Removed: {zones['removed']}"
+    )
     if "outcome" in obs:
         out = obs["outcome"]
         lines.append(f"Game over ({out['reason']}): {out['why']}")

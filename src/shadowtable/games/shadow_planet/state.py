@@ -43,7 +43,9 @@ MESSAGES_DECK = 4
 MODE_NAMES = {
     value: name.lower()
     for name, value in globals().items()
-    if name.isupper() and isinstance(value, int) and name not in ("DECK0", "MSG", "TEMPLE", "DISCARD", "REMOVED")
+    if name.isupper()
+    and isinstance(value, int)
+    and name not in ("DECK0", "MSG", "TEMPLE", "DISCARD", "REMOVED")
     and name not in ("GEAR0", "PLAYED0", "MESSAGES_DECK")
 }
 
@@ -168,8 +170,10 @@ class State:
         new.known = [int(k) for k in data["known"]]
         new.public = int(data["public"])
         for name in FIELDS:
-            if name not in LIST_FIELDS and name not in ("top", "known", "public") and not isinstance(
-                getattr(new, name), int
+            if (
+                name not in LIST_FIELDS
+                and name not in ("top", "known", "public")
+                and not isinstance(getattr(new, name), int)
             ):
                 raise TypeError(f"field {name} must be an int")
         return new

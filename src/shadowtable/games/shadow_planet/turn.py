@@ -204,7 +204,9 @@ def declare_drive(r: Rules, s: State, vehicle: int, dest: int) -> None:
     ch = s.active
     s.drive, s.dest = vehicle, dest
     here = s.char_loc[ch]
-    s.ask = [x for x in range(6) if x != ch and s.controller[x] >= 0 and s.char_loc[x] == here and s.char_section[x] < 0]
+    s.ask = [
+        x for x in range(6) if x != ch and s.controller[x] >= 0 and s.char_loc[x] == here and s.char_section[x] < 0
+    ]
     if r.c.vehicle_capacity[vehicle] <= 1:
         s.ask = []
     s.passengers = []
