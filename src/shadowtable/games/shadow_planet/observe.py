@@ -179,6 +179,7 @@ def _cards(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
         if where[c] >= 0 and c not in unknown:
             shown |= 1 << c
     s.public = shown & ~private
+    seat = obs["seat"]
     s.known = [private if i == seat else 0 for i in range(s.n)]
 
 
@@ -224,6 +225,7 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
         if s.mode > M.DRAFT_PICK:
             s.draft_picks = list(s.seat_char)
         return
+    seat = obs["seat"]
     received = draft["received"]
     known_random = draft["random"]
     for _ in range(1000):
