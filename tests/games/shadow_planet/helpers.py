@@ -112,3 +112,31 @@ def clear_hand(s: State, ch: int, to_zone: int = M.REMOVED) -> None:
 def place(s: State, ch: int, loc: int) -> None:
     """Edit: move a pawn to a Location."""
     s.char_loc[ch], s.char_section[ch] = loc, -1
+
+
+def autopilot(table: Table, until_active: int, limit: int = 2000) -> Table:
+    """Play 'done' (or the first legal action) and lowest chance outcomes until ``until_active`` acts."""
+    game = table.game
+    while limit:
+        limit -= 1
+        s = table.state
+        player = game.current_player(s)
+        if player == CHANCE:
+            table.chance_lowest(1)
+            continue
+        if s.active == until_active and s.mode not in (M.DRAFT_PICK, M.MSG_DISCARD):
+            return table
+        legal = game.legal_actions(s)
+        from shadowtable.games.shadow_planet import actions as A
+
+        table.act(A.DONE if A.DONE in legal else legal[0])
+    raise AssertionError("autopilot did not reach the Character")
+
+
+def controlling(ch: int, players: int = 3, others: list[int] | None = None, **options: Any) -> Table:
+    """Seat 0 controls ``ch`` (picked first); the run stops when ``ch``'s turn needs a decision."""
+    rest = others if others is not None else [c for c in (JENNA, NIKKE, JOHN, RACHEL, REED) if c != ch]
+    picks = [ch, *rest][:players]
+    random_char = next(c for c in (ROBOT, REED, RACHEL, JOHN) if c not in picks)
+    table = standard(players, picks=picks, random_char=random_char, **options)
+    return autopilot(table, ch)
