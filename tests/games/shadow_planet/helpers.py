@@ -140,3 +140,18 @@ def controlling(ch: int, players: int = 3, others: list[int] | None = None, **op
     random_char = next(c for c in (ROBOT, REED, RACHEL, JOHN) if c not in picks)
     table = standard(players, picks=picks, random_char=random_char, **options)
     return autopilot(table, ch)
+
+
+def run_until(table: Table, mode: int, limit: int = 3000) -> Table:
+    """Play 'done' (else the first legal action) and lowest chance outcomes until ``mode``."""
+    from shadowtable.games.shadow_planet import actions as A
+
+    while table.state.mode != mode and limit:
+        limit -= 1
+        if table.game.current_player(table.state) == CHANCE:
+            table.chance_lowest(1)
+            continue
+        legal = table.game.legal_actions(table.state)
+        table.act(A.DONE if A.DONE in legal else legal[0])
+    assert table.state.mode == mode, "run_until did not reach the mode"
+    return table

@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from games.shadow_planet.helpers import CHAR_NAMES, ERICO, HILL, JENNA, JOHN, MELITA, NIKKE, ROBOT, Table, hand_of, standard
 
+from games.shadow_planet.helpers import (
+    CHAR_NAMES,
+    ERICO,
+    HILL,
+    JENNA,
+    JOHN,
+    MELITA,
+    NIKKE,
+    ROBOT,
+    Table,
+    hand_of,
+    standard,
+)
 from shadowtable.core import CHANCE
 from shadowtable.games.shadow_planet import state as M
 
