@@ -133,13 +133,66 @@ class State:
     ability_index: int
 
     def copy(self) -> State:
-        """A deep-enough copy: every list is new (nested lists of ``top`` too)."""
+        """A deep-enough copy: every list is new (nested lists of ``top`` too; ``auras``, ``trajectory``
+        hold small lists that are never mutated in place, only appended to or replaced)."""
+        # written out field by field: about three times faster than a getattr/setattr loop
         new = State.__new__(State)
-        for name in FIELDS:
-            setattr(new, name, getattr(self, name))
-        for name in LIST_FIELDS:
-            setattr(new, name, getattr(self, name)[:])
+        new.n = self.n
+        new.mode = self.mode
+        new.round = self.round
+        new.protagonist = self.protagonist
+        new.objectives = self.objectives[:]
+        new.removed_objectives = self.removed_objectives[:]
+        new.countdown = self.countdown
+        new.repair = self.repair
+        new.threat = self.threat
+        new.latched = self.latched
+        new.pool = self.pool[:]
+        new.sheets = self.sheets[:]
+        new.section_markers = self.section_markers[:]
+        new.char_loc = self.char_loc[:]
+        new.char_section = self.char_section[:]
+        new.controller = self.controller[:]
+        new.seat_char = self.seat_char[:]
+        new.vehicle_loc = self.vehicle_loc[:]
+        new.where = self.where[:]
         new.top = [t[:] for t in self.top]
+        new.temple = self.temple[:]
+        new.known = self.known[:]
+        new.public = self.public
+        new.draft_random = self.draft_random
+        new.draft_picks = self.draft_picks[:]
+        new.draft_step = self.draft_step
+        new.active = self.active
+        new.fill = self.fill
+        new.forbid = self.forbid
+        new.excl = self.excl
+        new.move_total = self.move_total
+        new.move_cards = self.move_cards
+        new.drive = self.drive
+        new.dest = self.dest
+        new.passengers = self.passengers[:]
+        new.ask = self.ask[:]
+        new.points = self.points
+        new.bonus = self.bonus
+        new.look = self.look[:]
+        new.placed = self.placed[:]
+        new.draws = self.draws
+        new.target = self.target
+        new.chosen = self.chosen
+        new.count = self.count
+        new.reveal = self.reveal
+        new.eff_index = self.eff_index
+        new.auras = self.auras[:]
+        new.cancelled = self.cancelled
+        new.msg_next = self.msg_next
+        new.revealed = self.revealed[:]
+        new.last_reveal = self.last_reveal[:]
+        new.trajectory = self.trajectory[:]
+        new.end_reason = self.end_reason
+        new.identity = self.identity[:]
+        new.id_next = self.id_next
+        new.ability_index = self.ability_index
         return new
 
     def to_json(self) -> dict[str, Any]:
