@@ -6,7 +6,6 @@ import json
 import random
 
 from games.shadow_planet.helpers import JOHN, MELITA, RACHEL, REED, ROBOT, controlling, run_until, standard
-
 from shadowtable.games.shadow_planet import state as M
 
 
