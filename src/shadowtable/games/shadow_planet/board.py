@@ -1,0 +1,122 @@
+"""Low-level state edits: moving cards between zones, knowledge bits, indicators, Markers."""
+
+from __future__ import annotations
+
+from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.state import (
+    END_COUNTDOWN,
+    END_REPAIR,
+    END_THREAT,
+    GEAR0,
+    MSG,
+    TEMPLE,
+    State,
+)
+
+
+def cards_in(s: State, zone: int) -> list[int]:
+    """Cards in ``zone``, by id."""
+    return [card for card, z in enumerate(s.where) if z == zone]
+
+
+def zone_size(s: State, zone: int) -> int:
+    """Number of cards in ``zone``."""
+    return s.where.count(zone)
+
+
+def hand(s: State, ch: int) -> list[int]:
+    """The unplayed Gear of Character ``ch`` (its controller's hand)."""
+    return cards_in(s, GEAR0 + ch)
+
+
+def deck_rest(s: State, deck: int) -> list[int]:
+    """The unknown, unordered part of a deck (Location 0..3 or the Messages pile 4)."""
+    top = s.top[deck]
+    return [card for card, z in enumerate(s.where) if z == deck and card not in top]
+
+
+def move_card(s: State, card: int, zone: int) -> None:
+    """Move ``card`` to ``zone`` (leaving any known top or the Temple pile)."""
+    old = s.where[card]
+    if old <= MSG and card in s.top[old]:
+        s.top[old].remove(card)
+    elif old == TEMPLE:
+        s.temple.remove(card)
+    s.where[card] = zone
+
+
+def forget(s: State, card: int) -> None:
+    """Nobody knows where ``card`` is any more (it moved out of sight)."""
+    mask = ~(1 << card)
+    s.public &= mask
+    s.known = [k & mask for k in s.known]
+
+
+def tell(s: State, seat: int, card: int) -> None:
+    """``seat`` now knows where ``card`` is."""
+    s.known[seat] |= 1 << card
+
+
+def tell_all(s: State, card: int) -> None:
+    """Everyone knows where ``card`` is (it is face up)."""
+    s.public |= 1 << card
+
+
+def move_secretly(s: State, card: int, zone: int, *seats: int) -> None:
+    """Move ``card`` where only ``seats`` see it."""
+    move_card(s, card, zone)
+    forget(s, card)
+    for seat in seats:
+        if seat >= 0:
+            tell(s, seat, card)
+
+
+def move_openly(s: State, card: int, zone: int) -> None:
+    """Move ``card`` face up, in everyone's sight."""
+    move_card(s, card, zone)
+    forget(s, card)
+    tell_all(s, card)
+
+
+def ensure_top(s: State, deck: int, wanted: int) -> bool:
+    """True if the deck's known top holds ``wanted`` cards (or the whole deck); else ask chance."""
+    need = min(wanted, zone_size(s, deck))
+    if len(s.top[deck]) >= need:
+        return True
+    s.fill = deck
+    return False
+
+
+def set_threat(r: Rules, s: State, value: int) -> None:
+    """Move the Threat Indicator (clamped); reaching the end latches the game end."""
+    s.threat = max(0, min(r.c.threat_max, value))
+    if s.threat >= r.c.threat_max:
+        s.latched |= END_THREAT
+
+
+def set_repair(r: Rules, s: State, value: int) -> None:
+    """Move the Repair Indicator (clamped); 0 latches the game end."""
+    s.repair = max(0, min(r.c.repair_max, value))
+    if s.repair == 0:
+        s.latched |= END_REPAIR
+
+
+def set_countdown(r: Rules, s: State, value: int) -> None:
+    """Move the Countdown Indicator (clamped); 0 latches the game end."""
+    s.countdown = max(0, min(r.c.countdown_max, value))
+    if s.countdown == 0:
+        s.latched |= END_COUNTDOWN
+
+
+def take_marker(s: State, seat: int, colour: int) -> bool:
+    """Move one Marker of ``colour`` from the pool to ``seat``'s sheet (none if the pool is empty)."""
+    if colour < 0 or s.pool[colour] == 0:
+        return False
+    s.pool[colour] -= 1
+    s.sheets[seat * 5 + colour] += 1
+    return True
+
+
+def seat_of(s: State, ch: int) -> int:
+    """The seat controlling Character ``ch`` (-1 if uncontrolled)."""
+    return s.controller[ch]

@@ -1,0 +1,145 @@
+"""End of the game: identity matching, the missing Guardian, and the three victory checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shadowtable.games.shadow_planet.board import hand
+from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.state import (
+    END_COUNTDOWN,
+    END_REPAIR,
+    END_THREAT,
+    FINISHED,
+    IDENTITY,
+    State,
+)
+
+REASONS = {END_THREAT: "threat", END_REPAIR: "repair", END_COUNTDOWN: "countdown"}
+
+
+def end_reason(s: State) -> str:
+    """The highest-priority latched end condition."""
+    for bit in (END_THREAT, END_REPAIR, END_COUNTDOWN):
+        if s.latched & bit:
+            return REASONS[bit]
+    return "none"
+
+
+def priority_order(s: State) -> list[int]:
+    """Seats in the order their Objectives are matched (Alien, Commander, ... Guardian)."""
+    return sorted(range(s.n), key=lambda seat: s.objectives[seat])
+
+
+def identity_choices(r: Rules, s: State, seat: int) -> list[int]:
+    """Unmatched Characters of which ``seat`` has the fewest Markers (the Robot is ignored)."""
+    taken = set(s.identity)
+    free = [ch for ch in range(6) if ch != r.robot and ch not in taken]
+    counts = {ch: s.sheets[seat * 5 + r.c.char_colour[ch]] for ch in free}
+    best = min(counts.values())
+    return [ch for ch in free if counts[ch] == best]
+
+
+def match_identities(r: Rules, s: State) -> None:
+    """Match players in priority order; stop to ask a player who has a tie."""
+    order = priority_order(s)
+    while s.id_next < s.n:
+        seat = order[s.id_next]
+        choices = identity_choices(r, s, seat)
+        if len(choices) > 1 and r.options["identity_ties"] == "choose":
+            s.mode = IDENTITY
+            return
+        s.identity[seat] = choices[0]
+        s.id_next += 1
+    s.mode = FINISHED
+
+
+def choose_identity(r: Rules, s: State, ch: int) -> None:
+    """The tied player picks the Character they prefer."""
+    seat = priority_order(s)[s.id_next]
+    s.identity[seat] = ch
+    s.id_next += 1
+    match_identities(r, s)
+
+
+def identity_seat(s: State) -> int:
+    """Seat choosing its identity now."""
+    return priority_order(s)[s.id_next]
+
+
+def _count(r: Rules, s: State, ch: int, card_type: int, role: str) -> int:
+    total = 0
+    for card in hand(s, ch):
+        if r.ctype[card] != card_type:
+            continue
+        weight = 1
+        for who, t, count in r.endgame[card]:
+            if who == role and t == card_type:
+                weight = count
+        total += weight
+    return total
+
+
+def outcome(r: Rules, s: State) -> dict[str, Any]:
+    """Who won and why, from a finished state (JSON data)."""
+    roles = {s.identity[seat]: r.c.objective_role[s.objectives[seat]] for seat in range(s.n)}
+    phantom = -1
+    if 4 not in s.objectives:
+        free = [ch for ch in range(6) if ch != r.robot and ch not in roles]
+        phantom = max(free)
+        roles[phantom] = "guardian"
+        for ch in free:
+            roles.setdefault(ch, "astronaut")
+    astronauts = sorted(ch for ch, role in roles.items() if role == "astronaut")
+    alien = next(ch for ch, role in roles.items() if role == "alien")
+    reason = end_reason(s)
+    facts: dict[str, Any] = {
+        "reason": reason,
+        "indicators": {"countdown": s.countdown, "repair": s.repair, "threat": s.threat},
+        "roles": {r.c.char_names[ch]: role for ch, role in sorted(roles.items())},
+        "phantom_guardian": r.c.char_names[phantom] if phantom >= 0 else None,
+    }
+    if reason == "threat":
+        winner = "guardian"
+        facts["why"] = "the Threat Indicator reached its end: the Guardian wins"
+    else:
+        winner = _contest(r, s, reason, alien, astronauts, facts)
+    facts["winning_role"] = winner
+    winners = [seat for seat in range(s.n) if roles[s.identity[seat]] == winner]
+    if winner == "guardian" and phantom >= 0:
+        winners = []
+        facts["why"] += " (the Guardian is unmatched: every player loses)"
+    facts["winners"] = winners
+    facts["seats"] = [
+        {
+            "seat": seat,
+            "objective": r.c.objective_names[s.objectives[seat]],
+            "identity": r.c.char_names[s.identity[seat]],
+            "markers": s.sheets[seat * 5 : seat * 5 + 5],
+            "won": seat in winners,
+        }
+        for seat in range(s.n)
+    ]
+    return facts
+
+
+def _contest(r: Rules, s: State, reason: str, alien: int, astronauts: list[int], facts: dict[str, Any]) -> str:
+    """Repair check (Countdown end only), then the Alien against the Astronauts."""
+    if reason == "countdown":
+        repairs = sum(_count(r, s, ch, 3, "astronaut") for ch in astronauts)
+        facts["astronaut_repair"] = repairs
+        if repairs < s.repair:
+            facts["why"] = f"Astronauts hold {repairs} Repair < Repair Indicator {s.repair}: the Guardian wins"
+            return "guardian"
+    gets, attacks = _count(r, s, alien, 2, "alien"), _count(r, s, alien, 4, "alien")
+    threat = s.threat + gets - attacks
+    if r.options["alien_threat_clamp"]:
+        threat = max(0, min(r.c.threat_max, threat))
+    astro_attack = sum(_count(r, s, ch, 4, "astronaut") for ch in astronauts)
+    facts.update({"alien_get": gets, "alien_attack": attacks, "final_threat": threat, "astronaut_attack": astro_attack})
+    prefix = "the Guardian loses; " if reason == "repair" else "Astronauts reach the Repair Indicator; "
+    if astro_attack >= threat:
+        facts["why"] = prefix + f"Astronaut Attack {astro_attack} >= Threat {threat}: the Astronauts win"
+        return "astronaut"
+    facts["why"] = prefix + f"Astronaut Attack {astro_attack} < Threat {threat}: the Alien wins"
+    return "alien"

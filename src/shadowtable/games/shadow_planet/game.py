@@ -1,0 +1,174 @@
+"""``ShadowPlanetGame``: The Shadow Planet on the ShadowTable protocol."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from shadowtable.core.errors import ContentError, IllegalActionError, InvalidOptionError, StateFormatError
+from shadowtable.core.game import CHANCE, Game, Observation
+from shadowtable.core.spec import GameSpec, OptionSpec
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet import engine, notation, observe
+from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.content import load_content
+from shadowtable.games.shadow_planet.endgame import end_reason, outcome
+from shadowtable.games.shadow_planet.phases import new_state
+from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.state import State
+
+MAX_ROUNDS = 60
+"""Rounds can never exceed this: the Countdown advances at least 1 per round and only the
+(at most 33) Search cards, each revealed once, can move it back."""
+STEPS_PER_ROUND = 1500
+"""Generous bound on the actions of one round (draft, six turns, discards, reveals)."""
+
+OPTIONS = (
+    OptionSpec("content", str, None, "path of a content JSON file (None: built-in content)", nullable=True),
+    OptionSpec("temple_first", bool, True, "SP-D-PROC-1: the Temple pile is revealed first, unshuffled"),
+    OptionSpec("caves_vehicle_only", bool, True, "SP-D-BOARD-CAVES: Links touching the Caves need a Vehicle"),
+    OptionSpec("latched_end", bool, True, "SP-D-PROC-5: an end condition reached at any time latches"),
+    OptionSpec("alien_threat_clamp", bool, True, "SP-D-PROC-6: the Alien's end-game Threat move clamps to 0..8"),
+    OptionSpec(
+        "identity_ties",
+        str,
+        "choose",
+        "SP-D-PROC-8: on a Marker tie the player chooses, or the lowest Initiative is taken",
+        choices=("choose", "lowest_initiative"),
+    ),
+    OptionSpec("vehicle_fallback", bool, True, "SP-D-VEH-FALLBACK: a driver short of the destination may go elsewhere"),
+    OptionSpec(
+        "search_bonus_without_cards", bool, True, "SP-D-SEARCH-BONUS: Search bonuses apply with no Search card played"
+    ),
+)
+
+
+class ShadowPlanetGame(Game[State]):
+    """The Shadow Planet for 3-5 players (see docs/games/shadow-planet.md)."""
+
+    SPEC = GameSpec(
+        id="shadow-planet",
+        name="The Shadow Planet",
+        version="1.0.0",
+        min_players=3,
+        max_players=5,
+        num_distinct_actions=A.NUM_ACTIONS,
+        max_chance_outcomes=121,
+        max_game_length=MAX_ROUNDS * STEPS_PER_ROUND,
+        min_utility=0.0,
+        max_utility=1.0,
+        options=OPTIONS,
+    )
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(players, options)
+        try:
+            content = load_content(self.options["content"])
+        except ContentError as exc:
+            raise InvalidOptionError(f"option 'content': {exc}") from exc
+        self.rules = Rules(content, players, self.options)
+
+    # -- dynamics -------------------------------------------------------------------------------
+    def initial_state(self) -> State:
+        return new_state(self.rules)
+
+    def current_player(self, state: State) -> int:
+        return engine.current_player(state)
+
+    def legal_actions(self, state: State) -> list[int]:
+        if engine.current_player(state) == CHANCE:
+            return engine.chance_outcomes(self.rules, state)
+        return engine.legal_actions(self.rules, state)
+
+    def chance_outcomes(self, state: State) -> list[tuple[int, float]]:
+        if engine.current_player(state) != CHANCE:
+            return []
+        outcomes = engine.chance_outcomes(self.rules, state)
+        p = 1.0 / len(outcomes)
+        return [(o, p) for o in outcomes]
+
+    def apply(self, state: State, action: int) -> State:
+        self.check_legal(state, action)
+        return self.apply_unchecked(state, action)
+
+    def apply_unchecked(self, state: State, action: int) -> State:
+        """Apply without the legality check (for benchmarks and search bots that know it is legal)."""
+        new = state.copy()
+        if engine.current_player(state) == CHANCE:
+            engine.apply_chance(self.rules, new, action)
+        else:
+            engine.apply_decision(self.rules, new, action)
+        return new
+
+    def returns(self, state: State) -> list[float]:
+        if state.mode != M.FINISHED:
+            return [0.0] * self.players
+        winners = outcome(self.rules, state)["winners"]
+        return [1.0 if seat in winners else 0.0 for seat in range(self.players)]
+
+    # -- information ----------------------------------------------------------------------------
+    def observe(self, state: State, seat: int | None) -> Observation:
+        obs = observe.observe(self.rules, state, seat)
+        if state.mode == M.FINISHED:
+            obs["outcome"] = outcome(self.rules, state)
+        return obs
+
+    def determinize(self, observation: Observation, rng: random.Random) -> State:
+        try:
+            return observe.determinize(self.rules, dict(observation), rng)
+        except (KeyError, TypeError, IndexError) as exc:
+            raise StateFormatError(f"bad Shadow Planet observation: {exc}") from exc
+
+    def render(self, observation: Observation) -> str:
+        from shadowtable.games.shadow_planet.render import render
+
+        return render(self.rules, observation)
+
+    # -- notation -------------------------------------------------------------------------------
+    def action_to_str(self, state: State, action: int) -> str:
+        if engine.current_player(state) == CHANCE:
+            return notation.chance_to_str(self.rules, state, action)
+        return notation.decision_to_str(self.rules, state, action)
+
+    def action_from_str(self, state: State, text: str) -> int | None:
+        if engine.current_player(state) == CHANCE:
+            return None
+        return notation.decision_from_str(self.rules, text)
+
+    # -- serialisation --------------------------------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return state.to_json()
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        try:
+            state = State.from_json(dict(data))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StateFormatError(f"bad Shadow Planet state: {exc}") from exc
+        if state.n != self.players or len(state.where) != self.rules.num_cards:
+            raise StateFormatError("state does not match this game's players or content")
+        return state
+
+    # -- checks and reports ---------------------------------------------------------------------
+    def conservation_errors(self, state: State) -> list[str]:
+        from shadowtable.games.shadow_planet.checks import conservation_errors
+
+        return conservation_errors(self.rules, state)
+
+    def summary(self, state: State) -> dict[str, Any]:
+        """Report metadata: end reason, rounds, indicator trajectory, identities, winners."""
+        data: dict[str, Any] = {
+            "end_reason": end_reason(state) if state.mode == M.FINISHED else None,
+            "rounds": state.round,
+            "trajectory": [{"countdown": c, "repair": r, "threat": t} for c, r, t in state.trajectory],
+        }
+        if state.mode == M.FINISHED:
+            facts = outcome(self.rules, state)
+            data.update({"seats": facts["seats"], "winners": facts["winners"], "why": facts["why"]})
+        return data
+
+    def check_legal(self, state: State, action: int) -> None:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action must be an int, got {action!r}")
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"action {action} is not legal now")

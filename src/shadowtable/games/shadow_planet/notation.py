@@ -1,0 +1,120 @@
+"""Readable, unique notation for every action id and chance outcome, and its parser."""
+
+from __future__ import annotations
+
+import re
+
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.content import COLOURS
+from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.state import State
+
+CHOOSE_VERBS = {
+    M.SCRAP_GIVE: "give",
+    M.SCRAP_TAKE: "give",
+    M.ACCOM_REMOVE: "remove",
+    M.BRIDGE_TAKE: "take",
+    M.BRIDGE_GIVE: "give",
+    M.TEMPLE_PICK: "temple",
+}
+FIXED = {
+    A.DONE: "done",
+    A.RIDE: "ride",
+    A.STAY: "stay",
+    A.USE: "use ability",
+    A.SKIP: "skip ability",
+    A.LEAVE: "leave section",
+    A.ADVANCE: "advance countdown",
+    A.MOVE_BACK: "move back countdown",
+}
+
+
+def decision_to_str(r: Rules, s: State, a: int) -> str:
+    """Notation of decision ``a`` (context only picks the verb of a card choice)."""
+    c = r.c
+    if a in FIXED:
+        return FIXED[a]
+    if A.PICK <= a < A.PLAY:
+        return f"pick {c.char_names[a - A.PICK]}"
+    if A.PLAY <= a < A.CHOOSE:
+        return f"play {c.short(a - A.PLAY)}"
+    if A.CHOOSE <= a < A.PLACE:
+        return f"{CHOOSE_VERBS.get(s.mode, 'choose')} {c.short(a - A.CHOOSE)}"
+    if A.PLACE <= a < A.DISCARD:
+        return f"place {c.short(a - A.PLACE)}"
+    if A.DISCARD <= a < A.DONE:
+        return f"discard {c.short(a - A.DISCARD)}"
+    if A.GOTO <= a < A.ENTER:
+        return f"go {c.location_names[a - A.GOTO]}"
+    if A.ENTER <= a < A.DRIVE:
+        return f"enter {c.section_names[a - A.ENTER]}"
+    if A.DRIVE <= a < A.RIDE:
+        v, d = divmod(a - A.DRIVE, 4)
+        return f"drive {c.vehicle_names[v]} to {c.location_names[d]}"
+    if A.CANCEL <= a < A.SEAT:
+        return f"cancel {c.char_names[a - A.CANCEL]}"
+    if A.SEAT <= a < A.COLOUR:
+        return f"seat {a - A.SEAT}"
+    if A.COLOUR <= a < A.USE:
+        return f"marker {COLOURS[a - A.COLOUR]}"
+    if A.RESOLVE <= a < A.LEAVE:
+        section = s.char_section[s.active]
+        label = c.section_reveals[section][a - A.RESOLVE].label if section >= 0 else str(a - A.RESOLVE)
+        return f"resolve {a - A.RESOLVE} {label}"
+    if A.DECK <= a < A.IDENTITY:
+        return f"top of {c.location_names[a - A.DECK]}"
+    if A.IDENTITY <= a < A.NUM_ACTIONS:
+        return f"identity {c.char_names[a - A.IDENTITY]}"
+    return f"action {a}"
+
+
+def chance_to_str(r: Rules, s: State, outcome: int) -> str:
+    """Notation of a chance outcome, e.g. ``draw Melita: Medi-Kit (Move 2) #0``."""
+    c = r.c
+    if s.fill >= 0:
+        where = "Messages" if s.fill == M.MESSAGES_DECK else c.location_names[s.fill]
+        return f"reveal {where}: {c.short(outcome)}"
+    if s.mode == M.SETUP_REMOVE:
+        return f"remove objective {c.objective_names[outcome]}"
+    if s.mode == M.SETUP_DEAL:
+        return f"deal seat {s.objectives.index(-1)}: {c.objective_names[outcome]}"
+    if s.mode == M.SETUP_PROTAG:
+        return f"protagonist seat {outcome}"
+    return f"random character {c.char_names[outcome]}"
+
+
+_CARD_VERBS = {"play": A.PLAY, "place": A.PLACE, "discard": A.DISCARD}
+_CHOOSE = {"give", "remove", "take", "temple", "choose"}
+
+
+def decision_from_str(r: Rules, text: str) -> int | None:
+    """The action id named by ``text`` regardless of legality, or None if unknown."""
+    words = " ".join(text.strip().lower().split())
+    for a, name in FIXED.items():
+        if words == name:
+            return a
+    card = re.search(r"#(\d+)$", words)
+    verb = words.split(" ", 1)[0]
+    if card and int(card.group(1)) < r.num_cards:
+        if verb in _CARD_VERBS:
+            return _CARD_VERBS[verb] + int(card.group(1))
+        if verb in _CHOOSE:
+            return A.CHOOSE + int(card.group(1))
+        return None
+    for a in range(A.NUM_ACTIONS):
+        if A.PLAY <= a < A.DONE or A.RESOLVE <= a < A.LEAVE:
+            continue
+        if decision_to_str(r, _DUMMY, a).lower() == words:
+            return a
+    match = re.fullmatch(r"resolve (\d) .*", words)
+    return A.RESOLVE + int(match.group(1)) if match and int(match.group(1)) < 2 else None
+
+
+class _Dummy:
+    mode = -1
+    active = 0
+    char_section = [-1] * 6
+
+
+_DUMMY: State = _Dummy()  # type: ignore[assignment]

@@ -1,0 +1,274 @@
+"""Who sees what: per-seat observations and determinization (sampling a consistent full state).
+
+A card's place is shown to a seat when the card's bit is set in ``public`` or in that seat's
+``known`` mask; everything else is a count.  ``determinize`` keeps every shown fact and deals
+the unseen cards into the unseen places: a Location deck only ever holds its own cards, and
+the five original Messages cards never leave the Messages pile, the Temple pile or the removed
+pile.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.engine import current_player
+from shadowtable.games.shadow_planet.phases import draft_drawer, draft_received
+from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.state import FIELDS, State
+
+HIDDEN_TURN = ("look", "placed", "chosen")
+PUBLIC_SCALARS = tuple(
+    f
+    for f in FIELDS
+    if f
+    not in (
+        "objectives", "removed_objectives", "where", "top", "temple", "known", "public",
+        "draft_random", "draft_picks", *HIDDEN_TURN,
+    )
+)  # fmt: skip
+REVEALED_END = (M.IDENTITY, M.FINISHED)
+
+
+def observe(r: Rules, s: State, seat: int | None) -> dict[str, Any]:
+    """JSON view of ``s`` for ``seat`` (None: a spectator)."""
+    mask = s.public | (s.known[seat] if seat is not None else 0)
+    obs: dict[str, Any] = {"seat": seat, "to_act": current_player(s), "mode_name": M.MODE_NAMES.get(s.mode, "")}
+    for name in PUBLIC_SCALARS:
+        value = getattr(s, name)
+        obs[name] = [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value
+    ended = s.mode in REVEALED_END
+    obs["objectives"] = [o if ended or seat == i or o == -1 else None for i, o in enumerate(s.objectives)]
+    obs["removed_objectives"] = len(s.removed_objectives)
+    obs["zones"] = _zones(r, s, mask)
+    obs["private"] = sorted(c for c in range(r.num_cards) if (s.known[seat] >> c) & 1) if seat is not None else []
+    obs["draft"] = _draft(s, seat)
+    actor = current_player(s)
+    active_seat = s.controller[s.active] if s.active < 6 else -2
+    sees_turn = seat is not None and (seat == active_seat or (seat == actor and actor >= 0))
+    obs["look"] = s.look[:] if sees_turn else [None] * len(s.look)
+    obs["placed"] = s.placed[:] if sees_turn else [None] * len(s.placed)
+    obs["chosen"] = s.chosen if seat is not None and seat == active_seat else (None if s.chosen >= 0 else -1)
+    return obs
+
+
+def _zones(r: Rules, s: State, mask: int) -> dict[str, Any]:
+    seen = [(mask >> c) & 1 == 1 for c in range(r.num_cards)]
+    where = s.where
+    decks = []
+    for d in range(5):
+        size = where.count(d)
+        rest_known = sorted(c for c in range(r.num_cards) if where[c] == d and seen[c] and c not in s.top[d])
+        decks.append({"size": size, "top": [c if seen[c] else None for c in s.top[d]], "rest_known": rest_known})
+    gear = []
+    for ch in range(6):
+        cards = [c for c in range(r.num_cards) if where[c] == M.GEAR0 + ch]
+        gear.append({"size": len(cards), "known": [c for c in cards if seen[c]]})
+    return {
+        "decks": decks,
+        "temple": [c if seen[c] else None for c in s.temple],
+        "discard": [c for c in range(r.num_cards) if where[c] == M.DISCARD],
+        "removed": where.count(M.REMOVED),
+        "gear": gear,
+        "played": [[c for c in range(r.num_cards) if where[c] == M.PLAYED0 + ch] for ch in range(6)],
+    }
+
+
+def _draft(s: State, seat: int | None) -> dict[str, Any]:
+    if s.mode not in (M.DRAFT_PICK, M.DRAFT_RANDOM) or seat is None:
+        return {"random": None, "picks": [None] * s.n, "received": None}
+    order = (seat - s.protagonist) % s.n
+    drawer = seat == draft_drawer(s)
+    received = draft_received(s, order) if order <= s.draft_step and s.draft_random >= 0 else None
+    if order == s.n - 1 and order > s.draft_step:
+        received = None
+    return {
+        "random": s.draft_random if drawer else None,
+        "picks": [p if i == seat else None for i, p in enumerate(s.draft_picks)],
+        "received": received,
+    }
+
+
+# -- determinization ----------------------------------------------------------------------------
+def determinize(r: Rules, obs: dict[str, Any], rng: random.Random) -> State:
+    """A full state agreeing with everything ``obs`` shows."""
+    s = State.__new__(State)
+    for name in PUBLIC_SCALARS:
+        value = obs[name]
+        setattr(s, name, [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value)
+    _objectives(r, s, obs, rng)
+    _cards(r, s, obs, rng)
+    _draft_fill(s, obs, rng)
+    _turn_fill(r, s, obs, rng)
+    return s
+
+
+def _objectives(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
+    shown = obs["objectives"]
+    removed_count = obs["removed_objectives"]
+    dealt = [i for i, o in enumerate(shown) if o is None]
+    known = {o for o in shown if o is not None and o >= 0}
+    undealt_seats = sum(1 for o in shown if o == -1)
+    for _ in range(1000):
+        pool = [o for o in range(5) if o not in known]
+        rng.shuffle(pool)
+        removed, rest = pool[:removed_count], pool[removed_count:]
+        if 0 in removed:
+            continue
+        hidden_dealt = len(dealt)
+        if not ended_alien_ok(shown, rest, hidden_dealt, removed_count, r.n, undealt_seats):
+            continue
+        s.removed_objectives = removed
+        objectives = list(shown)
+        for i in dealt:
+            objectives[i] = rest.pop(0)
+        s.objectives = objectives
+        return
+    raise ValueError("no consistent objective deal")
+
+
+def ended_alien_ok(shown: list[Any], rest: list[int], hidden: int, removed: int, n: int, undealt: int) -> bool:
+    """Once the removal is complete the Alien must be among the dealt or still-to-deal cards."""
+    if removed < 5 - n:
+        return True
+    return 0 in [o for o in shown if o is not None] or 0 in rest[: hidden + undealt]
+
+
+def _cards(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
+    zones = obs["zones"]
+    where = [-1] * r.num_cards
+    s.top = [[] for _ in range(5)]
+    slots: list[tuple[str, int, int]] = []  # (kind, zone, index)
+    for d, deck in enumerate(zones["decks"]):
+        for i, c in enumerate(deck["top"]):
+            s.top[d].append(-1 if c is None else c)
+            if c is None:
+                slots.append(("top", d, i))
+            else:
+                where[c] = d
+        for c in deck["rest_known"]:
+            where[c] = d
+        hidden_rest = deck["size"] - len(deck["top"]) - len(deck["rest_known"])
+        slots.extend(("zone", d, -1) for _ in range(hidden_rest))
+    s.temple = []
+    for i, c in enumerate(zones["temple"]):
+        s.temple.append(-1 if c is None else c)
+        if c is None:
+            slots.append(("temple", M.TEMPLE, i))
+        else:
+            where[c] = M.TEMPLE
+    for c in zones["discard"]:
+        where[c] = M.DISCARD
+    slots.extend(("zone", M.REMOVED, -1) for _ in range(zones["removed"]))
+    for ch, g in enumerate(zones["gear"]):
+        for c in g["known"]:
+            where[c] = M.GEAR0 + ch
+        slots.extend(("zone", M.GEAR0 + ch, -1) for _ in range(g["size"] - len(g["known"])))
+    for ch, played in enumerate(zones["played"]):
+        for c in played:
+            where[c] = M.PLAYED0 + ch
+    unknown = [c for c in range(r.num_cards) if where[c] < 0]
+    _deal(r, s, where, slots, unknown, rng)
+    s.where = where
+    private = 0
+    for c in obs["private"]:
+        private |= 1 << c
+    shown = 0
+    for c in range(r.num_cards):
+        if where[c] >= 0 and c not in unknown:
+            shown |= 1 << c
+    s.public = shown & ~private
+    seat = obs["seat"]
+    s.known = [private if i == seat else 0 for i in range(s.n)]
+
+
+def _deal(
+    r: Rules, s: State, where: list[int], slots: list[tuple[str, int, int]], unknown: list[int], rng: random.Random
+) -> None:
+    """Fill unseen places: decks from their own cards, Messages cards only into Messages places."""
+    home = r.c.card_home
+    rng.shuffle(unknown)
+    remaining = list(unknown)
+    for d in range(4):
+        deck_slots = [sl for sl in slots if sl[1] == d]
+        own = [c for c in remaining if home[c] == d][: len(deck_slots)]
+        for sl, c in zip(deck_slots, own, strict=True):
+            _put(s, where, sl, c)
+            remaining.remove(c)
+    slots = [sl for sl in slots if sl[1] >= 4]
+    rng.shuffle(slots)
+    messages_cards = [c for c in remaining if home[c] == 10]
+    message_slots = [sl for sl in slots if sl[1] in (M.MSG, M.TEMPLE, M.REMOVED)]
+    for sl, c in zip(message_slots, messages_cards, strict=False):
+        _put(s, where, sl, c)
+        remaining.remove(c)
+        slots.remove(sl)
+    for sl, c in zip(slots, remaining, strict=True):
+        _put(s, where, sl, c)
+
+
+def _put(s: State, where: list[int], slot: tuple[str, int, int], card: int) -> None:
+    kind, zone, index = slot
+    where[card] = zone
+    if kind == "top":
+        s.top[zone][index] = card
+    elif kind == "temple":
+        s.temple[index] = card
+
+
+def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
+    draft = obs["draft"]
+    s.draft_picks = [p if p is not None else -1 for p in draft["picks"]]
+    s.draft_random = -1
+    if s.mode not in (M.DRAFT_PICK,):
+        if s.mode > M.DRAFT_PICK:
+            s.draft_picks = list(s.seat_char)
+        return
+    seat = obs["seat"]
+    received = draft["received"]
+    known_random = draft["random"]
+    for _ in range(1000):
+        chars = list(range(6))
+        rng.shuffle(chars)
+        if known_random is not None:
+            chars.remove(known_random)
+            chars.insert(0, known_random)
+        random_card, order = chars[0], chars[1:]
+        picks = [-1] * s.n
+        for k in range(s.draft_step):
+            picks[(s.protagonist + k) % s.n] = order[k]
+        trial = s
+        trial.draft_random, trial.draft_picks = random_card, picks
+        if seat is not None and draft["picks"][seat] is not None:
+            picks[seat] = draft["picks"][seat]
+            if len(set(p for p in picks if p >= 0)) != s.draft_step or random_card in picks:
+                continue
+        if received is not None:
+            my_order = (seat - s.protagonist) % s.n
+            if sorted(draft_received(trial, my_order)) != sorted(received):
+                continue
+        return
+    raise ValueError("no consistent draft")
+
+
+def _turn_fill(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
+    look, placed = obs["look"], obs["placed"]
+    s.look, s.placed = list(look), list(placed)
+    if look and look[0] is None:
+        if s.mode in (M.REORDER, M.ACCOM_REMOVE):
+            deck = s.char_loc[s.active] if s.mode == M.REORDER else M.MESSAGES_DECK
+            s.look = s.top[deck][: len(look)]
+        else:
+            s.look = sorted(c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot)
+        s.placed = s.look[: len(placed)]
+    chosen = obs["chosen"]
+    if chosen is None:
+        pool = (
+            [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot]
+            if s.mode == M.BRIDGE_GIVE
+            else [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + s.active]
+        )
+        s.chosen = rng.choice(pool) if pool else -1
+    else:
+        s.chosen = chosen

@@ -1,0 +1,90 @@
+"""Rule tables: the content and options turned into flat per-card and per-place lookups."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shadowtable.games.shadow_planet.content import Content
+
+NO_PATH = 10**6
+
+
+class Rules:
+    """Everything the engine looks up while playing: content, options, precomputed tables."""
+
+    def __init__(self, content: Content, players: int, options: dict[str, Any]) -> None:
+        self.c = content
+        self.n = players
+        self.options = options
+        self.num_cards = content.num_cards
+        self.ctype = content.card_type
+        self.cvalue = content.card_value
+        self.forbid = [0] * self.num_cards
+        self.excl = [0] * self.num_cards
+        self.aura: list[tuple[int, bool] | None] = [None] * self.num_cards
+        self.eot: list[bool | None] = [None] * self.num_cards
+        self.swap = [False] * self.num_cards
+        self.vplay: list[tuple[int, bool, bool] | None] = [None] * self.num_cards
+        self.endgame: list[list[tuple[str, int, int]]] = [[] for _ in range(self.num_cards)]
+        for card, effects in enumerate(content.card_effects):
+            for e in effects:
+                self._card_effect(card, e)
+        self.caves_vehicle_only = bool(options["caves_vehicle_only"])
+        self.walk_ok = [
+            [content.link_cost[a][b] > 0 and not (self.caves_vehicle_only and content.link_vehicle_only[a][b])
+             for b in range(4)]
+            for a in range(4)
+        ]  # fmt: skip
+        self.drive_dist = _shortest_paths(content.link_cost)
+        self.colour_char = {col: ch for ch, col in enumerate(content.char_colour) if col >= 0}
+        self.robot = content.char_colour.index(-1)
+        self.repair_start = content.repair_start[players]
+
+    def _card_effect(self, card: int, e: dict[str, Any]) -> None:
+        kind = e["kind"]
+        types = ("move", "search", "get", "repair", "attack")
+        if kind == "forbid_type":
+            self.forbid[card] |= 1 << types.index(e["type"])
+        elif kind == "exclusive_type":
+            self.excl[card] |= 1 << types.index(e["type"])
+        elif kind == "aura_search":
+            self.aura[card] = (e["amount"], e["include_self"])
+        elif kind == "end_of_turn_to_messages":
+            self.eot[card] = e["face_up"]
+        elif kind == "swap_with_player":
+            self.swap[card] = True
+        elif kind == "vehicle_into_play":
+            self.vplay[card] = (self.vehicle_index(e["vehicle"]), e["discard_to_messages"], e["value_counts"])
+        elif kind == "endgame_count":
+            self.endgame[card].append((e["objective"], types.index(e["type"]), e["count"]))
+
+    def vehicle_index(self, name: str) -> int:
+        """Index of a Vehicle by id or name (content ids are lower-case names)."""
+        for i, vname in enumerate(self.c.vehicle_names):
+            if vname.lower() == name.lower():
+                return i
+        raise ValueError(f"unknown vehicle {name!r}")
+
+    def section_index(self, name: str) -> int:
+        """Index of a Section by id (``graveyard``) or name."""
+        for i, sname in enumerate(self.c.section_names):
+            if sname.lower().replace(" ", "_").startswith(name.lower()) or sname.lower() == name.lower():
+                return i
+        raise ValueError(f"unknown section {name!r}")
+
+    def location_index(self, name: str) -> int:
+        """Index of a Location by id (``erico``) or name (``E/Rico``)."""
+        for i, lname in enumerate(self.c.location_names):
+            if lname.lower().replace("/", "") == name.lower().replace("/", ""):
+                return i
+        raise ValueError(f"unknown location {name!r}")
+
+
+def _shortest_paths(cost: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    size = len(cost)
+    dist = [[0 if a == b else (cost[a][b] or NO_PATH) for b in range(size)] for a in range(size)]
+    for k in range(size):
+        for a in range(size):
+            for b in range(size):
+                dist[a][b] = min(dist[a][b], dist[a][k] + dist[k][b])
+    return dist

@@ -1,0 +1,157 @@
+"""Test helpers: build Shadow Planet positions by playing notation, plus a documented editor.
+
+``Table`` drives a game from the initial state with action notation (decisions and chance
+outcomes alike, e.g. ``"deal seat 0: Alien"``, ``"pick Jenna Scott"``, ``"reveal Melita:
+Medi-Kit (Move 2) #0"``).  ``edit`` helpers change a state directly for scenarios that would
+take many rounds to reach; each keeps card and Marker conservation (checked by ``Table.check``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shadowtable.core import CHANCE, make
+from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.board import move_card, tell
+from shadowtable.games.shadow_planet.game import ShadowPlanetGame
+from shadowtable.games.shadow_planet.state import State
+
+OBJ = {"alien": 0, "commander": 1, "lieutenant": 2, "sergeant": 3, "guardian": 4}
+JENNA, NIKKE, JOHN, RACHEL, REED, ROBOT = range(6)
+MELITA, ERICO, HILL, CAVES = range(4)
+CHAR_NAMES = ("Jenna Scott", "Nikke Larsson", "John Vargo", "Rachel Robinson", "Reed Robinson", "Robot")
+
+
+class Table:
+    """A game and its current state, advanced by notation."""
+
+    def __init__(self, players: int = 3, **options: Any) -> None:
+        self.game: ShadowPlanetGame = make("shadow-planet", players=players, **options)  # type: ignore[assignment]
+        self.state: State = self.game.initial_state()
+
+    @property
+    def s(self) -> State:
+        return self.state
+
+    def do(self, *texts: str) -> Table:
+        """Apply each action given by its notation."""
+        for text in texts:
+            action = self.game.parse_action(self.state, text)
+            self.state = self.game.apply(self.state, action)
+            self.check()
+        return self
+
+    def act(self, action: int) -> Table:
+        self.state = self.game.apply(self.state, action)
+        return self
+
+    def legal_text(self) -> list[str]:
+        return [self.game.action_to_str(self.state, a) for a in self.game.legal_actions(self.state)]
+
+    def chance_lowest(self, limit: int = 1000) -> Table:
+        """Resolve chance nodes with their lowest outcome until a decision."""
+        while self.game.current_player(self.state) == CHANCE and limit:
+            self.state = self.game.apply(self.state, self.game.legal_actions(self.state)[0])
+            limit -= 1
+        return self
+
+    def reveal(self, *cards: int) -> Table:
+        """Resolve the next chance nodes with the given card ids."""
+        for card in cards:
+            assert self.game.current_player(self.state) == CHANCE, "expected a chance node"
+            self.state = self.game.apply(self.state, card)
+        return self
+
+    def check(self) -> None:
+        errors = self.game.conservation_errors(self.state)
+        assert not errors, errors
+
+    def setup(self, objectives: list[str], protagonist: int = 0, removed: list[str] | None = None) -> Table:
+        """Deal the given Objectives (seat order) and choose the Protagonist."""
+        n = self.game.players
+        left = [o for o in OBJ if o != "alien" and o not in objectives]
+        for name in (removed or left)[: 5 - n]:
+            self.do(f"remove objective {name.capitalize()}")
+        for seat, name in enumerate(objectives):
+            self.do(f"deal seat {seat}: {name.capitalize()}")
+        return self.do(f"protagonist seat {protagonist}")
+
+    def draft(self, random_char: int, picks: list[int]) -> Table:
+        """The random draft card, then picks in draft order (Protagonist first)."""
+        self.do(f"random character {CHAR_NAMES[random_char]}")
+        for ch in picks:
+            self.do(f"pick {CHAR_NAMES[ch]}")
+        return self
+
+
+def standard(players: int = 3, picks: list[int] | None = None, random_char: int = ROBOT, **options: Any) -> Table:
+    """Seat 0 Alien, then Astronauts; Protagonist seat 0; the given picks in draft order."""
+    objectives = ["alien", "commander", "lieutenant", "sergeant", "guardian"][:players]
+    table = Table(players, **options).setup(objectives)
+    return table.draft(random_char, picks or [JENNA, NIKKE, JOHN, RACHEL, REED][:players])
+
+
+# -- documented state editing ------------------------------------------------------------------
+def give(s: State, card: int, ch: int) -> None:
+    """Edit: put ``card`` into Character ``ch``'s Gear (its controller learns it)."""
+    move_card(s, card, M.GEAR0 + ch)
+    if s.controller[ch] >= 0:
+        tell(s, s.controller[ch], card)
+
+
+def hand_of(s: State, ch: int) -> list[int]:
+    return [c for c, z in enumerate(s.where) if z == M.GEAR0 + ch]
+
+
+def clear_hand(s: State, ch: int, to_zone: int = M.REMOVED) -> None:
+    """Edit: move every card of ``ch``'s Gear to ``to_zone`` (default: removed from the game)."""
+    for card in hand_of(s, ch):
+        move_card(s, card, to_zone)
+
+
+def place(s: State, ch: int, loc: int) -> None:
+    """Edit: move a pawn to a Location."""
+    s.char_loc[ch], s.char_section[ch] = loc, -1
+
+
+def autopilot(table: Table, until_active: int, limit: int = 2000) -> Table:
+    """Play 'done' (or the first legal action) and lowest chance outcomes until ``until_active`` acts."""
+    game = table.game
+    while limit:
+        limit -= 1
+        s = table.state
+        player = game.current_player(s)
+        if player == CHANCE:
+            table.chance_lowest(1)
+            continue
+        if s.active == until_active and s.mode not in (M.DRAFT_PICK, M.MSG_DISCARD):
+            return table
+        legal = game.legal_actions(s)
+        from shadowtable.games.shadow_planet import actions as A
+
+        table.act(A.DONE if A.DONE in legal else legal[0])
+    raise AssertionError("autopilot did not reach the Character")
+
+
+def controlling(ch: int, players: int = 3, others: list[int] | None = None, **options: Any) -> Table:
+    """Seat 0 controls ``ch`` (picked first); the run stops when ``ch``'s turn needs a decision."""
+    rest = others if others is not None else [c for c in (JENNA, NIKKE, JOHN, RACHEL, REED) if c != ch]
+    picks = [ch, *rest][:players]
+    random_char = next(c for c in (ROBOT, REED, RACHEL, JOHN) if c not in picks)
+    table = standard(players, picks=picks, random_char=random_char, **options)
+    return autopilot(table, ch)
+
+
+def run_until(table: Table, mode: int, limit: int = 3000) -> Table:
+    """Play 'done' (else the first legal action) and lowest chance outcomes until ``mode``."""
+    from shadowtable.games.shadow_planet import actions as A
+
+    while table.state.mode != mode and limit:
+        limit -= 1
+        if table.game.current_player(table.state) == CHANCE:
+            table.chance_lowest(1)
+            continue
+        legal = table.game.legal_actions(table.state)
+        table.act(A.DONE if A.DONE in legal else legal[0])
+    assert table.state.mode == mode, "run_until did not reach the mode"
+    return table
