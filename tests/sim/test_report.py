@@ -78,3 +78,18 @@ def test_report_command(tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     assert main(["report", str(records), "--out", str(out)]) == 0
     assert '<section id="roles">' in out.read_text()
+
+
+def test_roles_and_trajectories_in_either_summary_form() -> None:
+    from shadowtable.core import GameRecord
+    from shadowtable.sim.summaries import record_roles, record_trajectories
+
+    base = {"game": "tiny-showdown", "version": "1", "players": 2, "options": {}, "seats": ["a", "b"], "actions": []}
+    listed = GameRecord.from_json({**base, "metadata": {"roles": ["x", "y"], "trajectories": {"t": [1, 2]}}})
+    nested = GameRecord.from_json(
+        {**base, "metadata": {"seats": [{"objective": "x"}, {"objective": "y"}], "trajectory": [{"t": 1}, {"t": 2}]}}
+    )
+    for record in (listed, nested):
+        assert record_roles(record) == ["x", "y"]
+        assert record_trajectories(record) == {"t": [1.0, 2.0]}
+    assert record_roles(GameRecord.from_json({**base, "metadata": {}})) is None

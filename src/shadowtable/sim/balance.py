@@ -1,8 +1,8 @@
 """Balance statistics over game records: the numbers behind a report (standard library only).
 
-Games describe themselves in ``record.metadata`` (their ``summary``). The keys read here:
-``roles`` (one role name per seat), ``end_reason``, ``rounds`` (or ``turns``) and
-``trajectories`` (indicator name -> one value per round).
+Games describe themselves in ``record.metadata`` (their ``summary``): roles and indicator
+trajectories (read by :mod:`shadowtable.sim.summaries`), ``end_reason`` and ``rounds`` (or
+``turns``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import game_class
 from shadowtable.sim.stats import wilson_interval
+from shadowtable.sim.summaries import record_roles, record_trajectories
 
 
 @dataclass
@@ -111,12 +112,12 @@ def add_record(group: GroupStats, record: GameRecord) -> None:
     if record.truncated:
         group.truncated += 1
     returns = record.returns or [0.0] * record.players
-    roles = meta.get("roles") if isinstance(meta.get("roles"), list) else None
+    roles = record_roles(record)
     for seat, value in enumerate(returns):
         won = value >= best and not record.truncated
         group.by_seat[seat].add(won)
         group.by_bot[record.seats[seat]].add(won)
-        if roles is not None and seat < len(roles) and roles[seat] is not None:
-            group.by_role[str(roles[seat])].add(won)
-    for name, values in (meta.get("trajectories") or {}).items():
-        group.trajectories[name].append([float(v) for v in values])
+        if roles is not None:
+            group.by_role[roles[seat]].add(won)
+    for name, values in record_trajectories(record).items():
+        group.trajectories[name].append(values)

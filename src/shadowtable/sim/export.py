@@ -9,6 +9,7 @@ from typing import Any
 
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import game_class
+from shadowtable.sim.summaries import record_roles
 
 COLUMNS = (
     "index", "game", "version", "players", "seed", "seat", "bot", "role",
@@ -20,8 +21,7 @@ def rows(records: Iterable[GameRecord]) -> Iterator[dict[str, Any]]:
     """One row per game and seat."""
     for record in records:
         meta = record.metadata
-        given = meta.get("roles")
-        roles: list[Any] = given if isinstance(given, list) else [None] * record.players
+        roles: list[Any] = record_roles(record) or [None] * record.players
         best = game_class(record.game).SPEC.max_utility
         returns = record.returns or [0.0] * record.players
         for seat in range(record.players):

@@ -31,6 +31,7 @@ from shadowtable.core.registry import make
 from shadowtable.core.rng import derive_seed
 from shadowtable.core.runner import play_game
 from shadowtable.sim.stats import rate, wilson_interval
+from shadowtable.sim.summaries import record_roles
 
 RESULT_FORMAT = "shadowtable-tournament/1"
 Progress = Callable[[int, int], None]
@@ -257,10 +258,7 @@ def add_record(result: TournamentResult, record: GameRecord, lineup: Sequence[st
 
 
 def _roles(record: GameRecord) -> list[str] | None:
-    roles = record.metadata.get("roles")
-    if isinstance(roles, list) and len(roles) == record.players:
-        return [str(role) for role in roles]
-    return None
+    return record_roles(record)
 
 
 def rank_by_return(returns: Sequence[float]) -> list[int]:
