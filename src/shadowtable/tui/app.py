@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -151,13 +152,13 @@ class PlayApp(App[None]):
     def _draw(self, seat: int | None) -> None:
         table, game = self.table, self.table.game
         observation = table.observation(seat)
-        self.query_one("#board-text", Static).update(game.render(observation))
-        self.query_one("#status", Static).update(self._status_line(seat))
+        self.query_one("#board-text", Static).update(Text(game.render(observation)))
+        self.query_one("#status", Static).update(Text(self._status_line(seat)))
         options = self.query_one("#actions", OptionList)
         options.clear_options()
-        options.add_options([Option(text, id=str(action)) for action, text in table.choices()])
-        self.query_one("#help", Static).update(game.rules_help(observation) or "No rule text for this moment.")
-        self.query_one("#log", Static).update("\n".join(table.log(seat, last=8)))
+        options.add_options([Option(Text(text), id=str(action)) for action, text in table.choices()])
+        self.query_one("#help", Static).update(Text(game.rules_help(observation) or "No rule text for this moment."))
+        self.query_one("#log", Static).update(Text("\n".join(table.log(seat, last=8))))
         if options.option_count:
             options.highlighted = 0
             options.focus()
@@ -191,7 +192,7 @@ class PlayApp(App[None]):
         try:
             move()
         except ShadowTableError as exc:
-            message.update(f"Not allowed: {exc}")
+            message.update(Text(f"Not allowed: {exc}"))
             return
         message.update("")
         self.advance()
@@ -199,7 +200,7 @@ class PlayApp(App[None]):
     # -- commands -------------------------------------------------------------------------------
     def action_save(self) -> None:
         path = self.save_game()
-        self.query_one("#message", Static).update(f"Saved to {path}.")
+        self.query_one("#message", Static).update(Text(f"Saved to {path}."))
 
     def save_game(self) -> Path:
         path = self.save_path or Path("shadowtable-save.json")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -50,13 +51,13 @@ class ReplayApp(App[None]):
 
     def show(self) -> None:
         state = self.states[self.index]
-        self.query_one("#board-text", Static).update(self.game.render(self.game.observe(state, self.seat)))
+        self.query_one("#board-text", Static).update(Text(self.game.render(self.game.observe(state, self.seat))))
         events = [
             self.game.event_text(self.states[i], self.actions[i], self.seat)
             for i in range(max(0, self.index - 6), self.index)
         ]
         header = f"step {self.index} of {len(self.actions)}"
-        self.query_one("#log", Static).update("\n".join([header, *(e for e in events if e)]))
+        self.query_one("#log", Static).update(Text("\n".join([header, *(e for e in events if e)])))
 
     def action_step(self, delta: int) -> None:
         self.index = min(max(self.index + delta, 0), len(self.states) - 1)
