@@ -112,3 +112,24 @@ def test_tournament_prints_tables_and_writes_json(tmp_path: Path, capsys: pytest
     assert result["games"] == 6
     assert [seat["games"] for seat in result["seats"]] == [6, 6]
     assert result["bots"]["random"]["games"] == 6
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "tiny-showdown", "--players", "3", "--hotseat", "0,9"], "seats must be between 0 and 2"),
+        (["play", "tiny-showdown", "--players", "3", "--bots", "random,random,random"], "need 1 or 2 bots"),
+        (["play", "chess"], "unknown game 'chess'"),
+        (["view", "/nonexistent.jsonl"], "cannot read"),
+    ],
+)
+def test_play_and_view_refuse_bad_arguments(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_view_refuses_an_index_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    main(["simulate", "tiny-showdown", "--players", "2", "--games", "2", "--out", str(out), "--workers", "1"])
+    assert main(["view", str(out), "--index", "5"]) == 2
+    assert "has 2 record(s)" in capsys.readouterr().err
