@@ -1,0 +1,75 @@
+"""Plain-words narration for logs and the rule that applies now, without leaking secrets.
+
+A chance outcome names its card only if the viewing seat knows that card once it is dealt
+(``public`` or the seat's ``known`` mask); secret decisions (draft picks, face-down discards,
+search reordering, private card choices) name their card only to the seat that made them.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from shadowtable.core.game import CHANCE
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.engine import current_player
+from shadowtable.games.shadow_planet.notation import chance_to_str, decision_to_str
+from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.state import State
+
+SECRET_DECISIONS = (
+    (A.PICK, A.PLAY, "picks a Character face-down"),
+    (A.CHOOSE, A.PLACE, "chooses a card"),
+    (A.PLACE, A.DISCARD, "puts a searched card back"),
+    (A.DISCARD, A.DONE, "discards a card face-down to the Messages pile"),
+)
+
+
+@cache
+def rules_help_data() -> dict[str, Any]:
+    """The rulebook quotes by decision mode (``data/rules_help.json``)."""
+    text = resources.files("shadowtable.games.shadow_planet").joinpath("data/rules_help.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def rules_help(mode_name: str) -> str:
+    """The rule that applies in this decision mode, quoted with its section."""
+    data = rules_help_data()
+    key = data["modes"].get(mode_name)
+    if key is None:
+        return ""
+    rule = data["rules"][key]
+    return f"{rule['section']}\n\n{rule['quote']}"
+
+
+def event_text(r: Rules, before: State, after: State, action: int, seat: int | None) -> str | None:
+    """How ``action`` (taken in ``before``, giving ``after``) reads to ``seat``."""
+    player = current_player(before)
+    if player == CHANCE:
+        return _chance_text(r, before, after, action, seat)
+    who = "you" if player == seat else f"seat {player}"
+    if player != seat:
+        for low, high, words in SECRET_DECISIONS:
+            if low <= action < high:
+                return f"{who} {words}"
+    return f"{who}: {decision_to_str(r, before, action)}"
+
+
+def _chance_text(r: Rules, before: State, after: State, outcome: int, seat: int | None) -> str | None:
+    if before.fill >= 0:
+        mask = after.public | (after.known[seat] if seat is not None else 0)
+        if (mask >> outcome) & 1:
+            return chance_to_str(r, before, outcome)
+        return None
+    if before.mode == M.SETUP_REMOVE:
+        return "an Objective is removed from the game unseen"
+    if before.mode == M.SETUP_DEAL:
+        dealt_to = before.objectives.index(-1)
+        return chance_to_str(r, before, outcome) if dealt_to == seat else f"seat {dealt_to} is dealt an Objective"
+    if before.mode == M.SETUP_PROTAG:
+        return chance_to_str(r, before, outcome)
+    return "a random Character card is drawn for the draft"
