@@ -155,3 +155,10 @@ def run_until(table: Table, mode: int, limit: int = 3000) -> Table:
         table.act(A.DONE if A.DONE in legal else legal[0])
     assert table.state.mode == mode, "run_until did not reach the mode"
     return table
+
+
+def reveal_lowest(table: Table) -> Table:
+    """Pay a Section by showing the lowest-id cards whenever the player has a choice."""
+    while table.state.mode == M.REVEAL_PICK:
+        table.act(table.game.legal_actions(table.state)[0])
+    return table

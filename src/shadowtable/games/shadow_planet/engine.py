@@ -151,6 +151,7 @@ LEGAL: dict[int, Callable[[Rules, State], list[int]]] = {
     M.TEMPLE_PICK: lambda r, s: [A.CHOOSE + c for c in cards_in(s, M.MSG)],
     M.MSG_DISCARD: lambda r, s: [A.DISCARD + c for c in hand(s, s.seat_char[phases.msg_seat(s)])],
     M.IDENTITY: lambda r, s: [A.IDENTITY + c for c in identity_choices(r, s, identity_seat(s))],
+    M.REVEAL_PICK: lambda r, s: [A.CHOOSE + c for c in sections.reveal_choices(r, s)],
 }
 
 
@@ -276,6 +277,7 @@ DECIDE: dict[int, Callable[[Rules, State, int], None]] = {
     M.TEMPLE_PICK: lambda r, s, a: sections.temple_pick(s, a - A.CHOOSE),
     M.MSG_DISCARD: lambda r, s, a: phases.apply_discard(r, s, a - A.DISCARD),
     M.IDENTITY: lambda r, s, a: choose_identity(r, s, a - A.IDENTITY),
+    M.REVEAL_PICK: lambda r, s, a: sections.reveal_card(r, s, a - A.CHOOSE),
 }
 
 __all__ = ["advance", "apply_chance", "apply_decision", "current_player", "legal_actions", "take_marker"]

@@ -17,6 +17,7 @@ CHOOSE_VERBS = {
     M.BRIDGE_TAKE: "take",
     M.BRIDGE_GIVE: "give",
     M.TEMPLE_PICK: "temple",
+    M.REVEAL_PICK: "reveal",
 }
 FIXED = {
     A.DONE: "done",
@@ -85,7 +86,7 @@ def chance_to_str(r: Rules, s: State, outcome: int) -> str:
 
 
 _CARD_VERBS = {"play": A.PLAY, "place": A.PLACE, "discard": A.DISCARD}
-_CHOOSE = {"give", "remove", "take", "temple", "choose"}
+_CHOOSE = {"give", "remove", "take", "temple", "choose", "reveal"}
 
 
 def decision_from_str(r: Rules, text: str) -> int | None:

@@ -47,7 +47,8 @@ def observe(r: Rules, s: State, seat: int | None) -> dict[str, Any]:
     actor = current_player(s)
     active_seat = s.controller[s.active] if s.active < 6 else -2
     sees_turn = seat is not None and (seat == active_seat or (seat == actor and actor >= 0))
-    obs["look"] = s.look[:] if sees_turn else [None] * len(s.look)
+    shown = sees_turn or s.mode == M.REVEAL_PICK  # revealed Section payment: seen by all
+    obs["look"] = s.look[:] if shown else [None] * len(s.look)
     obs["placed"] = s.placed[:] if sees_turn else [None] * len(s.placed)
     obs["chosen"] = s.chosen if seat is not None and seat == active_seat else (None if s.chosen >= 0 else -1)
     return obs
