@@ -13,7 +13,7 @@ from shadowtable.core.game import CHANCE, TERMINAL
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import phases, sections, turn
 from shadowtable.games.shadow_planet import state as M
-from shadowtable.games.shadow_planet.board import cards_in, deck_rest, hand, take_marker, zone_size
+from shadowtable.games.shadow_planet.board import cards_in, deck_rest, hand, zone_size
 from shadowtable.games.shadow_planet.endgame import choose_identity, identity_choices, identity_seat, match_identities
 from shadowtable.games.shadow_planet.rules import Rules
 from shadowtable.games.shadow_planet.state import State
@@ -279,5 +279,3 @@ DECIDE: dict[int, Callable[[Rules, State, int], None]] = {
     M.IDENTITY: lambda r, s, a: choose_identity(r, s, a - A.IDENTITY),
     M.REVEAL_PICK: lambda r, s, a: sections.reveal_card(r, s, a - A.CHOOSE),
 }
-
-__all__ = ["advance", "apply_chance", "apply_decision", "current_player", "legal_actions", "take_marker"]
