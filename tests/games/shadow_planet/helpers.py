@@ -15,6 +15,7 @@ from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.board import move_card, tell
 from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 from shadowtable.games.shadow_planet.state import State
+from shadowtable.testing import check_determinize
 
 OBJ = {"alien": 0, "commander": 1, "lieutenant": 2, "sergeant": 3, "guardian": 4}
 JENNA, NIKKE, JOHN, RACHEL, REED, ROBOT = range(6)
@@ -63,8 +64,11 @@ class Table:
         return self
 
     def check(self) -> None:
+        """Conservation, plus the hidden-information round trip of every seat at this state."""
         errors = self.game.conservation_errors(self.state)
         assert not errors, errors
+        if not self.game.is_terminal(self.state):
+            check_determinize(self.game, self.state, "scenario")
 
     def setup(self, objectives: list[str], protagonist: int = 0, removed: list[str] | None = None) -> Table:
         """Deal the given Objectives (seat order) and choose the Protagonist."""
