@@ -15,6 +15,7 @@ from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.board import move_card, tell
 from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 from shadowtable.games.shadow_planet.state import State
+from shadowtable.testing import check_determinize
 
 OBJ = {"alien": 0, "commander": 1, "lieutenant": 2, "sergeant": 3, "guardian": 4}
 JENNA, NIKKE, JOHN, RACHEL, REED, ROBOT = range(6)
@@ -63,8 +64,11 @@ class Table:
         return self
 
     def check(self) -> None:
+        """Conservation, plus the hidden-information round trip of every seat at this state."""
         errors = self.game.conservation_errors(self.state)
         assert not errors, errors
+        if not self.game.is_terminal(self.state):
+            check_determinize(self.game, self.state, "scenario")
 
     def setup(self, objectives: list[str], protagonist: int = 0, removed: list[str] | None = None) -> Table:
         """Deal the given Objectives (seat order) and choose the Protagonist."""
@@ -154,4 +158,11 @@ def run_until(table: Table, mode: int, limit: int = 3000) -> Table:
         legal = table.game.legal_actions(table.state)
         table.act(A.DONE if A.DONE in legal else legal[0])
     assert table.state.mode == mode, "run_until did not reach the mode"
+    return table
+
+
+def reveal_lowest(table: Table) -> Table:
+    """Pay a Section by showing the lowest-id cards whenever the player has a choice."""
+    while table.state.mode == M.REVEAL_PICK:
+        table.act(table.game.legal_actions(table.state)[0])
     return table

@@ -77,3 +77,10 @@ def test_check_content_file_and_playing_with_a_user_file(tmp_path: Path) -> None
         check_content_file(str(bad))
     with pytest.raises(InvalidOptionError):
         make("shadow-planet", players=3, content=str(bad))
+
+
+def test_wrong_number_of_cards_is_reported() -> None:
+    data = builtin()
+    data["cards"].pop()
+    with pytest.raises(ContentError, match=r"x\.json: file: field 'cards': the game has 121 Operation cards, got 120"):
+        parse_content(data, "x.json")

@@ -12,6 +12,7 @@ from games.shadow_planet.helpers import (
     controlling,
     give,
     hand_of,
+    reveal_lowest,
     run_until,
     standard,
 )
@@ -43,7 +44,7 @@ def test_latched_end_option() -> None:
         t.s.char_loc[JOHN], t.s.char_section[JOHN] = ERICO, 3
         give(t.s, 33, JOHN)
         run_until(t, M.SECTION_CHOICE)
-        t.do("resolve 0 Countdown", "advance countdown")
+        reveal_lowest(t.do("resolve 0 Countdown")).do("advance countdown")
         assert t.s.countdown == 0
         t.s.countdown = 5  # moved back later in the round (edited)
         run_until(t, M.MSG_DISCARD)
@@ -101,5 +102,5 @@ def test_putting_an_in_play_vehicle_into_play_again_moves_its_tile() -> None:
     t.s.vehicle_loc[0] = ERICO
     t.s.char_loc[JOHN], t.s.char_section[JOHN] = MELITA, 0
     run_until(t, M.SECTION_CHOICE)
-    t.do("resolve 1 Moonette")
+    reveal_lowest(t.do("resolve 1 Moonette"))
     assert t.s.vehicle_loc[0] == MELITA

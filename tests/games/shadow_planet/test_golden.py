@@ -27,3 +27,24 @@ def test_golden_record_replays_to_the_stored_final_state(path: Path) -> None:
 
 def test_there_are_golden_records_for_each_player_count() -> None:
     assert {json.loads(p.read_text())["record"]["players"] for p in GOLDEN} == {3, 4, 5}
+
+
+def write_golden(players: int, seed: int) -> Path:
+    """Regenerate a golden record (run by hand after an intended rules change, then review the diff):
+    ``python -c "from games.shadow_planet.test_golden import write_golden; write_golden(3, 11)"``."""
+    from shadowtable.bots.random_bot import RandomBot
+    from shadowtable.core import play_game
+
+    game = make("shadow-planet", players=players)
+    record = play_game(game, [RandomBot() for _ in range(players)], seed)
+    final = replay(record)
+    text = json.dumps(game.state_to_json(final), sort_keys=True, separators=(",", ":"))
+    data = {
+        "record": record.to_json(),
+        "final_state_sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "returns": record.returns,
+        "steps": len(record.actions),
+    }
+    path = Path(__file__).parent / "golden" / f"random_{players}p_seed{seed}.json"
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+    return path

@@ -147,6 +147,8 @@ def test_repair_end_guardian_loses_and_alien_faces_astronaut_attack() -> None:
     out = t.game.observe(s, None)["outcome"]
     assert out["alien_get"] == 4 and out["final_threat"] == 7 and out["astronaut_attack"] == 2
     assert out["winning_role"] == "alien" and t.game.returns(s) == [0.0, 1.0, 0.0]
+    assert out["seats"][1]["why"] == "Alien (alien) matched Jenna Scott; the alien side won, so this seat wins"
+    assert out["seats"][0]["role"] == "guardian" and not out["seats"][0]["won"]
 
 
 def test_countdown_end_repair_check_with_non_counting_repair_cards() -> None:

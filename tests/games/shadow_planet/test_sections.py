@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from games.shadow_planet.helpers import CAVES, ERICO, HILL, JOHN, MELITA, Table, controlling, give, hand_of, run_until
+from games.shadow_planet.helpers import (
+    CAVES,
+    ERICO,
+    HILL,
+    JOHN,
+    MELITA,
+    Table,
+    controlling,
+    give,
+    hand_of,
+    reveal_lowest,
+    run_until,
+)
 from shadowtable.core import CHANCE
 from shadowtable.games.shadow_planet import state as M
 
@@ -25,7 +37,7 @@ def john_in(section: int, location: int, *cards: int, **options: object) -> Tabl
 def test_flight_deck_repair_reveal_advances_repair_by_two_and_leaves_a_marker() -> None:
     t = john_in(FLIGHT, MELITA, 14, 15)
     assert t.legal_text() == ["resolve 0 Repair", "resolve 1 Moonette", "leave section"]
-    t.do("resolve 0 Repair")
+    reveal_lowest(t.do("resolve 0 Repair"))
     assert t.s.repair == 3
     assert t.s.section_markers[FLIGHT] == 1 << RED and t.s.pool[RED] == 13
     assert t.s.char_section[JOHN] == -1 and t.s.char_loc[JOHN] == MELITA
@@ -35,7 +47,7 @@ def test_flight_deck_repair_reveal_advances_repair_by_two_and_leaves_a_marker() 
 def test_flight_deck_moonette_reveal_puts_moonette_into_play() -> None:
     t = john_in(FLIGHT, MELITA)
     assert t.legal_text() == ["resolve 1 Moonette", "leave section"]
-    t.do("resolve 1 Moonette")
+    reveal_lowest(t.do("resolve 1 Moonette"))
     assert t.s.vehicle_loc[0] == MELITA and t.s.repair == 5
 
 
@@ -61,10 +73,10 @@ def test_bridge_swaps_a_robot_gear_card_with_one_from_hand() -> None:
 
 def test_decompression_chamber_moves_the_countdown_either_way() -> None:
     t = john_in(DECOMP, ERICO, 33)
-    t.do("resolve 0 Countdown", "advance countdown")
+    reveal_lowest(t.do("resolve 0 Countdown")).do("advance countdown")
     assert t.s.countdown == 11
     back = john_in(DECOMP, ERICO, 33)
-    back.do("resolve 0 Countdown", "move back countdown")
+    reveal_lowest(back.do("resolve 0 Countdown")).do("move back countdown")
     assert back.s.countdown == 12  # Indicators never move past their maximum
 
 
@@ -87,7 +99,7 @@ def test_graveyard_takes_the_top_card_of_any_location_deck() -> None:
 
 def test_temple_puts_five_messages_cards_on_the_temple_pile_revealed_first() -> None:
     t = john_in(TEMPLE, CAVES, 60, 68)
-    t.do("resolve 0 Temple pile")
+    reveal_lowest(t.do("resolve 0 Temple pile"))
     for card in (120, 119, 118, 117, 116):
         t.do(f"temple {t.game.rules.c.short(card)}")
     assert t.s.temple == [120, 119, 118, 117, 116] and t.s.where.count(M.MSG) == 0
@@ -100,8 +112,19 @@ def test_temple_puts_five_messages_cards_on_the_temple_pile_revealed_first() -> 
 
 def test_marker_rule_blocks_reentry_for_the_rest_of_the_game() -> None:
     t = john_in(FLIGHT, MELITA, 14, 15)
-    t.do("resolve 0 Repair")
+    reveal_lowest(t.do("resolve 0 Repair"))
     assert t.game.rules.c.section_names[FLIGHT] not in [a[6:] for a in t.legal_text() if a.startswith("enter")]
     from shadowtable.games.shadow_planet.turn import can_enter
 
     assert not can_enter(t.game.rules, t.s, JOHN, FLIGHT) and can_enter(t.game.rules, t.s, 0, FLIGHT)
+
+
+def test_player_chooses_which_cards_to_reveal() -> None:
+    t = john_in(HIBER, ERICO, 26)  # John holds Search #95, Smoking #96 and Search #26: two of three
+    t.do("resolve 0 Markers")
+    assert t.s.mode == M.REVEAL_PICK
+    assert t.legal_text() == [f"reveal {t.game.rules.c.short(c)}" for c in (26, 95, 96)]
+    t.do("reveal Search (Search 1) #26")
+    assert t.game.observe(t.s, 1)["look"] == [26] and (t.s.public >> 26) & 1
+    t.do("reveal Smoking (Search 2) #96")
+    assert t.s.mode == M.HIBER_SEAT and not (t.s.public >> 95) & 1

@@ -22,6 +22,7 @@ GEAR_OWNERS = ("jenna", "nikke", "john", "rachel", "reed", "robot")
 NUM_LOCATIONS = 4
 NUM_CHARACTERS = 6
 NUM_OBJECTIVES = 5
+NUM_CARDS = 121
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,10 @@ def parse_content(data: Any, source: str) -> Content:
     homes = {name: i for i, name in enumerate(loc_ids)}
     homes.update({name: 4 + i for i, name in enumerate(char_ids)})
     homes["messages"] = 10
-    cards = _parse_cards(ck, ck.get(data, "cards", list, "file"), homes)
+    card_list = ck.get(data, "cards", list, "file")
+    if len(card_list) != NUM_CARDS:
+        raise ck.fail("file", f"field 'cards': the game has {NUM_CARDS} Operation cards, got {len(card_list)}")
+    cards = _parse_cards(ck, card_list, homes)
     _check_decks(ck, data, locations, loc_ids, char_ids, cards)
     board = _parse_board(ck, data, loc_ids)
     people = _parse_characters(ck, chars, loc_ids)

@@ -110,17 +110,24 @@ def outcome(r: Rules, s: State) -> dict[str, Any]:
         winners = []
         facts["why"] += " (the Guardian is unmatched: every player loses)"
     facts["winners"] = winners
-    facts["seats"] = [
-        {
-            "seat": seat,
-            "objective": r.c.objective_names[s.objectives[seat]],
-            "identity": r.c.char_names[s.identity[seat]],
-            "markers": s.sheets[seat * 5 : seat * 5 + 5],
-            "won": seat in winners,
-        }
-        for seat in range(s.n)
-    ]
+    facts["seats"] = [_seat_facts(r, s, seat, roles, winner, seat in winners) for seat in range(s.n)]
     return facts
+
+
+def _seat_facts(r: Rules, s: State, seat: int, roles: dict[int, str], winner: str, won: bool) -> dict[str, Any]:
+    """One seat's line of the outcome: Objective, identity, Markers and why it won or lost."""
+    role = roles[s.identity[seat]]
+    objective, identity = r.c.objective_names[s.objectives[seat]], r.c.char_names[s.identity[seat]]
+    verdict = "wins" if won else "loses"
+    return {
+        "seat": seat,
+        "objective": objective,
+        "role": role,
+        "identity": identity,
+        "markers": s.sheets[seat * 5 : seat * 5 + 5],
+        "won": won,
+        "why": f"{objective} ({role}) matched {identity}; the {winner} side won, so this seat {verdict}",
+    }
 
 
 def _contest(r: Rules, s: State, reason: str, alien: int, astronauts: list[int], facts: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ from shadowtable.core.game import CHANCE, TERMINAL
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import phases, sections, turn
 from shadowtable.games.shadow_planet import state as M
-from shadowtable.games.shadow_planet.board import cards_in, deck_rest, hand, take_marker, zone_size
+from shadowtable.games.shadow_planet.board import cards_in, deck_rest, hand, zone_size
 from shadowtable.games.shadow_planet.endgame import choose_identity, identity_choices, identity_seat, match_identities
 from shadowtable.games.shadow_planet.rules import Rules
 from shadowtable.games.shadow_planet.state import State
@@ -151,6 +151,7 @@ LEGAL: dict[int, Callable[[Rules, State], list[int]]] = {
     M.TEMPLE_PICK: lambda r, s: [A.CHOOSE + c for c in cards_in(s, M.MSG)],
     M.MSG_DISCARD: lambda r, s: [A.DISCARD + c for c in hand(s, s.seat_char[phases.msg_seat(s)])],
     M.IDENTITY: lambda r, s: [A.IDENTITY + c for c in identity_choices(r, s, identity_seat(s))],
+    M.REVEAL_PICK: lambda r, s: [A.CHOOSE + c for c in sections.reveal_choices(r, s)],
 }
 
 
@@ -276,6 +277,5 @@ DECIDE: dict[int, Callable[[Rules, State, int], None]] = {
     M.TEMPLE_PICK: lambda r, s, a: sections.temple_pick(s, a - A.CHOOSE),
     M.MSG_DISCARD: lambda r, s, a: phases.apply_discard(r, s, a - A.DISCARD),
     M.IDENTITY: lambda r, s, a: choose_identity(r, s, a - A.IDENTITY),
+    M.REVEAL_PICK: lambda r, s, a: sections.reveal_card(r, s, a - A.CHOOSE),
 }
-
-__all__ = ["advance", "apply_chance", "apply_decision", "current_player", "legal_actions", "take_marker"]

@@ -20,7 +20,7 @@ from shadowtable.games.shadow_planet.state import State
 
 MAX_ROUNDS = 60
 """Rounds can never exceed this: the Countdown advances at least 1 per round and only the
-(at most 33) Search cards, each revealed once, can move it back."""
+32 Search cards, each revealed once, can move it back (at most 12 + 32 = 44 rounds)."""
 STEPS_PER_ROUND = 1500
 """Generous bound on the actions of one round (draft, six turns, discards, reveals)."""
 

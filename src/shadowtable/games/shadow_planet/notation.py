@@ -17,6 +17,7 @@ CHOOSE_VERBS = {
     M.BRIDGE_TAKE: "take",
     M.BRIDGE_GIVE: "give",
     M.TEMPLE_PICK: "temple",
+    M.REVEAL_PICK: "reveal",
 }
 FIXED = {
     A.DONE: "done",
@@ -30,9 +31,12 @@ FIXED = {
 }
 
 
-def decision_to_str(r: Rules, s: State, a: int) -> str:
-    """Notation of decision ``a`` (context only picks the verb of a card choice)."""
+def decision_to_str(r: Rules, s: State | None, a: int) -> str:
+    """Notation of decision ``a``; the state (if any) only picks a card choice's verb and a
+    Section reveal's label."""
     c = r.c
+    mode = s.mode if s is not None else -1
+    section = s.char_section[s.active] if s is not None and s.active < 6 else -1
     if a in FIXED:
         return FIXED[a]
     if A.PICK <= a < A.PLAY:
@@ -40,7 +44,7 @@ def decision_to_str(r: Rules, s: State, a: int) -> str:
     if A.PLAY <= a < A.CHOOSE:
         return f"play {c.short(a - A.PLAY)}"
     if A.CHOOSE <= a < A.PLACE:
-        return f"{CHOOSE_VERBS.get(s.mode, 'choose')} {c.short(a - A.CHOOSE)}"
+        return f"{CHOOSE_VERBS.get(mode, 'choose')} {c.short(a - A.CHOOSE)}"
     if A.PLACE <= a < A.DISCARD:
         return f"place {c.short(a - A.PLACE)}"
     if A.DISCARD <= a < A.DONE:
@@ -59,8 +63,8 @@ def decision_to_str(r: Rules, s: State, a: int) -> str:
     if A.COLOUR <= a < A.USE:
         return f"marker {COLOURS[a - A.COLOUR]}"
     if A.RESOLVE <= a < A.LEAVE:
-        section = s.char_section[s.active]
-        label = c.section_reveals[section][a - A.RESOLVE].label if section >= 0 else str(a - A.RESOLVE)
+        reveals = c.section_reveals[section] if section >= 0 else ()
+        label = reveals[a - A.RESOLVE].label if a - A.RESOLVE < len(reveals) else "reveal"
         return f"resolve {a - A.RESOLVE} {label}"
     if A.DECK <= a < A.IDENTITY:
         return f"top of {c.location_names[a - A.DECK]}"
@@ -85,7 +89,7 @@ def chance_to_str(r: Rules, s: State, outcome: int) -> str:
 
 
 _CARD_VERBS = {"play": A.PLAY, "place": A.PLACE, "discard": A.DISCARD}
-_CHOOSE = {"give", "remove", "take", "temple", "choose"}
+_CHOOSE = {"give", "remove", "take", "temple", "choose", "reveal"}
 
 
 def decision_from_str(r: Rules, text: str) -> int | None:
@@ -105,16 +109,7 @@ def decision_from_str(r: Rules, text: str) -> int | None:
     for a in range(A.NUM_ACTIONS):
         if A.PLAY <= a < A.DONE or A.RESOLVE <= a < A.LEAVE:
             continue
-        if decision_to_str(r, _DUMMY, a).lower() == words:
+        if decision_to_str(r, None, a).lower() == words:
             return a
     match = re.fullmatch(r"resolve (\d) .*", words)
     return A.RESOLVE + int(match.group(1)) if match and int(match.group(1)) < 2 else None
-
-
-class _Dummy:
-    mode = -1
-    active = 0
-    char_section = [-1] * 6
-
-
-_DUMMY: State = _Dummy()  # type: ignore[assignment]

@@ -47,31 +47,40 @@ def observe(r: Rules, s: State, seat: int | None) -> dict[str, Any]:
     actor = current_player(s)
     active_seat = s.controller[s.active] if s.active < 6 else -2
     sees_turn = seat is not None and (seat == active_seat or (seat == actor and actor >= 0))
-    obs["look"] = s.look[:] if sees_turn else [None] * len(s.look)
+    shown = sees_turn or s.mode == M.REVEAL_PICK  # revealed Section payment: seen by all
+    obs["look"] = s.look[:] if shown else [None] * len(s.look)
     obs["placed"] = s.placed[:] if sees_turn else [None] * len(s.placed)
     obs["chosen"] = s.chosen if seat is not None and seat == active_seat else (None if s.chosen >= 0 else -1)
     return obs
 
 
 def _zones(r: Rules, s: State, mask: int) -> dict[str, Any]:
-    seen = [(mask >> c) & 1 == 1 for c in range(r.num_cards)]
-    where = s.where
+    by_zone: list[list[int]] = [[] for _ in range(M.PLAYED0 + 6)]
+    for card, zone in enumerate(s.where):
+        by_zone[zone].append(card)
     decks = []
     for d in range(5):
-        size = where.count(d)
-        rest_known = sorted(c for c in range(r.num_cards) if where[c] == d and seen[c] and c not in s.top[d])
-        decks.append({"size": size, "top": [c if seen[c] else None for c in s.top[d]], "rest_known": rest_known})
-    gear = []
-    for ch in range(6):
-        cards = [c for c in range(r.num_cards) if where[c] == M.GEAR0 + ch]
-        gear.append({"size": len(cards), "known": [c for c in cards if seen[c]]})
+        top = s.top[d]
+        on_top = set(top)
+        cards = by_zone[d]
+        decks.append(
+            {
+                "size": len(cards),
+                "top": [c if (mask >> c) & 1 else None for c in top],
+                "rest_known": [c for c in cards if (mask >> c) & 1 and c not in on_top],
+            }
+        )
+    gear = [
+        {"size": len(by_zone[M.GEAR0 + ch]), "known": [c for c in by_zone[M.GEAR0 + ch] if (mask >> c) & 1]}
+        for ch in range(6)
+    ]
     return {
         "decks": decks,
-        "temple": [c if seen[c] else None for c in s.temple],
-        "discard": [c for c in range(r.num_cards) if where[c] == M.DISCARD],
-        "removed": where.count(M.REMOVED),
+        "temple": [c if (mask >> c) & 1 else None for c in s.temple],
+        "discard": by_zone[M.DISCARD],
+        "removed": len(by_zone[M.REMOVED]),
         "gear": gear,
-        "played": [[c for c in range(r.num_cards) if where[c] == M.PLAYED0 + ch] for ch in range(6)],
+        "played": [by_zone[M.PLAYED0 + ch] for ch in range(6)],
     }
 
 

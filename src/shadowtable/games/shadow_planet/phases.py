@@ -36,6 +36,7 @@ from shadowtable.games.shadow_planet.state import (
     REMOVED,
     ROUND_START,
     SETUP_DEAL,
+    SETUP_PROTAG,
     SETUP_REMOVE,
     TURN_START,
     State,
@@ -85,8 +86,6 @@ def setup_outcomes(s: State) -> list[int]:
 
 def apply_setup(r: Rules, s: State, outcome: int) -> None:
     """Remove one Objective unseen, or deal one to the next seat, or choose the Protagonist."""
-    from shadowtable.games.shadow_planet.state import SETUP_DEAL, SETUP_PROTAG
-
     if s.mode == SETUP_REMOVE:
         s.removed_objectives.append(outcome)
         if len(s.removed_objectives) == 5 - r.n:

@@ -56,6 +56,5 @@ def render(r: Rules, obs: dict[str, Any]) -> str:
         out = obs["outcome"]
         lines.append(f"Game over ({out['reason']}): {out['why']}")
         for row in out["seats"]:
-            verdict = "wins" if row["won"] else "loses"
-            lines.append(f"  seat {row['seat']}: {row['objective']} matched {row['identity']} - {verdict}")
+            lines.append(f"  seat {row['seat']}: {row['why']}")
     return "\n".join(lines)

@@ -29,6 +29,7 @@ from shadowtable.games.shadow_planet.state import (
     MESSAGES_DECK,
     MSG,
     REMOVED,
+    REVEAL_PICK,
     SECTION_CHOICE,
     TEMPLE,
     TEMPLE_PICK,
@@ -65,15 +66,45 @@ def expel(s: State) -> None:
 
 
 def resolve(r: Rules, s: State, index: int) -> None:
-    """Reveal the cost from hand (lowest ids of each type; they stay in hand), run the effects."""
-    need = list(r.c.section_reveals[s.char_section[s.active]][index].cost)
-    for card in hand(s, s.active):
-        t = r.ctype[card]
-        if need[t] > 0:
-            need[t] -= 1
-            tell_all(s, card)
-    s.reveal, s.eff_index = index, 0
-    s.mode = EFFECT_NEXT
+    """Start paying reveal ``index``: forced cards are shown at once, the player picks the rest."""
+    s.reveal, s.eff_index, s.look = index, 0, []
+    _reveal_forced(r, s)
+
+
+def reveal_needs(r: Rules, s: State) -> list[int]:
+    """Cards of each type still to be shown for the chosen reveal."""
+    need = list(r.c.section_reveals[s.char_section[s.active]][s.reveal].cost)
+    for card in s.look:
+        need[r.ctype[card]] -= 1
+    return need
+
+
+def reveal_choices(r: Rules, s: State) -> list[int]:
+    """Hand cards the player may show next (types still needed, not shown yet)."""
+    need = reveal_needs(r, s)
+    return [c for c in hand(s, s.active) if need[r.ctype[c]] > 0 and c not in s.look]
+
+
+def _reveal_forced(r: Rules, s: State) -> None:
+    need = reveal_needs(r, s)
+    for t, count in enumerate(need):
+        cards = [c for c in hand(s, s.active) if r.ctype[c] == t and c not in s.look]
+        if count > 0 and len(cards) == count:
+            for card in cards:
+                reveal_card(r, s, card, forced=True)
+    if any(n > 0 for n in reveal_needs(r, s)):
+        s.mode = REVEAL_PICK
+    else:
+        s.look = []
+        s.mode = EFFECT_NEXT
+
+
+def reveal_card(r: Rules, s: State, card: int, forced: bool = False) -> None:
+    """Show ``card`` from hand to everyone (it stays in hand)."""
+    s.look.append(card)
+    tell_all(s, card)
+    if not forced:
+        _reveal_forced(r, s)
 
 
 def effect_next(r: Rules, s: State) -> None:

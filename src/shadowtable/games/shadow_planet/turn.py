@@ -25,12 +25,12 @@ from shadowtable.games.shadow_planet.state import (
     GET_MANDATORY,
     GIVE_SEAT,
     MOVE_POINTS,
+    MSG,
     MSG_START,
     PLAYED0,
     REED_FREE,
     REORDER,
     SCRAP_TARGET,
-    SECTION_END,
     STEP_GET,
     STEP_MOVE,
     STEP_REPAIR,
@@ -392,12 +392,7 @@ def turn_end(r: Rules, s: State) -> None:
             if face_up:
                 face_up_to_messages(s, card)
             else:
-                from shadowtable.games.shadow_planet.state import MSG
-
                 move_secretly(s, card, MSG, controller_seat(s))
     s.char_section[ch] = -1
     s.active += 1
     s.mode = TURN_START
-
-
-__all__ = ["SECTION_END", "STEP_GET", "STEP_SEARCH"]

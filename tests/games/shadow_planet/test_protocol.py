@@ -1,0 +1,78 @@
+"""Protocol details beyond the generic suite: notation, JSON errors, hidden-card swaps."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.shadow_planet.helpers import JOHN, RACHEL, REED, controlling
+from shadowtable.core import CHANCE, TERMINAL, StateFormatError, make
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.notation import decision_from_str, decision_to_str
+
+
+def test_every_decision_id_has_notation_that_parses_back() -> None:
+    t = controlling(JOHN, others=[RACHEL, REED])
+    rules = t.game.rules
+    texts = set()
+    for action in range(A.NUM_ACTIONS):
+        text = decision_to_str(rules, t.s, action)
+        texts.add(text.lower())
+        assert decision_from_str(rules, text) == action, text
+    assert len(texts) == A.NUM_ACTIONS
+
+
+def test_state_from_json_rejects_malformed_data() -> None:
+    game = make("shadow-planet", players=3)
+    data = game.state_to_json(game.initial_state())
+    for broken in ({**data, "where": 5}, {k: v for k, v in data.items() if k != "mode"}, {**data, "round": "x"}):
+        with pytest.raises(StateFormatError):
+            game.state_from_json(broken)
+    with pytest.raises(StateFormatError):
+        make("shadow-planet", players=4).state_from_json(data)
+
+
+def random_states(players: int, seed: int, every: int = 7) -> list[object]:
+    game = make("shadow-planet", players=players)
+    rng = random.Random(seed)
+    state = game.initial_state()
+    out = []
+    step = 0
+    while game.current_player(state) != TERMINAL:
+        if step % every == 0:
+            out.append(state)
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+        step += 1
+    return out
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_swapping_two_cards_a_seat_cannot_see_leaves_its_observation_unchanged(players: int) -> None:
+    game = make("shadow-planet", players=players)
+    rng = random.Random(players)
+    checked = 0
+    for state in random_states(players, players):
+        s = state  # type: ignore[assignment]
+        for seat in range(players):
+            mask = s.public | s.known[seat]  # type: ignore[attr-defined]
+            hidden = [c for c in range(121) if not (mask >> c) & 1 and s.where[c] >= M.MSG]  # type: ignore[attr-defined]
+            pairs = [(a, b) for a in hidden for b in hidden if s.where[a] != s.where[b]]  # type: ignore[attr-defined]
+            if not pairs or game.current_player(s) == CHANCE:
+                continue
+            a, b = rng.choice(pairs)
+            swapped = s.copy()  # type: ignore[attr-defined]
+            for zone_list in (swapped.temple,):
+                for i, card in enumerate(zone_list):
+                    zone_list[i] = b if card == a else a if card == b else card
+            swapped.where[a], swapped.where[b] = s.where[b], s.where[a]  # type: ignore[attr-defined]
+            for name in ("look", "placed"):
+                values = getattr(swapped, name)
+                setattr(swapped, name, [b if c == a else a if c == b else c for c in values])
+            if swapped.chosen in (a, b):
+                swapped.chosen = b if swapped.chosen == a else a
+            assert game.observe(swapped, seat) == game.observe(s, seat)
+            checked += 1
+    assert checked > 20
