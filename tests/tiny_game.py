@@ -183,4 +183,15 @@ class IllegalAcceptingTinyGame(TinyGame):
         return replace(state, history=(*state.history, action))
 
 
-BROKEN_VARIANTS = (MutatingTinyGame, LeakyTinyGame, DriftingTinyGame, IllegalAcceptingTinyGame)
+class ChattyTinyGame(TinyGame):
+    """Broken: the game log tells every seat which card was dealt."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-chatty")
+
+    def event_text(self, state: TinyState, action: int, seat: int | None) -> str | None:
+        if self.current_player(state) == CHANCE:
+            return f"seat {len(state.cards)} is dealt card {action}"
+        return super().event_text(state, action, seat)
+
+
+BROKEN_VARIANTS = (ChattyTinyGame, MutatingTinyGame, LeakyTinyGame, DriftingTinyGame, IllegalAcceptingTinyGame)

@@ -134,6 +134,24 @@ def check_determinize(game: Game[Any], state: Any, where: str, samples: int = 2)
                 _fail(where, f"seat {seat}: determinized state has different legal actions")
 
 
+def check_event_text(game: Game[Any], state: Any, legal: list[int], where: str, limit: int = 40) -> None:
+    """A log line may say only what its reader can see: two actions that leave a seat with the
+    same observation must read the same to that seat."""
+    player = game.current_player(state)
+    options = legal[:limit]
+    after = {action: game.apply(state, action) for action in options}
+    for seat in [None, *range(game.players)]:
+        if seat == player:
+            continue
+        texts: dict[str, tuple[int, str | None]] = {}
+        for action in options:
+            seen = _canonical(game.observe(after[action], seat))
+            text = game.event_text(state, action, seat)
+            if seen in texts and texts[seen][1] != text:
+                _fail(where, f"seat {seat} reads {texts[seen][1]!r} and {text!r} for indistinguishable actions")
+            texts.setdefault(seen, (action, text))
+
+
 def checked_playout(game: Game[Any], seed: int, *, full_every: int = 1) -> PlayoutStats:
     """Play one random game from ``seed``, checking invariants at every step.
 
@@ -167,6 +185,8 @@ def checked_playout(game: Game[Any], seed: int, *, full_every: int = 1) -> Playo
         next_state = game.apply(state, action)
         if full and _canonical(game.state_to_json(state)) != before:
             _fail(where, f"apply({action}) mutated its input state")
+        if full:
+            check_event_text(game, state, legal, where)
         state = next_state
         steps += 1
     where = f"{game.spec.id} players={game.players} seed={seed} end"

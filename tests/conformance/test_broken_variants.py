@@ -11,6 +11,7 @@ from shadowtable.core import Game, make, register
 from shadowtable.core.registry import unregister
 from shadowtable.testing import ConformanceFailure, check_game, check_replay
 from tiny_game import (
+    ChattyTinyGame,
     DriftingTinyGame,
     IllegalAcceptingTinyGame,
     LeakyTinyGame,
@@ -45,8 +46,9 @@ def test_the_sound_tiny_game_passes(registered: Any) -> None:
         (LeakyTinyGame, "observation of a determinized state differs"),
         (DriftingTinyGame, "different records|replay"),
         (IllegalAcceptingTinyGame, "illegal action"),
+        (ChattyTinyGame, "indistinguishable actions"),
     ],
-    ids=["mutates-input", "leaks-hidden-cards", "replays-differently", "accepts-illegal"],
+    ids=["mutates-input", "leaks-hidden-cards", "replays-differently", "accepts-illegal", "log-leaks-cards"],
 )
 def test_broken_variant_fails_the_suite(registered: Any, variant: type[TinyGame], symptom: str) -> None:
     registered(variant)

@@ -125,6 +125,16 @@ class ShadowPlanetGame(Game[State]):
 
         return render(self.rules, observation)
 
+    def event_text(self, state: State, action: int, seat: int | None) -> str | None:
+        from shadowtable.games.shadow_planet.narration import event_text
+
+        return event_text(self.rules, state, self.apply_unchecked(state, action), action, seat)
+
+    def rules_help(self, observation: Observation) -> str:
+        from shadowtable.games.shadow_planet.narration import rules_help
+
+        return rules_help(str(observation.get("mode_name", "")))
+
     # -- notation -------------------------------------------------------------------------------
     def action_to_str(self, state: State, action: int) -> str:
         if engine.current_player(state) == CHANCE:
