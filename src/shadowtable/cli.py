@@ -315,9 +315,12 @@ def _content_game(file: Path) -> str:
         data = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise CliError(f"{file}: cannot read JSON: {exc}") from exc
-    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-        raise CliError(f"{file}: no 'game' field; pass --game")
-    return str(data["game"])
+    if isinstance(data, dict) and isinstance(data.get("game"), str):
+        return str(data["game"])
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if isinstance(fmt, str) and "-content/" in fmt:
+        return fmt.split("-content/")[0]
+    raise CliError(f"{file}: no 'game' or 'format' field naming the game; pass --game")
 
 
 def main(argv: list[str] | None = None) -> int:

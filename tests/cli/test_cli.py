@@ -133,3 +133,19 @@ def test_view_refuses_an_index_out_of_range(tmp_path: Path, capsys: pytest.Captu
     main(["simulate", "tiny-showdown", "--players", "2", "--games", "2", "--out", str(out), "--workers", "1"])
     assert main(["view", str(out), "--index", "5"]) == 2
     assert "has 2 record(s)" in capsys.readouterr().err
+
+
+def test_content_check_names_the_file_card_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shadowtable.games.shadow_planet as sp
+
+    builtin = Path(sp.__file__).parent / "data" / "content.json"
+    assert main(["content", "check", str(builtin)]) == 0
+    assert "OK" in capsys.readouterr().out
+    data = json.loads(builtin.read_text())
+    data["cards"][3]["type"] = "Laser"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert main(["content", "check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "card 3" in err and "'type'" in err
+    assert main(["content", "check", str(bad), "--game", "chess"]) == 2
