@@ -1,0 +1,47 @@
+"""Save SVG screenshots of the terminal app for the docs.
+
+    python scripts/screenshots.py shadow-planet --players 4 --steps 0 --out docs/screenshots/shadow-planet.svg
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+import shadowtable
+from shadowtable.bots import make_bot
+from shadowtable.core.runner import Session
+from shadowtable.tui.app import PlayApp
+from shadowtable.tui.table import Table
+
+
+async def capture(game_id: str, players: int, bots: str, seed: int, choices: int, out: Path) -> None:
+    game = shadowtable.make(game_id, players=players)
+    seats = [None] + [make_bot(bots) for _ in range(players - 1)]
+    table = Table(Session(game, seats, seed, seat_names=["you"] + [bots] * (players - 1)), [0])
+    app = PlayApp(table)
+    async with app.run_test(size=(160, 48)) as pilot:
+        for _ in range(choices):
+            if table.session.is_over():
+                break
+            await pilot.press("enter")
+            await pilot.pause()
+        await pilot.pause()
+        app.save_screenshot(filename=out.name, path=str(out.parent))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--bots", default="random")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--choices", type=int, default=12, help="decisions to take (first option) before the shot")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    asyncio.run(capture(args.game, args.players, args.bots, args.seed, args.choices, args.out))
+
+
+if __name__ == "__main__":
+    main()
