@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, OptionList, St
 from textual.widgets.option_list import Option
 
 from shadowtable.core.errors import ShadowTableError
+from shadowtable.tui.boards import board
 from shadowtable.tui.table import Table
 
 CSS = """
@@ -152,7 +153,7 @@ class PlayApp(App[None]):
     def _draw(self, seat: int | None) -> None:
         table, game = self.table, self.table.game
         observation = table.observation(seat)
-        self.query_one("#board-text", Static).update(Text(game.render(observation)))
+        self.query_one("#board-text", Static).update(board(game, observation))
         self.query_one("#status", Static).update(Text(self._status_line(seat)))
         options = self.query_one("#actions", OptionList)
         options.clear_options()

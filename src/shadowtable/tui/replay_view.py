@@ -12,6 +12,7 @@ from textual.widgets import Footer, Header, Static
 
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord, replay_states
+from shadowtable.tui.boards import board
 
 
 class ReplayApp(App[None]):
@@ -51,7 +52,7 @@ class ReplayApp(App[None]):
 
     def show(self) -> None:
         state = self.states[self.index]
-        self.query_one("#board-text", Static).update(Text(self.game.render(self.game.observe(state, self.seat))))
+        self.query_one("#board-text", Static).update(board(self.game, self.game.observe(state, self.seat)))
         events = [
             self.game.event_text(self.states[i], self.actions[i], self.seat)
             for i in range(max(0, self.index - 6), self.index)
