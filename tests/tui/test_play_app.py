@@ -116,3 +116,24 @@ def test_watch_mode_plays_bots_to_the_end() -> None:
             assert app.table.session.is_over()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4)])
+def test_a_whole_real_game_through_the_ui(game_id: str, players: int, tmp_path: Path) -> None:
+    game = make(game_id, players=players)
+    bots = [None] + [RandomBot() for _ in range(players - 1)]
+    table = Table(Session(game, bots, 12, seat_names=["human"] + ["random"] * (players - 1)), [0])
+
+    async def scenario() -> None:
+        app = PlayApp(table, save_path=tmp_path / "save.json")
+        async with app.run_test(size=(160, 48)) as pilot:
+            for _ in range(3000):
+                if table.session.is_over():
+                    break
+                await pilot.press("enter")
+            await pilot.pause()
+            assert table.session.is_over()
+            assert "Game over" in _text(app, "#status")
+
+    asyncio.run(scenario())
+    assert set(game.returns(table.session.state)) <= {0.0, 1.0}
