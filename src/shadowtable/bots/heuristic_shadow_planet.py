@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
-from shadowtable.games.shadow_planet.rules import NO_PATH, Rules
+from shadowtable.games.shadow_planet.rules import Rules
 
 MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
 ALIEN, ASTRONAUT, GUARDIAN = "alien", "astronaut", "guardian"
@@ -40,17 +41,25 @@ KEEP = {
     ALIEN: (0.0, 0.1, 3.0, 0.2, -2.0),
     GUARDIAN: (0.5, 0.0, 0.5, 0.0, 0.5),
 }
+# How much a role wants a card of each type to stay in a Gear it does not expect to be matched
+# with (an Astronaut's Repair or Attack may still help a fellow Astronaut; the Alien wants
+# Attack cards gone; the Guardian wants Repair cards gone).
+KEEP_OTHER = {
+    ASTRONAUT: (0.0, 0.1, 0.0, 1.5, 1.5),
+    ALIEN: (0.0, 0.0, 0.0, 0.0, -1.0),
+    GUARDIAN: (0.0, 0.0, 0.0, -1.0, 0.0),
+}
 # How much a role likes a card of each type being revealed from the Messages pile.
 MESSAGE_CALM = {
-    ASTRONAUT: (-1.0, 1.0, -1.0, 1.0, 0.0),
+    ASTRONAUT: (-1.0, 1.0, -1.0, 2.0, -0.5),
     ALIEN: (0.0, 0.3, 1.0, 0.5, -1.5),
-    GUARDIAN: (1.5, -1.0, 0.0, -1.5, 1.0),
+    GUARDIAN: (1.0, -1.0, 0.0, -1.5, 1.5),
 }
 # How much a role likes drawing a card of each type (the top of a searched deck).
 DRAW = {
     ASTRONAUT: (0.0, 0.5, 1.0, 3.0, 3.0),
     ALIEN: (0.3, 0.5, 3.0, 1.0, -1.0),
-    GUARDIAN: (3.0, -1.0, 1.0, -1.0, 2.0),
+    GUARDIAN: (2.0, -1.0, 1.0, -1.0, 3.0),
 }
 
 
@@ -89,7 +98,7 @@ class View:
         self.role = rules.c.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
         self.my_char: int = obs["seat_char"][seat]
         self.hand: list[int] = gear_cards(obs, self.my_char) if self.my_char >= 0 else []
-        self.location_types = location_type_counts(rules)
+        self.location_types = location_type_counts(tuple(rules.c.card_home), tuple(rules.ctype))
 
     def ctype(self, card: int) -> int:
         """The card's type (0 Move .. 4 Attack)."""
@@ -108,13 +117,14 @@ class View:
         return self.role == GUARDIAN and self.threat() >= THREAT_ALARM
 
 
-def location_type_counts(rules: Rules) -> list[list[int]]:
+@cache
+def location_type_counts(homes: tuple[int, ...], types: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Cards of each type a Location deck starts with (static content)."""
     counts = [[0] * 5 for _ in range(4)]
-    for card, home in enumerate(rules.c.card_home):
+    for home, card_type in zip(homes, types, strict=True):
         if 0 <= home < 4:
-            counts[home][rules.ctype[card]] += 1
-    return counts
+            counts[home][card_type] += 1
+    return tuple(tuple(row) for row in counts)
 
 
 def gear_cards(obs: Observation, ch: int) -> list[int]:
@@ -515,11 +525,11 @@ def decide_graveyard(view: View, legal: list[int]) -> int:
 
 def decide_messages_discard(view: View, legal: list[int]) -> int:
     """Discard the card whose reveal helps most and whose loss from the Gear hurts least."""
-    mine = view.my_char == target_character(view)
+    mine = view.role != GUARDIAN and view.my_char == target_character(view)
 
     def worth(action: int) -> float:
         card = action - A.DISCARD
-        kept = keep_value(view, card) if mine else 0.5 * keep_value(view, card)
+        kept = keep_value(view, card) if mine else KEEP_OTHER[view.role][view.ctype(card)]
         return message_value(view, card) - kept
 
     return max(legal, key=lambda a: (worth(a), -a))
