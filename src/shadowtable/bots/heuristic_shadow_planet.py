@@ -186,10 +186,11 @@ def target_character(view: View) -> int:
 def draft_score(view: View, ch: int, target: int) -> float:
     """Prefer the target while it stays the fewest-Marker colour, else the Robot, else a rival."""
     if ch == view.r.robot:
-        return 2.0
+        return 2.5 if view.role == GUARDIAN else 1.2  # the Robot's Gear never counts
     fewest_other = min(view.markers(c) for c in range(6) if c not in (target, view.r.robot))
     if ch == target:
-        return 3.0 if view.markers(target) + 1 < fewest_other else -1.0
+        after = view.markers(target) + 1
+        return 3.0 if after < fewest_other else 2.0 if after == fewest_other else -1.0
     if view.markers(ch) <= view.markers(target):
         return 1.5  # a rival for the identity: a Marker of it keeps the target ahead
     return 1.0 + 0.1 * view.markers(ch)
