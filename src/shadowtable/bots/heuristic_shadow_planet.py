@@ -338,15 +338,12 @@ def drive_reach(view: View, vehicle: int, cards: Sequence[int]) -> int:
     return total * amount if kind == "multiply_total" else total + amount * len(cards)
 
 
-def best_destination(view: View, here: int, points: int, vehicles: Sequence[int]) -> int:
-    """The most valuable Location reachable with ``points`` (walking, or by these Vehicles)."""
+def best_destination(view: View, here: int, points: int) -> int:
+    """The most valuable Location one walk of ``points`` reaches (``here`` if none is better)."""
     best = here
     for dest in range(4):
-        if dest == here:
-            continue
-        walk = view.r.walk_ok[here][dest] and view.r.c.link_cost[here][dest] <= points
-        drive = any(view.r.drive_dist[here][dest] <= points for _ in vehicles)
-        if (walk or drive) and location_value(view, dest) > location_value(view, best) + 0.2:
+        walkable = view.r.walk_ok[here][dest] and view.r.c.link_cost[here][dest] <= points
+        if walkable and dest != here and location_value(view, dest) > location_value(view, best) + 0.2:
             best = dest
     return best
 
@@ -388,7 +385,7 @@ def drive_reach_played(view: View, vehicle: int) -> int:
 def walking_need(view: View, here: int, moves: Sequence[int]) -> int:
     """Move points to play for: a better Location, else a useful Section here, else none."""
     total = sum(view.r.cvalue[c] for c in moves) + int(view.obs["move_total"])
-    dest = best_destination(view, here, total, ())
+    dest = best_destination(view, here, total)
     if dest != here:
         return int(view.r.c.link_cost[here][dest])
     section = useful_section(view, here, total)
@@ -431,7 +428,7 @@ def decide_walk(view: View, legal: list[int]) -> int:
     active = int(view.obs["active"])
     here = int(view.obs["char_loc"][active])
     points = int(view.obs["points"])
-    dest = best_destination(view, here, points, ())
+    dest = best_destination(view, here, points)
     if dest != here and A.GOTO + dest in legal:
         return A.GOTO + dest
     best: tuple[float, int] | None = None
