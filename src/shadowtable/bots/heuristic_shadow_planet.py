@@ -32,6 +32,8 @@ ALIEN, ASTRONAUT, GUARDIAN = "alien", "astronaut", "guardian"
 MOONETTE, CRAWLER = 0, 1
 THREAT_SAFE = 5
 """The Alien feeds Get cards to the Messages pile only while the Threat is at most this."""
+ALIEN_REPAIR_PUSH = 4
+"""From this Threat on the Alien prefers Repair cards in the Messages pile (a Repair end)."""
 THREAT_ALARM = 5
 """From this Threat on the Guardian believes the Alien is winning and pushes the Threat to 8."""
 
@@ -154,6 +156,8 @@ def message_value(view: View, card: int) -> float:
             value = -2.0
         elif view.guardian_alarmed():
             value = 2.0
+    if view.role == ALIEN and t == REPAIR_T and view.threat() >= ALIEN_REPAIR_PUSH:
+        value = 1.2  # with the Threat up, ending the game by Repair beats the Astronauts' Attack
     if view.role == ASTRONAUT and t == MOVE_T and int(view.obs["countdown"]) > 9:
         value = -0.5
     return value
