@@ -157,6 +157,71 @@ def test_guardian_runs_the_clock_with_a_move_card() -> None:
     assert view.ctype(card) == MOVE_T
 
 
+def test_guardian_sabotages_repair_with_an_attack_card() -> None:
+    def wanted(v: View) -> bool:
+        return v.role == GUARDIAN and not v.guardian_alarmed() and ATTACK_T in types_in_hand(v)
+
+    item, view = first(decisions(4, range(200), M.MSG_DISCARD), wanted)
+    _, card = chosen_card(item, A.DISCARD)
+    assert view.ctype(card) == ATTACK_T
+
+
+def with_threat(item: Found, threat: int) -> Found:
+    game, state, seat, obs = item
+    return game, state, seat, {**obs, "threat": threat}
+
+
+def test_guardian_turns_to_get_cards_when_the_threat_is_high() -> None:
+    def wanted(v: View) -> bool:
+        return v.role == GUARDIAN and GET_T in types_in_hand(v) and len(types_in_hand(v)) > 1
+
+    item, view = first(decisions(4, range(200), M.MSG_DISCARD), wanted)
+    _, calm_card = chosen_card(with_threat(item, 1), A.DISCARD)
+    _, alarmed_card = chosen_card(with_threat(item, 6), A.DISCARD)
+    assert view.ctype(calm_card) != GET_T
+    assert view.ctype(alarmed_card) == GET_T
+
+
+def test_alien_keeps_get_cards_out_of_the_messages_pile_near_threat_8() -> None:
+    def wanted(v: View) -> bool:
+        return v.role == ALIEN and GET_T in types_in_hand(v) and len(types_in_hand(v)) > 1
+
+    item, view = first(decisions(4, range(200), M.MSG_DISCARD), wanted)
+    _, card = chosen_card(with_threat(item, 7), A.DISCARD)
+    assert view.ctype(card) != GET_T
+
+
+def test_decompression_guardian_advances_the_countdown_others_move_it_back() -> None:
+    item, _ = first(decisions(4, range(5), M.MSG_DISCARD), lambda v: True)
+    game, state, seat, obs = item
+    decomp = {**obs, "mode": M.DECOMP}
+    for objective, expected in ((4, A.ADVANCE), (1, A.MOVE_BACK), (0, A.MOVE_BACK)):
+        objectives = list(obs["objectives"])
+        objectives[seat] = objective
+        view_obs = {**decomp, "objectives": objectives}
+        bot = ShadowPlanetHeuristicBot()
+        assert bot.choose(game, seat, view_obs, [A.ADVANCE, A.MOVE_BACK], random.Random(0)) == expected
+
+
+def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
+    item, view = first(decisions(4, range(5), M.MSG_DISCARD), lambda v: True)
+    game, _, seat, obs = item
+    target_colour = game.rules.c.char_colour[target_character(view)]
+    rival = (seat + 1) % 4
+    sheets = [3] * 20
+    for other in range(4):
+        sheets[other * 5 + target_colour] = 5  # others are not after the seat's identity...
+    sheets[seat * 5 : seat * 5 + 5] = obs["sheets"][seat * 5 : seat * 5 + 5]
+    sheets[rival * 5 + target_colour] = 1  # ... but the rival is
+    bot = ShadowPlanetHeuristicBot()
+    seat_obs = {**obs, "mode": M.GIVE_SEAT, "sheets": sheets}
+    others = [A.SEAT + x for x in range(4) if x != seat]
+    assert bot.choose(game, seat, seat_obs, others, random.Random(0)) == A.SEAT + rival
+    colour_obs = {**seat_obs, "mode": M.GIVE_COLOUR, "target": rival}
+    colours = [A.COLOUR + c for c in range(5)]
+    assert bot.choose(game, seat, colour_obs, colours, random.Random(0)) == A.COLOUR + target_colour
+
+
 def test_astronaut_keeps_repair_and_attack_in_its_own_gear() -> None:
     def wanted(v: View) -> bool:
         kinds = types_in_hand(v)
