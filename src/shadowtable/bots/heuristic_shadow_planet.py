@@ -112,6 +112,7 @@ class View:
         return int(self.obs["sheets"][self.seat * 5 + colour]) if colour >= 0 else 0
 
     def threat(self) -> int:
+        """The Threat Indicator's position."""
         return int(self.obs["threat"])
 
     def guardian_alarmed(self) -> bool:
