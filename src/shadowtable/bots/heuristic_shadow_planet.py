@@ -526,6 +526,11 @@ def decide_graveyard(view: View, legal: list[int]) -> int:
     return max(legal, key=lambda a: (worth(a), -a))
 
 
+def decide_reveal(view: View, legal: list[int]) -> int:
+    """Show the Section payment with the cards that say least about the seat's Objective."""
+    return min(legal, key=lambda a: (keep_value(view, a - A.CHOOSE), a))
+
+
 def decide_messages_discard(view: View, legal: list[int]) -> int:
     """Discard the card whose reveal helps most and whose loss from the Gear hurts least."""
     mine = view.role != GUARDIAN and view.my_char == target_character(view)
@@ -567,3 +572,8 @@ DECIDERS = {
     M.MSG_DISCARD: decide_messages_discard,
     M.IDENTITY: decide_identity,
 }
+
+REVEAL_PICK: int | None = getattr(M, "REVEAL_PICK", None)
+"""The engine mode where the player picks which cards pay a Section (newer engine versions)."""
+if REVEAL_PICK is not None:
+    DECIDERS[REVEAL_PICK] = decide_reveal
