@@ -9,7 +9,15 @@ from shadowtable.bots.random_bot import RandomBot
 from shadowtable.core.errors import BotError
 
 BotFactory = Callable[..., Any]
-_FACTORIES: dict[str, BotFactory] = {"random": RandomBot}
+
+
+def _heuristic(**params: Any) -> Any:
+    from shadowtable.bots.heuristic import HeuristicBot  # lazy: bots stay importable without the games
+
+    return HeuristicBot(**params)
+
+
+_FACTORIES: dict[str, BotFactory] = {"random": RandomBot, "heuristic": _heuristic}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:

@@ -1,0 +1,579 @@
+"""A rule-of-thumb bot for The Shadow Planet that plays its secret Objective.
+
+It decides only from the seat's observation, the legal actions and static content (card
+types and values, Links, Sections) read from the ``game`` object.  The strategy follows the
+rulebook's "Game Strategy" sections:
+
+* every role aims its Markers at one *target* Character (the one it has fewest Markers of,
+  ties broken by how good that Character's Gear looks for the role) and drafts accordingly;
+* Astronauts gather Repair and Attack cards, steer Searches so they draw them, head for the
+  Caves (by Vehicle) and discard Search and non-counting Repair cards to the Messages pile;
+* the Alien hoards Get cards, feeds Get cards to the Messages pile while the Threat is safe
+  and gets rid of Attack cards;
+* the Guardian runs the clock with Move cards, sabotages Repair with Attack cards and turns
+  to Get cards to push the Threat to its end when the Alien seems to be winning.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from shadowtable.core.errors import BotError
+from shadowtable.core.game import Game, Observation
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.rules import Rules
+
+MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
+ALIEN, ASTRONAUT, GUARDIAN = "alien", "astronaut", "guardian"
+MOONETTE, CRAWLER = 0, 1
+THREAT_SAFE = 5
+"""The Alien feeds Get cards to the Messages pile only while the Threat is at most this."""
+ALIEN_REPAIR_PUSH = 4
+"""From this Threat on the Alien prefers Repair cards in the Messages pile (a Repair end)."""
+THREAT_ALARM = 5
+"""From this Threat on the Guardian believes the Alien is winning and pushes the Threat to 8."""
+
+# How much a role wants a card of each type in the Gear it expects to be matched with.
+KEEP = {
+    ASTRONAUT: (0.0, 0.2, 0.1, 3.0, 3.0),
+    ALIEN: (0.0, 0.1, 3.0, 0.2, -2.0),
+    GUARDIAN: (0.5, 0.0, 0.5, 0.0, 0.5),
+}
+# How much a role wants a card of each type to stay in a Gear it does not expect to be matched
+# with (an Astronaut's Repair or Attack may still help a fellow Astronaut; the Alien wants
+# Attack cards gone; the Guardian wants Repair cards gone).
+KEEP_OTHER = {
+    ASTRONAUT: (0.0, 0.1, 0.0, 1.5, 1.5),
+    ALIEN: (0.0, 0.0, 0.0, 0.0, -1.0),
+    GUARDIAN: (0.0, 0.0, 0.0, -1.0, 0.0),
+}
+# How much a role likes a card of each type being revealed from the Messages pile.
+MESSAGE_CALM = {
+    ASTRONAUT: (-1.0, 1.0, -1.0, 2.0, -0.5),
+    ALIEN: (0.0, 0.3, 1.0, 0.5, -1.5),
+    GUARDIAN: (1.0, -1.0, 0.0, -1.5, 1.5),
+}
+# How much a role likes drawing a card of each type (the top of a searched deck).
+DRAW = {
+    ASTRONAUT: (0.0, 0.5, 1.0, 3.0, 3.0),
+    ALIEN: (0.3, 0.5, 3.0, 1.0, -1.0),
+    GUARDIAN: (2.0, -1.0, 1.0, -1.0, 3.0),
+}
+
+
+class ShadowPlanetHeuristicBot:
+    """Plays the seat's secret Objective by rules of thumb; deterministic given ``rng``."""
+
+    name = "heuristic"
+
+    def choose(
+        self,
+        game: Game[Any],
+        seat: int,
+        observation: Observation,
+        legal_actions: Sequence[int],
+        rng: random.Random,
+    ) -> int:
+        rules = getattr(game, "rules", None)
+        if not isinstance(rules, Rules):
+            raise BotError(f"the Shadow Planet heuristic cannot play {game.spec.id!r}")
+        view = View(rules, seat, observation)
+        chooser = DECIDERS.get(int(observation["mode"]))
+        action = chooser(view, list(legal_actions)) if chooser is not None else None
+        if action is None or action not in legal_actions:
+            return legal_actions[rng.randrange(len(legal_actions))]
+        return action
+
+
+class View:
+    """Facts a seat can read from its observation, with static content at hand."""
+
+    def __init__(self, rules: Rules, seat: int, obs: Observation) -> None:
+        self.r = rules
+        self.seat = seat
+        self.obs = obs
+        objective = obs["objectives"][seat]
+        self.role = rules.c.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
+        self.my_char: int = obs["seat_char"][seat]
+        self.hand: list[int] = gear_cards(obs, self.my_char) if self.my_char >= 0 else []
+        self.location_types = location_type_counts(tuple(rules.c.card_home), tuple(rules.ctype))
+
+    def ctype(self, card: int) -> int:
+        """The card's type (0 Move .. 4 Attack)."""
+        return int(self.r.ctype[card])
+
+    def markers(self, ch: int) -> int:
+        """Markers of Character ``ch``'s colour on this seat's sheet (the Robot: none ever)."""
+        colour = self.r.c.char_colour[ch]
+        return int(self.obs["sheets"][self.seat * 5 + colour]) if colour >= 0 else 0
+
+    def threat(self) -> int:
+        """The Threat Indicator's position."""
+        return int(self.obs["threat"])
+
+    def guardian_alarmed(self) -> bool:
+        """The Guardian switches to Get cards when the Threat is high."""
+        return self.role == GUARDIAN and self.threat() >= THREAT_ALARM
+
+
+@cache
+def location_type_counts(homes: tuple[int, ...], types: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Cards of each type a Location deck starts with (static content)."""
+    counts = [[0] * 5 for _ in range(4)]
+    for home, card_type in zip(homes, types, strict=True):
+        if 0 <= home < 4:
+            counts[home][card_type] += 1
+    return tuple(tuple(row) for row in counts)
+
+
+def gear_cards(obs: Observation, ch: int) -> list[int]:
+    """Cards of Character ``ch``'s Gear (hand) the seat can see."""
+    return list(obs["zones"]["gear"][ch]["known"])
+
+
+# -- card values ------------------------------------------------------------------------------
+def keep_value(view: View, card: int) -> float:
+    """How much the seat wants ``card`` to stay in a Gear it may be matched with."""
+    t = view.ctype(card)
+    value = KEEP[view.role][t]
+    for who, counted_type, count in view.r.endgame[card]:
+        if who == view.role and counted_type == t:
+            value *= count
+    if view.role == ALIEN and t == GET_T and view.threat() >= 7:
+        value += 0.5
+    return value
+
+
+def message_value(view: View, card: int) -> float:
+    """How much the seat likes ``card`` being revealed in the Messages phase."""
+    t = view.ctype(card)
+    value = MESSAGE_CALM[view.role][t]
+    if t == GET_T:
+        if view.role == ALIEN and view.threat() > THREAT_SAFE:
+            value = -2.0
+        elif view.guardian_alarmed():
+            value = 2.0
+    if view.role == ALIEN and t == REPAIR_T and view.threat() >= ALIEN_REPAIR_PUSH:
+        value = 1.2  # with the Threat up, ending the game by Repair beats the Astronauts' Attack
+    if view.role == ASTRONAUT and t == MOVE_T and int(view.obs["countdown"]) > 9:
+        value = -0.5
+    return value
+
+
+def draw_value(view: View, card: int) -> float:
+    """How much the seat wants to draw ``card`` into its hand."""
+    t = view.ctype(card)
+    if view.guardian_alarmed() and t == GET_T:
+        return 3.0
+    return DRAW[view.role][t] * (1.0 if keep_value(view, card) != 0 or t not in (REPAIR_T, ATTACK_T) else 0.3)
+
+
+def gear_score(view: View, ch: int) -> float:
+    """How good Character ``ch``'s visible Gear is for the seat's role."""
+    cards = gear_cards(view.obs, ch) + list(view.obs["zones"]["played"][ch])
+    if view.role == GUARDIAN:
+        # the Guardian takes the identity Astronauts would most like, to deny it to them
+        return sum(1.0 for c in cards if view.ctype(c) == REPAIR_T)
+    return sum(keep_value(view, c) for c in cards)
+
+
+def target_character(view: View) -> int:
+    """The non-Robot Character the seat expects (and wants) to be matched with."""
+    chars = [ch for ch in range(6) if ch != view.r.robot]
+    return min(chars, key=lambda ch: (view.markers(ch), -gear_score(view, ch), ch))
+
+
+# -- draft and identity -----------------------------------------------------------------------
+def draft_score(view: View, ch: int, target: int) -> float:
+    """Prefer the target while it stays the fewest-Marker colour, else the Robot, else a rival."""
+    if ch == view.r.robot:
+        return 2.5 if view.role == GUARDIAN else 1.2  # the Robot's Gear never counts
+    fewest_other = min(view.markers(c) for c in range(6) if c not in (target, view.r.robot))
+    if ch == target:
+        after = view.markers(target) + 1
+        return 3.0 if after < fewest_other else 2.0 if after == fewest_other else -1.0
+    if view.markers(ch) <= view.markers(target):
+        return 1.5  # a rival for the identity: a Marker of it keeps the target ahead
+    return 1.0 + 0.1 * view.markers(ch)
+
+
+def decide_draft(view: View, legal: list[int]) -> int:
+    target = target_character(view)
+    return max(legal, key=lambda a: (draft_score(view, a - A.PICK, target), -a))
+
+
+def decide_identity(view: View, legal: list[int]) -> int:
+    return max(legal, key=lambda a: (gear_score(view, a - A.IDENTITY), -a))
+
+
+# -- Markers, abilities ----------------------------------------------------------------------
+def seat_markers(view: View, seat: int) -> list[int]:
+    return [int(x) for x in view.obs["sheets"][seat * 5 : seat * 5 + 5]]
+
+
+def decide_give_seat(view: View, legal: list[int]) -> int:
+    """Give Markers to a seat that competes for the seat's own target identity."""
+    my_colour = view.r.c.char_colour[target_character(view)]
+
+    def rivalry(action: int) -> tuple[int, int]:
+        sheet = seat_markers(view, action - A.SEAT)
+        return (int(sheet[my_colour] == min(sheet)), -sum(sheet))
+
+    return max(legal, key=lambda a: (rivalry(a), -a))
+
+
+def decide_give_colour(view: View, legal: list[int]) -> int:
+    """Give the receiver a Marker of its current fewest colour, the seat's own target first."""
+    receiver = int(view.obs["target"])
+    my_colour = view.r.c.char_colour[target_character(view)]
+    sheet = seat_markers(view, receiver) if 0 <= receiver < len(view.obs["seat_char"]) else [0] * 5
+
+    def score(action: int) -> tuple[int, int]:
+        colour = action - A.COLOUR
+        return (int(colour == my_colour and sheet[colour] == min(sheet)), -sheet[colour])
+
+    return max(legal, key=lambda a: (score(a), -a))
+
+
+def decide_cancel(view: View, legal: list[int]) -> int:
+    """Cancel Rachel (who gives Markers) or Reed (free moves, Search bonus) of another seat."""
+    names = view.r.c.char_names
+    for wanted in ("Rachel", "Reed"):
+        for a in legal:
+            ch = a - A.CANCEL
+            if names[ch].startswith(wanted) and view.obs["controller"][ch] != view.seat:
+                return a
+    return legal[0]
+
+
+def decide_reed(view: View, legal: list[int]) -> int:
+    """Reed moves into the Graveyard for free when the hand can pay for it."""
+    graveyard = view.r.section_index("graveyard")
+    return A.USE if best_reveal(view, graveyard, view.hand) is not None else A.SKIP
+
+
+# -- Sections ---------------------------------------------------------------------------------
+def effect_value(view: View, effect: dict[str, Any]) -> float:
+    kind = effect["kind"]
+    if kind == "repair_advance":
+        return {ASTRONAUT: 2.0, ALIEN: 0.5, GUARDIAN: -2.0}[view.role]
+    if kind == "vehicle_into_play":
+        in_play = view.obs["vehicle_loc"][view.r.vehicle_index(effect["vehicle"])] >= 0
+        return 0.0 if in_play or view.role == GUARDIAN else 2.0
+    return 1.0
+
+
+def reveal_value(view: View, section: int, index: int) -> float:
+    reveal = view.r.c.section_reveals[section][index]
+    return sum(effect_value(view, e) for e in reveal.effects)
+
+
+def type_counts(view: View, cards: Sequence[int]) -> list[int]:
+    counts = [0] * 5
+    for c in cards:
+        counts[view.ctype(c)] += 1
+    return counts
+
+
+def best_reveal(view: View, section: int, cards: Sequence[int]) -> int | None:
+    """The most useful reveal of ``section`` that ``cards`` can pay, if it helps at all."""
+    counts = type_counts(view, cards)
+    best: tuple[float, int] | None = None
+    for i, reveal in enumerate(view.r.c.section_reveals[section]):
+        if all(counts[t] >= need for t, need in enumerate(reveal.cost)):
+            value = reveal_value(view, section, i)
+            if value > 0 and (best is None or value > best[0]):
+                best = (value, i)
+    return best[1] if best is not None else None
+
+
+def reserved_cards(view: View) -> set[int]:
+    """Cards kept in hand to pay for the Section the active Character occupies."""
+    section = int(view.obs["char_section"][view.obs["active"]])
+    if section < 0:
+        return set()
+    index = best_reveal(view, section, view.hand)
+    if index is None:
+        return set()
+    need = list(view.r.c.section_reveals[section][index].cost)
+    keep: set[int] = set()
+    for card in sorted(view.hand, key=lambda c: keep_value(view, c)):
+        t = view.ctype(card)
+        if need[t] > 0:
+            need[t] -= 1
+            keep.add(card)
+    return keep
+
+
+def decide_section(view: View, legal: list[int]) -> int:
+    section = int(view.obs["char_section"][view.obs["active"]])
+    options = [(reveal_value(view, section, a - A.RESOLVE), -a, a) for a in legal if a != A.LEAVE]
+    best = max(options, default=None)
+    return best[2] if best is not None and best[0] > 0 else A.LEAVE
+
+
+# -- movement ---------------------------------------------------------------------------------
+def location_value(view: View, loc: int) -> float:
+    """Expected worth of a draw at ``loc`` for the role (deck composition, size left)."""
+    size = int(view.obs["zones"]["decks"][loc]["size"])
+    if size == 0:
+        return -1.0
+    composition = view.location_types[loc]
+    total = sum(composition) or 1
+    draw = DRAW[view.role]
+    if view.guardian_alarmed():
+        draw = (1.0, -1.0, 3.0, -1.0, 1.0)
+    return sum(draw[t] * composition[t] for t in range(5)) / total
+
+
+def move_cards_in_hand(view: View, reserved: set[int]) -> list[int]:
+    """Playable Move cards (not reserved, not the Crawler), highest value first."""
+    cards = [c for c in view.hand if view.ctype(c) == MOVE_T and c not in reserved and view.r.vplay[c] is None]
+    return sorted(cards, key=lambda c: (-view.r.cvalue[c], c))
+
+
+def drive_reach(view: View, vehicle: int, cards: Sequence[int]) -> int:
+    """Move points a driver gets from ``cards`` with the Vehicle's bonus."""
+    total = sum(view.r.cvalue[c] for c in cards)
+    kind, amount = view.r.c.vehicle_bonus[vehicle]
+    return total * amount if kind == "multiply_total" else total + amount * len(cards)
+
+
+def best_destination(view: View, here: int, points: int) -> int:
+    """The most valuable Location one walk of ``points`` reaches (``here`` if none is better)."""
+    best = here
+    for dest in range(4):
+        walkable = view.r.walk_ok[here][dest] and view.r.c.link_cost[here][dest] <= points
+        if walkable and dest != here and location_value(view, dest) > location_value(view, best) + 0.2:
+            best = dest
+    return best
+
+
+def decide_move_step(view: View, legal: list[int]) -> int:
+    obs = view.obs
+    active = int(obs["active"])
+    here = int(obs["char_loc"][active])
+    reserved = reserved_cards(view)
+    playable = [a - A.PLAY for a in legal if A.PLAY <= a < A.CHOOSE]
+    crawler_card = [c for c in playable if view.r.vplay[c] is not None]
+    if crawler_card and view.role != GUARDIAN and obs["vehicle_loc"][CRAWLER] < 0:
+        return A.PLAY + crawler_card[0]
+    moves = [c for c in move_cards_in_hand(view, reserved) if c in playable]
+    drive = int(obs["drive"])
+    if drive >= 0:
+        need = view.r.drive_dist[here][int(obs["dest"])]
+        have = drive_reach_played(view, drive)
+        return A.PLAY + moves[0] if have < need and moves else A.DONE
+    drives = [a for a in legal if A.DRIVE <= a < A.RIDE]
+    for a in sorted(drives, key=lambda a: -location_value(view, (a - A.DRIVE) % 4)):
+        vehicle, dest = divmod(a - A.DRIVE, 4)
+        if view.r.drive_dist[here][dest] <= drive_reach(view, vehicle, moves) and location_value(
+            view, dest
+        ) > location_value(view, here):
+            return a
+    need = walking_need(view, here, moves)
+    if int(obs["move_total"]) < need and moves:
+        return A.PLAY + moves[0]
+    return A.DONE
+
+
+def drive_reach_played(view: View, vehicle: int) -> int:
+    total, cards = int(view.obs["move_total"]), int(view.obs["move_cards"])
+    kind, amount = view.r.c.vehicle_bonus[vehicle]
+    return total * amount if kind == "multiply_total" else total + amount * cards
+
+
+def walking_need(view: View, here: int, moves: Sequence[int]) -> int:
+    """Move points to play for: a better Location, else a useful Section here, else none."""
+    total = sum(view.r.cvalue[c] for c in moves) + int(view.obs["move_total"])
+    dest = best_destination(view, here, total)
+    if dest != here:
+        return int(view.r.c.link_cost[here][dest])
+    section = useful_section(view, here, total)
+    return int(view.r.c.section_entry[section]) if section is not None else 0
+
+
+def useful_section(view: View, here: int, points: int) -> int | None:
+    """A Section at ``here`` the active Character may enter with ``points`` and then pay for."""
+    active = int(view.obs["active"])
+    colour = view.r.c.char_colour[active]
+    if colour < 0 or int(view.obs["char_section"][active]) >= 0:
+        return None
+    best: tuple[float, int] | None = None
+    for section, loc in enumerate(view.r.c.section_location):
+        entry = int(view.r.c.section_entry[section])
+        if loc != here or entry > points or (int(view.obs["section_markers"][section]) >> colour) & 1:
+            continue
+        spare = spare_after_entry(view, entry)
+        index = best_reveal(view, section, spare)
+        if index is not None:
+            value = reveal_value(view, section, index)
+            if best is None or value > best[0]:
+                best = (value, section)
+    return best[1] if best is not None else None
+
+
+def spare_after_entry(view: View, entry: int) -> list[int]:
+    """The hand left after playing the fewest Move cards worth ``entry`` points."""
+    spent = max(0, entry - int(view.obs["move_total"]))
+    left = list(view.hand)
+    for card in move_cards_in_hand(view, set()):
+        if spent <= 0:
+            break
+        left.remove(card)
+        spent -= view.r.cvalue[card]
+    return left
+
+
+def decide_walk(view: View, legal: list[int]) -> int:
+    active = int(view.obs["active"])
+    here = int(view.obs["char_loc"][active])
+    points = int(view.obs["points"])
+    dest = best_destination(view, here, points)
+    if dest != here and A.GOTO + dest in legal:
+        return A.GOTO + dest
+    best: tuple[float, int] | None = None
+    for a in legal:
+        if A.ENTER <= a < A.DRIVE:
+            section = a - A.ENTER
+            index = best_reveal(view, section, view.hand)
+            if index is not None:
+                value = reveal_value(view, section, index)
+                if best is None or value > best[0]:
+                    best = (value, a)
+    return best[1] if best is not None else A.DONE
+
+
+def decide_fallback(view: View, legal: list[int]) -> int:
+    options = [a for a in legal if a != A.DONE]
+    return max(options, key=lambda a: (location_value(view, a - A.GOTO), -a), default=A.DONE)
+
+
+def decide_ride(view: View, legal: list[int]) -> int:
+    active = int(view.obs["active"])
+    dest = int(view.obs["dest"])
+    asked = view.obs["ask"][0] if view.obs["ask"] else active
+    here = int(view.obs["char_loc"][asked])
+    return A.RIDE if 0 <= dest < 4 and location_value(view, dest) > location_value(view, here) else A.STAY
+
+
+# -- Search, Get, Repair, Attack ----------------------------------------------------------------
+def decide_play_type(view: View, legal: list[int], step_type: int) -> int:
+    """Play the step's cards that help: Search and Get always (they come back), others rarely."""
+    reserved = reserved_cards(view)
+    for a in legal:
+        if not A.PLAY <= a < A.CHOOSE:
+            continue
+        card = a - A.PLAY
+        if card in reserved or not worth_playing(view, card, step_type):
+            continue
+        return a
+    return A.DONE
+
+
+def worth_playing(view: View, card: int, step_type: int) -> bool:
+    if view.r.forbid[card]:
+        return False  # e.g. Smoking would forbid the seat's own Get step
+    if view.r.eot[card] is not None:
+        return message_value(view, card) > 0 and keep_value(view, card) < 1.0
+    if view.r.swap[card]:
+        return False
+    return step_type in (SEARCH_T, GET_T)
+
+
+def decide_reorder(view: View, legal: list[int]) -> int:
+    """Put the card the seat most wants to draw next on top."""
+    return max(legal, key=lambda a: (draw_value(view, a - A.PLACE), -a))
+
+
+def decide_give_card(view: View, legal: list[int]) -> int:
+    """Give away the card the seat least wants to keep."""
+    return min(legal, key=lambda a: (keep_value(view, a - A.CHOOSE), a))
+
+
+def decide_take_card(view: View, legal: list[int]) -> int:
+    return max(legal, key=lambda a: (keep_value(view, a - A.CHOOSE), -a))
+
+
+def decide_accommodation(view: View, legal: list[int]) -> int:
+    """Remove the Messages card whose reveal would hurt the seat most."""
+    return min(legal, key=lambda a: (message_value(view, a - A.CHOOSE), a))
+
+
+def decide_temple(view: View, legal: list[int]) -> int:
+    """Put the Messages card whose reveal helps the seat most on the Temple pile."""
+    return max(legal, key=lambda a: (message_value(view, a - A.CHOOSE), -a))
+
+
+def decide_decompression(view: View, legal: list[int]) -> int:
+    return A.ADVANCE if view.role == GUARDIAN else A.MOVE_BACK
+
+
+def decide_graveyard(view: View, legal: list[int]) -> int:
+    """Take the top card of the deck most likely to give a wanted card."""
+
+    def worth(action: int) -> float:
+        loc = action - A.DECK
+        top = view.obs["zones"]["decks"][loc]["top"]
+        if top and top[0] is not None:
+            return draw_value(view, int(top[0]))
+        return location_value(view, loc)
+
+    return max(legal, key=lambda a: (worth(a), -a))
+
+
+def decide_reveal(view: View, legal: list[int]) -> int:
+    """Show the Section payment with the cards that say least about the seat's Objective."""
+    return min(legal, key=lambda a: (keep_value(view, a - A.CHOOSE), a))
+
+
+def decide_messages_discard(view: View, legal: list[int]) -> int:
+    """Discard the card whose reveal helps most and whose loss from the Gear hurts least."""
+    mine = view.role != GUARDIAN and view.my_char == target_character(view)
+
+    def worth(action: int) -> float:
+        card = action - A.DISCARD
+        kept = keep_value(view, card) if mine else KEEP_OTHER[view.role][view.ctype(card)]
+        return message_value(view, card) - kept
+
+    return max(legal, key=lambda a: (worth(a), -a))
+
+
+DECIDERS = {
+    M.DRAFT_PICK: decide_draft,
+    M.ABILITY_CANCEL: decide_cancel,
+    M.GIVE_SEAT: decide_give_seat,
+    M.HIBER_SEAT: decide_give_seat,
+    M.GIVE_COLOUR: decide_give_colour,
+    M.HIBER_COLOUR: decide_give_colour,
+    M.REED_FREE: decide_reed,
+    M.STEP_MOVE: decide_move_step,
+    M.RIDE_ASK: decide_ride,
+    M.MOVE_POINTS: decide_walk,
+    M.DRIVE_FALLBACK: decide_fallback,
+    M.STEP_SEARCH: lambda v, legal: decide_play_type(v, legal, SEARCH_T),
+    M.REORDER: decide_reorder,
+    M.STEP_GET: lambda v, legal: decide_play_type(v, legal, GET_T),
+    M.STEP_REPAIR: lambda v, legal: decide_play_type(v, legal, REPAIR_T),
+    M.STEP_ATTACK: lambda v, legal: decide_play_type(v, legal, ATTACK_T),
+    M.SCRAP_GIVE: decide_give_card,
+    M.SCRAP_TAKE: decide_give_card,
+    M.SECTION_CHOICE: decide_section,
+    M.ACCOM_REMOVE: decide_accommodation,
+    M.BRIDGE_TAKE: decide_take_card,
+    M.BRIDGE_GIVE: decide_give_card,
+    M.DECOMP: decide_decompression,
+    M.GRAVE_DECK: decide_graveyard,
+    M.TEMPLE_PICK: decide_temple,
+    M.MSG_DISCARD: decide_messages_discard,
+    M.IDENTITY: decide_identity,
+}
+
+REVEAL_PICK: int | None = getattr(M, "REVEAL_PICK", None)
+"""The engine mode where the player picks which cards pay a Section (newer engine versions)."""
+if REVEAL_PICK is not None:
+    DECIDERS[REVEAL_PICK] = decide_reveal
