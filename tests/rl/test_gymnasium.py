@@ -12,8 +12,18 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from shadowtable.rl.gymnasium_env import ShadowTableEnv  # noqa: E402
 
 
-def test_gymnasium_check_env() -> None:
-    check_env(ShadowTableEnv("tiny-showdown", players=3), skip_render_check=True)
+@pytest.mark.parametrize(("game_id", "players"), [("tiny-showdown", 3), ("shadow-planet", 4)])
+def test_gymnasium_check_env(game_id: str, players: int) -> None:
+    check_env(ShadowTableEnv(game_id, players=players), skip_render_check=True)
+
+
+def test_registered_ids_make_environments() -> None:
+    import gymnasium
+
+    env = gymnasium.make("shadowtable/ShadowPlanet-v0", players=4, opponents="heuristic")
+    observation, info = env.reset(seed=3)
+    assert observation.shape == env.observation_space.shape
+    assert info["action_mask"].sum() >= 1
 
 
 def test_masked_random_play_ends_with_the_seat_return() -> None:

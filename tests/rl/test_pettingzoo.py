@@ -10,14 +10,17 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from shadowtable.rl.pettingzoo_env import env  # noqa: E402
 
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_pettingzoo_api_test(players: int) -> None:
-    api_test(env("tiny-showdown", players=players), num_cycles=200)
+GAMES = [("tiny-showdown", 2), ("tiny-showdown", 4), ("shadow-planet", 3), ("shadow-planet", 5)]
 
 
-def test_pettingzoo_seed_test() -> None:
-    seed_test(lambda: env("tiny-showdown", players=3), num_cycles=50)
+@pytest.mark.parametrize(("game_id", "players"), GAMES)
+def test_pettingzoo_api_test(game_id: str, players: int) -> None:
+    api_test(env(game_id, players=players), num_cycles=300)
+
+
+@pytest.mark.parametrize("game_id", ["tiny-showdown", "shadow-planet"])
+def test_pettingzoo_seed_test(game_id: str) -> None:
+    seed_test(lambda: env(game_id, players=3), num_cycles=100)
 
 
 def test_rewards_are_the_game_returns_at_the_end() -> None:
