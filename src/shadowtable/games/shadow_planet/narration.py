@@ -60,6 +60,8 @@ def event_text(r: Rules, before: State, after: State, action: int, seat: int | N
 
 
 def _chance_text(r: Rules, before: State, after: State, outcome: int, seat: int | None) -> str | None:
+    if before.fill == M.MESSAGES_DECK and before.mode == M.MSG_REVEAL:
+        return chance_to_str(r, before, outcome)  # a Messages reveal is face up for everyone
     if before.fill >= 0:
         mask = after.public | (after.known[seat] if seat is not None else 0)
         if (mask >> outcome) & 1:

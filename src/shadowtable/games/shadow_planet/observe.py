@@ -169,7 +169,10 @@ def _cards(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
             where[c] = M.TEMPLE
     for c in zones["discard"]:
         where[c] = M.DISCARD
-    slots.extend(("zone", M.REMOVED, -1) for _ in range(zones["removed"]))
+    seen_removed = [c for c in obs["reveal_cards"] if where[c] < 0]  # revealed, then removed
+    for c in seen_removed:
+        where[c] = M.REMOVED
+    slots.extend(("zone", M.REMOVED, -1) for _ in range(zones["removed"] - len(seen_removed)))
     for ch, g in enumerate(zones["gear"]):
         for c in g["known"]:
             where[c] = M.GEAR0 + ch

@@ -62,6 +62,7 @@ def new_state(r: Rules) -> State:
     reset_turn(s)
     s.active, s.auras, s.cancelled = 0, [], -1
     s.msg_next, s.revealed, s.last_reveal, s.trajectory = 0, [0] * 5, [0] * 5, []
+    s.reveal_cards = []
     s.end_reason, s.identity, s.id_next = 0, [-1] * n, 0
     s.trajectory.append([s.countdown, s.repair, s.threat])
     return s
@@ -196,7 +197,7 @@ def _shuffle_messages(r: Rules, s: State) -> None:
     if not r.options["temple_first"]:
         for card in s.temple[:]:
             move_card(s, card, MSG)
-    s.revealed = [0] * 5
+    s.revealed, s.reveal_cards = [0] * 5, []
 
 
 def msg_reveal(r: Rules, s: State) -> None:
@@ -214,7 +215,10 @@ def msg_reveal(r: Rules, s: State) -> None:
 
 
 def _reveal(r: Rules, s: State, card: int) -> None:
+    """Turn ``card`` face up for everyone (``reveal_cards``), then remove it from the game face
+    down: the removed pile itself is seen by nobody."""
     s.revealed[r.ctype[card]] += 1
+    s.reveal_cards.append(card)
     move_card(s, card, REMOVED)
     forget(s, card)
 

@@ -52,6 +52,8 @@ def render(r: Rules, obs: dict[str, Any]) -> str:
     lines.append(
         f"  Temple pile: {len(zones['temple'])}  Discarded: {len(zones['discard'])}  Removed: {zones['removed']}"
     )
+    if obs["reveal_cards"]:
+        lines.append("  Last Messages reveal: " + ", ".join(label(k) for k in obs["reveal_cards"]))
     if "outcome" in obs:
         out = obs["outcome"]
         lines.append(f"Game over ({out['reason']}): {out['why']}")

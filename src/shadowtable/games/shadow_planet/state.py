@@ -60,13 +60,14 @@ FIELDS = (
     "draft_random", "draft_picks", "draft_step",
     "active", "fill", "forbid", "excl", "move_total", "move_cards", "drive", "dest", "passengers", "ask",
     "points", "bonus", "look", "placed", "draws", "target", "chosen", "count", "reveal", "eff_index",
-    "auras", "cancelled", "msg_next", "revealed", "last_reveal", "trajectory",
+    "auras", "cancelled", "msg_next", "revealed", "last_reveal", "reveal_cards", "trajectory",
     "end_reason", "identity", "id_next", "ability_index",
 )  # fmt: skip
 LIST_FIELDS = (
     "objectives", "pool", "sheets", "section_markers", "char_loc", "char_section", "controller",
     "seat_char", "vehicle_loc", "where", "temple", "known", "draft_picks", "passengers", "ask",
     "look", "placed", "revealed", "identity", "removed_objectives", "auras", "trajectory", "last_reveal",
+    "reveal_cards",
 )  # fmt: skip
 
 
@@ -126,6 +127,7 @@ class State:
     msg_next: int
     revealed: list[int]  # type counts of the current reveal
     last_reveal: list[int]
+    reveal_cards: list[int]  # the cards of the current (or last) Messages reveal, seen by all
     trajectory: list[list[int]]  # [countdown, repair, threat] at the end of each round
     end_reason: int
     identity: list[int]  # per seat: matched Character or -1
@@ -188,6 +190,7 @@ class State:
         new.msg_next = self.msg_next
         new.revealed = self.revealed[:]
         new.last_reveal = self.last_reveal[:]
+        new.reveal_cards = self.reveal_cards[:]
         new.trajectory = self.trajectory[:]
         new.end_reason = self.end_reason
         new.identity = self.identity[:]
@@ -211,6 +214,7 @@ class State:
         new = State.__new__(State)
         if not isinstance(data, dict):
             raise TypeError("state must be an object")
+        data = {"reveal_cards": [], **data}  # states saved before the rules audit lack this field
         for name in FIELDS:
             value = data[name]
             if name in LIST_FIELDS or name == "top":

@@ -109,7 +109,8 @@ def ability_next(r: Rules, s: State) -> None:
             return
         if kind == "free_move_to_section":
             section = r.section_index(effect["section"])
-            if can_enter(r, s, ch, section):
+            # a free move, but along Links: none that only Vehicles may use (the Caves)
+            if can_enter(r, s, ch, section) and r.walk_reach[s.char_loc[ch]][r.c.section_location[section]]:
                 s.target = section
                 s.mode = REED_FREE
                 return
