@@ -50,7 +50,7 @@ class ShadowPlanetGame(Game[State]):
     SPEC = GameSpec(
         id="shadow-planet",
         name="The Shadow Planet",
-        version="1.0.0",
+        version="1.1.0",
         min_players=3,
         max_players=5,
         num_distinct_actions=A.NUM_ACTIONS,
