@@ -2,7 +2,9 @@
 
 from shadowtable.core.registry import register_builtin
 
-BUILTIN_GAMES: dict[str, str] = {}
+BUILTIN_GAMES: dict[str, str] = {
+    "shadowlord": "shadowtable.games.shadowlord.game:ShadowlordGame",
+}
 
 for _game_id, _target in BUILTIN_GAMES.items():
     register_builtin(_game_id, _target)

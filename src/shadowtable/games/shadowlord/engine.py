@@ -1,0 +1,115 @@
+"""The engine: run automatic tasks until a decision or chance node, list legal actions (with the
+free actions of the current player and negotiation offers), and apply an action to a copy."""
+
+from __future__ import annotations
+
+from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, bribe_id, place_id
+from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT
+from shadowtable.games.shadowlord.rules import battle, duel, events, movement, recruit, turn, voting  # noqa: F401
+from shadowtable.games.shadowlord.rules import negotiation
+from shadowtable.games.shadowlord.rules.cards import needs_card
+from shadowtable.games.shadowlord.rules.recruit import bribable, start_bribe
+from shadowtable.games.shadowlord.rules.registry import AUTO, CHANCE, DECISION, MAIN_KINDS, log
+from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT
+from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, SLState
+
+NV = CARD_VALUES
+
+
+def advance(ctx: Ctx, s: SLState) -> None:
+    """Run automatic work until a seat must decide, chance must act, or the game is over."""
+    stack = s.stack
+    while stack and not s.end:
+        top = stack[-1]
+        kind = top[0]
+        auto = AUTO.get(kind)
+        if auto is not None:
+            stack.pop()
+            auto(ctx, s, top)
+            stack = s.stack
+            continue
+        if kind in CHANCE:
+            if kind == "draw" and not needs_card(ctx, s) or not CHANCE[kind][0](ctx, s, top):
+                stack.pop()
+                continue
+            return
+        if s.seat_out[top[1]] or not DECISION[kind][0](ctx, s, top):
+            stack.pop()
+            continue
+        return
+    if not s.end and not stack:
+        s.end = "truncated"
+
+
+def is_chance(s: SLState) -> bool:
+    return bool(s.stack) and s.stack[-1][0] in CHANCE
+
+
+def free_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+    """Anytime during his turn: cards from the Attack Hand under a portrait; one Bribery."""
+    out: list[int] = []
+    kinds = ctx.content.fig_kind
+    mine = [f for a in ctx.seat_alliances[seat] for f in range(NF)
+            if s.owner[f] == a and s.status[f] in (ACTIVE, CAPTIVE) and kinds[f] != DIPLOMAT]
+    base = seat * NV
+    for v in range(NV):
+        n = s.hand[base + v]
+        if not n:
+            continue
+        out += [place_id(v, f) for f in mine]
+        if n >= 4 and not s.bribed:
+            out += [bribe_id(v, f) for f in range(NF) if bribable(ctx, s, f, s.cur)]
+    return out
+
+
+def legal_actions(ctx: Ctx, s: SLState) -> list[int]:
+    if s.end or not s.stack:
+        return []
+    top = s.stack[-1]
+    kind = top[0]
+    if kind in CHANCE:
+        return [o for o, _ in CHANCE[kind][0](ctx, s, top)]
+    legal = DECISION[kind][0](ctx, s, top)
+    seat = top[1]
+    extra: list[int] = []
+    if kind in MAIN_KINDS and seat == ctx.seat_of(s.cur):
+        extra += free_actions(ctx, s, seat)
+    extra += negotiation.offer_starts(ctx, s, kind, seat)
+    if extra:
+        return sorted(set(legal + extra))
+    return legal
+
+
+def apply_action(ctx: Ctx, s: SLState, action: int) -> SLState:
+    """A new state: ``action`` applied to a copy of ``s`` (legality checked by the caller)."""
+    new = s.copy()
+    top = new.stack[-1]
+    kind = top[0]
+    if kind in CHANCE:
+        new.stack.pop()
+        CHANCE[kind][1](ctx, new, top, action)
+    elif PLACE0 <= action < BUY0:
+        apply_free(ctx, new, top[1], action)
+    elif OFFER_TO0 <= action < OFFER_TO0 + 4 and kind != "offer_build":
+        negotiation.start_offer(ctx, new, top[1], action - OFFER_TO0)
+    else:
+        new.stack.pop()
+        DECISION[kind][1](ctx, new, top, action)
+    new.steps_turn += 1
+    if new.steps_turn > TURN_STEP_LIMIT:
+        new.end = "truncated"
+        log(new, "turn step limit reached: the game is truncated")
+    advance(ctx, new)
+    return new
+
+
+def apply_free(ctx: Ctx, s: SLState, seat: int, action: int) -> None:
+    if action < BRIBE0:
+        v, f = divmod(action - PLACE0, NF)
+        s.hand[seat * NV + v] -= 1
+        s.pcards[f * NV + v] += 1
+        log(s, f"{ctx.content.colours[s.cur]} places a card under {ctx.content.fig_name[f]}")
+    else:
+        v, f = divmod(action - BRIBE0, NF)
+        start_bribe(ctx, s, seat, v, f)

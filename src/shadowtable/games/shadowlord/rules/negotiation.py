@@ -1,0 +1,215 @@
+"""Trading and Negotiation: an offer is built item by item by the player who has a decision
+pending (Power Cards from the Attack Hand, characters, releasing a captive, permission to pass,
+a Truce), then the other player accepts or refuses; an accepted offer is executed at once.
+Promises are not modelled (they are not enforced).  At most ``max_offers_per_turn`` offers per
+turn and ``MAX_ITEMS`` items per offer keep random play finite.
+"""
+
+from __future__ import annotations
+
+from shadowtable.games.shadowlord.actions import (
+    DONE,
+    OCHAR0,
+    OFFER_TO0,
+    OGIVE0,
+    OPERM_GIVE,
+    OPERM_WANT,
+    ORELEASE0,
+    OSEND,
+    OTRUCE0,
+    OWANT0,
+    YES,
+)
+from shadowtable.games.shadowlord.board import Ctx, figs_at
+from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
+from shadowtable.games.shadowlord.rules.alliances import alive_seats, alliance_size, recolour, release, resolve_diplomats
+from shadowtable.games.shadowlord.rules.registry import NO_OFFER_KINDS, decision, log
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, SLState, Task
+
+NV = CARD_VALUES
+MAX_ITEMS = 4
+MAX_WANT_PER_VALUE = 2
+
+
+def offer_starts(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
+    """``offer to seat k`` actions available at this decision point."""
+    if s.offer is not None or kind in NO_OFFER_KINDS or s.offers >= ctx.options["max_offers_per_turn"]:
+        return []
+    return [OFFER_TO0 + k for k in alive_seats(s) if k != seat]
+
+
+def start_offer(ctx: Ctx, s: SLState, seat: int, target: int) -> None:
+    s.offers += 1
+    s.offer = {"from": seat, "to": target, "give": [0] * NV, "want": [0] * NV, "chars": [], "release": [],
+               "perm_give": 0, "perm_want": 0, "truce": [], "items": 0}
+    s.stack.append(("offer_build", seat))
+    log(s, f"seat {seat} makes an offer to seat {target}")
+
+
+def tradable_chars(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+    kinds = ctx.content.fig_kind
+    return [f for a in ctx.seat_alliances[seat] for f in range(len(s.owner))
+            if s.owner[f] == a and s.status[f] == ACTIVE and kinds[f] != MASTER]
+
+
+def releasable(ctx: Ctx, s: SLState, holder_seat: int, owner_seat: int) -> list[int]:
+    """Captives of ``owner_seat`` held under rings of ``holder_seat``."""
+    holders = ctx.seat_alliances[holder_seat]
+    owners = ctx.seat_alliances[owner_seat]
+    return [f for f in range(len(s.owner)) if s.status[f] == CAPTIVE and s.owner[f] in owners
+            and s.owner[s.captor[f]] in holders]
+
+
+def shared_galaxies(ctx: Ctx, s: SLState, a: int, b: int) -> list[int]:
+    out = []
+    for g in range(ctx.content.num_galaxies):
+        seats = {ctx.seat_of(s.owner[f]) for f in figs_at(s, g) if s.owner[f] < BLACK}
+        if a in seats and b in seats:
+            out.append(g)
+    return out
+
+
+def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    o = s.offer
+    if o is None:
+        return []
+    me, you = o["from"], o["to"]
+    legal = [DONE]
+    if o["items"]:
+        legal.append(OSEND)
+    if o["items"] >= MAX_ITEMS:
+        return sorted(legal)
+    legal += [OGIVE0 + v for v in range(NV) if s.hand[me * NV + v] > o["give"][v]]
+    legal += [OWANT0 + v for v in range(NV) if o["want"][v] < MAX_WANT_PER_VALUE]
+    legal += [OCHAR0 + f for f in tradable_chars(ctx, s, me) + tradable_chars(ctx, s, you) if f not in o["chars"]]
+    legal += [ORELEASE0 + f for f in releasable(ctx, s, me, you) + releasable(ctx, s, you, me)
+              if f not in o["release"]]
+    if not o["perm_give"]:
+        legal.append(OPERM_GIVE)
+    if not o["perm_want"]:
+        legal.append(OPERM_WANT)
+    legal += [OTRUCE0 + g for g in shared_galaxies(ctx, s, me, you) if g not in o["truce"]]
+    return sorted(legal)
+
+
+@decision("offer_build", build_legal)
+def build_offer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Add one item, send the offer (``offer``), or withdraw it (``done``)."""
+    o = s.offer
+    if o is None:
+        return
+    if action == DONE:
+        s.offer = None
+        log(s, "the offer is withdrawn")
+        return
+    if action == OSEND:
+        s.stack.append(("offer_reply", o["to"]))
+        return
+    o["items"] += 1
+    if action >= OTRUCE0:
+        o["truce"].append(action - OTRUCE0)
+    elif action == OPERM_WANT:
+        o["perm_want"] = 1
+    elif action == OPERM_GIVE:
+        o["perm_give"] = 1
+    elif action >= ORELEASE0:
+        o["release"].append(action - ORELEASE0)
+    elif action >= OCHAR0:
+        o["chars"].append(action - OCHAR0)
+    elif action >= OWANT0:
+        o["want"][action - OWANT0] += 1
+    else:
+        o["give"][action - OGIVE0] += 1
+    s.stack.append(task)
+
+
+def receiving(ctx: Ctx, s: SLState, seat: int, extra: int) -> int:
+    """The Alliance of ``seat`` that can take ``extra`` more characters, or ``NOBODY``."""
+    for a in ctx.seat_alliances[seat]:
+        if s.alive[a] and alliance_size(s, a) + extra <= ctx.content.supplies["alliance_limit"]:
+            return a
+    return NOBODY
+
+
+def feasible(ctx: Ctx, s: SLState) -> bool:
+    o = s.offer
+    if o is None:
+        return False
+    me, you = o["from"], o["to"]
+    if any(s.hand[you * NV + v] < o["want"][v] for v in range(NV)):
+        return False
+    if any(s.hand[me * NV + v] < o["give"][v] for v in range(NV)):
+        return False
+    mine = set(tradable_chars(ctx, s, me))
+    yours = set(tradable_chars(ctx, s, you))
+    if any(f not in mine and f not in yours for f in o["chars"]):
+        return False
+    to_you = sum(1 for f in o["chars"] if f in mine)
+    to_me = len(o["chars"]) - to_you
+    return (not to_you or receiving(ctx, s, you, to_you) != NOBODY) and (
+        not to_me or receiving(ctx, s, me, to_me) != NOBODY)
+
+
+def reply_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    if s.offer is None:
+        return []
+    return [DONE, YES] if feasible(ctx, s) else [DONE]
+
+
+@decision("offer_reply", reply_legal)
+def reply(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Accept (``yes``: executed at once) or refuse (``done``)."""
+    o = s.offer
+    s.offer = None
+    if o is None:
+        return
+    if action != YES:
+        log(s, f"seat {o['to']} refuses the offer")
+        return
+    execute(ctx, s, o)
+    log(s, f"seat {o['to']} accepts the offer")
+
+
+def execute(ctx: Ctx, s: SLState, o: dict[str, list[int] | int]) -> None:
+    """Carry out an accepted offer: cards, characters (recoloured, left where they are),
+    captives released, permission to pass this turn, Truces this turn."""
+    me, you = int(o["from"]), int(o["to"])  # type: ignore[call-overload]
+    give, want = o["give"], o["want"]
+    assert isinstance(give, list) and isinstance(want, list)
+    for v in range(NV):
+        s.hand[me * NV + v] -= give[v]
+        s.hand[you * NV + v] += give[v]
+        s.hand[you * NV + v] -= want[v]
+        s.hand[me * NV + v] += want[v]
+    mine = set(tradable_chars(ctx, s, me))
+    chars = o["chars"]
+    assert isinstance(chars, list)
+    for f in chars:
+        recolour(ctx, s, f, receiving(ctx, s, you if f in mine else me, 1))
+    released = o["release"]
+    assert isinstance(released, list)
+    for f in released:
+        if s.status[f] == CAPTIVE:
+            release(ctx, s, f)
+    if o["perm_give"]:
+        _permit(ctx, s, me, you)
+    if o["perm_want"]:
+        _permit(ctx, s, you, me)
+    truces = o["truce"]
+    assert isinstance(truces, list)
+    for g in truces:
+        s.truce |= 1 << g
+    before = any(t[0] == "move" for t in s.stack)
+    resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
+
+
+def _permit(ctx: Ctx, s: SLState, granter: int, grantee: int) -> None:
+    bits = 0
+    for a in ctx.seat_alliances[grantee]:
+        bits |= 1 << a
+    for a in ctx.seat_alliances[granter]:
+        s.perm[a] |= bits
+
+
+def offer_id(target: int) -> int:
+    return OFFER_TO0 + target
