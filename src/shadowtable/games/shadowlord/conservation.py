@@ -19,6 +19,9 @@ def card_locations(s: SLState) -> list[int]:
     for f in range(len(s.owner)):
         for v in range(NV):
             counts[v] += s.pcards[f * NV + v]
+    if s.offer:
+        for v in range(NV):
+            counts[v] += s.offer["give"][v]
     duel = s.battle["duel"] if s.battle else None
     if duel:
         for side in (0, 1):

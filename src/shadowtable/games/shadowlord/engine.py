@@ -20,7 +20,11 @@ NV = CARD_VALUES
 def advance(ctx: Ctx, s: SLState) -> None:
     """Run automatic work until a seat must decide, chance must act, or the game is over."""
     stack = s.stack
+    budget = 100_000
     while stack and not s.end:
+        budget -= 1
+        if budget < 0:
+            raise RuntimeError(f"shadowlord engine loop at {stack[-3:]}")
         top = stack[-1]
         kind = top[0]
         auto = AUTO.get(kind)
@@ -76,9 +80,7 @@ def legal_actions(ctx: Ctx, s: SLState) -> list[int]:
     if kind in MAIN_KINDS and seat == ctx.seat_of(s.cur):
         extra += free_actions(ctx, s, seat)
     extra += negotiation.offer_starts(ctx, s, kind, seat)
-    if extra:
-        return sorted(set(legal + extra))
-    return legal
+    return sorted(set(legal + extra)) if extra else sorted(legal)
 
 
 def apply_action(ctx: Ctx, s: SLState, action: int) -> SLState:

@@ -86,6 +86,9 @@ def determinize(ctx: Ctx, obs: dict[str, Any], rng: random.Random) -> SLState:
             for v in range(NV):
                 pcards[int(key) * NV + v] = counts[v]
                 pool[v] -= counts[v]
+    if public.get("offer"):
+        for v in range(NV):
+            pool[v] -= public["offer"]["give"][v]
     duel = public["battle"]["duel"] if public.get("battle") and public["battle"].get("duel") else None
     commits: list[list[int] | None] = [None, None]
     if duel is not None:

@@ -332,6 +332,8 @@ def battle_start(ctx: Ctx, s: SLState, task: Task) -> None:
 def battle_round(ctx: Ctx, s: SLState, task: Task) -> None:
     """Until one side has no fighter left: the attacker places one or two rings."""
     idx = task[1]
+    if not s.alive[s.cur] or s.seat_out[defender_seat(ctx, s, idx)]:
+        return
     if not duel_candidates(ctx, s, idx, 0) or not duel_candidates(ctx, s, idx, 1):
         return
     s.stack.append(("round", idx))

@@ -7,6 +7,8 @@ turn and ``MAX_ITEMS`` items per offer keep random play finite.
 
 from __future__ import annotations
 
+from typing import Any
+
 from shadowtable.games.shadowlord.actions import (
     DONE,
     OCHAR0,
@@ -79,7 +81,7 @@ def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
         legal.append(OSEND)
     if o["items"] >= MAX_ITEMS:
         return sorted(legal)
-    legal += [OGIVE0 + v for v in range(NV) if s.hand[me * NV + v] > o["give"][v]]
+    legal += [OGIVE0 + v for v in range(NV) if s.hand[me * NV + v]]
     legal += [OWANT0 + v for v in range(NV) if o["want"][v] < MAX_WANT_PER_VALUE]
     legal += [OCHAR0 + f for f in tradable_chars(ctx, s, me) + tradable_chars(ctx, s, you) if f not in o["chars"]]
     legal += [ORELEASE0 + f for f in releasable(ctx, s, me, you) + releasable(ctx, s, you, me)
@@ -99,6 +101,7 @@ def build_offer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     if o is None:
         return
     if action == DONE:
+        return_escrow(s, o)
         s.offer = None
         log(s, "the offer is withdrawn")
         return
@@ -119,8 +122,17 @@ def build_offer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     elif action >= OWANT0:
         o["want"][action - OWANT0] += 1
     else:
-        o["give"][action - OGIVE0] += 1
+        v = action - OGIVE0
+        o["give"][v] += 1
+        s.hand[o["from"] * NV + v] -= 1  # offered cards are shown and held aside
     s.stack.append(task)
+
+
+def return_escrow(s: SLState, o: dict[str, Any]) -> None:
+    """Cards offered but not traded go back to the offering player's Attack Hand."""
+    for v in range(NV):
+        s.hand[o["from"] * NV + v] += o["give"][v]
+        o["give"][v] = 0
 
 
 def receiving(ctx: Ctx, s: SLState, seat: int, extra: int) -> int:
@@ -137,8 +149,6 @@ def feasible(ctx: Ctx, s: SLState) -> bool:
         return False
     me, you = o["from"], o["to"]
     if any(s.hand[you * NV + v] < o["want"][v] for v in range(NV)):
-        return False
-    if any(s.hand[me * NV + v] < o["give"][v] for v in range(NV)):
         return False
     mine = set(tradable_chars(ctx, s, me))
     yours = set(tradable_chars(ctx, s, you))
@@ -164,6 +174,7 @@ def reply(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     if o is None:
         return
     if action != YES:
+        return_escrow(s, o)
         log(s, f"seat {o['to']} refuses the offer")
         return
     execute(ctx, s, o)
@@ -177,7 +188,6 @@ def execute(ctx: Ctx, s: SLState, o: dict[str, list[int] | int]) -> None:
     give, want = o["give"], o["want"]
     assert isinstance(give, list) and isinstance(want, list)
     for v in range(NV):
-        s.hand[me * NV + v] -= give[v]
         s.hand[you * NV + v] += give[v]
         s.hand[you * NV + v] -= want[v]
         s.hand[me * NV + v] += want[v]

@@ -213,10 +213,7 @@ def _shadow_stays(ctx: Ctx, s: SLState, f: int, _: int) -> None:
 
 
 def _shadow_removed(ctx: Ctx, s: SLState, f: int, _: int) -> None:
-    s.supply[BLACK] += s.ships[f]
-    s.ships[f] = 0
-    s.status[f] = REMOVED
-    s.loc[f] = NOBODY
+    remove_figure(ctx, s, f, NOBODY)
     log(s, f"{ctx.content.fig_name[f]} is removed from the game")
 
 
