@@ -21,8 +21,9 @@ class Ctx:
     seat_alliances: list[list[int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.seat_alliances = [[a for a in self.config.alliances if self.config.seat_of[a] == s]
-                               for s in range(self.players)]
+        self.seat_alliances = [
+            [a for a in self.config.alliances if self.config.seat_of[a] == s] for s in range(self.players)
+        ]
 
     def seat_of(self, colour: int) -> int:
         """The seat playing ``colour``; ``NOBODY`` for shadows and unused colours."""
@@ -60,8 +61,10 @@ def control(ctx: Ctx, s: SLState, g: int) -> int:
     c = ctx.content
     if g in c.homes:
         home_owner = c.home_of.index(g)
-        if s.alive[home_owner] and all(friendly(ctx, x, home_owner) for x in cols) and (
-            loose == NOBODY or friendly(ctx, loose, home_owner)
+        if (
+            s.alive[home_owner]
+            and all(friendly(ctx, x, home_owner) for x in cols)
+            and (loose == NOBODY or friendly(ctx, loose, home_owner))
         ):
             if len(cols) == 1:
                 return next(iter(cols))

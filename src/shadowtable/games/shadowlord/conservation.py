@@ -41,7 +41,9 @@ def conservation_errors(ctx: Ctx, s: SLState) -> list[str]:
     sup = c.supplies
     for colour in range(5):
         total = sup["black_ships"] if colour == BLACK else sup["ships_per_colour"]
-        rings = sum(s.ships[f] for f in range(len(s.owner)) if s.owner[f] == colour and s.status[f] in (ACTIVE, CAPTIVE))
+        rings = sum(
+            s.ships[f] for f in range(len(s.owner)) if s.owner[f] == colour and s.status[f] in (ACTIVE, CAPTIVE)
+        )
         loose = sum(n for g, n in enumerate(s.loose_n) if n and s.loose_col[g] == colour)
         held = rings + loose + s.supply[colour] + s.boxed[colour]
         if held != total or s.supply[colour] < 0:

@@ -171,8 +171,16 @@ def parse_content(data: Any, source: str) -> Content:
     mandatory = frozenset(EVENTS.index(n) for n in data.get("mandatory_events", []) if n in EVENTS)
     supplies = _need(data, "supplies", dict, where)
     for key in (
-        "rings_per_colour", "ships_per_colour", "black_rings", "black_ships", "power_stones",
-        "shadowlord_ships", "ring_capacity", "alliance_limit", "start_ships", "ships_per_merchant",
+        "rings_per_colour",
+        "ships_per_colour",
+        "black_rings",
+        "black_ships",
+        "power_stones",
+        "shadowlord_ships",
+        "ring_capacity",
+        "alliance_limit",
+        "start_ships",
+        "ships_per_merchant",
         "ships_per_space_base",
     ):
         if _need(supplies, key, int, where + ":supplies") < 0:
@@ -186,8 +194,9 @@ def parse_content(data: Any, source: str) -> Content:
     every = _need(timer, "every_turn_notches", int, where + ":timer")
     if notches < 1 or every < 1:
         raise ContentError(f"{where}: field 'timer' notches must be positive")
-    configs = _parse_configurations(_need(data, "configurations", dict, where), colours, left, rows, cols,
-                                    neighbours, home_of, where)
+    configs = _parse_configurations(
+        _need(data, "configurations", dict, where), colours, left, rows, cols, neighbours, home_of, where
+    )
     st = strengths
     fig_kind = [MASTER] * 4 + [WARRIOR] * 4 + [DIPLOMAT] * 4
     fig_colour = [0, 1, 2, 3] * 3
@@ -208,8 +217,13 @@ def parse_content(data: Any, source: str) -> Content:
         fig_kind.append(SHADOW)
         fig_colour.append(4)
         fig_name.append(f"Shadow {i + 1}")
-    base = {MASTER: st["master"], WARRIOR: st["warrior"], MERCHANT: st["merchant"], DIPLOMAT: st["diplomat"],
-            SHADOWLORD: st["shadowlord"]}
+    base = {
+        MASTER: st["master"],
+        WARRIOR: st["warrior"],
+        MERCHANT: st["merchant"],
+        DIPLOMAT: st["diplomat"],
+        SHADOWLORD: st["shadowlord"],
+    }
     shadow_iter = iter(shadows)
     fig_strength = [base[k] if k != SHADOW else next(shadow_iter) for k in fig_kind]
     disc_names = ["Warrior", "Merchant", "Diplomat"] + [f"Attacks: Shadow {i + 1}" for i in range(len(shadows))]
@@ -246,14 +260,22 @@ def parse_content(data: Any, source: str) -> Content:
 
 
 def _parse_configurations(
-    raw: dict[str, Any], colours: list[str], left: list[int], rows: int, cols: int,
-    neighbours: tuple[tuple[int, ...], ...], home_of: tuple[int, ...], where: str,
+    raw: dict[str, Any],
+    colours: list[str],
+    left: list[int],
+    rows: int,
+    cols: int,
+    neighbours: tuple[tuple[int, ...], ...],
+    home_of: tuple[int, ...],
+    where: str,
 ) -> dict[str, Configuration]:
     result: dict[str, Configuration] = {}
     for key, players in (("4", 4), ("3", 3), ("2", 2), ("2m", 2)):
         cfg = _need(raw, key, dict, where + ":configurations")
         names = _need(cfg, "alliances", list, f"{where}:configurations.{key}")
-        seats = _int_list(_need(cfg, "seats", list, f"{where}:configurations.{key}"), where, f"configurations.{key}.seats")
+        seats = _int_list(
+            _need(cfg, "seats", list, f"{where}:configurations.{key}"), where, f"configurations.{key}.seats"
+        )
         if any(n not in colours for n in names) or len(seats) != len(names):
             raise ContentError(f"{where}: field 'configurations.{key}' names unknown colours or mismatched seats")
         if sorted(set(seats)) != list(range(players)):
@@ -262,7 +284,7 @@ def _parse_configurations(
         seat_of = [-1] * 4
         for n, s in zip(names, seats, strict=True):
             seat_of[colours.index(n)] = s
-        first = [(left[a],) for a in range(4)]
+        first: list[tuple[int, ...]] = [(left[a],) for a in range(4)]
         for name, cells in dict(cfg.get("first_round", {})).items():
             if name not in colours or not isinstance(cells, list):
                 raise ContentError(f"{where}: field 'configurations.{key}.first_round.{name}' is malformed")

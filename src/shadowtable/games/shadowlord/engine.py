@@ -6,8 +6,7 @@ from __future__ import annotations
 from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, bribe_id, place_id
 from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT
-from shadowtable.games.shadowlord.rules import battle, duel, events, movement, recruit, turn, voting  # noqa: F401
-from shadowtable.games.shadowlord.rules import negotiation
+from shadowtable.games.shadowlord.rules import battle, duel, events, movement, negotiation, recruit, turn, voting  # noqa: F401
 from shadowtable.games.shadowlord.rules.cards import needs_card
 from shadowtable.games.shadowlord.rules.recruit import bribable, start_bribe
 from shadowtable.games.shadowlord.rules.registry import AUTO, CHANCE, DECISION, MAIN_KINDS, log
@@ -54,8 +53,12 @@ def free_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
     """Anytime during his turn: cards from the Attack Hand under a portrait; one Bribery."""
     out: list[int] = []
     kinds = ctx.content.fig_kind
-    mine = [f for a in ctx.seat_alliances[seat] for f in range(NF)
-            if s.owner[f] == a and s.status[f] in (ACTIVE, CAPTIVE) and kinds[f] != DIPLOMAT]
+    mine = [
+        f
+        for a in ctx.seat_alliances[seat]
+        for f in range(NF)
+        if s.owner[f] == a and s.status[f] in (ACTIVE, CAPTIVE) and kinds[f] != DIPLOMAT
+    ]
     base = seat * NV
     for v in range(NV):
         n = s.hand[base + v]

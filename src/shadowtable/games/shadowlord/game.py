@@ -14,6 +14,7 @@ from shadowtable.games.shadowlord.actions import NUM_ACTIONS
 from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.conservation import conservation_errors
 from shadowtable.games.shadowlord.content import cached_content
+from shadowtable.games.shadowlord.rules.registry import CHANCE as CHANCE_TASKS
 from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT, initial_state
 from shadowtable.games.shadowlord.state import SLState, state_from_json, state_to_json
 from shadowtable.games.shadowlord.summary import summary
@@ -33,10 +34,16 @@ SPEC = GameSpec(
     max_utility=1.0,
     options=(
         OptionSpec("modified", bool, False, "2-player game (modified): one Alliance each (players=2 only)"),
-        OptionSpec("turn_cap", int, 150, "end the game as truncated after this many turns", minimum=1,
-                   maximum=TURN_CAP_MAX),
-        OptionSpec("timer_mode", str, "reshuffle", "the Power Stone Timer moves at each reshuffle (REC) or "
-                   "every turn", choices=("reshuffle", "every_turn")),
+        OptionSpec(
+            "turn_cap", int, 150, "end the game as truncated after this many turns", minimum=1, maximum=TURN_CAP_MAX
+        ),
+        OptionSpec(
+            "timer_mode",
+            str,
+            "reshuffle",
+            "the Power Stone Timer moves at each reshuffle (REC) or every turn",
+            choices=("reshuffle", "every_turn"),
+        ),
         OptionSpec("max_offers_per_turn", int, 1, "negotiation offers allowed per turn", minimum=0, maximum=20),
         OptionSpec("content", str, None, "path of a content file (None: built-in content)", nullable=True),
     ),
@@ -78,7 +85,7 @@ class ShadowlordGame(Game[SLState]):
         if state.end or not engine.is_chance(state):
             return []
         top = state.stack[-1]
-        return engine.CHANCE[top[0]][0](self.ctx, state, top)
+        return CHANCE_TASKS[top[0]][0](self.ctx, state, top)
 
     def apply(self, state: SLState, action: int) -> SLState:
         self.check_legal(state, action)

@@ -13,24 +13,52 @@ from shadowtable.games.shadowlord.rules.registry import CHANCE
 from shadowtable.games.shadowlord.state import SLState
 
 FIG_VERBS = {
-    "setup_ship": "ship to", "build": "ship to", "event": "target", "storm_discard": "lose ship of",
-    "dismiss": "dismiss", "call_own": "call in", "place_a": "attack with", "place_d": "defend with",
-    "face": "face", "give_stone": "stone to",
+    "setup_ship": "ship to",
+    "build": "ship to",
+    "event": "target",
+    "storm_discard": "lose ship of",
+    "dismiss": "dismiss",
+    "call_own": "call in",
+    "place_a": "attack with",
+    "place_d": "defend with",
+    "face": "face",
+    "give_stone": "stone to",
 }
 GAL_VERBS = {
-    "build": "loose ship in", "event": "discover in", "storm_discard": "lose loose ship in",
-    "place_shadow": "place shadow in", "place_char": "place in", "fight_order": "fight in",
+    "build": "loose ship in",
+    "event": "discover in",
+    "storm_discard": "lose loose ship in",
+    "place_shadow": "place shadow in",
+    "place_char": "place in",
+    "fight_order": "fight in",
 }
 DONE_WORDS = {
-    "build": "end building", "move": "end movement", "shadow_move": "no shadow move", "event": "skip event",
-    "vote": "vote no", "enlist": "remove from game", "want": "decline", "truce_q": "fight",
-    "truce_a": "refuse truce", "challenge_q": "ignore loose ships", "call_own": "call nobody",
-    "send_ally": "send nobody", "commit": "commit done", "teleport": "stay", "offer_build": "withdraw offer",
-    "offer_reply": "refuse offer", "surrender": "play on",
+    "build": "end building",
+    "move": "end movement",
+    "shadow_move": "no shadow move",
+    "event": "skip event",
+    "vote": "vote no",
+    "enlist": "remove from game",
+    "want": "decline",
+    "truce_q": "fight",
+    "truce_a": "refuse truce",
+    "challenge_q": "ignore loose ships",
+    "call_own": "call nobody",
+    "send_ally": "send nobody",
+    "commit": "commit done",
+    "teleport": "stay",
+    "offer_build": "withdraw offer",
+    "offer_reply": "refuse offer",
+    "surrender": "play on",
 }
 YES_WORDS = {
-    "vote": "vote yes", "enlist": "enlist", "want": "take character", "truce_a": "accept truce",
-    "challenge_q": "challenge loose ships", "teleport": "teleport home", "offer_reply": "accept offer",
+    "vote": "vote yes",
+    "enlist": "enlist",
+    "want": "take character",
+    "truce_a": "accept truce",
+    "challenge_q": "challenge loose ships",
+    "teleport": "teleport home",
+    "offer_reply": "accept offer",
     "surrender": "surrender",
 }
 
@@ -77,16 +105,30 @@ def action_to_str(ctx: Ctx, s: SLState, action: int) -> str:
     if block == "move":
         f, d = divmod(i, 4)
         return f"move {names[f]} {DIRS[d]}"
-    simple_fig = {"drop": "drop ship from", "pick": "pick up ship to", "search": "search with",
-                  "stone": "pass stone to", "ally_a": "send to attacker", "ally_d": "send to defender",
-                  "ochar": "offer trade of", "orelease": "offer release of"}
+    simple_fig = {
+        "drop": "drop ship from",
+        "pick": "pick up ship to",
+        "search": "search with",
+        "stone": "pass stone to",
+        "ally_a": "send to attacker",
+        "ally_d": "send to defender",
+        "ochar": "offer trade of",
+        "orelease": "offer release of",
+    }
     if block in simple_fig:
         return f"{simple_fig[block]} {names[i]}"
     if block in ("place", "bribe"):
         v, f = divmod(i, NF)
-        return f"{'place card' if block == 'place' else 'bribe with four'} {vals[v]} {'under' if block == 'place' else ''} {names[f]}".replace("  ", " ")
-    value_blocks = {"buy": "discard for ships", "commit_p": "commit portrait card", "commit_h": "commit hand card",
-                    "ogive": "offer to give card", "owant": "offer to want card"}
+        if block == "place":
+            return f"place card {vals[v]} under {names[f]}"
+        return f"bribe {names[f]} with four {vals[v]}s"
+    value_blocks = {
+        "buy": "discard for ships",
+        "commit_p": "commit portrait card",
+        "commit_h": "commit hand card",
+        "ogive": "offer to give card",
+        "owant": "offer to want card",
+    }
     if block in value_blocks:
         return f"{value_blocks[block]} {vals[i]}"
     if block == "truce":
@@ -95,8 +137,13 @@ def action_to_str(ctx: Ctx, s: SLState, action: int) -> str:
         return f"offer truce in {c.galaxy_name(i)}"
     if block == "offer_to":
         return f"make offer to seat {i}"
-    return {"blast_card": "blast: extra card", "blast_ships": "blast: destroy ships",
-            "operm_give": "offer permission", "operm_want": "ask permission", "osend": "send offer"}[block]
+    return {
+        "blast_card": "blast: extra card",
+        "blast_ships": "blast: destroy ships",
+        "operm_give": "offer permission",
+        "operm_want": "ask permission",
+        "osend": "send offer",
+    }[block]
 
 
 def normal(text: str) -> str:

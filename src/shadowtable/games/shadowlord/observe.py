@@ -35,8 +35,11 @@ def observe(ctx: Ctx, s: SLState, seat: int | None) -> dict[str, Any]:
     private: dict[str, Any] = {"hand": None, "portraits": {}, "commit": [None, None]}
     if seat is not None:
         private["hand"] = hand[seat * NV : seat * NV + NV]
-        private["portraits"] = {str(f): pcards[f * NV : f * NV + NV] for f in range(nf)
-                                if portrait_seat(ctx, s, f) == seat and any(pcards[f * NV : f * NV + NV])}
+        private["portraits"] = {
+            str(f): pcards[f * NV : f * NV + NV]
+            for f in range(nf)
+            if portrait_seat(ctx, s, f) == seat and any(pcards[f * NV : f * NV + NV])
+        }
     battle = public.get("battle")
     if battle and battle.get("duel"):
         duel = battle["duel"]
@@ -57,7 +60,7 @@ def outcome_text(ctx: Ctx, s: SLState) -> str | None:
         return None
     texts = {
         "master_of_universe": f"seat {s.winner} defeated the Shadowlord and every other Star Master: "
-                              "Master of the Universe",
+        "Master of the Universe",
         "surrender": f"the other players surrendered to seat {s.winner}, owner of the Power Stone",
         "shadowlord_timer": "the Power Stone Timer reached the Starburst: the Shadowlord wins, every player loses",
         "shadowlord_wins": "every Alliance was defeated: the Shadowlord wins, every player loses",
@@ -113,9 +116,9 @@ def determinize(ctx: Ctx, obs: dict[str, Any], rng: random.Random) -> SLState:
         if k != seat:
             hand[k * NV : k * NV + NV] = deal(public["hand_counts"][k])
     for f in range(nf):
-        if str(f) not in private["portraits"] and public["portrait_counts"][f]:
-            if seat is None or _owner_seat(ctx, public, f) != seat:
-                pcards[f * NV : f * NV + NV] = deal(public["portrait_counts"][f])
+        hidden = seat is None or _owner_seat(ctx, public, f) != seat
+        if str(f) not in private["portraits"] and public["portrait_counts"][f] and hidden:
+            pcards[f * NV : f * NV + NV] = deal(public["portrait_counts"][f])
     if duel is not None:
         duel["commit"] = [c if c is not None else deal(duel["count"][i]) for i, c in enumerate(commits)]
     if public.get("vote"):

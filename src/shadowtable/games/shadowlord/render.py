@@ -30,8 +30,11 @@ def render(ctx: Ctx, obs: dict[str, Any]) -> str:
     cells: list[list[str]] = []
     for g in range(c.num_galaxies):
         lines = [f"{c.galaxy_name(g)} {CELL_MARK[c.cell_kind[g]]}{' ?' if p['disc'][g] else ''}"]
-        figs = [fig_code(ctx, f, p["owner"][f], p["ships"][f], p["stone"] == f)
-                for f in range(len(p["owner"])) if p["loc"][f] == g and p["status"][f] == 1]
+        figs = [
+            fig_code(ctx, f, p["owner"][f], p["ships"][f], p["stone"] == f)
+            for f in range(len(p["owner"]))
+            if p["loc"][f] == g and p["status"][f] == 1
+        ]
         if p["loose_n"][g]:
             figs.append(f"+{p['loose_n'][g]}{COLOUR_CODE[p['loose_col'][g]]}")
         row = ""
@@ -53,17 +56,24 @@ def render(ctx: Ctx, obs: dict[str, Any]) -> str:
             out.append("|" + "|".join((b[i] if i < len(b) else "").ljust(width) for b in block) + "|")
     out.append(sep)
     colour = c.colours[p["cur"]] if 0 <= p["cur"] < 4 else "-"
-    out.append(f"turn {p['turn'] + 1}, {colour} to play; timer {p['timer'] if p['timer'] >= 0 else 'removed'}; "
-               f"deck {p['deck_count']}, discard {p['discard_count']}")
+    out.append(
+        f"turn {p['turn'] + 1}, {colour} to play; timer {p['timer'] if p['timer'] >= 0 else 'removed'}; "
+        f"deck {p['deck_count']}, discard {p['discard_count']}"
+    )
     out.append("Attack Hands: " + ", ".join(f"seat {k}: {n}" for k, n in enumerate(p["hand_counts"][: ctx.players])))
-    captives = [f"{c.fig_name[f]} (held by {c.fig_name[p['captor'][f]]})"
-                for f in range(len(p["owner"])) if STATUS_NAMES[p["status"][f]] == "captive"]
+    captives = [
+        f"{c.fig_name[f]} (held by {c.fig_name[p['captor'][f]]})"
+        for f in range(len(p["owner"]))
+        if STATUS_NAMES[p["status"][f]] == "captive"
+    ]
     if captives:
         out.append("Captives: " + "; ".join(captives))
     if obs["private"]["hand"] is not None:
         vals = c.card_values
-        out.append(f"Your hand (seat {obs['seat']}): " + ", ".join(f"{n}x{vals[v]}" for v, n in
-                                                                   enumerate(obs["private"]["hand"]) if n))
+        out.append(
+            f"Your hand (seat {obs['seat']}): "
+            + ", ".join(f"{n}x{vals[v]}" for v, n in enumerate(obs["private"]["hand"]) if n)
+        )
     if p["stack"]:
         out.append(f"Pending: {p['stack'][-1][0]}")
     out.extend(f"  {line}" for line in p["log"][-6:])

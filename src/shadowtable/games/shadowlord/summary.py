@@ -17,16 +17,18 @@ def summary(ctx: Ctx, s: SLState) -> dict[str, Any]:
     for k in range(ctx.players):
         colours = ctx.seat_alliances[k]
         figs = [f for f in range(len(s.owner)) if s.owner[f] in colours]
-        seats.append({
-            "seat": k,
-            "alliances": [ctx.content.colours[a] for a in colours],
-            "in_game": not s.seat_out[k],
-            "characters": sum(1 for f in figs if s.status[f] == ACTIVE),
-            "captives_lost": sum(1 for f in figs if s.status[f] == CAPTIVE),
-            "space_ships": sum(s.ships[f] for f in figs if s.status[f] == ACTIVE),
-            "attack_hand": sum(s.hand[k * NV : k * NV + NV]),
-            "holds_power_stone": s.stone >= 0 and s.owner[s.stone] in colours,
-        })
+        seats.append(
+            {
+                "seat": k,
+                "alliances": [ctx.content.colours[a] for a in colours],
+                "in_game": not s.seat_out[k],
+                "characters": sum(1 for f in figs if s.status[f] == ACTIVE),
+                "captives_lost": sum(1 for f in figs if s.status[f] == CAPTIVE),
+                "space_ships": sum(s.ships[f] for f in figs if s.status[f] == ACTIVE),
+                "attack_hand": sum(s.hand[k * NV : k * NV + NV]),
+                "holds_power_stone": s.stone >= 0 and s.owner[s.stone] in colours,
+            }
+        )
     return {
         "end_reason": s.end or None,
         "truncated": s.end == "truncated",

@@ -46,7 +46,7 @@ def recolour(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
     """Switch ``f`` to a Power Ring of ``colour``, replacing its Space Ships (supply permitting)."""
     old = s.owner[f]
     n = s.ships[f]
-    if 0 <= old:
+    if old >= 0:
         s.supply[old] += n
     got = min(n, s.supply[colour])
     s.supply[colour] -= got

@@ -118,8 +118,7 @@ def fight(ctx: Ctx, s: SLState, task: Task) -> None:
     battles = find_battles(ctx, s)
     if not battles:
         return
-    s.battle = {"plan": battles, "allies": [[[], []] for _ in battles], "queue": [], "duel": None,
-                "last": None}
+    s.battle = {"plan": battles, "allies": [[[], []] for _ in battles], "queue": [], "duel": None, "last": None}
     seat = attacker_seat(ctx, s)
     s.stack.append(("next_battle",))
     s.stack.append(("allies_start",))
@@ -199,8 +198,7 @@ def reachable(ctx: Ctx, s: SLState, f: int, target: int) -> bool:
 def ally_candidates(ctx: Ctx, s: SLState, colour: int, idx: int) -> list[int]:
     g = plan(s)[idx][0]
     sent = {f for pair in s.battle["allies"] for side in pair for f in side} if s.battle else set()
-    return [f for f in alliance_figs(s, colour)
-            if is_fighter(ctx, f) and f not in sent and reachable(ctx, s, f, g)]
+    return [f for f in alliance_figs(s, colour) if is_fighter(ctx, f) and f not in sent and reachable(ctx, s, f, g)]
 
 
 @auto("allies_start")
@@ -208,7 +206,7 @@ def allies_start(ctx: Ctx, s: SLState, task: Task) -> None:
     """Before the first Battle: the defender may call one of his own; every other Alliance may
     send one character to a side (a shadow calls nobody)."""
     asks: list[Task] = []
-    for idx, (g, att, dfd, kind, status) in enumerate(plan(s)):
+    for idx, (_, att, dfd, kind, status) in enumerate(plan(s)):
         if status != DUE or kind == FORT and att >= BLACK:
             continue
         if dfd < BLACK:
@@ -271,8 +269,11 @@ def send_ally(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     idx = task[2]
     s.loc[f] = plan(s)[idx][0]
     s.battle["allies"][idx][side].append(f)
-    log(s, f"{ctx.content.fig_name[f]} joins the {'attacker' if side == 0 else 'defender'} in "
-           f"{ctx.content.galaxy_name(s.loc[f])}")
+    log(
+        s,
+        f"{ctx.content.fig_name[f]} joins the {'attacker' if side == 0 else 'defender'} in "
+        f"{ctx.content.galaxy_name(s.loc[f])}",
+    )
 
 
 @auto("next_battle")

@@ -4,6 +4,8 @@ Battle (retreating Diplomats, the Lost Fortress won or lost, Teleport Home)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from shadowtable.games.shadowlord.actions import BLAST_CARD, BLAST_SHIPS, COMMIT_H0, COMMIT_P0, DONE, FIG0, YES
 from shadowtable.games.shadowlord.board import Ctx, add_loose, figs_at, friendly, nearest_friendly, range_of, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
@@ -31,8 +33,7 @@ def duel_run(ctx: Ctx, s: SLState, task: Task) -> None:
     g = plan(s)[idx][0]
     if not all(s.status[f] == ACTIVE and s.loc[f] == g for f in (a, d)) or s.battle is None:
         return
-    s.battle["duel"] = {"idx": idx, "figs": [a, d], "drawn": [[], []], "commit": [[0] * NV, [0] * NV],
-                        "count": [0, 0]}
+    s.battle["duel"] = {"idx": idx, "figs": [a, d], "drawn": [[], []], "commit": [[0] * NV, [0] * NV], "count": [0, 0]}
     s.stack.append(("duel_resolve", idx))
     for side, f in ((1, d), (0, a)):
         if not is_shadow_fig(ctx, f) and 0 <= s.owner[f] < BLACK:
@@ -149,14 +150,14 @@ def commit(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     s.stack.append(task)
 
 
-def duel_total(ctx: Ctx, s: SLState, duel: dict[str, list[list[int]]], side: int) -> int:
+def duel_total(ctx: Ctx, s: SLState, duel: dict[str, Any], side: int) -> int:
     """Strength + Space Ships (the Power Stone counts one) + drawn and committed card values."""
-    f = duel["figs"][side]  # type: ignore[index]
+    f: int = duel["figs"][side]
     values = ctx.content.card_values
-    cards = sum(values[v] for v in duel["drawn"][side]) + sum(
-        values[v] * n for v, n in enumerate(duel["commit"][side])
-    )
-    return int(ctx.content.fig_strength[f]) + range_of(s, f) + cards
+    drawn: list[int] = duel["drawn"][side]
+    committed: list[int] = duel["commit"][side]
+    cards = sum(values[v] for v in drawn) + sum(values[v] * n for v, n in enumerate(committed))
+    return ctx.content.fig_strength[f] + range_of(s, f) + cards
 
 
 @auto("duel_resolve")
@@ -179,9 +180,15 @@ def duel_resolve(ctx: Ctx, s: SLState, task: Task) -> None:
     w, lo = (a, d) if totals[0] > totals[1] else (d, a)
     names = ctx.content.fig_name
     log(s, f"Duel {names[a]} {totals[0]} vs {names[d]} {totals[1]}: {names[w]} wins")
-    s.battle["last"] = {"figs": [a, d], "totals": totals, "winner": w,
-                        "cards": [sorted(duel["drawn"][0] + _flat(duel["commit"][0])),
-                                  sorted(duel["drawn"][1] + _flat(duel["commit"][1]))]}
+    s.battle["last"] = {
+        "figs": [a, d],
+        "totals": totals,
+        "winner": w,
+        "cards": [
+            sorted(duel["drawn"][0] + _flat(duel["commit"][0])),
+            sorted(duel["drawn"][1] + _flat(duel["commit"][1])),
+        ],
+    }
     destroy(s, lo, w, abs(totals[0] - totals[1]))
     take_ships(ctx, s, w, lo, g)
     if s.stone == lo:

@@ -14,8 +14,9 @@ from shadowtable.games.shadowlord.rules.voting import EFFECTS, start_vote
 from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, SLState, Task
 
 NV = CARD_VALUES
-DEFECT, ESCAPE, STORM, DISCOVER, STEAL, DRAW2 = (EVENTS.index(n) for n in (
-    "defect", "escape", "spacestorm", "discover", "steal", "draw2"))
+DEFECT, ESCAPE, STORM, DISCOVER, STEAL, DRAW2 = (
+    EVENTS.index(n) for n in ("defect", "escape", "spacestorm", "discover", "steal", "draw2")
+)
 
 
 @chance("event_roll", two_d8_outcomes)
@@ -30,8 +31,9 @@ def roll_event(ctx: Ctx, s: SLState, task: Task, total: int) -> None:
 
 
 def own_captives(ctx: Ctx, s: SLState, seat: int) -> list[int]:
-    return [f for a in ctx.seat_alliances[seat] for f in range(len(s.owner))
-            if s.owner[f] == a and s.status[f] == CAPTIVE]
+    return [
+        f for a in ctx.seat_alliances[seat] for f in range(len(s.owner)) if s.owner[f] == a and s.status[f] == CAPTIVE
+    ]
 
 
 def ships_of_seat(ctx: Ctx, s: SLState, seat: int) -> int:

@@ -94,8 +94,10 @@ def move_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
         legal += [MOVE0 + f * 4 + d for d in step_targets(ctx, s, f)]
         g = s.loc[f]
         if s.adjust[f] < ADJUST_LIMIT:
-            if s.ships[f] and (not s.loose_n[g] or s.loose_col[g] == colour) and not (
-                g == ctx.content.fortress and s.status[lf] == ACTIVE
+            if (
+                s.ships[f]
+                and (not s.loose_n[g] or s.loose_col[g] == colour)
+                and not (g == ctx.content.fortress and s.status[lf] == ACTIVE)
             ):
                 legal.append(DROP0 + f)
             if s.loose_n[g] and s.loose_col[g] == colour and room(ctx, s, f) > 0:

@@ -22,9 +22,9 @@ from shadowtable.games.shadowlord.actions import (
     OWANT0,
     YES,
 )
-from shadowtable.games.shadowlord.board import Ctx, figs_at
+from shadowtable.games.shadowlord.board import Ctx, alliance_size, figs_at
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
-from shadowtable.games.shadowlord.rules.alliances import alive_seats, alliance_size, recolour, release, resolve_diplomats
+from shadowtable.games.shadowlord.rules.alliances import alive_seats, recolour, release, resolve_diplomats
 from shadowtable.games.shadowlord.rules.registry import NO_OFFER_KINDS, decision, log
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, SLState, Task
 
@@ -42,24 +42,41 @@ def offer_starts(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
 
 def start_offer(ctx: Ctx, s: SLState, seat: int, target: int) -> None:
     s.offers += 1
-    s.offer = {"from": seat, "to": target, "give": [0] * NV, "want": [0] * NV, "chars": [], "release": [],
-               "perm_give": 0, "perm_want": 0, "truce": [], "items": 0}
+    s.offer = {
+        "from": seat,
+        "to": target,
+        "give": [0] * NV,
+        "want": [0] * NV,
+        "chars": [],
+        "release": [],
+        "perm_give": 0,
+        "perm_want": 0,
+        "truce": [],
+        "items": 0,
+    }
     s.stack.append(("offer_build", seat))
     log(s, f"seat {seat} makes an offer to seat {target}")
 
 
 def tradable_chars(ctx: Ctx, s: SLState, seat: int) -> list[int]:
     kinds = ctx.content.fig_kind
-    return [f for a in ctx.seat_alliances[seat] for f in range(len(s.owner))
-            if s.owner[f] == a and s.status[f] == ACTIVE and kinds[f] != MASTER]
+    return [
+        f
+        for a in ctx.seat_alliances[seat]
+        for f in range(len(s.owner))
+        if s.owner[f] == a and s.status[f] == ACTIVE and kinds[f] != MASTER
+    ]
 
 
 def releasable(ctx: Ctx, s: SLState, holder_seat: int, owner_seat: int) -> list[int]:
     """Captives of ``owner_seat`` held under rings of ``holder_seat``."""
     holders = ctx.seat_alliances[holder_seat]
     owners = ctx.seat_alliances[owner_seat]
-    return [f for f in range(len(s.owner)) if s.status[f] == CAPTIVE and s.owner[f] in owners
-            and s.owner[s.captor[f]] in holders]
+    return [
+        f
+        for f in range(len(s.owner))
+        if s.status[f] == CAPTIVE and s.owner[f] in owners and s.owner[s.captor[f]] in holders
+    ]
 
 
 def shared_galaxies(ctx: Ctx, s: SLState, a: int, b: int) -> list[int]:
@@ -84,8 +101,7 @@ def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     legal += [OGIVE0 + v for v in range(NV) if s.hand[me * NV + v]]
     legal += [OWANT0 + v for v in range(NV) if o["want"][v] < MAX_WANT_PER_VALUE]
     legal += [OCHAR0 + f for f in tradable_chars(ctx, s, me) + tradable_chars(ctx, s, you) if f not in o["chars"]]
-    legal += [ORELEASE0 + f for f in releasable(ctx, s, me, you) + releasable(ctx, s, you, me)
-              if f not in o["release"]]
+    legal += [ORELEASE0 + f for f in releasable(ctx, s, me, you) + releasable(ctx, s, you, me) if f not in o["release"]]
     if not o["perm_give"]:
         legal.append(OPERM_GIVE)
     if not o["perm_want"]:
@@ -157,7 +173,8 @@ def feasible(ctx: Ctx, s: SLState) -> bool:
     to_you = sum(1 for f in o["chars"] if f in mine)
     to_me = len(o["chars"]) - to_you
     return (not to_you or receiving(ctx, s, you, to_you) != NOBODY) and (
-        not to_me or receiving(ctx, s, me, to_me) != NOBODY)
+        not to_me or receiving(ctx, s, me, to_me) != NOBODY
+    )
 
 
 def reply_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
@@ -181,10 +198,10 @@ def reply(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     log(s, f"seat {o['to']} accepts the offer")
 
 
-def execute(ctx: Ctx, s: SLState, o: dict[str, list[int] | int]) -> None:
+def execute(ctx: Ctx, s: SLState, o: dict[str, Any]) -> None:
     """Carry out an accepted offer: cards, characters (recoloured, left where they are),
     captives released, permission to pass this turn, Truces this turn."""
-    me, you = int(o["from"]), int(o["to"])  # type: ignore[call-overload]
+    me, you = int(o["from"]), int(o["to"])
     give, want = o["give"], o["want"]
     assert isinstance(give, list) and isinstance(want, list)
     for v in range(NV):

@@ -110,8 +110,11 @@ def start_bribe(ctx: Ctx, s: SLState, seat: int, v: int, f: int) -> None:
     s.hand[seat * NV + v] -= 4
     s.discard[v] += 4
     s.bribed = 1
-    log(s, f"{ctx.content.colours[s.cur]} tries to Bribe {ctx.content.fig_name[f]} with four "
-           f"{ctx.content.card_values[v]}s")
+    log(
+        s,
+        f"{ctx.content.colours[s.cur]} tries to Bribe {ctx.content.fig_name[f]} with four "
+        f"{ctx.content.card_values[v]}s",
+    )
     s.stack.append(("d8", "bribe1", f))
 
 

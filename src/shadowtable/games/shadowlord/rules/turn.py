@@ -181,8 +181,17 @@ def turn_body(ctx: Ctx, s: SLState, task: Task) -> None:
         return
     seat = ctx.seat_of(s.cur)
     draws = 1 + sum(1 for g in ctx.content.ruins if control(ctx, s, g) == s.cur)
-    s.stack.extend([("end_turn",), ("fight",), ("shadow_move", seat), ("move", seat), ("build_start",),
-                    ("event_roll",), ("after_draw",)])
+    s.stack.extend(
+        [
+            ("end_turn",),
+            ("fight",),
+            ("shadow_move", seat),
+            ("move", seat),
+            ("build_start",),
+            ("event_roll",),
+            ("after_draw",),
+        ]
+    )
     log(s, f"{ctx.content.colours[s.cur]} draws {draws} Power Card(s)")
     s.stack.extend([("draw", "hand", seat)] * draws)
 
