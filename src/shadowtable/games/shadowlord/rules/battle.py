@@ -221,7 +221,8 @@ def allies_start(ctx: Ctx, s: SLState, task: Task) -> None:
 def call_own_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     if plan(s)[task[2]][4] != DUE:
         return []
-    return [DONE, *(FIG0 + f for f in ally_candidates(ctx, s, task[3], task[2]))]
+    cands = ally_candidates(ctx, s, task[3], task[2])
+    return [DONE, *(FIG0 + f for f in cands)] if cands else []
 
 
 @decision("call_own", call_own_legal)
@@ -253,6 +254,8 @@ def send_ally_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
         return []
     to_a, to_d = ally_sides(ctx, s, idx, task[1])
     cands = ally_candidates(ctx, s, task[3], idx) if to_a or to_d else []
+    if not cands:
+        return []
     legal = [DONE]
     legal += [ALLY_A0 + f for f in cands] if to_a else []
     legal += [ALLY_D0 + f for f in cands] if to_d else []
