@@ -166,7 +166,7 @@ def decide_surrender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     for colour in ctx.seat_alliances[seat]:
         if s.alive[colour]:
             eliminate(ctx, s, colour, -1, "surrender")
-    if not s.end and alive_seats(s) == [owner_seat]:
+    if alive_seats(s) == [owner_seat]:
         s.end = "surrender"
         s.winner = owner_seat
     if not s.alive[s.cur]:
