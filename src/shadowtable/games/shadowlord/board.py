@@ -40,9 +40,11 @@ def friendly(ctx: Ctx, a: int, b: int) -> bool:
 
 
 def figs_at(s: SLState, g: int) -> list[int]:
-    """Active (not captive) figures in galaxy ``g``."""
-    loc, status = s.loc, s.status
-    return [f for f in range(len(loc)) if loc[f] == g and status[f] == ACTIVE]
+    """Active (not captive) figures in galaxy ``g`` (only active figures have a location)."""
+    loc = s.loc
+    if g not in loc:
+        return []
+    return [f for f, here in enumerate(loc) if here == g]
 
 
 def colours_at(s: SLState, g: int) -> set[int]:
@@ -161,7 +163,8 @@ def add_loose(ctx: Ctx, s: SLState, g: int, colour: int, n: int) -> int:
     """Leave up to ``n`` ships of ``colour`` loose in ``g``; returns how many could not be left."""
     if n <= 0:
         return 0
-    if colour == BLACK or (g == ctx.content.fortress and s.status[24] == ACTIVE and s.owner[24] == BLACK):
+    lord = ctx.content.fig_kind.index(4)
+    if colour == BLACK or (g == ctx.content.fortress and s.status[lord] == ACTIVE):
         return n
     if s.loose_n[g] > 0 and s.loose_col[g] != colour:
         return n

@@ -56,6 +56,8 @@ def conservation_errors(ctx: Ctx, s: SLState) -> list[str]:
         st = s.status[f]
         if st == ACTIVE and not (0 <= s.loc[f] < c.num_galaxies):
             errors.append(f"{c.fig_name[f]} is active but off the board")
+        if st != ACTIVE and s.loc[f] != -1:
+            errors.append(f"{c.fig_name[f]} is not active but has a location")
         if st == CAPTIVE and (s.captor[f] < 0 or s.status[s.captor[f]] not in (ACTIVE, CAPTIVE)):
             errors.append(f"{c.fig_name[f]} is captive without a captor")
         if st in (BAG, REMOVED) and s.ships[f]:

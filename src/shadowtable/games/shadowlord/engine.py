@@ -14,6 +14,25 @@ from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT
 from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, SLState
 
 NV = CARD_VALUES
+ALWAYS_ANSWERABLE = frozenset(
+    {
+        "build",
+        "move",
+        "shadow_move",
+        "event",
+        "vote",
+        "truce_q",
+        "truce_a",
+        "challenge_q",
+        "want",
+        "enlist",
+        "surrender",
+        "blast",
+        "offer_build",
+    }
+)
+"""Decisions whose legal actions always include ``done`` (or a fixed pair): no need to list them
+just to know whether the decision can be answered."""
 
 
 def advance(ctx: Ctx, s: SLState) -> None:
@@ -37,7 +56,7 @@ def advance(ctx: Ctx, s: SLState) -> None:
                 stack.pop()
                 continue
             return
-        if s.seat_out[top[1]] or not DECISION[kind][0](ctx, s, top):
+        if s.seat_out[top[1]] or kind not in ALWAYS_ANSWERABLE and not DECISION[kind][0](ctx, s, top):
             stack.pop()
             continue
         return

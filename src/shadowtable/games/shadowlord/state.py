@@ -127,10 +127,21 @@ class SLState:
     def copy(self) -> SLState:
         """A deep-enough copy: lists copied, tuples shared, small dicts cloned."""
         new = SLState.__new__(SLState)
-        for name in LIST_FIELDS:
-            setattr(new, name, getattr(self, name)[:])
-        for name in INT_FIELDS:
-            setattr(new, name, getattr(self, name))
+        new.owner, new.loc, new.status, new.ships = self.owner[:], self.loc[:], self.status[:], self.ships[:]
+        new.captor, new.moves, new.flags, new.adjust = self.captor[:], self.moves[:], self.flags[:], self.adjust[:]
+        new.pcards, new.loose_col, new.loose_n, new.disc = (
+            self.pcards[:],
+            self.loose_col[:],
+            self.loose_n[:],
+            self.disc[:],
+        )
+        new.bag, new.deck, new.discard, new.hand = self.bag[:], self.deck[:], self.discard[:], self.hand[:]
+        new.supply, new.boxed, new.alive, new.perm = self.supply[:], self.boxed[:], self.alive[:], self.perm[:]
+        new.log, new.seat_out = self.log[:], self.seat_out[:]
+        new.stone, new.stone_passes, new.timer, new.cur = self.stone, self.stone_passes, self.timer, self.cur
+        new.turn, new.first_round_turns, new.bribed = self.turn, self.first_round_turns, self.bribed
+        new.offers, new.truce, new.shadow_ctl, new.winner = self.offers, self.truce, self.shadow_ctl, self.winner
+        new.steps_turn, new.pool, new.first_seat = self.steps_turn, self.pool, self.first_seat
         new.battle = clone(self.battle) if self.battle is not None else None
         new.vote = clone(self.vote) if self.vote is not None else None
         new.offer = clone(self.offer) if self.offer is not None else None

@@ -203,8 +203,10 @@ def resolve_diplomats(ctx: Ctx, s: SLState, exempt: int = NOBODY) -> None:
                 loose = s.loose_col[g] if s.loose_n[g] else NOBODY
                 if loose == NOBODY or not friendly(ctx, loose, c):
                     leaving.add(c)
-            elif owner != NOBODY and not friendly(ctx, owner, c) or any(
-                kind[f] != DIPLOMAT and not friendly(ctx, s.owner[f], c) for f in here
+            elif (
+                owner != NOBODY
+                and not friendly(ctx, owner, c)
+                or any(kind[f] != DIPLOMAT and not friendly(ctx, s.owner[f], c) for f in here)
             ):
                 leaving.add(c)
         for c in sorted(leaving):
