@@ -481,3 +481,12 @@ def test_losing_side_diplomats_retreat_after_the_battle() -> None:
     s = do(g, s, "commit done")
     s = draw(g, s, 0)
     assert s.loc[diplomat(BLUE)] == G(1, 4) and s.loc[diplomat(RED)] == C4
+
+
+def test_no_teleport_home_when_enemies_control_it() -> None:
+    g, s = duel_setup()
+    put(s, master(RED), FORTRESS, ships=1)
+    put(s, warrior(BLUE), G(0, 2), ships=1)
+    s = pending(g, s, ("teleport", 0))
+    s = do(g, s, "teleport home")
+    assert s.loc[master(RED)] == FORTRESS

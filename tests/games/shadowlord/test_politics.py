@@ -306,3 +306,17 @@ def test_offers_per_turn_are_limited_by_the_option() -> None:
     g0 = game(4, max_offers_per_turn=0)
     s0 = pending(g0, board(g0), ("build", 0))
     assert not any(t.startswith("make offer") for t in texts(g0, s0))
+
+
+def test_trade_space_ships_recoloured_in_their_current_space() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(1, 2), ships=3)
+    put(s, warrior(BLUE), G(1, 2), ships=5)
+    give_hand(s, 1, 7)
+    s = pending(g, s, ("build", 0))
+    s = offer(g, s, 1, "offer a ship from Red Warrior", "offer a ship from Red Warrior", "offer to want card 7")
+    s = do(g, s, "accept offer")
+    assert s.ships[warrior(RED)] == 1 and s.ships[warrior(BLUE)] == 6
+    assert s.loose_col[G(1, 2)] == BLUE and s.loose_n[G(1, 2)] == 1 and hand(s, 0)[3] == 1
+    assert no_conservation_errors(g, s)

@@ -44,7 +44,8 @@ OPERM_GIVE = ORELEASE0 + NF
 OPERM_WANT = OPERM_GIVE + 1
 OTRUCE0 = OPERM_WANT + 1
 OSEND = OTRUCE0 + NG
-NUM_ACTIONS = OSEND + 1
+OSHIP0 = OSEND + 1
+NUM_ACTIONS = OSHIP0 + NF
 
 BLOCKS: tuple[tuple[str, int, int], ...] = (
     ("done", DONE, 1),
@@ -76,6 +77,7 @@ BLOCKS: tuple[tuple[str, int, int], ...] = (
     ("operm_want", OPERM_WANT, 1),
     ("otruce", OTRUCE0, NG),
     ("osend", OSEND, 1),
+    ("oship", OSHIP0, NF),
 )
 
 

@@ -114,6 +114,7 @@ def action_to_str(ctx: Ctx, s: SLState, action: int) -> str:
         "ally_d": "send to defender",
         "ochar": "offer trade of",
         "orelease": "offer release of",
+        "oship": "offer a ship from",
     }
     if block in simple_fig:
         return f"{simple_fig[block]} {names[i]}"

@@ -7,7 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from shadowtable.games.shadowlord.actions import BLAST_CARD, BLAST_SHIPS, COMMIT_H0, COMMIT_P0, DONE, FIG0, YES
-from shadowtable.games.shadowlord.board import Ctx, add_loose, figs_at, friendly, nearest_friendly, range_of, room
+from shadowtable.games.shadowlord.board import (
+    Ctx,
+    add_loose,
+    controls,
+    figs_at,
+    friendly,
+    nearest_friendly,
+    range_of,
+    room,
+)
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
 from shadowtable.games.shadowlord.rules.alliances import check_end, eliminate, lord, pass_captives, release
 from shadowtable.games.shadowlord.rules.battle import (
@@ -325,6 +334,9 @@ def teleport(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     if action != YES:
         return
     home = ctx.content.home_of[s.cur]
+    if not controls(ctx, s, home, s.cur):
+        log(s, "the Home Planet is controlled by enemies: no Teleport Home")
+        return
     for f in figs_at(s, ctx.content.fortress):
         if s.owner[f] == s.cur:
             s.loc[f] = home

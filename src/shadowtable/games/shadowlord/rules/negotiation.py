@@ -18,11 +18,12 @@ from shadowtable.games.shadowlord.actions import (
     OPERM_WANT,
     ORELEASE0,
     OSEND,
+    OSHIP0,
     OTRUCE0,
     OWANT0,
     YES,
 )
-from shadowtable.games.shadowlord.board import Ctx, alliance_size, figs_at
+from shadowtable.games.shadowlord.board import Ctx, add_loose, alliance_size, figs_at, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, recolour, release, resolve_diplomats
 from shadowtable.games.shadowlord.rules.registry import NO_OFFER_KINDS, decision, log
@@ -49,6 +50,7 @@ def start_offer(ctx: Ctx, s: SLState, seat: int, target: int) -> None:
         "want": [0] * NV,
         "chars": [],
         "release": [],
+        "ships": [],
         "perm_give": 0,
         "perm_want": 0,
         "truce": [],
@@ -107,6 +109,8 @@ def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     if not o["perm_want"]:
         legal.append(OPERM_WANT)
     legal += [OTRUCE0 + g for g in shared_galaxies(ctx, s, me, you) if g not in o["truce"]]
+    sources = ship_sources(ctx, s, me) + ship_sources(ctx, s, you)
+    legal += [OSHIP0 + f for f in sources if o["ships"].count(f) < s.ships[f]]
     return sorted(legal)
 
 
@@ -125,7 +129,9 @@ def build_offer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         s.stack.append(("offer_reply", o["to"]))
         return
     o["items"] += 1
-    if action >= OTRUCE0:
+    if action >= OSHIP0:
+        o["ships"].append(action - OSHIP0)
+    elif action >= OTRUCE0:
         o["truce"].append(action - OTRUCE0)
     elif action == OPERM_WANT:
         o["perm_want"] = 1
@@ -151,6 +157,31 @@ def return_escrow(s: SLState, o: dict[str, Any]) -> None:
         o["give"][v] = 0
 
 
+def ship_sources(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+    """Rings of ``seat`` that hold Space Ships (a ship may be traded from them)."""
+    colours = ctx.seat_alliances[seat]
+    return [f for f in range(len(s.owner)) if s.owner[f] in colours and s.status[f] == ACTIVE and s.ships[f]]
+
+
+def trade_ship(ctx: Ctx, s: SLState, f: int, seat: int) -> None:
+    """One Space Ship from ring ``f`` changes hands: replaced by the receiver's colour and left in
+    its current space (in a ring of the receiver there, else loose; lost if neither is possible)."""
+    if not s.ships[f]:
+        return
+    colour = next((a for a in ctx.seat_alliances[seat] if s.alive[a]), NOBODY)
+    s.ships[f] -= 1
+    s.supply[s.owner[f]] += 1
+    if colour == NOBODY or not s.supply[colour]:
+        return
+    g = s.loc[f]
+    s.supply[colour] -= 1
+    ring = next((x for x in figs_at(s, g) if s.owner[x] == colour and room(ctx, s, x) > 0), NOBODY)
+    if ring != NOBODY:
+        s.ships[ring] += 1
+    elif add_loose(ctx, s, g, colour, 1):
+        s.supply[colour] += 1
+
+
 def receiving(ctx: Ctx, s: SLState, seat: int, extra: int) -> int:
     """The Alliance of ``seat`` that can take ``extra`` more characters, or ``NOBODY``."""
     for a in ctx.seat_alliances[seat]:
@@ -169,6 +200,8 @@ def feasible(ctx: Ctx, s: SLState) -> bool:
     mine = set(tradable_chars(ctx, s, me))
     yours = set(tradable_chars(ctx, s, you))
     if any(f not in mine and f not in yours for f in o["chars"]):
+        return False
+    if any(o["ships"].count(f) > s.ships[f] for f in o["ships"]):
         return False
     to_you = sum(1 for f in o["chars"] if f in mine)
     to_me = len(o["chars"]) - to_you
@@ -213,6 +246,9 @@ def execute(ctx: Ctx, s: SLState, o: dict[str, Any]) -> None:
     assert isinstance(chars, list)
     for f in chars:
         recolour(ctx, s, f, receiving(ctx, s, you if f in mine else me, 1))
+    sources = set(ship_sources(ctx, s, me))
+    for f in o["ships"]:
+        trade_ship(ctx, s, f, you if f in sources else me)
     released = o["release"]
     assert isinstance(released, list)
     for f in released:
