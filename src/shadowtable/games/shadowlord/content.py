@@ -63,6 +63,11 @@ class Content:
     supplies: dict[str, int]
     timer_notches: int
     timer_every_turn_notches: int
+    duel_drawn: int
+    duel_reward: int
+    blast_min_roll: int
+    tie_to_defender: bool
+    shadow_decider_step: int  # +1: left of the attacker, -1: right
     configurations: dict[str, Configuration]
     reconstructed: dict[str, str]
 
@@ -194,6 +199,15 @@ def parse_content(data: Any, source: str) -> Content:
     every = _need(timer, "every_turn_notches", int, where + ":timer")
     if notches < 1 or every < 1:
         raise ContentError(f"{where}: field 'timer' notches must be positive")
+    duel = _need(data, "duel", dict, where)
+    for key in ("drawn_cards", "reward_cards", "blast_min_roll"):
+        if _need(duel, key, int, where + ":duel") < 0:
+            raise ContentError(f"{where}: field 'duel.{key}' must be non-negative")
+    if duel.get("tie_winner") not in ("defender", "attacker"):
+        raise ContentError(f"{where}: field 'duel.tie_winner' must be 'defender' or 'attacker'")
+    decider = data.get("shadow_decider")
+    if decider not in ("left_of_attacker", "right_of_attacker"):
+        raise ContentError(f"{where}: field 'shadow_decider' must be 'left_of_attacker' or 'right_of_attacker'")
     configs = _parse_configurations(
         _need(data, "configurations", dict, where), colours, left, rows, cols, neighbours, home_of, where
     )
@@ -254,6 +268,11 @@ def parse_content(data: Any, source: str) -> Content:
         supplies=dict(supplies),
         timer_notches=notches,
         timer_every_turn_notches=every,
+        duel_drawn=duel["drawn_cards"],
+        duel_reward=duel["reward_cards"],
+        blast_min_roll=duel["blast_min_roll"],
+        tie_to_defender=duel["tie_winner"] == "defender",
+        shadow_decider_step=1 if decider == "left_of_attacker" else -1,
         configurations=configs,
         reconstructed=dict(recon) if isinstance(recon, dict) else {},
     )

@@ -70,8 +70,9 @@ def defender_seat(ctx: Ctx, s: SLState, idx: int) -> int:
     if dfd < BLACK:
         return ctx.seat_of(dfd)
     me = attacker_seat(ctx, s)
+    step = ctx.content.shadow_decider_step
     for i in range(1, ctx.players + 1):
-        k = (me + i) % ctx.players
+        k = (me + step * i) % ctx.players
         if k in alive_seats(s) and k != me:
             return k
     return me

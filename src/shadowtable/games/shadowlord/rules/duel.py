@@ -47,8 +47,8 @@ def duel_run(ctx: Ctx, s: SLState, task: Task) -> None:
     for side, f in ((1, d), (0, a)):
         if not is_shadow_fig(ctx, f) and 0 <= s.owner[f] < BLACK:
             s.stack.append(("commit", ctx.seat_of(s.owner[f]), side))
-    s.stack.append(("draw", "duel", 1))
-    s.stack.append(("draw", "duel", 0))
+    s.stack.extend([("draw", "duel", 1)] * ctx.content.duel_drawn)
+    s.stack.extend([("draw", "duel", 0)] * ctx.content.duel_drawn)
     s.stack.append(("blast_check", idx, 1))
     s.stack.append(("blast_check", idx, 0))
 
@@ -82,7 +82,7 @@ def blast_check(ctx: Ctx, s: SLState, task: Task) -> None:
 
 def blast_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
     side, idx = task[2], task[3]
-    if roll >= 5:
+    if roll >= ctx.content.blast_min_roll:
         log(s, f"Power Blast! (rolled {roll})")
         s.stack.append(("blast", battle_seat_for(ctx, s, idx, side), side))
 
@@ -186,7 +186,8 @@ def duel_resolve(ctx: Ctx, s: SLState, task: Task) -> None:
         for v in range(NV):
             s.discard[v] += duel["commit"][side][v]
     a, d = duel["figs"]
-    w, lo = (a, d) if totals[0] > totals[1] else (d, a)
+    attacker_wins = totals[0] > totals[1] or totals[0] == totals[1] and not ctx.content.tie_to_defender
+    w, lo = (a, d) if attacker_wins else (d, a)
     names = ctx.content.fig_name
     log(s, f"Duel {names[a]} {totals[0]} vs {names[d]} {totals[1]}: {names[w]} wins")
     s.battle["last"] = {
@@ -208,7 +209,7 @@ def duel_resolve(ctx: Ctx, s: SLState, task: Task) -> None:
                 s.supply[s.owner[w]] += 1
     capture(ctx, s, w, lo, g)
     if s.owner[w] < BLACK and s.alive[s.owner[w]] and not s.end:
-        s.stack.append(("draw", "hand", ctx.seat_of(s.owner[w])))
+        s.stack.extend([("draw", "hand", ctx.seat_of(s.owner[w]))] * ctx.content.duel_reward)
 
 
 def _flat(counts: list[int]) -> list[int]:
