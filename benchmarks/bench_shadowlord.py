@@ -58,16 +58,20 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     runs = max(5, args.runs)
-    print(f"shadowlord random playouts: {args.games} games x {runs} runs, "
-          f"{'apply_unchecked' if args.unchecked else 'apply'}")
+    print(
+        f"shadowlord random playouts: {args.games} games x {runs} runs, "
+        f"{'apply_unchecked' if args.unchecked else 'apply'}"
+    )
     for name, players, options in CONFIGS:
         games_per_s, decisions_per_s = [], []
         for run in range(runs):
             decisions, seconds = playouts(players, options, args.games, run, args.unchecked)
             games_per_s.append(args.games / seconds)
             decisions_per_s.append(decisions / seconds)
-        print(f"{name:12s} games/s {statistics.median(games_per_s):8.2f}   "
-              f"decisions/s {statistics.median(decisions_per_s):10.0f}")
+        print(
+            f"{name:12s} games/s {statistics.median(games_per_s):8.2f}   "
+            f"decisions/s {statistics.median(decisions_per_s):10.0f}"
+        )
         if args.profile:
             profiler = cProfile.Profile()
             profiler.enable()

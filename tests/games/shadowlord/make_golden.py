@@ -1,6 +1,6 @@
 """Regenerate the golden records (run by hand after an intended rules change):
 
-    python -m tests.games.shadowlord.make_golden   (from the repository root, src on the path)
+python -m tests.games.shadowlord.make_golden   (from the repository root, src on the path)
 """
 
 from __future__ import annotations

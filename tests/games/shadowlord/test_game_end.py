@@ -138,5 +138,10 @@ def test_random_games_end_within_the_declared_length() -> None:
         g = game(players, **opts)
         record = play_game(g, [RandomBot() for _ in range(players)], seed=11)
         assert not record.truncated and record.metadata["end_reason"] in (
-            "master_of_universe", "surrender", "shadowlord_timer", "shadowlord_wins", "truncated")
+            "master_of_universe",
+            "surrender",
+            "shadowlord_timer",
+            "shadowlord_wins",
+            "truncated",
+        )
         assert len(record.actions) < g.spec.max_game_length

@@ -67,8 +67,12 @@ def test_chance_outcomes_are_readable() -> None:
     g = game(4)
     s = pending(g, board(g), ("draw", "hand", 0))
     assert [g.action_to_str(s, a) for a in g.legal_actions(s)] == [
-        "draw Power Card: 0", "draw Power Card: 2", "draw Power Card: 4", "draw Power Card: 7",
-        "draw Power Card: 10"]
+        "draw Power Card: 0",
+        "draw Power Card: 2",
+        "draw Power Card: 4",
+        "draw Power Card: 7",
+        "draw Power Card: 10",
+    ]
     assert g.chance_outcomes(s)[0] == (0, 8 / 50)
 
 
@@ -96,7 +100,11 @@ def test_render_draws_the_board_as_a_grid() -> None:
 def test_apply_never_mutates_its_input() -> None:
     g, s = sample_state()
     before = g.state_to_json(s)
-    g.apply(s, g.parse_action(s, "ship to Red Warrior") if "ship to Red Warrior" in [
-        g.action_to_str(s, a) for a in g.legal_actions(s)] else g.legal_actions(s)[0])
+    g.apply(
+        s,
+        g.parse_action(s, "ship to Red Warrior")
+        if "ship to Red Warrior" in [g.action_to_str(s, a) for a in g.legal_actions(s)]
+        else g.legal_actions(s)[0],
+    )
     do(g, s, "end building")
     assert g.state_to_json(s) == before

@@ -261,7 +261,7 @@ def test_shadow_may_not_enter_home_fortress_or_own_galaxy() -> None:
     moves = [t for t in texts(g, s) if t.startswith("move Shadow")]
     assert "move Shadow 3 n" not in moves and "move Shadow 3 w" in moves
     assert "move Shadow 4 n" not in moves and "move Shadow 4 s" not in moves  # fortress, yellow home
-    assert FORTRESS == G(2, 2)
+    assert G(2, 2) == FORTRESS
 
 
 def test_pass_the_power_stone_to_a_character_in_the_same_galaxy() -> None:

@@ -88,7 +88,10 @@ def test_three_player_first_round_side_and_middle_players() -> None:
     put(s, warrior(BLUE), G(2, 4), ships=2)
     s = pending(g, s, ("move", 1))
     assert sorted(t for t in texts(g, s) if t.startswith("move")) == [
-        "move Blue Warrior n", "move Blue Warrior s", "move Blue Warrior w"]
+        "move Blue Warrior n",
+        "move Blue Warrior s",
+        "move Blue Warrior w",
+    ]
 
 
 def test_modified_two_player_game_has_red_and_yellow_only() -> None:
