@@ -53,6 +53,8 @@ def start_fight(g, s):  # type: ignore[no-untyped-def]
     s = pending(g, s, ("fight",))
     if top(s)[0] == "truce_q":
         s = do(g, s, "fight")
+    while top(s)[0] == "shift_from":
+        s = do(g, s, "stop shifting")
     return s
 
 
@@ -490,3 +492,19 @@ def test_no_teleport_home_when_enemies_control_it() -> None:
     s = pending(g, s, ("teleport", 0))
     s = do(g, s, "teleport home")
     assert s.loc[master(RED)] == FORTRESS
+
+
+def test_ships_are_redistributed_before_the_battle() -> None:
+    g, s = duel_setup()
+    put(s, warrior(RED), C4, ships=4)
+    put(s, master(RED), C4, ships=0)
+    put(s, warrior(BLUE), C4, ships=1)
+    s = pending(g, s, ("fight",))
+    s = do(g, s, "fight")
+    assert top(s)[0] == "shift_from" and top(s)[1] == 0
+    s = do(g, s, "shift ship from Red Warrior")
+    s = do(g, s, "shift ship to Red Master")
+    s = do(g, s, "shift ship from Red Warrior")
+    s = do(g, s, "shift ship to Red Master")
+    s = do(g, s, "stop shifting")
+    assert s.ships[warrior(RED)] == 2 and s.ships[master(RED)] == 2 and top(s)[0] == "place_a"

@@ -21,6 +21,7 @@ from .helpers import (
     settled,
     shadow,
     texts,
+    top,
     warrior,
 )
 
@@ -273,3 +274,17 @@ def test_pass_the_power_stone_to_a_character_in_the_same_galaxy() -> None:
     s = pending(g, s, ("move", 0))
     s = do(g, s, "pass stone to Red Master")
     assert s.stone == master(RED) and settled(s) is False
+
+
+def test_a_shadow_meeting_another_shadow_may_rearrange_their_ships() -> None:
+    g = game(2, modified=True)
+    s = board(g)
+    put(s, shadow(3), G(3, 3), ships=4)
+    put(s, shadow(4), G(3, 4), ships=1)
+    s = pending(g, s, ("shadow_move", 0))
+    s = do(g, s, "move Shadow 3 e")
+    assert top(s)[0] == "shift_from"
+    s = do(g, s, "shift ship from Shadow 3")
+    s = do(g, s, "shift ship to Shadow 4")
+    s = do(g, s, "stop shifting")
+    assert s.ships[shadow(3)] == 3 and s.ships[shadow(4)] == 2 and settled(s)

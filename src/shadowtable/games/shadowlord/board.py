@@ -58,7 +58,12 @@ def control(ctx: Ctx, s: SLState, g: int) -> int:
     Rings control; with several ring colours the loose Space Ships decide; a Home Planet is its
     owner's unless an enemy ring or loose ship is there.
     """
-    cols = colours_at(s, g)
+    loc = s.loc
+    if g in loc:
+        owner = s.owner
+        cols = {owner[f] for f, here in enumerate(loc) if here == g}
+    else:
+        cols = set()
     loose = s.loose_col[g] if s.loose_n[g] > 0 else NOBODY
     c = ctx.content
     if g in c.homes:

@@ -6,7 +6,17 @@ from __future__ import annotations
 from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, bribe_id, place_id
 from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT
-from shadowtable.games.shadowlord.rules import battle, duel, events, movement, negotiation, recruit, turn, voting  # noqa: F401
+from shadowtable.games.shadowlord.rules import (  # noqa: F401  (importing registers the rules)
+    battle,
+    duel,
+    events,
+    movement,
+    negotiation,
+    recruit,
+    shift,
+    turn,
+    voting,
+)
 from shadowtable.games.shadowlord.rules.cards import needs_card
 from shadowtable.games.shadowlord.rules.recruit import bribable, start_bribe
 from shadowtable.games.shadowlord.rules.registry import AUTO, CHANCE, DECISION, MAIN_KINDS, log

@@ -23,12 +23,15 @@ FIG_VERBS = {
     "place_d": "defend with",
     "face": "face",
     "give_stone": "stone to",
+    "shift_from": "shift ship from",
+    "shift_to": "shift ship to",
 }
 GAL_VERBS = {
     "build": "loose ship in",
     "event": "discover in",
     "storm_discard": "lose loose ship in",
     "place_shadow": "place shadow in",
+    "place_traded": "put traded character in",
     "place_char": "place in",
     "fight_order": "fight in",
 }
@@ -49,6 +52,7 @@ DONE_WORDS = {
     "teleport": "stay",
     "offer_build": "withdraw offer",
     "offer_reply": "refuse offer",
+    "shift_from": "stop shifting",
     "surrender": "play on",
 }
 YES_WORDS = {

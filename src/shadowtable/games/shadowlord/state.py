@@ -77,6 +77,26 @@ def clone(value: Any) -> Any:
     return value
 
 
+def copy_battle(battle: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the battle plan sharing what is never mutated (the last Duel's summary)."""
+    duel = battle["duel"]
+    return {
+        "plan": [entry[:] for entry in battle["plan"]],
+        "allies": [[pair[0][:], pair[1][:]] for pair in battle["allies"]],
+        "queue": battle["queue"][:],
+        "duel": None
+        if duel is None
+        else {
+            "idx": duel["idx"],
+            "figs": duel["figs"][:],
+            "drawn": [duel["drawn"][0][:], duel["drawn"][1][:]],
+            "commit": [duel["commit"][0][:], duel["commit"][1][:]],
+            "count": duel["count"][:],
+        },
+        "last": battle["last"],
+    }
+
+
 class SLState:
     """Everything about one moment of a game; see ``docs/games/shadowlord.md``."""
 
@@ -142,7 +162,7 @@ class SLState:
         new.turn, new.first_round_turns, new.bribed = self.turn, self.first_round_turns, self.bribed
         new.offers, new.truce, new.shadow_ctl, new.winner = self.offers, self.truce, self.shadow_ctl, self.winner
         new.steps_turn, new.pool, new.first_seat = self.steps_turn, self.pool, self.first_seat
-        new.battle = clone(self.battle) if self.battle is not None else None
+        new.battle = copy_battle(self.battle) if self.battle is not None else None
         new.vote = clone(self.vote) if self.vote is not None else None
         new.offer = clone(self.offer) if self.offer is not None else None
         new.stack = self.stack[:]

@@ -18,6 +18,7 @@ from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW, SHADOWLORD
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, lord, resolve_diplomats
 from shadowtable.games.shadowlord.rules.movement import may_enter, may_pass
 from shadowtable.games.shadowlord.rules.registry import auto, decision, log
+from shadowtable.games.shadowlord.rules.shift import offer_shift
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, SLState, Task
 
 NORMAL, LOOSE, FORT = "normal", "loose", "fort"
@@ -238,10 +239,11 @@ def call_own(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 def ally_sides(ctx: Ctx, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
-    """Which sides a player may send to: not a shadow's side; his own Alliance's side in 2p."""
+    """Which sides a player may send to: not a shadow's side; his own Alliance's side in 2p; to
+    the challenger of loose ships only once someone defends them."""
     g, att, dfd, kind, _ = plan(s)[idx]
-    to_a = att < BLACK
-    to_d = dfd < BLACK and (kind != LOOSE or True)
+    to_a = att < BLACK and (kind != LOOSE or bool(side_figs(ctx, s, idx, 1)))
+    to_d = dfd < BLACK
     if att < BLACK and ctx.seat_of(att) == seat:
         to_d = False
     if dfd < BLACK and ctx.seat_of(dfd) == seat:
@@ -327,6 +329,9 @@ def battle_start(ctx: Ctx, s: SLState, task: Task) -> None:
         return
     s.stack.append(("battle_end", idx))
     s.stack.append(("round", idx))
+    if kind != FORT:
+        offer_shift(ctx, s, defender_seat(ctx, s, idx), g, dfd)
+    offer_shift(ctx, s, attacker_seat(ctx, s), g, att)
     if kind == FORT:
         for f in figs_at(s, g):
             if ctx.content.fig_kind[f] == SHADOW:

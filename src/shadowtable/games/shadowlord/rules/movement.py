@@ -22,6 +22,7 @@ from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW
 from shadowtable.games.shadowlord.rules.alliances import battle_in, lord
 from shadowtable.games.shadowlord.rules.recruit import searchers, start_search
 from shadowtable.games.shadowlord.rules.registry import decision, log
+from shadowtable.games.shadowlord.rules.shift import offer_shift
 from shadowtable.games.shadowlord.rules.voting import EFFECTS, start_vote
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, STARTED, STOPPED, SLState, Task
 
@@ -198,7 +199,9 @@ def move_shadow(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 def _shadow_moved(ctx: Ctx, s: SLState, f: int, origin: int) -> None:
+    """The shadow stays; meeting another shadow, the mover may rearrange their ships."""
     s.shadow_ctl |= 1 << f
+    offer_shift(ctx, s, ctx.seat_of(s.cur), s.loc[f], BLACK)
 
 
 def _shadow_back(ctx: Ctx, s: SLState, f: int, origin: int) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from shadowtable.games.shadowlord.actions import (
     DONE,
+    GAL0,
     OCHAR0,
     OFFER_TO0,
     OGIVE0,
@@ -23,11 +24,11 @@ from shadowtable.games.shadowlord.actions import (
     OWANT0,
     YES,
 )
-from shadowtable.games.shadowlord.board import Ctx, add_loose, alliance_size, figs_at, room
+from shadowtable.games.shadowlord.board import Ctx, add_loose, alliance_size, control, figs_at, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, recolour, release, resolve_diplomats
 from shadowtable.games.shadowlord.rules.registry import NO_OFFER_KINDS, decision, log
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, SLState, Task
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, STARTED, STOPPED, SLState, Task
 
 NV = CARD_VALUES
 MAX_ITEMS = 4
@@ -171,6 +172,8 @@ def trade_ship(ctx: Ctx, s: SLState, f: int, seat: int) -> None:
     colour = next((a for a in ctx.seat_alliances[seat] if s.alive[a]), NOBODY)
     s.ships[f] -= 1
     s.supply[s.owner[f]] += 1
+    if s.flags[f] & STARTED:
+        s.flags[f] |= STOPPED  # trading ships after moving ends the move
     if colour == NOBODY or not s.supply[colour]:
         return
     g = s.loc[f]
@@ -245,7 +248,9 @@ def execute(ctx: Ctx, s: SLState, o: dict[str, Any]) -> None:
     chars = o["chars"]
     assert isinstance(chars, list)
     for f in chars:
-        recolour(ctx, s, f, receiving(ctx, s, you if f in mine else me, 1))
+        receiver = you if f in mine else me
+        recolour(ctx, s, f, receiving(ctx, s, receiver, 1))
+        s.stack.append(("place_traded", receiver, f))
     sources = set(ship_sources(ctx, s, me))
     for f in o["ships"]:
         trade_ship(ctx, s, f, you if f in sources else me)
@@ -264,6 +269,25 @@ def execute(ctx: Ctx, s: SLState, o: dict[str, Any]) -> None:
         s.truce |= 1 << g
     before = any(t[0] == "move" for t in s.stack)
     resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
+
+
+def place_traded_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    f = task[2]
+    if s.status[f] != ACTIVE:
+        return []
+    here = s.loc[f]
+    return sorted(
+        {GAL0 + here, *(GAL0 + g for g in range(ctx.content.num_galaxies) if control(ctx, s, g) == s.owner[f])}
+    )
+
+
+@decision("place_traded", place_traded_legal)
+def place_traded(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """A traded character stays where he is or goes to a galaxy his new owner controls."""
+    f, g = task[2], action - GAL0
+    if g != s.loc[f]:
+        s.loc[f] = g
+        log(s, f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(g)}")
 
 
 def _permit(ctx: Ctx, s: SLState, granter: int, grantee: int) -> None:
