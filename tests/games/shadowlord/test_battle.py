@@ -508,3 +508,14 @@ def test_ships_are_redistributed_before_the_battle() -> None:
     s = do(g, s, "shift ship to Red Master")
     s = do(g, s, "stop shifting")
     assert s.ships[warrior(RED)] == 2 and s.ships[master(RED)] == 2 and top(s)[0] == "place_a"
+
+
+def test_allies_join_a_loose_ship_challenger_only_once_someone_defends() -> None:
+    g, s = duel_setup()
+    put(s, warrior(RED), C4, ships=1)
+    loose(s, C4, BLUE, 3)
+    put(s, warrior(GREEN), G(1, 1), ships=1)
+    s = pending(g, s, ("fight",))
+    s = do(g, s, "challenge loose ships")
+    assert top(s) == ("send_ally", 3, 0, GREEN)
+    assert "send to attacker Green Warrior" not in texts(g, s) and "send to defender Green Warrior" in texts(g, s)

@@ -262,6 +262,8 @@ def test_trade_a_character_with_its_ships_recoloured() -> None:
     s = pending(g, s, ("build", 0))
     s = offer(g, s, 1, "offer trade of Red Warrior")
     s = do(g, s, "accept offer")
+    assert top(s) == ("place_traded", 1, warrior(RED)) and "put traded character in e3" in texts(g, s)
+    s = do(g, s, "put traded character in c4")
     assert s.owner[warrior(RED)] == BLUE and s.ships[warrior(RED)] == 3 and s.loc[warrior(RED)] == G(1, 2)
     assert s.pcards[warrior(RED) * 5 + 2] == 1 and no_conservation_errors(g, s)
 
@@ -320,3 +322,15 @@ def test_trade_space_ships_recoloured_in_their_current_space() -> None:
     assert s.ships[warrior(RED)] == 1 and s.ships[warrior(BLUE)] == 6
     assert s.loose_col[G(1, 2)] == BLUE and s.loose_n[G(1, 2)] == 1 and hand(s, 0)[3] == 1
     assert no_conservation_errors(g, s)
+
+
+def test_trading_ships_after_moving_ends_the_move() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(0, 2), ships=4)
+    put(s, diplomat(RED), G(0, 3))
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "move Red Warrior e")
+    s = offer(g, s, 1, "offer a ship from Red Warrior")
+    s = do(g, s, "accept offer")
+    assert s.ships[warrior(RED)] == 3 and not any(t.startswith("move Red Warrior") for t in texts(g, s))
