@@ -334,3 +334,49 @@ def test_trading_ships_after_moving_ends_the_move() -> None:
     s = offer(g, s, 1, "offer a ship from Red Warrior")
     s = do(g, s, "accept offer")
     assert s.ships[warrior(RED)] == 3 and not any(t.startswith("move Red Warrior") for t in texts(g, s))
+
+
+def test_a_truce_can_be_revoked_and_the_battle_happens() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(1, 2), ships=1)
+    put(s, warrior(BLUE), G(1, 2), ships=1)
+    s = pending(g, s, ("fight",), ("build", 0))
+    s = offer(g, s, 1, "offer truce in c4")
+    s = do(g, s, "accept offer")
+    assert s.truce >> G(1, 2) & 1
+    s = do(g, s, "revoke truce in c4")
+    assert not s.truce
+    s = do(g, s, "end building")
+    assert s.battle is not None and top(s)[0] == "truce_q"
+
+
+def test_a_permission_can_be_revoked() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(0, 3), ships=3)
+    put(s, master(BLUE), G(0, 4), ships=1)
+    put(s, diplomat(RED), G(1, 4))
+    s.perm[BLUE] = 1 << RED
+    s = pending(g, s, ("vote", 1), ("move", 0))
+    s.stack = [("hold", 0), ("move", 0), ("want", 1, 12)]  # seat 1 has a decision pending
+    assert "revoke permission of seat 0" in texts(g, s)
+    s = do(g, s, "revoke permission of seat 0")
+    assert s.perm[BLUE] == 0
+    s = do(g, s, "decline")
+    s = do(g, s, "move Red Warrior e")
+    assert not any(t.startswith("move Red Warrior") for t in texts(g, s))
+
+
+def test_a_traitor_among_enemies_protected_by_a_diplomat_must_move_away() -> None:
+    g, s = bribe_setup()
+    put(s, diplomat(BLUE), G(1, 3))
+    put(s, master(BLUE), G(1, 3), ships=1)
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "bribe Blue Warrior with four 4s")
+    s = chance(g, s, 8)
+    s = chance(g, s, 1)
+    assert s.owner[warrior(BLUE)] == RED and s.loc[diplomat(BLUE)] == G(1, 3)
+    assert "end movement" not in texts(g, s)
+    s = do(g, s, "move Blue Warrior n")
+    assert "end movement" in texts(g, s)

@@ -45,7 +45,9 @@ OPERM_WANT = OPERM_GIVE + 1
 OTRUCE0 = OPERM_WANT + 1
 OSEND = OTRUCE0 + NG
 OSHIP0 = OSEND + 1
-NUM_ACTIONS = OSHIP0 + NF
+REVOKE_T0 = OSHIP0 + NF
+REVOKE_P0 = REVOKE_T0 + NG
+NUM_ACTIONS = REVOKE_P0 + 4
 
 BLOCKS: tuple[tuple[str, int, int], ...] = (
     ("done", DONE, 1),
@@ -78,6 +80,8 @@ BLOCKS: tuple[tuple[str, int, int], ...] = (
     ("otruce", OTRUCE0, NG),
     ("osend", OSEND, 1),
     ("oship", OSHIP0, NF),
+    ("revoke_truce", REVOKE_T0, NG),
+    ("revoke_perm", REVOKE_P0, 4),
 )
 
 

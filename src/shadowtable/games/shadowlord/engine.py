@@ -3,7 +3,7 @@ free actions of the current player and negotiation offers), and apply an action 
 
 from __future__ import annotations
 
-from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, bribe_id, place_id
+from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, REVOKE_T0, bribe_id, place_id
 from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT
 from shadowtable.games.shadowlord.rules import (  # noqa: F401  (importing registers the rules)
@@ -112,6 +112,7 @@ def legal_actions(ctx: Ctx, s: SLState) -> list[int]:
     if kind in MAIN_KINDS and seat == ctx.seat_of(s.cur):
         extra += free_actions(ctx, s, seat)
     extra += negotiation.offer_starts(ctx, s, kind, seat)
+    extra += negotiation.revocations(ctx, s, kind, seat)
     return sorted(set(legal + extra)) if extra else sorted(legal)
 
 
@@ -127,6 +128,8 @@ def apply_action(ctx: Ctx, s: SLState, action: int) -> SLState:
         apply_free(ctx, new, top[1], action)
     elif OFFER_TO0 <= action < OFFER_TO0 + 4 and kind != "offer_build":
         negotiation.start_offer(ctx, new, top[1], action - OFFER_TO0)
+    elif action >= REVOKE_T0:
+        negotiation.revoke(ctx, new, top[1], action)
     else:
         new.stack.pop()
         DECISION[kind][1](ctx, new, top, action)

@@ -140,6 +140,10 @@ def action_to_str(ctx: Ctx, s: SLState, action: int) -> str:
         return f"propose truce in {c.galaxy_name(i)}"
     if block == "otruce":
         return f"offer truce in {c.galaxy_name(i)}"
+    if block == "revoke_truce":
+        return f"revoke truce in {c.galaxy_name(i)}"
+    if block == "revoke_perm":
+        return f"revoke permission of seat {i}"
     if block == "offer_to":
         return f"make offer to seat {i}"
     return {

@@ -22,6 +22,7 @@ NO_MOVE = 2  # enlisted this turn: may not move at all
 STARTED = 4  # has moved at least one galaxy this turn
 SEARCHED = 8  # has searched for allies this turn
 FREED = 16  # revealed by an event this turn: may move once given ships
+MUST_LEAVE = 32  # a traitor next to enemies protected by a Diplomat: must move away this turn
 
 Task = tuple[Any, ...]
 

@@ -15,7 +15,7 @@ from shadowtable.games.shadowlord.board import (
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
 from shadowtable.games.shadowlord.rules.registry import log
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, MUST_LEAVE, NOBODY, REMOVED, SLState
 
 NV = CARD_VALUES
 
@@ -188,7 +188,7 @@ def resolve_diplomats(ctx: Ctx, s: SLState, exempt: int = NOBODY) -> None:
     for g in range(ctx.content.num_galaxies):
         here = figs_at(s, g)
         dips = [f for f in here if kind[f] == DIPLOMAT]
-        if not dips:
+        if not dips or exempt >= 0 and any(s.flags[f] & MUST_LEAVE for f in here):
             continue
         colours = {s.owner[f] for f in dips}
         escorted = {c for c in colours if any(s.owner[f] == c and kind[f] != DIPLOMAT for f in here)}

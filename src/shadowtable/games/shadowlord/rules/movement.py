@@ -24,7 +24,17 @@ from shadowtable.games.shadowlord.rules.recruit import searchers, start_search
 from shadowtable.games.shadowlord.rules.registry import decision, log
 from shadowtable.games.shadowlord.rules.shift import offer_shift
 from shadowtable.games.shadowlord.rules.voting import EFFECTS, start_vote
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, STARTED, STOPPED, SLState, Task
+from shadowtable.games.shadowlord.state import (
+    ACTIVE,
+    BLACK,
+    MUST_LEAVE,
+    NO_MOVE,
+    NOBODY,
+    STARTED,
+    STOPPED,
+    SLState,
+    Task,
+)
 
 ADJUST_LIMIT = 6
 """Drops and pick-ups per ring per turn (keeps random play finite; never binding in practice)."""
@@ -92,6 +102,8 @@ def move_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     legal = [DONE]
     lf = lord(ctx)
     for f in alliance_figs(s, colour):
+        if s.flags[f] & MUST_LEAVE and protected_against(ctx, s, s.loc[f], colour) and step_targets(ctx, s, f):
+            legal[0] = -1  # a traitor among enemies protected by a Diplomat must move away first
         legal += [MOVE0 + f * 4 + d for d in step_targets(ctx, s, f)]
         g = s.loc[f]
         if s.adjust[f] < ADJUST_LIMIT:
@@ -107,7 +119,7 @@ def move_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     h = s.stone
     if h >= 0 and s.status[h] == ACTIVE and s.owner[h] == colour and s.stone_passes < STONE_PASS_LIMIT:
         legal += [STONE0 + t for t in figs_at(s, s.loc[h]) if t != h and s.owner[t] == colour and room(ctx, s, t) > 0]
-    return sorted(legal)
+    return sorted(a for a in legal if a >= 0)
 
 
 @decision("move", move_legal)

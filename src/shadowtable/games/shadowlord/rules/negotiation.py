@@ -22,6 +22,8 @@ from shadowtable.games.shadowlord.actions import (
     OSHIP0,
     OTRUCE0,
     OWANT0,
+    REVOKE_P0,
+    REVOKE_T0,
     YES,
 )
 from shadowtable.games.shadowlord.board import Ctx, add_loose, alliance_size, control, figs_at, room
@@ -40,6 +42,45 @@ def offer_starts(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
     if s.offer is not None or kind in NO_OFFER_KINDS or s.offers >= ctx.options["max_offers_per_turn"]:
         return []
     return [OFFER_TO0 + k for k in alive_seats(s) if k != seat]
+
+
+def revocations(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
+    """Truces and permissions ``seat`` may revoke now ("at any time"): a Truce in a galaxy where
+    he has characters, before this turn's Battles are planned; a permission he gave."""
+    if kind in NO_OFFER_KINDS:
+        return []
+    out: list[int] = []
+    if s.truce and any(t[0] == "fight" for t in s.stack):
+        mine = ctx.seat_alliances[seat]
+        for g in range(ctx.content.num_galaxies):
+            if s.truce >> g & 1 and any(s.owner[f] in mine for f in figs_at(s, g)):
+                out.append(REVOKE_T0 + g)
+    granted = 0
+    for a in ctx.seat_alliances[seat]:
+        granted |= s.perm[a]
+    for k in range(ctx.players):
+        if k != seat and any(granted >> b & 1 for b in ctx.seat_alliances[k]):
+            out.append(REVOKE_P0 + k)
+    return out
+
+
+def revoke(ctx: Ctx, s: SLState, seat: int, action: int) -> None:
+    """Revoke a Truce (a Battle follows in Step 6) or a permission; then the Diplomatic
+    Immunity retreat clauses."""
+    if action >= REVOKE_P0:
+        k = action - REVOKE_P0
+        bits = 0
+        for b in ctx.seat_alliances[k]:
+            bits |= 1 << b
+        for a in ctx.seat_alliances[seat]:
+            s.perm[a] &= ~bits
+        log(s, f"seat {seat} revokes the permission of seat {k}")
+    else:
+        g = action - REVOKE_T0
+        s.truce &= ~(1 << g)
+        log(s, f"seat {seat} revokes the Truce in {ctx.content.galaxy_name(g)}")
+    before = any(t[0] == "move" for t in s.stack)
+    resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
 
 
 def start_offer(ctx: Ctx, s: SLState, seat: int, target: int) -> None:

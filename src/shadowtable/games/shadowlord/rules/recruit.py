@@ -11,6 +11,7 @@ from shadowtable.games.shadowlord.board import (
     diplomat_of,
     figs_at,
     friendly,
+    protected_against,
     room,
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER, SHADOW, SHADOWLORD
@@ -32,6 +33,7 @@ from shadowtable.games.shadowlord.state import (
     BAG,
     BLACK,
     FREED,
+    MUST_LEAVE,
     NO_MOVE,
     NOBODY,
     REMOVED,
@@ -84,6 +86,8 @@ def become_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
     g = s.loc[f]
     recolour(ctx, s, f, colour)
     recolour_loose(ctx, s, g, colour)
+    if colour == s.cur and before_fight(s) and protected_against(ctx, s, g, colour):
+        s.flags[f] |= MUST_LEAVE
     log(s, f"{ctx.content.fig_name[f]} leaves {ctx.content.colours[old]} for {ctx.content.colours[colour]}")
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 
