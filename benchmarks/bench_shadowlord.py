@@ -18,17 +18,24 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from shadowtable.core import CHANCE, make  # noqa: E402
 from shadowtable.core.rng import sample_outcome  # noqa: E402
 
-CONFIGS = [("2p", 2, {}), ("2p-modified", 2, {"modified": True}), ("3p", 3, {}), ("4p", 4, {})]
+CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
+    ("2p", 2, {}),
+    ("2p-modified", 2, {"modified": True}),
+    ("3p", 3, {}),
+    ("4p", 4, {}),
+]
 
 
-def playouts(players: int, options: dict[str, object], games: int, seed: int, unchecked: bool) -> tuple[int, float]:
+def playouts(players: int, options: Mapping[str, Any], games: int, seed: int, unchecked: bool) -> tuple[int, float]:
     """Play ``games`` random games; returns (decisions, seconds)."""
     game = make("shadowlord", players=players, **options)
     apply = game.apply_unchecked if unchecked else game.apply  # type: ignore[attr-defined]

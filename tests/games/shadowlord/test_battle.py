@@ -3,7 +3,8 @@ capturing a Star Master, and the Lost Fortress."""
 
 from __future__ import annotations
 
-from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, SLState
 
 from .helpers import (
     BLUE,
@@ -37,19 +38,19 @@ from .helpers import chance as roll
 C4 = G(1, 2)
 
 
-def choices(g, s):  # type: ignore[no-untyped-def]
+def choices(g: ShadowlordGame, s: SLState) -> list[str]:
     """Legal actions without the negotiation openers."""
     return [t for t in texts(g, s) if not t.startswith("make offer")]
 
 
-def duel_setup(players: int = 4):  # type: ignore[no-untyped-def]
+def duel_setup(players: int = 4) -> tuple[ShadowlordGame, SLState]:
     """Red Warrior (6) with ``a`` ships attacks Blue Warrior (6) in c4."""
     g = game(players)
     s = board(g)
     return g, s
 
 
-def start_fight(g, s):  # type: ignore[no-untyped-def]
+def start_fight(g: ShadowlordGame, s: SLState) -> SLState:
     s = pending(g, s, ("fight",))
     if top(s)[0] == "truce_q":
         s = do(g, s, "fight")
@@ -189,7 +190,7 @@ def test_two_attackers_two_defenders_the_defender_chooses_pairings() -> None:
     s = do(g, s, "attack with Red Master")
     s = do(g, s, "defend with Blue Master")  # opposite the first attacker
     s = do(g, s, "defend with Blue Warrior")
-    assert s.battle["duel"]["figs"] == [warrior(RED), master(BLUE)]
+    assert s.battle is not None and s.battle["duel"]["figs"] == [warrior(RED), master(BLUE)]
     assert [t for t in s.stack if t[0] == "duel_run"] == [("duel_run", 0, master(RED), warrior(BLUE))]
 
 
@@ -249,7 +250,7 @@ def test_power_blast_extra_card() -> None:
     s = draw(g, s, 10)
     s = draw(g, s, 0)
     s = draw(g, s, 0)
-    assert s.battle["duel"]["drawn"] == [[4, 0], [0]]
+    assert s.battle is not None and s.battle["duel"]["drawn"] == [[4, 0], [0]]
 
 
 def test_power_blast_destroys_d8_ships_with_carry_over() -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from shadowtable.games.shadowlord.state import REMOVED
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.state import REMOVED, SLState
 
 from .helpers import (
     BLUE,
@@ -25,7 +26,7 @@ from .helpers import (
 C4 = G(1, 2)
 
 
-def banish_shadows(s) -> None:  # type: ignore[no-untyped-def]
+def banish_shadows(s: SLState) -> None:
     for f in range(LORD, LORD + 9):
         s.boxed[4] += s.ships[f]
         s.ships[f] = 0
@@ -36,7 +37,7 @@ def banish_shadows(s) -> None:  # type: ignore[no-untyped-def]
     s.timer = -1
 
 
-def capture_blue_master(g, s):  # type: ignore[no-untyped-def]
+def capture_blue_master(g: ShadowlordGame, s: SLState) -> SLState:
     put(s, warrior(RED), C4, ships=3)
     put(s, master(YELLOW), C4, ships=0)
     s = pending(g, s, ("fight",))

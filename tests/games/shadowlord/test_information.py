@@ -7,11 +7,13 @@ import random
 import pytest
 
 from shadowtable.core import IllegalActionError, InvalidActionError, StateFormatError
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.state import SLState
 
 from .helpers import BLUE, RED, G, board, do, game, give_hand, give_portrait, pending, put, warrior
 
 
-def sample_state():  # type: ignore[no-untyped-def]
+def sample_state() -> tuple[ShadowlordGame, SLState]:
     g = game(4)
     s = board(g)
     give_hand(s, 0, 7, 10)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.state import SLState
+
 from .helpers import (
     BLUE,
     FORTRESS,
@@ -26,7 +29,7 @@ from .helpers import (
 )
 
 
-def moves_of(g, s, name: str) -> list[str]:  # type: ignore[no-untyped-def]
+def moves_of(g: ShadowlordGame, s: SLState, name: str) -> list[str]:
     return sorted(t for t in texts(g, s) if t.startswith(f"move {name} "))
 
 

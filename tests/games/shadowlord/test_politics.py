@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, SLState
 
 from .helpers import (
     BLUE,
@@ -31,7 +32,7 @@ from .helpers import (
 )
 
 
-def bribe_setup():  # type: ignore[no-untyped-def]
+def bribe_setup() -> tuple[ShadowlordGame, SLState]:
     g = game(4)
     s = board(g)
     put(s, warrior(BLUE), G(1, 3), ships=2)
@@ -137,7 +138,7 @@ def test_current_player_is_spared_the_retreat_clauses_until_step_4_ends() -> Non
     assert s.loc[diplomat(RED)] == G(3, 0)
 
 
-def seven(s, colour: int) -> None:  # type: ignore[no-untyped-def]
+def seven(s: SLState, colour: int) -> None:
     """Give ``colour`` seven characters: its three plus four disc characters."""
     for f in (12, 13, 16, 20):
         put(s, f, G(1, 2), ships=0, owner=colour)
@@ -217,7 +218,7 @@ def test_voting_is_suspended_with_two_players_left() -> None:
     assert s.owner[warrior(BLUE)] == RED and settled(s)
 
 
-def offer(g, s, target: int, *items: str):  # type: ignore[no-untyped-def]
+def offer(g: ShadowlordGame, s: SLState, target: int, *items: str) -> SLState:
     s = do(g, s, f"make offer to seat {target}")
     for item in items:
         s = do(g, s, item)
