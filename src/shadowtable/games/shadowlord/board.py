@@ -41,10 +41,21 @@ def friendly(ctx: Ctx, a: int, b: int) -> bool:
 
 def figs_at(s: SLState, g: int) -> list[int]:
     """Active (not captive) figures in galaxy ``g`` (only active figures have a location)."""
+    if s.occ is not None:
+        return s.occ[g]
     loc = s.loc
     if g not in loc:
         return []
     return [f for f, here in enumerate(loc) if here == g]
+
+
+def build_occupancy(s: SLState, galaxies: int) -> list[list[int]]:
+    """Figures per galaxy (for read-only work such as listing legal actions)."""
+    occ: list[list[int]] = [[] for _ in range(galaxies)]
+    for f, here in enumerate(s.loc):
+        if here >= 0:
+            occ[here].append(f)
+    return occ
 
 
 def colours_at(s: SLState, g: int) -> set[int]:
@@ -58,12 +69,8 @@ def control(ctx: Ctx, s: SLState, g: int) -> int:
     Rings control; with several ring colours the loose Space Ships decide; a Home Planet is its
     owner's unless an enemy ring or loose ship is there.
     """
-    loc = s.loc
-    if g in loc:
-        owner = s.owner
-        cols = {owner[f] for f, here in enumerate(loc) if here == g}
-    else:
-        cols = set()
+    owner = s.owner
+    cols = {owner[f] for f in figs_at(s, g)}
     loose = s.loose_col[g] if s.loose_n[g] > 0 else NOBODY
     c = ctx.content
     if g in c.homes:

@@ -4,7 +4,7 @@ free actions of the current player and negotiation offers), and apply an action 
 from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, REVOKE_T0, bribe_id, place_id
-from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.games.shadowlord.board import Ctx, build_occupancy
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT
 from shadowtable.games.shadowlord.rules import (  # noqa: F401  (importing registers the rules)
     battle,
@@ -21,7 +21,7 @@ from shadowtable.games.shadowlord.rules.cards import needs_card
 from shadowtable.games.shadowlord.rules.recruit import bribable, start_bribe
 from shadowtable.games.shadowlord.rules.registry import AUTO, CHANCE, DECISION, MAIN_KINDS, log
 from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT
-from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, SLState, Task
 
 NV = CARD_VALUES
 ALWAYS_ANSWERABLE = frozenset(
@@ -66,12 +66,20 @@ def advance(ctx: Ctx, s: SLState) -> None:
                 stack.pop()
                 continue
             return
-        if s.seat_out[top[1]] or kind not in ALWAYS_ANSWERABLE and not DECISION[kind][0](ctx, s, top):
+        if s.seat_out[top[1]] or kind not in ALWAYS_ANSWERABLE and not _answerable(ctx, s, top):
             stack.pop()
             continue
         return
     if not s.end and not stack:
         s.end = "truncated"
+
+
+def _answerable(ctx: Ctx, s: SLState, top: Task) -> bool:
+    s.occ = build_occupancy(s, ctx.content.num_galaxies)
+    try:
+        return bool(DECISION[top[0]][0](ctx, s, top))
+    finally:
+        s.occ = None
 
 
 def is_chance(s: SLState) -> bool:
@@ -100,8 +108,20 @@ def free_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
 
 
 def legal_actions(ctx: Ctx, s: SLState) -> list[int]:
+    """The sorted legal actions (the figures-per-galaxy index is built once for the listing)."""
     if s.end or not s.stack:
         return []
+    top = s.stack[-1]
+    if top[0] in CHANCE:
+        return [o for o, _ in CHANCE[top[0]][0](ctx, s, top)]
+    s.occ = build_occupancy(s, ctx.content.num_galaxies)
+    try:
+        return _legal_actions(ctx, s)
+    finally:
+        s.occ = None
+
+
+def _legal_actions(ctx: Ctx, s: SLState) -> list[int]:
     top = s.stack[-1]
     kind = top[0]
     if kind in CHANCE:

@@ -105,7 +105,9 @@ def action_to_str(ctx: Ctx, s: SLState, action: int) -> str:
     if block == "gal":
         return f"{GAL_VERBS.get(kind, 'choose')} {c.galaxy_name(i)}"
     if block == "seat":
-        return {"event": "target seat", "enlist": "give to seat"}.get(kind, "seat") + f" {i}"
+        return {"event": "target seat", "enlist": "give to seat", "dismiss_to": "dismiss to seat"}.get(
+            kind, "seat"
+        ) + f" {i}"
     if block == "move":
         f, d = divmod(i, 4)
         return f"move {names[f]} {DIRS[d]}"

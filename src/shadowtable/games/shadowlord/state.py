@@ -101,7 +101,7 @@ def copy_battle(battle: dict[str, Any]) -> dict[str, Any]:
 class SLState:
     """Everything about one moment of a game; see ``docs/games/shadowlord.md``."""
 
-    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end")
+    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "occ")
 
     owner: list[int]
     loc: list[int]
@@ -144,6 +144,8 @@ class SLState:
     offer: dict[str, Any] | None
     stack: list[Task]
     end: str
+    occ: list[list[int]] | None
+    """Figures per galaxy, built only while legal actions are listed (never serialised)."""
 
     def copy(self) -> SLState:
         """A deep-enough copy: lists copied, tuples shared, small dicts cloned."""
@@ -168,6 +170,7 @@ class SLState:
         new.offer = clone(self.offer) if self.offer is not None else None
         new.stack = self.stack[:]
         new.end = self.end
+        new.occ = None
         return new
 
 
@@ -209,4 +212,5 @@ def state_from_json(data: Mapping[str, Any]) -> SLState:
     if not isinstance(end, str):
         raise StateFormatError("shadowlord state field 'end' must be a string")
     state.end = end
+    state.occ = None
     return state

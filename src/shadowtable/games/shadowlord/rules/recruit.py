@@ -299,26 +299,33 @@ def dismiss_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 @decision("dismiss", dismiss_legal)
 def dismiss(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
-    """Dismiss a member: offered to the other players in turn order; removed if nobody wants it."""
+    """Dismiss a member: every other player says whether he wants him; removed if nobody does."""
     f = action - FIG0
     log(s, f"{ctx.content.colours[task[2]]} Dismisses {ctx.content.fig_name[f]}")
-    s.stack.append(("dismiss_ask", f, 1))
+    s.stack.append(("dismiss_ask", f, 1, 0))
 
 
 @auto("dismiss_ask")
 def dismiss_ask(ctx: Ctx, s: SLState, task: Task) -> None:
-    f, i = task[1], task[2]
+    """Ask the next player; when all have answered, hand the character over."""
+    f, i, wanted = task[1], task[2], task[3]
     me = ctx.seat_of(s.owner[f])
     while i < ctx.players:
         k = (me + i) % ctx.players
         if k in alive_seats(s) and receiving_colour(ctx, s, k) != NOBODY:
-            s.stack.append(("dismiss_ask", f, i + 1))
+            s.stack.append(("dismiss_ask", f, i + 1, wanted))
             s.stack.append(("want", k, f))
             return
         i += 1
-    discard_portrait(s, f)
-    remove_figure(ctx, s, f, NOBODY)
-    log(s, f"nobody wants {ctx.content.fig_name[f]}: removed from the game")
+    takers = [k for k in range(ctx.players) if wanted >> k & 1]
+    if len(takers) == 1:
+        s.stack.append(("place_char", takers[0], f, receiving_colour(ctx, s, takers[0])))
+    elif takers:
+        s.stack.append(("dismiss_to", me, f, wanted))
+    else:
+        discard_portrait(s, f)
+        remove_figure(ctx, s, f, NOBODY)
+        log(s, f"nobody wants {ctx.content.fig_name[f]}: removed from the game")
 
 
 def want_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
@@ -327,10 +334,24 @@ def want_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 @decision("want", want_legal)
 def want(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Say whether you want the Dismissed character."""
     if action != YES:
         return
-    s.stack.pop()  # the pending dismiss_ask: this player takes the character
-    s.stack.append(("place_char", task[1], task[2], receiving_colour(ctx, s, task[1])))
+    ask = s.stack.pop()  # the pending dismiss_ask: note this player as a taker
+    s.stack.append((ask[0], ask[1], ask[2], ask[3] | 1 << task[1]))
+    log(s, f"seat {task[1]} wants {ctx.content.fig_name[task[2]]}")
+
+
+def dismiss_to_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [SEAT0 + k for k in range(ctx.players) if task[3] >> k & 1 and receiving_colour(ctx, s, k) != NOBODY]
+
+
+@decision("dismiss_to", dismiss_to_legal)
+def dismiss_to(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Several players want him: the Dismissing player chooses (and may ask a payment by an
+    offer at this decision)."""
+    k = action - SEAT0
+    s.stack.append(("place_char", k, task[2], receiving_colour(ctx, s, k)))
 
 
 def give_ship_room(ctx: Ctx, s: SLState, f: int) -> bool:

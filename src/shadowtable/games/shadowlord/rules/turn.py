@@ -74,6 +74,7 @@ def initial_state(ctx: Ctx) -> SLState:
     s.battle = s.vote = s.offer = None
     s.stack = [("first",)]
     s.end = ""
+    s.occ = None
     return s
 
 
