@@ -41,8 +41,14 @@ def friendly(ctx: Ctx, a: int, b: int) -> bool:
 
 def figs_at(s: SLState, g: int) -> list[int]:
     """Active (not captive) figures in galaxy ``g`` (only active figures have a location)."""
-    if s.occ is not None:
-        return s.occ[g]
+    occ = s.occ
+    if occ is not None:
+        if not occ:
+            occ.extend([] for _ in range(len(s.disc)))
+            for f, here in enumerate(s.loc):
+                if here >= 0:
+                    occ[here].append(f)
+        return occ[g]
     loc = s.loc
     if g not in loc:
         return []

@@ -4,7 +4,7 @@ free actions of the current player and negotiation offers), and apply an action 
 from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, REVOKE_T0, bribe_id, place_id
-from shadowtable.games.shadowlord.board import Ctx, build_occupancy
+from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT
 from shadowtable.games.shadowlord.rules import (  # noqa: F401  (importing registers the rules)
     battle,
@@ -75,7 +75,7 @@ def advance(ctx: Ctx, s: SLState) -> None:
 
 
 def _answerable(ctx: Ctx, s: SLState, top: Task) -> bool:
-    s.occ = build_occupancy(s, ctx.content.num_galaxies)
+    s.occ = []  # built on first use
     try:
         return bool(DECISION[top[0]][0](ctx, s, top))
     finally:
@@ -114,7 +114,7 @@ def legal_actions(ctx: Ctx, s: SLState) -> list[int]:
     top = s.stack[-1]
     if top[0] in CHANCE:
         return [o for o, _ in CHANCE[top[0]][0](ctx, s, top)]
-    s.occ = build_occupancy(s, ctx.content.num_galaxies)
+    s.occ = []  # built on first use
     try:
         return _legal_actions(ctx, s)
     finally:

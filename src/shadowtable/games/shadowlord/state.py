@@ -78,6 +78,11 @@ def clone(value: Any) -> Any:
     return value
 
 
+def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
+    """Copy a dict whose values are ints or lists of ints (votes, offers)."""
+    return {k: v[:] if isinstance(v, list) else v for k, v in data.items()}
+
+
 def copy_battle(battle: dict[str, Any]) -> dict[str, Any]:
     """A copy of the battle plan sharing what is never mutated (the last Duel's summary)."""
     duel = battle["duel"]
@@ -166,8 +171,8 @@ class SLState:
         new.offers, new.truce, new.shadow_ctl, new.winner = self.offers, self.truce, self.shadow_ctl, self.winner
         new.steps_turn, new.pool, new.first_seat = self.steps_turn, self.pool, self.first_seat
         new.battle = copy_battle(self.battle) if self.battle is not None else None
-        new.vote = clone(self.vote) if self.vote is not None else None
-        new.offer = clone(self.offer) if self.offer is not None else None
+        new.vote = _copy_flat(self.vote) if self.vote is not None else None
+        new.offer = _copy_flat(self.offer) if self.offer is not None else None
         new.stack = self.stack[:]
         new.end = self.end
         new.occ = None

@@ -124,12 +124,18 @@ def releasable(ctx: Ctx, s: SLState, holder_seat: int, owner_seat: int) -> list[
 
 
 def shared_galaxies(ctx: Ctx, s: SLState, a: int, b: int) -> list[int]:
-    out = []
-    for g in range(ctx.content.num_galaxies):
-        seats = {ctx.seat_of(s.owner[f]) for f in figs_at(s, g) if s.owner[f] < BLACK}
-        if a in seats and b in seats:
-            out.append(g)
-    return out
+    """Galaxies where characters of seats ``a`` and ``b`` are both present."""
+    here_a = {
+        s.loc[f]
+        for f in range(len(s.loc))
+        if s.loc[f] >= 0 and 0 <= s.owner[f] < BLACK and ctx.seat_of(s.owner[f]) == a
+    }
+    here_b = {
+        s.loc[f]
+        for f in range(len(s.loc))
+        if s.loc[f] >= 0 and 0 <= s.owner[f] < BLACK and ctx.seat_of(s.owner[f]) == b
+    }
+    return sorted(here_a & here_b)
 
 
 def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:

@@ -219,7 +219,10 @@ def loose_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
     Lost Fortress while the Shadowlord lives."""
     lf = lord(ctx)
     out = []
-    for g in range(ctx.content.num_galaxies):
+    present = {s.loc[f] for f in range(len(s.loc)) if s.owner[f] == colour and s.loc[f] >= 0}
+    present |= {g for g, n in enumerate(s.loose_n) if n and s.loose_col[g] == colour}
+    present.add(ctx.content.home_of[colour])  # control needs a ring, loose ships or the home
+    for g in sorted(present):
         if control(ctx, s, g) != colour:
             continue
         if s.loose_n[g] and s.loose_col[g] != colour:
