@@ -20,7 +20,20 @@ class Ctx:
     options: dict[str, Any]
     seat_alliances: list[list[int]] = field(default_factory=list)
 
+    steps: list[tuple[int, ...]] = field(default_factory=list)
+    """``steps[g][d]``: the galaxy one step from ``g`` in direction n, e, s, w (-1 off the board)."""
+
     def __post_init__(self) -> None:
+        c = self.content
+        self.steps = [
+            tuple(
+                (g // c.cols + dr) * c.cols + g % c.cols + dc
+                if 0 <= g // c.cols + dr < c.rows and 0 <= g % c.cols + dc < c.cols
+                else NOBODY
+                for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
+            )
+            for g in range(c.num_galaxies)
+        ]
         self.seat_alliances = [
             [a for a in self.config.alliances if self.config.seat_of[a] == s] for s in range(self.players)
         ]
@@ -119,7 +132,9 @@ def diplomat_of(ctx: Ctx, s: SLState, g: int, pred: Any) -> bool:
 
 def protected_against(ctx: Ctx, s: SLState, g: int, a: int) -> bool:
     """``g`` holds a Diplomat that is an enemy of ``a`` (Diplomatic Immunity)."""
-    return diplomat_of(ctx, s, g, lambda o: not friendly(ctx, o, a))
+    kind = ctx.content.fig_kind
+    owner = s.owner
+    return any(kind[f] == DIPLOMAT and not friendly(ctx, owner[f], a) for f in figs_at(s, g))
 
 
 def alliance_figs(s: SLState, a: int, *, captives: bool = False) -> list[int]:

@@ -76,7 +76,7 @@ class ShadowlordGame(Game[SLState]):
         if state.end or not state.stack:
             return TERMINAL
         top = state.stack[-1]
-        return CHANCE if engine.is_chance(state) else int(top[1])
+        return CHANCE if top[0] in CHANCE_TASKS else int(top[1])
 
     def legal_actions(self, state: SLState) -> list[int]:
         return engine.legal_actions(self.ctx, state)

@@ -43,11 +43,7 @@ STONE_PASS_LIMIT = 2
 
 def direction_target(ctx: Ctx, g: int, d: int) -> int:
     """The galaxy one step in direction ``d`` (n, e, s, w) from ``g``, or ``NOBODY``."""
-    c = ctx.content
-    r, col = divmod(g, c.cols)
-    dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
-    r, col = r + dr, col + dc
-    return r * c.cols + col if 0 <= r < c.rows and 0 <= col < c.cols else NOBODY
+    return ctx.steps[g][d]
 
 
 def permitted(ctx: Ctx, s: SLState, g: int, colour: int) -> bool:
