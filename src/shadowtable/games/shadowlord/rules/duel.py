@@ -22,7 +22,6 @@ from shadowtable.games.shadowlord.rules.alliances import check_end, eliminate, l
 from shadowtable.games.shadowlord.rules.battle import (
     FORT,
     battle_seat_for,
-    defender_seat,
     is_shadow_fig,
     plan,
     side_figs,
@@ -276,7 +275,6 @@ def battle_end(ctx: Ctx, s: SLState, task: Task) -> None:
 
 def fortress_won(ctx: Ctx, s: SLState, g: int) -> None:
     """All shadows banished, their captives go home, the Power Stone is won, the timer removed."""
-    c = ctx.content
     for f in range(len(s.owner)):
         if s.status[f] == CAPTIVE and is_shadow_fig(ctx, s.captor[f]) and not is_shadow_fig(ctx, f):
             release(ctx, s, f)
@@ -296,7 +294,6 @@ def fortress_won(ctx: Ctx, s: SLState, g: int) -> None:
         seat = ctx.seat_of(s.owner[holder])
         s.stack.append(("teleport", ctx.seat_of(s.cur)))
         s.stack.append(("give_stone", seat, s.owner[holder], g))
-    del c
 
 
 def fortress_lost(ctx: Ctx, s: SLState, g: int) -> None:
@@ -342,7 +339,3 @@ def teleport(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         if s.owner[f] == s.cur:
             s.loc[f] = home
     log(s, f"{ctx.content.colours[s.cur]} Teleports Home")
-
-
-def seat_for_defence(ctx: Ctx, s: SLState, idx: int) -> int:
-    return defender_seat(ctx, s, idx)

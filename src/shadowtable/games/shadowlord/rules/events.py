@@ -11,7 +11,7 @@ from shadowtable.games.shadowlord.rules.cards import D8_HANDLERS, hand_count, tw
 from shadowtable.games.shadowlord.rules.recruit import bribable
 from shadowtable.games.shadowlord.rules.registry import chance, decision, log
 from shadowtable.games.shadowlord.rules.voting import EFFECTS, start_vote
-from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, SLState, Task
+from shadowtable.games.shadowlord.state import CAPTIVE, SLState, Task
 
 NV = CARD_VALUES
 DEFECT, ESCAPE, STORM, DISCOVER, STEAL, DRAW2 = (
@@ -149,7 +149,3 @@ def steal_card(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
     log(s, f"{ctx.content.colours[s.cur]} steals a card from seat {victim}")
     if left > 1 and hand_count(s, victim):
         s.stack.append(("steal", victim, left - 1))
-
-
-def is_active(s: SLState, f: int) -> bool:
-    return s.status[f] == ACTIVE

@@ -47,7 +47,7 @@ def offer_starts(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
 def revocations(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
     """Truces and permissions ``seat`` may revoke now ("at any time"): a Truce in a galaxy where
     he has characters, before this turn's Battles are planned; a permission he gave."""
-    if kind in NO_OFFER_KINDS:
+    if kind in NO_OFFER_KINDS or not s.truce and not any(s.perm):
         return []
     out: list[int] = []
     if s.truce and any(t[0] == "fight" for t in s.stack):

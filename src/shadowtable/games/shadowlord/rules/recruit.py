@@ -12,7 +12,6 @@ from shadowtable.games.shadowlord.board import (
     figs_at,
     friendly,
     protected_against,
-    room,
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER, SHADOW, SHADOWLORD
 from shadowtable.games.shadowlord.rules.alliances import (
@@ -352,7 +351,3 @@ def dismiss_to(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     offer at this decision)."""
     k = action - SEAT0
     s.stack.append(("place_char", k, task[2], receiving_colour(ctx, s, k)))
-
-
-def give_ship_room(ctx: Ctx, s: SLState, f: int) -> bool:
-    return room(ctx, s, f) > 0

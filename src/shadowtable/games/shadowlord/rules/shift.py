@@ -7,7 +7,7 @@ from __future__ import annotations
 from shadowtable.games.shadowlord.actions import DONE, FIG0
 from shadowtable.games.shadowlord.board import Ctx, figs_at, room
 from shadowtable.games.shadowlord.rules.registry import decision
-from shadowtable.games.shadowlord.state import NOBODY, SLState, Task
+from shadowtable.games.shadowlord.state import SLState, Task
 
 SHIFT_BUDGET = 6
 
@@ -57,7 +57,3 @@ def shift_to(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         s.ships[action - FIG0] += 1
     if budget > 1:
         s.stack.append(("shift_from", seat, g, colour, budget - 1))
-
-
-def no_source() -> int:
-    return NOBODY
