@@ -402,3 +402,13 @@ def test_several_players_want_the_dismissed_character_and_a_payment_can_be_asked
     s = do(g, s, "dismiss to seat 2")
     s = do(g, s, "place in d2")
     assert s.owner[16] == YELLOW and hand(s, 0)[4] == 1 and no_conservation_errors(g, s)
+
+
+def test_a_given_character_goes_to_an_alliance_with_room_when_placed() -> None:
+    g = game(2)
+    s = board(g)
+    seven(s, RED)
+    put(s, warrior(YELLOW), G(3, 3), ships=1)
+    s = pending(g, s, ("place_char", 0, 14, RED))
+    s = do(g, s, "place in d2")
+    assert s.owner[14] == YELLOW and s.loc[14] == G(3, 3) and no_conservation_errors(g, s)

@@ -270,9 +270,17 @@ def join(ctx: Ctx, s: SLState, task: Task) -> None:
     log(s, f"{ctx.content.fig_name[f]} joins {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}")
 
 
-def place_char_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def place_colour(ctx: Ctx, s: SLState, task: Task) -> int:
+    """The receiving Alliance, checked again now (a trade may have filled it meanwhile)."""
     colour = task[3]
-    if colour == NOBODY or not s.alive[colour]:
+    if colour != NOBODY and s.alive[colour] and can_join(s, ctx, colour):
+        return int(colour)
+    return receiving_colour(ctx, s, task[1])
+
+
+def place_char_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    colour = place_colour(ctx, s, task)
+    if colour == NOBODY:
         return []
     gs = [g for g in range(ctx.content.num_galaxies) if control(ctx, s, g) == colour]
     return [GAL0 + g for g in gs] or [GAL0 + where(s, colour)]
@@ -281,7 +289,7 @@ def place_char_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 @decision("place_char", place_char_legal)
 def place_char(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     """The receiving player places a given or Dismissed character in a galaxy he controls."""
-    f, colour, g = task[2], task[3], action - GAL0
+    f, colour, g = task[2], place_colour(ctx, s, task), action - GAL0
     if s.status[f] == BAG:
         s.owner[f] = colour
         s.ships[f] = 0
