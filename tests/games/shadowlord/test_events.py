@@ -174,3 +174,15 @@ def test_steal_two_random_cards_from_an_attack_hand() -> None:
     s = chance(g, s, 3)
     assert hand(s, 0) == [0, 0, 0, 1, 1] and hand(s, 2) == [1, 0, 0, 0, 0] and settled(s)
     assert "10" not in " ".join(s.log)
+
+
+def test_spacestorm_in_a_four_player_game_goes_to_a_vote() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(BLUE), G(1, 4), ships=3)
+    s = pending(g, s, ("event", 0, EVENTS.index("spacestorm")))
+    s = do(g, s, "target seat 1")
+    assert top(s) == ("vote", 1)
+    for _ in range(3):
+        s = do(g, s, "vote no")
+    assert settled(s) and s.ships[warrior(BLUE)] == 3
