@@ -79,6 +79,7 @@ def board(g: ShadowlordGame, cur: int = RED) -> SLState:
 
 def put(s: SLState, f: int, g: int, ships: int = 0, owner: int | None = None) -> None:
     """Place figure ``f`` (active) in galaxy ``g`` with ``ships`` Space Ships."""
+    s.legal = None
     if owner is not None:
         s.owner[f] = owner
     colour = s.owner[f]
@@ -89,6 +90,7 @@ def put(s: SLState, f: int, g: int, ships: int = 0, owner: int | None = None) ->
 
 
 def loose(s: SLState, g: int, colour: int, n: int) -> None:
+    s.legal = None
     s.loose_col[g] = colour
     s.loose_n[g] = n
     s.supply[colour] -= n
@@ -114,6 +116,7 @@ def hand(s: SLState, seat: int) -> list[int]:
 def pending(g: ShadowlordGame, s: SLState, *tasks: tuple[Any, ...]) -> SLState:
     """Push ``tasks`` (the last one on top) above a ``hold`` sentinel and run automatic work."""
     s.stack = [("hold", 0), *tasks]
+    s.legal = None
     engine.advance(g.ctx, s)
     return s
 
@@ -139,6 +142,7 @@ def top(s: SLState) -> tuple[Any, ...]:
 
 
 def texts(g: ShadowlordGame, s: SLState) -> list[str]:
+    s.legal = None  # scenario tests change states by hand between listings
     return [g.action_to_str(s, a) for a in g.legal_actions(s)]
 
 

@@ -111,14 +111,17 @@ def legal_actions(ctx: Ctx, s: SLState) -> list[int]:
     """The sorted legal actions (the figures-per-galaxy index is built once for the listing)."""
     if s.end or not s.stack:
         return []
+    if s.legal is not None:
+        return s.legal[:]
     top = s.stack[-1]
     if top[0] in CHANCE:
         return [o for o, _ in CHANCE[top[0]][0](ctx, s, top)]
     s.occ = []  # built on first use
     try:
-        return _legal_actions(ctx, s)
+        s.legal = _legal_actions(ctx, s)
     finally:
         s.occ = None
+    return s.legal[:]
 
 
 def _legal_actions(ctx: Ctx, s: SLState) -> list[int]:

@@ -106,7 +106,7 @@ def copy_battle(battle: dict[str, Any]) -> dict[str, Any]:
 class SLState:
     """Everything about one moment of a game; see ``docs/games/shadowlord.md``."""
 
-    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "occ")
+    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "occ", "legal")
 
     owner: list[int]
     loc: list[int]
@@ -151,6 +151,9 @@ class SLState:
     end: str
     occ: list[list[int]] | None
     """Figures per galaxy, built only while legal actions are listed (never serialised)."""
+    legal: list[int] | None
+    """The legal actions once listed: states are never changed after ``apply`` returns them, so
+    the list stays valid (never serialised)."""
 
     def copy(self) -> SLState:
         """A deep-enough copy: lists copied, tuples shared, small dicts cloned."""
@@ -176,6 +179,7 @@ class SLState:
         new.stack = self.stack[:]
         new.end = self.end
         new.occ = None
+        new.legal = None
         return new
 
 
@@ -218,4 +222,5 @@ def state_from_json(data: Mapping[str, Any]) -> SLState:
         raise StateFormatError("shadowlord state field 'end' must be a string")
     state.end = end
     state.occ = None
+    state.legal = None
     return state

@@ -75,6 +75,7 @@ def initial_state(ctx: Ctx) -> SLState:
     s.stack = [("first",)]
     s.end = ""
     s.occ = None
+    s.legal = None
     return s
 
 
