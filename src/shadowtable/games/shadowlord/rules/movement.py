@@ -75,32 +75,45 @@ def may_enter(ctx: Ctx, s: SLState, f: int, g: int) -> bool:
     return not protected_against(ctx, s, g, colour)
 
 
-def step_targets(ctx: Ctx, s: SLState, f: int) -> list[int]:
-    """Directions ``f`` may move now."""
+def step_targets(ctx: Ctx, s: SLState, f: int, protected: set[int] | None = None) -> list[int]:
+    """Directions ``f`` may move now (``protected``: galaxies with a Diplomat hostile to ``f``,
+    if already known)."""
     if s.flags[f] & (STOPPED | NO_MOVE) or s.moves[f] >= range_of(s, f):
         return []
     here = s.loc[f]
     first = s.first_round_turns > 0
+    plain = protected is not None and ctx.content.fig_kind[f] != DIPLOMAT
     out = []
-    for d in range(4):
-        g = direction_target(ctx, here, d)
+    for d, g in enumerate(ctx.steps[here]):
         if g == NOBODY:
             continue
         if first and (here != ctx.content.home_of[s.owner[f]] or g not in ctx.config.first_round[s.owner[f]]):
             continue
-        if may_enter(ctx, s, f, g):
+        if (g not in protected) if plain and protected is not None else may_enter(ctx, s, f, g):
             out.append(d)
     return out
+
+
+def hostile_diplomat_galaxies(ctx: Ctx, s: SLState, colour: int) -> set[int]:
+    """Galaxies holding a Diplomat hostile to ``colour`` (closed to its non-Diplomats)."""
+    kind = ctx.content.fig_kind
+    return {
+        s.loc[f]
+        for f in range(len(s.loc))
+        if s.loc[f] >= 0 and kind[f] == DIPLOMAT and not friendly(ctx, s.owner[f], colour)
+    }
 
 
 def move_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     colour = s.cur
     legal = [DONE]
     lf = lord(ctx)
+    protected = hostile_diplomat_galaxies(ctx, s, colour)
     for f in alliance_figs(s, colour):
-        if s.flags[f] & MUST_LEAVE and protected_against(ctx, s, s.loc[f], colour) and step_targets(ctx, s, f):
+        steps = step_targets(ctx, s, f, protected)
+        if s.flags[f] & MUST_LEAVE and s.loc[f] in protected and steps:
             legal[0] = -1  # a traitor among enemies protected by a Diplomat must move away first
-        legal += [MOVE0 + f * 4 + d for d in step_targets(ctx, s, f)]
+        legal += [MOVE0 + f * 4 + d for d in steps]
         g = s.loc[f]
         if s.adjust[f] < ADJUST_LIMIT:
             if (
