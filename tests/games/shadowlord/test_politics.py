@@ -412,3 +412,18 @@ def test_a_given_character_goes_to_an_alliance_with_room_when_placed() -> None:
     s = pending(g, s, ("place_char", 0, 14, RED))
     s = do(g, s, "place in d2")
     assert s.owner[14] == YELLOW and s.loc[14] == G(3, 3) and no_conservation_errors(g, s)
+
+
+def test_no_character_changes_hands_once_the_first_battle_started() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(1, 2), ships=1)
+    put(s, master(RED), G(1, 2), ships=1)
+    put(s, warrior(BLUE), G(1, 2), ships=1)
+    s = pending(g, s, ("fight",))
+    s = do(g, s, "fight")
+    s = do(g, s, "stop shifting")
+    s = do(g, s, "attack with Red Warrior")
+    s = do(g, s, "make offer to seat 1")
+    assert not any(t.startswith(("offer trade of", "offer a ship from")) for t in texts(g, s))
+    assert "offer to want card 7" in texts(g, s)

@@ -138,6 +138,11 @@ def shared_galaxies(ctx: Ctx, s: SLState, a: int, b: int) -> list[int]:
     return sorted(here_a & here_b)
 
 
+def battles_started(s: SLState) -> bool:
+    """The first Battle of this turn has started."""
+    return s.battle is not None and any(entry[4] == 2 for entry in s.battle["plan"])
+
+
 def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     o = s.offer
     if o is None:
@@ -150,14 +155,16 @@ def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
         return sorted(legal)
     legal += [OGIVE0 + v for v in range(NV) if s.hand[me * NV + v]]
     legal += [OWANT0 + v for v in range(NV) if o["want"][v] < MAX_WANT_PER_VALUE]
-    legal += [OCHAR0 + f for f in tradable_chars(ctx, s, me) + tradable_chars(ctx, s, you) if f not in o["chars"]]
+    fighting = battles_started(s)  # then nobody may change sides: no characters or ships change hands
+    chars = [] if fighting else tradable_chars(ctx, s, me) + tradable_chars(ctx, s, you)
+    legal += [OCHAR0 + f for f in chars if f not in o["chars"]]
     legal += [ORELEASE0 + f for f in releasable(ctx, s, me, you) + releasable(ctx, s, you, me) if f not in o["release"]]
     if not o["perm_give"]:
         legal.append(OPERM_GIVE)
     if not o["perm_want"]:
         legal.append(OPERM_WANT)
     legal += [OTRUCE0 + g for g in shared_galaxies(ctx, s, me, you) if g not in o["truce"]]
-    sources = ship_sources(ctx, s, me) + ship_sources(ctx, s, you)
+    sources = [] if fighting else ship_sources(ctx, s, me) + ship_sources(ctx, s, you)
     legal += [OSHIP0 + f for f in sources if o["ships"].count(f) < s.ships[f]]
     return sorted(legal)
 
