@@ -1,0 +1,128 @@
+"""``ShadowlordGame``: Shadowlord! on the ShadowTable protocol (game id ``"shadowlord"``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from shadowtable.core.errors import InvalidOptionError
+from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
+from shadowtable.core.spec import GameSpec, OptionSpec
+from shadowtable.games.shadowlord import engine, notation, observe, render
+from shadowtable.games.shadowlord.actions import NUM_ACTIONS
+from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.games.shadowlord.conservation import conservation_errors
+from shadowtable.games.shadowlord.content import cached_content
+from shadowtable.games.shadowlord.rules.registry import CHANCE as CHANCE_TASKS
+from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT, initial_state
+from shadowtable.games.shadowlord.state import SLState, state_from_json, state_to_json
+from shadowtable.games.shadowlord.summary import summary
+
+TURN_CAP_MAX = 1000
+
+SPEC = GameSpec(
+    id="shadowlord",
+    name="Shadowlord!",
+    version="1",
+    min_players=2,
+    max_players=4,
+    num_distinct_actions=NUM_ACTIONS,
+    max_chance_outcomes=17,
+    max_game_length=100 + (TURN_CAP_MAX + 1) * (TURN_STEP_LIMIT + 1),
+    min_utility=0.0,
+    max_utility=1.0,
+    options=(
+        OptionSpec("modified", bool, False, "2-player game (modified): one Alliance each (players=2 only)"),
+        OptionSpec(
+            "turn_cap", int, 150, "end the game as truncated after this many turns", minimum=1, maximum=TURN_CAP_MAX
+        ),
+        OptionSpec(
+            "timer_mode",
+            str,
+            "reshuffle",
+            "the Power Stone Timer moves at each reshuffle (REC) or every turn",
+            choices=("reshuffle", "every_turn"),
+        ),
+        OptionSpec("max_offers_per_turn", int, 1, "negotiation offers allowed per turn", minimum=0, maximum=20),
+        OptionSpec("content", str, None, "path of a content file (None: built-in content)", nullable=True),
+    ),
+)
+
+
+class ShadowlordGame(Game[SLState]):
+    """Shadowlord! for 2 (two Alliances each, or the modified game), 3 or 4 players."""
+
+    SPEC = SPEC
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(players, options)
+        if self.options["modified"] and players != 2:
+            raise InvalidOptionError("option 'modified' is only for the 2-player game")
+        content = cached_content(self.options["content"])
+        key = "2m" if self.options["modified"] else str(players)
+        self.ctx = Ctx(content, content.configurations[key], players, self.options)
+
+    @classmethod
+    def standard_configurations(cls) -> list[dict[str, Any]]:
+        return [{"players": 2}, {"players": 2, "modified": True}, {"players": 3}, {"players": 4}]
+
+    def initial_state(self) -> SLState:
+        state = initial_state(self.ctx)
+        engine.advance(self.ctx, state)
+        return state
+
+    def current_player(self, state: SLState) -> int:
+        if state.end or not state.stack:
+            return TERMINAL
+        top = state.stack[-1]
+        return CHANCE if top[0] in CHANCE_TASKS else int(top[1])
+
+    def legal_actions(self, state: SLState) -> list[int]:
+        return engine.legal_actions(self.ctx, state)
+
+    def chance_outcomes(self, state: SLState) -> list[tuple[int, float]]:
+        if state.end or not engine.is_chance(state):
+            return []
+        top = state.stack[-1]
+        return CHANCE_TASKS[top[0]][0](self.ctx, state, top)
+
+    def apply(self, state: SLState, action: int) -> SLState:
+        self.check_legal(state, action)
+        return engine.apply_action(self.ctx, state, action)
+
+    def apply_unchecked(self, state: SLState, action: int) -> SLState:
+        """Apply without the legality check: only for actions taken from ``legal_actions``."""
+        return engine.apply_action(self.ctx, state, action)
+
+    def returns(self, state: SLState) -> list[float]:
+        if not state.end or state.winner < 0:
+            return [0.0] * self.players
+        return [1.0 if k == state.winner else 0.0 for k in range(self.players)]
+
+    def observe(self, state: SLState, seat: int | None) -> Observation:
+        return observe.observe(self.ctx, state, seat)
+
+    def determinize(self, observation: Observation, rng: random.Random) -> SLState:
+        return observe.determinize(self.ctx, observation, rng)
+
+    def render(self, observation: Observation) -> str:
+        return render.render(self.ctx, observation)
+
+    def action_to_str(self, state: SLState, action: int) -> str:
+        return notation.action_to_str(self.ctx, state, action)
+
+    def action_from_str(self, state: SLState, text: str) -> int | None:
+        return notation.action_from_str(self.ctx, state, text)
+
+    def state_to_json(self, state: SLState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> SLState:
+        return state_from_json(data)
+
+    def conservation_errors(self, state: SLState) -> list[str]:
+        return conservation_errors(self.ctx, state)
+
+    def summary(self, state: SLState) -> dict[str, Any]:
+        return summary(self.ctx, state)

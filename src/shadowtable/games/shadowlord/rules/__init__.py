@@ -1,0 +1,1 @@
+"""The rules of Shadowlord!, one concept per module; :mod:`.engine` wires them together."""

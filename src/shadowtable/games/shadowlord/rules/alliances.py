@@ -1,0 +1,228 @@
+"""Alliance membership: joining, changing sides, captives, leaving the game, Diplomat retreats,
+the seven-character limit (Dismissing) and the end of the game."""
+
+from __future__ import annotations
+
+from shadowtable.games.shadowlord.board import (
+    Ctx,
+    alliance_figs,
+    alliance_size,
+    control,
+    figs_at,
+    friendly,
+    nearest_friendly,
+    room,
+)
+from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
+from shadowtable.games.shadowlord.rules.registry import log
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, MUST_LEAVE, NOBODY, REMOVED, SLState
+
+NV = CARD_VALUES
+
+
+def lord(ctx: Ctx) -> int:
+    """The Shadowlord's figure id."""
+    return ctx.content.fig_kind.index(4)
+
+
+def where(s: SLState, f: int) -> int:
+    """The galaxy of a figure; a captive is where its captor is."""
+    seen = 0
+    while s.status[f] == CAPTIVE and seen < 40:
+        f = s.captor[f]
+        seen += 1
+    return s.loc[f] if s.status[f] == ACTIVE else NOBODY
+
+
+def seat_alive(s: SLState, seat: int) -> bool:
+    return not s.seat_out[seat]
+
+
+def alive_seats(s: SLState) -> list[int]:
+    return [k for k in range(len(s.seat_out)) if not s.seat_out[k]]
+
+
+def recolour(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
+    """Switch ``f`` to a Power Ring of ``colour``, replacing its Space Ships (supply permitting)."""
+    old = s.owner[f]
+    n = s.ships[f]
+    if old >= 0:
+        s.supply[old] += n
+    got = min(n, s.supply[colour])
+    s.supply[colour] -= got
+    s.ships[f] = got
+    s.owner[f] = colour
+
+
+def recolour_loose(ctx: Ctx, s: SLState, g: int, colour: int) -> None:
+    """Replace the loose Space Ships in ``g`` with ``colour`` (supply permitting)."""
+    n = s.loose_n[g]
+    if n == 0 or s.loose_col[g] == colour:
+        return
+    s.supply[s.loose_col[g]] += n
+    got = min(n, s.supply[colour])
+    s.supply[colour] -= got
+    s.loose_n[g] = got
+    s.loose_col[g] = colour if got else NOBODY
+
+
+def release(ctx: Ctx, s: SLState, f: int) -> None:
+    """Free a captive: it teleports to its Star Master's galaxy with no Space Ships."""
+    colour = s.owner[f]
+    if colour >= BLACK or not s.alive[colour]:
+        remove_figure(ctx, s, f, NOBODY)
+        return
+    s.status[f] = ACTIVE
+    s.captor[f] = NOBODY
+    s.loc[f] = where(s, colour)
+    s.ships[f] = 0
+
+
+def pass_captives(ctx: Ctx, s: SLState, loser: int, winner: int) -> None:
+    """Captives held by ``loser`` pass to ``winner``; those of the winner's Alliance go free."""
+    for c in range(len(s.captor)):
+        if s.status[c] == CAPTIVE and s.captor[c] == loser:
+            s.captor[c] = winner
+            if s.owner[winner] < BLACK and friendly(ctx, s.owner[c], s.owner[winner]):
+                release(ctx, s, c)
+
+
+def remove_figure(ctx: Ctx, s: SLState, f: int, card_seat: int) -> None:
+    """``f`` leaves the game; its portrait cards go to ``card_seat`` (or the discard pile)."""
+    for v in range(NV):
+        n = s.pcards[f * NV + v]
+        if n:
+            if card_seat >= 0:
+                s.hand[card_seat * NV + v] += n
+            else:
+                s.discard[v] += n
+            s.pcards[f * NV + v] = 0
+    colour = s.owner[f]
+    if colour >= 0:
+        s.supply[colour] += s.ships[f]
+    s.ships[f] = 0
+    holder_galaxy = where(s, f)
+    s.status[f] = REMOVED
+    s.loc[f] = NOBODY
+    s.captor[f] = NOBODY
+    if s.stone == f:
+        _rehome_stone(ctx, s, f, holder_galaxy)
+    for c in range(len(s.captor)):
+        if s.status[c] == CAPTIVE and s.captor[c] == f:
+            release(ctx, s, c)
+
+
+def _rehome_stone(ctx: Ctx, s: SLState, f: int, g: int) -> None:
+    """The Power Stone is never destroyed: it passes to a friend in the galaxy, else to the
+    Shadowlord (REC)."""
+    colour = s.owner[f]
+    for other in figs_at(s, g) if g >= 0 else []:
+        if other != f and s.owner[other] == colour and room(ctx, s, other) > 0:
+            s.stone = other
+            return
+    lf = lord(ctx)
+    s.stone = lf if s.status[lf] == ACTIVE else NOBODY
+
+
+def eliminate(ctx: Ctx, s: SLState, colour: int, captor: int, reason: str) -> None:
+    """An Alliance leaves the game (its Star Master was captured, or it surrendered)."""
+    seat = ctx.seat_of(colour)
+    gainer = ctx.seat_of(s.owner[captor]) if captor >= 0 and s.owner[captor] < BLACK else NOBODY
+    if captor >= 0 and s.stone in alliance_figs(s, colour, captives=True) and s.stone != captor:
+        s.stone = captor
+    for f in alliance_figs(s, colour, captives=True):
+        remove_figure(ctx, s, f, gainer)
+    for g in range(len(s.loose_n)):
+        if s.loose_n[g] and s.loose_col[g] == colour:
+            s.boxed[colour] += s.loose_n[g]
+            s.loose_n[g] = 0
+            s.loose_col[g] = NOBODY
+    s.boxed[colour] += s.supply[colour]
+    s.supply[colour] = 0
+    s.alive[colour] = 0
+    log(s, f"{ctx.content.colours[colour]} leaves the game ({reason})")
+    if not any(s.alive[a] for a in ctx.seat_alliances[seat]):
+        s.seat_out[seat] = 1
+        two_alliances = len(ctx.seat_alliances[seat]) > 1
+        for v in range(NV):
+            n = s.hand[seat * NV + v]
+            s.hand[seat * NV + v] = 0
+            if gainer >= 0 and not two_alliances:
+                s.hand[gainer * NV + v] += n
+            else:
+                s.discard[v] += n
+    check_end(ctx, s)
+
+
+def lord_defeated(ctx: Ctx, s: SLState) -> bool:
+    return s.status[lord(ctx)] == REMOVED
+
+
+def check_end(ctx: Ctx, s: SLState) -> None:
+    """Master of the Universe: the Shadowlord and every other Star Master defeated."""
+    if s.end:
+        return
+    seats = alive_seats(s)
+    if not seats:
+        s.end = "shadowlord_wins"
+        s.winner = NOBODY
+        log(s, "no Alliance is left: the Shadowlord is Master of the Universe")
+    elif len(seats) == 1 and lord_defeated(ctx, s):
+        s.end = "master_of_universe"
+        s.winner = seats[0]
+        log(s, f"seat {seats[0]} is Master of the Universe")
+
+
+def battle_in(ctx: Ctx, s: SLState, g: int) -> bool:
+    """Fighters (non-Diplomats) of two hostile sides share ``g`` with no Truce."""
+    if s.truce >> g & 1:
+        return False
+    kind = ctx.content.fig_kind
+    cols = {s.owner[f] for f in figs_at(s, g) if kind[f] != DIPLOMAT}
+    return any(not friendly(ctx, a, b) for a in cols for b in cols)
+
+
+def resolve_diplomats(ctx: Ctx, s: SLState, exempt: int = NOBODY) -> None:
+    """The Diplomatic Immunity retreat clauses, for every colour except ``exempt``."""
+    kind = ctx.content.fig_kind
+    for g in range(ctx.content.num_galaxies):
+        here = figs_at(s, g)
+        dips = [f for f in here if kind[f] == DIPLOMAT]
+        if not dips or exempt >= 0 and any(s.flags[f] & MUST_LEAVE for f in here):
+            continue
+        colours = {s.owner[f] for f in dips}
+        escorted = {c for c in colours if any(s.owner[f] == c and kind[f] != DIPLOMAT for f in here)}
+        owner = control(ctx, s, g)
+        leaving: set[int] = set()
+        for c in colours:
+            enemy_dips = any(not friendly(ctx, c, d) for d in colours)
+            if c in escorted:
+                if battle_in(ctx, s, g) and not enemy_dips:
+                    leaving.add(c)
+            elif enemy_dips and not any(not friendly(ctx, c, e) for e in escorted):
+                loose = s.loose_col[g] if s.loose_n[g] else NOBODY
+                if loose == NOBODY or not friendly(ctx, loose, c):
+                    leaving.add(c)
+            elif (
+                owner != NOBODY
+                and not friendly(ctx, owner, c)
+                or any(kind[f] != DIPLOMAT and not friendly(ctx, s.owner[f], c) for f in here)
+            ):
+                leaving.add(c)
+        for c in sorted(leaving):
+            if c == exempt:
+                continue
+            target = nearest_friendly(ctx, s, g, c)
+            for f in dips:
+                if s.owner[f] == c:
+                    s.loc[f] = target
+            log(s, f"{ctx.content.colours[c]} Diplomats retreat from {ctx.content.galaxy_name(g)}")
+
+
+def can_join(s: SLState, ctx: Ctx, colour: int) -> bool:
+    return alliance_size(s, colour) < ctx.content.supplies["alliance_limit"]
+
+
+def dismissable(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+    """Members that may be Dismissed: active (not captive), not the Star Master."""
+    return [f for f in alliance_figs(s, colour) if ctx.content.fig_kind[f] != MASTER]

@@ -1,0 +1,416 @@
+"""Step 6, Fight: finding the Battles, Truces, challenging loose Space Ships, Calling in Allies,
+the attacker's order of Battles, and placing rings on the Battle Board.  Duels are in
+:mod:`.duel`.
+
+``s.battle`` holds the plan: one entry ``[galaxy, attacker colour, defender colour, kind,
+status]`` per Battle (kind: normal, loose, fort; status: 0 due, 1 off, 2 fought), the allies
+sent to each side, the Duel queue and the current Duel.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from shadowtable.games.shadowlord.actions import ALLY_A0, ALLY_D0, DONE, FIG0, GAL0, TRUCE0, YES
+from shadowtable.games.shadowlord.board import Ctx, alliance_figs, enemy_loose, figs_at, friendly, range_of
+from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW, SHADOWLORD
+from shadowtable.games.shadowlord.rules.alliances import alive_seats, lord, resolve_diplomats
+from shadowtable.games.shadowlord.rules.movement import may_enter, may_pass
+from shadowtable.games.shadowlord.rules.registry import auto, decision, log
+from shadowtable.games.shadowlord.rules.shift import offer_shift
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, SLState, Task
+
+NORMAL, LOOSE, FORT = "normal", "loose", "fort"
+DUE, OFF, FOUGHT = 0, 1, 2
+
+
+def plan(s: SLState) -> list[list[Any]]:
+    assert s.battle is not None
+    result: list[list[Any]] = s.battle["plan"]
+    return result
+
+
+def is_fighter(ctx: Ctx, f: int) -> bool:
+    return ctx.content.fig_kind[f] != DIPLOMAT
+
+
+def side_figs(ctx: Ctx, s: SLState, idx: int, side: int) -> list[int]:
+    """Fighters in the Battle's galaxy on ``side`` (0 attacker, 1 defender), allies included."""
+    g, att, dfd = plan(s)[idx][:3]
+    colour = att if side == 0 else dfd
+    allies = s.battle["allies"][idx][side] if s.battle else []
+    out = []
+    for f in figs_at(s, g):
+        if not is_fighter(ctx, f):
+            continue
+        if colour == BLACK:
+            if s.owner[f] == BLACK and (side == 1 or s.shadow_ctl >> f & 1):
+                out.append(f)
+        elif s.owner[f] == colour or f in allies:
+            out.append(f)
+    return out
+
+
+def duel_candidates(ctx: Ctx, s: SLState, idx: int, side: int) -> list[int]:
+    """Who may go on the Battle Board: in the Lost Fortress the Shadowlord only when alone."""
+    figs = side_figs(ctx, s, idx, side)
+    if plan(s)[idx][3] == FORT and side == 1:
+        others = [f for f in figs if ctx.content.fig_kind[f] != SHADOWLORD]
+        return others or figs
+    return figs
+
+
+def attacker_seat(ctx: Ctx, s: SLState) -> int:
+    return ctx.seat_of(s.cur)
+
+
+def defender_seat(ctx: Ctx, s: SLState, idx: int) -> int:
+    """A player defends his own; shadows are run by the player to the attacker's left (REC)."""
+    dfd = plan(s)[idx][2]
+    if dfd < BLACK:
+        return ctx.seat_of(dfd)
+    me = attacker_seat(ctx, s)
+    step = ctx.content.shadow_decider_step
+    for i in range(1, ctx.players + 1):
+        k = (me + step * i) % ctx.players
+        if k in alive_seats(s) and k != me:
+            return k
+    return me
+
+
+def find_battles(ctx: Ctx, s: SLState) -> list[list[Any]]:
+    """Every galaxy where the current player's characters (or the shadow he plays) meet enemies."""
+    a = s.cur
+    c = ctx.content
+    lf = lord(ctx)
+    found: list[list[Any]] = []
+    order = [x for x in list(range(a + 1, 4)) + list(range(0, a + 1)) if x != a] + [BLACK]
+    for g in range(c.num_galaxies):
+        if s.truce >> g & 1:
+            continue
+        here = figs_at(s, g)
+        mine = [f for f in here if s.owner[f] == a and is_fighter(ctx, f)]
+        ctl = [f for f in here if s.shadow_ctl >> f & 1]
+        if mine and g == c.fortress and s.status[lf] == ACTIVE and s.loc[lf] == g:
+            found.append([g, a, BLACK, FORT, DUE])
+            continue
+        if mine:
+            enemies = {s.owner[f] for f in here if is_fighter(ctx, f) and not friendly(ctx, s.owner[f], a)}
+            for e in order:
+                if e in enemies:
+                    found.append([g, a, e, NORMAL, DUE])
+            if not enemies and enemy_loose(ctx, s, g, a) and s.loose_col[g] != BLACK:
+                found.append([g, a, s.loose_col[g], LOOSE, DUE])
+        elif ctl:
+            mine_seat = ctx.seat_alliances[ctx.seat_of(a)]
+            enemies = {s.owner[f] for f in here if is_fighter(ctx, f) and s.owner[f] < BLACK}
+            for e in order:
+                if e in enemies and e not in mine_seat:
+                    found.append([g, BLACK, e, NORMAL, DUE])
+    return found
+
+
+@auto("fight")
+def fight(ctx: Ctx, s: SLState, task: Task) -> None:
+    """Plan the Battles, then Truces / challenges, Calling in Allies, and the Battles in order."""
+    if not s.alive[s.cur]:
+        return
+    resolve_diplomats(ctx, s)
+    battles = find_battles(ctx, s)
+    if not battles:
+        return
+    s.battle = {"plan": battles, "allies": [[[], []] for _ in battles], "queue": [], "duel": None, "last": None}
+    seat = attacker_seat(ctx, s)
+    s.stack.append(("next_battle",))
+    s.stack.append(("allies_start",))
+    for idx in reversed(range(len(battles))):
+        g, att, dfd, kind, _ = battles[idx]
+        if kind == LOOSE:
+            s.stack.append(("challenge_q", seat, idx))
+        elif kind == NORMAL and att < BLACK and dfd < BLACK:
+            s.stack.append(("truce_q", seat, idx))
+
+
+def truce_q_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [DONE, TRUCE0 + plan(s)[task[2]][0]]
+
+
+@decision("truce_q", truce_q_legal)
+def truce_question(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """The attacker fights (``done``) or proposes a Truce; the defender accepts or refuses."""
+    if action != DONE:
+        idx = task[2]
+        s.stack.append(("truce_a", ctx.seat_of(plan(s)[idx][2]), idx))
+
+
+def yes_no(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [DONE, YES]
+
+
+@decision("truce_a", yes_no)
+def truce_answer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    entry = plan(s)[task[2]]
+    if action == YES:
+        entry[4] = OFF
+        s.truce |= 1 << entry[0]
+        log(s, f"Truce in {ctx.content.galaxy_name(entry[0])}")
+    else:
+        log(s, f"Truce refused in {ctx.content.galaxy_name(entry[0])}")
+
+
+@decision("challenge_q", yes_no)
+def challenge_question(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Challenge the loose enemy Space Ships (``yes``) or leave them."""
+    if action != YES:
+        plan(s)[task[2]][4] = OFF
+
+
+def battle_galaxies(s: SLState) -> set[int]:
+    return {e[0] for e in plan(s) if e[4] == DUE}
+
+
+def reachable(ctx: Ctx, s: SLState, f: int, target: int) -> bool:
+    """``f`` can reach ``target`` by normal movement (through friendly or permitted galaxies,
+    never through another Battle)."""
+    if s.status[f] != ACTIVE or s.flags[f] & NO_MOVE or s.loc[f] == target:
+        return False
+    budget = range_of(s, f) - s.moves[f]
+    if budget <= 0 or not may_enter(ctx, s, f, target):
+        return False
+    busy = battle_galaxies(s)
+    if s.loc[f] in busy:
+        return False
+    colour = s.owner[f]
+    seen = {s.loc[f]}
+    queue = deque([(s.loc[f], 0)])
+    while queue:
+        g, d = queue.popleft()
+        for n in ctx.content.neighbours[g]:
+            if n == target:
+                return True
+            if n in seen or d + 1 >= budget or n in busy:
+                continue
+            seen.add(n)
+            if may_pass(ctx, s, n, colour) and may_enter(ctx, s, f, n):
+                queue.append((n, d + 1))
+    return False
+
+
+def ally_candidates(ctx: Ctx, s: SLState, colour: int, idx: int) -> list[int]:
+    g = plan(s)[idx][0]
+    sent = {f for pair in s.battle["allies"] for side in pair for f in side} if s.battle else set()
+    return [f for f in alliance_figs(s, colour) if is_fighter(ctx, f) and f not in sent and reachable(ctx, s, f, g)]
+
+
+@auto("allies_start")
+def allies_start(ctx: Ctx, s: SLState, task: Task) -> None:
+    """Before the first Battle: the defender may call one of his own; every other Alliance may
+    send one character to a side (a shadow calls nobody)."""
+    asks: list[Task] = []
+    for idx, (_, att, dfd, kind, status) in enumerate(plan(s)):
+        if status != DUE or kind == FORT and att >= BLACK:
+            continue
+        if dfd < BLACK:
+            asks.append(("call_own", ctx.seat_of(dfd), idx, dfd))
+        for x in ctx.config.alliances:
+            if x in (att, dfd) or not s.alive[x]:
+                continue
+            asks.append(("send_ally", ctx.seat_of(x), idx, x))
+    s.stack.extend(reversed(asks))
+
+
+def call_own_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    if plan(s)[task[2]][4] != DUE:
+        return []
+    cands = ally_candidates(ctx, s, task[3], task[2])
+    return [DONE, *(FIG0 + f for f in cands)] if cands else []
+
+
+@decision("call_own", call_own_legal)
+def call_own(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """The defender calls in one of his own characters (not a Diplomat)."""
+    if action == DONE:
+        return
+    f, idx = action - FIG0, task[2]
+    s.loc[f] = plan(s)[idx][0]
+    s.battle["allies"][idx][1].append(f) if s.battle else None
+    log(s, f"{ctx.content.fig_name[f]} is called in to defend {ctx.content.galaxy_name(s.loc[f])}")
+
+
+def ally_sides(ctx: Ctx, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
+    """Which sides a player may send to: not a shadow's side; his own Alliance's side in 2p; to
+    the challenger of loose ships only once someone defends them."""
+    g, att, dfd, kind, _ = plan(s)[idx]
+    to_a = att < BLACK and (kind != LOOSE or bool(side_figs(ctx, s, idx, 1)))
+    to_d = dfd < BLACK
+    if att < BLACK and ctx.seat_of(att) == seat:
+        to_d = False
+    if dfd < BLACK and ctx.seat_of(dfd) == seat:
+        to_a = False
+    return to_a, to_d
+
+
+def send_ally_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    idx = task[2]
+    if plan(s)[idx][4] != DUE:
+        return []
+    to_a, to_d = ally_sides(ctx, s, idx, task[1])
+    cands = ally_candidates(ctx, s, task[3], idx) if to_a or to_d else []
+    if not cands:
+        return []
+    legal = [DONE]
+    legal += [ALLY_A0 + f for f in cands] if to_a else []
+    legal += [ALLY_D0 + f for f in cands] if to_d else []
+    return legal
+
+
+@decision("send_ally", send_ally_legal)
+def send_ally(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Another player sends one character to the attacker's or the defender's side."""
+    if action == DONE or s.battle is None:
+        return
+    side = 0 if action < ALLY_D0 else 1
+    f = action - (ALLY_A0 if side == 0 else ALLY_D0)
+    idx = task[2]
+    s.loc[f] = plan(s)[idx][0]
+    s.battle["allies"][idx][side].append(f)
+    log(
+        s,
+        f"{ctx.content.fig_name[f]} joins the {'attacker' if side == 0 else 'defender'} in "
+        f"{ctx.content.galaxy_name(s.loc[f])}",
+    )
+
+
+@auto("next_battle")
+def next_battle(ctx: Ctx, s: SLState, task: Task) -> None:
+    """The attacker chooses where to fight next when several Battles are due."""
+    if s.battle is None or not s.alive[s.cur]:
+        return
+    due = sorted(battle_galaxies(s))
+    if not due:
+        return
+    s.stack.append(("next_battle",))
+    if len(due) == 1:
+        start_battles_at(ctx, s, due[0])
+    else:
+        s.stack.append(("fight_order", attacker_seat(ctx, s)))
+
+
+def order_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [GAL0 + g for g in sorted(battle_galaxies(s))]
+
+
+@decision("fight_order", order_legal)
+def fight_order(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    start_battles_at(ctx, s, action - GAL0)
+
+
+def start_battles_at(ctx: Ctx, s: SLState, g: int) -> None:
+    for idx in reversed([i for i, e in enumerate(plan(s)) if e[0] == g and e[4] == DUE]):
+        s.stack.append(("battle_start", idx))
+        plan(s)[idx][4] = FOUGHT
+
+
+@auto("battle_start")
+def battle_start(ctx: Ctx, s: SLState, task: Task) -> None:
+    """Loose ships nobody defends are destroyed; in the Lost Fortress each shadow draws ships."""
+    idx = task[1]
+    g, att, dfd, kind, _ = plan(s)[idx]
+    if att < BLACK and not s.alive[att] or not side_figs(ctx, s, idx, 0):
+        return
+    log(s, f"Battle in {ctx.content.galaxy_name(g)}")
+    if kind == LOOSE and not side_figs(ctx, s, idx, 1):
+        if s.loose_n[g] and s.loose_col[g] == dfd:
+            s.supply[dfd] += s.loose_n[g]
+            log(s, f"{s.loose_n[g]} loose {ctx.content.colours[dfd]} Space Ships are destroyed")
+            s.loose_n[g] = 0
+            s.loose_col[g] = NOBODY
+        return
+    s.stack.append(("battle_end", idx))
+    s.stack.append(("round", idx))
+    if kind != FORT:
+        offer_shift(ctx, s, defender_seat(ctx, s, idx), g, dfd)
+    offer_shift(ctx, s, attacker_seat(ctx, s), g, att)
+    if kind == FORT:
+        for f in figs_at(s, g):
+            if ctx.content.fig_kind[f] == SHADOW:
+                s.stack.append(("draw", "shadow", f))
+
+
+@auto("round")
+def battle_round(ctx: Ctx, s: SLState, task: Task) -> None:
+    """Until one side has no fighter left: the attacker places one or two rings."""
+    idx = task[1]
+    if not s.alive[s.cur] or s.seat_out[defender_seat(ctx, s, idx)]:
+        return
+    if not duel_candidates(ctx, s, idx, 0) or not duel_candidates(ctx, s, idx, 1):
+        return
+    s.stack.append(("round", idx))
+    s.stack.append(("place_a", attacker_seat(ctx, s), idx, NOBODY))
+
+
+def place_a_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [FIG0 + f for f in duel_candidates(ctx, s, task[2], 0) if f != task[3]]
+
+
+@decision("place_a", place_a_legal)
+def place_attacker(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Place an attacking ring; with several attackers, two rings with a space between them."""
+    f, idx, first = action - FIG0, task[2], task[3]
+    many = len(duel_candidates(ctx, s, idx, 0)) >= 2
+    if first == NOBODY and many:
+        s.stack.append(("place_a", task[1], idx, f))
+        return
+    a1, a2 = (first, f) if first != NOBODY else (f, NOBODY)
+    dseat = defender_seat(ctx, s, idx)
+    if a2 != NOBODY and len(duel_candidates(ctx, s, idx, 1)) == 1:
+        s.stack.append(("face", dseat, idx, a1, a2))
+    else:
+        s.stack.append(("place_d", dseat, idx, a1, a2, NOBODY))
+
+
+def face_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return sorted([FIG0 + task[3], FIG0 + task[4]])
+
+
+@decision("face", face_legal)
+def face(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """A lone defender chooses which of the two attackers he Duels."""
+    idx = task[2]
+    d = duel_candidates(ctx, s, idx, 1)[0]
+    queue_duels(s, idx, [[action - FIG0, d]])
+
+
+def place_d_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [FIG0 + f for f in duel_candidates(ctx, s, task[2], 1) if f != task[5]]
+
+
+@decision("place_d", place_d_legal)
+def place_defender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """The defender places opposite the first attacker, then (if able) the second."""
+    _, seat, idx, a1, a2, d1 = task
+    d = action - FIG0
+    if a2 != NOBODY and d1 == NOBODY:
+        s.stack.append(("place_d", seat, idx, a1, a2, d))
+        return
+    pairs = [[a1, d]] if d1 == NOBODY else [[a1, d1], [a2, d]]
+    queue_duels(s, idx, pairs)
+
+
+def queue_duels(s: SLState, idx: int, pairs: list[list[int]]) -> None:
+    for a, d in reversed(pairs):
+        s.stack.append(("duel_run", idx, a, d))
+
+
+def battle_seat_for(ctx: Ctx, s: SLState, idx: int, side: int) -> int:
+    return attacker_seat(ctx, s) if side == 0 else defender_seat(ctx, s, idx)
+
+
+def uses_hand(side: int) -> bool:
+    """Attack Hand cards only for the attacker's side (allies included)."""
+    return side == 0
+
+
+def is_shadow_fig(ctx: Ctx, f: int) -> bool:
+    return ctx.content.fig_kind[f] in (SHADOW, SHADOWLORD)

@@ -1,0 +1,341 @@
+"""Duels on the Battle Board (REC arithmetic, decisions file "Duels"): Power Blast, drawn cards,
+secret commitments, the total, destroyed and won Space Ships, captives, rewards; and the end of a
+Battle (retreating Diplomats, the Lost Fortress won or lost, Teleport Home)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shadowtable.games.shadowlord.actions import BLAST_CARD, BLAST_SHIPS, COMMIT_H0, COMMIT_P0, DONE, FIG0, YES
+from shadowtable.games.shadowlord.board import (
+    Ctx,
+    add_loose,
+    controls,
+    figs_at,
+    friendly,
+    nearest_friendly,
+    range_of,
+    room,
+)
+from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
+from shadowtable.games.shadowlord.rules.alliances import check_end, eliminate, lord, pass_captives, release
+from shadowtable.games.shadowlord.rules.battle import (
+    FORT,
+    battle_seat_for,
+    is_shadow_fig,
+    plan,
+    side_figs,
+    uses_hand,
+)
+from shadowtable.games.shadowlord.rules.cards import D8_HANDLERS, DRAW_SINKS
+from shadowtable.games.shadowlord.rules.registry import auto, decision, log
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, SLState, Task
+
+NV = CARD_VALUES
+
+
+@auto("duel_run")
+def duel_run(ctx: Ctx, s: SLState, task: Task) -> None:
+    """One Duel: Blast checks, a drawn card each, secret commitments, then the result."""
+    _, idx, a, d = task
+    g = plan(s)[idx][0]
+    if not all(s.status[f] == ACTIVE and s.loc[f] == g for f in (a, d)) or s.battle is None:
+        return
+    s.battle["duel"] = {"idx": idx, "figs": [a, d], "drawn": [[], []], "commit": [[0] * NV, [0] * NV], "count": [0, 0]}
+    s.stack.append(("duel_resolve", idx))
+    for side, f in ((1, d), (0, a)):
+        if not is_shadow_fig(ctx, f) and 0 <= s.owner[f] < BLACK:
+            s.stack.append(("commit", ctx.seat_of(s.owner[f]), side))
+    s.stack.extend([("draw", "duel", 1)] * ctx.content.duel_drawn)
+    s.stack.extend([("draw", "duel", 0)] * ctx.content.duel_drawn)
+    s.stack.append(("blast_check", idx, 1))
+    s.stack.append(("blast_check", idx, 0))
+
+
+def sink_duel(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
+    if s.battle and s.battle["duel"]:
+        s.battle["duel"]["drawn"][task[2]].append(v)
+    else:
+        s.discard[v] += 1
+
+
+DRAW_SINKS["duel"] = sink_duel
+
+
+def wields_stone(ctx: Ctx, s: SLState, idx: int, side: int) -> bool:
+    """The Power Stone wielder is in the Battle's galaxy on ``side``."""
+    h = s.stone
+    if h < 0 or s.status[h] != ACTIVE or s.loc[h] != plan(s)[idx][0]:
+        return False
+    if h in side_figs(ctx, s, idx, side):
+        return True
+    colour = plan(s)[idx][1 + side]
+    return ctx.content.fig_kind[h] == DIPLOMAT and s.owner[h] == colour
+
+
+@auto("blast_check")
+def blast_check(ctx: Ctx, s: SLState, task: Task) -> None:
+    if wields_stone(ctx, s, task[1], task[2]):
+        s.stack.append(("d8", "blast", task[2], task[1]))
+
+
+def blast_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
+    side, idx = task[2], task[3]
+    if roll >= ctx.content.blast_min_roll:
+        log(s, f"Power Blast! (rolled {roll})")
+        s.stack.append(("blast", battle_seat_for(ctx, s, idx, side), side))
+
+
+D8_HANDLERS["blast"] = blast_roll
+
+
+def blast_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [BLAST_CARD, BLAST_SHIPS]
+
+
+@decision("blast", blast_legal)
+def blast(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """An extra drawn card, or destroy 1d8 of the enemy duellist's Space Ships."""
+    side = task[2]
+    if action == BLAST_CARD:
+        s.stack.append(("draw", "duel", side))
+    else:
+        s.stack.append(("d8", "blast_ships", side))
+
+
+def blast_ships_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
+    side = task[2]
+    duel = s.battle["duel"] if s.battle else None
+    if duel is None:
+        return
+    enemy, mine = duel["figs"][1 - side], duel["figs"][side]
+    destroy(s, enemy, mine, roll)
+    log(s, f"the Blast destroys {roll} Space Ship(s)")
+
+
+D8_HANDLERS["blast_ships"] = blast_ships_roll
+
+
+def destroy(s: SLState, first: int, second: int, n: int) -> None:
+    """Destroy ``n`` Space Ships from ``first``; the shortfall comes from ``second``."""
+    for f in (first, second):
+        k = min(n, s.ships[f])
+        s.ships[f] -= k
+        s.supply[s.owner[f]] += k
+        n -= k
+
+
+def commit_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    duel = s.battle["duel"] if s.battle else None
+    if duel is None:
+        return []
+    side = task[2]
+    f = duel["figs"][side]
+    legal = [DONE]
+    legal += [COMMIT_P0 + v for v in range(NV) if s.pcards[f * NV + v]]
+    if uses_hand(side):
+        base = ctx.seat_of(s.owner[f]) * NV
+        legal += [COMMIT_H0 + v for v in range(NV) if s.hand[base + v]]
+    return legal
+
+
+@decision("commit", commit_legal)
+def commit(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Commit one card face down (from under the portrait, or the Attack Hand when attacking)."""
+    if action == DONE or s.battle is None:
+        return
+    duel = s.battle["duel"]
+    side = task[2]
+    f = duel["figs"][side]
+    if action >= COMMIT_H0:
+        v = action - COMMIT_H0
+        s.hand[ctx.seat_of(s.owner[f]) * NV + v] -= 1
+    else:
+        v = action - COMMIT_P0
+        s.pcards[f * NV + v] -= 1
+    duel["commit"][side][v] += 1
+    duel["count"][side] += 1
+    s.stack.append(task)
+
+
+def duel_total(ctx: Ctx, s: SLState, duel: dict[str, Any], side: int) -> int:
+    """Strength + Space Ships (the Power Stone counts one) + drawn and committed card values."""
+    f: int = duel["figs"][side]
+    values = ctx.content.card_values
+    drawn: list[int] = duel["drawn"][side]
+    committed: list[int] = duel["commit"][side]
+    cards = sum(values[v] for v in drawn) + sum(values[v] * n for v, n in enumerate(committed))
+    return ctx.content.fig_strength[f] + range_of(s, f) + cards
+
+
+@auto("duel_resolve")
+def duel_resolve(ctx: Ctx, s: SLState, task: Task) -> None:
+    """The higher total wins (ties: defender); the margin destroys ships, the winner takes the
+    rest and the loser (captive, or removed if a shadow outside the Lost Fortress)."""
+    if s.battle is None or s.battle["duel"] is None:
+        return
+    duel = s.battle["duel"]
+    s.battle["duel"] = None
+    idx = task[1]
+    g = plan(s)[idx][0]
+    totals = [duel_total(ctx, s, duel, 0), duel_total(ctx, s, duel, 1)]
+    for side in (0, 1):
+        for v in duel["drawn"][side]:
+            s.discard[v] += 1
+        for v in range(NV):
+            s.discard[v] += duel["commit"][side][v]
+    a, d = duel["figs"]
+    attacker_wins = totals[0] > totals[1] or totals[0] == totals[1] and not ctx.content.tie_to_defender
+    w, lo = (a, d) if attacker_wins else (d, a)
+    names = ctx.content.fig_name
+    log(s, f"Duel {names[a]} {totals[0]} vs {names[d]} {totals[1]}: {names[w]} wins")
+    s.battle["last"] = {
+        "figs": [a, d],
+        "totals": totals,
+        "winner": w,
+        "cards": [
+            sorted(duel["drawn"][0] + _flat(duel["commit"][0])),
+            sorted(duel["drawn"][1] + _flat(duel["commit"][1])),
+        ],
+    }
+    destroy(s, lo, w, abs(totals[0] - totals[1]))
+    take_ships(ctx, s, w, lo, g)
+    if s.stone == lo:
+        s.stone = w
+        if room(ctx, s, w) < 0:
+            s.ships[w] -= 1
+            if add_loose(ctx, s, g, s.owner[w], 1):
+                s.supply[s.owner[w]] += 1
+    capture(ctx, s, w, lo, g)
+    if s.owner[w] < BLACK and s.alive[s.owner[w]] and not s.end:
+        s.stack.extend([("draw", "hand", ctx.seat_of(s.owner[w]))] * ctx.content.duel_reward)
+
+
+def _flat(counts: list[int]) -> list[int]:
+    return [v for v, n in enumerate(counts) for _ in range(n)]
+
+
+def take_ships(ctx: Ctx, s: SLState, w: int, lo: int, g: int) -> None:
+    """The winner takes the loser's remaining Space Ships in his colour: into his ring, the rest
+    loose (a player) or to other shadows in the galaxy (shadows; excess discarded)."""
+    n = s.ships[lo]
+    s.ships[lo] = 0
+    s.supply[s.owner[lo]] += n
+    colour = s.owner[w]
+    gain = min(n, s.supply[colour])
+    s.supply[colour] -= gain
+    put = min(gain, max(0, room(ctx, s, w)))
+    s.ships[w] += put
+    rest = gain - put
+    if colour == BLACK:
+        for f in figs_at(s, g):
+            if s.owner[f] == BLACK and f != w and rest:
+                k = min(rest, max(0, room(ctx, s, f)))
+                s.ships[f] += k
+                rest -= k
+        s.supply[BLACK] += rest
+    else:
+        s.supply[colour] += add_loose(ctx, s, g, colour, rest)
+
+
+def capture(ctx: Ctx, s: SLState, w: int, lo: int, g: int) -> None:
+    """The loser becomes a captive under the winner (a shadow outside the Lost Fortress is removed
+    instead); its captives pass to the winner; a captured Star Master ends its Alliance."""
+    pass_captives(ctx, s, lo, w)
+    if is_shadow_fig(ctx, lo) and g != ctx.content.fortress:
+        s.status[lo] = REMOVED
+        s.loc[lo] = NOBODY
+        log(s, f"{ctx.content.fig_name[lo]} is removed from the game")
+        return
+    s.status[lo] = CAPTIVE
+    s.captor[lo] = w
+    s.loc[lo] = NOBODY
+    if ctx.content.fig_kind[lo] == MASTER:
+        eliminate(ctx, s, s.owner[lo], w, f"Star Master captured by {ctx.content.fig_name[w]}")
+
+
+@auto("battle_end")
+def battle_end(ctx: Ctx, s: SLState, task: Task) -> None:
+    """The losing side's Diplomats retreat; the Lost Fortress is won or lost."""
+    idx = task[1]
+    g, att, dfd, kind, _ = plan(s)[idx]
+    attacker_won = not side_figs(ctx, s, idx, 1)
+    losers = dfd if attacker_won else att
+    if losers < BLACK:
+        for f in figs_at(s, g):
+            if ctx.content.fig_kind[f] == DIPLOMAT and friendly(ctx, s.owner[f], losers):
+                s.loc[f] = nearest_friendly(ctx, s, g, s.owner[f])
+    if kind == FORT:
+        if attacker_won:
+            fortress_won(ctx, s, g)
+        else:
+            fortress_lost(ctx, s, g)
+    check_end(ctx, s)
+
+
+def fortress_won(ctx: Ctx, s: SLState, g: int) -> None:
+    """All shadows banished, their captives go home, the Power Stone is won, the timer removed."""
+    for f in range(len(s.owner)):
+        if s.status[f] == CAPTIVE and is_shadow_fig(ctx, s.captor[f]) and not is_shadow_fig(ctx, f):
+            release(ctx, s, f)
+    for f in range(len(s.owner)):
+        if s.owner[f] == BLACK and s.status[f] != REMOVED:
+            s.boxed[BLACK] += s.ships[f]
+            s.ships[f] = 0
+            s.status[f] = REMOVED
+            s.loc[f] = NOBODY
+            s.captor[f] = NOBODY
+    s.boxed[BLACK] += s.supply[BLACK]
+    s.supply[BLACK] = 0
+    s.timer = -1
+    log(s, "the Shadowlord is defeated: shadows banished, the Power Stone Timer removed")
+    holder = s.stone
+    if holder >= 0 and s.owner[holder] < BLACK:
+        seat = ctx.seat_of(s.owner[holder])
+        s.stack.append(("teleport", ctx.seat_of(s.cur)))
+        s.stack.append(("give_stone", seat, s.owner[holder], g))
+
+
+def fortress_lost(ctx: Ctx, s: SLState, g: int) -> None:
+    """Captured shadows return without ships; the shadows' ships go to the Shadowlord."""
+    lf = lord(ctx)
+    for f in range(len(s.owner)):
+        if s.owner[f] == BLACK and s.status[f] == CAPTIVE:
+            s.status[f], s.captor[f], s.loc[f], s.ships[f] = ACTIVE, NOBODY, g, 0
+    for f in figs_at(s, g):
+        if s.owner[f] == BLACK and f != lf:
+            k = min(s.ships[f], max(0, room(ctx, s, lf))) if s.status[lf] == ACTIVE else 0
+            s.ships[lf] += k
+            s.supply[BLACK] += s.ships[f] - k
+            s.ships[f] = 0
+
+
+def give_stone_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    colour, g = task[2], task[3]
+    h = s.stone
+    return sorted({FIG0 + f for f in figs_at(s, g) if s.owner[f] == colour and (f == h or room(ctx, s, f) > 0)})
+
+
+@decision("give_stone", give_stone_legal)
+def give_stone(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    s.stone = action - FIG0
+    log(s, f"{ctx.content.fig_name[s.stone]} takes the Power Stone")
+
+
+def teleport_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [DONE, YES] if s.alive[s.cur] else []
+
+
+@decision("teleport", teleport_legal)
+def teleport(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Teleport Home: every character of the Alliance in the Lost Fortress goes home (once)."""
+    if action != YES:
+        return
+    home = ctx.content.home_of[s.cur]
+    if not controls(ctx, s, home, s.cur):
+        log(s, "the Home Planet is controlled by enemies: no Teleport Home")
+        return
+    for f in figs_at(s, ctx.content.fortress):
+        if s.owner[f] == s.cur:
+            s.loc[f] = home
+    log(s, f"{ctx.content.colours[s.cur]} Teleports Home")

@@ -1,0 +1,233 @@
+"""Step 4, Movement (with Diplomatic Immunity and Searching for Allies) and Step 5, moving a
+shadow.  A ring moves one galaxy per action; its range is its Space Ships plus the Power Stone.
+"""
+
+from __future__ import annotations
+
+from shadowtable.games.shadowlord.actions import DONE, DROP0, MOVE0, PICK0, SEARCH0, STONE0
+from shadowtable.games.shadowlord.board import (
+    Ctx,
+    alliance_figs,
+    control,
+    diplomat_of,
+    enemy_loose,
+    enemy_present,
+    figs_at,
+    friendly,
+    protected_against,
+    range_of,
+    room,
+)
+from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW
+from shadowtable.games.shadowlord.rules.alliances import battle_in, lord
+from shadowtable.games.shadowlord.rules.recruit import searchers, start_search
+from shadowtable.games.shadowlord.rules.registry import decision, log
+from shadowtable.games.shadowlord.rules.shift import offer_shift
+from shadowtable.games.shadowlord.rules.voting import EFFECTS, start_vote
+from shadowtable.games.shadowlord.state import (
+    ACTIVE,
+    BLACK,
+    MUST_LEAVE,
+    NO_MOVE,
+    NOBODY,
+    STARTED,
+    STOPPED,
+    SLState,
+    Task,
+)
+
+ADJUST_LIMIT = 6
+"""Drops and pick-ups per ring per turn (keeps random play finite; never binding in practice)."""
+STONE_PASS_LIMIT = 2
+
+
+def direction_target(ctx: Ctx, g: int, d: int) -> int:
+    """The galaxy one step in direction ``d`` (n, e, s, w) from ``g``, or ``NOBODY``."""
+    return ctx.steps[g][d]
+
+
+def permitted(ctx: Ctx, s: SLState, g: int, colour: int) -> bool:
+    """Every other colour in ``g`` is friendly or has given ``colour`` permission to pass."""
+    cols = {s.owner[f] for f in figs_at(s, g)}
+    if s.loose_n[g]:
+        cols.add(s.loose_col[g])
+    return all(friendly(ctx, o, colour) or (o < BLACK and s.perm[o] >> colour & 1) for o in cols)
+
+
+def may_pass(ctx: Ctx, s: SLState, g: int, colour: int) -> bool:
+    """Movement continues through ``g``: it is friendly (or permitted) and no Battle is due."""
+    owner = control(ctx, s, g)
+    if owner == NOBODY:
+        return False
+    if not friendly(ctx, owner, colour) and not (owner < BLACK and s.perm[owner] >> colour & 1):
+        return False
+    return permitted(ctx, s, g, colour) and not battle_in(ctx, s, g)
+
+
+def may_enter(ctx: Ctx, s: SLState, f: int, g: int) -> bool:
+    """Diplomatic Immunity on entering ``g`` (and the Lost Fortress for Diplomats)."""
+    colour = s.owner[f]
+    if ctx.content.fig_kind[f] == DIPLOMAT:
+        if diplomat_of(ctx, s, g, lambda o: not friendly(ctx, o, colour)):
+            return True  # cancelling Diplomatic Immunity
+        hostile = enemy_present(ctx, s, g, colour) or enemy_loose(ctx, s, g, colour)
+        return not hostile or may_pass(ctx, s, g, colour)
+    return not protected_against(ctx, s, g, colour)
+
+
+def step_targets(ctx: Ctx, s: SLState, f: int, protected: set[int] | None = None) -> list[int]:
+    """Directions ``f`` may move now (``protected``: galaxies with a Diplomat hostile to ``f``,
+    if already known)."""
+    if s.flags[f] & (STOPPED | NO_MOVE) or s.moves[f] >= range_of(s, f):
+        return []
+    here = s.loc[f]
+    first = s.first_round_turns > 0
+    plain = protected is not None and ctx.content.fig_kind[f] != DIPLOMAT
+    out = []
+    for d, g in enumerate(ctx.steps[here]):
+        if g == NOBODY:
+            continue
+        if first and (here != ctx.content.home_of[s.owner[f]] or g not in ctx.config.first_round[s.owner[f]]):
+            continue
+        if (g not in protected) if plain and protected is not None else may_enter(ctx, s, f, g):
+            out.append(d)
+    return out
+
+
+def hostile_diplomat_galaxies(ctx: Ctx, s: SLState, colour: int) -> set[int]:
+    """Galaxies holding a Diplomat hostile to ``colour`` (closed to its non-Diplomats)."""
+    kind = ctx.content.fig_kind
+    return {
+        s.loc[f]
+        for f in range(len(s.loc))
+        if s.loc[f] >= 0 and kind[f] == DIPLOMAT and not friendly(ctx, s.owner[f], colour)
+    }
+
+
+def move_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    colour = s.cur
+    legal = [DONE]
+    lf = lord(ctx)
+    protected = hostile_diplomat_galaxies(ctx, s, colour)
+    for f in alliance_figs(s, colour):
+        steps = step_targets(ctx, s, f, protected)
+        if s.flags[f] & MUST_LEAVE and s.loc[f] in protected and steps:
+            legal[0] = -1  # a traitor among enemies protected by a Diplomat must move away first
+        legal += [MOVE0 + f * 4 + d for d in steps]
+        g = s.loc[f]
+        if s.adjust[f] < ADJUST_LIMIT:
+            if (
+                s.ships[f]
+                and (not s.loose_n[g] or s.loose_col[g] == colour)
+                and not (g == ctx.content.fortress and s.status[lf] == ACTIVE)
+            ):
+                legal.append(DROP0 + f)
+            if s.loose_n[g] and s.loose_col[g] == colour and room(ctx, s, f) > 0:
+                legal.append(PICK0 + f)
+    legal += [SEARCH0 + f for f in searchers(ctx, s, colour)]
+    h = s.stone
+    if h >= 0 and s.status[h] == ACTIVE and s.owner[h] == colour and s.stone_passes < STONE_PASS_LIMIT:
+        legal += [STONE0 + t for t in figs_at(s, s.loc[h]) if t != h and s.owner[t] == colour and room(ctx, s, t) > 0]
+    return sorted(a for a in legal if a >= 0)
+
+
+@decision("move", move_legal)
+def move(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Move one galaxy, drop / pick up a Space Ship, search, pass the Power Stone, or finish."""
+    if action == DONE:
+        return
+    s.stack.append(task)
+    if action >= STONE0:
+        s.stone = action - STONE0
+        s.stone_passes += 1
+    elif action >= SEARCH0:
+        start_search(ctx, s, action - SEARCH0)
+    elif action >= PICK0:
+        f = action - PICK0
+        g = s.loc[f]
+        s.loose_n[g] -= 1
+        if not s.loose_n[g]:
+            s.loose_col[g] = NOBODY
+        s.ships[f] += 1
+        _adjusted(s, f)
+    elif action >= DROP0:
+        f = action - DROP0
+        g = s.loc[f]
+        s.ships[f] -= 1
+        s.loose_col[g] = s.owner[f]
+        s.loose_n[g] += 1
+        _adjusted(s, f)
+    else:
+        f, d = divmod(action - MOVE0, 4)
+        step(ctx, s, f, direction_target(ctx, s.loc[f], d))
+
+
+def _adjusted(s: SLState, f: int) -> None:
+    """Changing Space Ships after movement started ends the ring's movement."""
+    s.adjust[f] += 1
+    if s.flags[f] & STARTED:
+        s.flags[f] |= STOPPED
+
+
+def step(ctx: Ctx, s: SLState, f: int, g: int) -> None:
+    """Enter ``g``; movement stops in unoccupied or enemy galaxies (and in the first round)."""
+    passable = may_pass(ctx, s, g, s.owner[f])
+    s.loc[f] = g
+    s.moves[f] += 1
+    s.flags[f] |= STARTED
+    if s.first_round_turns > 0 or not passable:
+        s.flags[f] |= STOPPED
+
+
+# -- Step 5: move a shadow ---------------------------------------------------------------------
+
+
+def shadow_steps(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+    """Shadow moves: one galaxy, with a Space Ship, not into a Home Planet, the Lost Fortress, a
+    Diplomat's galaxy or one the moving player occupies."""
+    c = ctx.content
+    mine = ctx.seat_alliances[seat]
+    out = []
+    for f in range(len(s.owner)):
+        if c.fig_kind[f] != SHADOW or s.status[f] != ACTIVE or s.ships[f] < 1 or s.loc[f] == c.fortress:
+            continue
+        for d in range(4):
+            g = direction_target(ctx, s.loc[f], d)
+            if g == NOBODY or g == c.fortress or g in c.homes:
+                continue
+            if diplomat_of(ctx, s, g, lambda o: True):
+                continue
+            if any(s.owner[x] in mine for x in figs_at(s, g)) or (s.loose_n[g] and s.loose_col[g] in mine):
+                continue
+            out.append(MOVE0 + f * 4 + d)
+    return out
+
+
+def shadow_move_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [DONE, *shadow_steps(ctx, s, task[1])]
+
+
+@decision("shadow_move", shadow_move_legal)
+def move_shadow(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Move a shadow one galaxy; the other players vote (3-4 players)."""
+    if action == DONE:
+        return
+    f, d = divmod(action - MOVE0, 4)
+    origin = s.loc[f]
+    s.loc[f] = direction_target(ctx, origin, d)
+    log(s, f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(s.loc[f])}")
+    start_vote(ctx, s, "move_shadow", f, origin)
+
+
+def _shadow_moved(ctx: Ctx, s: SLState, f: int, origin: int) -> None:
+    """The shadow stays; meeting another shadow, the mover may rearrange their ships."""
+    s.shadow_ctl |= 1 << f
+    offer_shift(ctx, s, ctx.seat_of(s.cur), s.loc[f], BLACK)
+
+
+def _shadow_back(ctx: Ctx, s: SLState, f: int, origin: int) -> None:
+    s.loc[f] = origin
+    log(s, f"{ctx.content.fig_name[f]} returns to {ctx.content.galaxy_name(origin)}")
+
+
+EFFECTS["move_shadow"] = (_shadow_moved, _shadow_back)

@@ -1,0 +1,356 @@
+"""Trading and Negotiation: an offer is built item by item by the player who has a decision
+pending (Power Cards from the Attack Hand, characters, releasing a captive, permission to pass,
+a Truce), then the other player accepts or refuses; an accepted offer is executed at once.
+Promises are not modelled (they are not enforced).  At most ``max_offers_per_turn`` offers per
+turn and ``MAX_ITEMS`` items per offer keep random play finite.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shadowtable.games.shadowlord.actions import (
+    DONE,
+    GAL0,
+    OCHAR0,
+    OFFER_TO0,
+    OGIVE0,
+    OPERM_GIVE,
+    OPERM_WANT,
+    ORELEASE0,
+    OSEND,
+    OSHIP0,
+    OTRUCE0,
+    OWANT0,
+    REVOKE_P0,
+    REVOKE_T0,
+    YES,
+)
+from shadowtable.games.shadowlord.board import Ctx, add_loose, alliance_size, control, figs_at, room
+from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
+from shadowtable.games.shadowlord.rules.alliances import alive_seats, recolour, release, resolve_diplomats
+from shadowtable.games.shadowlord.rules.registry import NO_OFFER_KINDS, decision, log
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, STARTED, STOPPED, SLState, Task
+
+NV = CARD_VALUES
+MAX_ITEMS = 4
+MAX_WANT_PER_VALUE = 2
+
+
+def offer_starts(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
+    """``offer to seat k`` actions available at this decision point."""
+    if s.offer is not None or kind in NO_OFFER_KINDS or s.offers >= ctx.options["max_offers_per_turn"]:
+        return []
+    return [OFFER_TO0 + k for k in alive_seats(s) if k != seat]
+
+
+def revocations(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
+    """Truces and permissions ``seat`` may revoke now ("at any time"): a Truce in a galaxy where
+    he has characters, before this turn's Battles are planned; a permission he gave."""
+    if kind in NO_OFFER_KINDS or not s.truce and not any(s.perm):
+        return []
+    out: list[int] = []
+    if s.truce and any(t[0] == "fight" for t in s.stack):
+        mine = ctx.seat_alliances[seat]
+        for g in range(ctx.content.num_galaxies):
+            if s.truce >> g & 1 and any(s.owner[f] in mine for f in figs_at(s, g)):
+                out.append(REVOKE_T0 + g)
+    granted = 0
+    for a in ctx.seat_alliances[seat]:
+        granted |= s.perm[a]
+    for k in range(ctx.players):
+        if k != seat and any(granted >> b & 1 for b in ctx.seat_alliances[k]):
+            out.append(REVOKE_P0 + k)
+    return out
+
+
+def revoke(ctx: Ctx, s: SLState, seat: int, action: int) -> None:
+    """Revoke a Truce (a Battle follows in Step 6) or a permission; then the Diplomatic
+    Immunity retreat clauses."""
+    if action >= REVOKE_P0:
+        k = action - REVOKE_P0
+        bits = 0
+        for b in ctx.seat_alliances[k]:
+            bits |= 1 << b
+        for a in ctx.seat_alliances[seat]:
+            s.perm[a] &= ~bits
+        log(s, f"seat {seat} revokes the permission of seat {k}")
+    else:
+        g = action - REVOKE_T0
+        s.truce &= ~(1 << g)
+        log(s, f"seat {seat} revokes the Truce in {ctx.content.galaxy_name(g)}")
+    before = any(t[0] == "move" for t in s.stack)
+    resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
+
+
+def start_offer(ctx: Ctx, s: SLState, seat: int, target: int) -> None:
+    s.offers += 1
+    s.offer = {
+        "from": seat,
+        "to": target,
+        "give": [0] * NV,
+        "want": [0] * NV,
+        "chars": [],
+        "release": [],
+        "ships": [],
+        "perm_give": 0,
+        "perm_want": 0,
+        "truce": [],
+        "items": 0,
+    }
+    s.stack.append(("offer_build", seat))
+    log(s, f"seat {seat} makes an offer to seat {target}")
+
+
+def tradable_chars(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+    kinds = ctx.content.fig_kind
+    return [
+        f
+        for a in ctx.seat_alliances[seat]
+        for f in range(len(s.owner))
+        if s.owner[f] == a and s.status[f] == ACTIVE and kinds[f] != MASTER
+    ]
+
+
+def releasable(ctx: Ctx, s: SLState, holder_seat: int, owner_seat: int) -> list[int]:
+    """Captives of ``owner_seat`` held under rings of ``holder_seat``."""
+    holders = ctx.seat_alliances[holder_seat]
+    owners = ctx.seat_alliances[owner_seat]
+    return [
+        f
+        for f in range(len(s.owner))
+        if s.status[f] == CAPTIVE and s.owner[f] in owners and s.owner[s.captor[f]] in holders
+    ]
+
+
+def shared_galaxies(ctx: Ctx, s: SLState, a: int, b: int) -> list[int]:
+    """Galaxies where characters of seats ``a`` and ``b`` are both present."""
+    here_a = {
+        s.loc[f]
+        for f in range(len(s.loc))
+        if s.loc[f] >= 0 and 0 <= s.owner[f] < BLACK and ctx.seat_of(s.owner[f]) == a
+    }
+    here_b = {
+        s.loc[f]
+        for f in range(len(s.loc))
+        if s.loc[f] >= 0 and 0 <= s.owner[f] < BLACK and ctx.seat_of(s.owner[f]) == b
+    }
+    return sorted(here_a & here_b)
+
+
+def battles_started(s: SLState) -> bool:
+    """The first Battle of this turn has started."""
+    return s.battle is not None and any(entry[4] == 2 for entry in s.battle["plan"])
+
+
+def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    o = s.offer
+    if o is None:
+        return []
+    me, you = o["from"], o["to"]
+    legal = [DONE]
+    if o["items"]:
+        legal.append(OSEND)
+    if o["items"] >= MAX_ITEMS:
+        return sorted(legal)
+    legal += [OGIVE0 + v for v in range(NV) if s.hand[me * NV + v]]
+    legal += [OWANT0 + v for v in range(NV) if o["want"][v] < MAX_WANT_PER_VALUE]
+    fighting = battles_started(s)  # then nobody may change sides: no characters or ships change hands
+    chars = [] if fighting else tradable_chars(ctx, s, me) + tradable_chars(ctx, s, you)
+    legal += [OCHAR0 + f for f in chars if f not in o["chars"]]
+    legal += [ORELEASE0 + f for f in releasable(ctx, s, me, you) + releasable(ctx, s, you, me) if f not in o["release"]]
+    if not o["perm_give"]:
+        legal.append(OPERM_GIVE)
+    if not o["perm_want"]:
+        legal.append(OPERM_WANT)
+    legal += [OTRUCE0 + g for g in shared_galaxies(ctx, s, me, you) if g not in o["truce"]]
+    sources = [] if fighting else ship_sources(ctx, s, me) + ship_sources(ctx, s, you)
+    legal += [OSHIP0 + f for f in sources if o["ships"].count(f) < s.ships[f]]
+    return sorted(legal)
+
+
+@decision("offer_build", build_legal)
+def build_offer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Add one item, send the offer (``offer``), or withdraw it (``done``)."""
+    o = s.offer
+    if o is None:
+        return
+    if action == DONE:
+        return_escrow(s, o)
+        s.offer = None
+        log(s, "the offer is withdrawn")
+        return
+    if action == OSEND:
+        s.stack.append(("offer_reply", o["to"]))
+        return
+    o["items"] += 1
+    if action >= OSHIP0:
+        o["ships"].append(action - OSHIP0)
+    elif action >= OTRUCE0:
+        o["truce"].append(action - OTRUCE0)
+    elif action == OPERM_WANT:
+        o["perm_want"] = 1
+    elif action == OPERM_GIVE:
+        o["perm_give"] = 1
+    elif action >= ORELEASE0:
+        o["release"].append(action - ORELEASE0)
+    elif action >= OCHAR0:
+        o["chars"].append(action - OCHAR0)
+    elif action >= OWANT0:
+        o["want"][action - OWANT0] += 1
+    else:
+        v = action - OGIVE0
+        o["give"][v] += 1
+        s.hand[o["from"] * NV + v] -= 1  # offered cards are shown and held aside
+    s.stack.append(task)
+
+
+def return_escrow(s: SLState, o: dict[str, Any]) -> None:
+    """Cards offered but not traded go back to the offering player's Attack Hand."""
+    for v in range(NV):
+        s.hand[o["from"] * NV + v] += o["give"][v]
+        o["give"][v] = 0
+
+
+def ship_sources(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+    """Rings of ``seat`` that hold Space Ships (a ship may be traded from them)."""
+    colours = ctx.seat_alliances[seat]
+    return [f for f in range(len(s.owner)) if s.owner[f] in colours and s.status[f] == ACTIVE and s.ships[f]]
+
+
+def trade_ship(ctx: Ctx, s: SLState, f: int, seat: int) -> None:
+    """One Space Ship from ring ``f`` changes hands: replaced by the receiver's colour and left in
+    its current space (in a ring of the receiver there, else loose; lost if neither is possible)."""
+    if not s.ships[f]:
+        return
+    colour = next((a for a in ctx.seat_alliances[seat] if s.alive[a]), NOBODY)
+    s.ships[f] -= 1
+    s.supply[s.owner[f]] += 1
+    if s.flags[f] & STARTED:
+        s.flags[f] |= STOPPED  # trading ships after moving ends the move
+    if colour == NOBODY or not s.supply[colour]:
+        return
+    g = s.loc[f]
+    s.supply[colour] -= 1
+    ring = next((x for x in figs_at(s, g) if s.owner[x] == colour and room(ctx, s, x) > 0), NOBODY)
+    if ring != NOBODY:
+        s.ships[ring] += 1
+    elif add_loose(ctx, s, g, colour, 1):
+        s.supply[colour] += 1
+
+
+def receiving(ctx: Ctx, s: SLState, seat: int, extra: int) -> int:
+    """The Alliance of ``seat`` that can take ``extra`` more characters, or ``NOBODY``."""
+    for a in ctx.seat_alliances[seat]:
+        if s.alive[a] and alliance_size(s, a) + extra <= ctx.content.supplies["alliance_limit"]:
+            return a
+    return NOBODY
+
+
+def feasible(ctx: Ctx, s: SLState) -> bool:
+    o = s.offer
+    if o is None:
+        return False
+    me, you = o["from"], o["to"]
+    if any(s.hand[you * NV + v] < o["want"][v] for v in range(NV)):
+        return False
+    mine = set(tradable_chars(ctx, s, me))
+    yours = set(tradable_chars(ctx, s, you))
+    if any(f not in mine and f not in yours for f in o["chars"]):
+        return False
+    if any(o["ships"].count(f) > s.ships[f] for f in o["ships"]):
+        return False
+    to_you = sum(1 for f in o["chars"] if f in mine)
+    to_me = len(o["chars"]) - to_you
+    return (not to_you or receiving(ctx, s, you, to_you) != NOBODY) and (
+        not to_me or receiving(ctx, s, me, to_me) != NOBODY
+    )
+
+
+def reply_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    if s.offer is None:
+        return []
+    return [DONE, YES] if feasible(ctx, s) else [DONE]
+
+
+@decision("offer_reply", reply_legal)
+def reply(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Accept (``yes``: executed at once) or refuse (``done``)."""
+    o = s.offer
+    s.offer = None
+    if o is None:
+        return
+    if action != YES:
+        return_escrow(s, o)
+        log(s, f"seat {o['to']} refuses the offer")
+        return
+    execute(ctx, s, o)
+    log(s, f"seat {o['to']} accepts the offer")
+
+
+def execute(ctx: Ctx, s: SLState, o: dict[str, Any]) -> None:
+    """Carry out an accepted offer: cards, characters (recoloured, left where they are),
+    captives released, permission to pass this turn, Truces this turn."""
+    me, you = int(o["from"]), int(o["to"])
+    give, want = o["give"], o["want"]
+    assert isinstance(give, list) and isinstance(want, list)
+    for v in range(NV):
+        s.hand[you * NV + v] += give[v]
+        s.hand[you * NV + v] -= want[v]
+        s.hand[me * NV + v] += want[v]
+    mine = set(tradable_chars(ctx, s, me))
+    chars = o["chars"]
+    assert isinstance(chars, list)
+    for f in chars:
+        receiver = you if f in mine else me
+        recolour(ctx, s, f, receiving(ctx, s, receiver, 1))
+        s.stack.append(("place_traded", receiver, f))
+    sources = set(ship_sources(ctx, s, me))
+    for f in o["ships"]:
+        trade_ship(ctx, s, f, you if f in sources else me)
+    released = o["release"]
+    assert isinstance(released, list)
+    for f in released:
+        if s.status[f] == CAPTIVE:
+            release(ctx, s, f)
+    if o["perm_give"]:
+        _permit(ctx, s, me, you)
+    if o["perm_want"]:
+        _permit(ctx, s, you, me)
+    truces = o["truce"]
+    assert isinstance(truces, list)
+    for g in truces:
+        s.truce |= 1 << g
+    before = any(t[0] == "move" for t in s.stack)
+    resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
+
+
+def place_traded_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    f = task[2]
+    if s.status[f] != ACTIVE:
+        return []
+    here = s.loc[f]
+    return sorted(
+        {GAL0 + here, *(GAL0 + g for g in range(ctx.content.num_galaxies) if control(ctx, s, g) == s.owner[f])}
+    )
+
+
+@decision("place_traded", place_traded_legal)
+def place_traded(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """A traded character stays where he is or goes to a galaxy his new owner controls."""
+    f, g = task[2], action - GAL0
+    if g != s.loc[f]:
+        s.loc[f] = g
+        log(s, f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(g)}")
+
+
+def _permit(ctx: Ctx, s: SLState, granter: int, grantee: int) -> None:
+    bits = 0
+    for a in ctx.seat_alliances[grantee]:
+        bits |= 1 << a
+    for a in ctx.seat_alliances[granter]:
+        s.perm[a] |= bits
+
+
+def offer_id(target: int) -> int:
+    return OFFER_TO0 + target

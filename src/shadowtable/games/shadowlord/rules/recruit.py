@@ -1,0 +1,361 @@
+"""Characters changing hands: Bribery and Defection (traitors), Searching for Allies (turning
+over discs, enlisting, placing a shadow), giving a character away, and Dismissing."""
+
+from __future__ import annotations
+
+from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0, YES
+from shadowtable.games.shadowlord.board import (
+    Ctx,
+    alliance_figs,
+    control,
+    diplomat_of,
+    figs_at,
+    friendly,
+    protected_against,
+)
+from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER, SHADOW, SHADOWLORD
+from shadowtable.games.shadowlord.rules.alliances import (
+    alive_seats,
+    can_join,
+    dismissable,
+    recolour,
+    recolour_loose,
+    remove_figure,
+    resolve_diplomats,
+    where,
+)
+from shadowtable.games.shadowlord.rules.cards import D8_HANDLERS, discard_portrait
+from shadowtable.games.shadowlord.rules.registry import auto, chance, decision, log
+from shadowtable.games.shadowlord.rules.voting import EFFECTS, start_vote
+from shadowtable.games.shadowlord.state import (
+    ACTIVE,
+    BAG,
+    BLACK,
+    FREED,
+    MUST_LEAVE,
+    NO_MOVE,
+    NOBODY,
+    REMOVED,
+    SEARCHED,
+    STOPPED,
+    SLState,
+    Task,
+)
+
+NV = CARD_VALUES
+
+
+def bribable(ctx: Ctx, s: SLState, f: int, colour: int) -> bool:
+    """Enemy characters that may be Bribed or Defect: not Masters, not shadows, not captives,
+    not on a Home Planet."""
+    kind = ctx.content.fig_kind[f]
+    return (
+        s.status[f] == ACTIVE
+        and kind not in (MASTER, SHADOW, SHADOWLORD)
+        and 0 <= s.owner[f] < BLACK
+        and not friendly(ctx, s.owner[f], colour)
+        and s.loc[f] not in ctx.content.homes
+    )
+
+
+def before_fight(s: SLState) -> bool:
+    """The current player is still in Step 4 or earlier (the retreat clauses spare him)."""
+    return any(t[0] == "move" for t in s.stack)
+
+
+def turn_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
+    """A character changes Alliance (Bribery, Defection): Dismiss first if seven already."""
+    if can_join(s, ctx, colour):
+        become_traitor(ctx, s, f, colour)
+        return
+    s.stack.append(("traitor", f, colour))
+    s.stack.append(("dismiss", ctx.seat_of(colour), colour))
+
+
+@auto("traitor")
+def traitor_after_dismiss(ctx: Ctx, s: SLState, task: Task) -> None:
+    if s.status[task[1]] == ACTIVE and can_join(s, ctx, task[2]):
+        become_traitor(ctx, s, task[1], task[2])
+
+
+def become_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
+    """Switch ring and ships to the new colour, recolour loose ships in the galaxy, then the
+    Diplomatic Immunity retreat clauses."""
+    old = s.owner[f]
+    g = s.loc[f]
+    recolour(ctx, s, f, colour)
+    recolour_loose(ctx, s, g, colour)
+    if colour == s.cur and before_fight(s) and protected_against(ctx, s, g, colour):
+        s.flags[f] |= MUST_LEAVE
+    log(s, f"{ctx.content.fig_name[f]} leaves {ctx.content.colours[old]} for {ctx.content.colours[colour]}")
+    resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
+
+
+def bribe_roll_1(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
+    s.stack.append(("d8", "bribe2", task[2], roll))
+
+
+def bribe_roll_2(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
+    f, mine = task[2], task[3]
+    if mine > roll and bribable(ctx, s, f, s.cur):
+        log(s, f"Bribery succeeds ({mine} against {roll}): {ctx.content.fig_name[f]} turns traitor")
+        turn_traitor(ctx, s, f, s.cur)
+    else:
+        log(s, f"Bribery fails ({mine} against {roll})")
+
+
+D8_HANDLERS["bribe1"] = bribe_roll_1
+D8_HANDLERS["bribe2"] = bribe_roll_2
+
+
+def start_bribe(ctx: Ctx, s: SLState, seat: int, v: int, f: int) -> None:
+    """Discard four matching cards from the Attack Hand and roll off with 1d8 each."""
+    s.hand[seat * NV + v] -= 4
+    s.discard[v] += 4
+    s.bribed = 1
+    log(
+        s,
+        f"{ctx.content.colours[s.cur]} tries to Bribe {ctx.content.fig_name[f]} with four "
+        f"{ctx.content.card_values[v]}s",
+    )
+    s.stack.append(("d8", "bribe1", f))
+
+
+def _defect_pass(ctx: Ctx, s: SLState, f: int, _: int) -> None:
+    if bribable(ctx, s, f, s.cur):
+        turn_traitor(ctx, s, f, s.cur)
+
+
+def _nothing(ctx: Ctx, s: SLState, a: int, b: int) -> None:
+    return None
+
+
+EFFECTS["defect"] = (_defect_pass, _nothing)
+
+# -- Searching for Allies -----------------------------------------------------------------------
+
+
+def searchers(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+    """Diplomats (or the Master, when the Alliance has no Diplomat left) able to search now."""
+    kind = ctx.content.fig_kind
+    mine = alliance_figs(s, colour)
+    dips = [f for f in mine if kind[f] == 3]
+    able = dips if dips else [f for f in mine if kind[f] == MASTER]
+    return [f for f in able if s.disc[s.loc[f]] and not s.flags[f] & SEARCHED]
+
+
+def start_search(ctx: Ctx, s: SLState, f: int) -> None:
+    s.flags[f] |= SEARCHED | STOPPED
+    log(s, f"{ctx.content.fig_name[f]} searches for allies in {ctx.content.galaxy_name(s.loc[f])}")
+    s.stack.append(("reveal", s.loc[f], "search"))
+
+
+def reveal_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
+    total = sum(s.bag)
+    return [(k, n / total) for k, n in enumerate(s.bag) if n]
+
+
+@chance("reveal", reveal_outcomes)
+def reveal_disc(ctx: Ctx, s: SLState, task: Task, kind: int) -> None:
+    """Turn over the face-down disc in ``task[1]``: a character to enlist or a shadow Attack."""
+    g, mode = task[1], task[2]
+    s.bag[kind] -= 1
+    s.disc[g] = 0
+    seat = ctx.seat_of(s.cur)
+    log(s, f"the disc in {ctx.content.galaxy_name(g)} is {ctx.content.disc_names[kind]}")
+    fig = next((f for f in ctx.content.disc_figs[kind] if s.status[f] in (BAG, ACTIVE)), NOBODY)
+    if kind < 3:
+        fig = next(f for f in ctx.content.disc_figs[kind] if s.status[f] == BAG)
+        s.stack.append(("enlist", seat, fig, g, 1 if mode == "discover" else 0))
+        return
+    if fig == NOBODY or s.status[fig] != ACTIVE or s.loc[fig] != ctx.content.fortress:
+        log(s, "that shadow has left the Lost Fortress: the disc is removed with no effect")
+        return
+    if shadow_targets(ctx, s, s.cur):
+        s.stack.append(("place_shadow", seat, fig))
+
+
+def shadow_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+    """Where a revealed shadow may be placed: not the Lost Fortress, a Home Planet, a galaxy the
+    player controls or occupies, nor one with a Diplomat."""
+    c = ctx.content
+    out = []
+    for g in range(c.num_galaxies):
+        if g == c.fortress or g in c.homes:
+            continue
+        owner = control(ctx, s, g)
+        if owner != NOBODY and friendly(ctx, owner, colour):
+            continue
+        here = figs_at(s, g)
+        if any(friendly(ctx, s.owner[f], colour) for f in here):
+            continue
+        if diplomat_of(ctx, s, g, lambda o: True):
+            continue
+        out.append(g)
+    return out
+
+
+def place_shadow_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [GAL0 + g for g in shadow_targets(ctx, s, s.cur)]
+
+
+@decision("place_shadow", place_shadow_legal)
+def place_shadow(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Place the shadow, draw its Space Ships, then the vote (3-4 players)."""
+    f, g = task[2], action - GAL0
+    s.loc[f] = g
+    log(s, f"{ctx.content.fig_name[f]} is placed in {ctx.content.galaxy_name(g)}")
+    s.stack.append(("shadow_vote", f))
+    s.stack.append(("draw", "shadow", f))
+
+
+@auto("shadow_vote")
+def shadow_vote(ctx: Ctx, s: SLState, task: Task) -> None:
+    start_vote(ctx, s, "place_shadow", task[1])
+
+
+def _shadow_stays(ctx: Ctx, s: SLState, f: int, _: int) -> None:
+    s.shadow_ctl |= 1 << f
+
+
+def _shadow_removed(ctx: Ctx, s: SLState, f: int, _: int) -> None:
+    remove_figure(ctx, s, f, NOBODY)
+    log(s, f"{ctx.content.fig_name[f]} is removed from the game")
+
+
+EFFECTS["place_shadow"] = (_shadow_stays, _shadow_removed)
+
+
+def enlist_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    seat = task[1]
+    legal = [DONE, YES]
+    legal += [SEAT0 + k for k in alive_seats(s) if k != seat and receiving_colour(ctx, s, k) != NOBODY]
+    return legal
+
+
+def receiving_colour(ctx: Ctx, s: SLState, seat: int) -> int:
+    """The Alliance of ``seat`` that would take a character (first with room)."""
+    for colour in ctx.seat_alliances[seat]:
+        if s.alive[colour] and can_join(s, ctx, colour):
+            return colour
+    return NOBODY
+
+
+@decision("enlist", enlist_legal)
+def enlist(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Keep the character (Dismissing first if seven), give it to another player, or remove it."""
+    f, g, discovered = task[2], task[3], task[4]
+    if action == DONE:
+        s.status[f] = REMOVED
+        log(s, f"{ctx.content.fig_name[f]} is removed from the game")
+        return
+    if action == YES:
+        s.stack.append(("join", f, s.cur, g, discovered))
+        if not can_join(s, ctx, s.cur):
+            s.stack.append(("dismiss", task[1], s.cur))
+        return
+    k = action - SEAT0
+    s.stack.append(("place_char", k, f, receiving_colour(ctx, s, k)))
+
+
+@auto("join")
+def join(ctx: Ctx, s: SLState, task: Task) -> None:
+    """A new character joins: its ring in the galaxy, no Space Ships; searched ones cannot move."""
+    f, colour, g, discovered = task[1], task[2], task[3], task[4]
+    if not can_join(s, ctx, colour) or not s.alive[colour]:
+        s.status[f] = REMOVED
+        return
+    s.owner[f], s.status[f], s.loc[f], s.ships[f] = colour, ACTIVE, g, 0
+    s.flags[f] = FREED if discovered else NO_MOVE
+    log(s, f"{ctx.content.fig_name[f]} joins {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}")
+
+
+def place_colour(ctx: Ctx, s: SLState, task: Task) -> int:
+    """The receiving Alliance, checked again now (a trade may have filled it meanwhile)."""
+    colour = task[3]
+    if colour != NOBODY and s.alive[colour] and can_join(s, ctx, colour):
+        return int(colour)
+    return receiving_colour(ctx, s, task[1])
+
+
+def place_char_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    colour = place_colour(ctx, s, task)
+    if colour == NOBODY:
+        return []
+    gs = [g for g in range(ctx.content.num_galaxies) if control(ctx, s, g) == colour]
+    return [GAL0 + g for g in gs] or [GAL0 + where(s, colour)]
+
+
+@decision("place_char", place_char_legal)
+def place_char(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """The receiving player places a given or Dismissed character in a galaxy he controls."""
+    f, colour, g = task[2], place_colour(ctx, s, task), action - GAL0
+    if s.status[f] == BAG:
+        s.owner[f] = colour
+        s.ships[f] = 0
+    else:
+        recolour(ctx, s, f, colour)
+    s.status[f], s.loc[f], s.flags[f] = ACTIVE, g, NO_MOVE
+    log(s, f"{ctx.content.fig_name[f]} goes to {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}")
+    resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
+
+
+def dismiss_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [FIG0 + f for f in dismissable(ctx, s, task[2])]
+
+
+@decision("dismiss", dismiss_legal)
+def dismiss(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Dismiss a member: every other player says whether he wants him; removed if nobody does."""
+    f = action - FIG0
+    log(s, f"{ctx.content.colours[task[2]]} Dismisses {ctx.content.fig_name[f]}")
+    s.stack.append(("dismiss_ask", f, 1, 0))
+
+
+@auto("dismiss_ask")
+def dismiss_ask(ctx: Ctx, s: SLState, task: Task) -> None:
+    """Ask the next player; when all have answered, hand the character over."""
+    f, i, wanted = task[1], task[2], task[3]
+    me = ctx.seat_of(s.owner[f])
+    while i < ctx.players:
+        k = (me + i) % ctx.players
+        if k in alive_seats(s) and receiving_colour(ctx, s, k) != NOBODY:
+            s.stack.append(("dismiss_ask", f, i + 1, wanted))
+            s.stack.append(("want", k, f))
+            return
+        i += 1
+    takers = [k for k in range(ctx.players) if wanted >> k & 1]
+    if len(takers) == 1:
+        s.stack.append(("place_char", takers[0], f, receiving_colour(ctx, s, takers[0])))
+    elif takers:
+        s.stack.append(("dismiss_to", me, f, wanted))
+    else:
+        discard_portrait(s, f)
+        remove_figure(ctx, s, f, NOBODY)
+        log(s, f"nobody wants {ctx.content.fig_name[f]}: removed from the game")
+
+
+def want_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [DONE, YES]
+
+
+@decision("want", want_legal)
+def want(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Say whether you want the Dismissed character."""
+    if action != YES:
+        return
+    ask = s.stack.pop()  # the pending dismiss_ask: note this player as a taker
+    s.stack.append((ask[0], ask[1], ask[2], ask[3] | 1 << task[1]))
+    log(s, f"seat {task[1]} wants {ctx.content.fig_name[task[2]]}")
+
+
+def dismiss_to_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [SEAT0 + k for k in range(ctx.players) if task[3] >> k & 1 and receiving_colour(ctx, s, k) != NOBODY]
+
+
+@decision("dismiss_to", dismiss_to_legal)
+def dismiss_to(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Several players want him: the Dismissing player chooses (and may ask a payment by an
+    offer at this decision)."""
+    k = action - SEAT0
+    s.stack.append(("place_char", k, task[2], receiving_colour(ctx, s, k)))

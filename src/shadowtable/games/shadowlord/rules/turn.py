@@ -1,0 +1,287 @@
+"""Setup and the order of a turn: the first-player roll, starting ships, surrender, Step 1
+(draw plus Ruins, the Power Stone Timer), Step 3 (building Space Ships) and passing the turn."""
+
+from __future__ import annotations
+
+from shadowtable.games.shadowlord.actions import BUY0, DONE, FIG0, GAL0, YES
+from shadowtable.games.shadowlord.board import Ctx, alliance_figs, control, room
+from shadowtable.games.shadowlord.content import CARD_VALUES, MERCHANT
+from shadowtable.games.shadowlord.rules.alliances import alive_seats, eliminate, lord, lord_defeated
+from shadowtable.games.shadowlord.rules.cards import discard_from_hand
+from shadowtable.games.shadowlord.rules.registry import auto, chance, decision, log
+from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, NOBODY, REMOVED, SLState, Task
+
+NV = CARD_VALUES
+TURN_STEP_LIMIT = 4000
+"""Safety net: a turn longer than this many actions ends the game as truncated (never seen in
+random play; it makes ``max_game_length`` an honest bound)."""
+
+
+def initial_state(ctx: Ctx) -> SLState:
+    """Setup as written: three rings per player on the Home Planet, shadows in the Lost
+    Fortress, the Shadowlord with the Power Stone and five ships, a face-down disc per empty
+    galaxy (their identities are chance, drawn when turned over)."""
+    c = ctx.content
+    nf, ng = c.num_figures, c.num_galaxies
+    s = SLState.__new__(SLState)
+    s.owner = [NOBODY] * nf
+    s.loc = [NOBODY] * nf
+    s.status = [BAG] * nf
+    s.ships = [0] * nf
+    s.captor = [NOBODY] * nf
+    s.moves = [0] * nf
+    s.flags = [0] * nf
+    s.adjust = [0] * nf
+    s.pcards = [0] * (nf * NV)
+    in_play = set(ctx.config.alliances)
+    for f in range(12):
+        colour = c.fig_colour[f]
+        if colour in in_play:
+            s.owner[f], s.loc[f], s.status[f] = colour, c.home_of[colour], ACTIVE
+        else:
+            s.status[f] = REMOVED
+    lf = lord(ctx)
+    for f in range(lf, nf):
+        s.owner[f], s.loc[f], s.status[f] = BLACK, c.fortress, ACTIVE
+    sup = c.supplies
+    s.ships[lf] = min(sup["shadowlord_ships"], sup["black_ships"])
+    s.loose_col = [NOBODY] * ng
+    s.loose_n = [0] * ng
+    s.disc = [1 if c.cell_kind[g] in ("galaxy", "ruins", "space_base") else 0 for g in range(ng)]
+    s.bag = list(c.disc_counts)
+    s.deck = list(c.card_counts)
+    s.discard = [0] * NV
+    s.hand = [0] * (4 * NV)
+    s.supply = [sup["ships_per_colour"] if a in in_play else 0 for a in range(4)]
+    s.supply.append(sup["black_ships"] - s.ships[lf])
+    s.boxed = [0 if a in in_play else sup["ships_per_colour"] for a in range(4)] + [0]
+    s.alive = [1 if a in in_play else 0 for a in range(4)]
+    s.perm = [0] * 4
+    s.log = []
+    s.seat_out = [0] * 4
+    for seat in range(ctx.players, 4):
+        s.seat_out[seat] = 1
+    s.stone = lf
+    s.stone_passes = 0
+    every = ctx.options["timer_mode"] == "every_turn"
+    s.timer = c.timer_every_turn_notches if every else c.timer_notches
+    s.cur = NOBODY
+    s.turn = 0
+    s.first_round_turns = len(ctx.config.alliances)
+    s.bribed = s.offers = s.truce = s.shadow_ctl = s.steps_turn = s.pool = 0
+    s.winner = NOBODY
+    s.first_seat = NOBODY
+    s.battle = s.vote = s.offer = None
+    s.stack = [("first",)]
+    s.end = ""
+    s.occ = None
+    s.legal = None
+    return s
+
+
+def order_from(ctx: Ctx, first: int) -> list[int]:
+    """Alliances in play, in turn order (clockwise), starting with ``first``."""
+    alliances = list(ctx.config.alliances)
+    i = alliances.index(first)
+    return alliances[i:] + alliances[:i]
+
+
+def first_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
+    return [(k, 1.0 / ctx.players) for k in range(ctx.players)]
+
+
+@chance("first", first_outcomes)
+def roll_first(ctx: Ctx, s: SLState, task: Task, seat: int) -> None:
+    """Roll for first player; then each player places the starting Space Ships."""
+    s.first_seat = seat
+    first = ctx.seat_alliances[seat][0]
+    s.cur = first
+    log(s, f"seat {seat} ({ctx.content.colours[first]}) plays first")
+    s.stack.append(("turn_start",))
+    for colour in reversed(order_from(ctx, first)):
+        for _ in range(ctx.content.supplies["start_ships"]):
+            s.stack.append(("setup_ship", ctx.seat_of(colour), colour))
+
+
+def setup_ship_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    colour = task[2]
+    if s.supply[colour] <= 0:
+        return []
+    return [FIG0 + f for f in alliance_figs(s, colour) if room(ctx, s, f) > 0]
+
+
+@decision("setup_ship", setup_ship_legal)
+def place_setup_ship(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    f = action - FIG0
+    s.ships[f] += 1
+    s.supply[s.owner[f]] -= 1
+
+
+def reset_turn(s: SLState) -> None:
+    for f in range(len(s.moves)):
+        s.moves[f] = 0
+        s.flags[f] = 0
+        s.adjust[f] = 0
+    s.bribed = s.offers = s.truce = s.shadow_ctl = s.stone_passes = s.steps_turn = s.pool = 0
+    s.perm = [0] * 4
+
+
+@auto("turn_start")
+def turn_start(ctx: Ctx, s: SLState, task: Task) -> None:
+    """The Starburst check, the turn cap, then an optional surrender and the turn body."""
+    reset_turn(s)
+    if s.timer == 0:
+        s.end = "shadowlord_timer"
+        s.winner = NOBODY
+        log(s, "the Power Stone Timer stands on the Starburst: the Shadowlord wins")
+        return
+    if s.turn >= ctx.options["turn_cap"]:
+        s.end = "truncated"
+        log(s, f"turn cap {ctx.options['turn_cap']} reached: the game is truncated")
+        return
+    seat = ctx.seat_of(s.cur)
+    log(s, f"turn {s.turn + 1}: {ctx.content.colours[s.cur]} (seat {seat})")
+    s.stack.append(("turn_body",))
+    if can_surrender(ctx, s, seat):
+        s.stack.append(("surrender", seat))
+
+
+def can_surrender(ctx: Ctx, s: SLState, seat: int) -> bool:
+    """After the Power Stone is taken from the Shadowlord, others may surrender to its owner."""
+    if not lord_defeated(ctx, s) or s.stone < 0:
+        return False
+    owner = s.owner[s.stone]
+    return 0 <= owner < BLACK and ctx.seat_of(owner) != seat
+
+
+def surrender_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    return [DONE, YES]
+
+
+@decision("surrender", surrender_legal)
+def decide_surrender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    if action != YES:
+        return
+    seat = task[1]
+    owner_seat = ctx.seat_of(s.owner[s.stone])
+    log(s, f"seat {seat} surrenders to seat {owner_seat}")
+    for colour in ctx.seat_alliances[seat]:
+        if s.alive[colour]:
+            eliminate(ctx, s, colour, -1, "surrender")
+    if alive_seats(s) == [owner_seat]:
+        s.end = "surrender"
+        s.winner = owner_seat
+    if not s.alive[s.cur]:
+        s.stack.append(("end_turn",))
+
+
+@auto("turn_body")
+def turn_body(ctx: Ctx, s: SLState, task: Task) -> None:
+    """Steps 1-6 in order; Step 1 draws one card plus one per controlled Ruins."""
+    if not s.alive[s.cur]:
+        s.stack.append(("end_turn",))
+        return
+    seat = ctx.seat_of(s.cur)
+    draws = 1 + sum(1 for g in ctx.content.ruins if control(ctx, s, g) == s.cur)
+    s.stack.extend(
+        [
+            ("end_turn",),
+            ("fight",),
+            ("shadow_move", seat),
+            ("move", seat),
+            ("build_start",),
+            ("event_roll",),
+            ("after_draw",),
+        ]
+    )
+    log(s, f"{ctx.content.colours[s.cur]} draws {draws} Power Card(s)")
+    s.stack.extend([("draw", "hand", seat)] * draws)
+
+
+@auto("after_draw")
+def after_draw(ctx: Ctx, s: SLState, task: Task) -> None:
+    """Option ``timer_mode="every_turn"``: the timer moves one notch every turn (Step 1)."""
+    if ctx.options["timer_mode"] == "every_turn" and s.timer > 0:
+        s.timer -= 1
+
+
+@auto("build_start")
+def build_start(ctx: Ctx, s: SLState, task: Task) -> None:
+    """Step 3: three Space Ships per Merchant (not captured) and per controlled Space Base."""
+    sup = ctx.content.supplies
+    merchants = sum(1 for f in alliance_figs(s, s.cur) if ctx.content.fig_kind[f] == MERCHANT)
+    bases = sum(1 for g in ctx.content.bases if control(ctx, s, g) == s.cur)
+    s.pool = merchants * sup["ships_per_merchant"] + bases * sup["ships_per_space_base"]
+    s.stack.append(("build", ctx.seat_of(s.cur)))
+
+
+def loose_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+    """Galaxies where ``colour`` may leave loose Space Ships: controlled, one colour only, not the
+    Lost Fortress while the Shadowlord lives."""
+    lf = lord(ctx)
+    out = []
+    present = {s.loc[f] for f in range(len(s.loc)) if s.owner[f] == colour and s.loc[f] >= 0}
+    present |= {g for g, n in enumerate(s.loose_n) if n and s.loose_col[g] == colour}
+    present.add(ctx.content.home_of[colour])  # control needs a ring, loose ships or the home
+    for g in sorted(present):
+        if control(ctx, s, g) != colour:
+            continue
+        if s.loose_n[g] and s.loose_col[g] != colour:
+            continue
+        if g == ctx.content.fortress and s.status[lf] == ACTIVE:
+            continue
+        out.append(g)
+    return out
+
+
+def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    seat = task[1]
+    legal = [DONE]
+    if s.pool > 0 and s.supply[s.cur] > 0:
+        legal += [FIG0 + f for f in alliance_figs(s, s.cur) if room(ctx, s, f) > 0]
+        legal += [GAL0 + g for g in loose_targets(ctx, s, s.cur)]
+    legal += [BUY0 + v for v in range(NV) if s.hand[seat * NV + v]]
+    return sorted(legal)
+
+
+@decision("build", build_legal)
+def build(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """Place one ship on a ring or loose, discard a card for ships, or finish building."""
+    if action == DONE:
+        if s.pool:
+            log(s, f"{ctx.content.colours[s.cur]} leaves {s.pool} Space Ship(s) unbuilt")
+        s.pool = 0
+        return
+    s.stack.append(task)
+    if action >= BUY0:
+        v = action - BUY0
+        discard_from_hand(s, task[1], v)
+        s.pool += ctx.content.card_values[v]
+        log(s, f"{ctx.content.colours[s.cur]} discards a {ctx.content.card_values[v]} for Space Ships")
+    elif action >= GAL0:
+        g = action - GAL0
+        s.loose_col[g] = s.cur
+        s.loose_n[g] += 1
+        s.supply[s.cur] -= 1
+        s.pool -= 1
+    else:
+        f = action - FIG0
+        s.ships[f] += 1
+        s.supply[s.cur] -= 1
+        s.pool -= 1
+
+
+@auto("end_turn")
+def end_turn(ctx: Ctx, s: SLState, task: Task) -> None:
+    """Pass to the left: the next Alliance in play that is still in the game."""
+    s.stack.clear()
+    s.battle = None
+    order = order_from(ctx, s.cur)
+    nxt = next((a for a in order[1:] + order[:1] if s.alive[a]), NOBODY)
+    if nxt == NOBODY:
+        return
+    s.turn += 1
+    if s.first_round_turns > 0:
+        s.first_round_turns -= 1
+    s.cur = nxt
+    s.stack.append(("turn_start",))

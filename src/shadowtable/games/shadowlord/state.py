@@ -1,0 +1,226 @@
+"""The compact mutable state of a Shadowlord! game and its JSON form.
+
+``apply`` copies a state and mutates the copy, so the copy must be cheap: flat lists of ints,
+a stack of small tuples (pending work and decisions) and three small dicts (battle, vote,
+offer) that :func:`clone` copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from shadowtable.core.errors import StateFormatError
+
+BAG, ACTIVE, CAPTIVE, REMOVED = range(4)
+STATUS_NAMES = ("bag", "active", "captive", "removed")
+BLACK = 4
+NOBODY = -1
+
+STOPPED = 1  # may not move further this turn
+NO_MOVE = 2  # enlisted this turn: may not move at all
+STARTED = 4  # has moved at least one galaxy this turn
+SEARCHED = 8  # has searched for allies this turn
+FREED = 16  # revealed by an event this turn: may move once given ships
+MUST_LEAVE = 32  # a traitor next to enemies protected by a Diplomat: must move away this turn
+
+Task = tuple[Any, ...]
+
+LIST_FIELDS = (
+    "owner",
+    "loc",
+    "status",
+    "ships",
+    "captor",
+    "moves",
+    "flags",
+    "adjust",
+    "pcards",
+    "loose_col",
+    "loose_n",
+    "disc",
+    "bag",
+    "deck",
+    "discard",
+    "hand",
+    "supply",
+    "boxed",
+    "alive",
+    "perm",
+    "log",
+    "seat_out",
+)
+INT_FIELDS = (
+    "stone",
+    "stone_passes",
+    "timer",
+    "cur",
+    "turn",
+    "first_round_turns",
+    "bribed",
+    "offers",
+    "truce",
+    "shadow_ctl",
+    "winner",
+    "steps_turn",
+    "pool",
+    "first_seat",
+)
+DICT_FIELDS = ("battle", "vote", "offer")
+
+
+def clone(value: Any) -> Any:
+    """Copy nested dicts and lists of plain values (tuples are immutable and shared)."""
+    if isinstance(value, dict):
+        return {k: clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clone(v) for v in value]
+    return value
+
+
+def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
+    """Copy a dict whose values are ints or lists of ints (votes, offers)."""
+    return {k: v[:] if isinstance(v, list) else v for k, v in data.items()}
+
+
+def copy_battle(battle: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the battle plan sharing what is never mutated (the last Duel's summary)."""
+    duel = battle["duel"]
+    return {
+        "plan": [entry[:] for entry in battle["plan"]],
+        "allies": [[pair[0][:], pair[1][:]] for pair in battle["allies"]],
+        "queue": battle["queue"][:],
+        "duel": None
+        if duel is None
+        else {
+            "idx": duel["idx"],
+            "figs": duel["figs"][:],
+            "drawn": [duel["drawn"][0][:], duel["drawn"][1][:]],
+            "commit": [duel["commit"][0][:], duel["commit"][1][:]],
+            "count": duel["count"][:],
+        },
+        "last": battle["last"],
+    }
+
+
+class SLState:
+    """Everything about one moment of a game; see ``docs/games/shadowlord.md``."""
+
+    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "occ", "legal")
+
+    owner: list[int]
+    loc: list[int]
+    status: list[int]
+    ships: list[int]
+    captor: list[int]
+    moves: list[int]
+    flags: list[int]
+    adjust: list[int]
+    pcards: list[int]
+    loose_col: list[int]
+    loose_n: list[int]
+    disc: list[int]
+    bag: list[int]
+    deck: list[int]
+    discard: list[int]
+    hand: list[int]
+    supply: list[int]
+    boxed: list[int]
+    alive: list[int]
+    perm: list[int]
+    log: list[str]
+    seat_out: list[int]
+    stone: int
+    stone_passes: int
+    timer: int
+    cur: int
+    turn: int
+    first_round_turns: int
+    bribed: int
+    offers: int
+    truce: int
+    shadow_ctl: int
+    winner: int
+    steps_turn: int
+    pool: int
+    first_seat: int
+    battle: dict[str, Any] | None
+    vote: dict[str, Any] | None
+    offer: dict[str, Any] | None
+    stack: list[Task]
+    end: str
+    occ: list[list[int]] | None
+    """Figures per galaxy, built only while legal actions are listed (never serialised)."""
+    legal: list[int] | None
+    """The legal actions once listed: states are never changed after ``apply`` returns them, so
+    the list stays valid (never serialised)."""
+
+    def copy(self) -> SLState:
+        """A deep-enough copy: lists copied, tuples shared, small dicts cloned."""
+        new = SLState.__new__(SLState)
+        new.owner, new.loc, new.status, new.ships = self.owner[:], self.loc[:], self.status[:], self.ships[:]
+        new.captor, new.moves, new.flags, new.adjust = self.captor[:], self.moves[:], self.flags[:], self.adjust[:]
+        new.pcards, new.loose_col, new.loose_n, new.disc = (
+            self.pcards[:],
+            self.loose_col[:],
+            self.loose_n[:],
+            self.disc[:],
+        )
+        new.bag, new.deck, new.discard, new.hand = self.bag[:], self.deck[:], self.discard[:], self.hand[:]
+        new.supply, new.boxed, new.alive, new.perm = self.supply[:], self.boxed[:], self.alive[:], self.perm[:]
+        new.log, new.seat_out = self.log[:], self.seat_out[:]
+        new.stone, new.stone_passes, new.timer, new.cur = self.stone, self.stone_passes, self.timer, self.cur
+        new.turn, new.first_round_turns, new.bribed = self.turn, self.first_round_turns, self.bribed
+        new.offers, new.truce, new.shadow_ctl, new.winner = self.offers, self.truce, self.shadow_ctl, self.winner
+        new.steps_turn, new.pool, new.first_seat = self.steps_turn, self.pool, self.first_seat
+        new.battle = copy_battle(self.battle) if self.battle is not None else None
+        new.vote = _copy_flat(self.vote) if self.vote is not None else None
+        new.offer = _copy_flat(self.offer) if self.offer is not None else None
+        new.stack = self.stack[:]
+        new.end = self.end
+        new.occ = None
+        new.legal = None
+        return new
+
+
+def state_to_json(state: SLState) -> dict[str, Any]:
+    """The full state as JSON data (tasks become lists)."""
+    data: dict[str, Any] = {name: list(getattr(state, name)) for name in LIST_FIELDS}
+    data.update({name: getattr(state, name) for name in INT_FIELDS})
+    data.update({name: clone(getattr(state, name)) for name in DICT_FIELDS})
+    data["stack"] = [list(task) for task in state.stack]
+    data["end"] = state.end
+    return data
+
+
+def state_from_json(data: Mapping[str, Any]) -> SLState:
+    """Rebuild a state; raises :class:`StateFormatError` naming the bad field."""
+    if not isinstance(data, Mapping):
+        raise StateFormatError("shadowlord state must be a JSON object")
+    state = SLState.__new__(SLState)
+    for name in LIST_FIELDS:
+        value = data.get(name)
+        if not isinstance(value, list):
+            raise StateFormatError(f"shadowlord state field {name!r} must be a list")
+        setattr(state, name, list(value))
+    for name in INT_FIELDS:
+        value = data.get(name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise StateFormatError(f"shadowlord state field {name!r} must be an int")
+        setattr(state, name, value)
+    for name in DICT_FIELDS:
+        value = data.get(name)
+        if value is not None and not isinstance(value, dict):
+            raise StateFormatError(f"shadowlord state field {name!r} must be an object or null")
+        setattr(state, name, clone(value) if value is not None else None)
+    stack = data.get("stack")
+    if not isinstance(stack, list) or not all(isinstance(t, list) and t and isinstance(t[0], str) for t in stack):
+        raise StateFormatError("shadowlord state field 'stack' must be a list of tasks")
+    state.stack = [tuple(task) for task in stack]
+    end = data.get("end")
+    if not isinstance(end, str):
+        raise StateFormatError("shadowlord state field 'end' must be a string")
+    state.end = end
+    state.occ = None
+    state.legal = None
+    return state

@@ -1,0 +1,1 @@
+"""Scenario tests for Shadowlord!: one named test per clause of docs/rules/shadowlord.md."""

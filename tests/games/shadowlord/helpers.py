@@ -1,0 +1,160 @@
+"""Building scenario states for Shadowlord! tests.
+
+``board()`` gives a clean board after setup (no ships, no discs, empty hands, no pending work);
+``put()`` places figures; ``pending()`` pushes the decision or work under test above a
+``hold`` sentinel, so the test sees exactly what one rule does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shadowtable.core import CHANCE, make
+from shadowtable.games.shadowlord import engine
+from shadowtable.games.shadowlord.actions import DONE
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.rules.registry import DECISION
+from shadowtable.games.shadowlord.rules.turn import initial_state
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, SLState
+
+RED, BLUE, YELLOW, GREEN = 0, 1, 2, 3
+VALUES = (0, 2, 4, 7, 10)
+LORD = 24
+FORTRESS = 12
+
+
+def master(c: int) -> int:
+    return c
+
+
+def warrior(c: int) -> int:
+    return 4 + c
+
+
+def diplomat(c: int) -> int:
+    return 8 + c
+
+
+def shadow(i: int) -> int:
+    """Shadow number ``i`` (1-8); strengths 3, 4, 5, 5, 6, 7, 8, 9."""
+    return LORD + i
+
+
+DISC_WARRIOR, DISC_MERCHANT, DISC_DIPLOMAT = 12, 16, 20
+
+
+def G(row: int, col: int) -> int:
+    return row * 5 + col
+
+
+def vi(value: int) -> int:
+    """Index of a card value."""
+    return VALUES.index(value)
+
+
+def _hold_legal(ctx: Any, s: SLState, task: Any) -> list[int]:
+    return [DONE]
+
+
+DECISION["hold"] = (_hold_legal, lambda ctx, s, task, action: None)
+
+
+def game(players: int = 4, **options: Any) -> ShadowlordGame:
+    g = make("shadowlord", players=players, **options)
+    assert isinstance(g, ShadowlordGame)
+    return g
+
+
+def board(g: ShadowlordGame, cur: int = RED) -> SLState:
+    """After setup: rings at home with no ships, shadows in the Lost Fortress, no discs."""
+    s = initial_state(g.ctx)
+    s.stack = []
+    s.cur = cur
+    s.first_seat = g.ctx.seat_of(cur)
+    s.first_round_turns = 0
+    s.disc = [0] * 25
+    s.bag = [0] * len(s.bag)
+    return s
+
+
+def put(s: SLState, f: int, g: int, ships: int = 0, owner: int | None = None) -> None:
+    """Place figure ``f`` (active) in galaxy ``g`` with ``ships`` Space Ships."""
+    s.legal = None
+    if owner is not None:
+        s.owner[f] = owner
+    colour = s.owner[f]
+    s.status[f] = ACTIVE
+    s.loc[f] = g
+    s.supply[colour] += s.ships[f] - ships
+    s.ships[f] = ships
+
+
+def loose(s: SLState, g: int, colour: int, n: int) -> None:
+    s.legal = None
+    s.loose_col[g] = colour
+    s.loose_n[g] = n
+    s.supply[colour] -= n
+
+
+def give_hand(s: SLState, seat: int, *values: int) -> None:
+    """Move cards of the given values from the deck into ``seat``'s Attack Hand."""
+    for v in values:
+        s.deck[vi(v)] -= 1
+        s.hand[seat * 5 + vi(v)] += 1
+
+
+def give_portrait(s: SLState, f: int, *values: int) -> None:
+    for v in values:
+        s.deck[vi(v)] -= 1
+        s.pcards[f * 5 + vi(v)] += 1
+
+
+def hand(s: SLState, seat: int) -> list[int]:
+    return s.hand[seat * 5 : seat * 5 + 5]
+
+
+def pending(g: ShadowlordGame, s: SLState, *tasks: tuple[Any, ...]) -> SLState:
+    """Push ``tasks`` (the last one on top) above a ``hold`` sentinel and run automatic work."""
+    s.stack = [("hold", 0), *tasks]
+    s.legal = None
+    engine.advance(g.ctx, s)
+    return s
+
+
+def do(g: ShadowlordGame, s: SLState, text: str) -> SLState:
+    """Apply the legal action whose notation is ``text``."""
+    assert g.current_player(s) != CHANCE, f"chance node pending: {s.stack[-1]}"
+    return g.apply(s, g.parse_action(s, text))
+
+
+def chance(g: ShadowlordGame, s: SLState, outcome: int) -> SLState:
+    """Apply a chance outcome (card value index, die roll, disc kind...)."""
+    assert g.current_player(s) == CHANCE, f"not a chance node: {s.stack[-1] if s.stack else None}"
+    return g.apply(s, outcome)
+
+
+def draw(g: ShadowlordGame, s: SLState, value: int) -> SLState:
+    return chance(g, s, vi(value))
+
+
+def top(s: SLState) -> tuple[Any, ...]:
+    return s.stack[-1]
+
+
+def texts(g: ShadowlordGame, s: SLState) -> list[str]:
+    s.legal = None  # scenario tests change states by hand between listings
+    return [g.action_to_str(s, a) for a in g.legal_actions(s)]
+
+
+def settled(s: SLState) -> bool:
+    """Only the sentinel is left."""
+    return s.stack == [("hold", 0)]
+
+
+def no_conservation_errors(g: ShadowlordGame, s: SLState) -> bool:
+    errors = g.conservation_errors(s)
+    assert not errors, errors
+    return True
+
+
+__all__ = ["BLACK"]

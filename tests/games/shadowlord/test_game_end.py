@@ -1,0 +1,148 @@
+"""Game end: Master of the Universe, surrender, the Shadowlord's win, the turn cap, summary."""
+
+from __future__ import annotations
+
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.state import REMOVED, SLState
+
+from .helpers import (
+    BLUE,
+    LORD,
+    RED,
+    YELLOW,
+    G,
+    board,
+    do,
+    draw,
+    game,
+    master,
+    pending,
+    put,
+    shadow,
+    top,
+    warrior,
+)
+
+C4 = G(1, 2)
+
+
+def banish_shadows(s: SLState) -> None:
+    for f in range(LORD, LORD + 9):
+        s.boxed[4] += s.ships[f]
+        s.ships[f] = 0
+        s.status[f] = REMOVED
+        s.loc[f] = -1
+    s.boxed[4] += s.supply[4]
+    s.supply[4] = 0
+    s.timer = -1
+
+
+def capture_blue_master(g: ShadowlordGame, s: SLState) -> SLState:
+    put(s, warrior(RED), C4, ships=3)
+    put(s, master(YELLOW), C4, ships=0)
+    s = pending(g, s, ("fight",))
+    s = do(g, s, "fight")
+    s = do(g, s, "attack with Red Warrior")
+    s = do(g, s, "defend with Yellow Master")
+    s = draw(g, s, 10)
+    s = draw(g, s, 0)
+    s = do(g, s, "commit done")
+    return do(g, s, "commit done")
+
+
+def test_master_of_the_universe_when_the_shadowlord_and_other_masters_are_defeated() -> None:
+    g = game(2, modified=True)
+    s = board(g)
+    banish_shadows(s)
+    s.stone = master(RED)
+    s = capture_blue_master(g, s)
+    assert s.end == "master_of_universe" and s.winner == 0 and g.returns(s) == [1.0, 0.0]
+    assert "Master of the Universe" in g.observe(s, None)["outcome"]
+    assert g.summary(s)["end_reason"] == "master_of_universe" and g.summary(s)["winner"] == 0
+
+
+def test_last_player_must_still_defeat_the_shadowlord() -> None:
+    g = game(2, modified=True)
+    s = capture_blue_master(g, board(g))
+    assert not s.end and s.seat_out[1] and not s.alive[YELLOW]
+
+
+def test_other_players_may_surrender_to_the_power_stone_owner() -> None:
+    g = game(3)
+    s = board(g, cur=BLUE)
+    banish_shadows(s)
+    s.stone = master(RED)
+    s = pending(g, s, ("turn_start",))
+    assert top(s) == ("surrender", 1)
+    s = do(g, s, "surrender")
+    assert s.seat_out[1] and not s.end
+    s = board(g, cur=YELLOW)
+    banish_shadows(s)
+    s.stone = master(RED)
+    s.seat_out[1] = 1
+    s.alive[BLUE] = 0
+    for f in (master(BLUE), warrior(BLUE), 9):
+        s.status[f] = REMOVED
+    s = pending(g, s, ("turn_start",))
+    s = do(g, s, "surrender")
+    assert s.end == "surrender" and s.winner == 0 and g.returns(s) == [1.0, 0.0, 0.0]
+
+
+def test_no_surrender_while_the_shadowlord_holds_the_stone() -> None:
+    g = game(4)
+    s = pending(g, board(g, cur=BLUE), ("turn_start",))
+    assert top(s)[0] != "surrender"
+
+
+def test_shadowlord_wins_when_every_alliance_is_defeated() -> None:
+    g = game(2, modified=True)
+    s = board(g)
+    s.alive[YELLOW] = 0
+    s.seat_out[1] = 1
+    put(s, master(RED), C4, ships=0)
+    put(s, shadow(8), C4, ships=3)
+    s = pending(g, s, ("fight",))
+    s = do(g, s, "attack with Red Master")
+    s = do(g, s, "defend with Shadow 8")
+    s = draw(g, s, 0)
+    s = draw(g, s, 0)
+    s = do(g, s, "commit done")
+    assert s.end == "shadowlord_wins" and g.returns(s) == [0.0, 0.0]
+
+
+def test_turn_cap_truncates_with_zero_returns() -> None:
+    g = game(4, turn_cap=3)
+    s = board(g)
+    s.turn = 3
+    s = pending(g, s, ("turn_start",))
+    assert s.end == "truncated" and g.returns(s) == [0.0] * 4
+    summary = g.summary(s)
+    assert summary["truncated"] and summary["end_reason"] == "truncated" and len(summary["seats"]) == 4
+
+
+def test_turn_passes_to_the_left_skipping_defeated_alliances() -> None:
+    g = game(4)
+    s = board(g, cur=RED)
+    s.alive[BLUE] = 0
+    s.stack = [("end_turn",)]
+    from shadowtable.games.shadowlord import engine
+
+    engine.advance(g.ctx, s)
+    assert s.cur == YELLOW and s.turn == 1
+
+
+def test_random_games_end_within_the_declared_length() -> None:
+    from shadowtable.bots.random_bot import RandomBot
+    from shadowtable.core import play_game
+
+    for players, opts in ((2, {}), (2, {"modified": True}), (3, {}), (4, {})):
+        g = game(players, **opts)
+        record = play_game(g, [RandomBot() for _ in range(players)], seed=11)
+        assert not record.truncated and record.metadata["end_reason"] in (
+            "master_of_universe",
+            "surrender",
+            "shadowlord_timer",
+            "shadowlord_wins",
+            "truncated",
+        )
+        assert len(record.actions) < g.spec.max_game_length

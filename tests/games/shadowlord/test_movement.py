@@ -1,0 +1,293 @@
+"""Step 4 (movement, Diplomatic Immunity, Searching for Allies) and Step 5 (moving a shadow)."""
+
+from __future__ import annotations
+
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.state import SLState
+
+from .helpers import (
+    BLUE,
+    FORTRESS,
+    RED,
+    YELLOW,
+    G,
+    board,
+    chance,
+    diplomat,
+    do,
+    game,
+    loose,
+    master,
+    no_conservation_errors,
+    pending,
+    put,
+    settled,
+    shadow,
+    texts,
+    top,
+    warrior,
+)
+
+
+def moves_of(g: ShadowlordGame, s: SLState, name: str) -> list[str]:
+    return sorted(t for t in texts(g, s) if t.startswith(f"move {name} "))
+
+
+def test_range_is_the_number_of_space_ships_and_none_without_ships() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(0, 2), ships=2)
+    put(s, master(RED), G(0, 2), ships=0)
+    s = pending(g, s, ("move", 0))
+    assert moves_of(g, s, "Red Master") == []
+    s = do(g, s, "move Red Warrior s")  # (1,2): empty galaxy -> stops
+    assert s.loc[warrior(RED)] == G(1, 2) and moves_of(g, s, "Red Warrior") == []
+
+
+def test_movement_continues_through_own_galaxies_and_stops_in_unoccupied_ones() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(0, 2), ships=3)
+    put(s, diplomat(RED), G(0, 3))
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "move Red Warrior e")  # into own galaxy: may continue
+    assert moves_of(g, s, "Red Warrior") != []
+    s = do(g, s, "move Red Warrior e")  # (0,4) unoccupied: stop
+    assert s.loc[warrior(RED)] == G(0, 4) and moves_of(g, s, "Red Warrior") == []
+
+
+def test_movement_stops_in_an_enemy_galaxy_without_permission() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(1, 3), ships=3)
+    put(s, warrior(BLUE), G(1, 4), ships=1)
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "move Red Warrior e")
+    assert moves_of(g, s, "Red Warrior") == []
+
+
+def test_permission_from_an_offer_lets_a_character_pass_through() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(0, 3), ships=3)
+    put(s, master(BLUE), G(0, 4), ships=1)
+    put(s, diplomat(RED), G(1, 4))
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "make offer to seat 1")
+    s = do(g, s, "ask permission")
+    s = do(g, s, "send offer")
+    s = do(g, s, "accept offer")
+    s = do(g, s, "move Red Warrior e")
+    assert s.loc[warrior(RED)] == G(0, 4) and "move Red Warrior s" in texts(g, s)
+
+
+def test_dropping_ships_after_moving_ends_movement_but_not_before() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(0, 2), ships=3)
+    put(s, master(RED), G(0, 3), ships=0)
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "drop ship from Red Warrior")
+    assert s.loose_n[G(0, 2)] == 1 and moves_of(g, s, "Red Warrior") != []
+    s = do(g, s, "move Red Warrior e")
+    s = do(g, s, "drop ship from Red Warrior")
+    assert moves_of(g, s, "Red Warrior") == [] and s.loose_n[G(0, 3)] == 1
+    assert no_conservation_errors(g, s)
+
+
+def test_pick_up_loose_ships_before_moving() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(0, 2), ships=0)
+    loose(s, G(0, 2), RED, 2)
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "pick up ship to Red Warrior")
+    assert s.ships[warrior(RED)] == 1 and moves_of(g, s, "Red Warrior") != []
+
+
+def test_no_moving_through_a_galaxy_where_a_battle_will_take_place() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, master(RED), G(1, 2), ships=1)
+    put(s, warrior(BLUE), G(1, 2), ships=1)
+    put(s, warrior(RED), G(0, 2), ships=4)
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "move Red Warrior s")
+    assert moves_of(g, s, "Red Warrior") == []
+
+
+def test_enemies_cannot_enter_a_galaxy_with_a_diplomat() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, diplomat(BLUE), G(1, 2))
+    put(s, warrior(RED), G(0, 2), ships=2)
+    s = pending(g, s, ("move", 0))
+    assert "move Red Warrior s" not in texts(g, s)
+
+
+def test_diplomats_cannot_enter_enemy_galaxies_or_loose_enemy_ships() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, diplomat(RED), G(0, 2), ships=3)
+    put(s, warrior(BLUE), G(1, 2), ships=1)
+    loose(s, G(0, 3), BLUE, 1)
+    s = pending(g, s, ("move", 0))
+    assert moves_of(g, s, "Red Diplomat") == ["move Red Diplomat w"]
+
+
+def test_a_diplomat_may_enter_an_enemy_diplomats_galaxy_cancelling_immunity() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, diplomat(RED), G(0, 2), ships=2)
+    put(s, diplomat(BLUE), G(1, 2))
+    put(s, warrior(BLUE), G(1, 2), ships=1)
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "move Red Diplomat s")
+    assert s.loc[diplomat(RED)] == G(1, 2)
+
+
+def test_diplomats_never_fight() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, diplomat(RED), G(1, 2))
+    put(s, warrior(BLUE), G(1, 2), ships=1)
+    s = pending(g, s, ("fight",))
+    assert s.loc[diplomat(RED)] != G(1, 2)  # unescorted in an enemy galaxy: it retreats
+    assert s.battle is None
+
+
+def test_search_enlists_a_character_that_cannot_move_this_turn() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, diplomat(RED), G(1, 2), ships=2)
+    s.disc[G(1, 2)] = 1
+    s.bag[0] = 1
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "search with Red Diplomat")
+    s = chance(g, s, 0)
+    s = do(g, s, "enlist")
+    w = 12
+    assert s.owner[w] == RED and s.loc[w] == G(1, 2)
+    assert moves_of(g, s, "Red Diplomat") == [] and moves_of(g, s, "Warrior W1") == []
+    assert s.disc[G(1, 2)] == 0
+
+
+def test_enlisted_character_can_be_given_away_or_removed() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, diplomat(RED), G(1, 2), ships=2)
+    put(s, warrior(BLUE), G(1, 4), ships=1)
+    s.disc[G(1, 2)] = 1
+    s.bag[1] = 1
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "search with Red Diplomat")
+    s = chance(g, s, 1)
+    s = do(g, s, "give to seat 1")
+    s = do(g, s, "place in e4")
+    assert s.owner[16] == BLUE and s.loc[16] == G(1, 4)
+
+
+def test_search_reveals_a_shadow_placed_with_a_vote() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, diplomat(RED), G(1, 2), ships=2)
+    put(s, warrior(BLUE), G(3, 3), ships=1)
+    s.disc[G(1, 2)] = 1
+    s.bag[3 + 4] = 1  # "Attacks: Shadow 5"
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "search with Red Diplomat")
+    s = chance(g, s, 7)
+    assert "place shadow in c4" not in texts(g, s) and "place shadow in c3" not in texts(g, s)
+    s = do(g, s, "place shadow in d2")
+    s = chance(g, s, 4)  # a 10: six Space Ships at most
+    assert s.ships[shadow(5)] == 6
+    s = do(g, s, "vote yes")
+    s = do(g, s, "vote no")
+    s = do(g, s, "vote no")
+    assert s.loc[shadow(5)] == G(3, 3) and s.shadow_ctl >> shadow(5) & 1
+
+
+def test_placed_shadow_is_removed_when_everybody_votes_no() -> None:
+    g = game(3)
+    s = board(g)
+    s = pending(g, s, ("place_shadow", 0, shadow(2)))
+    s = do(g, s, "place shadow in d2")
+    s = chance(g, s, 2)
+    s = do(g, s, "vote no")
+    s = do(g, s, "vote no")
+    assert s.status[shadow(2)] == 3 and s.ships[shadow(2)] == 0 and no_conservation_errors(g, s)
+
+
+def test_attack_disc_of_a_shadow_that_left_the_fortress_has_no_effect() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, shadow(1), G(4, 4))
+    s.disc[G(1, 2)] = 1
+    s.bag[3] = 1
+    s = pending(g, s, ("reveal", G(1, 2), "search"))
+    s = chance(g, s, 3)
+    assert settled(s) and s.loc[shadow(1)] == G(4, 4)
+
+
+def test_master_searches_when_the_alliance_has_no_diplomat() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, master(RED), G(1, 2), ships=1)
+    s.status[diplomat(RED)] = 3
+    s.disc[G(1, 2)] = 1
+    s.bag[0] = 1
+    s = pending(g, s, ("move", 0))
+    assert "search with Red Master" in texts(g, s)
+
+
+def test_moving_a_shadow_needs_a_ship_and_a_vote_else_it_returns() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, shadow(3), G(3, 3), ships=1)
+    put(s, warrior(YELLOW), G(3, 4), ships=1)
+    put(s, diplomat(BLUE), G(2, 3))
+    s = pending(g, s, ("shadow_move", 0))
+    options = sorted(t for t in texts(g, s) if t.startswith("move Shadow 3"))
+    assert options == ["move Shadow 3 e", "move Shadow 3 s", "move Shadow 3 w"]  # not the Diplomat's
+    s = do(g, s, "move Shadow 3 e")
+    for _ in range(3):
+        s = do(g, s, "vote no")
+    assert s.loc[shadow(3)] == G(3, 3) and not s.shadow_ctl
+
+
+def test_shadow_may_not_enter_home_fortress_or_own_galaxy() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, shadow(3), G(1, 1), ships=1)
+    put(s, warrior(RED), G(0, 1), ships=1)
+    put(s, shadow(4), G(3, 2), ships=1)
+    s = pending(g, s, ("shadow_move", 0))
+    moves = [t for t in texts(g, s) if t.startswith("move Shadow")]
+    assert "move Shadow 3 n" not in moves and "move Shadow 3 w" in moves
+    assert "move Shadow 4 n" not in moves and "move Shadow 4 s" not in moves  # fortress, yellow home
+    assert G(2, 2) == FORTRESS
+
+
+def test_pass_the_power_stone_to_a_character_in_the_same_galaxy() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(1, 2), ships=1)
+    put(s, master(RED), G(1, 2), ships=1)
+    s.stone = warrior(RED)
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "pass stone to Red Master")
+    assert s.stone == master(RED) and settled(s) is False
+
+
+def test_a_shadow_meeting_another_shadow_may_rearrange_their_ships() -> None:
+    g = game(2, modified=True)
+    s = board(g)
+    put(s, shadow(3), G(3, 3), ships=4)
+    put(s, shadow(4), G(3, 4), ships=1)
+    s = pending(g, s, ("shadow_move", 0))
+    s = do(g, s, "move Shadow 3 e")
+    assert top(s)[0] == "shift_from"
+    s = do(g, s, "shift ship from Shadow 3")
+    s = do(g, s, "shift ship to Shadow 4")
+    s = do(g, s, "stop shifting")
+    assert s.ships[shadow(3)] == 3 and s.ships[shadow(4)] == 2 and settled(s)

@@ -1,0 +1,211 @@
+"""Setup, Step 1 (draw, Ruins, the Power Stone Timer), cards under portraits, Step 3 (building)."""
+
+from __future__ import annotations
+
+from shadowtable.core import CHANCE
+
+from .helpers import (
+    BLUE,
+    FORTRESS,
+    GREEN,
+    LORD,
+    RED,
+    YELLOW,
+    G,
+    board,
+    chance,
+    diplomat,
+    do,
+    draw,
+    game,
+    give_hand,
+    hand,
+    loose,
+    master,
+    no_conservation_errors,
+    pending,
+    put,
+    settled,
+    shadow,
+    texts,
+    top,
+    warrior,
+)
+
+
+def test_setup_places_three_rings_home_and_shadows_in_fortress() -> None:
+    g = game(4)
+    s = g.initial_state()
+    homes = {RED: G(0, 2), BLUE: G(2, 4), YELLOW: G(4, 2), GREEN: G(2, 0)}
+    for c, h in homes.items():
+        assert [s.loc[f] for f in (master(c), warrior(c), diplomat(c))] == [h, h, h]
+    assert all(s.loc[f] == FORTRESS for f in range(LORD, LORD + 9))
+    assert s.stone == LORD and s.ships[LORD] == 5 and s.ships[shadow(1)] == 0
+    assert sum(s.disc) == 20 and s.disc[FORTRESS] == 0 and all(s.disc[h] == 0 for h in homes.values())
+    assert sum(s.deck) == 50 and s.timer == 6
+    assert g.current_player(s) == CHANCE and top(s) == ("first",)
+
+
+def test_first_player_roll_then_each_player_places_three_ships() -> None:
+    g = game(4)
+    s = chance(g, g.initial_state(), 2)  # seat 2 (yellow) plays first
+    assert s.cur == YELLOW and top(s) == ("setup_ship", 2, YELLOW)
+    for _ in range(3):
+        s = do(g, s, "ship to Yellow Warrior")
+    assert s.ships[warrior(YELLOW)] == 3 and top(s) == ("setup_ship", 3, GREEN)
+    assert no_conservation_errors(g, s)
+
+
+def test_three_player_game_removes_one_alliance() -> None:
+    g = game(3)
+    s = g.initial_state()
+    assert s.alive == [1, 1, 1, 0]
+    assert all(s.status[f] == 3 for f in (master(GREEN), warrior(GREEN), diplomat(GREEN)))
+    assert sum(s.disc) == 20
+
+
+def test_first_round_moves_only_to_the_galaxy_left_of_home() -> None:
+    g = game(4)
+    s = board(g)
+    s.first_round_turns = 4
+    put(s, warrior(RED), G(0, 2), ships=3)
+    s = pending(g, s, ("move", 0))
+    moves = [t for t in texts(g, s) if t.startswith("move")]
+    assert moves == ["move Red Warrior e"]  # (0,3) = d5, left of the red Home Planet
+    s = do(g, s, "move Red Warrior e")
+    assert s.loc[warrior(RED)] == G(0, 3) and not [t for t in texts(g, s) if t.startswith("move")]
+
+
+def test_three_player_first_round_side_and_middle_players() -> None:
+    g = game(3)
+    s = board(g)
+    s.first_round_turns = 3
+    put(s, warrior(RED), G(0, 2), ships=2)
+    s = pending(g, s, ("move", 0))
+    assert [t for t in texts(g, s) if t.startswith("move")] == ["move Red Warrior w"]  # toward empty home
+    s = board(g, cur=BLUE)
+    s.first_round_turns = 3
+    put(s, warrior(BLUE), G(2, 4), ships=2)
+    s = pending(g, s, ("move", 1))
+    assert sorted(t for t in texts(g, s) if t.startswith("move")) == [
+        "move Blue Warrior n",
+        "move Blue Warrior s",
+        "move Blue Warrior w",
+    ]
+
+
+def test_modified_two_player_game_has_red_and_yellow_only() -> None:
+    g = game(2, modified=True)
+    s = g.initial_state()
+    assert s.alive == [1, 0, 1, 0]
+    assert g.ctx.seat_alliances == [[RED], [YELLOW]]
+    assert sum(s.disc) == 20
+
+
+def test_two_player_game_gives_each_player_two_alliances() -> None:
+    g = game(2)
+    assert g.ctx.seat_alliances == [[RED, YELLOW], [BLUE, GREEN]]
+
+
+def test_draw_one_card_plus_one_per_controlled_ruins() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(1, 1), ships=1)
+    put(s, master(RED), G(1, 3), ships=1)
+    s = pending(g, s, ("turn_body",))
+    draws = [t for t in s.stack if t[0] == "draw"]
+    assert len(draws) == 3
+
+
+def test_reshuffle_moves_the_power_stone_timer() -> None:
+    g = game(4)
+    s = board(g)
+    s.discard = s.deck[:]
+    s.deck = [0] * 5
+    s = pending(g, s, ("draw", "hand", 0))
+    assert s.timer == 5 and sum(s.deck) == 50 and sum(s.discard) == 0
+    s = draw(g, s, 7)
+    assert hand(s, 0)[3] == 1 and settled(s)
+
+
+def test_timer_on_the_starburst_at_turn_start_means_the_shadowlord_wins() -> None:
+    g = game(4)
+    s = board(g)
+    s.timer = 0
+    s = pending(g, s, ("turn_start",))
+    assert s.end == "shadowlord_timer" and g.returns(s) == [0.0] * 4
+    assert "Starburst" in g.observe(s, 0)["outcome"]
+
+
+def test_timer_every_turn_option_moves_one_notch_per_turn() -> None:
+    g = game(4, timer_mode="every_turn")
+    s = board(g)
+    s.timer = 10
+    s = pending(g, s, ("after_draw",))
+    assert s.timer == 9
+    g2 = game(4)
+    s2 = pending(g2, board(g2), ("after_draw",))
+    assert s2.timer == 6
+
+
+def test_place_card_under_a_portrait_during_own_turn() -> None:
+    g = game(4)
+    s = board(g)
+    give_hand(s, 0, 7)
+    s = pending(g, s, ("build", 0))
+    s = do(g, s, "place card 7 under Red Warrior")
+    assert hand(s, 0) == [0, 0, 0, 0, 0] and s.pcards[warrior(RED) * 5 + 3] == 1
+    assert "place card 7 under Red Diplomat" not in texts(g, s)
+
+
+def test_no_cards_under_portraits_during_another_players_turn() -> None:
+    g = game(4)
+    s = board(g, cur=BLUE)
+    give_hand(s, 0, 7)
+    s = pending(g, s, ("vote", 0))
+    assert not any(t.startswith("place card") for t in texts(g, s))
+
+
+def test_build_three_ships_per_merchant_and_space_base() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, 16, G(0, 0), owner=RED)  # a Merchant on a Space Base
+    s = pending(g, s, ("build_start",))
+    assert s.pool == 6 and top(s) == ("build", 0)
+    s = do(g, s, "ship to Merchant M1")
+    s = do(g, s, "loose ship in a5")
+    assert s.ships[16] == 1 and s.loose_n[G(0, 0)] == 1 and s.pool == 4
+    s = do(g, s, "end building")
+    assert s.pool == 0 and settled(s) and no_conservation_errors(g, s)
+
+
+def test_discard_cards_for_ships_even_without_room() -> None:
+    g = game(4)
+    s = board(g)
+    give_hand(s, 0, 4)
+    s.supply[RED] = 0
+    s = pending(g, s, ("build", 0))
+    s = do(g, s, "discard for ships 4")
+    assert s.pool == 4 and hand(s, 0) == [0] * 5 and s.discard[2] == 1
+    assert texts(g, s)[0] == "end building" and not any(t.startswith("ship to") for t in texts(g, s))
+
+
+def test_only_one_colour_of_loose_ships_in_a_galaxy() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(1, 2), ships=1)
+    put(s, warrior(BLUE), G(1, 2), ships=1)
+    loose(s, G(1, 2), BLUE, 1)
+    s.pool = 3
+    s = pending(g, s, ("build", 0))
+    assert "loose ship in c4" not in texts(g, s)
+
+
+def test_ring_holds_six_including_the_power_stone() -> None:
+    g = game(4)
+    s = board(g)
+    put(s, master(RED), G(0, 2), ships=5)
+    s.stone = master(RED)
+    s.pool = 3
+    s = pending(g, s, ("build", 0))
+    assert "ship to Red Master" not in texts(g, s)
