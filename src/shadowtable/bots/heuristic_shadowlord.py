@@ -92,7 +92,7 @@ class View:
 
     def defence(self, f: int) -> float:
         """Expected Duel total of ``f`` defending (strength, ships, portrait cards)."""
-        return self.content.fig_strength[f] + self.ring_range(f) + self.portrait_value(f)
+        return float(self.content.fig_strength[f] + self.ring_range(f) + self.portrait_value(f))
 
     def best_hand(self, n: int) -> int:
         """Sum of the ``n`` best cards of the Attack Hand."""
@@ -137,7 +137,7 @@ class View:
         owners = self.pub["owner"]
         figs = [f for f in range(len(owners)) if owners[f] in colours and self.active(f)]
         held = sum(1 for g in self.special_galaxies() if self.control(g) in colours)
-        return sum(self.content.fig_strength[f] + self.pub["ships"][f] for f in figs) + 4 * held
+        return float(sum(self.content.fig_strength[f] + self.pub["ships"][f] for f in figs) + 4 * held)
 
     def special_galaxies(self) -> list[int]:
         return sorted(set(self.content.ruins) | set(self.content.bases))
@@ -219,7 +219,7 @@ def card_placement(v: View, legal: Sequence[int]) -> int | None:
 
 def bribe_value(v: View, f: int) -> float:
     worth = {WARRIOR: 10.0, MERCHANT: 8.0, DIPLOMAT: 4.0}.get(v.kind(f), 0.0)
-    return worth + v.pub["ships"][f] + v.portrait_count(f) * MEAN_CARD
+    return worth + float(v.pub["ships"][f]) + v.portrait_count(f) * MEAN_CARD
 
 
 def bribery(v: View, legal: Sequence[int]) -> int | None:
@@ -257,7 +257,9 @@ def build_choice(v: View, legal: Sequence[int]) -> int:
         if holds:
             return holds[0]
         return needy[0][2]
-    hungry = any(v.active(f) and v.is_mine(f) and v.pub["ships"][f] < ship_wish(v, f) for f in range(len(v.pub["owner"])))
+    hungry = any(
+        v.active(f) and v.is_mine(f) and v.pub["ships"][f] < ship_wish(v, f) for f in range(len(v.pub["owner"]))
+    )
     for action, value_index in blocks.get("buy", []):
         if v.values[value_index] == 2 and hungry and v.hand[value_index] < 4:
             return action
@@ -532,7 +534,9 @@ def commit_choice(v: View, task: list[Any], legal: Sequence[int]) -> int:
     if need < 0:
         return A.DONE
     blocks = by_block(legal)
-    options = [(values[i], a) for a, i in blocks.get("commit_p", [])] + [(values[i], a) for a, i in blocks.get("commit_h", [])]
+    options = [(values[i], a) for a, i in blocks.get("commit_p", [])] + [
+        (values[i], a) for a, i in blocks.get("commit_h", [])
+    ]
     available = sum(val for val, _ in options_all(v, me, side, blocks))
     if available < need and v.kind(me) != MASTER:
         return A.DONE
@@ -673,10 +677,10 @@ def vote_choice(v: View) -> int:
 def offer_value(v: View, offer: dict[str, Any]) -> float:
     """What accepting ``offer`` is worth to this seat (it is the receiver)."""
     values = v.values
-    worth = sum(values[i] * n for i, n in enumerate(offer.get("give", [])))
+    worth: float = sum(values[i] * n for i, n in enumerate(offer.get("give", [])))
     worth -= sum(values[i] * n for i, n in enumerate(offer.get("want", [])))
     for f in offer.get("chars", []):
-        value = v.content.fig_strength[f] + v.pub["ships"][f] + 4
+        value = float(v.content.fig_strength[f] + v.pub["ships"][f] + 4)
         worth += -value if v.is_mine(f) else value
     for f in offer.get("release", []):
         worth += 8 if v.is_mine(f) else -8
@@ -686,7 +690,10 @@ def offer_value(v: View, offer: dict[str, Any]) -> float:
 
 
 def offer_reply(v: View, legal: Sequence[int]) -> int:
+    """Accept offers worth more than they cost; never trade while a Battle is being fought."""
     offer = v.pub.get("offer")
+    if v.pub.get("battle"):
+        return A.DONE
     if A.YES in legal and offer and offer_value(v, offer) > 0:
         return A.YES
     return A.DONE
