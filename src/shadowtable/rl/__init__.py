@@ -1,0 +1,1 @@
+"""Reinforcement-learning adapters (the ``[rl]`` extra): encoders, PettingZoo, Gymnasium, OpenSpiel."""
