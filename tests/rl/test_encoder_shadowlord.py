@@ -126,5 +126,5 @@ def test_every_block_is_documented() -> None:
     text = DOC.read_text(encoding="utf-8")
     encoder = ShadowlordEncoder(shadowlord(2))
     for name, size in encoder.layout():
-        assert f"`{name}`" in text, name
+        assert f"| `{name}` | {size} |" in text, name
     assert str(encoder.shape[0]) in text
