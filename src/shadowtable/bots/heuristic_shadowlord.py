@@ -40,6 +40,7 @@ class View:
     portraits: dict[int, list[int]]
     commits: list[list[int] | None]
     values_cache: dict[tuple[int, int], float] = field(default_factory=dict)
+    assault_cache: list[frozenset[int]] = field(default_factory=list)
 
     @property
     def content(self) -> Any:
@@ -53,6 +54,15 @@ class View:
     def mine(self) -> list[int]:
         """The colours (Alliances) of this seat."""
         return list(self.game.ctx.seat_alliances[self.seat])
+
+    @property
+    def owner_list(self) -> list[int]:
+        return list(self.pub["owner"])
+
+    @property
+    def lord(self) -> int:
+        """The Shadowlord's figure id."""
+        return int(list(self.content.fig_kind).index(SHADOWLORD))
 
     @property
     def cur(self) -> int:
@@ -261,7 +271,8 @@ def build_choice(v: View, legal: Sequence[int]) -> int:
         v.active(f) and v.is_mine(f) and v.pub["ships"][f] < ship_wish(v, f) for f in range(len(v.pub["owner"]))
     )
     for action, value_index in blocks.get("buy", []):
-        if v.values[value_index] == 2 and hungry and v.hand[value_index] < 4:
+        value = v.values[value_index]
+        if hungry and (value == 2 or (value == 4 and v.hand[value_index] > 4)):
             return action
     return A.DONE if A.DONE in legal else legal[0]
 
@@ -276,9 +287,14 @@ def galaxy_value(v: View, f: int, g: int) -> float:
     mine_here = [x for x in v.figs_at(g) if v.is_mine(x) and x != f]
     if v.enemy_diplomat_at(g) and v.kind(f) != DIPLOMAT:
         return -100.0
+    assault = assault_rings(v)
     if g == content.fortress:
+        if f in assault:
+            return 40.0 if assault_ready(v, assault) else -50.0
         return fortress_value(v, f)
     value = 0.0
+    if f in assault and not enemies and v.distances(g).get(content.fortress) == 1:
+        value += 25.0
     if g in content.ruins or g in content.bases:
         value += 6.0 if not v.friendly(v.control(g)) else 1.0
     if enemies:
@@ -317,6 +333,54 @@ def fortress_value(v: View, f: int) -> float:
     guards = [x for x in v.figs_at(v.content.fortress) if v.owner(x) == BLACK and v.kind(x) == SHADOW]
     need = FORTRESS_STRENGTH + (6 if v.kind(f) == MASTER else 0) + 4 * len(guards)
     return 30.0 if v.attack(f) >= need and len(guards) <= 1 else -50.0
+
+
+def hand_value(v: View) -> int:
+    return sum(val * n for val, n in zip(v.values, v.hand, strict=False))
+
+
+def shadowlord_alive(v: View) -> bool:
+    fortress = v.content.fortress
+    return any(
+        v.kind(x) == SHADOWLORD and v.active(x) and v.pub["loc"][x] == fortress for x in range(len(v.owner_list))
+    )
+
+
+def assault_rings(v: View) -> frozenset[int]:
+    """The rings of the moving Alliance that should storm the Lost Fortress together: chosen
+    when their strength, ships, portrait cards and the whole Attack Hand outweigh the expected
+    totals of every guard plus the Shadowlord (the Star Master joins only when needed and no
+    rival Alliance is left)."""
+    if v.assault_cache:
+        return v.assault_cache[0]
+    v.assault_cache.append(frozenset(choose_assault(v)))
+    return v.assault_cache[0]
+
+
+def choose_assault(v: View) -> list[int]:
+    if not shadowlord_alive(v) or v.cur not in v.mine:
+        return []
+    fortress = v.content.fortress
+    guards = [x for x in v.figs_at(fortress) if v.owner(x) == BLACK and v.kind(x) == SHADOW]
+    lord_total = v.content.fig_strength[v.lord] + 6 + MEAN_CARD
+    rivals_left = any(not v.pub["seat_out"][k] for k in range(v.game.players) if k != v.seat)
+    margin = 10.0 if rivals_left or v.pub["timer"] > 2 else 4.0
+    need = sum(v.content.fig_strength[x] + 3.2 + MEAN_CARD for x in guards) + lord_total + margin
+    fighters = [f for f in range(len(v.owner_list)) if v.active(f) and v.owner(f) == v.cur]
+    warriors = [f for f in fighters if v.kind(f) == WARRIOR and v.ring_range(f) > 0]
+    power = sum(v.defence(f) for f in warriors) + hand_value(v)
+    if warriors and power >= need:
+        return warriors
+    masters = [f for f in fighters if v.kind(f) == MASTER and v.ring_range(f) > 0]
+    if not rivals_left and masters and power + sum(v.defence(f) for f in masters) >= need:
+        return warriors + masters
+    return []
+
+
+def assault_ready(v: View, assault: frozenset[int]) -> bool:
+    """Every storming ring stands next to (or already in) the Lost Fortress."""
+    fortress = v.content.fortress
+    return all(v.distances(int(v.pub["loc"][f])).get(fortress, 9) <= 1 for f in assault)
 
 
 def disc_target_value(v: View, g: int) -> float:
