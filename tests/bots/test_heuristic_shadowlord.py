@@ -24,7 +24,7 @@ from shadowtable import CHANCE, RandomBot, make, play_game
 from shadowtable.bots.heuristic_shadowlord import ShadowlordHeuristicBot
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.state import REMOVED, SLState
 
 TURN_CAP = 60
 
@@ -233,6 +233,23 @@ def test_votes_no_when_the_shadow_hurts_itself_and_yes_when_it_hurts_another() -
     state = game.apply(state, game.parse_action(state, "vote no"))
     assert game.current_player(state) == 2
     assert bot_says(game, state) == "vote yes"
+
+
+def fortress_board(game: ShadowlordGame, ships: int, *hand: int) -> SLState:
+    """Red's movement; the Red Warrior stands next to the Lost Fortress, which only the
+    Shadowlord still guards."""
+    state = board(game)
+    for i in range(1, 9):
+        state.status[shadow(i)], state.loc[shadow(i)] = REMOVED, -1
+    put(state, warrior(RED), G(1, 2), ships=ships)
+    give_hand(state, 0, *hand)
+    return pending(game, state, ("move", 0))
+
+
+def test_storms_the_lost_fortress_only_when_strong() -> None:
+    game = shadowlord(4)
+    assert bot_says(game, fortress_board(game, 6, 10, 10, 7)) == "move Red Warrior s"
+    assert bot_says(game, fortress_board(game, 1)) != "move Red Warrior s"
 
 
 # -- strength ------------------------------------------------------------------------------------
