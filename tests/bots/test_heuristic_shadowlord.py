@@ -265,16 +265,17 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 
 def test_heuristic_clearly_beats_random_in_the_two_player_game() -> None:
     game = shadowlord(2, turn_cap=TURN_CAP)
-    games, wins, losses = 40, 0, 0
+    games, wins, losses, fallbacks = 40, 0, 0, 0
     for seed in range(games):
         seat = seed % 2
-        bots: list[Any] = [ShadowlordHeuristicBot(), RandomBot()]
-        if seat == 1:
-            bots.reverse()
+        heuristic = ShadowlordHeuristicBot()
+        bots: list[Any] = [heuristic, RandomBot()] if seat == 0 else [RandomBot(), heuristic]
         record = play_game(game, bots, seed=1000 + seed)
         winner = record.metadata["winner"]
         wins += winner == seat
         losses += winner == 1 - seat
+        fallbacks += heuristic.fallbacks
     low, _ = wilson(wins, games)
     assert low > 0.5, (wins, losses, games)
     assert wins > 3 * losses
+    assert fallbacks == 0
