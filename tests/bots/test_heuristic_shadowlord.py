@@ -75,6 +75,15 @@ def test_the_bot_only_ever_receives_its_own_observation() -> None:
     assert spy.inner.fallbacks == 0
 
 
+def test_every_configuration_plays_through_without_fallbacks() -> None:
+    for config in ({"players": 2}, {"players": 2, "modified": True}, {"players": 3}, {"players": 4}):
+        game = shadowlord(turn_cap=25, **config)
+        bots = [ShadowlordHeuristicBot() for _ in range(game.players)]
+        record = play_game(game, bots, seed=3)
+        assert record.metadata["turns"] > 0
+        assert sum(bot.fallbacks for bot in bots) == 0, config
+
+
 def test_same_seed_same_record() -> None:
     game = shadowlord(2, turn_cap=20)
     first = play_game(game, [ShadowlordHeuristicBot(), RandomBot()], seed=11)

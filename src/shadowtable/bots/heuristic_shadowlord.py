@@ -594,8 +594,8 @@ def commit_choice(v: View, task: list[Any], legal: Sequence[int]) -> int:
         theirs += min(v.portrait_count(enemy), 2) * MEAN_CARD
     else:
         theirs += int(count[0]) * MEAN_CARD
-    need = theirs + (1 if side == 0 else 0) - mine
-    if need < 0:
+    need = theirs + (1 if side == 0 else 0) - mine  # ties go to the defender
+    if need <= 0:
         return A.DONE
     blocks = by_block(legal)
     options = [(values[i], a) for a, i in blocks.get("commit_p", [])] + [
