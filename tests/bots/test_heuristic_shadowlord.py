@@ -261,6 +261,36 @@ def test_storms_the_lost_fortress_only_when_strong() -> None:
     assert bot_says(game, fortress_board(game, 1)) != "move Red Warrior s"
 
 
+def test_rarely_offers_spare_zeros_for_a_four_and_refuses_such_an_offer() -> None:
+    game = shadowlord(4)
+    state = board(game)
+    give_hand(state, 0, 0, 0, 0, 0, 0, 0)
+    give_hand(state, 1, 4, 4, 7)
+    state = pending(game, state, ("build", 0))
+    said = []
+    for _ in range(6):
+        said.append(bot_says(game, state))
+        state = game.apply(state, game.parse_action(state, said[-1]))
+    assert said == [
+        "make offer to seat 1",
+        "offer to give card 0",
+        "offer to give card 0",
+        "offer to want card 4",
+        "send offer",
+        "refuse offer",
+    ]
+
+
+def test_accepts_an_offer_that_favours_it() -> None:
+    game = shadowlord(4)
+    state = board(game)
+    give_hand(state, 0, 7, 10)
+    state = pending(game, state, ("build", 0))
+    for text in ("make offer to seat 1", "offer to give card 10", "offer to give card 7", "send offer"):
+        state = game.apply(state, game.parse_action(state, text))
+    assert bot_says(game, state) == "accept offer"
+
+
 # -- strength ------------------------------------------------------------------------------------
 
 

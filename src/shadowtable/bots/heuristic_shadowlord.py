@@ -753,6 +753,32 @@ def offer_value(v: View, offer: dict[str, Any]) -> float:
     return worth
 
 
+SPARE_ZEROS = 6
+"""Zeros held beyond a Bribery's four before the bot tries to trade two of them away."""
+
+
+def junk_offer_start(v: View, kind: str, legal: Sequence[int]) -> int | None:
+    """The only offer the bot makes, and rarely: during its own building, holding at least six
+    worthless 0s, it offers two of them for a 4 to the rival with the largest Attack Hand."""
+    if kind != "build" or v.pub.get("offers") or v.hand[0] < SPARE_ZEROS:
+        return None
+    seats = [a - A.OFFER_TO0 for a in legal if A.OFFER_TO0 <= a < A.OFFER_TO0 + 4]
+    rich = [k for k in seats if v.pub["hand_counts"][k] >= 3]
+    if not rich:
+        return None
+    return A.OFFER_TO0 + max(rich, key=lambda k: (v.pub["hand_counts"][k], -k))
+
+
+def junk_offer_item(v: View, legal: Sequence[int]) -> int:
+    """Build the junk offer item by item: give two 0s, want one 4, send."""
+    offer = v.pub.get("offer") or {}
+    give, want = offer.get("give") or [0] * 5, offer.get("want") or [0] * 5
+    for action in (A.OGIVE0 if give[0] < 2 else None, A.OWANT0 + 2 if not want[2] else None, A.OSEND):
+        if action is not None and action in legal:
+            return action
+    return A.DONE
+
+
 def offer_reply(v: View, legal: Sequence[int]) -> int:
     """Accept offers worth more than they cost; never trade while a Battle is being fought."""
     offer = v.pub.get("offer")
@@ -798,7 +824,8 @@ class ShadowlordHeuristicBot:
     ) -> int:
         legal = [a for a in legal_actions if not A.OFFER_TO0 <= a < A.OFFER_TO0 + 4] or list(legal_actions)
         try:
-            action = self._decide(game, seat, observation, legal, rng)
+            offer = junk_offer_start(make_view(game, seat, observation), pending_kind(observation), legal_actions)
+            action = offer if offer is not None else self._decide(game, seat, observation, legal, rng)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError):
             self.fallbacks += 1
             action = default_action(legal, rng)
@@ -842,7 +869,7 @@ class ShadowlordHeuristicBot:
             "give_stone": lambda: give_stone_choice(v, legal),
             "teleport": lambda: A.YES,
             "surrender": lambda: A.DONE,
-            "offer_build": lambda: A.DONE,
+            "offer_build": lambda: junk_offer_item(v, legal),
             "offer_reply": lambda: offer_reply(v, legal),
         }
         handler = handlers.get(kind)
