@@ -81,6 +81,35 @@ def test_a_seat_encoding_ignores_what_the_seat_cannot_know() -> None:
                 assert np.array_equal(vector, again), (config, seat, state.stack[-1])
 
 
+def secret_moments(game: ShadowlordGame, seeds: range, per_kind: int = 6) -> list[tuple[SLState, int]]:
+    """Decision states where other seats hold secrets beyond cards: a Duel commitment or a vote."""
+    found: dict[str, list[tuple[SLState, int]]] = {"commit": [], "vote": []}
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while not game.is_terminal(state) and min(len(v) for v in found.values()) < per_kind:
+            player = game.current_player(state)
+            kind = state.stack[-1][0]
+            if player != CHANCE and kind in found and len(found[kind]) < per_kind:
+                found[kind].append((state, player))
+            state = game.apply(state, rng.choice(game.legal_actions(state)))
+    return found["commit"] + found["vote"]
+
+
+def test_secret_commitments_and_votes_do_not_leak() -> None:
+    game = shadowlord(3)
+    encoder = ShadowlordEncoder(game)
+    moments = secret_moments(game, range(20))
+    kinds = {state.stack[-1][0] for state, _ in moments}
+    assert kinds == {"commit", "vote"}
+    for state, _ in moments:
+        for viewer in range(game.players):
+            observation = game.observe(state, viewer)
+            vector = encoder.encode(observation)
+            resampled = game.determinize(observation, random.Random(viewer))
+            assert np.array_equal(vector, encoder.encode(game.observe(resampled, viewer)))
+
+
 def changed(game: ShadowlordGame, state: SLState, field: str, index: int, value: int) -> SLState:
     data = game.state_to_json(state)
     data[field][index] = value
