@@ -4,6 +4,29 @@ It reads only ``observation["public"]`` (the board, counts, the pending decision
 stack) and ``observation["private"]`` (its own Attack Hand and portrait cards), plus the static
 content of the configured game.  Decisions it does not recognise fall back to a safe default
 (``done`` when legal, otherwise a seeded random legal action).
+
+Strategy, decision kind by decision kind:
+
+* setup and building: ships to the Diplomat first (to search), then Warriors and the Star
+  Master (up to six), Merchants three; spare ships loose on held Ruins and Space Bases; 2s (and
+  4s beyond four) are discarded for ships while a ring still wants ships; 0s are kept for Bribery.
+* cards: with more than three cards in hand, 7s and 10s go under the strongest fighter (the Star
+  Master first), at most three per portrait; the rest stays as the Attack Hand.
+* Bribery: four matching 0s or 2s (4s only for a valuable target) on the most valuable enemy.
+* movement: Diplomats walk to face-down discs and Search; fighters move to the reachable galaxy
+  worth most (unheld Ruins and Space Bases, enemies they should beat), never into a fight they
+  may lose or next to an enemy that could beat them; the Star Master stays home until it has four
+  ships; a ring leaving a Ruins or Space Base drops a loose ship to hold it; when the Alliance's
+  Warriors (plus the Attack Hand) outweigh the Lost Fortress's guards and the Shadowlord, they
+  gather next to it and storm it together.
+* Battles: fight when clearly stronger, else propose a Truce; accept a Truce unless clearly
+  stronger; strongest ring first (the Star Master last); defend with the weakest ring that still
+  wins; commit the smallest cards that win the Duel, nothing when it cannot win.
+* shadows: move one only onto an enemy it should beat; place a revealed one on the weakest enemy
+  ring, else far from its own rings.
+* votes: no when the action hurts this seat, yes when it hurts the leader, else yes unless the
+  proposer leads.  Offers: accepts those worth more than they cost (never during a Battle);
+  makes one only rarely (two spare 0s for a 4).
 """
 
 from __future__ import annotations
