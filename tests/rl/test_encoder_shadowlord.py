@@ -154,6 +154,8 @@ def test_own_hand_is_encoded_and_seats_see_different_vectors() -> None:
 def test_every_block_is_documented() -> None:
     text = DOC.read_text(encoding="utf-8")
     encoder = ShadowlordEncoder(shadowlord(2))
+    offset = 0
     for name, size in encoder.layout():
-        assert f"| `{name}` | {size} |" in text, name
+        assert f"| `{name}` | {size} | {offset} |" in text, name
+        offset += size
     assert str(encoder.shape[0]) in text

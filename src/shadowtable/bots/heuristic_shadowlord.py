@@ -822,6 +822,26 @@ def setup_choice(v: View, legal: Sequence[int]) -> int:
     return A.FIG0 + min(pool, key=lambda f: (order.get(v.kind(f), 3), f))
 
 
+def shift_from_choice(v: View, legal: Sequence[int]) -> int:
+    """Before a Battle, move ships from Diplomats and Merchants towards fighting rings."""
+    sources = [f for _, f in by_block(legal).get("fig", []) if v.kind(f) in (DIPLOMAT, MERCHANT)]
+    if not sources:
+        return A.DONE
+    return A.FIG0 + max(sources, key=lambda f: (v.pub["ships"][f], -f))
+
+
+def shift_to_choice(v: View, legal: Sequence[int]) -> int:
+    """The receiving ring: a Warrior first, then the strongest ring."""
+    figs = [f for _, f in by_block(legal).get("fig", [])]
+    return A.FIG0 + max(figs, key=lambda f: (v.kind(f) == WARRIOR, v.content.fig_strength[f], -f))
+
+
+def weakest_seat_choice(v: View, legal: Sequence[int]) -> int:
+    """Hand a character to the seat with the least material (never strengthen the leader)."""
+    seats = by_block(legal).get("seat", [])
+    return min(seats, key=lambda t: (v.seat_material(t[1]), t[1]))[0]
+
+
 def give_stone_choice(v: View, legal: Sequence[int]) -> int:
     figs = [f for _, f in by_block(legal).get("fig", [])]
     return A.FIG0 + max(figs, key=lambda f: (v.kind(f) == MASTER, v.defence(f), -f))
@@ -877,6 +897,10 @@ class ShadowlordHeuristicBot:
             "want": lambda: A.YES,
             "dismiss": lambda: dismiss_choice(v, legal),
             "place_char": lambda: place_char_choice(v, legal),
+            "place_traded": lambda: place_char_choice(v, legal),
+            "dismiss_to": lambda: weakest_seat_choice(v, legal),
+            "shift_from": lambda: shift_from_choice(v, legal),
+            "shift_to": lambda: shift_to_choice(v, legal),
             "vote": lambda: vote_choice(v),
             "truce_q": lambda: truce_question(v, task, legal),
             "truce_a": lambda: truce_answer(v, task),

@@ -56,7 +56,12 @@ DECISION_KINDS = (
     "teleport",
     "offer_build",
     "offer_reply",
+    "dismiss_to",
+    "shift_from",
+    "shift_to",
+    "place_traded",
 )
+"""The engine's decision kinds (the last four come with the engine's next revision)."""
 PENDING_SLOTS = len(DECISION_KINDS) + 2
 """Each decision kind, then 'chance or automatic', then 'game over'."""
 EVENT_SLOTS = 7
