@@ -1,0 +1,320 @@
+"""The Shadowlord! heuristic bot: information discipline, determinism, key decisions, strength."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.shadowlord.helpers import (
+    BLUE,
+    RED,
+    G,
+    board,
+    draw,
+    give_hand,
+    give_portrait,
+    pending,
+    put,
+    shadow,
+    warrior,
+)
+from shadowtable import CHANCE, RandomBot, make, play_game
+from shadowtable.bots.heuristic_shadowlord import ShadowlordHeuristicBot
+from shadowtable.core.game import Game, Observation
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.state import REMOVED, SLState
+
+TURN_CAP = 60
+
+
+def shadowlord(players: int, **options: Any) -> ShadowlordGame:
+    game = make("shadowlord", players=players, **options)
+    assert isinstance(game, ShadowlordGame)
+    return game
+
+
+def bot_says(game: ShadowlordGame, state: SLState, bot: ShadowlordHeuristicBot | None = None) -> str:
+    """The notation of the bot's choice for the seat to act in ``state``."""
+    seat = game.current_player(state)
+    chooser = bot or ShadowlordHeuristicBot()
+    action = chooser.choose(game, seat, game.observe(state, seat), game.legal_actions(state), random.Random(0))
+    return game.action_to_str(state, action)
+
+
+# -- information and determinism -----------------------------------------------------------------
+
+
+class Spy:
+    """Wraps the bot and records every argument it is handed."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.inner = ShadowlordHeuristicBot()
+        self.seen: list[tuple[int, Observation]] = []
+
+    def choose(
+        self, game: Game[Any], seat: int, observation: Observation, legal: Sequence[int], rng: random.Random
+    ) -> int:
+        self.seen.append((seat, observation))
+        return self.inner.choose(game, seat, observation, legal, rng)
+
+
+def test_the_bot_only_ever_receives_its_own_observation() -> None:
+    game = shadowlord(3, turn_cap=12)
+    spy = Spy()
+    play_game(game, [spy, RandomBot(), RandomBot()], seed=5)
+    assert spy.seen
+    for seat, observation in spy.seen:
+        assert isinstance(observation, dict) and not isinstance(observation, SLState)
+        assert observation["seat"] == seat == 0
+        public = observation["public"]
+        assert "hand" not in public and "deck" not in public and "pcards" not in public
+    assert spy.inner.fallbacks == 0
+
+
+def test_every_configuration_plays_through_without_fallbacks() -> None:
+    for config in ({"players": 2}, {"players": 2, "modified": True}, {"players": 3}, {"players": 4}):
+        game = shadowlord(turn_cap=25, **config)
+        bots = [ShadowlordHeuristicBot() for _ in range(game.players)]
+        record = play_game(game, bots, seed=3)
+        assert record.metadata["turns"] > 0
+        assert sum(bot.fallbacks for bot in bots) == 0, config
+
+
+def test_same_seed_same_record() -> None:
+    game = shadowlord(2, turn_cap=20)
+    first = play_game(game, [ShadowlordHeuristicBot(), RandomBot()], seed=11)
+    second = play_game(game, [ShadowlordHeuristicBot(), RandomBot()], seed=11)
+    assert first.actions == second.actions
+    assert first.metadata == second.metadata
+
+
+# -- key decisions, reached by playing from the initial state -------------------------------------
+
+ChancePick = Callable[[str, list[int]], int]
+
+
+def scripted_chance(draw_value: int, reveal: int = 0) -> ChancePick:
+    """Seat 0 starts, every card drawn has ``draw_value``, every Special Event is 'draw 2'."""
+    index = (0, 2, 4, 7, 10).index(draw_value)
+
+    def pick(kind: str, outcomes: list[int]) -> int:
+        wanted = {"first": 0, "draw": index, "event_roll": 9, "reveal": reveal}.get(kind, outcomes[0])
+        return wanted if wanted in outcomes else outcomes[0]
+
+    return pick
+
+
+def play_until(
+    game: ShadowlordGame, pick: ChancePick, stop: Callable[[SLState], bool], limit: int = 2000
+) -> tuple[SLState, list[str]]:
+    """Play from the initial state (every seat the heuristic bot) until ``stop``; returns the
+    state and the notation of every decision taken."""
+    bot = ShadowlordHeuristicBot()
+    state = game.initial_state()
+    taken: list[str] = []
+    for _ in range(limit):
+        if stop(state):
+            return state, taken
+        player = game.current_player(state)
+        if player == CHANCE:
+            action = pick(state.stack[-1][0], [o for o, _ in game.chance_outcomes(state)])
+        else:
+            action = bot.choose(game, player, game.observe(state, player), game.legal_actions(state), random.Random(0))
+            taken.append(game.action_to_str(state, action))
+        state = game.apply(state, action)
+    raise AssertionError("the stop condition was never reached")
+
+
+def decision_of(game: ShadowlordGame, kind: str, seat: int = 0, turn: int = 0) -> Callable[[SLState], bool]:
+    def stop(state: SLState) -> bool:
+        return (
+            game.current_player(state) == seat
+            and state.turn >= turn
+            and bool(state.stack)
+            and state.stack[-1][0] == kind
+        )
+
+    return stop
+
+
+def test_first_starting_ship_goes_to_the_diplomat() -> None:
+    game = shadowlord(4)
+    state, _ = play_until(game, scripted_chance(2), decision_of(game, "setup_ship"))
+    assert bot_says(game, state) == "ship to Red Diplomat"
+
+
+def test_diplomat_moves_to_a_face_down_disc_searches_and_enlists() -> None:
+    game = shadowlord(4)
+    state, taken = play_until(game, scripted_chance(7), lambda s: s.turn == 1)
+    red_turn = taken[taken.index("ship to Green Warrior") + 1 :]
+    assert red_turn[red_turn.index("move Red Diplomat e") + 1] == "search with Red Diplomat"
+    assert "enlist" in red_turn
+    assert any(state.owner[f] == RED for f in range(12, 24))
+
+
+def test_strong_cards_go_under_the_star_master_once_the_hand_is_large() -> None:
+    game = shadowlord(4)
+    state, _ = play_until(game, scripted_chance(7), decision_of(game, "build", seat=0, turn=4))
+    assert bot_says(game, state) == "place card 7 under Red Master"
+
+
+def test_bribes_with_four_matching_worthless_cards() -> None:
+    game = shadowlord(2)  # one Attack Hand for two Alliances: four 0s by Yellow's first turn
+    state, _ = play_until(game, scripted_chance(0), decision_of(game, "build", seat=0, turn=2))
+    assert state.hand[0] >= 4
+    said = bot_says(game, state)
+    assert said.startswith("bribe ") and said.endswith("with four 0s")
+
+
+def test_discards_only_weak_cards_for_space_ships() -> None:
+    game = shadowlord(4, turn_cap=12)
+    _, twos = play_until(game, scripted_chance(2), lambda s: s.turn >= 8)
+    _, sevens = play_until(game, scripted_chance(7), lambda s: s.turn >= 8)
+    assert "discard for ships 2" in twos
+    discards = {t for t in twos + sevens if t.startswith("discard for ships")}
+    assert discards == {"discard for ships 2"}
+
+
+# -- key decisions in Battles and votes (scenario boards) -------------------------------------------
+
+
+def battle_board(game: ShadowlordGame, red_ships: int, blue_ships: int) -> SLState:
+    """Red Warrior attacks the Blue Warrior in b4 (a Ruins)."""
+    state = board(game)
+    put(state, warrior(RED), G(1, 1), ships=red_ships)
+    put(state, warrior(BLUE), G(1, 1), ships=blue_ships)
+    return pending(game, state, ("fight",))
+
+
+def test_fights_when_clearly_stronger_and_proposes_a_truce_when_weak() -> None:
+    game = shadowlord(4)
+    assert bot_says(game, battle_board(game, red_ships=6, blue_ships=0)) == "fight"
+    weak = battle_board(game, red_ships=1, blue_ships=6)
+    assert bot_says(game, weak) == "propose truce in b4"
+
+
+def test_accepts_a_truce_only_when_the_defence_is_not_clearly_stronger() -> None:
+    game = shadowlord(4)
+    strong_defender = battle_board(game, 1, 6)
+    strong_defender = game.apply(strong_defender, game.parse_action(strong_defender, "propose truce in b4"))
+    assert game.current_player(strong_defender) == 1
+    assert bot_says(game, strong_defender) == "refuse truce"
+    weak_defender = battle_board(game, 5, 5)
+    weak_defender = game.apply(weak_defender, game.parse_action(weak_defender, "propose truce in b4"))
+    assert bot_says(game, weak_defender) == "accept truce"
+
+
+def duel_commit(game: ShadowlordGame, red_ships: int, blue_portrait: Sequence[int]) -> SLState:
+    """Red Warrior's Duel against the Blue Warrior, both drew a 0; Red holds 7, 2 in hand."""
+    state = board(game)
+    put(state, warrior(RED), G(1, 1), ships=red_ships)
+    put(state, warrior(BLUE), G(1, 1), ships=3)
+    give_hand(state, 0, 7, 2)
+    give_portrait(state, warrior(BLUE), *blue_portrait)
+    state = pending(game, state, ("fight",))
+    for text in ("fight", "attack with Red Warrior", "defend with Blue Warrior"):
+        state = game.apply(state, game.parse_action(state, text))
+    while game.current_player(state) == CHANCE:
+        state = draw(game, state, 0)
+    assert state.stack[-1][0] == "commit" and game.current_player(state) == 0
+    return state
+
+
+def test_commits_nothing_when_already_ahead_and_a_card_when_behind() -> None:
+    game = shadowlord(4)
+    assert bot_says(game, duel_commit(game, red_ships=6, blue_portrait=())) == "commit done"
+    behind = duel_commit(game, red_ships=1, blue_portrait=())
+    assert bot_says(game, behind) == "commit hand card 7"
+
+
+def test_votes_no_when_the_shadow_hurts_itself_and_yes_when_it_hurts_another() -> None:
+    game = shadowlord(3)
+    state = board(game)
+    put(state, warrior(BLUE), G(1, 1), ships=2)
+    put(state, shadow(8), G(1, 1), ships=3)
+    state = pending(game, state, ("shadow_vote", shadow(8)))
+    assert game.current_player(state) == 1
+    assert bot_says(game, state) == "vote no"
+    state = game.apply(state, game.parse_action(state, "vote no"))
+    assert game.current_player(state) == 2
+    assert bot_says(game, state) == "vote yes"
+
+
+def fortress_board(game: ShadowlordGame, ships: int, *hand: int) -> SLState:
+    """Red's movement; the Red Warrior stands next to the Lost Fortress, which only the
+    Shadowlord still guards."""
+    state = board(game)
+    for i in range(1, 9):
+        state.status[shadow(i)], state.loc[shadow(i)] = REMOVED, -1
+    put(state, warrior(RED), G(1, 2), ships=ships)
+    give_hand(state, 0, *hand)
+    return pending(game, state, ("move", 0))
+
+
+def test_storms_the_lost_fortress_only_when_strong() -> None:
+    game = shadowlord(4)
+    assert bot_says(game, fortress_board(game, 6, 10, 10, 7)) == "move Red Warrior s"
+    assert bot_says(game, fortress_board(game, 1)) != "move Red Warrior s"
+
+
+def test_rarely_offers_spare_zeros_for_a_four_and_refuses_such_an_offer() -> None:
+    game = shadowlord(4)
+    state = board(game)
+    give_hand(state, 0, 0, 0, 0, 0, 0, 0)
+    give_hand(state, 1, 4, 4, 7)
+    state = pending(game, state, ("build", 0))
+    said = []
+    for _ in range(6):
+        said.append(bot_says(game, state))
+        state = game.apply(state, game.parse_action(state, said[-1]))
+    assert said == [
+        "make offer to seat 1",
+        "offer to give card 0",
+        "offer to give card 0",
+        "offer to want card 4",
+        "send offer",
+        "refuse offer",
+    ]
+
+
+def test_accepts_an_offer_that_favours_it() -> None:
+    game = shadowlord(4)
+    state = board(game)
+    give_hand(state, 0, 7, 10)
+    state = pending(game, state, ("build", 0))
+    for text in ("make offer to seat 1", "offer to give card 10", "offer to give card 7", "send offer"):
+        state = game.apply(state, game.parse_action(state, text))
+    assert bot_says(game, state) == "accept offer"
+
+
+# -- strength ------------------------------------------------------------------------------------
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
+def test_heuristic_clearly_beats_random_in_the_two_player_game() -> None:
+    game = shadowlord(2, turn_cap=TURN_CAP)
+    games, wins, losses, fallbacks = 40, 0, 0, 0
+    for seed in range(games):
+        seat = seed % 2
+        heuristic = ShadowlordHeuristicBot()
+        bots: list[Any] = [heuristic, RandomBot()] if seat == 0 else [RandomBot(), heuristic]
+        record = play_game(game, bots, seed=1000 + seed)
+        winner = record.metadata["winner"]
+        wins += winner == seat
+        losses += winner == 1 - seat
+        fallbacks += heuristic.fallbacks
+    low, _ = wilson(wins, games)
+    assert low > 0.5, (wins, losses, games)
+    assert wins > 3 * losses
+    assert fallbacks == 0
