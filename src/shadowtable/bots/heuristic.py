@@ -17,7 +17,13 @@ def _shadow_planet() -> Bot:
     return ShadowPlanetHeuristicBot()
 
 
-PER_GAME: dict[str, Callable[[], Bot]] = {"shadow-planet": _shadow_planet}
+def _shadowlord() -> Bot:
+    from shadowtable.bots.heuristic_shadowlord import ShadowlordHeuristicBot
+
+    return ShadowlordHeuristicBot()
+
+
+PER_GAME: dict[str, Callable[[], Bot]] = {"shadow-planet": _shadow_planet, "shadowlord": _shadowlord}
 """Game id to a factory of its heuristic bot (imported lazily)."""
 
 
