@@ -14,7 +14,7 @@ from shadowtable.core.runner import play_game  # noqa: E402
 from shadowtable.rl.encoding import action_mask, encoder_for  # noqa: E402
 
 
-@pytest.mark.parametrize("game_id", ["tiny-showdown", "shadow-planet"])
+@pytest.mark.parametrize("game_id", ["tiny-showdown", "shadow-planet", "shadowlord"])
 def test_encoding_ignores_what_the_seat_cannot_know(game_id: str) -> None:
     game = make(game_id, players=3)
     encoder = encoder_for(game)

@@ -12,7 +12,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from shadowtable.rl.gymnasium_env import ShadowTableEnv  # noqa: E402
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("tiny-showdown", 3), ("shadow-planet", 4)])
+@pytest.mark.parametrize(("game_id", "players"), [("tiny-showdown", 3), ("shadow-planet", 4), ("shadowlord", 2)])
 def test_gymnasium_check_env(game_id: str, players: int) -> None:
     check_env(ShadowTableEnv(game_id, players=players), skip_render_check=True)
 
@@ -24,6 +24,9 @@ def test_registered_ids_make_environments() -> None:
     observation, info = env.reset(seed=3)
     assert observation.shape == env.observation_space.shape
     assert info["action_mask"].sum() >= 1
+    env = gymnasium.make("shadowtable/Shadowlord-v0", players=3, opponents="heuristic")
+    observation, info = env.reset(seed=4)
+    assert observation.shape == env.observation_space.shape and info["action_mask"].sum() >= 1
 
 
 def test_masked_random_play_ends_with_the_seat_return() -> None:

@@ -9,11 +9,16 @@ pyspiel = pytest.importorskip("pyspiel")
 from shadowtable.rl.openspiel_game import load  # noqa: E402
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("tiny-showdown", 2), ("tiny-showdown", 3), ("shadow-planet", 4)])
+@pytest.mark.parametrize(
+    ("game_id", "players"),
+    [("tiny-showdown", 2), ("tiny-showdown", 3), ("shadow-planet", 4), ("shadowlord", 2), ("shadowlord", 4)],
+)
 def test_openspiel_random_sim_test(game_id: str, players: int) -> None:
     game = load(game_id, players)
     assert game.num_players() == players
-    pyspiel.random_sim_test(game, num_sims=5 if game_id == "shadow-planet" else 20, serialize=False, verbose=False)
+    pyspiel.random_sim_test(
+        game, num_sims={"tiny-showdown": 20, "shadow-planet": 3}.get(game_id, 2), serialize=False, verbose=False
+    )
 
 
 def test_observation_tensor_matches_the_encoder() -> None:

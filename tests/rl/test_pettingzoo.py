@@ -10,7 +10,14 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from shadowtable.rl.pettingzoo_env import env  # noqa: E402
 
-GAMES = [("tiny-showdown", 2), ("tiny-showdown", 4), ("shadow-planet", 3), ("shadow-planet", 5)]
+GAMES = [
+    ("tiny-showdown", 2),
+    ("tiny-showdown", 4),
+    ("shadow-planet", 3),
+    ("shadow-planet", 5),
+    ("shadowlord", 2),
+    ("shadowlord", 4),
+]
 
 
 @pytest.mark.parametrize(("game_id", "players"), GAMES)
@@ -18,7 +25,7 @@ def test_pettingzoo_api_test(game_id: str, players: int) -> None:
     api_test(env(game_id, players=players), num_cycles=300)
 
 
-@pytest.mark.parametrize("game_id", ["tiny-showdown", "shadow-planet"])
+@pytest.mark.parametrize("game_id", ["tiny-showdown", "shadow-planet", "shadowlord"])
 def test_pettingzoo_seed_test(game_id: str) -> None:
     seed_test(lambda: env(game_id, players=3), num_cycles=100)
 

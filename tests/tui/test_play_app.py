@@ -118,7 +118,7 @@ def test_watch_mode_plays_bots_to_the_end() -> None:
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4)])
+@pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4), ("shadowlord", 3)])
 def test_a_whole_real_game_through_the_ui(game_id: str, players: int, tmp_path: Path) -> None:
     game = make(game_id, players=players)
     bots = [None] + [RandomBot() for _ in range(players - 1)]
