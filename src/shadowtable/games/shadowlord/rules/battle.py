@@ -120,7 +120,14 @@ def fight(ctx: Ctx, s: SLState, task: Task) -> None:
     battles = find_battles(ctx, s)
     if not battles:
         return
-    s.battle = {"plan": battles, "allies": [[[], []] for _ in battles], "queue": [], "duel": None, "last": None}
+    s.battle = {
+        "plan": battles,
+        "allies": [[[], []] for _ in battles],
+        "queue": [],
+        "duel": None,
+        "ready": [],
+        "last": None,
+    }
     seat = attacker_seat(ctx, s)
     s.stack.append(("next_battle",))
     s.stack.append(("allies_start",))
@@ -399,6 +406,9 @@ def place_defender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 def queue_duels(s: SLState, idx: int, pairs: list[list[int]]) -> None:
+    """The Duels on the Battle Board are fought at the same time: both are prepared (Blasts,
+    drawn and committed cards), then resolved."""
+    s.stack.extend([("duel_resolve", idx)] * len(pairs))
     for a, d in reversed(pairs):
         s.stack.append(("duel_run", idx, a, d))
 
