@@ -86,7 +86,8 @@ def find_battles(ctx: Ctx, s: SLState) -> list[list[Any]]:
     lf = lord(ctx)
     found: list[list[Any]] = []
     order = [x for x in list(range(a + 1, 4)) + list(range(0, a + 1)) if x != a] + [BLACK]
-    for g in range(c.num_galaxies):
+    involved = {s.loc[f] for f in range(len(s.loc)) if s.loc[f] >= 0 and (s.owner[f] == a or s.shadow_ctl >> f & 1)}
+    for g in sorted(involved):
         if s.truce >> g & 1:
             continue
         here = figs_at(s, g)
