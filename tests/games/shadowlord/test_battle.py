@@ -520,3 +520,36 @@ def test_allies_join_a_loose_ship_challenger_only_once_someone_defends() -> None
     s = do(g, s, "challenge loose ships")
     assert top(s) == ("send_ally", 3, 0, GREEN)
     assert "send to attacker Green Warrior" not in texts(g, s) and "send to defender Green Warrior" in texts(g, s)
+
+
+def test_the_two_duels_on_the_board_are_fought_at_the_same_time() -> None:
+    g, s = duel_setup()
+    put(s, warrior(RED), C4, ships=1)
+    put(s, master(RED), C4, ships=1)
+    put(s, warrior(BLUE), C4, ships=1)
+    put(s, 16, C4, ships=1, owner=BLUE)  # Merchant M1 (3)
+    give_hand(s, 0, 10, 7)
+    s = start_fight(g, s)
+    s = do(g, s, "attack with Red Warrior")
+    s = do(g, s, "attack with Red Master")
+    s = do(g, s, "defend with Merchant M1")
+    s = do(g, s, "defend with Blue Warrior")
+    s = draw(g, s, 0)
+    s = draw(g, s, 0)
+    s = do(g, s, "commit hand card 10")
+    s = do(g, s, "commit done")
+    s = do(g, s, "commit done")
+    # the first Duel waits face down while the second is prepared
+    assert s.battle is not None and s.battle["last"] is None and len(s.battle["ready"]) == 1
+    assert g.observe(s, 1)["private"]["ready_commit"] == [[None, [0, 0, 0, 0, 0]]]
+    assert g.observe(s, 1)["public"]["battle"]["ready"][0]["commit"] is None
+    s = draw(g, s, 0)
+    s = draw(g, s, 4)
+    s = do(g, s, "commit hand card 7")
+    s = do(g, s, "commit done")
+    s = do(g, s, "commit done")
+    # Red Warrior 6+1+10 = 17 beats Merchant 3+1 = 4; Red Master 8+1+7 = 16 beats Blue Warrior 6+1+4 = 11
+    assert s.status[16] == CAPTIVE and s.status[warrior(BLUE)] == ACTIVE
+    s = draw(g, s, 0)  # the first winner's reward, then the second Duel is revealed
+    assert s.status[warrior(BLUE)] == CAPTIVE
+    assert no_conservation_errors(g, s)

@@ -22,8 +22,8 @@ def card_locations(s: SLState) -> list[int]:
     if s.offer:
         for v in range(NV):
             counts[v] += s.offer["give"][v]
-    duel = s.battle["duel"] if s.battle else None
-    if duel:
+    duels = ([s.battle["duel"]] if s.battle["duel"] else []) + s.battle.get("ready", []) if s.battle else []
+    for duel in duels:
         for side in (0, 1):
             for v in duel["drawn"][side]:
                 counts[v] += 1

@@ -89,14 +89,13 @@ def is_chance(s: SLState) -> bool:
 def free_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
     """Anytime during his turn: cards from the Attack Hand under a portrait; one Bribery."""
     out: list[int] = []
-    kinds = ctx.content.fig_kind
-    mine = [
-        f
-        for a in ctx.seat_alliances[seat]
-        for f in range(NF)
-        if s.owner[f] == a and s.status[f] in (ACTIVE, CAPTIVE) and kinds[f] != DIPLOMAT
-    ]
     base = seat * NV
+    if not any(s.hand[base : base + NV]):
+        return out
+    kinds = ctx.content.fig_kind
+    colours = ctx.seat_alliances[seat]
+    status, owner = s.status, s.owner
+    mine = [f for f in range(NF) if owner[f] in colours and status[f] in (ACTIVE, CAPTIVE) and kinds[f] != DIPLOMAT]
     for v in range(NV):
         n = s.hand[base + v]
         if not n:

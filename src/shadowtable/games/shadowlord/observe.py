@@ -42,16 +42,23 @@ def observe(ctx: Ctx, s: SLState, seat: int | None) -> dict[str, Any]:
         }
     battle = public.get("battle")
     if battle and battle.get("duel"):
-        duel = battle["duel"]
-        for side in (0, 1):
-            f = duel["figs"][side]
-            if seat is not None and portrait_seat(ctx, s, f) == seat:
-                private["commit"][side] = duel["commit"][side]
-        duel["commit"] = None
+        private["commit"] = _hide_commits(ctx, s, battle["duel"], seat)
+    if battle and battle.get("ready"):
+        private["ready_commit"] = [_hide_commits(ctx, s, duel, seat) for duel in battle["ready"]]
     vote = public.get("vote")
     if vote:
         vote["votes"] = [v if v == -1 or k == seat else HIDDEN_VOTE for k, v in enumerate(vote["votes"])]
     return {"seat": seat, "public": public, "private": private, "outcome": outcome_text(ctx, s)}
+
+
+def _hide_commits(ctx: Ctx, s: SLState, duel: dict[str, Any], seat: int | None) -> list[Any]:
+    """Remove a Duel's face-down cards from the public view; return what ``seat`` may see."""
+    mine: list[Any] = [None, None]
+    for side in (0, 1):
+        if seat is not None and portrait_seat(ctx, s, duel["figs"][side]) == seat:
+            mine[side] = duel["commit"][side]
+    duel["commit"] = None
+    return mine
 
 
 def outcome_text(ctx: Ctx, s: SLState) -> str | None:
@@ -92,17 +99,19 @@ def determinize(ctx: Ctx, obs: dict[str, Any], rng: random.Random) -> SLState:
     if public.get("offer"):
         for v in range(NV):
             pool[v] -= public["offer"]["give"][v]
-    duel = public["battle"]["duel"] if public.get("battle") and public["battle"].get("duel") else None
-    commits: list[list[int] | None] = [None, None]
-    if duel is not None:
+    battle = public.get("battle") or {}
+    duels: list[tuple[dict[str, Any], list[Any]]] = []
+    if battle.get("duel"):
+        duels.append((battle["duel"], private["commit"]))
+    for duel, known in zip(battle.get("ready") or [], private.get("ready_commit") or [], strict=True):
+        duels.append((duel, known))
+    for duel, known in duels:
         for side in (0, 1):
             for v in duel["drawn"][side]:
                 pool[v] -= 1
-            known = private["commit"][side]
-            if known is not None:
-                commits[side] = list(known)
+            if known[side] is not None:
                 for v in range(NV):
-                    pool[v] -= known[v]
+                    pool[v] -= known[side][v]
     cards = [v for v in range(NV) for _ in range(max(0, pool[v]))]
     rng.shuffle(cards)
 
@@ -119,8 +128,8 @@ def determinize(ctx: Ctx, obs: dict[str, Any], rng: random.Random) -> SLState:
         hidden = seat is None or _owner_seat(ctx, public, f) != seat
         if str(f) not in private["portraits"] and public["portrait_counts"][f] and hidden:
             pcards[f * NV : f * NV + NV] = deal(public["portrait_counts"][f])
-    if duel is not None:
-        duel["commit"] = [c if c is not None else deal(duel["count"][i]) for i, c in enumerate(commits)]
+    for duel, known in duels:
+        duel["commit"] = [list(c) if c is not None else deal(duel["count"][i]) for i, c in enumerate(known)]
     if public.get("vote"):
         public["vote"]["votes"] = [0 if v == HIDDEN_VOTE else v for v in public["vote"]["votes"]]
     public["deck"] = deal(public.pop("deck_count"))

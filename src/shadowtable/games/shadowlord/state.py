@@ -83,22 +83,24 @@ def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v[:] if isinstance(v, list) else v for k, v in data.items()}
 
 
+def _copy_duel(duel: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "idx": duel["idx"],
+        "figs": duel["figs"][:],
+        "drawn": [duel["drawn"][0][:], duel["drawn"][1][:]],
+        "commit": [duel["commit"][0][:], duel["commit"][1][:]],
+        "count": duel["count"][:],
+    }
+
+
 def copy_battle(battle: dict[str, Any]) -> dict[str, Any]:
     """A copy of the battle plan sharing what is never mutated (the last Duel's summary)."""
-    duel = battle["duel"]
     return {
         "plan": [entry[:] for entry in battle["plan"]],
         "allies": [[pair[0][:], pair[1][:]] for pair in battle["allies"]],
         "queue": battle["queue"][:],
-        "duel": None
-        if duel is None
-        else {
-            "idx": duel["idx"],
-            "figs": duel["figs"][:],
-            "drawn": [duel["drawn"][0][:], duel["drawn"][1][:]],
-            "commit": [duel["commit"][0][:], duel["commit"][1][:]],
-            "count": duel["count"][:],
-        },
+        "duel": None if battle["duel"] is None else _copy_duel(battle["duel"]),
+        "ready": [_copy_duel(duel) for duel in battle.get("ready", [])],
         "last": battle["last"],
     }
 

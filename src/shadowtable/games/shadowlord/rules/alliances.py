@@ -185,7 +185,8 @@ def battle_in(ctx: Ctx, s: SLState, g: int) -> bool:
 def resolve_diplomats(ctx: Ctx, s: SLState, exempt: int = NOBODY) -> None:
     """The Diplomatic Immunity retreat clauses, for every colour except ``exempt``."""
     kind = ctx.content.fig_kind
-    for g in range(ctx.content.num_galaxies):
+    with_diplomats = sorted({s.loc[f] for f in range(len(s.loc)) if s.loc[f] >= 0 and kind[f] == DIPLOMAT})
+    for g in with_diplomats:
         here = figs_at(s, g)
         dips = [f for f in here if kind[f] == DIPLOMAT]
         if not dips or exempt >= 0 and any(s.flags[f] & MUST_LEAVE for f in here):

@@ -86,7 +86,8 @@ def find_battles(ctx: Ctx, s: SLState) -> list[list[Any]]:
     lf = lord(ctx)
     found: list[list[Any]] = []
     order = [x for x in list(range(a + 1, 4)) + list(range(0, a + 1)) if x != a] + [BLACK]
-    for g in range(c.num_galaxies):
+    involved = {s.loc[f] for f in range(len(s.loc)) if s.loc[f] >= 0 and (s.owner[f] == a or s.shadow_ctl >> f & 1)}
+    for g in sorted(involved):
         if s.truce >> g & 1:
             continue
         here = figs_at(s, g)
@@ -120,7 +121,14 @@ def fight(ctx: Ctx, s: SLState, task: Task) -> None:
     battles = find_battles(ctx, s)
     if not battles:
         return
-    s.battle = {"plan": battles, "allies": [[[], []] for _ in battles], "queue": [], "duel": None, "last": None}
+    s.battle = {
+        "plan": battles,
+        "allies": [[[], []] for _ in battles],
+        "queue": [],
+        "duel": None,
+        "ready": [],
+        "last": None,
+    }
     seat = attacker_seat(ctx, s)
     s.stack.append(("next_battle",))
     s.stack.append(("allies_start",))
@@ -399,6 +407,9 @@ def place_defender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 def queue_duels(s: SLState, idx: int, pairs: list[list[int]]) -> None:
+    """The Duels on the Battle Board are fought at the same time: both are prepared (Blasts,
+    drawn and committed cards), then resolved."""
+    s.stack.extend([("duel_resolve", idx)] * len(pairs))
     for a, d in reversed(pairs):
         s.stack.append(("duel_run", idx, a, d))
 

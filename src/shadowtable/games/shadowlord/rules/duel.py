@@ -42,7 +42,7 @@ def duel_run(ctx: Ctx, s: SLState, task: Task) -> None:
     if not all(s.status[f] == ACTIVE and s.loc[f] == g for f in (a, d)) or s.battle is None:
         return
     s.battle["duel"] = {"idx": idx, "figs": [a, d], "drawn": [[], []], "commit": [[0] * NV, [0] * NV], "count": [0, 0]}
-    s.stack.append(("duel_resolve", idx))
+    s.stack.append(("duel_ready",))
     for side, f in ((1, d), (0, a)):
         if not is_shadow_fig(ctx, f) and 0 <= s.owner[f] < BLACK:
             s.stack.append(("commit", ctx.seat_of(s.owner[f]), side))
@@ -50,6 +50,14 @@ def duel_run(ctx: Ctx, s: SLState, task: Task) -> None:
     s.stack.extend([("draw", "duel", 0)] * ctx.content.duel_drawn)
     s.stack.append(("blast_check", idx, 1))
     s.stack.append(("blast_check", idx, 0))
+
+
+@auto("duel_ready")
+def duel_ready(ctx: Ctx, s: SLState, task: Task) -> None:
+    """The Duel is prepared; it waits (cards face down) until the Duels are resolved."""
+    if s.battle is not None and s.battle["duel"] is not None:
+        s.battle["ready"].append(s.battle["duel"])
+        s.battle["duel"] = None
 
 
 def sink_duel(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
@@ -172,19 +180,20 @@ def duel_total(ctx: Ctx, s: SLState, duel: dict[str, Any], side: int) -> int:
 def duel_resolve(ctx: Ctx, s: SLState, task: Task) -> None:
     """The higher total wins (ties: defender); the margin destroys ships, the winner takes the
     rest and the loser (captive, or removed if a shadow outside the Lost Fortress)."""
-    if s.battle is None or s.battle["duel"] is None:
+    if s.battle is None or not s.battle["ready"]:
         return
-    duel = s.battle["duel"]
-    s.battle["duel"] = None
+    duel = s.battle["ready"].pop(0)
     idx = task[1]
     g = plan(s)[idx][0]
-    totals = [duel_total(ctx, s, duel, 0), duel_total(ctx, s, duel, 1)]
     for side in (0, 1):
         for v in duel["drawn"][side]:
             s.discard[v] += 1
         for v in range(NV):
             s.discard[v] += duel["commit"][side][v]
     a, d = duel["figs"]
+    if not all(s.status[f] == ACTIVE and s.loc[f] == g for f in (a, d)):
+        return  # a duellist left the game with the other Duel's result (his Alliance was removed)
+    totals = [duel_total(ctx, s, duel, 0), duel_total(ctx, s, duel, 1)]
     attacker_wins = totals[0] > totals[1] or totals[0] == totals[1] and not ctx.content.tie_to_defender
     w, lo = (a, d) if attacker_wins else (d, a)
     names = ctx.content.fig_name

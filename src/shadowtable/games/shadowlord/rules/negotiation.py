@@ -104,16 +104,15 @@ def start_offer(ctx: Ctx, s: SLState, seat: int, target: int) -> None:
 
 def tradable_chars(ctx: Ctx, s: SLState, seat: int) -> list[int]:
     kinds = ctx.content.fig_kind
-    return [
-        f
-        for a in ctx.seat_alliances[seat]
-        for f in range(len(s.owner))
-        if s.owner[f] == a and s.status[f] == ACTIVE and kinds[f] != MASTER
-    ]
+    colours = ctx.seat_alliances[seat]
+    owner, status = s.owner, s.status
+    return [f for f in range(len(owner)) if owner[f] in colours and status[f] == ACTIVE and kinds[f] != MASTER]
 
 
 def releasable(ctx: Ctx, s: SLState, holder_seat: int, owner_seat: int) -> list[int]:
     """Captives of ``owner_seat`` held under rings of ``holder_seat``."""
+    if CAPTIVE not in s.status:
+        return []
     holders = ctx.seat_alliances[holder_seat]
     owners = ctx.seat_alliances[owner_seat]
     return [
