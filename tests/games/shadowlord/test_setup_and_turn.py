@@ -151,11 +151,12 @@ def test_timer_every_turn_option_moves_one_notch_per_turn() -> None:
 def test_place_card_under_a_portrait_during_own_turn() -> None:
     g = game(4)
     s = board(g)
-    give_hand(s, 0, 7)
+    give_hand(s, 0, 7, 4)
     s = pending(g, s, ("build", 0))
     s = do(g, s, "place card 7 under Red Warrior")
-    assert hand(s, 0) == [0, 0, 0, 0, 0] and s.pcards[warrior(RED) * 5 + 3] == 1
-    assert "place card 7 under Red Diplomat" not in texts(g, s)
+    assert hand(s, 0) == [0, 0, 1, 0, 0] and s.pcards[warrior(RED) * 5 + 3] == 1
+    assert "place card 4 under Red Diplomat" in texts(g, s)  # pointless (Diplomats never fight) but allowed
+    assert "place card 4 under Blue Warrior" not in texts(g, s)
 
 
 def test_no_cards_under_portraits_during_another_players_turn() -> None:

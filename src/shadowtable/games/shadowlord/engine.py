@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, REVOKE_T0, bribe_id, place_id
 from shadowtable.games.shadowlord.board import Ctx
-from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT
+from shadowtable.games.shadowlord.content import CARD_VALUES, SHADOWLORD
 from shadowtable.games.shadowlord.rules import (  # noqa: F401  (importing registers the rules)
     battle,
     duel,
@@ -95,7 +95,7 @@ def free_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
     kinds = ctx.content.fig_kind
     colours = ctx.seat_alliances[seat]
     status, owner = s.status, s.owner
-    mine = [f for f in range(NF) if owner[f] in colours and status[f] in (ACTIVE, CAPTIVE) and kinds[f] != DIPLOMAT]
+    mine = [f for f in range(NF) if owner[f] in colours and status[f] in (ACTIVE, CAPTIVE) and kinds[f] < SHADOWLORD]
     for v in range(NV):
         n = s.hand[base + v]
         if not n:
