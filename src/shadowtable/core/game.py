@@ -97,15 +97,21 @@ class Game(ABC, Generic[S]):
     def event_text(self, state: S, action: int, seat: int | None) -> str | None:
         """How ``action`` taken in ``state`` reads to ``seat`` in a game log (``None``: not shown).
 
-        The default shows a seat its own decisions in full and only that another seat acted;
-        chance outcomes are not shown. Games override this with public wording.
+        The default names the action only when ``seat`` could tell it apart: when no other legal
+        action (or chance outcome) would leave ``seat`` with the same observation. Otherwise it
+        says only that someone acted, so a log line never reveals more than the observation.
+        Games may override this with their own wording.
         """
         player = self.current_player(state)
-        if player == CHANCE:
-            return None
         if player == seat:
             return f"you: {self.action_to_str(state, action)}"
-        return f"seat {player} acted"
+        seen = self.observe(self.apply(state, action), seat)
+        twins = (a for a in self.legal_actions(state) if a != action)
+        hidden = any(self.observe(self.apply(state, a), seat) == seen for a in twins)
+        who = "chance" if player == CHANCE else f"seat {player}"
+        if hidden:
+            return None if player == CHANCE else f"{who} acted"
+        return f"{who}: {self.action_to_str(state, action)}"
 
     def rules_help(self, observation: Observation) -> str:
         """The rule that applies to the decision in ``observation``, quoted with its section."""

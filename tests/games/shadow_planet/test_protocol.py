@@ -76,3 +76,22 @@ def test_swapping_two_cards_a_seat_cannot_see_leaves_its_observation_unchanged(p
             assert game.observe(swapped, seat) == game.observe(s, seat)
             checked += 1
     assert checked > 20
+
+
+def test_rules_help_quotes_the_rulebook_for_each_decision_mode() -> None:
+    from shadowtable.bots import RandomBot
+    from shadowtable.core import make
+    from shadowtable.core.runner import Session
+
+    game = make("shadow-planet", players=4)
+    session = Session(game, [RandomBot()] * 4, seed=3)
+    seen: dict[str, str] = {}
+    while not session.is_over():
+        if session.current_player >= 0:
+            observation = game.observe(session.state, session.current_player)
+            seen[observation["mode_name"]] = game.rules_help(observation)
+        session.step()
+    assert seen["draft_pick"].startswith("Playing a Round > 1. Control Phase")
+    assert "II. Search" in seen["reorder"] and "III. Get" in seen["step_get"]
+    assert "must discard 1 card face-down" in seen["msg_discard"]
+    assert all(text for text in seen.values()), [k for k, v in seen.items() if not v]

@@ -210,3 +210,22 @@ def test_ring_holds_six_including_the_power_stone() -> None:
     s.pool = 3
     s = pending(g, s, ("build", 0))
     assert "ship to Red Master" not in texts(g, s)
+
+
+def test_rules_help_quotes_the_rulebook_for_the_pending_decision() -> None:
+    from shadowtable.bots import RandomBot
+    from shadowtable.core import make
+    from shadowtable.core.runner import Session
+
+    game = make("shadowlord", players=3)
+    session = Session(game, [RandomBot()] * 3, seed=3)
+    seen: dict[str, str] = {}
+    while not session.is_over() and len(session.actions) < 400:
+        if session.current_player >= 0:
+            observation = game.observe(session.state, session.current_player)
+            seen[observation["public"]["stack"][-1][0]] = game.rules_help(observation)
+        session.step()
+    assert "Step 4 - Movement" in seen["move"] and "Characters can move a number of galaxy" in seen["move"]
+    assert "Place Under a Character Portrait" in seen["move"]
+    assert "Step 3 - Building Space Ships" in seen["build"]
+    assert all(text for text in seen.values()), [k for k, v in seen.items() if not v]

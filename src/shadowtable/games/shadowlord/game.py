@@ -106,6 +106,11 @@ class ShadowlordGame(Game[SLState]):
     def determinize(self, observation: Observation, rng: random.Random) -> SLState:
         return observe.determinize(self.ctx, observation, rng)
 
+    def rules_help(self, observation: Observation) -> str:
+        from shadowtable.games.shadowlord.help import rules_help
+
+        return rules_help(observation)
+
     def render(self, observation: Observation) -> str:
         return render.render(self.ctx, observation)
 

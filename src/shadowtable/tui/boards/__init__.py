@@ -16,4 +16,8 @@ def board(game: Game[Any], observation: Observation) -> RenderableType:
         from shadowtable.tui.boards.shadow_planet import shadow_planet_board
 
         return shadow_planet_board(game, observation)
+    if game.spec.id == "shadowlord":
+        from shadowtable.tui.boards.shadowlord import shadowlord_board
+
+        return shadowlord_board(game, observation)
     return Text(game.render(observation))
