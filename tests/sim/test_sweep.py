@@ -51,3 +51,26 @@ def test_sweep_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "rounds=1" in capsys.readouterr().out
     assert len(json.loads(out.read_text())) == 2
     assert main(["sweep", "tiny-showdown", "--players", "2", "--set", "rounds=9"]) == 2
+
+
+def test_content_values_are_swept_through_modified_content_files() -> None:
+    grid = {"content.indicators.repair.start.4": [4, 8]}
+    points = run_sweep("shadow-planet", 4, ["random"], 6, 3, grid, workers=1)
+    assert [p.options for p in points] == [
+        {"content.indicators.repair.start.4": 4},
+        {"content.indicators.repair.start.4": 8},
+    ]
+    low, high = (p.stats for p in points)
+    assert low.games == high.games == 6
+    assert {t[0] for t in low.trajectories["repair"]} == {4.0}
+    assert {t[0] for t in high.trajectories["repair"]} == {8.0}
+
+
+def test_a_content_path_that_does_not_exist_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from shadowtable.core import ContentError
+    from shadowtable.sim.sweep import set_json_path
+
+    with pytest.raises(ContentError, match="no 'nope'"):
+        set_json_path({"a": {"b": 1}}, "a.nope", 2)
+    code = main(["sweep", "shadow-planet", "--players", "4", "--set", "content.indicators.nope=1", "--games", "2"])
+    assert code == 2 and "content path" in capsys.readouterr().err
