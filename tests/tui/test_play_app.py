@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from pathlib import Path
 
@@ -24,6 +25,15 @@ def _table(humans: list[int], players: int = 3, seed: int = 4) -> Table:
     bots = [None if s in humans else RandomBot() for s in range(players)]
     names = ["human" if s in humans else "random" for s in range(players)]
     return Table(Session(game, bots, seed, seat_names=names), humans)
+
+
+def _drawn(app: PlayApp, selector: str) -> str:
+    """What a widget shows, as plain text."""
+    from rich.console import Console
+
+    console = Console(width=150, record=True, file=io.StringIO())
+    console.print(app.query_one(selector).content)  # type: ignore[attr-defined]
+    return console.export_text()
 
 
 def _text(app: PlayApp, selector: str) -> str:
@@ -137,3 +147,36 @@ def test_a_whole_real_game_through_the_ui(game_id: str, players: int, tmp_path: 
 
     asyncio.run(scenario())
     assert set(game.returns(table.session.state)) <= {0.0, 1.0}
+
+
+def test_hot_seat_with_a_real_game_never_shows_the_previous_hand() -> None:
+    game = make("shadow-planet", players=3)
+    table = Table(Session(game, [None, None, None], 5, seat_names=["ann", "bob", "cat"]), [0, 1, 2])
+
+    async def scenario() -> None:
+        app = PlayApp(table, hotseat=True)
+        async with app.run_test(size=(160, 48)) as pilot:
+            hand_overs = 0
+            for _ in range(150):
+                if isinstance(app.screen, HandOver):
+                    hand_overs += 1
+                    assert _text(app, "#board-text") == "" and "hand-over" in _text(app, "#status")
+                    assert app.query_one("#actions", OptionList).option_count == 0
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    continue
+                seat = table.session.current_player
+                assert app.shown_seat == seat and f"seat {seat}" in _text(app, "#status")
+                drawn = _drawn(app, "#board-text")
+                assert f"viewing as seat {seat}" in drawn
+                names = game.rules.c.objective_names  # type: ignore[attr-defined]
+                secrets = table.session.state.objectives
+                assert names[secrets[seat]] in drawn
+                for other in range(3):
+                    if other != seat:
+                        assert names[secrets[other]] not in drawn  # nobody else's secret Objective
+                await pilot.press("enter")
+                await pilot.pause()
+            assert hand_overs >= 3
+
+    asyncio.run(scenario())
