@@ -44,3 +44,11 @@ def test_rewards_are_the_game_returns_at_the_end() -> None:
             e.step(int(mask.nonzero()[0][-1]))  # always raise
     assert sorted(totals.values())[-1] == 1.0
     assert set(totals.values()) <= {0.0, 1.0}
+
+
+def test_the_short_module_name_gives_the_same_environment() -> None:
+    from shadowtable.rl import pettingzoo as short
+
+    e = short.env("shadow-planet", players=4)
+    e.reset(seed=1)
+    assert e.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
