@@ -1,6 +1,6 @@
 """Save SVG screenshots of the terminal app for the docs.
 
-python scripts/screenshots.py shadow-planet --players 4 --bots heuristic --choices 14 --out docs/screenshots/shadow-planet.svg
+python scripts/screenshots.py shadow-planet --players 4 --bots heuristic --out docs/screenshots/sp.svg
 """
 
 from __future__ import annotations
