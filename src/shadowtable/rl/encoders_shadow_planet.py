@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from shadowtable.core.game import Game, Observation
-from shadowtable.rl.encoding import one_hot, register_encoder
+from shadowtable.rl.encoding import Block, BlockEncoder, bits, one_hot, one_hot_shifted, register_encoder
 
 CHARACTERS, LOCATIONS, SECTIONS, VEHICLES, OBJECTIVES, COLOURS, TYPES = 6, 4, 7, 2, 5, 5, 5
 MODES = 61
@@ -23,28 +21,15 @@ DECKS = 5
 """The four Location decks and the Messages pile."""
 DECK_SCALE, GEAR_SCALE, POINTS_SCALE, SMALL_SCALE, REVEAL_SCALE = 20, 30, 20, 10, 6
 
-Block = tuple[str, int, Callable[[Observation], list[float]]]
-
 
 def scaled(value: float, top: float) -> float:
     """``value / top`` clipped to ``[0, 1]``."""
     return min(1.0, max(0.0, value / top))
 
 
-def one_hot_shifted(value: int | None, size: int) -> list[float]:
-    """One-hot of ``value + 1`` (``-1`` and ``None`` both map to slot 0; large values clip)."""
-    index = 0 if value is None else min(size - 1, max(0, value + 1))
-    return one_hot(index, size)
-
-
 def each_shifted(values: Sequence[int | None], size: int) -> list[float]:
     """:func:`one_hot_shifted` of each value, concatenated."""
     return [v for x in values for v in one_hot_shifted(x, size)]
-
-
-def bits(mask: int, size: int) -> list[float]:
-    """The low ``size`` bits of ``mask``."""
-    return [float((mask >> i) & 1) for i in range(size)]
 
 
 def members(items: Sequence[int | None], size: int) -> list[float]:
@@ -63,11 +48,8 @@ def objective_slot(objective: int | None) -> int:
     return OBJECTIVES + 1 if objective < 0 else objective
 
 
-class ShadowPlanetEncoder:
+class ShadowPlanetEncoder(BlockEncoder):
     """Encodes observations of one configured Shadow Planet game (fixed player count)."""
-
-    low = 0.0
-    high = 1.0
 
     def __init__(self, game: Game[Any]) -> None:
         rules = getattr(game, "rules", None)
@@ -78,21 +60,7 @@ class ShadowPlanetEncoder:
         self.repair_max = float(content.repair_max) if content is not None else 10.0
         self.threat_max = float(content.threat_max) if content is not None else 8.0
         self.markers_max = float(content.markers_per_colour) if content is not None else 15.0
-        self.blocks: list[Block] = self._blocks()
-        self.shape: tuple[int, ...] = (sum(size for _, size, _ in self.blocks),)
-
-    def encode(self, observation: Observation) -> np.ndarray[Any, np.dtype[np.float32]]:
-        values: list[float] = []
-        for name, size, block in self.blocks:
-            part = block(observation)
-            if len(part) != size:
-                raise ValueError(f"block {name!r} has {len(part)} values, expected {size}")
-            values.extend(part)
-        return np.asarray(values, dtype=np.float32)
-
-    def layout(self) -> list[tuple[str, int]]:
-        """Block names and sizes, in order."""
-        return [(name, size) for name, size, _ in self.blocks]
+        self.set_blocks(self._blocks())
 
     # -- blocks ---------------------------------------------------------------------------------
     def _blocks(self) -> list[Block]:

@@ -8,14 +8,12 @@ is encoded, so a seat's vector never depends on facts hidden from it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadowlord.content import CARD_VALUES, MAX_FIGURES, MAX_GALAXIES
-from shadowtable.rl.encoding import one_hot, register_encoder
+from shadowtable.rl.encoding import Block, BlockEncoder, bits, one_hot, one_hot_shifted, register_encoder
 
 SEATS = 4
 COLOURS = 5
@@ -73,23 +71,10 @@ END_REASONS = ("master_of_universe", "surrender", "shadowlord_timer", "shadowlor
 RING_SCALE, SHIP_SCALE, LOOSE_SCALE, CARD_SCALE, HAND_SCALE = 9.0, 36.0, 30.0, 10.0, 30.0
 DECK_SCALE, SUPPLY_SCALE, MOVES_SCALE, TIMER_SCALE = 50.0, 30.0, 7.0, 10.0
 
-Block = tuple[str, int, Callable[[Observation], list[float]]]
-
 
 def scaled(value: float, top: float) -> float:
     """``value / top`` clipped to ``[0, 1]``."""
     return min(1.0, max(0.0, value / top))
-
-
-def bits(mask: int, size: int) -> list[float]:
-    """The low ``size`` bits of ``mask``."""
-    return [float((mask >> i) & 1) for i in range(size)]
-
-
-def one_hot_shifted(value: int | None, size: int) -> list[float]:
-    """One-hot of ``value + 1`` (``-1``/``None`` map to slot 0; large values clip)."""
-    index = 0 if value is None else min(size - 1, max(0, value + 1))
-    return one_hot(index, size)
 
 
 def padded(values: Sequence[float], size: int) -> list[float]:
@@ -103,11 +88,8 @@ def pending_task(observation: Observation) -> list[Any]:
     return list(stack[-1]) if stack else []
 
 
-class ShadowlordEncoder:
+class ShadowlordEncoder(BlockEncoder):
     """Encodes observations of one configured Shadowlord! game as one flat vector."""
-
-    low = 0.0
-    high = 1.0
 
     def __init__(self, game: Game[Any]) -> None:
         ctx = game.ctx  # type: ignore[attr-defined]
@@ -117,21 +99,7 @@ class ShadowlordEncoder:
         self.turn_cap = float(game.options.get("turn_cap") or 150)
         self.timer_top = float(max(self.content.timer_notches, self.content.timer_every_turn_notches, 1))
         self.cells = [CELL_KINDS.index(k) if k in CELL_KINDS else 0 for k in self.content.cell_kind]
-        self.blocks: list[Block] = self._blocks()
-        self.shape: tuple[int, ...] = (sum(size for _, size, _ in self.blocks),)
-
-    def encode(self, observation: Observation) -> np.ndarray[Any, np.dtype[np.float32]]:
-        values: list[float] = []
-        for name, size, block in self.blocks:
-            part = block(observation)
-            if len(part) != size:
-                raise ValueError(f"block {name!r} has {len(part)} values, expected {size}")
-            values.extend(part)
-        return np.asarray(values, dtype=np.float32)
-
-    def layout(self) -> list[tuple[str, int]]:
-        """Block names and sizes, in order."""
-        return [(name, size) for name, size, _ in self.blocks]
+        self.set_blocks(self._blocks())
 
     # -- blocks ---------------------------------------------------------------------------------
     def _blocks(self) -> list[Block]:
