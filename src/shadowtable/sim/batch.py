@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -10,7 +10,6 @@ from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
-from shadowtable.core.registry import make
 from shadowtable.core.rng import derive_seed
 from shadowtable.core.runner import play_game
 
@@ -28,23 +27,6 @@ def line_up(bot_specs: Sequence[str], players: int) -> list[str]:
     if len(specs) != players:
         raise BotError(f"need 1 or {players} bots for {players} players, got {len(specs)}")
     return specs
-
-
-def simulate(
-    game_id: str,
-    *,
-    players: int,
-    bot_specs: Sequence[str],
-    games: int,
-    seed: int,
-    options: Mapping[str, Any] | None = None,
-    start: int = 0,
-) -> Iterator[GameRecord]:
-    """Play games ``start .. games-1`` of a batch, yielding each record as it finishes."""
-    game = make(game_id, players=players, **dict(options or {}))
-    specs = line_up(bot_specs, players)
-    for index in range(start, games):
-        yield play_indexed(game, specs, seed, index)
 
 
 def play_indexed(game: Game[Any], specs: Sequence[str], master_seed: int, index: int) -> GameRecord:

@@ -28,8 +28,8 @@ from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import BotError
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
-from shadowtable.core.rng import derive_seed
 from shadowtable.core.runner import play_game
+from shadowtable.sim.batch import game_seed
 from shadowtable.sim.stats import rate, wilson_interval
 from shadowtable.sim.summaries import record_roles
 
@@ -195,7 +195,7 @@ def run_tournament(
         for index in range(games):
             lineup = seat_lineup(labels, players, index)
             bots = [make_bot(spec_of[label]) for label in lineup]
-            record = play_game(game, bots, derive_seed(seed, "game", index), seat_names=lineup)
+            record = play_game(game, bots, game_seed(seed, index), seat_names=lineup)
             add_record(result, record, lineup, game.spec.max_utility)
             if sink is not None:
                 sink.write(record.dumps() + "\n")

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from shadowtable.core.errors import ContentError, IllegalActionError, InvalidOptionError, StateFormatError
+from shadowtable.core.errors import ContentError, InvalidOptionError, StateFormatError
 from shadowtable.core.game import CHANCE, Game, Observation
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadow_planet import actions as A
@@ -176,9 +176,3 @@ class ShadowPlanetGame(Game[State]):
             facts = outcome(self.rules, state)
             data.update({"seats": facts["seats"], "winners": facts["winners"], "why": facts["why"]})
         return data
-
-    def check_legal(self, state: State, action: int) -> None:
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"action must be an int, got {action!r}")
-        if action not in self.legal_actions(state):
-            raise IllegalActionError(f"action {action} is not legal now")

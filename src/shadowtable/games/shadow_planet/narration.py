@@ -7,12 +7,8 @@ search reordering, private card choices) name their card only to the seat that m
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from importlib import resources
-from typing import Any
-
 from shadowtable.core.game import CHANCE
+from shadowtable.core.rules_help import help_for
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.engine import current_player
@@ -28,22 +24,9 @@ SECRET_DECISIONS = (
 )
 
 
-@cache
-def rules_help_data() -> dict[str, Any]:
-    """The rulebook quotes by decision mode (``data/rules_help.json``)."""
-    text = resources.files("shadowtable.games.shadow_planet").joinpath("data/rules_help.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
 def rules_help(mode_name: str) -> str:
     """The rule that applies in this decision mode, quoted with its section."""
-    data = rules_help_data()
-    key = data["modes"].get(mode_name)
-    if key is None:
-        return ""
-    rule = data["rules"][key]
-    return f"{rule['section']}\n\n{rule['quote']}"
+    return help_for("shadowtable.games.shadow_planet", mode_name)
 
 
 def event_text(r: Rules, before: State, after: State, action: int, seat: int | None) -> str | None:

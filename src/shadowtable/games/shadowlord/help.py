@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from importlib import resources
 from typing import Any
 
+from shadowtable.core.rules_help import help_for, quote
 from shadowtable.games.shadowlord.rules.registry import MAIN_KINDS
 
-
-@cache
-def rules_help_data() -> dict[str, Any]:
-    """The rulebook quotes by decision kind."""
-    text = resources.files("shadowtable.games.shadowlord").joinpath("data/rules_help.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
-def _quote(key: str) -> str:
-    rule = rules_help_data()["rules"][key]
-    return f"{rule['section']}\n\n{rule['quote']}"
+PACKAGE = "shadowtable.games.shadowlord"
 
 
 def rules_help(observation: dict[str, Any]) -> str:
@@ -29,8 +16,7 @@ def rules_help(observation: dict[str, Any]) -> str:
     if not stack:
         return ""
     kind = str(stack[-1][0])
-    key = rules_help_data()["modes"].get(kind)
-    parts = [_quote(key)] if key else []
+    parts = [help_for(PACKAGE, kind)]
     if kind in MAIN_KINDS:
-        parts.append(_quote("cards"))
-    return "\n\n".join(parts)
+        parts.append(quote(PACKAGE, "cards"))
+    return "\n\n".join(part for part in parts if part)
