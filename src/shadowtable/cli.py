@@ -108,15 +108,23 @@ def tournament(
     game: Annotated[str, typer.Argument(help="game id, see `shadowtable games`")],
     players: Annotated[int, typer.Option(help="number of players")],
     bots: Annotated[str, typer.Option(help="bot specs, comma-separated, e.g. ismcts:iterations=400,random")],
-    games: Annotated[int, typer.Option("--games", help="number of games", min=1)] = 100,
+    games: Annotated[int, typer.Option("--games", help="number of games (with --resume: in all)", min=1)] = 100,
     seed: Annotated[int, typer.Option(help="master seed")] = 0,
     out: Annotated[Path | None, typer.Option(help="write the result as JSON here")] = None,
-    records: Annotated[Path | None, typer.Option(help="write every game record as JSON lines here")] = None,
+    records: Annotated[
+        Path | None, typer.Option(help="write every game record as JSON lines here, flushed after each game")
+    ] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
+    workers: Annotated[int, typer.Option(help="worker processes (0: all cores)", min=0)] = 1,
+    resume: Annotated[
+        bool, typer.Option(help="count the games already in --records, play the rest up to --games")
+    ] = False,
 ) -> None:
     """Seats rotated fairly; win rates by bot, seat and role with 95% intervals; openskill ratings."""
     from shadowtable.sim.tournament import format_table, run_tournament
 
+    if resume and records is None:
+        raise CliError("--resume needs --records, the records file of the run to resume")
     with batch_progress(games) as advance:
         result = run_tournament(
             game,
@@ -127,6 +135,8 @@ def tournament(
             parse_options(option or []),
             lambda done, total: advance(1),
             records_path=records,
+            workers=workers or default_workers(),
+            resume=resume,
         )
     typer.echo(format_table(result))
     if out is not None:

@@ -114,6 +114,45 @@ def test_tournament_prints_tables_and_writes_json(tmp_path: Path, capsys: pytest
     assert result["bots"]["random"]["games"] == 6
 
 
+TOURNAMENT_ARGS = ["tournament", "tiny-showdown", "--players", "3", "--bots", "ismcts:iterations=10,random"]
+
+
+def test_tournament_resumes_a_truncated_records_file_with_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    full, resumed = tmp_path / "full.jsonl", tmp_path / "resumed.jsonl"
+    args = [*TOURNAMENT_ARGS, "--games", "9", "--seed", "3"]
+    assert main([*args, "--records", str(full), "--out", str(tmp_path / "full.json")]) == 0
+    lines = full.read_text().splitlines(keepends=True)
+    resumed.write_text("".join(lines[:4]) + lines[4][:25])
+    argv = [*args, "--records", str(resumed), "--out", str(tmp_path / "resumed.json"), "--resume", "--workers", "2"]
+    assert main(argv) == 0
+    assert (tmp_path / "resumed.json").read_text() == (tmp_path / "full.json").read_text()
+    assert resumed.read_text() == full.read_text()
+    capsys.readouterr()
+    assert main([*args, "--records", str(resumed), "--resume"]) == 0  # all 9 there: nothing to play
+    assert "9 games, seed 3" in capsys.readouterr().out
+    assert resumed.read_text() == full.read_text()
+
+
+def test_tournament_resume_refuses_another_tournaments_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = tmp_path / "games.jsonl"
+    assert main([*TOURNAMENT_ARGS, "--games", "2", "--seed", "1", "--records", str(records)]) == 0
+    before = records.read_text()
+    capsys.readouterr()
+    assert main([*TOURNAMENT_ARGS, "--games", "4", "--seed", "2", "--records", str(records), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "is not game 0 of this tournament (seed " in err and len(err.strip().splitlines()) == 1
+    assert records.read_text() == before
+
+
+def test_tournament_resume_needs_records(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*TOURNAMENT_ARGS, "--games", "2", "--resume"]) == 2
+    assert capsys.readouterr().err.strip() == "error: --resume needs --records, the records file of the run to resume"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -1,8 +1,9 @@
-"""Tournaments: fair seat rotation, counting, roles, ratings, records and JSON round trips."""
+"""Tournaments: fair seat rotation, counting, roles, ratings, records, JSON round trips, workers, resume."""
 
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -12,7 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shadowtable.core import BotError, GameRecord, derive_seed, register
+import shadowtable.sim.tournament as tournament_module
+from shadowtable.core import BotError, GameRecord, RecordError, derive_seed, register
 from shadowtable.core.registry import unregister
 from shadowtable.sim.tournament import (
     TournamentResult,
@@ -188,3 +190,157 @@ def test_any_full_period_of_games_seats_each_bot_equally(bots: int, players: int
     for label in labels:
         assert len({seatings[(label, seat)] for seat in range(players)}) == 1
     assert sum(seatings.values()) == period * players
+
+
+# -- workers and resume ------------------------------------------------------------------------
+
+TOURNAMENT: dict[str, Any] = {
+    "game_id": "tiny-showdown",
+    "players": 3,
+    "bot_specs": ["ismcts:iterations=10", "random", "random"],
+    "games": 12,
+    "seed": 21,
+}
+
+
+@pytest.fixture
+def played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A file that gets ``pid index`` for every game played from now on, in any process."""
+    log = tmp_path / "played.txt"
+    log.touch()
+    real = tournament_module.play_indexed
+
+    def spy(*args: Any, **kwargs: Any) -> GameRecord:
+        record = real(*args, **kwargs)
+        with log.open("a") as stream:
+            stream.write(f"{os.getpid()} {record.metadata['index']}\n")
+        return record
+
+    monkeypatch.setattr(tournament_module, "play_indexed", spy)
+    return log
+
+
+def _played(log: Path) -> list[tuple[int, int]]:
+    return [(int(pid), int(index)) for pid, index in (line.split() for line in log.read_text().splitlines())]
+
+
+def _indices(path: Path) -> list[int]:
+    return [GameRecord.loads(line).metadata["index"] for line in path.read_text().splitlines()]
+
+
+def test_two_workers_give_the_same_result_and_records_as_one(tmp_path: Path, played: Path) -> None:
+    serial = run_tournament(**TOURNAMENT, records_path=tmp_path / "serial.jsonl")
+    progress: list[tuple[int, int]] = []
+    parallel = run_tournament(
+        **TOURNAMENT, records_path=tmp_path / "parallel.jsonl", workers=2, progress=lambda *p: progress.append(p)
+    )
+    assert parallel.dumps() == serial.dumps()
+    assert (tmp_path / "parallel.jsonl").read_text() == (tmp_path / "serial.jsonl").read_text()
+    assert progress == [(i, 12) for i in range(1, 13)]
+    pids = {pid for pid, _ in _played(played)[12:]}
+    assert os.getpid() not in pids and len(pids) <= 2, "workers=2 plays in two other processes"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_each_record_is_on_disk_before_its_game_is_counted(tmp_path: Path, workers: int) -> None:
+    path = tmp_path / "games.jsonl"
+    lines_seen: list[int] = []
+    run_tournament(
+        **TOURNAMENT, records_path=path, workers=workers, progress=lambda done, total: lines_seen.append(_lines(path))
+    )
+    assert lines_seen == list(range(1, 13))
+
+
+def _lines(path: Path) -> int:
+    return path.read_text().count("\n")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_resume_after_a_kill_plays_only_the_missing_games(tmp_path: Path, played: Path, workers: int) -> None:
+    full_path, path = tmp_path / "full.jsonl", tmp_path / "resumed.jsonl"
+    full = run_tournament(**TOURNAMENT, records_path=full_path)
+    lines = full_path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:7]) + lines[7][: len(lines[7]) // 2])  # 7 games and a torn line
+    played.write_text("")
+    progress: list[tuple[int, int]] = []
+    resumed = run_tournament(
+        **TOURNAMENT, records_path=path, workers=workers, resume=True, progress=lambda *p: progress.append(p)
+    )
+    assert resumed.dumps() == full.dumps()
+    assert path.read_text() == full_path.read_text()
+    assert _indices(path) == list(range(12))
+    assert sorted(index for _, index in _played(played)) == list(range(7, 12))
+    assert progress == [(i, 12) for i in range(1, 13)]
+
+
+def test_resume_of_a_finished_tournament_plays_nothing(tmp_path: Path, played: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    full = run_tournament(**TOURNAMENT, records_path=path)
+    text = path.read_text()
+    played.write_text("")
+    again = run_tournament(**TOURNAMENT, records_path=path, resume=True, workers=2)
+    assert again.dumps() == full.dumps()
+    assert path.read_text() == text and _played(played) == []
+
+
+def test_resume_to_more_games_continues_and_fewer_is_refused(tmp_path: Path) -> None:
+    path, longer = tmp_path / "games.jsonl", tmp_path / "longer.jsonl"
+    run_tournament(**TOURNAMENT, records_path=path)
+    wanted = run_tournament(**{**TOURNAMENT, "games": 15}, records_path=longer)
+    assert run_tournament(**{**TOURNAMENT, "games": 15}, records_path=path, resume=True).dumps() == wanted.dumps()
+    assert path.read_text() == longer.read_text()
+    with pytest.raises(RecordError, match="more than the 12 games"):
+        run_tournament(**TOURNAMENT, records_path=path, resume=True)
+    assert path.read_text() == longer.read_text()
+
+
+def test_resume_without_a_records_file_starts_it(tmp_path: Path) -> None:
+    path = tmp_path / "new.jsonl"
+    result = run_tournament(**TOURNAMENT, records_path=path, resume=True)
+    assert result.dumps() == run_tournament(**TOURNAMENT).dumps()
+    assert _indices(path) == list(range(12))
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"seed": 22}, "seed"),
+        ({"options": {"rounds": 1}}, "options"),
+        ({"bot_specs": ["random", "ismcts:iterations=10", "random"]}, "seats"),
+        ({"bot_specs": ["ismcts:iterations=11", "random", "random"]}, "seats"),
+        ({"players": 2}, "players"),
+        ({"game_id": "tiny-roles"}, "game"),
+    ],
+)
+def test_resume_refuses_records_of_another_tournament(
+    tmp_path: Path, role_game: str, change: dict[str, Any], field: str
+) -> None:
+    path = tmp_path / "other.jsonl"
+    run_tournament(**{**TOURNAMENT, **change, "games": 3}, records_path=path)
+    path.write_bytes(path.read_bytes() + b'{"format": "shadowtable-rec')  # torn: must not be cut either
+    before = path.read_bytes()
+    with pytest.raises(RecordError, match=f"line 1 is not game 0 of this tournament \\({field} "):
+        run_tournament(**TOURNAMENT, records_path=path, resume=True)
+    assert path.read_bytes() == before
+
+
+def test_resume_refuses_records_out_of_order_or_without_an_index(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    run_tournament(**{**TOURNAMENT, "games": 3}, records_path=path)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text(lines[0] + lines[2] + lines[1])
+    with pytest.raises(RecordError, match="line 2 is not game 1 of this tournament"):
+        run_tournament(**TOURNAMENT, records_path=path, resume=True)
+    assert path.read_text() == lines[0] + lines[2] + lines[1]
+    data = json.loads(lines[0])
+    del data["metadata"]["index"]
+    path.write_text(json.dumps(data) + "\n")
+    with pytest.raises(RecordError, match="index None, expected 0"):
+        run_tournament(**TOURNAMENT, records_path=path, resume=True)
+
+
+def test_resume_needs_a_records_file_and_workers_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="resume needs a records file"):
+        run_tournament(**TOURNAMENT, resume=True)
+    with pytest.raises(ValueError, match="workers must be >= 1"):
+        run_tournament(**TOURNAMENT, workers=0)

@@ -29,8 +29,19 @@ def line_up(bot_specs: Sequence[str], players: int) -> list[str]:
     return specs
 
 
-def play_indexed(game: Game[Any], specs: Sequence[str], master_seed: int, index: int) -> GameRecord:
-    """Game number ``index`` of a batch, its index kept in the record's metadata."""
+def play_indexed(
+    game: Game[Any],
+    specs: Sequence[str],
+    master_seed: int,
+    index: int,
+    *,
+    seat_names: Sequence[str] | None = None,
+) -> GameRecord:
+    """Game number ``index`` of a batch, its index kept in the record's metadata.
+
+    Each bot is built fresh from its spec; seats are named ``seat_names`` (default: the specs).
+    """
     bots = [make_bot(spec) for spec in specs]
-    record = play_game(game, bots, game_seed(master_seed, index), seat_names=specs)
+    names = specs if seat_names is None else seat_names
+    record = play_game(game, bots, game_seed(master_seed, index), seat_names=names)
     return replace(record, metadata={**record.metadata, "index": index})

@@ -12,14 +12,16 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from shadowtable.core.errors import RecordError
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
 from shadowtable.sim.batch import game_seed, line_up, play_indexed
 
+T = TypeVar("T")
 ProgressHook = Callable[[int], None]
 """Called with the number of games just finished."""
 
@@ -52,14 +54,20 @@ def chunks(indices: Sequence[int], size: int) -> list[list[int]]:
     return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
 
 
-def completed_indices(path: Path, job: BatchJob) -> set[int]:
-    """Indices of the complete records of ``job`` already in ``path``; a torn last line is cut off.
+RecordCheck = Callable[[int, GameRecord], None]
+"""Called as ``check(position, record)`` for each complete record read back (``position`` counts
+from 0 in file order); raises :class:`RecordError` for a record that does not belong."""
 
-    A record of another job (game, players or seed) raises :class:`RecordError`.
+
+def completed_records(path: Path, check: RecordCheck) -> list[GameRecord]:
+    """The complete records in ``path``, in file order, each passed to ``check``; a torn last line is cut off.
+
+    Reading stops at the first line that is unterminated or not a record, and the file is cut
+    there.  When ``check`` raises, the file is left unchanged.
     """
     if not path.exists():
-        return set()
-    done: set[int] = set()
+        return []
+    records: list[GameRecord] = []
     good_bytes = 0
     with open(path, "rb") as stream:
         for raw in stream:
@@ -69,19 +77,60 @@ def completed_indices(path: Path, job: BatchJob) -> set[int]:
                 record = GameRecord.loads(raw.decode("utf-8"))
             except (RecordError, UnicodeDecodeError):
                 break
-            index = int(record.metadata.get("index", -1))
-            if (record.game, record.players, record.seed) != (job.game, job.players, game_seed(job.seed, index)):
-                raise RecordError(f"{path}: game {index} belongs to another batch; cannot resume this job")
-            done.add(index)
+            check(len(records), record)
+            records.append(record)
             good_bytes += len(raw)
     with open(path, "r+b") as stream:
         stream.truncate(good_bytes)
-    return done
+    return records
+
+
+def record_index(record: GameRecord) -> int | None:
+    """The game index a batch or tournament stored in ``record.metadata``, if any."""
+    index = record.metadata.get("index")
+    return index if isinstance(index, int) and not isinstance(index, bool) else None
+
+
+def completed_indices(path: Path, job: BatchJob) -> set[int]:
+    """Indices of the complete records of ``job`` already in ``path``; a torn last line is cut off.
+
+    A record of another job (game, players or seed) raises :class:`RecordError`.
+    """
+
+    def check(position: int, record: GameRecord) -> None:
+        index = record_index(record)
+        expected = None if index is None else (job.game, job.players, game_seed(job.seed, index))
+        if (record.game, record.players, record.seed) != expected:
+            raise RecordError(f"{path}: game {index} belongs to another batch; cannot resume this job")
+
+    return {index for record in completed_records(path, check) if (index := record_index(record)) is not None}
 
 
 def default_workers() -> int:
     """All the cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def in_order(
+    task: Callable[[list[int]], T], parts: Sequence[list[int]], *, workers: int
+) -> Iterator[tuple[list[int], T]]:
+    """Yield ``(part, task(part))`` in the order of ``parts``, run by ``workers`` local processes.
+
+    With one worker (or nothing to do) the tasks run in this process.  ``task`` must pickle (a
+    module-level function, or a :func:`functools.partial` of one).  Stopping early cancels the
+    tasks not yet started.
+    """
+    if workers <= 1 or not parts:
+        for part in parts:
+            yield part, task(part)
+        return
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(parts)))
+    try:
+        futures: list[Future[T]] = [pool.submit(task, part) for part in parts]
+        for part, future in zip(parts, futures, strict=True):
+            yield part, future.result()
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 def run_local(
@@ -92,15 +141,7 @@ def run_local(
     chunk_size: int,
 ) -> Iterator[tuple[list[int], list[str]]]:
     """Yield ``(indices, lines)`` chunk by chunk in index order, played by ``workers`` processes."""
-    parts = chunks(todo, chunk_size)
-    if workers <= 1:
-        for part in parts:
-            yield part, play_chunk(job, part)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: list[Future[list[str]]] = [pool.submit(play_chunk, job, part) for part in parts]
-        for part, future in zip(parts, futures, strict=True):
-            yield part, future.result()
+    yield from in_order(partial(play_chunk, job), chunks(todo, chunk_size), workers=workers)
 
 
 def run_batch(

@@ -10,6 +10,11 @@ A win is a return equal to the game's ``max_utility``.  Ratings are openskill Pl
 ratings, one per spec, with the seats of each game ranked by return (ties share a rank); when a
 spec fills several seats of one game its updated ratings are averaged.  Truncated games (no
 returns) are counted but excluded from every statistic.
+
+Games are counted in index order, so the result depends only on the arguments and the seed: it
+is the same when the games are played by several worker processes, and when a run resumes from
+the records file of an interrupted one (the games already complete there are read back and
+counted instead of replayed; a record of another tournament is refused).
 """
 
 from __future__ import annotations
@@ -19,17 +24,19 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from openskill.models import PlackettLuce
 
 from shadowtable.bots.registry import make_bot
-from shadowtable.core.errors import BotError
+from shadowtable.core.errors import BotError, RecordError
+from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
-from shadowtable.core.runner import play_game
-from shadowtable.sim.batch import game_seed
+from shadowtable.sim.batch import game_seed, play_indexed
+from shadowtable.sim.parallel import chunks, completed_records, in_order, record_index
 from shadowtable.sim.stats import rate, wilson_interval
 from shadowtable.sim.summaries import record_roles
 
@@ -167,6 +174,22 @@ class TournamentResult:
         return json.dumps(self.to_json(), indent=2)
 
 
+@dataclass(frozen=True)
+class TournamentJob:
+    """What a worker needs to play any game of a tournament; ``specs[i]`` is the spec of ``labels[i]``."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    labels: tuple[str, ...]
+    specs: tuple[str, ...]
+
+    def lineup(self, index: int) -> list[str]:
+        """The labels seated in game ``index``."""
+        return seat_lineup(self.labels, self.players, index)
+
+
 def run_tournament(
     game_id: str,
     players: int,
@@ -177,31 +200,133 @@ def run_tournament(
     progress: Progress | None = None,
     *,
     records_path: str | Path | None = None,
+    workers: int = 1,
+    resume: bool = False,
 ) -> TournamentResult:
     """Play ``games`` games of ``game_id`` between ``bot_specs``; see the module docstring.
 
     Game ``i`` is played with seed ``derive_seed(seed, "game", i)``.  ``records_path``, if given,
-    receives every game record as one JSON line.
+    receives every game record as one JSON line, in game order, flushed after each game.
+    ``workers`` > 1 plays the games in that many local processes (same result).  ``resume``
+    counts the games already complete in ``records_path`` (see :func:`resumed_records`) and plays
+    and appends only the rest; ``games`` is the total wanted.
     """
     labels = unique_labels(bot_specs)
-    if games < 0:
-        raise ValueError(f"games must be >= 0, got {games}")
+    path = _check_arguments(games, workers, resume, records_path)
     for spec in bot_specs:
         make_bot(spec)  # fail fast on a bad spec
     game = make(game_id, players=players, **dict(options or {}))
     result = empty_result(game_id, players, dict(game.options), seed, labels)
-    spec_of = dict(zip(labels, bot_specs, strict=True))
-    with _open_records(records_path) as sink:
-        for index in range(games):
-            lineup = seat_lineup(labels, players, index)
-            bots = [make_bot(spec_of[label]) for label in lineup]
-            record = play_game(game, bots, game_seed(seed, index), seat_names=lineup)
-            add_record(result, record, lineup, game.spec.max_utility)
+    job = TournamentJob(game_id, players, dict(options or {}), seed, tuple(labels), tuple(bot_specs))
+    done = resumed_records(path, job, games) if resume and path is not None else []
+    count = partial(_count, result, job, game.spec.max_utility, games, progress)
+    for record in done:
+        count(record)
+    with _open_records(path, append=resume) as sink:
+        for record in play_tournament(job, range(len(done), games), workers=workers):
             if sink is not None:
                 sink.write(record.dumps() + "\n")
-            if progress is not None:
-                progress(index + 1, games)
+                sink.flush()
+            count(record)
     return result
+
+
+def _check_arguments(games: int, workers: int, resume: bool, records_path: str | Path | None) -> Path | None:
+    """The records path; ``ValueError`` for a bad count of games or workers, or resume without records."""
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    if resume and records_path is None:
+        raise ValueError("resume needs a records file to resume from")
+    return None if records_path is None else Path(records_path)
+
+
+def _count(
+    result: TournamentResult,
+    job: TournamentJob,
+    max_utility: float,
+    games: int,
+    progress: Progress | None,
+    record: GameRecord,
+) -> None:
+    """Count the next game (index ``result.games``) and report progress."""
+    add_record(result, record, job.lineup(result.games), max_utility)
+    if progress is not None:
+        progress(result.games, games)
+
+
+def play_tournament(job: TournamentJob, indices: Sequence[int], *, workers: int = 1) -> Iterator[GameRecord]:
+    """The records of games ``indices`` of ``job``, in that order, played by ``workers`` processes.
+
+    Each task is one game, so records come back (and can be saved) as soon as every earlier game
+    is done.
+    """
+    for _, records in in_order(partial(play_games, job), chunks(indices, 1), workers=workers):
+        yield from records
+
+
+def play_games(job: TournamentJob, indices: Sequence[int]) -> list[GameRecord]:
+    """Play games ``indices`` of ``job``, with bots built fresh from their specs for each game."""
+    game = make(job.game, players=job.players, **job.options)
+    spec_of = dict(zip(job.labels, job.specs, strict=True))
+    records = []
+    for index in indices:
+        lineup = job.lineup(index)
+        records.append(play_indexed(game, [spec_of[label] for label in lineup], job.seed, index, seat_names=lineup))
+    return records
+
+
+def resumed_records(path: Path, job: TournamentJob, games: int) -> list[GameRecord]:
+    """Games ``0, 1, ...`` of ``job`` already complete in ``path``; a torn last line is cut off.
+
+    Every record must be the game of this tournament at its position: same game, version,
+    players, options, seed and seats, and its index in metadata.  Otherwise, or when the file
+    holds more than ``games`` games, :class:`RecordError` is raised and the file is left unchanged.
+    """
+    game = make(job.game, players=job.players, **job.options)
+
+    def check(position: int, record: GameRecord) -> None:
+        if position >= games:
+            raise RecordError(f"{path} holds more than the {games} games asked for; ask for at least as many")
+        wrong = _differences(_record_fields(record), _expected_fields(game, job, position))
+        if wrong:
+            raise RecordError(
+                f"{path}: line {position + 1} is not game {position} of this tournament ({wrong}); cannot resume"
+            )
+
+    return completed_records(path, check)
+
+
+def _record_fields(record: GameRecord) -> dict[str, Any]:
+    return {
+        "game": record.game,
+        "version": record.version,
+        "players": record.players,
+        "options": record.options,
+        "seed": record.seed,
+        "seats": record.seats,
+        "index": record_index(record),
+    }
+
+
+def _expected_fields(game: Game[Any], job: TournamentJob, index: int) -> dict[str, Any]:
+    return {
+        "game": job.game,
+        "version": game.spec.version,
+        "players": job.players,
+        "options": json.loads(json.dumps(dict(game.options))),
+        "seed": game_seed(job.seed, index),
+        "seats": job.lineup(index),
+        "index": index,
+    }
+
+
+def _differences(found: Mapping[str, Any], expected: Mapping[str, Any]) -> str:
+    """``"seed 3, expected 7; ..."`` for every field that differs, or ``""``."""
+    return "; ".join(
+        f"{key} {found[key]!r}, expected {value!r}" for key, value in expected.items() if found[key] != value
+    )
 
 
 def unique_labels(bot_specs: Sequence[str]) -> list[str]:
@@ -288,12 +413,12 @@ def _average(ratings: Sequence[SkillRating]) -> SkillRating:
 
 
 @contextmanager
-def _open_records(path: str | Path | None) -> Iterator[TextIO | None]:
-    """The JSON-lines file to write records to, or ``None``."""
+def _open_records(path: Path | None, *, append: bool) -> Iterator[TextIO | None]:
+    """The JSON-lines file to write records to (emptied first unless ``append``), or ``None``."""
     if path is None:
         yield None
         return
-    with Path(path).open("w", encoding="utf-8") as handle:
+    with path.open("a" if append else "w", encoding="utf-8") as handle:
         yield handle
 
 
