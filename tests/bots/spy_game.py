@@ -32,6 +32,13 @@ class ProvenanceSpy(Game[Any]):
         self.handed_out: dict[int, Any] = {}
         self.determinize_calls = 0
 
+    def __getattr__(self, name: str) -> Any:
+        """Static content (e.g. a game's rules context) passes through; methods do not."""
+        value = getattr(self.inner, name)
+        if callable(value):
+            raise LeakError(f"bot called {name!r}, which the spy does not check")
+        return value
+
     def _known(self, state: Any) -> Any:
         if id(state) not in self.handed_out:
             raise LeakError(f"bot used a state it did not get from determinize: {state!r}")

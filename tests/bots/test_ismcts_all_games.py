@@ -29,10 +29,15 @@ def _new(gid: str, cfg: dict[str, Any]) -> Game[Any]:
 
 
 def _bots(players: int, tree: str) -> list[SpiedBot]:
+    """``paired``: the actions tree searched in paired root sweeps against a random prior."""
+    if tree == "paired":
+        return [
+            SpiedBot(ISMCTSBot(iterations=ITERATIONS, max_rollout_steps=30, prior="random")) for _ in range(players)
+        ]
     return [SpiedBot(ISMCTSBot(iterations=ITERATIONS, max_rollout_steps=30, tree=tree)) for _ in range(players)]
 
 
-@pytest.mark.parametrize("tree", ["actions", "observations"])
+@pytest.mark.parametrize("tree", ["actions", "observations", "paired"])
 @pytest.mark.parametrize(
     "config", _configurations(), ids=lambda c: "-".join([c[0], *(f"{k}={v}" for k, v in c[1].items())])
 )

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import Any
 
+from shadowtable.bots.evaluation import evaluator
 from shadowtable.bots.random_bot import RandomBot
 from shadowtable.core.errors import BotError
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
@@ -51,6 +52,7 @@ from shadowtable.core.rng import sample_outcome
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 0.7
+DEFAULT_CONFIDENCE = 1.5
 TREE_KINDS = ("actions", "observations")
 
 
@@ -90,6 +92,11 @@ class ISMCTSBot:
     ``max_rollout_steps``: rollout length cap (default: the game's ``max_game_length``).
     ``tree``: ``actions`` (SO-ISMCTS: nodes keyed by the actions since the root) or
     ``observations`` (each decision below the root keyed by the acting seat's own observation).
+    ``evaluate``: name of a state evaluation (:mod:`shadowtable.bots.evaluation`) that scores a
+    rollout cut off by ``max_rollout_steps`` (default: every seat 0.5).
+    ``prior``: a bot spec (e.g. ``heuristic``) whose move the search must beat: the root is then
+    searched in paired sweeps and the bot keeps the prior's move unless another move's paired
+    advantage clears ``confidence`` standard errors (see :meth:`paired_choice`).
     """
 
     name = "ismcts"
@@ -102,6 +109,9 @@ class ISMCTSBot:
         rollout: Any = "random",
         max_rollout_steps: int | None = None,
         tree: str = "actions",
+        evaluate: str | None = None,
+        prior: Any = None,
+        confidence: float = DEFAULT_CONFIDENCE,
     ) -> None:
         self.iterations = _resolve_iterations(iterations, time)
         self.time = _check_positive("time", time)
@@ -111,6 +121,9 @@ class ISMCTSBot:
         if tree not in TREE_KINDS:
             raise BotError(f"ismcts tree must be one of {', '.join(TREE_KINDS)}, got {tree!r}")
         self.tree = tree
+        self.evaluate = evaluate
+        self.prior: Any = None if prior is None else _rollout_bot(prior)
+        self.confidence = float(_check_non_negative("confidence", confidence))
 
     def choose(
         self,
@@ -123,8 +136,79 @@ class ISMCTSBot:
         """The most visited root action after the search."""
         if len(legal_actions) == 1:
             return legal_actions[0]
+        if self.prior is not None:
+            return self.paired_choice(game, seat, observation, legal_actions, rng)
         root = self.search(game, observation, rng)
         return best_action(root, legal_actions)
+
+    def paired_choice(
+        self, game: Game[Any], seat: int, observation: Observation, legal_actions: Sequence[int], rng: random.Random
+    ) -> int:
+        """The prior's move, unless the paired search finds a significantly better one.
+
+        Every sweep draws one determinization and one rollout seed and scores *each* surviving
+        root action on them (common random numbers), so two actions are compared on the same
+        hidden cards and the same luck.  After each sweep, actions significantly worse than the
+        current leader are dropped (never the prior's move).  The move played is the action with
+        the best mean paired advantage over the prior's move, if that advantage exceeds
+        ``confidence`` standard errors; otherwise the prior's move.
+        """
+        baseline = int(self.prior.choose(game, seat, observation, legal_actions, random.Random(rng.getrandbits(64))))
+        samples = self.paired_search(game, seat, observation, legal_actions, baseline, rng)
+        return paired_decision(samples, baseline, self.confidence)
+
+    def paired_search(
+        self,
+        game: Game[Any],
+        seat: int,
+        observation: Observation,
+        legal_actions: Sequence[int],
+        baseline: int,
+        rng: random.Random,
+    ) -> dict[int, list[float]]:
+        """Paired root sweeps within the budget: each action's values of ``seat``, one per sweep.
+
+        Below the root every action's subtree is an ordinary ISMCTS tree (select, expand, roll
+        out, back up).  Only complete sweeps are kept; an iteration is one rollout.
+        """
+        root = Node()
+        deadline = None if self.time is None else perf_counter() + self.time
+        alive = list(legal_actions)
+        samples: dict[int, list[float]] = {action: [] for action in legal_actions}
+        done = 0
+        while len(alive) > 1 and self._budget_left(done, deadline):
+            state = game.determinize(observation, rng)
+            seed = rng.getrandbits(64)
+            if not set(alive) <= set(game.legal_actions(state)):
+                raise BotError(f"{game.spec.id}: a determinization changed the legal actions at the root")
+            sweep: dict[int, float] = {}
+            for action in alive:
+                if not self._budget_left(done, deadline):
+                    break
+                sweep[action] = self.iterate_from(game, root, state, action, seat, random.Random(seed))
+                done += 1
+            if len(sweep) < len(alive):
+                break
+            for action, value in sweep.items():
+                samples[action].append(value)
+            alive = surviving_actions(samples, alive, baseline, self.confidence)
+        return {action: values for action, values in samples.items() if action in alive}
+
+    def iterate_from(
+        self, game: Game[Any], root: Node, state: Any, action: int, seat: int, rng: random.Random
+    ) -> float:
+        """One ISMCTS iteration forced through root ``action``; the return of ``seat``."""
+        child = root.children.get(action)
+        if child is None:
+            child = root.children[action] = Node(action, seat)
+        child.availability += 1
+        path, end = self.descend(game, child, game.apply(state, action), rng)
+        values = self.rollout(game, end, rng)
+        for node in [root, *path]:
+            node.visits += 1
+            if node.seat is not None:
+                node.value_sum += values[node.seat]
+        return values[seat]
 
     def search(self, game: Game[Any], observation: Observation, rng: random.Random) -> Node:
         """Run the search from ``observation`` and return the root of the tree."""
@@ -201,6 +285,8 @@ class ISMCTSBot:
             state = game.apply(state, self._rollout_action(game, state, player, rng))
         if game.is_terminal(state):
             return normalised_returns(game, game.returns(state))
+        if self.evaluate is not None:
+            return evaluator(game.spec.id, self.evaluate)(game, state)
         return [0.5] * game.players
 
     def _rollout_action(self, game: Game[Any], state: Any, player: int, rng: random.Random) -> int:
@@ -244,6 +330,41 @@ def best_action(root: Node, legal_actions: Sequence[int]) -> int:
     if not visited:
         return legal_actions[0]
     return max(visited, key=lambda child: (child.visits, child.mean_value, -child.action)).action
+
+
+def paired_differences(samples: dict[int, list[float]], action: int, baseline: int) -> tuple[float, float]:
+    """Mean and standard error of ``action``'s value minus ``baseline``'s over the shared sweeps."""
+    diffs = [a - b for a, b in zip(samples[action], samples[baseline], strict=False)]
+    if len(diffs) < 2:
+        return (sum(diffs) / len(diffs) if diffs else 0.0), math.inf
+    mean = sum(diffs) / len(diffs)
+    variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return mean, math.sqrt(variance / len(diffs))
+
+
+def surviving_actions(
+    samples: dict[int, list[float]], alive: Sequence[int], baseline: int, confidence: float
+) -> list[int]:
+    """Drop the actions significantly worse than the leader (by mean value); keep ``baseline``."""
+    leader = max(alive, key=lambda a: (sum(samples[a]) / max(1, len(samples[a])), -a))
+    kept = []
+    for action in alive:
+        mean, error = paired_differences(samples, action, leader)
+        if action in (leader, baseline) or mean + confidence * error >= 0:
+            kept.append(action)
+    return kept
+
+
+def paired_decision(samples: dict[int, list[float]], baseline: int, confidence: float) -> int:
+    """The action with the best paired advantage over ``baseline`` if it is significant, else ``baseline``."""
+    best, best_mean = baseline, 0.0
+    for action in sorted(samples):
+        if action == baseline or not samples[action]:
+            continue
+        mean, error = paired_differences(samples, action, baseline)
+        if mean - confidence * error > 0 and mean > best_mean:
+            best, best_mean = action, mean
+    return best
 
 
 def normalised_returns(game: Game[Any], returns: Sequence[float]) -> list[float]:
