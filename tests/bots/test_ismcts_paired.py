@@ -12,6 +12,7 @@ import pytest
 from shadowtable.bots import make_bot
 from shadowtable.bots.evaluation import evaluator, evaluators_for, material_shares, register_evaluator
 from shadowtable.bots.ismcts import (
+    SAME_AS_BASELINE_SWEEPS,
     ISMCTSBot,
     paired_decision,
     paired_differences,
@@ -154,3 +155,11 @@ def test_shadowlord_paired_search_with_evaluation_plays_reproducibly() -> None:
         return play_game(game, [SpiedBot(make_bot(spec)), make_bot("heuristic")], 3, max_steps=60).to_json()
 
     assert record() == record()
+
+
+def test_an_action_that_plays_out_like_the_baseline_is_dropped_after_enough_sweeps() -> None:
+    same = [1.0, 0.0] * (SAME_AS_BASELINE_SWEEPS // 2)
+    samples = {0: same, 1: list(same), 2: [*same[:-1], 1.0]}
+    assert surviving_actions(samples, [0, 1, 2], baseline=0, confidence=1.5) == [0, 2]
+    early = {action: values[:-1] for action, values in samples.items()}
+    assert surviving_actions(early, [0, 1, 2], baseline=0, confidence=1.5) == [0, 1, 2]

@@ -53,6 +53,8 @@ from shadowtable.core.rng import sample_outcome
 DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_CONFIDENCE = 1.5
+SAME_AS_BASELINE_SWEEPS = 8
+"""Sweeps after which an action that scored exactly like the prior's move is no longer swept."""
 TREE_KINDS = ("actions", "observations")
 
 
@@ -149,7 +151,9 @@ class ISMCTSBot:
         Every sweep draws one determinization and one rollout seed and scores *each* surviving
         root action on them (common random numbers), so two actions are compared on the same
         hidden cards and the same luck.  After each sweep, actions significantly worse than the
-        current leader are dropped (never the prior's move).  The move played is the action with
+        current leader are dropped, and so are those that scored exactly like the prior's move in
+        every one of the first :data:`SAME_AS_BASELINE_SWEEPS` sweeps (never the prior's move);
+        the search ends early when only the prior's move is left.  The move played is the action with
         the best mean paired advantage over the prior's move, if that advantage exceeds
         ``confidence`` standard errors; otherwise the prior's move.
         """
@@ -345,14 +349,27 @@ def paired_differences(samples: dict[int, list[float]], action: int, baseline: i
 def surviving_actions(
     samples: dict[int, list[float]], alive: Sequence[int], baseline: int, confidence: float
 ) -> list[int]:
-    """Drop the actions significantly worse than the leader (by mean value); keep ``baseline``."""
+    """The actions still worth sweeping; ``baseline`` always stays.
+
+    Dropped: an action significantly worse than the leader (by mean value), and, after
+    :data:`SAME_AS_BASELINE_SWEEPS` sweeps, one that scored exactly like ``baseline`` in every
+    sweep (with common random numbers it plays out the same, so it cannot be shown better).
+    """
     leader = max(alive, key=lambda a: (sum(samples[a]) / max(1, len(samples[a])), -a))
     kept = []
     for action in alive:
         mean, error = paired_differences(samples, action, leader)
-        if action in (leader, baseline) or mean + confidence * error >= 0:
+        if action == baseline or (
+            (action == leader or mean + confidence * error >= 0) and not _same_as(samples, action, baseline)
+        ):
             kept.append(action)
     return kept
+
+
+def _same_as(samples: dict[int, list[float]], action: int, baseline: int) -> bool:
+    """Whether ``action`` scored exactly like ``baseline`` in each of at least the first few sweeps."""
+    mine, theirs = samples[action], samples[baseline]
+    return len(mine) >= SAME_AS_BASELINE_SWEEPS and mine == theirs
 
 
 def paired_decision(samples: dict[int, list[float]], baseline: int, confidence: float) -> int:
