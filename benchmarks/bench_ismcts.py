@@ -3,6 +3,11 @@
     python benchmarks/bench_ismcts.py [--game tiny-showdown] [--players N] [--iterations 200]
                                       [--runs 5] [--decisions 20] [--rollout random]
                                       [--tree actions|observations] [--seed 0]
+                                      [--spec "ismcts:time=1:rollout=heuristic:prior=heuristic"]
+
+``--spec`` replaces ``--iterations``/``--rollout``/``--tree`` with a whole bot spec (for time
+budgets, priors and evaluations).  Iterations are counted as the bot reports them
+(``last_iterations``), so time budgets and searches that stop early are measured truly.
 
 Decision positions are taken from random playouts of the game (positions with a single legal
 action are skipped: the bot answers those without searching).  Each run times one ISMCTS decision
@@ -28,6 +33,7 @@ TINY_GAME_FILE = ROOT / "tests" / "tiny_game.py"
 if importlib.util.find_spec("shadowtable") is None:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT / "src"))
 
+from shadowtable.bots import make_bot  # noqa: E402
 from shadowtable.bots.ismcts import DEFAULT_ITERATIONS, TREE_KINDS, ISMCTSBot  # noqa: E402
 from shadowtable.core import (  # noqa: E402
     CHANCE,
@@ -101,12 +107,13 @@ def decision_positions(game: Game[Any], count: int, seed: int) -> list[Position]
 def time_run(game: Game[Any], bot: ISMCTSBot, positions: list[Position], run: int) -> RunResult:
     """Time one decision per position."""
     durations = []
+    iterations = 0
     for index, position in enumerate(positions):
         rng = random.Random(derive_seed(0, "bench", run, index))
         start = perf_counter()
         bot.choose(game, position.seat, position.observation, position.legal, rng)
         durations.append(perf_counter() - start)
-    iterations = (bot.iterations or 0) * len(positions)
+        iterations += bot.last_iterations
     return RunResult(iterations / sum(durations), statistics.median(durations))
 
 
@@ -118,13 +125,31 @@ def format_report(game: Game[Any], bot: ISMCTSBot, positions: int, runs: list[Ru
         ("iterations / s", statistics.median(speeds), max(speeds), min(speeds)),
         ("decision time (ms)", statistics.median(times), min(times), max(times)),
     ]
+    budget = " and ".join(
+        part for part in (_maybe(bot.iterations, "iterations"), _maybe(bot.time, "s")) if part is not None
+    )
+    prior = "" if bot.prior is None else f", prior {bot.prior.name}"
     lines = [
-        f"ISMCTS on {game.spec.id} ({game.players} players): {bot.iterations} iterations, "
-        f"tree {bot.tree}, rollout {bot.rollout_policy.name}, {positions} positions x {len(runs)} runs",
+        f"ISMCTS on {game.spec.id} ({game.players} players): {budget}, "
+        f"tree {bot.tree}, rollout {bot.rollout_policy.name}{prior}, {positions} positions x {len(runs)} runs",
         f"{'measure':<20}{'median':>12}{'best':>12}{'worst':>12}",
     ]
     lines += [f"{name:<20}{median:>12.1f}{best:>12.1f}{worst:>12.1f}" for name, median, best, worst in rows]
     return "\n".join(lines)
+
+
+def _maybe(value: float | None, unit: str) -> str | None:
+    return None if value is None else f"{value:g} {unit}"
+
+
+def build_bot(args: argparse.Namespace) -> ISMCTSBot:
+    """The bot of ``--spec``, or one built from ``--iterations``, ``--rollout`` and ``--tree``."""
+    if args.spec:
+        bot = make_bot(args.spec)
+        if not isinstance(bot, ISMCTSBot):
+            raise SystemExit(f"--spec must name an ismcts bot, got {args.spec!r}")
+        return bot
+    return ISMCTSBot(iterations=args.iterations, rollout=args.rollout, tree=args.tree)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -137,11 +162,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rollout", default="random")
     parser.add_argument("--tree", choices=TREE_KINDS, default="actions")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--spec", default=None, help="a whole ismcts bot spec (overrides the three above)")
     args = parser.parse_args(argv)
     if args.runs < 5:
         parser.error("--runs must be at least 5 (the report is a median)")
     game = load_game(args.game, args.players)
-    bot = ISMCTSBot(iterations=args.iterations, rollout=args.rollout, tree=args.tree)
+    bot = build_bot(args)
     positions = decision_positions(game, args.decisions, args.seed)
     if not positions:
         parser.error(f"{args.game} has no decision with more than one legal action")

@@ -39,3 +39,12 @@ def test_benchmark_positions_are_real_choices() -> None:
 def test_benchmark_refuses_fewer_than_five_runs() -> None:
     with pytest.raises(SystemExit):
         _load_bench().main(["--runs", "3"])
+
+
+def test_benchmark_counts_the_iterations_a_spec_bot_really_ran(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load_bench()
+    bench.main(["--runs", "5", "--decisions", "3", "--spec", "ismcts:time=0.01:prior=random"])
+    out = capsys.readouterr().out
+    assert "0.01 s, tree actions, rollout random, prior random" in out
+    speed = next(line for line in out.splitlines() if line.startswith("iterations / s"))
+    assert float(speed.split()[3]) > 0  # counted from last_iterations, not from a fixed budget

@@ -163,3 +163,15 @@ def test_an_action_that_plays_out_like_the_baseline_is_dropped_after_enough_swee
     assert surviving_actions(samples, [0, 1, 2], baseline=0, confidence=1.5) == [0, 2]
     early = {action: values[:-1] for action, values in samples.items()}
     assert surviving_actions(early, [0, 1, 2], baseline=0, confidence=1.5) == [0, 1, 2]
+
+
+def test_last_iterations_reports_the_search_just_run() -> None:
+    game, observation = _last_round_observation(2)
+    plain = ISMCTSBot(iterations=50)
+    plain.choose(game, 0, observation, [PASS, RAISE], random.Random(0))
+    assert plain.last_iterations == 50
+    plain.choose(game, 0, observation, [RAISE], random.Random(0))
+    assert plain.last_iterations == 0
+    paired = ISMCTSBot(iterations=50, prior=FirstLegal())
+    paired.choose(game, 0, observation, [PASS, RAISE], random.Random(0))
+    assert 0 < paired.last_iterations <= 50 and paired.last_iterations % 2 == 0

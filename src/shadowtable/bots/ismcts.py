@@ -126,6 +126,8 @@ class ISMCTSBot:
         self.evaluate = evaluate
         self.prior: Any = None if prior is None else _rollout_bot(prior)
         self.confidence = float(_check_non_negative("confidence", confidence))
+        self.last_iterations = 0
+        """Iterations (rollouts) run by the latest search; 0 when a decision needed none."""
 
     def choose(
         self,
@@ -136,6 +138,7 @@ class ISMCTSBot:
         rng: random.Random,
     ) -> int:
         """The most visited root action after the search."""
+        self.last_iterations = 0
         if len(legal_actions) == 1:
             return legal_actions[0]
         if self.prior is not None:
@@ -196,6 +199,7 @@ class ISMCTSBot:
             for action, value in sweep.items():
                 samples[action].append(value)
             alive = surviving_actions(samples, alive, baseline, self.confidence)
+        self.last_iterations = done
         return {action: values for action, values in samples.items() if action in alive}
 
     def iterate_from(
@@ -229,6 +233,7 @@ class ISMCTSBot:
         while done == 0 or self._budget_left(done, deadline):
             self.iterate(game, root, game.determinize(observation, rng), rng, table)
             done += 1
+        self.last_iterations = done
         return root, table
 
     def _budget_left(self, done: int, deadline: float | None) -> bool:
