@@ -175,3 +175,29 @@ def test_last_iterations_reports_the_search_just_run() -> None:
     paired = ISMCTSBot(iterations=50, prior=FirstLegal())
     paired.choose(game, 0, observation, [PASS, RAISE], random.Random(0))
     assert 0 < paired.last_iterations <= 50 and paired.last_iterations % 2 == 0
+
+
+class _StubView:
+    """Two seats of one colour each; figure 0 is seat 0's, figure 1 seat 1's, figure 2 nobody's."""
+
+    def __init__(self, stone: int, out: tuple[bool, bool] = (False, False)) -> None:
+        self.pub = {"stone": stone, "seat_out": list(out)}
+        self.owner_list = [0, 1, 9]
+
+    def owner(self, figure: int) -> int:
+        return self.owner_list[figure]
+
+    def mine_of(self, seat: int) -> list[int]:
+        return [seat]
+
+    def seat_material(self, seat: int) -> float:
+        return 10.0
+
+
+def test_shadowlord_material_counts_the_power_stone_for_its_holder_only() -> None:
+    from shadowtable.bots.evaluation import POWER_STONE_BONUS, _alive_material
+
+    assert [_alive_material(_StubView(0), seat) for seat in (0, 1)] == [10.0 + POWER_STONE_BONUS, 10.0]
+    assert [_alive_material(_StubView(2), seat) for seat in (0, 1)] == [10.0, 10.0]  # the Shadowlord holds it
+    assert [_alive_material(_StubView(-1), seat) for seat in (0, 1)] == [10.0, 10.0]
+    assert _alive_material(_StubView(1, out=(False, True)), 1) == 0.0

@@ -25,8 +25,17 @@ def _shadowlord_material(game: Game[Any], state: Any) -> list[float]:
     return material_shares([_alive_material(view, seat) for seat in range(game.players)])
 
 
+POWER_STONE_BONUS = 20.0
+"""Material the Power Stone is worth to the seat whose character holds it (the Shadowlord's
+Strength twice over: taking it is the way to win)."""
+
+
 def _alive_material(view: Any, seat: int) -> float:
-    return 0.0 if view.pub["seat_out"][seat] else float(view.seat_material(seat))
+    if view.pub["seat_out"][seat]:
+        return 0.0
+    stone = int(view.pub["stone"])
+    holds = 0 <= stone < len(view.owner_list) and view.owner(stone) in view.mine_of(seat)
+    return float(view.seat_material(seat)) + (POWER_STONE_BONUS if holds else 0.0)
 
 
 def material_shares(material: Sequence[float]) -> list[float]:

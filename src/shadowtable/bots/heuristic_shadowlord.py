@@ -78,6 +78,10 @@ class View:
         """The colours (Alliances) of this seat."""
         return list(self.game.ctx.seat_alliances[self.seat])
 
+    def mine_of(self, seat: int) -> list[int]:
+        """The colours (Alliances) of ``seat``."""
+        return list(self.game.ctx.seat_alliances[seat])
+
     @property
     def owner_list(self) -> list[int]:
         return list(self.pub["owner"])
