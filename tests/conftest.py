@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -23,3 +24,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=int(os.environ.get("SHADOWTABLE_CONFORMANCE_GAMES", "0")) or None,
         help="random games per game configuration in the conformance suite (default: per game)",
     )
+
+
+# Property tests check behaviour, never speed: no per-example deadline (a loaded machine is slow).
+settings.register_profile("shadowtable", deadline=None)
+settings.load_profile("shadowtable")
