@@ -76,7 +76,7 @@ class View:
     @property
     def mine(self) -> list[int]:
         """The colours (Alliances) of this seat."""
-        return list(self.game.ctx.seat_alliances[self.seat])
+        return self.mine_of(self.seat)
 
     def mine_of(self, seat: int) -> list[int]:
         """The colours (Alliances) of ``seat``."""

@@ -212,10 +212,7 @@ class ISMCTSBot:
         child.availability += 1
         path, end = self.descend(game, child, game.apply(state, action), rng)
         values = self.rollout(game, end, rng)
-        for node in [root, *path]:
-            node.visits += 1
-            if node.seat is not None:
-                node.value_sum += values[node.seat]
+        back_up([root, *path], values)
         return values[seat]
 
     def search(self, game: Game[Any], observation: Observation, rng: random.Random) -> Node:
@@ -248,10 +245,7 @@ class ISMCTSBot:
         """One iteration on one determinization: select, expand, roll out, back up."""
         path, state = self.descend(game, root, state, rng, table)
         values = self.rollout(game, state, rng)
-        for node in path:
-            node.visits += 1
-            if node.seat is not None:
-                node.value_sum += values[node.seat]
+        back_up(path, values)
 
     def descend(
         self, game: Game[Any], root: Node, state: Any, rng: random.Random, table: InformationTable | None = None
@@ -314,6 +308,14 @@ InformationTable = dict[tuple[int, str], Node]
 def information_key(seat: int, observation: Observation) -> tuple[int, str]:
     """The acting seat and its observation as canonical JSON: one key per information set."""
     return seat, json.dumps(observation, sort_keys=True, separators=(",", ":"))
+
+
+def back_up(path: Sequence[Node], values: Sequence[float]) -> None:
+    """Count one visit on each node and add the return of the seat that chose its action."""
+    for node in path:
+        node.visits += 1
+        if node.seat is not None:
+            node.value_sum += values[node.seat]
 
 
 def mark_available(node: Node, legal: Sequence[int]) -> list[Node]:
