@@ -107,7 +107,10 @@ def simulate(
 def tournament(
     game: Annotated[str, typer.Argument(help="game id, see `shadowtable games`")],
     players: Annotated[int, typer.Option(help="number of players")],
-    bots: Annotated[str, typer.Option(help="bot specs, comma-separated, e.g. ismcts:iterations=400,random")],
+    bots: Annotated[
+        str,
+        typer.Option(help="bot specs, comma-separated; SPEC*K gives a bot K places, e.g. ismcts,heuristic*3"),
+    ],
     games: Annotated[int, typer.Option("--games", help="number of games (with --resume: in all)", min=1)] = 100,
     seed: Annotated[int, typer.Option(help="master seed")] = 0,
     out: Annotated[Path | None, typer.Option(help="write the result as JSON here")] = None,

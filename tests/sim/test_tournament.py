@@ -21,6 +21,7 @@ from shadowtable.sim.tournament import (
     add_record,
     empty_result,
     format_table,
+    lineup_places,
     rank_by_return,
     run_tournament,
     seat_lineup,
@@ -160,6 +161,44 @@ def test_duplicate_specs_get_numbered_labels() -> None:
     assert unique_labels(["random", "ismcts", "random"]) == ["random#1", "ismcts", "random#2"]
     with pytest.raises(BotError):
         unique_labels([])
+
+
+def test_a_counted_entry_gives_one_bot_several_places() -> None:
+    assert lineup_places(["ismcts:time=1", "heuristic*3"]) == (["ismcts:time=1", "heuristic"], [0, 1, 1, 1])
+    assert lineup_places(["a*2", "b", "a"]) == (["a", "b", "a"], [0, 0, 1, 2])
+
+
+@pytest.mark.parametrize("entry", ["random*0", "random*", "random*x", "*2", "random*-1", "random*1.5"])
+def test_a_malformed_count_is_refused_before_any_game(entry: str) -> None:
+    calls: list[tuple[int, int]] = []
+    with pytest.raises(BotError, match="SPEC\\*COUNT"):
+        run_tournament("tiny-showdown", 2, ["random", entry], 3, seed=0, progress=lambda *p: calls.append(p))
+    assert calls == []
+
+
+def test_one_against_the_rest_rotates_the_lone_bot_through_every_seat(tmp_path: Path) -> None:
+    path = tmp_path / "records.jsonl"
+    specs = ["ismcts:iterations=10", "random*2"]
+    result = run_tournament("tiny-showdown", 3, specs, games=6, seed=4, records_path=path)
+    records = [GameRecord.loads(line) for line in path.read_text().splitlines()]
+    assert [r.seats.count("ismcts:iterations=10") for r in records] == [1] * 6
+    assert [r.seats.index("ismcts:iterations=10") for r in records] == [0, 2, 1, 0, 2, 1]
+    assert result.labels == ["ismcts:iterations=10", "random"]
+    assert result.lineup == ["ismcts:iterations=10", "random", "random"]
+    assert (result.bots["ismcts:iterations=10"].games, result.bots["random"].games) == (6, 12)
+    assert [t.games for t in result.bot_seats["ismcts:iterations=10"]] == [2, 2, 2]
+    assert result.rotation_period == 3
+    assert TournamentResult.from_json(json.loads(result.dumps())) == result
+    resumed = run_tournament("tiny-showdown", 3, specs, games=6, seed=4, records_path=path, resume=True)
+    assert resumed == result
+
+
+def test_a_result_without_a_line_up_reads_as_its_labels() -> None:
+    result = empty_result("tiny-showdown", 2, {}, 0, ["a", "b"])
+    data = result.to_json()
+    assert data["lineup"] == ["a", "b"]
+    del data["lineup"]
+    assert TournamentResult.from_json(data) == result
 
 
 def test_rank_by_return_shares_ranks_on_ties() -> None:

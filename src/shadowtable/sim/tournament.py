@@ -1,9 +1,11 @@
 """Tournaments: many seeded games between bot specs, with seats rotated fairly, and a report.
 
 Seat rotation: the line-up is the bot specs, cycled to fill the seats when there are fewer specs
-than players.  Game ``i`` seats the line-up rotated by ``i`` (modulo its length ``n``, the
-*rotation period*), taking the first ``players`` entries, so over every ``n`` games each spec sits
-in each seat equally often.  Results are counted per *seat-game*: a spec that fills two seats of
+than players; ``spec*k`` puts one bot in ``k`` consecutive places of the line-up (counted as one
+bot), so ``ismcts,heuristic*3`` seats one ISMCTS bot against three heuristic bots in every game.
+Game ``i`` seats the line-up rotated by ``i`` (modulo its length ``n``, the *rotation period*),
+taking the first ``players`` entries, so over every ``n`` games each spec sits in each seat
+equally often.  Results are counted per *seat-game*: a spec that fills two seats of
 one game is counted twice.
 
 A win is a return equal to the game's ``max_utility``.  Ratings are openskill Plackett-Luce
@@ -125,11 +127,13 @@ class TournamentResult:
     seats: list[Tally] = field(default_factory=list)
     roles: dict[str, dict[str, Tally]] = field(default_factory=dict)
     ratings: dict[str, SkillRating] = field(default_factory=dict)
+    lineup: list[str] = field(default_factory=list)
+    """The line-up before rotation (labels, a bot repeated once per place); empty means ``labels``."""
 
     @property
     def rotation_period(self) -> int:
         """Games after which every bot has sat in every seat equally often."""
-        return max(len(self.labels), self.players)
+        return max(len(self.lineup or self.labels), self.players)
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON data."""
@@ -140,6 +144,7 @@ class TournamentResult:
             "options": self.options,
             "seed": self.seed,
             "labels": self.labels,
+            "lineup": self.lineup or self.labels,
             "games": self.games,
             "truncated": self.truncated,
             "bots": {label: tally.to_json() for label, tally in self.bots.items()},
@@ -160,6 +165,7 @@ class TournamentResult:
             options=dict(data["options"]),
             seed=int(data["seed"]),
             labels=[str(label) for label in data["labels"]],
+            lineup=[str(label) for label in data.get("lineup", data["labels"])],
             games=int(data["games"]),
             truncated=int(data["truncated"]),
             bots={k: Tally.from_json(v) for k, v in data["bots"].items()},
@@ -176,7 +182,11 @@ class TournamentResult:
 
 @dataclass(frozen=True)
 class TournamentJob:
-    """What a worker needs to play any game of a tournament; ``specs[i]`` is the spec of ``labels[i]``."""
+    """What a worker needs to play any game of a tournament.
+
+    ``specs[i]`` is the spec of ``labels[i]``; ``places`` is the line-up before rotation (labels,
+    repeated for a bot given several places), by default ``labels``.
+    """
 
     game: str
     players: int
@@ -184,10 +194,11 @@ class TournamentJob:
     seed: int
     labels: tuple[str, ...]
     specs: tuple[str, ...]
+    places: tuple[str, ...] = ()
 
     def lineup(self, index: int) -> list[str]:
         """The labels seated in game ``index``."""
-        return seat_lineup(self.labels, self.players, index)
+        return seat_lineup(self.places or self.labels, self.players, index)
 
 
 def run_tournament(
@@ -211,13 +222,15 @@ def run_tournament(
     counts the games already complete in ``records_path`` (see :func:`resumed_records`) and plays
     and appends only the rest; ``games`` is the total wanted.
     """
-    labels = unique_labels(bot_specs)
+    specs, places = lineup_places(bot_specs)
+    labels = unique_labels(specs)
+    lineup = [labels[i] for i in places]
     path = _check_arguments(games, workers, resume, records_path)
-    for spec in bot_specs:
+    for spec in specs:
         make_bot(spec)  # fail fast on a bad spec
     game = make(game_id, players=players, **dict(options or {}))
-    result = empty_result(game_id, players, dict(game.options), seed, labels)
-    job = TournamentJob(game_id, players, dict(options or {}), seed, tuple(labels), tuple(bot_specs))
+    result = empty_result(game_id, players, dict(game.options), seed, labels, lineup)
+    job = TournamentJob(game_id, players, dict(options or {}), seed, tuple(labels), tuple(specs), tuple(lineup))
     done = resumed_records(path, job, games) if resume and path is not None else []
     count = partial(_count, result, job, game.spec.max_utility, games, progress)
     for record in done:
@@ -329,6 +342,25 @@ def _differences(found: Mapping[str, Any], expected: Mapping[str, Any]) -> str:
     )
 
 
+def lineup_places(entries: Sequence[str]) -> tuple[list[str], list[int]]:
+    """The bot specs of a line-up and, for each of its places, the index of the spec sitting there.
+
+    An entry ``spec*k`` (``k`` a positive whole number) gives one bot ``k`` consecutive places;
+    any other entry is one bot in one place.  A malformed count raises :class:`BotError`.
+    """
+    specs: list[str] = []
+    places: list[int] = []
+    for entry in entries:
+        spec, star, count = entry.rpartition("*")
+        if not star:
+            spec, count = entry, "1"
+        if not count.strip().isdigit() or int(count) < 1 or not spec.strip():
+            raise BotError(f"line-up entry {entry!r}: expected SPEC or SPEC*COUNT with a count of at least 1")
+        places += [len(specs)] * int(count)
+        specs.append(spec.strip())
+    return specs, places
+
+
 def unique_labels(bot_specs: Sequence[str]) -> list[str]:
     """The specs as labels; a spec listed more than once becomes ``spec#1``, ``spec#2``, ..."""
     if not bot_specs:
@@ -348,8 +380,10 @@ def seat_lineup(labels: Sequence[str], players: int, game_index: int) -> list[st
     return [labels[(shift + seat) % period % len(labels)] for seat in range(players)]
 
 
-def empty_result(game: str, players: int, options: dict[str, Any], seed: int, labels: list[str]) -> TournamentResult:
-    """A result with zeroed tallies and initial ratings for every label and seat."""
+def empty_result(
+    game: str, players: int, options: dict[str, Any], seed: int, labels: list[str], lineup: Sequence[str] = ()
+) -> TournamentResult:
+    """A result with zeroed tallies and initial ratings for every label and seat; ``lineup`` defaults to ``labels``."""
     model = PlackettLuce()
     initial = model.rating()
     return TournamentResult(
@@ -358,6 +392,7 @@ def empty_result(game: str, players: int, options: dict[str, Any], seed: int, la
         options=options,
         seed=seed,
         labels=list(labels),
+        lineup=list(lineup or labels),
         bots={label: Tally() for label in labels},
         bot_seats={label: [Tally() for _ in range(players)] for label in labels},
         seats=[Tally() for _ in range(players)],
