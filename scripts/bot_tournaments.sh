@@ -18,7 +18,7 @@ sl_bot="$sp_bot:max_rollout_steps=60:evaluate=heuristic"
 case "$config" in
   sp3) args=(shadow-planet --players 3 --games 84 --bots "$sp_bot,heuristic") ; name=shadow-planet-3p ;;
   sp4) args=(shadow-planet --players 4 --games 40 --bots "$sp_bot,heuristic") ; name=shadow-planet-4p ;;
-  sp5) args=(shadow-planet --players 5 --games 60 --bots "$sp_bot,heuristic*4") ; name=shadow-planet-5p ;;
+  sp5) args=(shadow-planet --players 5 --games 80 --bots "$sp_bot,heuristic*4") ; name=shadow-planet-5p ;;
   sl2) args=(shadowlord --players 2 --games 40 --bots "$sl_bot,heuristic") ; name=shadowlord-2p ;;
   sl2m) args=(shadowlord --players 2 --option modified=true --games 20 --bots "$sl_bot,heuristic") ; name=shadowlord-2p-modified ;;
   sl3) args=(shadowlord --players 3 --games 30 --bots "$sl_bot,heuristic*2") ; name=shadowlord-3p ;;
