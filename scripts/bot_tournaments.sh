@@ -21,7 +21,7 @@ case "$config" in
   sp5) args=(shadow-planet --players 5 --games 80 --bots "$sp_bot,heuristic*4") ; name=shadow-planet-5p ;;
   sl2) args=(shadowlord --players 2 --games 40 --bots "$sl_bot,heuristic") ; name=shadowlord-2p ;;
   sl2m) args=(shadowlord --players 2 --option modified=true --games 20 --bots "$sl_bot,heuristic") ; name=shadowlord-2p-modified ;;
-  sl3) args=(shadowlord --players 3 --games 30 --bots "$sl_bot,heuristic*2") ; name=shadowlord-3p ;;
+  sl3) args=(shadowlord --players 3 --games 60 --bots "$sl_bot,heuristic*2") ; name=shadowlord-3p ;;
   sl4) args=(shadowlord --players 4 --games 32 --bots "$sl_bot,heuristic*3") ; name=shadowlord-4p ;;
   *) echo "unknown configuration '$config' (sp3 sp4 sp5 sl2 sl2m sl3 sl4)" >&2 ; exit 2 ;;
 esac
