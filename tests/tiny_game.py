@@ -83,6 +83,7 @@ class TinyGame(Game[TinyState]):
         return [1.0 if s in raisers and state.cards[s] == best else 0.0 for s in range(self.players)]
 
     def observe(self, state: TinyState, seat: int | None) -> Observation:
+        self.check_seat(seat)
         over = self.is_terminal(state)
         cards = [c if over or i == seat else None for i, c in enumerate(state.cards)]
         return {"seat": seat, "dealt": len(state.cards), "cards": cards, "history": list(state.history)}
@@ -100,6 +101,7 @@ class TinyGame(Game[TinyState]):
         return ACTIONS[action]
 
     def event_text(self, state: TinyState, action: int, seat: int | None) -> str | None:
+        self.check_seat(seat)
         if self.current_player(state) == CHANCE:
             return f"seat {len(state.cards)} is dealt a card"
         return f"seat {self.current_player(state)}: {ACTIONS[action]}"
@@ -194,4 +196,136 @@ class ChattyTinyGame(TinyGame):
         return super().event_text(state, action, seat)
 
 
-BROKEN_VARIANTS = (ChattyTinyGame, MutatingTinyGame, LeakyTinyGame, DriftingTinyGame, IllegalAcceptingTinyGame)
+@dataclass(frozen=True)
+class DiscardState:
+    cards: tuple[int, ...]
+    discards: tuple[int, ...]
+
+
+class DiscardTinyGame(Game[DiscardState]):
+    """Each seat is dealt two secret cards 0-4, then discards one face-down; the highest kept card
+    wins.  A seat with a pair has one legal discard: the case that tempts a log to name it."""
+
+    SPEC = GameSpec(
+        id="tiny-discard",
+        name="Tiny Discard",
+        version="1",
+        min_players=2,
+        max_players=4,
+        num_distinct_actions=CARDS,
+        max_chance_outcomes=CARDS,
+        max_game_length=3 * 4,
+        min_utility=0.0,
+        max_utility=1.0,
+    )
+
+    def initial_state(self) -> DiscardState:
+        return DiscardState(cards=(), discards=())
+
+    def current_player(self, state: DiscardState) -> int:
+        if len(state.cards) < 2 * self.players:
+            return CHANCE
+        return TERMINAL if len(state.discards) == self.players else len(state.discards)
+
+    def hand(self, state: DiscardState, seat: int) -> tuple[int, int]:
+        return state.cards[2 * seat], state.cards[2 * seat + 1]
+
+    def legal_actions(self, state: DiscardState) -> list[int]:
+        player = self.current_player(state)
+        if player == CHANCE:
+            return list(range(CARDS))
+        return [] if player == TERMINAL else sorted(set(self.hand(state, player)))
+
+    def chance_outcomes(self, state: DiscardState) -> list[tuple[int, float]]:
+        return [(c, 1.0 / CARDS) for c in range(CARDS)] if self.current_player(state) == CHANCE else []
+
+    def apply(self, state: DiscardState, action: int) -> DiscardState:
+        self.check_legal(state, action)
+        if self.current_player(state) == CHANCE:
+            return replace(state, cards=(*state.cards, action))
+        return replace(state, discards=(*state.discards, action))
+
+    def kept(self, state: DiscardState, seat: int) -> int:
+        first, second = self.hand(state, seat)
+        return second if state.discards[seat] == first else first
+
+    def returns(self, state: DiscardState) -> list[float]:
+        if not self.is_terminal(state):
+            return [0.0] * self.players
+        best = max(self.kept(state, s) for s in range(self.players))
+        return [1.0 if self.kept(state, s) == best else 0.0 for s in range(self.players)]
+
+    def observe(self, state: DiscardState, seat: int | None) -> Observation:
+        self.check_seat(seat)
+        over = self.is_terminal(state)
+        cards = [c if over or i // 2 == seat else None for i, c in enumerate(state.cards)]
+        discards = [d if over or i == seat else None for i, d in enumerate(state.discards)]
+        return {"seat": seat, "cards": cards, "discards": discards}
+
+    def determinize(self, observation: Observation, rng: random.Random) -> DiscardState:
+        cards = [c if c is not None else rng.randrange(CARDS) for c in observation["cards"]]
+        discards = [
+            d if d is not None else cards[2 * i + rng.randrange(2)] for i, d in enumerate(observation["discards"])
+        ]
+        return DiscardState(cards=tuple(cards), discards=tuple(discards))
+
+    def action_to_str(self, state: DiscardState, action: int) -> str:
+        if self.current_player(state) == CHANCE:
+            return f"deal seat {len(state.cards) // 2}: card {action}"
+        return f"discard card {action}"
+
+    def event_text(self, state: DiscardState, action: int, seat: int | None) -> str | None:
+        self.check_seat(seat)
+        player = self.current_player(state)
+        if player == CHANCE:
+            dealt_to = len(state.cards) // 2
+            return f"you are dealt card {action}" if dealt_to == seat else f"seat {dealt_to} is dealt a card"
+        if player == seat:
+            return f"you: discard card {action}"
+        return f"seat {player} discards a card face-down"
+
+    def state_to_json(self, state: DiscardState) -> dict[str, Any]:
+        return {"cards": list(state.cards), "discards": list(state.discards)}
+
+    def state_from_json(self, data: Mapping[str, Any]) -> DiscardState:
+        try:
+            return DiscardState(cards=tuple(data["cards"]), discards=tuple(data["discards"]))
+        except (KeyError, TypeError) as exc:
+            raise StateFormatError(f"bad tiny discard state: {exc}") from exc
+
+
+class TrueStateWordingTinyGame(DiscardTinyGame):
+    """Broken: the log decides what to name from the true state's alternatives, so a seat whose
+    hand holds one value (a pair) has its face-down discard named to everyone."""
+
+    SPEC = replace(DiscardTinyGame.SPEC, id="tiny-true-state-wording")
+
+    def event_text(self, state: DiscardState, action: int, seat: int | None) -> str | None:
+        self.check_seat(seat)
+        player = self.current_player(state)
+        if player == seat:
+            return f"you: {self.action_to_str(state, action)}"
+        seen = self.observe(self.apply(state, action), seat)
+        twins = (a for a in self.legal_actions(state) if a != action)
+        if any(self.observe(self.apply(state, a), seat) == seen for a in twins):
+            return None if player == CHANCE else f"seat {player} acted"
+        return f"{'chance' if player == CHANCE else f'seat {player}'}: {self.action_to_str(state, action)}"
+
+
+class SeatTrustingTinyGame(TinyGame):
+    """Broken: ``observe`` indexes with any seat number, so seat -1 reads the last seat's card."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-seat-trusting")
+
+    def observe(self, state: TinyState, seat: int | None) -> Observation:
+        over = self.is_terminal(state)
+        cards = [
+            c if over or i == seat or (seat is not None and i == seat % self.players) else None
+            for i, c in enumerate(state.cards)
+        ]
+        return {"seat": seat, "dealt": len(state.cards), "cards": cards, "history": list(state.history)}
+
+    def event_text(self, state: TinyState, action: int, seat: int | None) -> str | None:
+        if self.current_player(state) == CHANCE:
+            return f"seat {len(state.cards)} is dealt a card"
+        return f"seat {self.current_player(state)}: {ACTIONS[action]}"

@@ -11,10 +11,11 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from shadowtable.bots.random_bot import RandomBot
-from shadowtable.core.errors import IllegalActionError, ShadowTableError
+from shadowtable.core.errors import IllegalActionError, InvalidSeatError, ShadowTableError
 from shadowtable.core.game import CHANCE, TERMINAL, Game
 from shadowtable.core.record import GameRecord, replay
 from shadowtable.core.rng import derived_rng, sample_outcome
@@ -152,6 +153,87 @@ def check_event_text(game: Game[Any], state: Any, legal: list[int], where: str, 
             texts.setdefault(seen, (action, text))
 
 
+def check_seats_validated(game: Game[Any], state: Any, where: str) -> None:
+    """Every entry point that takes a seat refuses a number that is not a seat with :class:`InvalidSeatError`."""
+    last = game.players - 1
+    action = (game.legal_actions(state) or [0])[0]
+    for bad in (-1, -game.players, game.players, 10**30, True, "0", 0.0):
+        for name, call in (
+            ("observe", lambda seat: game.observe(state, seat)),
+            ("event_text", lambda seat: game.event_text(state, action, seat)),
+        ):
+            try:
+                call(bad)
+            except InvalidSeatError:
+                continue
+            _fail(where, f"{name} accepted seat {bad!r} (seats are 0..{last} and None)")
+
+
+def _outcome(call: Callable[[], Any]) -> str:
+    """The result of ``call`` or its typed error, as text to compare between resampled states."""
+    try:
+        return repr(call())
+    except ShadowTableError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _said_to_actor(game: Game[Any], state: Any, legal: list[int], probes: list[str]) -> list[str]:
+    """Everything the seat to move is told when it decides: each legal action's words, and the
+    answer (action or typed error) to each probe text and to an action id that is not legal."""
+    said = [game.action_to_str(state, a) for a in legal]
+    said += [_outcome(partial(game.parse_action, state, text)) for text in probes]
+    bound = game.spec.num_distinct_actions
+    said.append(_outcome(lambda: game.apply(state, bound)))
+    return said
+
+
+def check_resampling(game: Game[Any], state: Any, action: int, where: str, samples: int = 2, limit: int = 200) -> None:
+    """Every channel is decided from what its reader knows: states that one reader cannot tell
+    apart (``determinize`` of its observation) must tell that reader byte-identical things.
+
+    For each seat and a spectator, on ``samples`` resampled states: the observation, its render
+    and rules help; for the seat to move, every legal action's words and the answer to bad
+    input; and the log line of the action just taken (``action`` in ``state``): any action of a
+    resampled state that leaves the reader with the same observation must read the same.
+    """
+    player = game.current_player(state)
+    legal = game.legal_actions(state)
+    after = game.apply(state, action)
+    probes = ["no such action", *(game.action_to_str(state, a) for a in legal[:3])]
+    illegal = next((a for a in range(game.spec.num_distinct_actions) if a not in set(legal)), None)
+    if player >= 0 and illegal is not None:
+        probes.append(game.action_to_str(state, illegal))
+    for seat in [None, *range(game.players)]:
+        obs = game.observe(state, seat)
+        text = _canonical(obs)
+        shown = game.render(obs)
+        help_text = game.rules_help(obs)
+        seen_after = _canonical(game.observe(after, seat))
+        line = game.event_text(state, action, seat)
+        told = _said_to_actor(game, state, legal, probes) if seat == player else []
+        for k in range(samples):
+            sampled = game.determinize(obs, random.Random(k))
+            again = game.observe(sampled, seat)
+            if _canonical(again) != text:
+                _fail(where, f"seat {seat}: observation of a resampled state differs")
+            if game.render(again) != shown or game.rules_help(again) != help_text:
+                _fail(where, f"seat {seat}: render or rules help differs on a resampled state")
+            if seat == player and _said_to_actor(game, sampled, game.legal_actions(sampled), probes) != told:
+                _fail(where, f"seat {seat}: legal-action words or error messages differ on a resampled state")
+            if game.current_player(sampled) != player:
+                _fail(where, f"seat {seat}: a resampled state has another player to act")
+            for twin in game.legal_actions(sampled)[:limit]:
+                if _canonical(game.observe(game.apply(sampled, twin), seat)) != seen_after:
+                    continue
+                other = game.event_text(sampled, twin, seat)
+                if other != line:
+                    _fail(
+                        where,
+                        f"seat {seat} reads {line!r}, but {other!r} on a state it cannot tell apart: "
+                        "a log line reveals what the reader does not know",
+                    )
+
+
 def checked_playout(game: Game[Any], seed: int, *, full_every: int = 1) -> PlayoutStats:
     """Play one random game from ``seed``, checking invariants at every step.
 
@@ -187,6 +269,8 @@ def checked_playout(game: Game[Any], seed: int, *, full_every: int = 1) -> Playo
             _fail(where, f"apply({action}) mutated its input state")
         if full:
             check_event_text(game, state, legal, where)
+            check_resampling(game, state, action, where)
+            check_seats_validated(game, state, where)
         state = next_state
         steps += 1
     where = f"{game.spec.id} players={game.players} seed={seed} end"

@@ -12,11 +12,14 @@ from shadowtable.core.registry import unregister
 from shadowtable.testing import ConformanceFailure, check_game, check_replay
 from tiny_game import (
     ChattyTinyGame,
+    DiscardTinyGame,
     DriftingTinyGame,
     IllegalAcceptingTinyGame,
     LeakyTinyGame,
     MutatingTinyGame,
+    SeatTrustingTinyGame,
     TinyGame,
+    TrueStateWordingTinyGame,
 )
 
 
@@ -39,6 +42,12 @@ def test_the_sound_tiny_game_passes(registered: Any) -> None:
     assert len(stats) == 20
 
 
+def test_the_sound_discard_game_passes(registered: Any) -> None:
+    registered(DiscardTinyGame)
+    stats = check_game(lambda: make("tiny-discard", players=3), range(40))
+    assert len(stats) == 40
+
+
 @pytest.mark.parametrize(
     ("variant", "symptom"),
     [
@@ -47,14 +56,24 @@ def test_the_sound_tiny_game_passes(registered: Any) -> None:
         (DriftingTinyGame, "different records|replay"),
         (IllegalAcceptingTinyGame, "illegal action"),
         (ChattyTinyGame, "indistinguishable actions"),
+        (TrueStateWordingTinyGame, "a log line reveals what the reader does not know"),
+        (SeatTrustingTinyGame, "accepted seat -1"),
     ],
-    ids=["mutates-input", "leaks-hidden-cards", "replays-differently", "accepts-illegal", "log-leaks-cards"],
+    ids=[
+        "mutates-input",
+        "leaks-hidden-cards",
+        "replays-differently",
+        "accepts-illegal",
+        "log-leaks-cards",
+        "log-worded-from-true-state",
+        "trusts-seat-numbers",
+    ],
 )
 def test_broken_variant_fails_the_suite(registered: Any, variant: type[TinyGame], symptom: str) -> None:
     registered(variant)
     gid = variant.SPEC.id
     with pytest.raises(ConformanceFailure, match=symptom):
-        check_game(lambda: make(gid, players=3), range(20))
+        check_game(lambda: make(gid, players=3), range(40))
 
 
 def test_a_game_that_replays_differently_fails_the_replay_check(registered: Any) -> None:

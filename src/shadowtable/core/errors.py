@@ -34,6 +34,10 @@ class InvalidActionError(ShadowTableError, ValueError):
     """Action text or an action id that does not name any action of the game."""
 
 
+class InvalidSeatError(ShadowTableError, ValueError):
+    """A seat number that is not a seat of this game (nor ``None`` for a spectator)."""
+
+
 class RecordError(ShadowTableError, ValueError):
     """A malformed game record, or one that does not replay."""
 

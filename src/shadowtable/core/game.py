@@ -131,7 +131,12 @@ class Game(ABC, Generic[S]):
         return None
 
     def parse_action(self, state: S, text: str) -> int:
-        """The legal action (or chance outcome) whose notation is ``text``."""
+        """The legal action (or chance outcome) whose notation (or id in ASCII digits) is ``text``.
+
+        Any other text raises :class:`IllegalActionError` (a known action, not legal now) or
+        :class:`InvalidActionError` (anything else); the message quotes at most
+        :data:`QUOTE_LIMIT` characters of ``text``.
+        """
         wanted = normalise_notation(text)
         legal = self.legal_actions(state)
         for action in legal:
@@ -139,10 +144,15 @@ class Game(ABC, Generic[S]):
                 return action
         known = self.action_from_str(state, text)
         if known is not None:
-            raise IllegalActionError(f"{text!r} is not legal now")
-        if wanted.isdigit() and int(wanted) in legal:
-            return int(wanted)
-        raise InvalidActionError(f"{text!r} is not a legal action here")
+            raise IllegalActionError(f"{quote_input(text)} is not legal now")
+        # An action id: ASCII digits only, compared as text. str.isdigit() also accepts "²" and "①",
+        # which int() rejects, and int() refuses numbers of more than 4,300 digits.
+        if wanted.isascii() and wanted.isdigit():
+            by_id = {str(action): action for action in legal}
+            number = wanted.lstrip("0") or "0"
+            if number in by_id:
+                return by_id[number]
+        raise InvalidActionError(f"{quote_input(text)} is not a legal action here")
 
     # -- serialisation --------------------------------------------------------------------------
     @abstractmethod
@@ -169,6 +179,15 @@ class Game(ABC, Generic[S]):
 def normalise_notation(text: str) -> str:
     """Case- and space-insensitive form of action notation."""
     return " ".join(text.strip().lower().split())
+
+
+QUOTE_LIMIT = 80
+"""The most characters of a person's input that an error message quotes."""
+
+
+def quote_input(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters with an ellipsis."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "\u2026")
 
 
 def legal_or_raise(action: int, legal: Sequence[int]) -> None:

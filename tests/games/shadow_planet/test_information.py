@@ -92,3 +92,16 @@ def test_illegal_notation_is_rejected_without_leaking() -> None:
     assert "E/Rico" not in str(err.value)
     with pytest.raises(InvalidActionError):
         t.game.parse_action(t.s, "fly to the moon")
+
+
+def test_a_number_that_is_not_a_seat_is_refused() -> None:
+    """``observe(state, -1)`` used to index the last seat's private view."""
+    import pytest
+
+    from shadowtable.core import InvalidSeatError, make
+
+    g = make("shadow-planet", players=4)
+    s = g.initial_state()
+    for bad in (-1, -4, 4, 10**40, True):
+        with pytest.raises(InvalidSeatError, match="seat must be between 0 and 3"):
+            g.observe(s, bad)

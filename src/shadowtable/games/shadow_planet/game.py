@@ -109,7 +109,7 @@ class ShadowPlanetGame(Game[State]):
 
     # -- information ----------------------------------------------------------------------------
     def observe(self, state: State, seat: int | None) -> Observation:
-        obs = observe.observe(self.rules, state, seat)
+        obs = observe.observe(self.rules, state, self.check_seat(seat))
         if state.mode == M.FINISHED:
             obs["outcome"] = outcome(self.rules, state)
         return obs
@@ -128,7 +128,7 @@ class ShadowPlanetGame(Game[State]):
     def event_text(self, state: State, action: int, seat: int | None) -> str | None:
         from shadowtable.games.shadow_planet.narration import event_text
 
-        return event_text(self.rules, state, self.apply_unchecked(state, action), action, seat)
+        return event_text(self.rules, state, self.apply_unchecked(state, action), action, self.check_seat(seat))
 
     def rules_help(self, observation: Observation) -> str:
         from shadowtable.games.shadow_planet.narration import rules_help

@@ -98,7 +98,7 @@ def decision_from_str(r: Rules, text: str) -> int | None:
     for a, name in FIXED.items():
         if words == name:
             return a
-    card = re.search(r"#(\d+)$", words)
+    card = re.search(r"#([0-9]{1,6})$", words)  # ASCII digits, short: int() never fails
     verb = words.split(" ", 1)[0]
     if card and int(card.group(1)) < r.num_cards:
         if verb in _CARD_VERBS:
@@ -111,5 +111,5 @@ def decision_from_str(r: Rules, text: str) -> int | None:
             continue
         if decision_to_str(r, None, a).lower() == words:
             return a
-    match = re.fullmatch(r"resolve (\d) .*", words)
+    match = re.fullmatch(r"resolve ([0-9]) .*", words)
     return A.RESOLVE + int(match.group(1)) if match and int(match.group(1)) < 2 else None

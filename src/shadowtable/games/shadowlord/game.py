@@ -101,10 +101,15 @@ class ShadowlordGame(Game[SLState]):
         return [1.0 if k == state.winner else 0.0 for k in range(self.players)]
 
     def observe(self, state: SLState, seat: int | None) -> Observation:
-        return observe.observe(self.ctx, state, seat)
+        return observe.observe(self.ctx, state, self.check_seat(seat))
 
     def determinize(self, observation: Observation, rng: random.Random) -> SLState:
         return observe.determinize(self.ctx, observation, rng)
+
+    def event_text(self, state: SLState, action: int, seat: int | None) -> str | None:
+        from shadowtable.games.shadowlord.narration import event_text
+
+        return event_text(self.ctx, state, action, self.check_seat(seat))
 
     def rules_help(self, observation: Observation) -> str:
         from shadowtable.games.shadowlord.help import rules_help

@@ -92,6 +92,8 @@ def blast_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
     if roll >= ctx.content.blast_min_roll:
         log(s, f"Power Blast! (rolled {roll})")
         s.stack.append(("blast", battle_seat_for(ctx, s, idx, side), side))
+    else:
+        log(s, f"no Power Blast (rolled {roll})")
 
 
 D8_HANDLERS["blast"] = blast_roll

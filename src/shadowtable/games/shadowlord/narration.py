@@ -1,0 +1,67 @@
+"""Log wording: how an action reads to each seat, naming only what that seat may know.
+
+The seat that decides reads its own notation.  Everyone else reads it too, except where the
+action handles a card that the reader cannot see (placing it under a portrait, discarding it,
+committing it to a Duel, bribing with it) or casts a secret vote: then the line names the kind
+of action and its public part (the portrait, the target), never the card or the vote.  Chance
+outcomes that only some seats see (a Power Card drawn into an Attack Hand, a stolen card) are
+named to those seats alone.  Which case applies follows from the pending task and the action's
+block, both public, so a line never depends on a hidden card.
+"""
+
+from __future__ import annotations
+
+from shadowtable.games.shadowlord.actions import NF, decode
+from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.games.shadowlord.notation import action_to_str, chance_to_str
+from shadowtable.games.shadowlord.rules.registry import CHANCE
+from shadowtable.games.shadowlord.state import SLState
+
+SECRET_CARD_WORDS = {
+    "buy": "discards a Power Card for Space Ships",
+    "commit_p": "commits a Power Card from a portrait to the Duel",
+    "commit_h": "commits a Power Card from the Attack Hand to the Duel",
+}
+"""Decisions whose card value is hidden from the other seats, by action block."""
+
+SECRET_TASKS = {"vote": "casts a secret vote"}
+"""Decisions that are secret as a whole from the other seats, by pending task."""
+
+
+def event_text(ctx: Ctx, s: SLState, action: int, seat: int | None) -> str | None:
+    """How ``action`` taken in ``s`` reads to ``seat`` (``None``: a spectator)."""
+    top = s.stack[-1]
+    if top[0] in CHANCE:
+        return _chance_text(ctx, s, action, seat)
+    player = int(top[1])
+    if player == seat:
+        return f"you: {action_to_str(ctx, s, action)}"
+    who = f"seat {player}"
+    if top[0] in SECRET_TASKS:
+        return f"{who} {SECRET_TASKS[top[0]]}"
+    block, index = decode(action)
+    names = ctx.content.fig_name
+    if block == "place":
+        return f"{who} places a Power Card under {names[index % NF]}"
+    if block == "bribe":
+        return f"{who} discards four matching Power Cards to bribe {names[index % NF]}"
+    if block in SECRET_CARD_WORDS:
+        return f"{who} {SECRET_CARD_WORDS[block]}"
+    return f"{who}: {action_to_str(ctx, s, action)}"
+
+
+def _chance_text(ctx: Ctx, s: SLState, outcome: int, seat: int | None) -> str | None:
+    """A chance outcome, named only to the seats that see it."""
+    task = s.stack[-1]
+    said = chance_to_str(ctx, s, outcome)
+    if task[0] == "draw" and task[1] == "hand":
+        drawer = int(task[2])
+        return f"you {said}" if seat == drawer else f"seat {drawer} draws a Power Card"
+    if task[0] == "steal":
+        victim, thief = int(task[1]), ctx.seat_of(s.cur)
+        if seat == thief:
+            return f"you steal from seat {victim}: Power Card {ctx.content.card_values[outcome]}"
+        if seat == victim:
+            return f"seat {thief} steals your Power Card {ctx.content.card_values[outcome]}"
+        return f"seat {thief} steals a Power Card from seat {victim}"
+    return f"chance: {said}"

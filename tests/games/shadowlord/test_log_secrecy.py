@@ -1,0 +1,108 @@
+"""Log lines name a hidden Power Card only to the seats that may see it, whatever the hands hold.
+
+The old wording named an action whenever no other legal action of the true state looked the
+same to the reader, so a hand or a deck holding a single value gave its card away.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from shadowtable.core import InvalidSeatError
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.rules.voting import start_vote
+from shadowtable.games.shadowlord.state import SLState
+
+from .helpers import RED, board, chance, game, give_hand, pending, vi
+
+
+def one_value_hand(g: ShadowlordGame) -> SLState:
+    """Seat 0 builds holding two 7s and nothing else: every placement uses a 7."""
+    s = board(g)
+    give_hand(s, 0, 7, 7)
+    return pending(g, s, ("build", 0))
+
+
+def lines(g: ShadowlordGame, s: SLState, text: str) -> dict[int | None, str | None]:
+    action = g.parse_action(s, text)
+    return {seat: g.event_text(s, action, seat) for seat in [None, *range(g.players)]}
+
+
+def test_a_card_placed_from_a_one_value_hand_is_named_to_its_owner_only() -> None:
+    g = game(2)
+    s = one_value_hand(g)
+    said = lines(g, s, "place card 7 under Red Master")
+    assert said[0] == "you: place card 7 under Red Master"
+    assert said[1] == said[None] == "seat 0 places a Power Card under Red Master"
+
+
+@pytest.mark.parametrize("text", ["discard for ships 7"])
+def test_a_card_discarded_from_a_one_value_hand_is_not_named(text: str) -> None:
+    g = game(2)
+    s = one_value_hand(g)
+    said = lines(g, s, text)
+    assert "7" not in str(said[1]) and "7" not in str(said[None])
+    assert said[0] == f"you: {text}"
+
+
+def test_a_card_drawn_from_a_one_value_deck_is_named_to_its_drawer_only() -> None:
+    g = game(2)
+    s = board(g)
+    s.discard = [0] * 5
+    s.deck = [0, 0, 0, 3, 0]  # only 7s are left
+    s = pending(g, s, ("draw", "hand", 1))
+    assert g.chance_outcomes(s) == [(vi(7), 1.0)]
+    said = lines(g, s, "draw Power Card: 7")
+    assert said[1] == "you draw Power Card: 7"
+    assert said[0] == said[None] == "seat 1 draws a Power Card"
+
+
+def test_a_stolen_card_is_named_to_the_thief_and_the_victim_only() -> None:
+    g = game(4)
+    s = board(g, cur=RED)
+    give_hand(s, 2, 4)
+    s = pending(g, s, ("steal", 2, 1))
+    outcome = g.legal_actions(s)[0]
+    said = {seat: g.event_text(s, outcome, seat) for seat in [None, 0, 1, 2, 3]}
+    assert said[0] == "you steal from seat 2: Power Card 4"
+    assert said[2] == "seat 0 steals your Power Card 4"
+    assert said[1] == said[3] == said[None] == "seat 0 steals a Power Card from seat 2"
+    assert chance(g, s, outcome).hand[vi(4)] == 1
+
+
+def test_log_lines_do_not_change_with_cards_the_reader_cannot_see() -> None:
+    """Resample seat 0's hand and the deck as seat 1 sees them: seat 1 reads the same lines."""
+    g = game(2)
+    s = one_value_hand(g)
+    reader = 1
+    expected = {g.event_text(s, a, reader) for a in g.legal_actions(s)}
+    assert not any(f"card {v}" in str(text) for text in expected for v in (0, 2, 4, 7, 10))
+    hands = set()
+    for k in range(10):
+        other = g.determinize(g.observe(s, reader), random.Random(k))
+        hands.add(tuple(other.hand[:5]))
+        assert {g.event_text(other, a, reader) for a in g.legal_actions(other)} == expected
+    assert len(hands) > 1
+
+
+def test_a_secret_vote_is_not_named() -> None:
+    g = game(3)
+    s = board(g)
+    start_vote(g.ctx, s, "steal", 2)
+    s = pending(g, s, *s.stack)
+    assert s.stack[-1] == ("vote", 1)
+    said = {a: g.event_text(s, a, 0) for a in g.legal_actions(s)}
+    assert set(said.values()) == {"seat 1 casts a secret vote"}
+
+
+def test_a_seat_that_is_not_a_seat_is_refused_on_every_channel() -> None:
+    g = game(2)
+    s = one_value_hand(g)
+    action = g.legal_actions(s)[0]
+    for bad in (-1, 2, 10**40):
+        with pytest.raises(InvalidSeatError):
+            g.observe(s, bad)
+        with pytest.raises(InvalidSeatError):
+            g.event_text(s, action, bad)
