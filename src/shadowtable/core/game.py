@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
-from shadowtable.core.errors import IllegalActionError, InvalidActionError
+from shadowtable.core.errors import IllegalActionError, InvalidActionError, InvalidSeatError
 from shadowtable.core.spec import GameSpec
 
 CHANCE = -1
@@ -82,7 +82,10 @@ class Game(ABC, Generic[S]):
     # -- information ----------------------------------------------------------------------------
     @abstractmethod
     def observe(self, state: S, seat: int | None) -> Observation:
-        """What ``seat`` (``None``: a spectator) may know of ``state``, as plain JSON data."""
+        """What ``seat`` (``None``: a spectator) may know of ``state``, as plain JSON data.
+
+        Raises :class:`InvalidSeatError` for anything else (see :meth:`check_seat`).
+        """
 
     @abstractmethod
     def determinize(self, observation: Observation, rng: random.Random) -> S:
@@ -94,24 +97,30 @@ class Game(ABC, Generic[S]):
 
         return json.dumps(observation, indent=2, sort_keys=True)
 
+    def check_seat(self, seat: object) -> int | None:
+        """``seat`` if it is a seat of this game or ``None`` (a spectator); else :class:`InvalidSeatError`."""
+        if seat is None:
+            return None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            shown = repr(seat) if len(repr(seat)) <= 20 else repr(seat)[:20] + "..."
+            raise InvalidSeatError(f"seat must be between 0 and {self.players - 1} (or None: a spectator), got {shown}")
+        return seat
+
     def event_text(self, state: S, action: int, seat: int | None) -> str | None:
         """How ``action`` taken in ``state`` reads to ``seat`` in a game log (``None``: not shown).
 
-        The default names the action only when ``seat`` could tell it apart: when no other legal
-        action (or chance outcome) would leave ``seat`` with the same observation. Otherwise it
-        says only that someone acted, so a log line never reveals more than the observation.
-        Games may override this with their own wording.
+        What a reader is told must follow from what that reader knows, never from the true state.
+        This default is safe for every game: the seat that decided reads its own notation; every
+        other reader learns only that the seat acted, and chance outcomes are not shown. Games
+        override it to say more, naming only what the reader's observation reveals; the
+        conformance suite's resampling check (:func:`shadowtable.testing.check_resampling`)
+        holds them to it.
         """
+        self.check_seat(seat)
         player = self.current_player(state)
         if player == seat:
             return f"you: {self.action_to_str(state, action)}"
-        seen = self.observe(self.apply(state, action), seat)
-        twins = (a for a in self.legal_actions(state) if a != action)
-        hidden = any(self.observe(self.apply(state, a), seat) == seen for a in twins)
-        who = "chance" if player == CHANCE else f"seat {player}"
-        if hidden:
-            return None if player == CHANCE else f"{who} acted"
-        return f"{who}: {self.action_to_str(state, action)}"
+        return None if player == CHANCE else f"seat {player} acted"
 
     def rules_help(self, observation: Observation) -> str:
         """The rule that applies to the decision in ``observation``, quoted with its section."""
