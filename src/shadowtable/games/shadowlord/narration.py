@@ -1,12 +1,13 @@
 """Log wording: how an action reads to each seat, naming only what that seat may know.
 
 The seat that decides reads its own notation.  Everyone else reads it too, except where the
-action handles a card that the reader cannot see (placing it under a portrait, discarding it,
-committing it to a Duel, bribing with it) or casts a secret vote: then the line names the kind
+action handles a card that the reader cannot see (placing it under a portrait, committing it to
+a Duel, bribing with it) or casts a secret vote: then the line names the kind
 of action and its public part (the portrait, the target), never the card or the vote.  Chance
 outcomes that only some seats see (a Power Card drawn into an Attack Hand, a stolen card) are
 named to those seats alone.  Which case applies follows from the pending task and the action's
-block, both public, so a line never depends on a hidden card.
+block, both public, so a line never depends on a hidden card.  A card discarded for Space Ships
+is named: the Space Ships it gives show its value to everyone.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from shadowtable.games.shadowlord.rules.registry import CHANCE
 from shadowtable.games.shadowlord.state import SLState
 
 SECRET_CARD_WORDS = {
-    "buy": "discards a Power Card for Space Ships",
     "commit_p": "commits a Power Card from a portrait to the Duel",
     "commit_h": "commits a Power Card from the Attack Hand to the Duel",
 }
