@@ -1,14 +1,20 @@
 """The runner: owns the randomness, samples chance, asks bots, keeps the record.
 
-Every random number comes from one master seed: the chance outcome of step ``n`` is drawn with
-``derive_seed(seed, "chance", n)`` and a bot deciding at step ``n`` gets
-``derive_seed(seed, "seat", seat, n)``.  Because no generator carries state between steps, a game
-saved after any step and resumed later continues exactly as an uninterrupted one would.
+Simulations, tournaments and tests draw every random number from one master seed: the chance
+outcome of step ``n`` is drawn with ``derive_seed(seed, "chance", n)`` and a bot deciding at step
+``n`` gets ``derive_seed(seed, "seat", seat, n)``.  Because no generator carries state between
+steps, a game saved after any step and resumed later continues exactly as an uninterrupted one
+would.
+
+Games people play use no seed (``seed=None``): chance and bots draw from the operating system's
+randomness (:class:`secrets.SystemRandom`), so a saved record, which holds every chance outcome so
+far but no seed, says nothing about the draws to come.
 """
 
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -34,14 +40,16 @@ def bot_rng(seed: int, seat: int, step: int) -> random.Random:
 class Session:
     """A game in progress: the state, every action so far, and who decides for each seat.
 
-    ``bots[seat]`` is a bot, or ``None`` for a seat decided from outside (a person).
+    ``bots[seat]`` is a bot, or ``None`` for a seat decided from outside (a person).  ``seed`` is
+    a master seed (reproducible: simulations, tests), or ``None``: chance and bots draw from the
+    operating system's randomness and the record holds no seed that would predict future draws.
     """
 
     def __init__(
         self,
         game: Game[Any],
         bots: Sequence[Any | None],
-        seed: int,
+        seed: int | None,
         *,
         seat_names: Sequence[str] | None = None,
     ) -> None:
@@ -52,6 +60,7 @@ class Session:
         self.game = game
         self.bots = list(bots)
         self.seed = seed
+        self._system = secrets.SystemRandom()  # used only without a seed
         self.seat_names = list(seat_names) if seat_names is not None else [_seat_name(b) for b in bots]
         self.state = game.initial_state()
         self.actions: list[int] = []
@@ -72,17 +81,25 @@ class Session:
         """The chance outcome or bot choice for the current step."""
         player, step = self.current_player, len(self.actions)
         if player == CHANCE:
-            return sample_outcome(self.game.chance_outcomes(self.state), chance_rng(self.seed, step))
+            return sample_outcome(self.game.chance_outcomes(self.state), self._chance_rng(step))
         bot = self.bots[player]
         if player == TERMINAL or bot is None:
             raise BotError("no automatic action: the game is over or a person decides now")
         legal = self.game.legal_actions(self.state)
         action = bot.choose(
-            self.game, player, self.game.observe(self.state, player), legal, bot_rng(self.seed, player, step)
+            self.game, player, self.game.observe(self.state, player), legal, self._bot_rng(player, step)
         )
         if action not in legal:
             raise BotError(f"bot {_seat_name(bot)} at seat {player} chose illegal action {action!r}")
         return int(action)
+
+    def _chance_rng(self, step: int) -> random.Random:
+        return self._system if self.seed is None else chance_rng(self.seed, step)
+
+    def _bot_rng(self, seat: int, step: int) -> random.Random:
+        if self.seed is None:
+            return random.Random(self._system.getrandbits(64))  # seeded by the OS, fast to draw from
+        return bot_rng(self.seed, seat, step)
 
     def apply(self, action: int) -> None:
         """Apply a legal action (raises :class:`IllegalActionError` and changes nothing otherwise)."""
@@ -124,8 +141,12 @@ class Session:
 
     @classmethod
     def resume(cls, record: GameRecord, bots: Sequence[Any | None]) -> Session:
-        """Continue a saved game: replays its actions, then carries on with the same seed."""
-        session = cls(game_for_record(record), bots, record.seed or 0, seat_names=record.seats)
+        """Continue a saved game: replays its actions, then carries on with the record's seed.
+
+        A record without a seed (a game people play) carries on with the operating system's
+        randomness.
+        """
+        session = cls(game_for_record(record), bots, record.seed, seat_names=record.seats)
         for index, action in enumerate(record.actions):
             try:
                 session.apply(action)
