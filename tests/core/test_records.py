@@ -95,3 +95,73 @@ def test_a_single_json_document_is_read_too(tmp_path) -> None:  # type: ignore[n
     record = _record()
     path.write_text(json.dumps(record.to_json(), indent=2))
     assert list(iter_records(path)) == [record]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "expected"),
+    [
+        ("truncated", "no", "true or false"),
+        ("truncated", "false", "true or false"),
+        ("truncated", 0, "true or false"),
+        ("truncated", None, "true or false"),
+        ("metadata", [1, 2], "an object"),
+        ("metadata", "roles", "an object"),
+        ("metadata", None, "an object"),
+        ("metadata", 3, "an object"),
+        ("options", ["rounds", 2], "expected dict"),
+        ("options", None, "expected dict"),
+        ("seed", "7", "an int or null"),
+        ("seed", True, "an int or null"),
+        ("seed", 7.0, "an int or null"),
+        ("returns", "win", "a list of numbers or null"),
+        ("returns", [True, False, False], "a list of numbers or null"),
+        ("returns", ["1", 0, 0], "a list of numbers or null"),
+        ("returns", {"0": 1}, "a list of numbers or null"),
+        ("returns", [1.0], "expected 3 numbers"),
+        ("players", 3.0, "expected int"),
+        ("players", True, "expected int"),
+        ("game", 5, "expected str"),
+        ("version", None, "expected str"),
+        ("seats", "a,b,c", "expected list"),
+        ("actions", "0,1", "expected list"),
+    ],
+)
+def test_every_field_has_its_json_type_checked_strictly(field: str, value: object, expected: str) -> None:
+    """A value of the wrong JSON type is refused, never coerced (``"no"`` is not true)."""
+    data = _record().to_json()
+    data[field] = value
+    with pytest.raises(RecordError, match=f"record field '{field}': .*{expected}"):
+        GameRecord.from_json(data)
+
+
+def test_optional_fields_may_be_left_out_or_null() -> None:
+    data = _record().to_json()
+    for name in ("seed", "returns", "truncated", "metadata"):
+        del data[name]
+    record = GameRecord.from_json(data)
+    assert (record.seed, record.returns, record.truncated, record.metadata) == (None, None, False, {})
+    assert GameRecord.from_json({**data, "seed": None, "returns": None}).seed is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000,
+        '{"game": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        '{"metadata": {"a": ' + "[" * 100_000 + "]" * 100_000 + "}}",
+    ],
+)
+def test_deeply_nested_json_is_a_record_error_not_a_recursion_error(text: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RecordError, match="nested too deeply"):
+        GameRecord.loads(text)
+    path = tmp_path / "deep.jsonl"
+    path.write_text(text + "\n")
+    with pytest.raises(RecordError, match="deep.jsonl.*nested too deeply"):
+        list(iter_records(path))
+
+
+def test_a_file_that_is_not_utf8_names_the_file_and_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(_record().dumps().encode() + b'\n{"game": "caf\xe9"}\n')
+    with pytest.raises(RecordError, match=r"latin1.jsonl:2: not UTF-8"):
+        list(iter_records(path))

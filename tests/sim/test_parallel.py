@@ -61,6 +61,22 @@ def test_resume_refuses_a_file_from_another_batch(tmp_path: Path) -> None:
         run_batch(JOB, out=out, resume=True)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["notes I want to keep\n", "{}\n", "\n".join(["{not json"] * 3) + "\n", '{"game": "caf\udce9"}\n'],
+)
+def test_resume_refuses_a_file_that_is_not_records_and_leaves_it_unchanged(tmp_path: Path, text: str) -> None:
+    out = tmp_path / "notes.jsonl"
+    full = run_batch(JOB, out=tmp_path / "full.jsonl")
+    data = (full[0].dumps() + "\n").encode() + text.encode("utf-8", "surrogateescape")
+    out.write_bytes(data)
+    with pytest.raises(RecordError, match="notes.jsonl:2: not a game record"):
+        completed_indices(out, JOB)
+    with pytest.raises(RecordError, match="notes.jsonl:2"):
+        run_batch(JOB, out=out, resume=True)
+    assert out.read_bytes() == data
+
+
 def _cli(tmp_path: Path, out: Path, *extra: str) -> subprocess.Popen[str]:
     script = tmp_path / "runner.py"
     script.write_text(RUNNER.format(tests=str(Path(__file__).parents[1])))

@@ -59,7 +59,7 @@ class GameRecord:
         if not isinstance(data, Mapping):
             raise RecordError(f"record must be a JSON object, got {type(data).__name__}")
         if data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-            raise RecordError(f"record field 'format': expected {RECORD_FORMAT!r}, got {data['format']!r}")
+            raise RecordError(f"record field 'format': expected {RECORD_FORMAT!r}, got {_shown(data['format'])}")
         game = _field(data, "game", str)
         version = _field(data, "version", str)
         players = _field(data, "players", int)
@@ -68,17 +68,23 @@ class GameRecord:
         actions = _field(data, "actions", list)
         for i, action in enumerate(actions):
             if isinstance(action, bool) or not isinstance(action, int):
-                raise RecordError(f"record field 'actions[{i}]': expected an int, got {action!r}")
+                raise RecordError(f"record field 'actions[{i}]': expected an int, got {_shown(action)}")
         if len(seats) != players or not all(isinstance(s, str) for s in seats):
-            raise RecordError(f"record field 'seats': expected {players} names, got {seats!r}")
+            raise RecordError(f"record field 'seats': expected {players} names, got {_shown(seats)}")
         seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError(f"record field 'seed': expected an int or null, got {seed!r}")
+        if seed is not None and not _is_int(seed):
+            raise RecordError(f"record field 'seed': expected an int or null, got {_shown(seed)}")
         returns = data.get("returns")
-        if returns is not None and (
-            not isinstance(returns, list) or not all(isinstance(r, int | float) for r in returns)
-        ):
-            raise RecordError(f"record field 'returns': expected a list of numbers, got {returns!r}")
+        if returns is not None and (not isinstance(returns, list) or not all(_is_number(r) for r in returns)):
+            raise RecordError(f"record field 'returns': expected a list of numbers or null, got {_shown(returns)}")
+        if returns is not None and len(returns) != players:
+            raise RecordError(f"record field 'returns': expected {players} numbers, one per seat, got {len(returns)}")
+        truncated = data.get("truncated", False)
+        if not isinstance(truncated, bool):
+            raise RecordError(f"record field 'truncated': expected true or false, got {_shown(truncated)}")
+        metadata = data.get("metadata", {})
+        if not isinstance(metadata, dict):
+            raise RecordError(f"record field 'metadata': expected an object, got {_shown(metadata)}")
         return cls(
             game=game,
             version=version,
@@ -88,18 +94,38 @@ class GameRecord:
             actions=list(actions),
             seed=seed,
             returns=None if returns is None else [float(r) for r in returns],
-            truncated=bool(data.get("truncated", False)),
-            metadata=dict(data.get("metadata") or {}),
+            truncated=truncated,
+            metadata=dict(metadata),
         )
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
         """Parse a record from JSON text."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"record is not valid JSON: {exc}") from exc
-        return cls.from_json(data)
+        return cls.from_json(parse_json(text, "record"))
+
+
+def parse_json(text: str, what: str) -> Any:
+    """``json.loads(text)``, raising :class:`RecordError` (naming ``what``) for bad or too deeply nested JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{what} is not valid JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise RecordError(f"{what} is not readable JSON: it is nested too deeply") from exc
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut to 80 characters."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:
@@ -107,7 +133,7 @@ def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:
         raise RecordError(f"record field {name!r} is missing")
     value = data[name]
     if isinstance(value, bool) and kind is int or not isinstance(value, kind):
-        raise RecordError(f"record field {name!r}: expected {kind.__name__}, got {value!r}")
+        raise RecordError(f"record field {name!r}: expected {kind.__name__}, got {_shown(value)}")
     return value
 
 

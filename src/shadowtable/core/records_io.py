@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
 from shadowtable.core.errors import RecordError
-from shadowtable.core.record import GameRecord
+from shadowtable.core.record import GameRecord, parse_json
 
 
 def write_record(stream: TextIO, record: GameRecord) -> None:
@@ -32,10 +31,7 @@ def iter_records(path: str | Path) -> Iterator[GameRecord]:
 
     Errors name the file and line of the bad record.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    text = read_text(path)
     stripped = text.strip()
     if not stripped:
         raise RecordError(f"{path}: no records")
@@ -47,11 +43,24 @@ def iter_records(path: str | Path) -> Iterator[GameRecord]:
             yield _parse(path, number, line)
 
 
+def read_text(path: str | Path) -> str:
+    """The UTF-8 text of ``path``; :class:`RecordError` naming the file (and line) when unreadable."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise RecordError(f"{path}:{line}: not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
+
+
 def _records_from_document(path: str | Path, text: str) -> Iterator[GameRecord]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not valid JSON: {exc}") from exc
+        data = parse_json(text, "the document")
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from exc
     for index, item in enumerate(data if isinstance(data, list) else [data]):
         try:
             yield GameRecord.from_json(item)

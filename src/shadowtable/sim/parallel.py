@@ -62,26 +62,31 @@ from 0 in file order); raises :class:`RecordError` for a record that does not be
 def completed_records(path: Path, check: RecordCheck) -> list[GameRecord]:
     """The complete records in ``path``, in file order, each passed to ``check``; a torn last line is cut off.
 
-    Reading stops at the first line that is unterminated or not a record, and the file is cut
-    there.  When ``check`` raises, the file is left unchanged.
+    Only an unterminated last line (a write cut short) is torn: it is cut off.  A complete line
+    that is not a record means the file is not a records file, and :class:`RecordError` names
+    it; then, and when ``check`` raises, the file is left unchanged.  Blank lines are skipped.
     """
     if not path.exists():
         return []
+    if path.is_dir():
+        raise RecordError(f"{path} is a folder, not a records file")
     records: list[GameRecord] = []
     good_bytes = 0
     with open(path, "rb") as stream:
-        for raw in stream:
+        for number, raw in enumerate(stream, start=1):
             if not raw.endswith(b"\n"):
                 break
-            try:
-                record = GameRecord.loads(raw.decode("utf-8"))
-            except (RecordError, UnicodeDecodeError):
-                break
-            check(len(records), record)
-            records.append(record)
+            if raw.strip():
+                try:
+                    record = GameRecord.loads(raw.decode("utf-8"))
+                except (RecordError, UnicodeDecodeError) as exc:
+                    raise RecordError(f"{path}:{number}: not a game record ({exc}); cannot resume from it") from exc
+                check(len(records), record)
+                records.append(record)
             good_bytes += len(raw)
-    with open(path, "r+b") as stream:
-        stream.truncate(good_bytes)
+    if good_bytes < path.stat().st_size:
+        with open(path, "r+b") as stream:
+            stream.truncate(good_bytes)
     return records
 
 
