@@ -269,7 +269,7 @@ def checked_playout(game: Game[Any], seed: int, *, full_every: int = 1) -> Playo
             _fail(where, f"apply({action}) mutated its input state")
         if full:
             check_event_text(game, state, legal, where)
-            check_resampling(game, state, action, where)
+            check_resampling(game, state, action, where, samples=1)
             check_seats_validated(game, state, where)
         state = next_state
         steps += 1
