@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import secrets
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -233,26 +232,95 @@ def replay(
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="game id, see `shadowtable games`")],
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="GAME | --load [FILE]",
+            help="the game id (see `shadowtable games`); with --load, the save file to resume",
+            show_default=False,
+        ),
+    ] = None,
     players: Annotated[int, typer.Option(help="number of players")] = 4,
     seat: Annotated[int, typer.Option(help="your seat")] = 0,
     bots: Annotated[str, typer.Option(help="bots for the other seats: one for all, or one per bot seat")] = "random",
-    seed: Annotated[int | None, typer.Option(help="master seed (default: random)")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="testing and demos only: a master seed that fixes every shuffle and roll. The save then holds it, "
+            "so anyone who opens the save can compute every future draw. Default: the operating system's "
+            "randomness, never saved"
+        ),
+    ] = None,
     hotseat: Annotated[str | None, typer.Option(help="several people at one screen: their seats, e.g. 0,2")] = None,
     watch: Annotated[bool, typer.Option(help="watch bots play every seat")] = False,
     speed: Annotated[float, typer.Option(help="seconds per step when watching")] = 0.3,
-    load: Annotated[Path | None, typer.Option(help="resume a saved game")] = None,
-    save: Annotated[Path | None, typer.Option(help="where to save (default shadowtable-save.json)")] = None,
+    load: Annotated[
+        bool,
+        typer.Option("--load", help="resume a saved game: --load FILE; --load alone lists your recent saves"),
+    ] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="where to save (default: a new file in the saves folder, see docs/play.md); "
+            "an existing file is refused unless it is the save being resumed"
+        ),
+    ] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
 ) -> None:
-    """Play in the terminal against bots, with friends at one screen, or watch bots play."""
-    app_cls, table = _tui_table(game, players, seat, bots, seed, hotseat, watch, load, option or [])
-    app_cls(
+    """Play in the terminal against bots, with friends at one screen, or watch bots play.
+
+    Quitting (q) saves a game in progress and prints the command that resumes it.
+    """
+    from shadowtable.saves import format_saves
+
+    args = list(names or [])
+    if load and not args:
+        typer.echo(format_saves())
+        return
+    if load:
+        if len(args) > 2:
+            raise CliError("--load takes one save file (optionally after the game id): shadowtable play --load FILE")
+        if seed is not None:
+            raise CliError("--seed cannot be used with --load: a resumed game keeps its own randomness")
+        load_file: Path | None = Path(args[-1])
+        game_id = args[0] if len(args) == 2 else ""
+    else:
+        if len(args) != 1:
+            raise CliError(
+                "name one game, e.g. shadowtable play shadow-planet (see `shadowtable games`); "
+                "to resume a save: shadowtable play --load FILE"
+            )
+        load_file, game_id = None, args[0]
+    if save is not None and save.exists() and not (load_file is not None and _same_file(save, load_file)):
+        raise CliError(
+            f"{save} already exists; a save never replaces another file. "
+            f"Choose a new --save path, or resume that game with: shadowtable play --load {save}"
+        )
+    app_cls, table = _tui_table(game_id, players, seat, bots, seed, hotseat, watch, load_file, option or [])
+    play_app = app_cls(
         table,
-        save_path=save or load,
+        save_path=save,
+        resumed_from=load_file,
         hotseat=hotseat is not None,
         watch_delay=speed if watch else None,
-    ).run()
+    )
+    try:
+        play_app.run()
+    except BaseException as exc:  # the app itself failed to run or was interrupted: save first
+        if not play_app.crashed:
+            typer.echo(play_app.rescue(exc), err=True)
+        raise
+    if play_app.exit_report:
+        typer.echo(play_app.exit_report, err=play_app.crashed)
+    if play_app.crashed:
+        raise typer.Exit(1)
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.resolve() == other.resolve() or one.samefile(other)
+    except OSError:
+        return False
 
 
 def _tui_table(
@@ -266,6 +334,10 @@ def _tui_table(
     load: Path | None,
     options: list[str],
 ) -> tuple[Any, Any]:
+    """The app class and the table: a new game (no seed: system randomness), or the save ``load``.
+
+    With ``load``, ``game_id`` may be empty; when given it must be the save's game.
+    """
     try:
         from shadowtable.tui.app import PlayApp
         from shadowtable.tui.table import Table, parse_seats, seat_bots
@@ -274,7 +346,13 @@ def _tui_table(
     from shadowtable.core.runner import Session
 
     if load is not None:
-        record = next(iter(iter_records(load)))
+        if not load.is_file():
+            raise CliError(f"no save file {load}; `shadowtable play --load` lists your saves")
+        record = next(iter(iter_records(load)), None)
+        if record is None:
+            raise CliError(f"{load} holds no game record")
+        if game_id and game_id != record.game:
+            raise CliError(f"{load} is a saved game of {record.game}, not {game_id}")
         humans = [i for i, name in enumerate(record.seats) if name == "human"]
         session = Session.resume(record, [None if i in humans else make_bot(n) for i, n in enumerate(record.seats)])
         return PlayApp, Table(session, humans)
@@ -283,8 +361,7 @@ def _tui_table(
     game = make(game_id, players=players, **parse_options(options))
     seat_list = [None if spec is None else make_bot(spec) for spec in specs]
     names = ["human" if spec is None else spec for spec in specs]
-    real_seed = seed if seed is not None else secrets.randbits(32)
-    return PlayApp, Table(Session(game, seat_list, real_seed, seat_names=names), humans)
+    return PlayApp, Table(Session(game, seat_list, seed, seat_names=names), humans)
 
 
 @app.command()
@@ -339,7 +416,7 @@ def _content_game(file: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; typed errors become a one-line message and exit status 2."""
     try:
-        app(args=argv, standalone_mode=False)
+        result = app(args=argv, standalone_mode=False)  # a command's typer.Exit(code) comes back as its code
     except ShadowTableError as exc:
         typer.echo(f"error: {exc}", err=True)
         return 2
@@ -356,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
             exc.show()  # type: ignore[attr-defined]
             return int(exc.exit_code)  # type: ignore[attr-defined]
         raise
-    return 0
+    return result if isinstance(result, int) and not isinstance(result, bool) else 0
 
 
 def _is_usage_error(exc: Exception) -> bool:

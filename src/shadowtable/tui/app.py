@@ -1,7 +1,14 @@
-"""The Textual application: play against bots, hot-seat with friends, or watch bots play."""
+"""The Textual application: play against bots, hot-seat with friends, or watch bots play.
+
+No game is lost to the app: quitting saves a game in progress, and any unexpected exception saves
+the game before the app ends; either way :attr:`PlayApp.exit_report` says where the game was saved
+and the exact command that resumes it.
+"""
 
 from __future__ import annotations
 
+import tempfile
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +21,8 @@ from textual.widgets import Button, Footer, Header, Input, Label, OptionList, St
 from textual.widgets.option_list import Option
 
 from shadowtable.core.errors import ShadowTableError
+from shadowtable.core.record import GameRecord
+from shadowtable.saves import create_new_save, create_save_at, overwrite_save, resume_command
 from shadowtable.tui.boards import board
 from shadowtable.tui.table import Table
 
@@ -73,13 +82,27 @@ class PlayApp(App[None]):
         table: Table,
         *,
         save_path: Path | None = None,
+        resumed_from: Path | None = None,
+        save_folder: Path | None = None,
         hotseat: bool = False,
         watch_delay: float | None = None,
         spectator_seat: int | None = None,
     ) -> None:
+        """``save_path``: where to save; ``None``: a new file in ``save_folder`` (default: the saves
+        folder, see :mod:`shadowtable.saves`). An existing file is only ever replaced when it is
+        ``resumed_from``, the save this game was loaded from.
+        """
         super().__init__()
         self.table = table
         self.save_path = save_path
+        self.save_folder = save_folder
+        self.started = datetime.now()
+        self.saved_to: Path | None = resumed_from if save_path in (None, resumed_from) else None
+        """The save file this game owns (written by it, or loaded from); ``None`` before the first save."""
+        self.exit_report = ""
+        """What to tell the player once the app has ended: where the game is saved, how to resume."""
+        self.crashed = False
+        self.quit_unsaved = False
         self.hotseat = hotseat
         self.watch_delay = watch_delay
         self.spectator_seat = spectator_seat
@@ -200,18 +223,101 @@ class PlayApp(App[None]):
 
     # -- commands -------------------------------------------------------------------------------
     def action_save(self) -> None:
-        path = self.save_game()
-        self.query_one("#message", Static).update(Text(f"Saved to {path}."))
+        message = self.query_one("#message", Static)
+        try:
+            path = self.save_game()
+        except (OSError, ShadowTableError) as exc:
+            message.update(Text(f"Not saved: {exc}"))
+            return
+        message.update(Text(f"Saved to {path}. Resume with: {resume_command(path)}"))
 
     def save_game(self) -> Path:
-        path = self.save_path or Path("shadowtable-save.json")
-        path.write_text(self.table.session.record().dumps() + "\n", encoding="utf-8")
-        return path
+        """Save the game and return the file: this game's own file, or a new one (never another's)."""
+        record = self.table.session.record()
+        if self.saved_to is not None:
+            overwrite_save(self.saved_to, record)
+            return self.saved_to
+        if self.save_path is not None:
+            try:
+                create_save_at(self.save_path, record)
+            except FileExistsError:
+                pass  # someone else's file appeared there: leave it alone, save to a new file
+            else:
+                self.saved_to = self.save_path
+                return self.saved_to
+        self.saved_to = create_new_save(record, self.started, self.save_folder)
+        return self.saved_to
 
     def action_quit_game(self) -> None:
-        if not self.table.session.is_over() or self.save_path is not None:
-            self.save_game()
+        """Quit, saving first while the game is on (or when it has a save file to bring up to date)."""
+        if self.table.session.is_over() and self.saved_to is None and self.save_path is None:
+            self.exit_report = "Game over; nothing to save."
+            self.exit()
+            return
+        path, problem = self._save_somewhere()
+        if path is None and not self.quit_unsaved:
+            self.quit_unsaved = True
+            self.query_one("#message", Static).update(
+                Text(f"Not saved, so not quitting: {problem}. Press q again to quit WITHOUT saving.")
+            )
+            return
+        if path is None:
+            self.exit_report = f"The game was NOT saved: {problem}"
+        else:
+            self.exit_report = f"Game saved to {path}\nResume it with: {resume_command(path)}"
         self.exit()
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (Ctrl+Q) saves like ``q``."""
+        self.action_quit_game()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual calls this with any exception a handler lets escape; the app then ends.
+
+        Save the game first, so an unexpected error never loses it, and say how to resume.
+        """
+        if not self.crashed:
+            self.crashed = True
+            self.exit_report = self.rescue(error)
+        super()._handle_exception(error)
+
+    def rescue(self, error: BaseException) -> str:
+        """Save the game after an unexpected error; the report names the file and the resume command."""
+        lines = [f"ShadowTable stopped on an unexpected error: {type(error).__name__}: {error}"[:500]]
+        path, problem = self._save_somewhere()
+        if path is None:
+            return "\n".join([*lines, f"The game could not be saved: {problem}"])
+        lines += [
+            f"Your game is saved in {path}",
+            f"Resume it with: {resume_command(path)}",
+            "Please report the error (the traceback above) so it can be fixed.",
+        ]
+        return "\n".join(lines)
+
+    def _save_somewhere(self) -> tuple[Path | None, str]:
+        """Save as usual, else to a new file in the temporary folder; the file, or why neither worked."""
+        try:
+            return self.save_game(), ""
+        except Exception as first:  # the usual place failed (or saving itself is what broke)
+            try:
+                return create_new_save(self._bare_record(), self.started, Path(tempfile.gettempdir())), ""
+            except Exception as second:
+                return None, f"{first}; {second}"
+
+    def _bare_record(self) -> GameRecord:
+        """The record without the game's summary (which runs game code that may be what broke)."""
+        session = self.table.session
+        game = session.game
+        return GameRecord(
+            game=game.spec.id,
+            version=game.spec.version,
+            players=game.players,
+            options=dict(game.options),
+            seats=list(session.seat_names),
+            actions=list(session.actions),
+            seed=session.seed,
+            truncated=True,
+        )
 
     def action_toggle_help(self) -> None:
         self.query_one("#help", Static).toggle_class("shown")
