@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from shadowtable.bots.registry import make_bot
-from shadowtable.core.errors import ShadowTableError
-from shadowtable.core.record import replay_final
+from shadowtable.core.errors import InvalidSeatError, RecordError, ShadowTableError
+from shadowtable.core.game import Game
+from shadowtable.core.record import GameRecord, replay_final
 from shadowtable.core.records_io import iter_records
 from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.sim.batch import line_up
-from shadowtable.sim.parallel import BatchJob, default_workers, run_batch
+from shadowtable.sim.parallel import BACKENDS, BatchJob, default_workers, run_batch
 from shadowtable.sim.progress import batch_progress
 from shadowtable.sim.summary import format_summary, summarize
 
@@ -45,7 +48,125 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
             options[key] = value
+        except RecursionError as exc:
+            raise CliError(f"bad --option {key}: the value is nested too deeply") from exc
+    content = options.get("content")
+    if isinstance(content, str) and content.endswith(".json") and os.path.isfile(content):
+        _read_json_file(Path(content), "--option content=")
     return options
+
+
+def _read_json_file(path: Path, what: str = "") -> Any:
+    """The JSON data in ``path``; :class:`CliError` naming it if unreadable, not UTF-8, not JSON or too deep."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise CliError(f"{what}{path}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{what}{path}: not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{what}{path}: not valid JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise CliError(f"{what}{path}: not readable JSON: it is nested too deeply") from exc
+
+
+def _check_output(path: Path | None, option: str, *, force: bool, resume: bool | None = None) -> None:
+    """Refuse, before any work, an output that cannot be written or would replace a file.
+
+    An existing file needs ``--force``, or ``--resume`` where the command can continue it
+    (``resume`` is not ``None``).
+    """
+    if path is None:
+        return
+    if path.is_dir():
+        raise CliError(f"{option} {path} is a folder; name a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise CliError(f"{option} {path}: the folder {folder} does not exist")
+    if path.exists():
+        if not (force or resume):
+            remedy = "--force to replace it" + (" or --resume to continue it" if resume is not None else "")
+            raise CliError(f"{option} {path} already exists; pass {remedy}")
+        if not os.access(path, os.W_OK):
+            raise CliError(f"{option} {path} is not writable")
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        raise CliError(f"{option} {path}: cannot create a file in {folder}")
+
+
+def _same_path(one: Path, other: Path) -> bool:
+    return one.resolve() == other.resolve() or (one.exists() and other.exists() and one.samefile(other))
+
+
+def _shown(text: str) -> str:
+    """``repr(text)``, cut to 60 characters."""
+    return repr(text) if len(text) <= 58 else repr(text[:55] + "...")
+
+
+def _check_seat(seat: int | None, players: int, option: str = "--seat", where: str = "") -> None:
+    """Refuse a seat that is not one of ``players`` seats (``None``, a spectator, is fine)."""
+    if seat is not None and not 0 <= seat < players:
+        raise InvalidSeatError(
+            f"{where}{option} {seat}: seats must be between 0 and {players - 1} for {players} players"
+        )
+
+
+def _hotseat_seats(text: str, players: int) -> list[int]:
+    """The seats of ``--hotseat`` (``"0,2"``), each checked against the player count."""
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    try:
+        seats = [int(part) for part in parts]
+    except ValueError as exc:
+        raise CliError(f"--hotseat {_shown(text)}: expected seat numbers separated by commas, e.g. 0,2") from exc
+    if not seats:
+        raise CliError(f"--hotseat {_shown(text)} names no seat; expected seat numbers separated by commas, e.g. 0,2")
+    for seat in seats:
+        if not 0 <= seat < players:
+            raise InvalidSeatError(
+                f"--hotseat {_shown(text)}: seats must be between 0 and {players - 1} for {players} players"
+            )
+    return sorted(set(seats))
+
+
+def _check_play_seats(game_id: str, players: int, seat: int, hotseat: str | None, watch: bool) -> None:
+    """Check ``play``'s game and player count first, then its seats, so each error names the right range."""
+    game_class(game_id).SPEC.check_players(players)
+    if hotseat is not None:
+        _hotseat_seats(hotseat, players)
+    elif not watch:
+        _check_seat(seat, players)
+
+
+def _import_plugins(names: list[str] | None) -> tuple[str, ...]:
+    """Import each ``--plugin`` module; :class:`CliError` for one that does not import."""
+    for name in names or []:
+        if not name.strip():
+            raise CliError("--plugin needs a module name, e.g. --plugin mypackage.games")
+        try:
+            importlib.import_module(name)
+        except (ImportError, ValueError, TypeError) as exc:
+            raise CliError(f"--plugin {_shown(name)}: cannot import it: {exc}") from exc
+    return tuple(names or [])
+
+
+def _check_bots(bot_specs: tuple[str, ...] | list[str], players: int) -> None:
+    line_up(bot_specs, players)
+    for spec in set(bot_specs):
+        make_bot(spec)
+
+
+def _replayed(record: GameRecord, label: str) -> tuple[Game[Any], Any]:
+    """Replay ``record``; errors (``label`` first) when it does not replay or reproduce its recorded returns."""
+    try:
+        game, state = replay_final(record)
+    except RecordError as exc:
+        raise RecordError(f"{label}: {exc}") from exc
+    if record.returns is not None:
+        returns = game.returns(state) if game.is_terminal(state) else None
+        if returns != record.returns:
+            raise CliError(f"{label}: replayed returns {returns} differ from recorded {record.returns}")
+    return game, state
 
 
 @app.command()
@@ -69,6 +190,7 @@ def simulate(
     option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
     workers: Annotated[int, typer.Option(help="worker processes (0: all cores)", min=0)] = 0,
     resume: Annotated[bool, typer.Option(help="keep the games already in --out and play the rest")] = False,
+    force: Annotated[bool, typer.Option(help="replace an existing --out file")] = False,
     backend: Annotated[str, typer.Option(help="local (process pool) or ray")] = "local",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")] = None,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
@@ -79,14 +201,17 @@ def simulate(
     """Play seeded games between bots and print win rate by seat and game length."""
     if resume and out is None:
         raise CliError("--resume needs --out")
-    plugins = tuple(plugin or [])
-    for module in plugins:
-        importlib.import_module(module)
+    _check_output(out, "--out", force=force, resume=resume)
+    if backend not in BACKENDS:
+        raise CliError(f"--backend {_shown(backend)}: use {' or '.join(BACKENDS)}")
+    if backend == "ray":
+        from shadowtable.sim.ray_backend import require_ray
+
+        require_ray()
+    plugins = _import_plugins(plugin)
     job = BatchJob(game, players, tuple(bots.split(",")), games, seed, parse_options(option or []), plugins)
     make(job.game, players=job.players, **job.options)  # fail fast on a bad game, count or option
-    line_up(job.bot_specs, job.players)
-    for spec in set(job.bot_specs):
-        make_bot(spec)
+    _check_bots(job.bot_specs, job.players)
     with batch_progress(games, enabled=progress) as advance:
         records = run_batch(
             job,
@@ -119,14 +244,20 @@ def tournament(
     option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
     workers: Annotated[int, typer.Option(help="worker processes (0: all cores)", min=0)] = 1,
     resume: Annotated[
-        bool, typer.Option(help="count the games already in --records, play the rest up to --games")
+        bool,
+        typer.Option(help="count the games already in --records, play the rest up to --games (and rewrite --out)"),
     ] = False,
+    force: Annotated[bool, typer.Option(help="replace an existing --out or --records file")] = False,
 ) -> None:
     """Seats rotated fairly; win rates by bot, seat and role with 95% intervals; openskill ratings."""
     from shadowtable.sim.tournament import format_table, run_tournament
 
     if resume and records is None:
         raise CliError("--resume needs --records, the records file of the run to resume")
+    if out is not None and records is not None and _same_path(out, records):
+        raise CliError("--out and --records must be different files")
+    _check_output(records, "--records", force=force, resume=resume)
+    _check_output(out, "--out", force=force, resume=resume)
     with batch_progress(games) as advance:
         result = run_tournament(
             game,
@@ -151,10 +282,13 @@ def report(
     files: Annotated[list[Path], typer.Argument(help="record files (JSON lines) to include")],
     out: Annotated[Path, typer.Option(help="the HTML report to write")] = Path("report.html"),
     title: Annotated[str, typer.Option(help="the report's title")] = "ShadowTable balance report",
+    force: Annotated[bool, typer.Option(help="replace an existing --out file")] = False,
 ) -> None:
     """Build a self-contained HTML balance report (plots embedded) from game records."""
-    from shadowtable.sim.report import write_report
+    from shadowtable.sim.report import require_matplotlib, write_report
 
+    _check_output(out, "--out", force=force)
+    require_matplotlib()
     records = [record for file in files for record in iter_records(file)]
     write_report(records, out, title=title)
     typer.echo(f"report of {len(records)} games written to {out}")
@@ -170,14 +304,20 @@ def sweep(
     bots: Annotated[str, typer.Option(help="bot specs, comma-separated")] = "random",
     workers: Annotated[int, typer.Option(help="worker processes (0: all cores)", min=0)] = 0,
     out: Annotated[Path | None, typer.Option(help="write the sweep as JSON here")] = None,
+    force: Annotated[bool, typer.Option(help="replace an existing --out file")] = False,
 ) -> None:
     """Run a grid over game options and report how each point changes the balance."""
-    from shadowtable.sim.sweep import format_sweep, parse_grid, run_sweep
+    from shadowtable.sim.sweep import format_sweep, grid_points, parse_grid, point_options, run_sweep
 
     try:
         grid = parse_grid(set_)
     except ValueError as exc:
         raise CliError(str(exc)) from exc
+    _check_output(out, "--out", force=force)
+    with tempfile.TemporaryDirectory(prefix="shadowtable-sweep-check-") as folder:
+        for point in grid_points(grid):  # fail fast on a bad game, count or grid point
+            make(game, players=players, **point_options(game, point, {}, Path(folder)))
+    _check_bots(bots.split(","), players)
     points = run_sweep(game, players, bots.split(","), games, seed, grid, workers=workers or default_workers())
     typer.echo(format_sweep(points))
     if out is not None:
@@ -188,20 +328,18 @@ def sweep(
 def export(
     files: Annotated[list[Path], typer.Argument(help="record files (JSON lines)")],
     out: Annotated[Path, typer.Option(help="output file: .csv or .parquet")],
+    force: Annotated[bool, typer.Option(help="replace an existing --out file")] = False,
 ) -> None:
     """Flatten records to one row per game and seat, as CSV or Parquet (with pyarrow)."""
-    from shadowtable.sim.export import write_csv, write_parquet
+    from shadowtable.sim.export import require_pyarrow, write_csv, write_parquet
 
-    records = [record for file in files for record in iter_records(file)]
-    if out.suffix == ".csv":
-        count = write_csv(records, out)
-    elif out.suffix == ".parquet":
-        try:
-            count = write_parquet(records, out)
-        except RuntimeError as exc:
-            raise CliError(str(exc)) from exc
-    else:
+    if out.suffix not in (".csv", ".parquet"):
         raise CliError(f"--out must end in .csv or .parquet, got {out.name!r}")
+    _check_output(out, "--out", force=force)
+    if out.suffix == ".parquet":
+        require_pyarrow()
+    records = [record for file in files for record in iter_records(file)]
+    count = write_csv(records, out) if out.suffix == ".csv" else write_parquet(records, out)
     typer.echo(f"{count} rows written to {out}")
 
 
@@ -212,14 +350,14 @@ def replay(
     show: Annotated[bool, typer.Option(help="print the final position")] = False,
 ) -> None:
     """Replay every record of FILE, check it reproduces its result, and report it."""
+    records = list(iter_records(file))
+    for number, record in enumerate(records, start=1):
+        _check_seat(seat, record.players, where=f"record {number}: " if len(records) > 1 else "")
     count = 0
-    for number, record in enumerate(iter_records(file), start=1):
-        game, state = replay_final(record)
+    for number, record in enumerate(records, start=1):
+        game, state = _replayed(record, f"{file}: record {number}")
         terminal = game.is_terminal(state)
-        returns = game.returns(state) if terminal else None
-        if record.returns is not None and returns != record.returns:
-            raise CliError(f"record {number}: replayed returns {returns} differ from recorded {record.returns}")
-        status = f"returns {returns}" if terminal else "unfinished"
+        status = f"returns {game.returns(state)}" if terminal else "unfinished"
         typer.echo(
             f"record {number}: {record.game} v{record.version}, {record.players} players, "
             f"{len(record.actions)} actions, {status}"
@@ -235,8 +373,8 @@ def play(
     names: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="GAME | --load [FILE]",
-            help="the game id (see `shadowtable games`); with --load, the save file to resume",
+            metavar="GAME|FILE",
+            help="the game id (see `shadowtable games`); with --load: the save FILE to resume",
             show_default=False,
         ),
     ] = None,
@@ -291,6 +429,7 @@ def play(
                 "to resume a save: shadowtable play --load FILE"
             )
         load_file, game_id = None, args[0]
+        _check_play_seats(game_id, players, seat, hotseat, watch)
     if save is not None and save.exists() and not (load_file is not None and _same_file(save, load_file)):
         raise CliError(
             f"{save} already exists; a save never replaces another file. "
@@ -379,8 +518,8 @@ def view(
     if not 0 <= index < len(records):
         raise CliError(f"{file} has {len(records)} record(s); --index {index} is out of range")
     record = records[index]
-    if seat is not None and not 0 <= seat < record.players:
-        raise CliError(f"--seat must be between 0 and {record.players - 1}")
+    _check_seat(seat, record.players)
+    _replayed(record, f"{file}: record {index}")  # a record that does not replay is refused before the viewer starts
     ReplayApp(record, seat).run()
 
 
@@ -390,7 +529,8 @@ def content_check(
     game: Annotated[str | None, typer.Option(help="game id (default: the file's 'game' field)")] = None,
 ) -> None:
     """Validate a content file; errors name the file, the card and the field."""
-    game_id = game or _content_game(file)
+    data = _read_json_file(file)
+    game_id = game or _content_game(file, data)
     package = importlib.import_module(game_class(game_id).__module__.rsplit(".", 1)[0])
     checker = getattr(package, "check_content_file", None)
     if checker is None:
@@ -400,11 +540,7 @@ def content_check(
     typer.echo(f"{file}: OK")
 
 
-def _content_game(file: Path) -> str:
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise CliError(f"{file}: cannot read JSON: {exc}") from exc
+def _content_game(file: Path, data: Any) -> str:
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         return str(data["game"])
     fmt = data.get("format") if isinstance(data, dict) else None
@@ -429,9 +565,12 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Exit as exc:
         return int(exc.exit_code)
     except Exception as exc:
-        if _is_usage_error(exc):
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare command group: its help, not an error
             exc.show()  # type: ignore[attr-defined]
             return int(exc.exit_code)  # type: ignore[attr-defined]
+        if _is_usage_error(exc):
+            typer.echo(f"error: {_usage_message(exc)}", err=True)
+            return 2
         raise
     return result if isinstance(result, int) and not isinstance(result, bool) else 0
 
@@ -439,6 +578,17 @@ def main(argv: list[str] | None = None) -> int:
 def _is_usage_error(exc: Exception) -> bool:
     """Click's usage errors (Typer bundles its own Click) carry ``show`` and ``exit_code``."""
     return any(cls.__name__ == "ClickException" for cls in type(exc).__mro__)
+
+
+def _usage_message(exc: Exception) -> str:
+    """A Click error as one line, with where to find the command's help."""
+    message = " ".join(str(exc.format_message()).split())  # type: ignore[attr-defined]
+    ctx = getattr(exc, "ctx", None)
+    if ctx is None:
+        return message
+    root = ctx.find_root().info_name or ""
+    command = "shadowtable" + ctx.command_path[len(root) :] if ctx.command_path.startswith(root) else ctx.command_path
+    return f"{message} (see '{command} --help')"
 
 
 def run() -> None:

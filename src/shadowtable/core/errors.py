@@ -52,3 +52,15 @@ class ContentError(ShadowTableError, ValueError):
 
 class BotError(ShadowTableError, ValueError):
     """A bot name that is unknown, bad bot parameters, or a bot that chose an illegal action."""
+
+
+class MissingExtraError(ShadowTableError, RuntimeError):
+    """An optional dependency (an extra such as ``[report]``) that a feature needs is not installed."""
+
+    @classmethod
+    def of(cls, feature: str, module: str, extra: str) -> MissingExtraError:
+        """The error for ``feature`` needing ``module``, with both ways to install the ``extra``."""
+        return cls(
+            f"{feature} need{'' if feature.endswith('s') else 's'} {module}, which is not installed: "
+            f"pip install 'shadowtable[{extra}]' (in a source checkout: pip install -e \".[{extra}]\")"
+        )

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from shadowtable.core.errors import MissingExtraError
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import game_class
 from shadowtable.sim.summaries import record_roles
@@ -55,13 +56,19 @@ def write_csv(records: Iterable[GameRecord], out: Path) -> int:
     return count
 
 
+def require_pyarrow() -> tuple[Any, Any]:
+    """``(pyarrow, pyarrow.parquet)``; :class:`MissingExtraError` when pyarrow is not installed."""
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError as exc:
+        raise MissingExtraError("Parquet output needs pyarrow, which is not installed: pip install pyarrow") from exc
+    return pyarrow, pyarrow.parquet
+
+
 def write_parquet(records: Iterable[GameRecord], out: Path) -> int:
     """Write the rows as Parquet (needs pyarrow); returns the row count."""
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        raise RuntimeError("Parquet output needs pyarrow: pip install pyarrow") from exc
+    pa, pq = require_pyarrow()
     table_rows = list(rows(records))
     columns = {name: [row[name] for row in table_rows] for name in COLUMNS}
     pq.write_table(pa.table(columns), out)

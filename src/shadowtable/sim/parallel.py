@@ -149,6 +149,10 @@ def run_local(
     yield from in_order(partial(play_chunk, job), chunks(todo, chunk_size), workers=workers)
 
 
+BACKENDS = ("local", "ray")
+"""Where :func:`run_batch` can play games: local worker processes, or Ray tasks."""
+
+
 def run_batch(
     job: BatchJob,
     *,
@@ -161,17 +165,17 @@ def run_batch(
     progress: ProgressHook | None = None,
 ) -> list[GameRecord]:
     """Run ``job``, appending records to ``out`` in index order; returns every record of the batch."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; use 'local' or 'ray'")
     done = completed_indices(out, job) if out is not None and resume else set()
     todo = [i for i in range(job.games) if i not in done]
     size = chunk_size or max(1, min(50, len(todo) // max(1, workers * 4) or 1))
-    if backend == "local":
-        stream_chunks = run_local(job, todo, workers=workers, chunk_size=size)
-    elif backend == "ray":
+    if backend == "ray":
         from shadowtable.sim.ray_backend import run_ray
 
         stream_chunks = run_ray(job, todo, workers=workers, chunk_size=size, address=address)
     else:
-        raise ValueError(f"unknown backend {backend!r}; use 'local' or 'ray'")
+        stream_chunks = run_local(job, todo, workers=workers, chunk_size=size)
     kept: list[str] = []
     sink = open(out, "a" if resume else "w", encoding="utf-8") if out is not None else None  # noqa: SIM115
     try:

@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from shadowtable.core.errors import MissingExtraError
 from shadowtable.sim.parallel import BatchJob, chunks, play_chunk
+
+
+def require_ray() -> Any:
+    """The ``ray`` module; :class:`MissingExtraError` when Ray is not installed."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise MissingExtraError.of("the ray backend", "Ray", "ray") from exc
+    return ray
 
 
 def run_ray(
@@ -15,10 +25,7 @@ def run_ray(
 
     Without ``address`` a local Ray instance with ``workers`` CPUs is started (and reused).
     """
-    try:
-        import ray
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise RuntimeError("the ray backend needs the [ray] extra: pip install 'shadowtable[ray]'") from exc
+    ray = require_ray()
     if not ray.is_initialized():
         init_args: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address:

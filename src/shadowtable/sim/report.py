@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from shadowtable.core.errors import MissingExtraError
 from shadowtable.core.record import GameRecord
 from shadowtable.sim.balance import GroupStats, WinTally, group_records
 from shadowtable.sim.tournament import SkillRating, updated_ratings
@@ -40,15 +41,20 @@ img { max-width: 100%; }
 """
 
 
-def _pyplot() -> Any:
+def require_matplotlib() -> Any:
+    """``matplotlib.pyplot`` (Agg backend); :class:`MissingExtraError` when matplotlib is not installed."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise RuntimeError("reports need matplotlib: pip install 'shadowtable[report]'") from exc
+    except ImportError as exc:
+        raise MissingExtraError.of("reports", "matplotlib", "report") from exc
     return plt
+
+
+def _pyplot() -> Any:
+    return require_matplotlib()
 
 
 def _png(fig: Any) -> str:
