@@ -111,3 +111,62 @@ def test_killed_run_resumes_with_no_duplicate_and_no_missing_game(tmp_path: Path
     run = _cli(tmp_path, fresh)
     run.communicate(timeout=120)
     assert sorted(out.read_text().splitlines()) == sorted(fresh.read_text().splitlines())
+
+
+def _proc_stat(pid: int) -> tuple[int, str, int] | None:
+    """``(parent pid, state, start time)`` of process ``pid`` from /proc, or ``None`` if it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[1]), fields[0], int(fields[19])
+
+
+def _children(pid: int) -> set[tuple[int, int]]:
+    """``(pid, start time)`` of the live (not zombie) children of ``pid``."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := _proc_stat(int(entry.name))) and stat[0] == pid and stat[1] != "Z":
+            found.add((int(entry.name), stat[2]))
+    return found
+
+
+def _alive(process: tuple[int, int]) -> bool:
+    stat = _proc_stat(process[0])
+    return stat is not None and stat[1] != "Z" and stat[2] == process[1]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the worker processes through /proc")
+def test_workers_exit_when_the_parent_is_killed(tmp_path: Path) -> None:
+    """`simulate --workers 2` killed with SIGKILL: its worker processes must not sleep on."""
+    script = tmp_path / "runner.py"
+    script.write_text(RUNNER.format(tests=str(Path(__file__).parents[1])))
+    env = {**os.environ, "PYTHONPATH": str(Path(shadowtable.__file__).parents[1])}
+    argv = ["simulate", "tiny-showdown", "--players", "3", "--games", "1000000", "--bots", "sleepy"]
+    proc = subprocess.Popen(
+        [sys.executable, str(script), *argv, "--workers", "2", "--no-progress"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: set[tuple[int, int]] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.1)
+            workers = _children(proc.pid)
+        assert len(workers) >= 2, "simulate --workers 2 should have started two worker processes"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and any(_alive(w) for w in workers):
+            time.sleep(0.05)
+        assert not [pid for pid, start in workers if _alive((pid, start))], "workers outlived their parent"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid, start in workers:
+            if _alive((pid, start)):
+                os.kill(pid, signal.SIGKILL)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -116,6 +118,43 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+PARENT_POLL_SECONDS = 0.25
+"""How often a worker process checks that the process that started it is still alive."""
+
+
+def exit_with_parent(creator: int) -> None:
+    """Make this worker process exit as soon as ``creator`` (the process running the pool) dies.
+
+    A pool's workers otherwise outlive a parent killed with SIGKILL (no clean-up runs there), and
+    sleep on, waiting for tasks, for ever.  Called in each worker as the pool's initializer: a
+    daemon thread polls every :data:`PARENT_POLL_SECONDS` and ends the process with
+    :func:`os._exit` once its parent has changed (Linux and macOS re-parent an orphan) or
+    ``creator`` no longer exists.  The parent seen at start-up is the reference, so a worker of a
+    forkserver is tied to the server, which exits with ``creator`` in turn.
+    """
+    parent = os.getppid()
+
+    def parent_gone() -> bool:
+        if os.getppid() != parent:
+            return True
+        try:
+            os.kill(creator, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:  # alive, owned by someone else (cannot happen for our parent)
+            pass
+        return False
+
+    def watch() -> None:
+        while not parent_gone():
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    if parent_gone():
+        os._exit(1)
+    threading.Thread(target=watch, name="shadowtable-exit-with-parent", daemon=True).start()
+
+
 def in_order(
     task: Callable[[list[int]], T], parts: Sequence[list[int]], *, workers: int
 ) -> Iterator[tuple[list[int], T]]:
@@ -129,7 +168,9 @@ def in_order(
         for part in parts:
             yield part, task(part)
         return
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(parts)))
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(parts)), initializer=exit_with_parent, initargs=(os.getpid(),)
+    )
     try:
         futures: list[Future[T]] = [pool.submit(task, part) for part in parts]
         for part, future in zip(parts, futures, strict=True):
