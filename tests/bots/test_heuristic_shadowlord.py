@@ -179,6 +179,20 @@ def test_discards_only_weak_cards_for_space_ships() -> None:
     assert discards == {"discard for ships 2"}
 
 
+def test_after_the_last_battle_sets_a_strong_reward_aside_then_ends_the_turn() -> None:
+    game = shadowlord(4)
+    state = board(game)
+    give_hand(state, 0, 10, 4, 2, 0)
+    state = pending(game, state, ("end_turn",), ("portrait_cards", 0))
+    assert bot_says(game, state) == "place card 10 under Red Master"
+    taken = []
+    while state.cur == RED:  # never loops: each placement shrinks the Attack Hand
+        assert len(taken) < 6
+        taken.append(bot_says(game, state))
+        state = game.apply(state, game.parse_action(state, taken[-1]))
+    assert taken == ["place card 10 under Red Master", "end turn"]
+
+
 # -- key decisions in Battles and votes (scenario boards) -------------------------------------------
 
 

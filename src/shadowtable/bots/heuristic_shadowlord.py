@@ -11,7 +11,8 @@ Strategy, decision kind by decision kind:
   Master (up to six), Merchants three; spare ships loose on held Ruins and Space Bases; 2s (and
   4s beyond four) are discarded for ships while a ring still wants ships; 0s are kept for Bribery.
 * cards: with more than three cards in hand, 7s and 10s go under the strongest fighter (the Star
-  Master first), at most three per portrait; the rest stays as the Attack Hand.
+  Master first), at most three per portrait; the rest stays as the Attack Hand (the same after
+  the last Battle, then ``end turn``).
 * Bribery: four matching 0s or 2s (4s only for a valuable target) on the most valuable enemy.
 * movement: Diplomats walk to face-down discs and Search; fighters move to the reachable galaxy
   worth most (unheld Ruins and Space Bases, enemies they should beat), never into a fight they
@@ -884,7 +885,7 @@ class ShadowlordHeuristicBot:
         v = make_view(game, seat, observation)
         kind = pending_kind(observation)
         task = pending_task(observation)
-        if kind in ("event", "build", "move", "shadow_move"):
+        if kind in ("event", "build", "move", "shadow_move", "portrait_cards"):
             free = bribery(v, legal) or card_placement(v, legal)
             if free is not None:
                 return free
@@ -920,6 +921,7 @@ class ShadowlordHeuristicBot:
             "give_stone": lambda: give_stone_choice(v, legal),
             "teleport": lambda: A.YES,
             "surrender": lambda: A.DONE,
+            "portrait_cards": lambda: A.DONE,
             "offer_build": lambda: junk_offer_item(v, legal),
             "offer_reply": lambda: offer_reply(v, legal),
         }

@@ -92,6 +92,29 @@ def test_defect_in_a_two_player_game_needs_no_vote() -> None:
     assert s.owner[warrior(YELLOW)] == RED and settled(s)
 
 
+def test_defector_among_only_enemy_diplomats_makes_them_retreat() -> None:
+    """Rulebook (Bribery, which Defect follows): "If there are only enemy Diplomats in the galaxy
+    with the traitor, the enemy Diplomats immediately retreat/teleport to the nearest friendly
+    galaxy."
+
+    The Defect event comes in the current player's Step 2: the Diplomats retreat, the
+    defector is not forced to move away."""
+    g = game(4)
+    s = board(g)
+    put(s, warrior(BLUE), G(1, 4), ships=2)
+    put(s, diplomat(BLUE), G(1, 4))
+    put(s, diplomat(YELLOW), G(1, 4))
+    s = pending(g, s, ("move", 0), ("event", 0, EVENTS.index("defect")))
+    s = do(g, s, "target Blue Warrior")
+    s = do(g, s, "vote yes")
+    s = do(g, s, "vote no")
+    s = do(g, s, "vote no")
+    assert s.owner[warrior(BLUE)] == RED and s.loc[warrior(BLUE)] == G(1, 4)
+    assert s.loc[diplomat(BLUE)] != G(1, 4) and s.loc[diplomat(YELLOW)] != G(1, 4)
+    assert top(s) == ("move", 0) and "end movement" in texts(g, s)
+    assert no_conservation_errors(g, s)
+
+
 def test_characters_on_a_home_planet_cannot_defect() -> None:
     g = game(4)
     s = board(g)

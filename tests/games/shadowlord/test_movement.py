@@ -135,6 +135,35 @@ def test_diplomats_cannot_enter_enemy_galaxies_or_loose_enemy_ships() -> None:
     assert moves_of(g, s, "Red Diplomat") == ["move Red Diplomat w"]
 
 
+def test_a_diplomat_may_not_enter_an_empty_enemy_home_planet() -> None:
+    """Rulebook: "You always control your Home Planet unless it is occupied by an enemy Power
+    Ring or Space Ship" and "Diplomats cannot move into enemy occupied or controlled galaxy".
+
+    An empty enemy Home Planet is controlled by its owner, so a Diplomat may not enter it (and
+    so cannot lock the owner's Master and Warriors out of their own home)."""
+    g = game(4)
+    blue_home = g.ctx.content.home_of[BLUE]
+    assert blue_home == G(2, 4)
+
+    def placed(cur: int) -> SLState:
+        s = board(g, cur=cur)
+        put(s, diplomat(RED), G(1, 4), ships=1)
+        put(s, master(BLUE), G(2, 3), ships=1)
+        put(s, warrior(BLUE), G(3, 4), ships=1)
+        put(s, diplomat(BLUE), G(3, 4))
+        return s
+
+    s = pending(g, placed(RED), ("move", 0))
+    assert moves_of(g, s, "Red Diplomat") == ["move Red Diplomat n", "move Red Diplomat w"]
+    # The owner's own characters can still go home.
+    s = pending(g, placed(BLUE), ("move", 1))
+    assert "move Blue Master e" in moves_of(g, s, "Blue Master")
+    assert "move Blue Warrior n" in moves_of(g, s, "Blue Warrior")
+    s = do(g, s, "move Blue Master e")
+    s = do(g, s, "move Blue Warrior n")
+    assert s.loc[master(BLUE)] == s.loc[warrior(BLUE)] == blue_home
+
+
 def test_a_diplomat_may_enter_an_enemy_diplomats_galaxy_cancelling_immunity() -> None:
     g = game(4)
     s = board(g)

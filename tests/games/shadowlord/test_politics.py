@@ -95,6 +95,27 @@ def test_traitor_among_only_enemy_diplomats_makes_them_retreat() -> None:
     assert s.loc[diplomat(GREEN)] == G(1, 1)
 
 
+def test_bribed_traitor_among_only_enemy_diplomats_during_movement_makes_them_retreat() -> None:
+    """Rulebook (Bribery): "If there are only enemy Diplomats in the galaxy with the traitor, the
+    enemy Diplomats immediately retreat/teleport to the nearest friendly galaxy."
+
+    Bribed during the current player's own turn (Step 4): the Diplomats retreat at once and the
+    traitor is free to stay; he "must move away" only from enemy characters protected by a
+    Diplomat."""
+    g, s = bribe_setup()
+    put(s, diplomat(GREEN), G(1, 3))
+    put(s, master(GREEN), G(1, 1), ships=1)
+    s = pending(g, s, ("move", 0))
+    s = do(g, s, "bribe Blue Warrior with four 4s")
+    s = chance(g, s, 8)
+    s = chance(g, s, 1)
+    assert s.owner[warrior(BLUE)] == RED and s.loc[warrior(BLUE)] == G(1, 3)
+    assert s.loc[diplomat(GREEN)] == G(1, 1)
+    assert "end movement" in texts(g, s)  # the traitor is not forced away
+    s = do(g, s, "end movement")
+    assert s.loc[warrior(BLUE)] == G(1, 3) and no_conservation_errors(g, s)
+
+
 def test_escorted_diplomat_in_a_battle_galaxy_without_enemy_diplomats_retreats() -> None:
     g = game(4)
     s = board(g, cur=YELLOW)

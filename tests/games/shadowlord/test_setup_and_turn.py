@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from shadowtable.core import CHANCE
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.state import SLState
 
 from .helpers import (
     BLUE,
@@ -157,6 +159,64 @@ def test_place_card_under_a_portrait_during_own_turn() -> None:
     assert hand(s, 0) == [0, 0, 1, 0, 0] and s.pcards[warrior(RED) * 5 + 3] == 1
     assert "place card 4 under Red Diplomat" in texts(g, s)  # pointless (Diplomats never fight) but allowed
     assert "place card 4 under Blue Warrior" not in texts(g, s)
+
+
+def play_to_the_fight(g: ShadowlordGame, s: SLState, step_one: int, discard: bool = False) -> SLState:
+    """Run Red's turn from Step 1 (drawing ``step_one``; no Special Event) to Step 6."""
+    s = pending(g, s, ("turn_body",))
+    s = draw(g, s, step_one)
+    s = chance(g, s, 7)  # 2d8 = 7: no Special Event
+    if discard:
+        s = do(g, s, f"discard for ships {step_one}")
+    s = do(g, s, "end building")
+    s = do(g, s, "end movement")
+    return do(g, s, "no shadow move")
+
+
+def test_cards_can_go_under_portraits_after_the_last_battle_before_the_turn_passes() -> None:
+    """Rulebook: "Anytime during your turn, you can place cards from your Attack Hand under a
+    character portrait."
+
+    A Duel reward drawn in the last Battle can still be set aside for defence: after the last
+    Battle the current player is offered the placements, ending with 'end turn'."""
+    g = game(4)
+    s = board(g)
+    put(s, warrior(RED), G(1, 2), ships=3)
+    put(s, warrior(BLUE), G(1, 2), ships=1)
+    s = play_to_the_fight(g, s, step_one=4)
+    s = do(g, s, "fight")
+    while top(s)[0] == "shift_from":
+        s = do(g, s, "stop shifting")
+    s = do(g, s, "attack with Red Warrior")
+    s = do(g, s, "defend with Blue Warrior")
+    s = draw(g, s, 7)  # attacker
+    s = draw(g, s, 0)  # defender
+    s = do(g, s, "commit done")
+    s = do(g, s, "commit done")
+    s = draw(g, s, 10)  # the Duel reward
+    assert s.cur == RED and hand(s, 0) == [0, 0, 1, 0, 1]
+    assert top(s) == ("portrait_cards", 0)
+    options = texts(g, s)
+    assert "end turn" in options and "place card 10 under Red Master" in options
+    assert not any(t.startswith(("bribe", "make offer")) for t in options)
+    s = do(g, s, "place card 10 under Red Master")
+    assert s.pcards[master(RED) * 5 + 4] == 1 and top(s) == ("portrait_cards", 0)
+    s = do(g, s, "end turn")
+    assert s.cur == BLUE and hand(s, 0) == [0, 0, 1, 0, 0] and no_conservation_errors(g, s)
+
+
+def test_no_placement_offer_after_the_fight_with_an_empty_attack_hand() -> None:
+    """The offer after the last Battle is skipped when the Attack Hand is empty (and vanishes
+    once the last card is placed)."""
+    g = game(4)
+    s = board(g)
+    s = play_to_the_fight(g, s, step_one=4, discard=True)
+    assert hand(s, 0) == [0] * 5 and s.cur == BLUE
+    s = board(g)
+    give_hand(s, 0, 7)
+    s = pending(g, s, ("end_turn",), ("portrait_cards", 0))
+    s = do(g, s, "place card 7 under Red Warrior")
+    assert s.cur == BLUE and s.pcards[warrior(RED) * 5 + 3] == 1
 
 
 def test_no_cards_under_portraits_during_another_players_turn() -> None:

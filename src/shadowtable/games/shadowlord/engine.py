@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, REVOKE_T0, bribe_id, place_id
 from shadowtable.games.shadowlord.board import Ctx
-from shadowtable.games.shadowlord.content import CARD_VALUES, SHADOWLORD
+from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.rules import (  # noqa: F401  (importing registers the rules)
     battle,
     duel,
@@ -17,11 +17,11 @@ from shadowtable.games.shadowlord.rules import (  # noqa: F401  (importing regis
     turn,
     voting,
 )
-from shadowtable.games.shadowlord.rules.cards import needs_card
+from shadowtable.games.shadowlord.rules.cards import needs_card, portrait_figs
 from shadowtable.games.shadowlord.rules.recruit import bribable, start_bribe
 from shadowtable.games.shadowlord.rules.registry import AUTO, CHANCE, DECISION, MAIN_KINDS, log
 from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT
-from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, SLState, Task
+from shadowtable.games.shadowlord.state import SLState, Task
 
 NV = CARD_VALUES
 ALWAYS_ANSWERABLE = frozenset(
@@ -92,10 +92,7 @@ def free_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
     base = seat * NV
     if not any(s.hand[base : base + NV]):
         return out
-    kinds = ctx.content.fig_kind
-    colours = ctx.seat_alliances[seat]
-    status, owner = s.status, s.owner
-    mine = [f for f in range(NF) if owner[f] in colours and status[f] in (ACTIVE, CAPTIVE) and kinds[f] < SHADOWLORD]
+    mine = portrait_figs(ctx, s, seat)
     for v in range(NV):
         n = s.hand[base + v]
         if not n:

@@ -54,6 +54,7 @@ DONE_WORDS = {
     "offer_reply": "refuse offer",
     "shift_from": "stop shifting",
     "surrender": "play on",
+    "portrait_cards": "end turn",
 }
 YES_WORDS = {
     "vote": "vote yes",

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from shadowtable.games.shadowlord.actions import NF, place_id
 from shadowtable.games.shadowlord.board import Ctx
-from shadowtable.games.shadowlord.content import CARD_VALUES
+from shadowtable.games.shadowlord.content import CARD_VALUES, SHADOWLORD
 from shadowtable.games.shadowlord.rules.registry import chance, log
-from shadowtable.games.shadowlord.state import BLACK, SLState, Task
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, SLState, Task
 
 NV = CARD_VALUES
 DrawSink = Callable[[Ctx, SLState, Task, int], None]
@@ -23,6 +24,23 @@ def hand_count(s: SLState, seat: int) -> int:
 
 def portrait_count(s: SLState, f: int) -> int:
     return sum(s.pcards[f * NV : f * NV + NV])
+
+
+def portrait_figs(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+    """The characters (active or captive) of ``seat``'s Alliances: where his cards may go."""
+    kinds = ctx.content.fig_kind
+    colours = ctx.seat_alliances[seat]
+    status, owner = s.status, s.owner
+    return [f for f in range(NF) if owner[f] in colours and status[f] in (ACTIVE, CAPTIVE) and kinds[f] < SHADOWLORD]
+
+
+def place_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+    """Every "place card v under f" for the cards in ``seat``'s Attack Hand."""
+    base = seat * NV
+    if not any(s.hand[base : base + NV]):
+        return []
+    mine = portrait_figs(ctx, s, seat)
+    return [place_id(v, f) for v in range(NV) if s.hand[base + v] for f in mine]
 
 
 def reshuffle(ctx: Ctx, s: SLState) -> None:

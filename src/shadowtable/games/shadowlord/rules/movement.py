@@ -65,12 +65,18 @@ def may_pass(ctx: Ctx, s: SLState, g: int, colour: int) -> bool:
 
 
 def may_enter(ctx: Ctx, s: SLState, f: int, g: int) -> bool:
-    """Diplomatic Immunity on entering ``g`` (and the Lost Fortress for Diplomats)."""
+    """Diplomatic Immunity on entering ``g`` (and the Lost Fortress for Diplomats).
+
+    A Diplomat may not enter an enemy occupied or controlled galaxy (without permission); an
+    empty enemy Home Planet is controlled by its owner, so it counts as enemy-controlled."""
     colour = s.owner[f]
     if ctx.content.fig_kind[f] == DIPLOMAT:
         if diplomat_of(ctx, s, g, lambda o: not friendly(ctx, o, colour)):
             return True  # cancelling Diplomatic Immunity
         hostile = enemy_present(ctx, s, g, colour) or enemy_loose(ctx, s, g, colour)
+        if not hostile and g in ctx.content.homes:
+            owner = control(ctx, s, g)
+            hostile = owner != NOBODY and not friendly(ctx, owner, colour)
         return not hostile or may_pass(ctx, s, g, colour)
     return not protected_against(ctx, s, g, colour)
 

@@ -13,7 +13,7 @@ from shadowtable.games.shadowlord.board import (
     friendly,
     protected_against,
 )
-from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER, SHADOW, SHADOWLORD
+from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER, SHADOW, SHADOWLORD
 from shadowtable.games.shadowlord.rules.alliances import (
     alive_seats,
     can_join,
@@ -80,13 +80,19 @@ def traitor_after_dismiss(ctx: Ctx, s: SLState, task: Task) -> None:
 
 def become_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
     """Switch ring and ships to the new colour, recolour loose ships in the galaxy, then the
-    Diplomatic Immunity retreat clauses."""
+    Diplomatic Immunity retreat clauses.
+
+    Among enemy characters protected by a Diplomat the traitor must move away (during the
+    current player's Step 4 or earlier); if only enemy Diplomats are with him, they retreat at
+    once (the retreat clauses below)."""
     old = s.owner[f]
     g = s.loc[f]
     recolour(ctx, s, f, colour)
     recolour_loose(ctx, s, g, colour)
     if colour == s.cur and before_fight(s) and protected_against(ctx, s, g, colour):
-        s.flags[f] |= MUST_LEAVE
+        kind = ctx.content.fig_kind
+        if any(kind[e] != DIPLOMAT and not friendly(ctx, s.owner[e], colour) for e in figs_at(s, g)):
+            s.flags[f] |= MUST_LEAVE
     log(s, f"{ctx.content.fig_name[f]} leaves {ctx.content.colours[old]} for {ctx.content.colours[colour]}")
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 

@@ -21,8 +21,9 @@ CHANCE: dict[str, tuple[OutcomesFn, ApplyFn]] = {}
 MAIN_KINDS = {"event", "build", "move", "shadow_move"}
 """Decisions of the current player during which free actions (cards under portraits, Bribery)
 may be taken."""
-NO_OFFER_KINDS = {"offer_build", "offer_reply", "vote", "commit", "storm_discard"}
-"""Decisions during which no negotiation offer may be started."""
+NO_OFFER_KINDS = {"offer_build", "offer_reply", "vote", "commit", "storm_discard", "portrait_cards"}
+"""Decisions during which no negotiation offer may be started (``portrait_cards``, after the
+last Battle, only places cards under portraits)."""
 
 
 def auto(kind: str) -> Callable[[AutoFn], AutoFn]:

@@ -7,7 +7,7 @@ from shadowtable.games.shadowlord.actions import BUY0, DONE, FIG0, GAL0, YES
 from shadowtable.games.shadowlord.board import Ctx, alliance_figs, control, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, MERCHANT
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, eliminate, lord, lord_defeated
-from shadowtable.games.shadowlord.rules.cards import discard_from_hand
+from shadowtable.games.shadowlord.rules.cards import discard_from_hand, place_actions
 from shadowtable.games.shadowlord.rules.registry import auto, chance, decision, log
 from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, NOBODY, REMOVED, SLState, Task
 
@@ -186,6 +186,7 @@ def turn_body(ctx: Ctx, s: SLState, task: Task) -> None:
     s.stack.extend(
         [
             ("end_turn",),
+            ("portrait_cards", seat),
             ("fight",),
             ("shadow_move", seat),
             ("move", seat),
@@ -269,6 +270,24 @@ def build(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         s.ships[f] += 1
         s.supply[s.cur] -= 1
         s.pool -= 1
+
+
+def portrait_cards_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+    """``done`` and every card placement; nothing (the offer is skipped) with an empty Attack
+    Hand or when it is not this seat's turn."""
+    seat = task[1]
+    if ctx.seat_of(s.cur) != seat:
+        return []
+    places = place_actions(ctx, s, seat)
+    return [DONE, *places] if places else []
+
+
+@decision("portrait_cards", portrait_cards_legal)
+def portrait_cards(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+    """After the last Battle, before the turn passes: "Anytime during your turn, you can place
+    cards from your Attack Hand under a character portrait" (a Duel reward set aside for
+    defence).  A placement is a free action that keeps this decision pending; ``done`` ends it."""
+    return None
 
 
 @auto("end_turn")
