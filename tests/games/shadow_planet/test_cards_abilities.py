@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.shadow_planet.helpers import (
+    HILL,
     JENNA,
     JOHN,
     MELITA,
@@ -15,6 +16,7 @@ from games.shadow_planet.helpers import (
     controlling,
     give,
     hand_of,
+    place,
     run_until,
     standard,
 )
@@ -75,6 +77,38 @@ def test_space_suit_only_as_the_sole_move_card() -> None:
     give(t.s, 20, JOHN)
     t.do("play Space Suit (Move 5) #20")
     assert not any(a.startswith("play") for a in t.legal_text()) and t.s.move_total == 5
+
+
+def crawler_and_space_suit(**options: object) -> Table:
+    """Jenna on the Hill holding the Crawler card (#40) and Space Suit (#20)."""
+    t = controlling(JENNA, others=[RACHEL, JOHN], **options)
+    place(t.s, JENNA, HILL)
+    give(t.s, 40, JENNA)
+    give(t.s, 20, JENNA)
+    return t.do("cancel Robot")
+
+
+def test_space_suit_cannot_follow_the_crawler_card() -> None:
+    """Rulebook: Space Suit (Move) - "You cannot play other Move cards this turn"; the Crawler is
+    a Move card ("plays Crawler (Move)"), even though it goes to the Messages pile at once and its
+    value does not count.  Option ``crawler_is_move_card`` (default): Space Suit cannot follow
+    it, exactly as it cannot follow any other Move card, and nothing follows Space Suit."""
+    t = crawler_and_space_suit()
+    t.do("play Crawler (Move 1) #40")
+    assert t.s.where[40] == M.MSG
+    assert "play Space Suit (Move 5) #20" not in t.legal_text()
+    assert "play Move (Move 1) #80" in t.legal_text()  # other Move cards still may follow it
+    other = crawler_and_space_suit()
+    other.do("play Space Suit (Move 5) #20")
+    assert not any(a.startswith("play") for a in other.legal_text())  # not even the Crawler
+
+
+def test_crawler_is_move_card_option_off_lets_space_suit_follow_the_crawler() -> None:
+    """The other reading (``crawler_is_move_card=False``): the Crawler, discarded at once to the
+    Messages pile with its value not counting, is not one of the Move cards Space Suit excludes."""
+    t = crawler_and_space_suit(crawler_is_move_card=False)
+    t.do("play Crawler (Move 1) #40", "play Space Suit (Move 5) #20")
+    assert t.s.move_total == 5 and not any(a.startswith("play") for a in t.legal_text())
 
 
 def test_crying_goes_face_up_to_the_messages_pile_at_the_end_of_the_turn() -> None:

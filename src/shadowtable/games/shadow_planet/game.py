@@ -41,6 +41,13 @@ OPTIONS = (
     OptionSpec(
         "search_bonus_without_cards", bool, True, "SP-D-SEARCH-BONUS: Search bonuses apply with no Search card played"
     ),
+    OptionSpec(
+        "crawler_is_move_card",
+        bool,
+        True,
+        "SP-D-SPACE-SUIT-CRAWLER: the Crawler card, though discarded at once, is a Move card played this "
+        "turn, so Space Suit cannot follow it",
+    ),
 )
 
 

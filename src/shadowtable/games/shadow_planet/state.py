@@ -105,7 +105,7 @@ class State:
     active: int  # Character whose turn it is
     fill: int  # deck (0..4) whose next unknown top card chance must reveal, or -1
     forbid: int  # bitmask of types that may not be played this turn
-    excl: int  # bitmask of types closed by an exclusive card
+    excl: int  # bits 0-4: types closed by an exclusive card; 5-9: types played and discarded at once (turn.LEFT_SHIFT)
     move_total: int
     move_cards: int
     drive: int  # vehicle driven this turn or -1

@@ -41,6 +41,11 @@ from shadowtable.games.shadow_planet.state import (
 )
 
 MOVE_T, SEARCH_T, GET_T = 0, 1, 2
+LEFT_SHIFT = 5
+"""``s.excl`` bits 0-4: types closed by an exclusive card this turn; bits 5-9 (``1 << LEFT_SHIFT``
+up): types of cards played this turn that left the table at once (the Crawler card, discarded
+to the Messages pile), which an exclusive card (Space Suit) counts as played (option
+``crawler_is_move_card``)."""
 
 
 def controller_seat(s: State) -> int:
@@ -139,6 +144,7 @@ def playable(r: Rules, s: State, step_type: int) -> list[int]:
             if excl[card] & bit:
                 if played_of_type < 0:
                     played_of_type = sum(1 for c in cards_in(s, PLAYED0 + ch) if ctype[c] == step_type)
+                    played_of_type += (s.excl >> LEFT_SHIFT) & bit
                 if played_of_type:
                     continue
             out.append(card)
@@ -156,6 +162,8 @@ def play_card(r: Rules, s: State, card: int) -> None:
         s.vehicle_loc[vehicle] = s.char_loc[ch]
         if to_messages:
             face_up_to_messages(s, card)
+            if r.options["crawler_is_move_card"]:
+                s.excl |= (1 << t) << LEFT_SHIFT  # still a card of its type played this turn
         else:
             move_openly(s, card, PLAYED0 + ch)
     else:
