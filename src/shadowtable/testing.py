@@ -222,7 +222,9 @@ def check_resampling(game: Game[Any], state: Any, action: int, where: str, sampl
                 _fail(where, f"seat {seat}: legal-action words or error messages differ on a resampled state")
             if game.current_player(sampled) != player:
                 _fail(where, f"seat {seat}: a resampled state has another player to act")
-            for twin in game.legal_actions(sampled)[:limit]:
+            # The seat that decided knows its own choice; any other reader only what it saw.
+            twins = [action] if seat == player else game.legal_actions(sampled)[:limit]
+            for twin in twins:
                 if _canonical(game.observe(game.apply(sampled, twin), seat)) != seen_after:
                     continue
                 other = game.event_text(sampled, twin, seat)
