@@ -57,7 +57,7 @@ class ShadowPlanetGame(Game[State]):
     SPEC = GameSpec(
         id="shadow-planet",
         name="The Shadow Planet",
-        version="1.1.0",
+        version="1.2.0",
         min_players=3,
         max_players=5,
         num_distinct_actions=A.NUM_ACTIONS,
