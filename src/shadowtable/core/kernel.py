@@ -1,0 +1,240 @@
+"""The engine kernel: pending work as a stack of typed tasks, each handled by a declared rule.
+
+A game built on the kernel keeps its pending work in ``state.stack`` (the last task on top).
+A task is a small frozen dataclass (:class:`Task`) whose fields are its arguments, read by
+name, never by position.  Every task type has exactly one handler, declared in the game's
+:class:`Rulebook` table (no registration by import side effects):
+
+- :class:`Automatic` work runs at once, with no choice to make;
+- a :class:`Decision` waits for one seat: its legal actions and what each one does;
+- a :class:`Chance` node waits for the runner: its outcomes with probabilities.
+
+:class:`Kernel` is the one engine loop for every game: :meth:`Kernel.advance` runs automatic
+work until a seat or chance must act or the game is over; :meth:`Kernel.apply` copies the state
+once, then mutates the copy, so the caller's state never changes; :meth:`Kernel.pending` says
+who must decide what, in words and as data, for bots and front ends.  The kernel writes nothing
+onto a caller's state (no caches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Generic, Protocol, Self, TypeVar
+
+from shadowtable.core.errors import IllegalActionError, StateFormatError
+
+CHANCE_SEAT = -1
+"""``Pending.seat`` at a chance node (the same value as :data:`shadowtable.core.game.CHANCE`)."""
+
+C = TypeVar("C")
+S = TypeVar("S", bound="KernelState")
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """Pending work: subclasses are frozen dataclasses whose fields are the task's arguments."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"task": kind, ...fields}``: the task as JSON data."""
+        return {"task": task_kind(type(self)), **{f.name: getattr(self, f.name) for f in fields(self)}}
+
+
+def task_kind(task_type: type[Task]) -> str:
+    """The task's kind in data: its class name in snake case (``ChooseCard`` -> ``choose_card``)."""
+    name = task_type.__name__
+    return "".join(f"_{ch.lower()}" if ch.isupper() and i else ch.lower() for i, ch in enumerate(name))
+
+
+class KernelState(Protocol):
+    """What the kernel needs of a state: a stack of tasks and a full copy."""
+
+    stack: list[Task]
+
+    def copy(self) -> Self: ...
+
+
+@dataclass(frozen=True)
+class Automatic(Generic[C, S]):
+    """Work done at once: ``run(ctx, state, task)`` mutates ``state`` (the task is already popped)."""
+
+    run: Callable[[C, S, Any], None]
+
+
+@dataclass(frozen=True)
+class Decision(Generic[C, S]):
+    """A choice for one seat.
+
+    ``seat(task)`` names the seat; ``legal(ctx, state, task)`` lists its legal actions (sorted);
+    ``apply(ctx, state, task, action)`` carries one out (the task is already popped: push it
+    back to ask again).  ``prompt`` says what is decided, in words a player can act on; ``rule``
+    names the rules-help entry that applies; ``shown`` lists the task's fields that every seat
+    may know (an allow-list: a field not listed is never shown in :class:`Pending`).  A
+    decision with no legal action is skipped.
+    """
+
+    seat: Callable[[Any], int]
+    legal: Callable[[C, S, Any], list[int]]
+    apply: Callable[[C, S, Any, int], None]
+    prompt: str
+    rule: str = ""
+    shown: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Chance(Generic[C, S]):
+    """A chance node: ``outcomes(ctx, state, task)`` lists ``(outcome, probability)`` pairs
+    sorted by outcome; ``apply(ctx, state, task, outcome)`` carries one out (task popped).
+    ``shown`` is the allow-list of the task's public fields.  A chance node with no outcome is
+    skipped."""
+
+    outcomes: Callable[[C, S, Any], list[tuple[int, float]]]
+    apply: Callable[[C, S, Any, int], None]
+    shown: tuple[str, ...] = ()
+
+
+Handler = Automatic[Any, Any] | Decision[Any, Any] | Chance[Any, Any]
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Who must decide what now.
+
+    ``seat`` is the seat to decide, :data:`CHANCE_SEAT` at a chance node, or ``None`` once the
+    game is over; ``kind`` is the task's kind, ``prompt`` says in words what is decided,
+    ``rule`` names the rule that applies, and ``data`` holds the task's arguments that its
+    handler lists as public (``shown``).
+    """
+
+    seat: int | None
+    kind: str
+    prompt: str
+    rule: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt, "rule": self.rule, "data": self.data}
+
+
+class Rulebook:
+    """One game's table from task type to handler, declared in one place."""
+
+    def __init__(self, handlers: Mapping[type[Task], Handler]) -> None:
+        self.handlers: dict[type[Task], Handler] = dict(handlers)
+        self.by_kind: dict[str, type[Task]] = {task_kind(t): t for t in self.handlers}
+        if len(self.by_kind) != len(self.handlers):
+            raise ValueError("two task types share a kind")
+
+    def handler(self, task: Task) -> Handler:
+        try:
+            return self.handlers[type(task)]
+        except KeyError:
+            raise StateFormatError(f"no rule handles the task {type(task).__name__}") from None
+
+    def task_from_json(self, data: Mapping[str, Any]) -> Task:
+        """Rebuild a task from :meth:`Task.to_json` data (lists become tuples)."""
+        try:
+            args = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "task"}
+            return self.by_kind[str(data["task"])](**args)
+        except (KeyError, TypeError) as exc:
+            raise StateFormatError(f"bad task {dict(data)!r}: {exc}") from exc
+
+
+class Kernel(Generic[C, S]):
+    """The engine loop shared by every game built on tasks.
+
+    ``is_over(state)`` tells whether the game has ended (an empty stack also ends it).
+    """
+
+    def __init__(self, rulebook: Rulebook, is_over: Callable[[S], bool] = lambda state: False) -> None:
+        self.rulebook = rulebook
+        self.is_over = is_over
+
+    def advance(self, ctx: C, state: S, budget: int = 1_000_000) -> None:
+        """Run automatic work (and skip decisions and chance nodes with nothing to choose) until
+        a seat or chance must act or the game is over."""
+        handler_of = self.rulebook.handler
+        while state.stack and not self.is_over(state):
+            budget -= 1
+            if budget < 0:
+                raise RuntimeError(f"engine loop: automatic work never ends at {state.stack[-3:]}")
+            task = state.stack[-1]
+            handler = handler_of(task)
+            if isinstance(handler, Automatic):
+                state.stack.pop()
+                handler.run(ctx, state, task)
+            elif isinstance(handler, Decision):
+                if handler.legal(ctx, state, task):
+                    return
+                state.stack.pop()
+            else:
+                if handler.outcomes(ctx, state, task):
+                    return
+                state.stack.pop()
+
+    def top(self, state: S) -> Task | None:
+        """The task waiting for a seat or chance, or ``None`` when the game is over."""
+        if self.is_over(state) or not state.stack:
+            return None
+        return state.stack[-1]
+
+    def current_player(self, state: S) -> int | None:
+        """The seat to decide, :data:`CHANCE_SEAT`, or ``None`` once the game is over."""
+        task = self.top(state)
+        if task is None:
+            return None
+        handler = self.rulebook.handler(task)
+        return handler.seat(task) if isinstance(handler, Decision) else CHANCE_SEAT
+
+    def legal_actions(self, ctx: C, state: S) -> list[int]:
+        """Sorted legal actions; at a chance node the outcomes; empty once the game is over."""
+        task = self.top(state)
+        if task is None:
+            return []
+        handler = self.rulebook.handler(task)
+        if isinstance(handler, Decision):
+            return handler.legal(ctx, state, task)
+        if isinstance(handler, Chance):
+            return [outcome for outcome, _ in handler.outcomes(ctx, state, task)]
+        return []
+
+    def chance_outcomes(self, ctx: C, state: S) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node; else empty."""
+        task = self.top(state)
+        if task is None:
+            return []
+        handler = self.rulebook.handler(task)
+        return handler.outcomes(ctx, state, task) if isinstance(handler, Chance) else []
+
+    def apply(self, ctx: C, state: S, action: int, *, checked: bool = True) -> S:
+        """A new state: ``action`` carried out on a copy of ``state``, then :meth:`advance`."""
+        if checked:
+            legal = self.legal_actions(ctx, state)
+            if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+                raise IllegalActionError(f"action {action!r} is not legal now")
+        new = state.copy()
+        task = new.stack.pop()
+        handler = self.rulebook.handler(task)
+        if isinstance(handler, Automatic):
+            raise StateFormatError(f"task {type(task).__name__} is automatic: nothing to decide")
+        handler.apply(ctx, new, task, action)
+        self.advance(ctx, new)
+        return new
+
+    def pending(self, state: S) -> Pending:
+        """Who must decide what now, in words and as data."""
+        task = self.top(state)
+        if task is None:
+            return Pending(seat=None, kind="over", prompt="the game is over")
+        handler = self.rulebook.handler(task)
+        if isinstance(handler, Automatic):
+            raise StateFormatError(f"task {type(task).__name__} is automatic: it never waits")
+        data = {name: _json_value(getattr(task, name)) for name in handler.shown}
+        kind = task_kind(type(task))
+        if isinstance(handler, Decision):
+            return Pending(handler.seat(task), kind, handler.prompt, handler.rule, data)
+        return Pending(CHANCE_SEAT, kind, "chance decides", "", data)
+
+
+def _json_value(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
