@@ -153,6 +153,36 @@ def check_event_text(game: Game[Any], state: Any, legal: list[int], where: str, 
             texts.setdefault(seen, (action, text))
 
 
+def check_observation_schemas(game: Game[Any], state: Any, where: str) -> None:
+    """Every observation matches the game's shipped JSON Schema for its kind (an allow-list:
+    a field the schema does not list fails).  Games that ship no schema are not checked."""
+    try:
+        import jsonschema
+    except ImportError:  # the [dev] extra brings it; without it the check cannot run
+        return
+    for seat in [None, *range(game.players)]:
+        kind = "spectator" if seat is None else "seat"
+        schema = _schema(game, kind)
+        if schema is None:
+            continue
+        error = jsonschema.exceptions.best_match(
+            jsonschema.Draft202012Validator(schema).iter_errors(game.observe(state, seat))
+        )
+        if error is not None:
+            path = "/".join(str(p) for p in error.absolute_path)
+            _fail(where, f"seat {seat}: observation does not match its schema at '{path}': {error.message[:200]}")
+
+
+_SCHEMAS: dict[tuple[type[Any], str], dict[str, Any] | None] = {}
+
+
+def _schema(game: Game[Any], kind: str) -> dict[str, Any] | None:
+    key = (type(game), kind)
+    if key not in _SCHEMAS:
+        _SCHEMAS[key] = game.observation_schema(kind)
+    return _SCHEMAS[key]
+
+
 def check_seats_validated(game: Game[Any], state: Any, where: str) -> None:
     """Every entry point that takes a seat refuses a number that is not a seat with :class:`InvalidSeatError`."""
     last = game.players - 1
@@ -273,12 +303,14 @@ def checked_playout(game: Game[Any], seed: int, *, full_every: int = 1) -> Playo
             check_event_text(game, state, legal, where)
             check_resampling(game, state, action, where, samples=1)
             check_seats_validated(game, state, where)
+            check_observation_schemas(game, state, where)
         state = next_state
         steps += 1
     where = f"{game.spec.id} players={game.players} seed={seed} end"
     check_terminal(game, state, where)
     check_json_roundtrip(game, state, where)
     check_determinize(game, state, where)
+    check_observation_schemas(game, state, where)
     return PlayoutStats(steps, decisions, chances, list(game.returns(state)))
 
 

@@ -97,6 +97,31 @@ class Game(ABC, Generic[S]):
 
         return json.dumps(observation, indent=2, sort_keys=True)
 
+    def observation_schema(self, kind: str) -> dict[str, Any] | None:
+        """The JSON Schema of an observation of ``kind`` (``"seat"`` or ``"spectator"``).
+
+        The default reads ``data/schemas/observation-<kind>.json`` from the package of the game's
+        class (or of the nearest base class that ships one), or returns ``None`` when there is
+        none.  Schemas list every field an observation may hold (``additionalProperties:
+        false``), so the conformance suite refuses a field that is not on the allow-list.
+        """
+        import json
+        from importlib import resources
+
+        for cls in type(self).__mro__:
+            if cls is Game:
+                break
+            package = cls.__module__.rpartition(".")[0] or cls.__module__
+            try:
+                text = (
+                    resources.files(package).joinpath("data", "schemas", f"observation-{kind}.json").read_text("utf-8")
+                )
+            except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError, TypeError):
+                continue
+            schema: dict[str, Any] = json.loads(text)
+            return schema
+        return None
+
     def check_seat(self, seat: object) -> int | None:
         """``seat`` if it is a seat of this game or ``None`` (a spectator); else :class:`InvalidSeatError`."""
         if seat is None:

@@ -1,0 +1,26 @@
+"""The pending work of a Tiny Stack game: one frozen dataclass per kind, fields read by name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shadowtable.core.kernel import Task
+
+
+@dataclass(frozen=True, slots=True)
+class DealCard(Task):
+    """Chance deals ``seat`` a secret card."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bet(Task):
+    """``seat`` bets or passes."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown(Task):
+    """The bettors show their cards; the highest wins."""
