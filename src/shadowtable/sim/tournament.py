@@ -213,6 +213,7 @@ def run_tournament(
     records_path: str | Path | None = None,
     workers: int = 1,
     resume: bool = False,
+    on_start: Progress | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of ``game_id`` between ``bot_specs``; see the module docstring.
 
@@ -220,7 +221,8 @@ def run_tournament(
     receives every game record as one JSON line, in game order, flushed after each game.
     ``workers`` > 1 plays the games in that many local processes (same result).  ``resume``
     counts the games already complete in ``records_path`` (see :func:`resumed_records`) and plays
-    and appends only the rest; ``games`` is the total wanted.
+    and appends only the rest; ``games`` is the total wanted.  ``on_start(done, games)`` is called
+    once, when every argument (and the records resumed) has been checked and play starts.
     """
     specs, places = lineup_places(bot_specs)
     labels = unique_labels(specs)
@@ -233,6 +235,8 @@ def run_tournament(
     job = TournamentJob(game_id, players, dict(options or {}), seed, tuple(labels), tuple(specs), tuple(lineup))
     done = resumed_records(path, job, games) if resume and path is not None else []
     count = partial(_count, result, job, game.spec.max_utility, games, progress)
+    if on_start is not None:
+        on_start(len(done), games)
     for record in done:
         count(record)
     with _open_records(path, append=resume) as sink:
