@@ -327,6 +327,31 @@ def test_report_without_matplotlib_names_both_install_commands(
     assert _snapshot(workdir) == before
 
 
+@pytest.mark.parametrize(
+    ("module", "argv", "install"),
+    [
+        ("ray", [*SIM, "--backend", "ray"], "pip install 'shadowtable[ray]'"),
+        ("pyarrow", ["export", "good.jsonl", "--out", "new.parquet"], "pip install pyarrow"),
+    ],
+)
+def test_a_missing_extra_is_one_error_line_before_any_work(
+    workdir: Path,
+    module: str,
+    argv: list[str],
+    install: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name in [name for name in sys.modules if name == module or name.startswith(f"{module}.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, module, None)
+    before = _snapshot(workdir)
+    code = main(argv)
+    captured = capsys.readouterr()
+    _assert_one_error_line(code, captured.out, captured.err, install)
+    assert _snapshot(workdir) == before
+
+
 # -- the same through a real process: `python -m shadowtable.cli` and the console script ----------
 
 
