@@ -39,59 +39,12 @@ from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
 from shadowtable.sim.batch import game_seed, play_indexed
 from shadowtable.sim.parallel import chunks, completed_records, in_order, record_index
-from shadowtable.sim.stats import rate, wilson_interval
+from shadowtable.sim.stats import WinTally
 from shadowtable.sim.summaries import record_roles
 
 RESULT_FORMAT = "shadowtable-tournament/1"
 Progress = Callable[[int, int], None]
 """Called as ``progress(games_done, games_total)`` after each game."""
-
-
-@dataclass
-class Tally:
-    """Seat-games played, wins and summed return for one bot, seat or role."""
-
-    games: int = 0
-    wins: int = 0
-    return_sum: float = 0.0
-
-    def add(self, won: bool, value: float) -> None:
-        """Count one seat-game."""
-        self.games += 1
-        self.wins += int(won)
-        self.return_sum += value
-
-    @property
-    def win_rate(self) -> float:
-        """Wins per seat-game."""
-        return rate(self.wins, self.games)
-
-    @property
-    def mean_return(self) -> float:
-        """Mean return per seat-game."""
-        return self.return_sum / self.games if self.games else 0.0
-
-    @property
-    def win_interval(self) -> tuple[float, float]:
-        """95% Wilson confidence interval of the win rate."""
-        return wilson_interval(self.wins, self.games)
-
-    def to_json(self) -> dict[str, Any]:
-        """Counts plus the derived rate, interval and mean (ignored when read back)."""
-        low, high = self.win_interval
-        return {
-            "games": self.games,
-            "wins": self.wins,
-            "return_sum": self.return_sum,
-            "win_rate": self.win_rate,
-            "win_rate_ci95": [low, high],
-            "mean_return": self.mean_return,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Tally:
-        """Rebuild from :meth:`to_json` output."""
-        return cls(games=int(data["games"]), wins=int(data["wins"]), return_sum=float(data["return_sum"]))
 
 
 @dataclass(frozen=True)
@@ -122,10 +75,10 @@ class TournamentResult:
     labels: list[str]
     games: int = 0
     truncated: int = 0
-    bots: dict[str, Tally] = field(default_factory=dict)
-    bot_seats: dict[str, list[Tally]] = field(default_factory=dict)
-    seats: list[Tally] = field(default_factory=list)
-    roles: dict[str, dict[str, Tally]] = field(default_factory=dict)
+    bots: dict[str, WinTally] = field(default_factory=dict)
+    bot_seats: dict[str, list[WinTally]] = field(default_factory=dict)
+    seats: list[WinTally] = field(default_factory=list)
+    roles: dict[str, dict[str, WinTally]] = field(default_factory=dict)
     ratings: dict[str, SkillRating] = field(default_factory=dict)
     lineup: list[str] = field(default_factory=list)
     """The line-up before rotation (labels, a bot repeated once per place); empty means ``labels``."""
@@ -168,10 +121,10 @@ class TournamentResult:
             lineup=[str(label) for label in data.get("lineup", data["labels"])],
             games=int(data["games"]),
             truncated=int(data["truncated"]),
-            bots={k: Tally.from_json(v) for k, v in data["bots"].items()},
-            bot_seats={k: [Tally.from_json(t) for t in v] for k, v in data["bot_seats"].items()},
-            seats=[Tally.from_json(t) for t in data["seats"]],
-            roles={r: {k: Tally.from_json(t) for k, t in by.items()} for r, by in data["roles"].items()},
+            bots={k: WinTally.from_json(v) for k, v in data["bots"].items()},
+            bot_seats={k: [WinTally.from_json(t) for t in v] for k, v in data["bot_seats"].items()},
+            seats=[WinTally.from_json(t) for t in data["seats"]],
+            roles={r: {k: WinTally.from_json(t) for k, t in by.items()} for r, by in data["roles"].items()},
             ratings={k: SkillRating(float(v["mu"]), float(v["sigma"])) for k, v in data["ratings"].items()},
         )
 
@@ -397,9 +350,9 @@ def empty_result(
         seed=seed,
         labels=list(labels),
         lineup=list(lineup or labels),
-        bots={label: Tally() for label in labels},
-        bot_seats={label: [Tally() for _ in range(players)] for label in labels},
-        seats=[Tally() for _ in range(players)],
+        bots={label: WinTally() for label in labels},
+        bot_seats={label: [WinTally() for _ in range(players)] for label in labels},
+        seats=[WinTally() for _ in range(players)],
         ratings={label: SkillRating(float(initial.mu), float(initial.sigma)) for label in labels},
     )
 
@@ -417,7 +370,7 @@ def add_record(result: TournamentResult, record: GameRecord, lineup: Sequence[st
         result.bot_seats[label][seat].add(won, value)
         result.seats[seat].add(won, value)
         if roles is not None:
-            result.roles.setdefault(roles[seat], {}).setdefault(label, Tally()).add(won, value)
+            result.roles.setdefault(roles[seat], {}).setdefault(label, WinTally()).add(won, value)
     result.ratings.update(updated_ratings(result.ratings, lineup, record.returns))
 
 
@@ -490,7 +443,7 @@ def _bot_header() -> list[str]:
     return [*_tally_header("bot"), "rating mu", "sigma", "ordinal"]
 
 
-def _tally_cells(name: str, tally: Tally) -> list[str]:
+def _tally_cells(name: str, tally: WinTally) -> list[str]:
     low, high = tally.win_interval
     return [
         name,
