@@ -71,6 +71,12 @@ class Game(ABC, Generic[S]):
     def apply(self, state: S, action: int) -> S:
         """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
 
+    def apply_unchecked(self, state: S, action: int) -> S:
+        """:meth:`apply` without the legality check, for an action just taken from
+        :meth:`legal_actions` (search rollouts, benchmarks).  Games override it where the check
+        costs; the default checks anyway."""
+        return self.apply(state, action)
+
     def is_terminal(self, state: S) -> bool:
         """Whether the game is over."""
         return self.current_player(state) == TERMINAL
@@ -201,6 +207,10 @@ class Game(ABC, Generic[S]):
     def conservation_errors(self, state: S) -> list[str]:
         """Component-conservation problems (every card and token somewhere, exactly once)."""
         return []
+
+    def summary(self, state: S) -> dict[str, Any]:
+        """Facts about a game for reports and records' ``metadata`` (JSON data; empty by default)."""
+        return {}
 
     def check_legal(self, state: S, action: int) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``."""
