@@ -232,9 +232,3 @@ QUOTE_LIMIT = 80
 def quote_input(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` quoted for an error message, cut to ``limit`` characters with an ellipsis."""
     return repr(text if len(text) <= limit else text[: limit - 1] + "\u2026")
-
-
-def legal_or_raise(action: int, legal: Sequence[int]) -> None:
-    """Raise :class:`IllegalActionError` unless ``action`` is among ``legal``."""
-    if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
-        raise IllegalActionError(f"action {action!r} is not legal now")
