@@ -115,7 +115,7 @@ def decisions(players: int, seeds: range, mode: int) -> Iterator[Found]:
 def first(found: Iterator[Found], wanted: Callable[[View], bool]) -> tuple[Found, View]:
     for item in found:
         game, _, seat, obs = item
-        view = View(game.rules, seat, obs)
+        view = View(game.ctx, seat, obs)
         if wanted(view):
             return item, view
     raise AssertionError("no such decision in the scanned games")
@@ -206,7 +206,7 @@ def test_decompression_guardian_advances_the_countdown_others_move_it_back() -> 
 def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
     item, view = first(decisions(4, range(5), M.MSG_DISCARD), lambda v: True)
     game, _, seat, obs = item
-    target_colour = game.rules.c.char_colour[target_character(view)]
+    target_colour = game.ctx.c.char_colour[target_character(view)]
     rival = (seat + 1) % 4
     sheets = [3] * 20
     for other in range(4):
@@ -264,7 +264,7 @@ def test_identity_tie_goes_to_the_gear_best_for_the_role() -> None:
             if state.mode == M.IDENTITY:
                 seat = game.current_player(state)
                 obs = game.observe(state, seat)
-                view = View(game.rules, seat, obs)
+                view = View(game.ctx, seat, obs)
                 legal = game.legal_actions(state)
                 action_chosen = ShadowPlanetHeuristicBot().choose(game, seat, obs, legal, random.Random(0))
                 scores = [gear_score(view, a - A.IDENTITY) for a in legal]

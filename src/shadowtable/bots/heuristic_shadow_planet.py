@@ -25,7 +25,7 @@ from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 
 MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
 ALIEN, ASTRONAUT, GUARDIAN = "alien", "astronaut", "guardian"
@@ -78,8 +78,8 @@ class ShadowPlanetHeuristicBot:
         legal_actions: Sequence[int],
         rng: random.Random,
     ) -> int:
-        rules = getattr(game, "rules", None)
-        if not isinstance(rules, Rules):
+        rules = getattr(game, "ctx", None)
+        if not isinstance(rules, Context):
             raise BotError(f"the Shadow Planet heuristic cannot play {game.spec.id!r}")
         view = View(rules, seat, observation)
         chooser = DECIDERS.get(int(observation["mode"]))
@@ -92,7 +92,7 @@ class ShadowPlanetHeuristicBot:
 class View:
     """Facts a seat can read from its observation, with static content at hand."""
 
-    def __init__(self, rules: Rules, seat: int, obs: Observation) -> None:
+    def __init__(self, rules: Context, seat: int, obs: Observation) -> None:
         self.r = rules
         self.seat = seat
         self.obs = obs

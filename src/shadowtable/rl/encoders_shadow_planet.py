@@ -52,7 +52,7 @@ class ShadowPlanetEncoder(BlockEncoder):
     """Encodes observations of one configured Shadow Planet game (fixed player count)."""
 
     def __init__(self, game: Game[Any]) -> None:
-        rules = getattr(game, "rules", None)
+        rules = getattr(game, "ctx", None)
         self.players = game.players
         self.cards = int(rules.num_cards) if rules is not None else 121
         content = rules.c if rules is not None else None

@@ -23,7 +23,7 @@ def ended(players: int, objectives: list[int], reason: int, **opts: object) -> T
 
 
 def finish(t: Table) -> dict[str, object]:
-    advance(t.game.rules, t.s)
+    advance(t.game.ctx, t.s)
     assert t.s.mode == M.FINISHED
     out: dict[str, object] = t.game.observe(t.s, None)["outcome"]
     return out
@@ -116,5 +116,5 @@ def test_identity_priority_order_uses_fewest_markers_among_still_available_chara
         s.sheets[seat * 5 : seat * 5 + 5] = row
     s.pool = [15 - sum(s.sheets[seat * 5 + col] for seat in range(3)) for col in range(5)]
     s.latched, s.mode = M.END_REPAIR, M.END_GAME
-    advance(t.game.rules, s)
+    advance(t.game.ctx, s)
     assert s.identity == [REED, JENNA, RACHEL]

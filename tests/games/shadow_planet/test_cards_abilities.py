@@ -164,7 +164,7 @@ def test_robot_takes_the_protagonist_card_and_the_next_draft_starts_there() -> N
     t.s.mode = M.TURN_START
     from shadowtable.games.shadow_planet.engine import advance
 
-    advance(t.game.rules, t.s)
+    advance(t.game.ctx, t.s)
     assert t.s.protagonist == 0
     run_until(t, M.DRAFT_RANDOM)
     t.chance_lowest(1)

@@ -61,7 +61,7 @@ def test_alien_threat_clamp_option() -> None:
         t.s.threat, t.s.repair = 7, 0
         for card in (51, 52):
             give(t.s, card, 0)  # the Alien (seat 1) is matched to Jenna
-        advance(t.game.rules, t.s)
+        advance(t.game.ctx, t.s)
         assert t.game.observe(t.s, None)["outcome"]["final_threat"] == threat
 
 

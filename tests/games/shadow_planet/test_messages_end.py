@@ -84,7 +84,7 @@ def test_threat_has_priority_over_countdown_and_the_guardian_wins() -> None:
     for _ in range(5):
         t.act(t.game.legal_actions(t.s)[0])
     while t.game.current_player(t.s) == CHANCE:
-        gets = [c for c in t.game.legal_actions(t.s) if t.game.rules.ctype[c] == 2]
+        gets = [c for c in t.game.legal_actions(t.s) if t.game.ctx.ctype[c] == 2]
         t.act(gets[0] if gets else t.game.legal_actions(t.s)[0])
     run_until(t, M.FINISHED)
     out = t.game.observe(t.s, None)["outcome"]
@@ -111,10 +111,10 @@ def finished(players: int, objectives: list[int], sheets: dict[int, list[int]], 
 
 def test_identities_by_fewest_markers_in_priority_order_and_ties_are_chosen() -> None:
     t = finished(3, [4, 0, 1], {0: [0, 0, 1, 1, 1], 1: [0, 1, 1, 1, 1], 2: [1, 1, 1, 1, 0]}, M.END_COUNTDOWN)
-    advance(t.game.rules, t.s)
+    advance(t.game.ctx, t.s)
     assert t.s.identity == [NIKKE, JENNA, REED] and t.s.mode == M.FINISHED  # Alien, Commander, Guardian
     t2 = finished(3, [4, 0, 1], {0: [0, 0, 1, 1, 1], 1: [0, 1, 1, 1, 1], 2: [1, 0, 0, 1, 1]}, M.END_COUNTDOWN)
-    advance(t2.game.rules, t2.s)
+    advance(t2.game.ctx, t2.s)
     assert t2.game.current_player(t2.s) == 2 and t2.legal_text() == ["identity Nikke Larsson", "identity John Vargo"]
     t2.do("identity John Vargo")
     assert t2.s.identity == [NIKKE, JENNA, JOHN] and t2.s.mode == M.FINISHED
@@ -122,14 +122,14 @@ def test_identities_by_fewest_markers_in_priority_order_and_ties_are_chosen() ->
 
 def test_identity_ties_option_takes_the_lowest_initiative() -> None:
     t = finished(3, [4, 0, 1], {}, M.END_COUNTDOWN, identity_ties="lowest_initiative")
-    advance(t.game.rules, t.s)
+    advance(t.game.ctx, t.s)
     assert t.s.identity == [JOHN, JENNA, NIKKE] and t.s.mode == M.FINISHED
 
 
 def test_missing_guardian_takes_the_highest_initiative_unmatched_character() -> None:
     t = finished(3, [1, 0, 2], {}, M.END_COUNTDOWN, identity_ties="lowest_initiative")
     t.s.repair = 3
-    advance(t.game.rules, t.s)
+    advance(t.game.ctx, t.s)
     out = t.game.observe(t.s, None)["outcome"]
     assert out["phantom_guardian"] == "Reed Robinson" and out["roles"]["Rachel Robinson"] == "astronaut"
     assert out["winning_role"] == "guardian" and t.game.returns(t.s) == [0.0, 0.0, 0.0]
@@ -143,7 +143,7 @@ def test_repair_end_guardian_loses_and_alien_faces_astronaut_attack() -> None:
         give(s, card, JENNA)
     for card in (56, 57):
         give(s, card, NIKKE)  # Commander (Nikke): 2 Attack
-    advance(t.game.rules, s)
+    advance(t.game.ctx, s)
     out = t.game.observe(s, None)["outcome"]
     assert out["alien_get"] == 4 and out["final_threat"] == 7 and out["astronaut_attack"] == 2
     assert out["winning_role"] == "alien" and t.game.returns(s) == [0.0, 1.0, 0.0]
@@ -157,7 +157,7 @@ def test_countdown_end_repair_check_with_non_counting_repair_cards() -> None:
     s.repair = 2
     give(s, 38, NIKKE)  # Corroded Part: no Repair for an Astronaut
     give(s, 36, NIKKE)
-    advance(t.game.rules, s)
+    advance(t.game.ctx, s)
     out = t.game.observe(s, None)["outcome"]
     assert out["astronaut_repair"] == 1 and out["winning_role"] == "guardian"
     assert t.game.returns(s) == [1.0, 0.0, 0.0]
@@ -169,7 +169,7 @@ def test_ray_gun_counts_two_attack_for_astronauts() -> None:
     s.repair, s.threat = 1, 2
     give(s, 36, NIKKE)
     give(s, 74, NIKKE)
-    advance(t.game.rules, s)
+    advance(t.game.ctx, s)
     out = t.game.observe(s, None)["outcome"]
     assert out["astronaut_attack"] == 2 and out["winning_role"] == "astronaut"
     assert t.game.returns(s) == [0.0, 0.0, 1.0]
@@ -177,7 +177,7 @@ def test_ray_gun_counts_two_attack_for_astronauts() -> None:
 
 def test_summary_reports_the_trajectory_and_identities() -> None:
     t = finished(3, [4, 0, 1], {}, M.END_COUNTDOWN, identity_ties="lowest_initiative")
-    advance(t.game.rules, t.s)
+    advance(t.game.ctx, t.s)
     summary = t.game.summary(t.s)
     assert summary["end_reason"] == "countdown" and summary["trajectory"][0] == {
         "countdown": 12,

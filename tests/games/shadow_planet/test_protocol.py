@@ -15,7 +15,7 @@ from shadowtable.games.shadow_planet.notation import decision_from_str, decision
 
 def test_every_decision_id_has_notation_that_parses_back() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
-    rules = t.game.rules
+    rules = t.game.ctx
     texts = set()
     for action in range(A.NUM_ACTIONS):
         text = decision_to_str(rules, t.s, action)

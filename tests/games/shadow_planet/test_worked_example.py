@@ -142,7 +142,7 @@ def test_end_of_game_identities_and_award() -> None:
         give(s, card, NIKKE)  # one Get, two Attack
     s.countdown, s.repair, s.threat, s.latched = 0, 3, 5, M.END_COUNTDOWN
     s.mode = M.END_GAME
-    advance(t.game.rules, s)
+    advance(t.game.ctx, s)
     assert s.mode == M.FINISHED
     assert s.identity == [RACHEL, NIKKE, JENNA, JOHN, REED]
     out = t.game.observe(s, None)["outcome"]

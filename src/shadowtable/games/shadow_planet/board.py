@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import (
     END_COUNTDOWN,
     END_REPAIR,
@@ -87,21 +87,21 @@ def ensure_top(s: State, deck: int, wanted: int) -> bool:
     return False
 
 
-def set_threat(r: Rules, s: State, value: int) -> None:
+def set_threat(r: Context, s: State, value: int) -> None:
     """Move the Threat Indicator (clamped); reaching the end latches the game end."""
     s.threat = max(0, min(r.c.threat_max, value))
     if s.threat >= r.c.threat_max:
         s.latched |= END_THREAT
 
 
-def set_repair(r: Rules, s: State, value: int) -> None:
+def set_repair(r: Context, s: State, value: int) -> None:
     """Move the Repair Indicator (clamped); 0 latches the game end."""
     s.repair = max(0, min(r.c.repair_max, value))
     if s.repair == 0:
         s.latched |= END_REPAIR
 
 
-def set_countdown(r: Rules, s: State, value: int) -> None:
+def set_countdown(r: Context, s: State, value: int) -> None:
     """Move the Countdown Indicator (clamped); 0 latches the game end."""
     s.countdown = max(0, min(r.c.countdown_max, value))
     if s.countdown == 0:

@@ -11,14 +11,19 @@ from collections.abc import Callable
 
 from shadowtable.core.game import CHANCE, TERMINAL
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet import phases, sections, turn
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.board import cards_in, deck_rest, hand, zone_size
-from shadowtable.games.shadow_planet.endgame import choose_identity, identity_choices, identity_seat, match_identities
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules import phases, sections, turn
+from shadowtable.games.shadow_planet.rules.endgame import (
+    choose_identity,
+    identity_choices,
+    identity_seat,
+    match_identities,
+)
 from shadowtable.games.shadow_planet.state import State
 
-AUTO: dict[int, Callable[[Rules, State], None]] = {
+AUTO: dict[int, Callable[[Context, State], None]] = {
     M.ROUND_START: phases.round_start,
     M.DRAFT_REVEAL: phases.draft_reveal,
     M.TURN_START: turn.turn_start,
@@ -45,7 +50,7 @@ STEP_NEXT = {M.STEP_MOVE: M.MOVE_END, M.STEP_SEARCH: M.SEARCH_LOOK, M.STEP_GET: 
              M.STEP_REPAIR: M.STEP_ATTACK, M.STEP_ATTACK: M.SECTION_END}  # fmt: skip
 
 
-def advance(r: Rules, s: State) -> None:
+def advance(r: Context, s: State) -> None:
     """Run automatic procedures until a decision, a chance node or the end."""
     auto = AUTO
     while s.fill < 0:
@@ -75,7 +80,7 @@ def current_player(s: State) -> int:
     return s.controller[s.active]
 
 
-def chance_outcomes(r: Rules, s: State) -> list[int]:
+def chance_outcomes(r: Context, s: State) -> list[int]:
     """Outcome ids at a chance node (uniform over them)."""
     if s.fill >= 0:
         return sorted(deck_rest(s, s.fill))
@@ -86,7 +91,7 @@ def chance_outcomes(r: Rules, s: State) -> list[int]:
     return list(range(6))  # DRAFT_RANDOM
 
 
-def apply_chance(r: Rules, s: State, outcome: int) -> None:
+def apply_chance(r: Context, s: State, outcome: int) -> None:
     """Apply a chance outcome to ``s`` (a copy), then advance."""
     if s.fill >= 0:
         s.top[s.fill].append(outcome)
@@ -99,7 +104,7 @@ def apply_chance(r: Rules, s: State, outcome: int) -> None:
     advance(r, s)
 
 
-def legal_actions(r: Rules, s: State) -> list[int]:
+def legal_actions(r: Context, s: State) -> list[int]:
     """Sorted legal decision ids (empty at chance nodes and at the end)."""
     if s.fill >= 0:
         return []
@@ -122,12 +127,12 @@ def _colours(s: State) -> list[int]:
     return [A.COLOUR + col for col in range(5) if s.pool[col] > 0]
 
 
-def _walk(r: Rules, s: State) -> list[int]:
+def _walk(r: Context, s: State) -> list[int]:
     opts = turn.walk_options(r, s)
     return sorted([A.GOTO + x if kind == "goto" else A.ENTER + x for kind, x in opts] + [A.DONE])
 
 
-LEGAL: dict[int, Callable[[Rules, State], list[int]]] = {
+LEGAL: dict[int, Callable[[Context, State], list[int]]] = {
     M.DRAFT_PICK: lambda r, s: [A.PICK + c for c in phases.draft_received(s, s.draft_step)],
     M.ABILITY_CANCEL: lambda r, s: [A.CANCEL + c for c in range(6) if c != s.active],
     M.GIVE_SEAT: lambda r, s: _others(s, s.controller[s.active]),
@@ -155,7 +160,7 @@ LEGAL: dict[int, Callable[[Rules, State], list[int]]] = {
 }
 
 
-def apply_decision(r: Rules, s: State, action: int) -> None:
+def apply_decision(r: Context, s: State, action: int) -> None:
     """Apply a legal decision to ``s`` (a copy), then advance."""
     mode = s.mode
     if mode in STEP_TYPE:
@@ -172,27 +177,27 @@ def apply_decision(r: Rules, s: State, action: int) -> None:
     advance(r, s)
 
 
-def _cancel(r: Rules, s: State, a: int) -> None:
+def _cancel(r: Context, s: State, a: int) -> None:
     s.cancelled = a - A.CANCEL
     s.mode = M.ABILITY_NEXT
 
 
-def _seat(back: int) -> Callable[[Rules, State, int], None]:
-    def choose(r: Rules, s: State, a: int) -> None:
+def _seat(back: int) -> Callable[[Context, State, int], None]:
+    def choose(r: Context, s: State, a: int) -> None:
         s.target = a - A.SEAT
         s.mode = back
 
     return choose
 
 
-def _colour(back: int) -> Callable[[Rules, State, int], None]:
-    def choose(r: Rules, s: State, a: int) -> None:
+def _colour(back: int) -> Callable[[Context, State, int], None]:
+    def choose(r: Context, s: State, a: int) -> None:
         sections.give_colour(s, a - A.COLOUR, back)
 
     return choose
 
 
-def _reed(r: Rules, s: State, a: int) -> None:
+def _reed(r: Context, s: State, a: int) -> None:
     if a == A.USE:
         s.char_loc[s.active] = r.c.section_location[s.target]
         s.char_section[s.active] = s.target
@@ -200,13 +205,13 @@ def _reed(r: Rules, s: State, a: int) -> None:
     s.mode = M.ABILITY_NEXT
 
 
-def _ride(r: Rules, s: State, a: int) -> None:
+def _ride(r: Context, s: State, a: int) -> None:
     turn.answer_ride(r, s, a == A.RIDE)
     if not s.ask:
         s.mode = M.STEP_MOVE
 
 
-def _walk_decide(r: Rules, s: State, a: int) -> None:
+def _walk_decide(r: Context, s: State, a: int) -> None:
     if a == A.DONE:
         turn.begin_search(s)
     elif a >= A.ENTER:
@@ -215,45 +220,45 @@ def _walk_decide(r: Rules, s: State, a: int) -> None:
         turn.walk(r, s, a - A.GOTO)
 
 
-def _fallback(r: Rules, s: State, a: int) -> None:
+def _fallback(r: Context, s: State, a: int) -> None:
     if a != A.DONE:
         turn.drive_to(s, a - A.GOTO)
     turn.begin_search(s)
 
 
-def _scrap_give(r: Rules, s: State, a: int) -> None:
+def _scrap_give(r: Context, s: State, a: int) -> None:
     s.chosen = a - A.CHOOSE
     s.mode = M.SCRAP_TAKE
 
 
-def _section(r: Rules, s: State, a: int) -> None:
+def _section(r: Context, s: State, a: int) -> None:
     if a == A.LEAVE:
         sections.expel(s)
     else:
         sections.resolve(r, s, a - A.RESOLVE)
 
 
-def _bridge_take(r: Rules, s: State, a: int) -> None:
+def _bridge_take(r: Context, s: State, a: int) -> None:
     s.chosen = a - A.CHOOSE
     s.mode = M.BRIDGE_GIVE
 
 
-def _deck(r: Rules, s: State, a: int) -> None:
+def _deck(r: Context, s: State, a: int) -> None:
     s.target = a - A.DECK
     s.mode = M.GRAVE_DRAW
 
 
-def _scrap_seat(r: Rules, s: State, a: int) -> None:
+def _scrap_seat(r: Context, s: State, a: int) -> None:
     s.target = a - A.SEAT
     s.mode = M.SCRAP_GIVE
 
 
-def _give_seat(r: Rules, s: State, a: int) -> None:
+def _give_seat(r: Context, s: State, a: int) -> None:
     s.target = a - A.SEAT
     s.mode = M.GIVE_COLOUR
 
 
-DECIDE: dict[int, Callable[[Rules, State, int], None]] = {
+DECIDE: dict[int, Callable[[Context, State, int], None]] = {
     M.DRAFT_PICK: lambda r, s, a: phases.apply_pick(r, s, a - A.PICK),
     M.ABILITY_CANCEL: _cancel,
     M.GIVE_SEAT: _give_seat,

@@ -13,10 +13,11 @@ from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import engine, notation, observe
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.content import load_content
-from shadowtable.games.shadow_planet.endgame import end_reason, outcome
-from shadowtable.games.shadow_planet.phases import new_state
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.endgame import outcome
+from shadowtable.games.shadow_planet.setup import new_state
 from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.summary import summary
 
 MAX_ROUNDS = 60
 """Rounds can never exceed this: the Countdown advances at least 1 per round and only the
@@ -74,24 +75,24 @@ class ShadowPlanetGame(Game[State]):
             content = load_content(self.options["content"])
         except ContentError as exc:
             raise InvalidOptionError(f"option 'content': {exc}") from exc
-        self.rules = Rules(content, players, self.options)
+        self.ctx = Context(content, players, self.options)
 
     # -- dynamics -------------------------------------------------------------------------------
     def initial_state(self) -> State:
-        return new_state(self.rules)
+        return new_state(self.ctx)
 
     def current_player(self, state: State) -> int:
         return engine.current_player(state)
 
     def legal_actions(self, state: State) -> list[int]:
         if engine.current_player(state) == CHANCE:
-            return engine.chance_outcomes(self.rules, state)
-        return engine.legal_actions(self.rules, state)
+            return engine.chance_outcomes(self.ctx, state)
+        return engine.legal_actions(self.ctx, state)
 
     def chance_outcomes(self, state: State) -> list[tuple[int, float]]:
         if engine.current_player(state) != CHANCE:
             return []
-        outcomes = engine.chance_outcomes(self.rules, state)
+        outcomes = engine.chance_outcomes(self.ctx, state)
         p = 1.0 / len(outcomes)
         return [(o, p) for o in outcomes]
 
@@ -103,39 +104,39 @@ class ShadowPlanetGame(Game[State]):
         """Apply without the legality check (for benchmarks and search bots that know it is legal)."""
         new = state.copy()
         if engine.current_player(state) == CHANCE:
-            engine.apply_chance(self.rules, new, action)
+            engine.apply_chance(self.ctx, new, action)
         else:
-            engine.apply_decision(self.rules, new, action)
+            engine.apply_decision(self.ctx, new, action)
         return new
 
     def returns(self, state: State) -> list[float]:
         if state.mode != M.FINISHED:
             return [0.0] * self.players
-        winners = outcome(self.rules, state)["winners"]
+        winners = outcome(self.ctx, state)["winners"]
         return [1.0 if seat in winners else 0.0 for seat in range(self.players)]
 
     # -- information ----------------------------------------------------------------------------
     def observe(self, state: State, seat: int | None) -> Observation:
-        obs = observe.observe(self.rules, state, self.check_seat(seat))
+        obs = observe.observe(self.ctx, state, self.check_seat(seat))
         if state.mode == M.FINISHED:
-            obs["outcome"] = outcome(self.rules, state)
+            obs["outcome"] = outcome(self.ctx, state)
         return obs
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         try:
-            return observe.determinize(self.rules, dict(observation), rng)
+            return observe.determinize(self.ctx, dict(observation), rng)
         except (KeyError, TypeError, IndexError) as exc:
             raise StateFormatError(f"bad Shadow Planet observation: {exc}") from exc
 
     def render(self, observation: Observation) -> str:
         from shadowtable.games.shadow_planet.render import render
 
-        return render(self.rules, observation)
+        return render(self.ctx, observation)
 
     def event_text(self, state: State, action: int, seat: int | None) -> str | None:
         from shadowtable.games.shadow_planet.narration import event_text
 
-        return event_text(self.rules, state, self.apply_unchecked(state, action), action, self.check_seat(seat))
+        return event_text(self.ctx, state, self.apply_unchecked(state, action), action, self.check_seat(seat))
 
     def rules_help(self, observation: Observation) -> str:
         from shadowtable.games.shadow_planet.narration import rules_help
@@ -145,13 +146,13 @@ class ShadowPlanetGame(Game[State]):
     # -- notation -------------------------------------------------------------------------------
     def action_to_str(self, state: State, action: int) -> str:
         if engine.current_player(state) == CHANCE:
-            return notation.chance_to_str(self.rules, state, action)
-        return notation.decision_to_str(self.rules, state, action)
+            return notation.chance_to_str(self.ctx, state, action)
+        return notation.decision_to_str(self.ctx, state, action)
 
     def action_from_str(self, state: State, text: str) -> int | None:
         if engine.current_player(state) == CHANCE:
             return None
-        return notation.decision_from_str(self.rules, text)
+        return notation.decision_from_str(self.ctx, text)
 
     # -- serialisation --------------------------------------------------------------------------
     def state_to_json(self, state: State) -> dict[str, Any]:
@@ -162,7 +163,7 @@ class ShadowPlanetGame(Game[State]):
             state = State.from_json(dict(data))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StateFormatError(f"bad Shadow Planet state: {exc}") from exc
-        if state.n != self.players or len(state.where) != self.rules.num_cards:
+        if state.n != self.players or len(state.where) != self.ctx.num_cards:
             raise StateFormatError("state does not match this game's players or content")
         return state
 
@@ -170,16 +171,8 @@ class ShadowPlanetGame(Game[State]):
     def conservation_errors(self, state: State) -> list[str]:
         from shadowtable.games.shadow_planet.checks import conservation_errors
 
-        return conservation_errors(self.rules, state)
+        return conservation_errors(self.ctx, state)
 
     def summary(self, state: State) -> dict[str, Any]:
         """Report metadata: end reason, rounds, indicator trajectory, identities, winners."""
-        data: dict[str, Any] = {
-            "end_reason": end_reason(state) if state.mode == M.FINISHED else None,
-            "rounds": state.round,
-            "trajectory": [{"countdown": c, "repair": r, "threat": t} for c, r, t in state.trajectory],
-        }
-        if state.mode == M.FINISHED:
-            facts = outcome(self.rules, state)
-            data.update({"seats": facts["seats"], "winners": facts["winners"], "why": facts["why"]})
-        return data
+        return summary(self.ctx, state)

@@ -11,9 +11,9 @@ from shadowtable.core.game import CHANCE
 from shadowtable.core.rules_help import help_for
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.engine import current_player
 from shadowtable.games.shadow_planet.notation import chance_to_str, decision_to_str
-from shadowtable.games.shadow_planet.rules import Rules
 from shadowtable.games.shadow_planet.state import State
 
 SECRET_DECISIONS = (
@@ -29,7 +29,7 @@ def rules_help(mode_name: str) -> str:
     return help_for("shadowtable.games.shadow_planet", mode_name)
 
 
-def event_text(r: Rules, before: State, after: State, action: int, seat: int | None) -> str | None:
+def event_text(r: Context, before: State, after: State, action: int, seat: int | None) -> str | None:
     """How ``action`` (taken in ``before``, giving ``after``) reads to ``seat``."""
     player = current_player(before)
     if player == CHANCE:
@@ -42,7 +42,7 @@ def event_text(r: Rules, before: State, after: State, action: int, seat: int | N
     return f"{who}: {decision_to_str(r, before, action)}"
 
 
-def _chance_text(r: Rules, before: State, after: State, outcome: int, seat: int | None) -> str | None:
+def _chance_text(r: Context, before: State, after: State, outcome: int, seat: int | None) -> str | None:
     if before.fill == M.MESSAGES_DECK and before.mode == M.MSG_REVEAL:
         return chance_to_str(r, before, outcome)  # a Messages reveal is face up for everyone
     if before.fill >= 0:

@@ -7,7 +7,7 @@ import re
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.content import COLOURS
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
 
 CHOOSE_VERBS = {
@@ -31,7 +31,7 @@ FIXED = {
 }
 
 
-def decision_to_str(r: Rules, s: State | None, a: int) -> str:
+def decision_to_str(r: Context, s: State | None, a: int) -> str:
     """Notation of decision ``a``; the state (if any) only picks a card choice's verb and a
     Section reveal's label."""
     c = r.c
@@ -73,7 +73,7 @@ def decision_to_str(r: Rules, s: State | None, a: int) -> str:
     return f"action {a}"
 
 
-def chance_to_str(r: Rules, s: State, outcome: int) -> str:
+def chance_to_str(r: Context, s: State, outcome: int) -> str:
     """Notation of a chance outcome, e.g. ``draw Melita: Medi-Kit (Move 2) #0``."""
     c = r.c
     if s.fill >= 0:
@@ -92,7 +92,7 @@ _CARD_VERBS = {"play": A.PLAY, "place": A.PLACE, "discard": A.DISCARD}
 _CHOOSE = {"give", "remove", "take", "temple", "choose", "reveal"}
 
 
-def decision_from_str(r: Rules, text: str) -> int | None:
+def decision_from_str(r: Context, text: str) -> int | None:
     """The action id named by ``text`` regardless of legality, or None if unknown."""
     words = " ".join(text.strip().lower().split())
     for a, name in FIXED.items():

@@ -13,9 +13,9 @@ import random
 from typing import Any
 
 from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.engine import current_player
-from shadowtable.games.shadow_planet.phases import draft_drawer, draft_received
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.rules.phases import draft_drawer, draft_received
 from shadowtable.games.shadow_planet.state import FIELDS, State
 
 HIDDEN_TURN = ("look", "placed", "chosen")
@@ -31,7 +31,7 @@ PUBLIC_SCALARS = tuple(
 REVEALED_END = (M.IDENTITY, M.FINISHED)
 
 
-def observe(r: Rules, s: State, seat: int | None) -> dict[str, Any]:
+def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
     """JSON view of ``s`` for ``seat`` (None: a spectator)."""
     mask = s.public | (s.known[seat] if seat is not None else 0)
     obs: dict[str, Any] = {"seat": seat, "to_act": current_player(s), "mode_name": M.MODE_NAMES.get(s.mode, "")}
@@ -54,7 +54,7 @@ def observe(r: Rules, s: State, seat: int | None) -> dict[str, Any]:
     return obs
 
 
-def _zones(r: Rules, s: State, mask: int) -> dict[str, Any]:
+def _zones(r: Context, s: State, mask: int) -> dict[str, Any]:
     by_zone: list[list[int]] = [[] for _ in range(M.PLAYED0 + 6)]
     for card, zone in enumerate(s.where):
         by_zone[zone].append(card)
@@ -100,7 +100,7 @@ def _draft(s: State, seat: int | None) -> dict[str, Any]:
 
 
 # -- determinization ----------------------------------------------------------------------------
-def determinize(r: Rules, obs: dict[str, Any], rng: random.Random) -> State:
+def determinize(r: Context, obs: dict[str, Any], rng: random.Random) -> State:
     """A full state agreeing with everything ``obs`` shows."""
     s = State.__new__(State)
     for name in PUBLIC_SCALARS:
@@ -113,7 +113,7 @@ def determinize(r: Rules, obs: dict[str, Any], rng: random.Random) -> State:
     return s
 
 
-def _objectives(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
+def _objectives(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> None:
     shown = obs["objectives"]
     removed_count = obs["removed_objectives"]
     dealt = [i for i, o in enumerate(shown) if o is None]
@@ -144,7 +144,7 @@ def ended_alien_ok(shown: list[Any], rest: list[int], hidden: int, removed: int,
     return 0 in [o for o in shown if o is not None] or 0 in rest[: hidden + undealt]
 
 
-def _cards(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
+def _cards(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> None:
     zones = obs["zones"]
     where = [-1] * r.num_cards
     s.top = [[] for _ in range(5)]
@@ -196,7 +196,7 @@ def _cards(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
 
 
 def _deal(
-    r: Rules, s: State, where: list[int], slots: list[tuple[str, int, int]], unknown: list[int], rng: random.Random
+    r: Context, s: State, where: list[int], slots: list[tuple[str, int, int]], unknown: list[int], rng: random.Random
 ) -> None:
     """Fill unseen places: decks from their own cards, Messages cards only into Messages places."""
     home = r.c.card_home
@@ -264,7 +264,7 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
     raise ValueError("no consistent draft")
 
 
-def _turn_fill(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
+def _turn_fill(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> None:
     look, placed = obs["look"], obs["placed"]
     s.look, s.placed = list(look), list(placed)
     if look and look[0] is None:

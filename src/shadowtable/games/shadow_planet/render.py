@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from shadowtable.games.shadow_planet.content import COLOURS
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 
 
-def render(r: Rules, obs: dict[str, Any]) -> str:
+def render(r: Context, obs: dict[str, Any]) -> str:
     """Text of everything in ``obs`` a player would look at."""
     c = r.c
 

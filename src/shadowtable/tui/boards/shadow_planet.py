@@ -117,7 +117,7 @@ def outcome_panel(obs: Observation) -> RenderableType | None:
 
 def shadow_planet_board(game: Game[Any], obs: Observation) -> RenderableType:
     """Everything a player at the table sees, drawn with Rich."""
-    c = game.rules.c  # type: ignore[attr-defined]
+    c = game.ctx.c  # type: ignore[attr-defined]
     who = "spectator" if obs["seat"] is None else f"seat {obs['seat']}"
     header = Text(f"Round {obs['round']} · {obs['mode_name'].replace('_', ' ')} · viewing as {who}", style="bold")
     indicators = Group(

@@ -16,7 +16,8 @@ from shadowtable.games.shadow_planet.board import (
     zone_size,
 )
 from shadowtable.games.shadow_planet.content import Reveal
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.turn import controller_seat, draw_to_hand
 from shadowtable.games.shadow_planet.state import (
     ACCOM_LOOK,
     ACCOM_REMOVE,
@@ -36,10 +37,9 @@ from shadowtable.games.shadow_planet.state import (
     TURN_END,
     State,
 )
-from shadowtable.games.shadow_planet.turn import controller_seat, draw_to_hand
 
 
-def payable(r: Rules, s: State) -> list[int]:
+def payable(r: Context, s: State) -> list[int]:
     """Indices of the current Section's reveals the hand can pay."""
     section = s.char_section[s.active]
     counts = [0] * 5
@@ -49,7 +49,7 @@ def payable(r: Rules, s: State) -> list[int]:
     return [i for i, rv in enumerate(reveals) if all(counts[t] >= need for t, need in enumerate(rv.cost))]
 
 
-def section_end(r: Rules, s: State) -> None:
+def section_end(r: Context, s: State) -> None:
     """End of turn in a Section: offer the effect if it can be paid, else just expel."""
     if s.char_section[s.active] < 0:
         s.mode = TURN_END
@@ -65,13 +65,13 @@ def expel(s: State) -> None:
     s.mode = TURN_END
 
 
-def resolve(r: Rules, s: State, index: int) -> None:
+def resolve(r: Context, s: State, index: int) -> None:
     """Start paying reveal ``index``: forced cards are shown at once, the player picks the rest."""
     s.reveal, s.eff_index, s.look = index, 0, []
     _reveal_forced(r, s)
 
 
-def reveal_needs(r: Rules, s: State) -> list[int]:
+def reveal_needs(r: Context, s: State) -> list[int]:
     """Cards of each type still to be shown for the chosen reveal."""
     need = list(r.c.section_reveals[s.char_section[s.active]][s.reveal].cost)
     for card in s.look:
@@ -79,13 +79,13 @@ def reveal_needs(r: Rules, s: State) -> list[int]:
     return need
 
 
-def reveal_choices(r: Rules, s: State) -> list[int]:
+def reveal_choices(r: Context, s: State) -> list[int]:
     """Hand cards the player may show next (types still needed, not shown yet)."""
     need = reveal_needs(r, s)
     return [c for c in hand(s, s.active) if need[r.ctype[c]] > 0 and c not in s.look]
 
 
-def _reveal_forced(r: Rules, s: State) -> None:
+def _reveal_forced(r: Context, s: State) -> None:
     need = reveal_needs(r, s)
     for t, count in enumerate(need):
         cards = [c for c in hand(s, s.active) if r.ctype[c] == t and c not in s.look]
@@ -99,7 +99,7 @@ def _reveal_forced(r: Rules, s: State) -> None:
         s.mode = EFFECT_NEXT
 
 
-def reveal_card(r: Rules, s: State, card: int, forced: bool = False) -> None:
+def reveal_card(r: Context, s: State, card: int, forced: bool = False) -> None:
     """Show ``card`` from hand to everyone (it stays in hand)."""
     s.look.append(card)
     tell_all(s, card)
@@ -107,7 +107,7 @@ def reveal_card(r: Rules, s: State, card: int, forced: bool = False) -> None:
         _reveal_forced(r, s)
 
 
-def effect_next(r: Rules, s: State) -> None:
+def effect_next(r: Context, s: State) -> None:
     """Run the next effect of the paid reveal; after the last, place the Marker and expel."""
     section = s.char_section[s.active]
     effects = r.c.section_reveals[section][s.reveal].effects
@@ -123,7 +123,7 @@ def effect_next(r: Rules, s: State) -> None:
     expel(s)
 
 
-def _start_effect(r: Rules, s: State, effect: dict[str, int | str | bool]) -> bool:
+def _start_effect(r: Context, s: State, effect: dict[str, int | str | bool]) -> bool:
     """Apply an automatic effect (False) or switch to the mode that asks for a choice (True)."""
     kind = effect["kind"]
     seat = controller_seat(s)
@@ -162,7 +162,7 @@ def _start_effect(r: Rules, s: State, effect: dict[str, int | str | bool]) -> bo
     return False
 
 
-def accom_look(r: Rules, s: State) -> None:
+def accom_look(r: Context, s: State) -> None:
     """Look at the top cards of the Messages pile (chance reveals unknown ones)."""
     if not ensure_top(s, MESSAGES_DECK, s.count):
         return
@@ -183,7 +183,7 @@ def accom_remove(s: State, card: int) -> None:
         s.mode = EFFECT_NEXT
 
 
-def bridge_swap(r: Rules, s: State, given: int) -> None:
+def bridge_swap(r: Context, s: State, given: int) -> None:
     """Swap the chosen Robot card with ``given`` from the active hand."""
     me, robot_seat = controller_seat(s), s.controller[r.robot]
     move_secretly(s, s.chosen, GEAR0 + s.active, me, robot_seat)
@@ -194,7 +194,7 @@ def bridge_swap(r: Rules, s: State, given: int) -> None:
     s.mode = EFFECT_NEXT
 
 
-def decomp(r: Rules, s: State, advance: bool) -> None:
+def decomp(r: Context, s: State, advance: bool) -> None:
     """Advance or move back the Countdown Indicator."""
     set_countdown(r, s, s.countdown - s.count if advance else s.countdown + s.count)
     s.count = 0
@@ -211,7 +211,7 @@ def give_colour(s: State, colour: int, back_to: int) -> None:
         s.mode = back_to
 
 
-def grave_draw(r: Rules, s: State) -> None:
+def grave_draw(r: Context, s: State) -> None:
     """Take the top card of the chosen Location deck."""
     if zone_size(s, s.target) > 0:
         if not ensure_top(s, s.target, 1):

@@ -14,8 +14,8 @@ from shadowtable.games.shadow_planet.board import (
     tell,
     zone_size,
 )
-from shadowtable.games.shadow_planet.phases import face_up_to_messages, reset_turn
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.phases import face_up_to_messages, reset_turn
 from shadowtable.games.shadow_planet.state import (
     ABILITY_CANCEL,
     ABILITY_NEXT,
@@ -53,7 +53,7 @@ def controller_seat(s: State) -> int:
     return s.controller[s.active]
 
 
-def turn_start(r: Rules, s: State) -> None:
+def turn_start(r: Context, s: State) -> None:
     """Begin the next Character's turn (or the Messages phase after the sixth)."""
     reset_turn(s)
     if s.active >= 6:
@@ -84,7 +84,7 @@ def _auto_ability(s: State, ch: int, effect: dict[str, Any]) -> bool:
     return True
 
 
-def unc_discard(r: Rules, s: State) -> None:
+def unc_discard(r: Context, s: State) -> None:
     """An uncontrolled Character discards the top card of its Location deck face up."""
     deck = s.char_loc[s.active]
     if zone_size(s, deck) > 0:
@@ -95,7 +95,7 @@ def unc_discard(r: Rules, s: State) -> None:
     s.mode = TURN_START
 
 
-def ability_next(r: Rules, s: State) -> None:
+def ability_next(r: Context, s: State) -> None:
     """Resolve the controlled ability effects in order; stop at the first that needs a choice."""
     ch = s.active
     effects = r.c.char_controlled[ch] if ch != s.cancelled else ()
@@ -122,14 +122,14 @@ def ability_next(r: Rules, s: State) -> None:
     s.mode = STEP_MOVE
 
 
-def can_enter(r: Rules, s: State, ch: int, section: int) -> bool:
+def can_enter(r: Context, s: State, ch: int, section: int) -> bool:
     """A Character may enter a Section unless it is the Robot, or its Marker is there."""
     colour = r.c.char_colour[ch]
     return colour >= 0 and not (s.section_markers[section] >> colour) & 1 and s.char_section[ch] != section
 
 
 # -- playing cards ------------------------------------------------------------------------------
-def playable(r: Rules, s: State, step_type: int) -> list[int]:
+def playable(r: Context, s: State, step_type: int) -> list[int]:
     """Cards of the step's type the active player may play now."""
     bit = 1 << step_type
     if s.forbid & bit or s.excl & bit:
@@ -151,7 +151,7 @@ def playable(r: Rules, s: State, step_type: int) -> list[int]:
     return out
 
 
-def play_card(r: Rules, s: State, card: int) -> None:
+def play_card(r: Context, s: State, card: int) -> None:
     """Play ``card`` face up: resolve its effect, then add its value to the step's total."""
     ch = s.active
     t = r.ctype[card]
@@ -193,7 +193,7 @@ def swap_targets(s: State) -> list[int]:
 
 
 # -- moving -------------------------------------------------------------------------------------
-def drive_options(r: Rules, s: State) -> list[tuple[int, int]]:
+def drive_options(r: Context, s: State) -> list[tuple[int, int]]:
     """(vehicle, destination) pairs the active Character may declare now."""
     ch = s.active
     if s.drive >= 0 or s.move_cards or s.char_section[ch] >= 0:
@@ -208,7 +208,7 @@ def drive_options(r: Rules, s: State) -> list[tuple[int, int]]:
     ]
 
 
-def declare_drive(r: Rules, s: State, vehicle: int, dest: int) -> None:
+def declare_drive(r: Context, s: State, vehicle: int, dest: int) -> None:
     """Take the Vehicle card, declare the destination; controlled Characters here may ride."""
     ch = s.active
     s.drive, s.dest = vehicle, dest
@@ -221,7 +221,7 @@ def declare_drive(r: Rules, s: State, vehicle: int, dest: int) -> None:
     s.passengers = []
 
 
-def answer_ride(r: Rules, s: State, ride: bool) -> None:
+def answer_ride(r: Context, s: State, ride: bool) -> None:
     """The asked player accepts or refuses; asking stops when the Vehicle is full."""
     ch = s.ask.pop(0)
     if ride:
@@ -230,7 +230,7 @@ def answer_ride(r: Rules, s: State, ride: bool) -> None:
             s.ask = []
 
 
-def drive_total(r: Rules, s: State) -> int:
+def drive_total(r: Context, s: State) -> int:
     """Move value with the Vehicle bonus (Moonette: add then multiply; Crawler: +1 per card)."""
     kind, amount = r.c.vehicle_bonus[s.drive]
     if kind == "multiply_total":
@@ -238,7 +238,7 @@ def drive_total(r: Rules, s: State) -> int:
     return s.move_total + amount * s.move_cards
 
 
-def move_end(r: Rules, s: State) -> None:
+def move_end(r: Context, s: State) -> None:
     """Step I's consequence: drive the declared Vehicle, or spend points on Links and Sections."""
     here = s.char_loc[s.active]
     if s.drive >= 0:
@@ -267,13 +267,13 @@ def drive_to(s: State, dest: int) -> None:
     s.vehicle_loc[s.drive] = dest
 
 
-def fallback_destinations(r: Rules, s: State) -> list[int]:
+def fallback_destinations(r: Context, s: State) -> list[int]:
     """Other destinations within the driver's total (the Crawler example)."""
     here = s.char_loc[s.active]
     return [d for d in range(4) if d != here and r.drive_dist[here][d] <= s.points]
 
 
-def walk_options(r: Rules, s: State) -> list[tuple[str, int]]:
+def walk_options(r: Context, s: State) -> list[tuple[str, int]]:
     """("goto", Location) and ("enter", Section) moves affordable with the remaining points."""
     ch = s.active
     here = s.char_loc[ch]
@@ -286,7 +286,7 @@ def walk_options(r: Rules, s: State) -> list[tuple[str, int]]:
     return out
 
 
-def walk(r: Rules, s: State, dest: int) -> None:
+def walk(r: Context, s: State, dest: int) -> None:
     """Move along a Link (leaving any Section)."""
     ch = s.active
     s.points -= r.c.link_cost[s.char_loc[ch]][dest]
@@ -295,7 +295,7 @@ def walk(r: Rules, s: State, dest: int) -> None:
         begin_search(s)
 
 
-def enter(r: Rules, s: State, section: int) -> None:
+def enter(r: Context, s: State, section: int) -> None:
     """Move into a Section of the current Location; movement ends."""
     s.points -= r.c.section_entry[section]
     s.char_section[s.active] = section
@@ -309,7 +309,7 @@ def begin_search(s: State) -> None:
 
 
 # -- search and get -----------------------------------------------------------------------------
-def search_total(r: Rules, s: State) -> int:
+def search_total(r: Context, s: State) -> int:
     """Search value: cards + ability bonus + auras of Characters now in the same Location."""
     ch = s.active
     total = s.points + s.bonus
@@ -322,7 +322,7 @@ def search_total(r: Rules, s: State) -> int:
     return total
 
 
-def search_look(r: Rules, s: State) -> None:
+def search_look(r: Context, s: State) -> None:
     """Look at the top cards of the Location deck (chance reveals unknown ones), then reorder."""
     deck = s.char_loc[s.active]
     wanted = search_total(r, s)
@@ -361,7 +361,7 @@ def draw_to_hand(s: State, deck: int) -> None:
     move_secretly(s, card, GEAR0 + s.active, controller_seat(s))
 
 
-def get_mandatory(r: Rules, s: State) -> None:
+def get_mandatory(r: Context, s: State) -> None:
     """Step III: the mandatory draw of the top card of the Location deck."""
     deck = s.char_loc[s.active]
     if zone_size(s, deck) > 0:
@@ -371,7 +371,7 @@ def get_mandatory(r: Rules, s: State) -> None:
     s.mode = STEP_GET
 
 
-def get_draws(r: Rules, s: State) -> None:
+def get_draws(r: Context, s: State) -> None:
     """Step III's consequence: one more card per point of Get value."""
     deck = s.char_loc[s.active]
     while s.draws > 0 and zone_size(s, deck) > 0:
@@ -392,7 +392,7 @@ def scrap_swap(s: State, taken: int) -> None:
     s.mode = STEP_REPAIR
 
 
-def turn_end(r: Rules, s: State) -> None:
+def turn_end(r: Context, s: State) -> None:
     """End-of-turn card effects (Crying), expulsion, and the next Character."""
     ch = s.active
     for card in cards_in(s, PLAYED0 + ch):

@@ -1,4 +1,4 @@
-"""Rule tables: the content and options turned into flat per-card and per-place lookups."""
+"""The configured game: content and options turned into flat per-card and per-place lookup tables."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from shadowtable.games.shadow_planet.content import Content
 NO_PATH = 10**6
 
 
-class Rules:
-    """Everything the engine looks up while playing: content, options, precomputed tables."""
+class Context:
+    """Everything the rules look up while playing: content, options, precomputed tables."""
 
     def __init__(self, content: Content, players: int, options: dict[str, Any]) -> None:
         self.c = content

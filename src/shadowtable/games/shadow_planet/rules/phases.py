@@ -17,7 +17,7 @@ from shadowtable.games.shadow_planet.board import (
     tell_all,
     zone_size,
 )
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import (
     DECK0,
     DRAFT_RANDOM,
@@ -45,29 +45,6 @@ from shadowtable.games.shadow_planet.state import (
 ALIEN = 0
 
 
-def new_state(r: Rules) -> State:
-    """The state before the first chance node: board set up, Objectives not yet dealt."""
-    c, n = r.c, r.n
-    s = State.__new__(State)
-    s.n, s.mode, s.round, s.protagonist = n, (SETUP_REMOVE if n < 5 else SETUP_DEAL), 0, -1
-    s.objectives, s.removed_objectives = [-1] * n, []
-    s.countdown, s.repair, s.threat, s.latched = c.countdown_start, r.repair_start, c.threat_start, 0
-    s.pool, s.sheets = [c.markers_per_colour] * 5, [0] * (5 * n)
-    s.section_markers = [0] * len(c.section_names)
-    s.char_loc, s.char_section = list(c.char_start), [-1] * 6
-    s.controller, s.seat_char, s.vehicle_loc = [-1] * 6, [-1] * n, [-1] * len(c.vehicle_names)
-    s.where = [h if h < 4 else (GEAR0 + h - 4 if h < 10 else MSG) for h in c.card_home]
-    s.top, s.temple, s.known, s.public = [[] for _ in range(5)], [], [0] * n, 0
-    s.draft_random, s.draft_picks, s.draft_step = -1, [-1] * n, 0
-    reset_turn(s)
-    s.active, s.auras, s.cancelled = 0, [], -1
-    s.msg_next, s.revealed, s.last_reveal, s.trajectory = 0, [0] * 5, [0] * 5, []
-    s.reveal_cards = []
-    s.end_reason, s.identity, s.id_next = 0, [-1] * n, 0
-    s.trajectory.append([s.countdown, s.repair, s.threat])
-    return s
-
-
 def reset_turn(s: State) -> None:
     """Clear the per-turn scratch fields."""
     s.fill, s.forbid, s.excl, s.move_total, s.move_cards = -1, 0, 0, 0, 0
@@ -85,7 +62,7 @@ def setup_outcomes(s: State) -> list[int]:
     return [o for o in range(5) if o not in dealt]
 
 
-def apply_setup(r: Rules, s: State, outcome: int) -> None:
+def apply_setup(r: Context, s: State, outcome: int) -> None:
     """Remove one Objective unseen, or deal one to the next seat, or choose the Protagonist."""
     if s.mode == SETUP_REMOVE:
         s.removed_objectives.append(outcome)
@@ -102,7 +79,7 @@ def apply_setup(r: Rules, s: State, outcome: int) -> None:
 
 
 # -- control phase ------------------------------------------------------------------------------
-def round_start(r: Rules, s: State) -> None:
+def round_start(r: Context, s: State) -> None:
     """A new round: the Protagonist shuffles the Characters; the right neighbour draws one."""
     s.round += 1
     s.controller, s.seat_char = [-1] * 6, [-1] * r.n
@@ -132,7 +109,7 @@ def draft_received(s: State, step: int) -> list[int]:
     return offered
 
 
-def apply_pick(r: Rules, s: State, ch: int) -> None:
+def apply_pick(r: Context, s: State, ch: int) -> None:
     """The picker plays ``ch`` face down; after the last pick everything is revealed."""
     s.draft_picks[draft_picker(s)] = ch
     s.draft_step += 1
@@ -140,7 +117,7 @@ def apply_pick(r: Rules, s: State, ch: int) -> None:
         s.mode = DRAFT_REVEAL
 
 
-def draft_reveal(r: Rules, s: State) -> None:
+def draft_reveal(r: Context, s: State) -> None:
     """Reveal picks; each player takes the Gear and one Marker of the colour (none for the Robot)."""
     for seat, ch in enumerate(s.draft_picks):
         s.controller[ch], s.seat_char[seat] = seat, ch
@@ -157,7 +134,7 @@ def msg_seat(s: State) -> int:
     return (s.protagonist + s.msg_next) % s.n
 
 
-def msg_start(r: Rules, s: State) -> None:
+def msg_start(r: Context, s: State) -> None:
     """Players pick up their played cards; then the secret discards begin."""
     for ch in range(6):
         for card in cards_in(s, PLAYED0 + ch):
@@ -166,7 +143,7 @@ def msg_start(r: Rules, s: State) -> None:
     _skip_empty_discarders(r, s)
 
 
-def _skip_empty_discarders(r: Rules, s: State) -> None:
+def _skip_empty_discarders(r: Context, s: State) -> None:
     while s.msg_next < s.n and not hand(s, s.seat_char[msg_seat(s)]):
         s.msg_next += 1
     s.mode = MSG_DISCARD if s.msg_next < s.n else MSG_REVEAL
@@ -174,7 +151,7 @@ def _skip_empty_discarders(r: Rules, s: State) -> None:
         _shuffle_messages(r, s)
 
 
-def apply_discard(r: Rules, s: State, card: int) -> None:
+def apply_discard(r: Context, s: State, card: int) -> None:
     """A face-down discard: nobody else can tell which card of that Gear left."""
     seat = msg_seat(s)
     ch = s.seat_char[seat]
@@ -188,7 +165,7 @@ def apply_discard(r: Rules, s: State, card: int) -> None:
     _skip_empty_discarders(r, s)
 
 
-def _shuffle_messages(r: Rules, s: State) -> None:
+def _shuffle_messages(r: Context, s: State) -> None:
     """All Messages cards face down and shuffled: the known top order is lost.
 
     With option ``temple_first`` off, the Temple pile is shuffled in with the rest.
@@ -200,7 +177,7 @@ def _shuffle_messages(r: Rules, s: State) -> None:
     s.revealed, s.reveal_cards = [0] * 5, []
 
 
-def msg_reveal(r: Rules, s: State) -> None:
+def msg_reveal(r: Context, s: State) -> None:
     """Reveal the Temple pile first (option), then random cards, up to the reveal count."""
     while sum(s.revealed) < r.c.reveal_count:
         if s.temple:
@@ -214,7 +191,7 @@ def msg_reveal(r: Rules, s: State) -> None:
     s.mode = MSG_APPLY
 
 
-def _reveal(r: Rules, s: State, card: int) -> None:
+def _reveal(r: Context, s: State, card: int) -> None:
     """Turn ``card`` face up for everyone (``reveal_cards``), then remove it from the game face
     down: the removed pile itself is seen by nobody."""
     s.revealed[r.ctype[card]] += 1
@@ -223,7 +200,7 @@ def _reveal(r: Rules, s: State, card: int) -> None:
     forget(s, card)
 
 
-def msg_apply(r: Rules, s: State) -> None:
+def msg_apply(r: Context, s: State) -> None:
     """The three consequences in order, then the Countdown's +1 and +1 per depleted deck."""
     move, search, get, repair, attack = s.revealed
     set_threat(r, s, s.threat + (get - attack))
@@ -235,7 +212,7 @@ def msg_apply(r: Rules, s: State) -> None:
     round_end(r, s)
 
 
-def round_end(r: Rules, s: State) -> None:
+def round_end(r: Context, s: State) -> None:
     """Hands go back next to the board; a latched end condition ends the game now."""
     s.trajectory.append([s.countdown, s.repair, s.threat])
     if not r.options["latched_end"]:

@@ -1,0 +1,1 @@
+"""The rules of The Shadow Planet, one concept per module."""
