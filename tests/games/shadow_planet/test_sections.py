@@ -12,6 +12,7 @@ from games.shadow_planet.helpers import (
     controlling,
     give,
     hand_of,
+    kind,
     reveal_lowest,
     run_until,
 )
@@ -103,7 +104,7 @@ def test_temple_puts_five_messages_cards_on_the_temple_pile_revealed_first() -> 
     for card in (120, 119, 118, 117, 116):
         t.do(f"temple {t.game.ctx.c.short(card)}")
     assert t.s.temple == [120, 119, 118, 117, 116] and t.s.where.count(M.MSG) == 0
-    run_until(t, M.MSG_DISCARD)
+    run_until(t, "discard_message")
     for _seat in range(3):
         t.act(t.game.legal_actions(t.s)[0])
     assert t.game.current_player(t.s) == CHANCE  # five Temple cards revealed without chance, one random
@@ -122,9 +123,9 @@ def test_marker_rule_blocks_reentry_for_the_rest_of_the_game() -> None:
 def test_player_chooses_which_cards_to_reveal() -> None:
     t = john_in(HIBER, ERICO, 26)  # John holds Search #95, Smoking #96 and Search #26: two of three
     t.do("resolve 0 Markers")
-    assert t.s.mode == M.REVEAL_PICK
+    assert kind(t.s) == "reveal_pick"
     assert t.legal_text() == [f"reveal {t.game.ctx.c.short(c)}" for c in (26, 95, 96)]
     t.do("reveal Search (Search 1) #26")
     assert t.game.observe(t.s, 1)["look"] == [26] and (t.s.public >> 26) & 1
     t.do("reveal Smoking (Search 2) #96")
-    assert t.s.mode == M.HIBER_SEAT and not (t.s.public >> 95) & 1
+    assert kind(t.s) == "hiber_seat" and not (t.s.public >> 95) & 1

@@ -15,6 +15,7 @@ from games.shadow_planet.helpers import (
     ROBOT,
     Table,
     hand_of,
+    kind,
     standard,
 )
 from shadowtable.core import CHANCE
@@ -51,7 +52,7 @@ def test_alien_is_never_removed_and_removed_objectives_stay_unseen() -> None:
         obs = t.game.observe(t.s, seat)
         assert obs["removed_objectives"] == 2
         assert 4 not in [o for o in obs["objectives"] if o is not None]
-    assert Table(5).game.current_player(Table(5).s) == CHANCE and Table(5).s.mode == M.SETUP_DEAL
+    assert Table(5).game.current_player(Table(5).s) == CHANCE and kind(Table(5).s) == "deal_objective"
 
 
 def test_pawns_start_on_their_locations_and_markers_are_in_the_pool() -> None:

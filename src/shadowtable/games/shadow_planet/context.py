@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shadowtable.games.shadow_planet.content import Content
+if TYPE_CHECKING:
+    from shadowtable.games.shadow_planet.content import Content
+
 
 NO_PATH = 10**6
 

@@ -1,31 +1,43 @@
-"""The engine loop: who acts, legal actions, applying decisions and chance outcomes.
+"""The bridge from the engine's modes to the kernel (removed with the last slice of the port).
 
-``advance`` runs automatic steps until a decision or a chance node is reached.  A procedure
-that needs an unknown top card sets ``state.fill``; the chance outcome (a card id) becomes the
-next known top card and the same procedure resumes.
+The old engine kept its pending work in ``state.mode`` and dispatched on it.  Each mode not yet
+ported runs as a ``Legacy*`` task: its handler runs the old procedure and :func:`resume` pushes
+the task for the mode it leads to.  A procedure that needs an unknown top card sets
+``state.fill``: :func:`resume` pushes the procedure again under a ``RevealTop`` chance node.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from shadowtable.core.game import CHANCE, TERMINAL
+from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
-from shadowtable.games.shadow_planet.board import cards_in, deck_rest, hand, zone_size
+from shadowtable.games.shadow_planet.board import cards_in, hand, zone_size
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.rules import phases, sections, turn
-from shadowtable.games.shadow_planet.rules.endgame import (
-    choose_identity,
-    identity_choices,
-    identity_seat,
-    match_identities,
-)
+from shadowtable.games.shadow_planet.rules import sections, turn
 from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.tasks import (
+    ChooseIdentity,
+    ChooseProtagonist,
+    DealObjective,
+    DiscardMessage,
+    DraftPick,
+    DrawDraftCard,
+    EndRound,
+    LegacyAuto,
+    LegacyDecision,
+    MatchIdentities,
+    RemoveObjective,
+    RevealDraft,
+    RevealMessages,
+    RevealTop,
+    ShuffleMessages,
+    StartMessages,
+    StartRound,
+)
 
 AUTO: dict[int, Callable[[Context, State], None]] = {
-    M.ROUND_START: phases.round_start,
-    M.DRAFT_REVEAL: phases.draft_reveal,
     M.TURN_START: turn.turn_start,
     M.ABILITY_NEXT: turn.ability_next,
     M.UNC_DISCARD: turn.unc_discard,
@@ -38,76 +50,92 @@ AUTO: dict[int, Callable[[Context, State], None]] = {
     M.ACCOM_LOOK: sections.accom_look,
     M.GRAVE_DRAW: sections.grave_draw,
     M.TURN_END: turn.turn_end,
-    M.MSG_START: phases.msg_start,
-    M.MSG_REVEAL: phases.msg_reveal,
-    M.MSG_APPLY: phases.msg_apply,
-    M.END_GAME: match_identities,
 }
 
-CHANCE_MODES = frozenset({M.SETUP_REMOVE, M.SETUP_DEAL, M.SETUP_PROTAG, M.DRAFT_RANDOM})
 STEP_TYPE = {M.STEP_MOVE: 0, M.STEP_SEARCH: 1, M.STEP_GET: 2, M.STEP_REPAIR: 3, M.STEP_ATTACK: 4}
 STEP_NEXT = {M.STEP_MOVE: M.MOVE_END, M.STEP_SEARCH: M.SEARCH_LOOK, M.STEP_GET: M.GET_DRAWS,
              M.STEP_REPAIR: M.STEP_ATTACK, M.STEP_ATTACK: M.SECTION_END}  # fmt: skip
 
 
-def advance(r: Context, s: State) -> None:
-    """Run automatic procedures until a decision, a chance node or the end."""
-    auto = AUTO
-    while s.fill < 0:
-        step = auto.get(s.mode)
-        if step is None:
-            return
-        step(r, s)
+PORTED = {
+    M.SETUP_REMOVE: RemoveObjective,
+    M.SETUP_DEAL: DealObjective,
+    M.SETUP_PROTAG: ChooseProtagonist,
+    M.ROUND_START: StartRound,
+    M.DRAFT_RANDOM: DrawDraftCard,
+    M.DRAFT_PICK: DraftPick,
+    M.DRAFT_REVEAL: RevealDraft,
+    M.MSG_START: StartMessages,
+    M.MSG_DISCARD: DiscardMessage,
+    M.MSG_REVEAL: RevealMessages,
+    M.MSG_APPLY: EndRound,
+    M.END_GAME: MatchIdentities,
+    M.IDENTITY: ChooseIdentity,
+}
+"""Modes now handled by tasks: an old procedure that leads to one returns to the stack."""
+MODE_OF: dict[type[Task], int] = {task_type: mode for mode, task_type in PORTED.items()}
+MODE_OF[ShuffleMessages] = M.MSG_REVEAL
 
 
-def current_player(s: State) -> int:
-    """Seat to act, CHANCE or TERMINAL."""
+def mode_of(s: State) -> int:
+    """The old engine mode of the pending work (for readers not yet moved to tasks)."""
+    if not s.stack:
+        return M.FINISHED
+    top = s.stack[-1]
+    if isinstance(top, RevealTop) and len(s.stack) > 1:
+        top = s.stack[-2]
+    if isinstance(top, LegacyAuto | LegacyDecision):
+        return top.mode
+    return MODE_OF.get(type(top), M.FINISHED)
+
+
+def fill_of(s: State) -> int:
+    """The deck whose next unknown card chance reveals now, or -1."""
+    top = s.stack[-1] if s.stack else None
+    return top.deck if isinstance(top, RevealTop) else -1
+
+
+def resume(s: State) -> None:
+    """After an old step: push the task that goes on from ``s.mode``; a mode now handled by
+    tasks goes on with the work below on the stack."""
     mode = s.mode
-    if s.fill >= 0 or mode in CHANCE_MODES:
-        return CHANCE
-    if mode == M.FINISHED:
-        return TERMINAL
-    if mode == M.DRAFT_PICK:
-        return phases.draft_picker(s)
-    if mode == M.MSG_DISCARD:
-        return phases.msg_seat(s)
+    if s.fill >= 0:
+        s.stack.append(LegacyAuto(mode))  # the procedure resumes once chance reveals the card
+        s.stack.append(RevealTop(s.fill))
+    elif mode in AUTO:
+        s.stack.append(LegacyAuto(mode))
+    elif mode not in PORTED and mode != M.FINISHED:
+        s.stack.append(LegacyDecision(mode, legacy_seat(s)))
+
+
+def legacy_seat(s: State) -> int:
+    """The seat deciding in mode ``s.mode``."""
+    mode = s.mode
     if mode == M.RIDE_ASK:
         return s.controller[s.ask[0]]
     if mode == M.SCRAP_TAKE:
         return s.target
-    if mode == M.IDENTITY:
-        return identity_seat(s)
     return s.controller[s.active]
 
 
-def chance_outcomes(r: Context, s: State) -> list[int]:
-    """Outcome ids at a chance node (uniform over them)."""
-    if s.fill >= 0:
-        return sorted(deck_rest(s, s.fill))
-    if s.mode in (M.SETUP_REMOVE, M.SETUP_DEAL):
-        return phases.setup_outcomes(s)
-    if s.mode == M.SETUP_PROTAG:
-        return list(range(s.n))
-    return list(range(6))  # DRAFT_RANDOM
+# -- handlers of the bridge tasks -------------------------------------------------------------
+def legacy_run(r: Context, s: State, task: LegacyAuto) -> None:
+    s.mode = task.mode
+    AUTO[task.mode](r, s)
+    resume(s)
 
 
-def apply_chance(r: Context, s: State, outcome: int) -> None:
-    """Apply a chance outcome to ``s`` (a copy), then advance."""
-    if s.fill >= 0:
-        s.top[s.fill].append(outcome)
-        s.fill = -1
-    elif s.mode == M.DRAFT_RANDOM:
-        s.draft_random = outcome
-        s.mode = M.DRAFT_PICK
-    else:
-        phases.apply_setup(r, s, outcome)
-    advance(r, s)
+def legacy_legal(r: Context, s: State, task: LegacyDecision) -> list[int]:
+    return legal_actions(r, s)
+
+
+def legacy_decide(r: Context, s: State, task: LegacyDecision, action: int) -> None:
+    apply_decision(r, s, action)
+    resume(s)
 
 
 def legal_actions(r: Context, s: State) -> list[int]:
-    """Sorted legal decision ids (empty at chance nodes and at the end)."""
-    if s.fill >= 0:
-        return []
+    """Sorted legal decision ids of the old decision mode ``s.mode``."""
     mode = s.mode
     if mode in STEP_TYPE:
         out = [A.PLAY + c for c in turn.playable(r, s, STEP_TYPE[mode])]
@@ -133,7 +161,6 @@ def _walk(r: Context, s: State) -> list[int]:
 
 
 LEGAL: dict[int, Callable[[Context, State], list[int]]] = {
-    M.DRAFT_PICK: lambda r, s: [A.PICK + c for c in phases.draft_received(s, s.draft_step)],
     M.ABILITY_CANCEL: lambda r, s: [A.CANCEL + c for c in range(6) if c != s.active],
     M.GIVE_SEAT: lambda r, s: _others(s, s.controller[s.active]),
     M.HIBER_SEAT: lambda r, s: _others(s, s.controller[s.active]),
@@ -154,14 +181,12 @@ LEGAL: dict[int, Callable[[Context, State], list[int]]] = {
     M.DECOMP: lambda r, s: [A.ADVANCE, A.MOVE_BACK],
     M.GRAVE_DECK: lambda r, s: [A.DECK + d for d in range(4) if zone_size(s, d) > 0],
     M.TEMPLE_PICK: lambda r, s: [A.CHOOSE + c for c in cards_in(s, M.MSG)],
-    M.MSG_DISCARD: lambda r, s: [A.DISCARD + c for c in hand(s, s.seat_char[phases.msg_seat(s)])],
-    M.IDENTITY: lambda r, s: [A.IDENTITY + c for c in identity_choices(r, s, identity_seat(s))],
     M.REVEAL_PICK: lambda r, s: [A.CHOOSE + c for c in sections.reveal_choices(r, s)],
 }
 
 
 def apply_decision(r: Context, s: State, action: int) -> None:
-    """Apply a legal decision to ``s`` (a copy), then advance."""
+    """Apply a legal decision of the old mode ``s.mode`` to ``s`` (a copy)."""
     mode = s.mode
     if mode in STEP_TYPE:
         if action == A.DONE:
@@ -174,7 +199,6 @@ def apply_decision(r: Context, s: State, action: int) -> None:
             turn.play_card(r, s, action - A.PLAY)
     else:
         DECIDE[mode](r, s, action)
-    advance(r, s)
 
 
 def _cancel(r: Context, s: State, a: int) -> None:
@@ -259,7 +283,6 @@ def _give_seat(r: Context, s: State, a: int) -> None:
 
 
 DECIDE: dict[int, Callable[[Context, State, int], None]] = {
-    M.DRAFT_PICK: lambda r, s, a: phases.apply_pick(r, s, a - A.PICK),
     M.ABILITY_CANCEL: _cancel,
     M.GIVE_SEAT: _give_seat,
     M.GIVE_COLOUR: _colour(M.ABILITY_NEXT),
@@ -280,7 +303,5 @@ DECIDE: dict[int, Callable[[Context, State, int], None]] = {
     M.DECOMP: lambda r, s, a: sections.decomp(r, s, a == A.ADVANCE),
     M.GRAVE_DECK: _deck,
     M.TEMPLE_PICK: lambda r, s, a: sections.temple_pick(s, a - A.CHOOSE),
-    M.MSG_DISCARD: lambda r, s, a: phases.apply_discard(r, s, a - A.DISCARD),
-    M.IDENTITY: lambda r, s, a: choose_identity(r, s, a - A.IDENTITY),
     M.REVEAL_PICK: lambda r, s, a: sections.reveal_card(r, s, a - A.CHOOSE),
 }

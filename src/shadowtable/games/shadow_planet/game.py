@@ -10,10 +10,10 @@ from shadowtable.core.errors import ContentError, InvalidOptionError, StateForma
 from shadowtable.core.game import CHANCE, Game, Observation
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet import engine, notation, observe
-from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet import notation, observe
 from shadowtable.games.shadow_planet.content import load_content
 from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK, current_player
 from shadowtable.games.shadow_planet.rules.endgame import outcome
 from shadowtable.games.shadow_planet.setup import new_state
 from shadowtable.games.shadow_planet.state import State
@@ -79,22 +79,18 @@ class ShadowPlanetGame(Game[State]):
 
     # -- dynamics -------------------------------------------------------------------------------
     def initial_state(self) -> State:
-        return new_state(self.ctx)
+        state = new_state(self.ctx)
+        KERNEL.advance(self.ctx, state)
+        return state
 
     def current_player(self, state: State) -> int:
-        return engine.current_player(state)
+        return current_player(state)
 
     def legal_actions(self, state: State) -> list[int]:
-        if engine.current_player(state) == CHANCE:
-            return engine.chance_outcomes(self.ctx, state)
-        return engine.legal_actions(self.ctx, state)
+        return KERNEL.legal_actions(self.ctx, state)
 
     def chance_outcomes(self, state: State) -> list[tuple[int, float]]:
-        if engine.current_player(state) != CHANCE:
-            return []
-        outcomes = engine.chance_outcomes(self.ctx, state)
-        p = 1.0 / len(outcomes)
-        return [(o, p) for o in outcomes]
+        return KERNEL.chance_outcomes(self.ctx, state)
 
     def apply(self, state: State, action: int) -> State:
         self.check_legal(state, action)
@@ -102,15 +98,10 @@ class ShadowPlanetGame(Game[State]):
 
     def apply_unchecked(self, state: State, action: int) -> State:
         """Apply without the legality check (for benchmarks and search bots that know it is legal)."""
-        new = state.copy()
-        if engine.current_player(state) == CHANCE:
-            engine.apply_chance(self.ctx, new, action)
-        else:
-            engine.apply_decision(self.ctx, new, action)
-        return new
+        return KERNEL.apply(self.ctx, state, action, checked=False)
 
     def returns(self, state: State) -> list[float]:
-        if state.mode != M.FINISHED:
+        if state.stack:
             return [0.0] * self.players
         winners = outcome(self.ctx, state)["winners"]
         return [1.0 if seat in winners else 0.0 for seat in range(self.players)]
@@ -118,7 +109,7 @@ class ShadowPlanetGame(Game[State]):
     # -- information ----------------------------------------------------------------------------
     def observe(self, state: State, seat: int | None) -> Observation:
         obs = observe.observe(self.ctx, state, self.check_seat(seat))
-        if state.mode == M.FINISHED:
+        if not state.stack:
             obs["outcome"] = outcome(self.ctx, state)
         return obs
 
@@ -145,12 +136,12 @@ class ShadowPlanetGame(Game[State]):
 
     # -- notation -------------------------------------------------------------------------------
     def action_to_str(self, state: State, action: int) -> str:
-        if engine.current_player(state) == CHANCE:
+        if current_player(state) == CHANCE:
             return notation.chance_to_str(self.ctx, state, action)
         return notation.decision_to_str(self.ctx, state, action)
 
     def action_from_str(self, state: State, text: str) -> int | None:
-        if engine.current_player(state) == CHANCE:
+        if current_player(state) == CHANCE:
             return None
         return notation.decision_from_str(self.ctx, text)
 
@@ -160,7 +151,7 @@ class ShadowPlanetGame(Game[State]):
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         try:
-            state = State.from_json(dict(data))
+            state = State.from_json(dict(data), RULEBOOK.task_from_json)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StateFormatError(f"bad Shadow Planet state: {exc}") from exc
         if state.n != self.players or len(state.where) != self.ctx.num_cards:

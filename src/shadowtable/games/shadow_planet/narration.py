@@ -12,8 +12,9 @@ from shadowtable.core.rules_help import help_for
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.engine import current_player
+from shadowtable.games.shadow_planet.engine import fill_of, mode_of
 from shadowtable.games.shadow_planet.notation import chance_to_str, decision_to_str
+from shadowtable.games.shadow_planet.rules import current_player
 from shadowtable.games.shadow_planet.state import State
 
 SECRET_DECISIONS = (
@@ -43,18 +44,19 @@ def event_text(r: Context, before: State, after: State, action: int, seat: int |
 
 
 def _chance_text(r: Context, before: State, after: State, outcome: int, seat: int | None) -> str | None:
-    if before.fill == M.MESSAGES_DECK and before.mode == M.MSG_REVEAL:
+    fill, mode = fill_of(before), mode_of(before)
+    if fill == M.MESSAGES_DECK and mode == M.MSG_REVEAL:
         return chance_to_str(r, before, outcome)  # a Messages reveal is face up for everyone
-    if before.fill >= 0:
+    if fill >= 0:
         mask = after.public | (after.known[seat] if seat is not None else 0)
         if (mask >> outcome) & 1:
             return chance_to_str(r, before, outcome)
         return None
-    if before.mode == M.SETUP_REMOVE:
+    if mode == M.SETUP_REMOVE:
         return "an Objective is removed from the game unseen"
-    if before.mode == M.SETUP_DEAL:
+    if mode == M.SETUP_DEAL:
         dealt_to = before.objectives.index(-1)
         return chance_to_str(r, before, outcome) if dealt_to == seat else f"seat {dealt_to} is dealt an Objective"
-    if before.mode == M.SETUP_PROTAG:
+    if mode == M.SETUP_PROTAG:
         return chance_to_str(r, before, outcome)
     return "a random Character card is drawn for the draft"

@@ -8,6 +8,7 @@ from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.content import COLOURS
 from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.engine import fill_of, mode_of
 from shadowtable.games.shadow_planet.state import State
 
 CHOOSE_VERBS = {
@@ -35,7 +36,7 @@ def decision_to_str(r: Context, s: State | None, a: int) -> str:
     """Notation of decision ``a``; the state (if any) only picks a card choice's verb and a
     Section reveal's label."""
     c = r.c
-    mode = s.mode if s is not None else -1
+    mode = mode_of(s) if s is not None else -1
     section = s.char_section[s.active] if s is not None and s.active < 6 else -1
     if a in FIXED:
         return FIXED[a]
@@ -76,14 +77,15 @@ def decision_to_str(r: Context, s: State | None, a: int) -> str:
 def chance_to_str(r: Context, s: State, outcome: int) -> str:
     """Notation of a chance outcome, e.g. ``draw Melita: Medi-Kit (Move 2) #0``."""
     c = r.c
-    if s.fill >= 0:
-        where = "Messages" if s.fill == M.MESSAGES_DECK else c.location_names[s.fill]
+    fill, mode = fill_of(s), mode_of(s)
+    if fill >= 0:
+        where = "Messages" if fill == M.MESSAGES_DECK else c.location_names[fill]
         return f"reveal {where}: {c.short(outcome)}"
-    if s.mode == M.SETUP_REMOVE:
+    if mode == M.SETUP_REMOVE:
         return f"remove objective {c.objective_names[outcome]}"
-    if s.mode == M.SETUP_DEAL:
+    if mode == M.SETUP_DEAL:
         return f"deal seat {s.objectives.index(-1)}: {c.objective_names[outcome]}"
-    if s.mode == M.SETUP_PROTAG:
+    if mode == M.SETUP_PROTAG:
         return f"protagonist seat {outcome}"
     return f"random character {c.char_names[outcome]}"
 

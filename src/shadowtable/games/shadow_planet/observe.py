@@ -14,9 +14,11 @@ from typing import Any
 
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.engine import current_player
-from shadowtable.games.shadow_planet.rules.phases import draft_drawer, draft_received
+from shadowtable.games.shadow_planet.engine import mode_of
+from shadowtable.games.shadow_planet.rules import RULEBOOK, current_player
+from shadowtable.games.shadow_planet.rules.control import draft_drawer, draft_received
 from shadowtable.games.shadow_planet.state import FIELDS, State
+from shadowtable.games.shadow_planet.tasks import task_to_json
 
 HIDDEN_TURN = ("look", "placed", "chosen")
 PUBLIC_SCALARS = tuple(
@@ -34,11 +36,13 @@ REVEALED_END = (M.IDENTITY, M.FINISHED)
 def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
     """JSON view of ``s`` for ``seat`` (None: a spectator)."""
     mask = s.public | (s.known[seat] if seat is not None else 0)
-    obs: dict[str, Any] = {"seat": seat, "to_act": current_player(s), "mode_name": M.MODE_NAMES.get(s.mode, "")}
+    mode = mode_of(s)
+    obs: dict[str, Any] = {"seat": seat, "to_act": current_player(s), "mode_name": M.MODE_NAMES.get(mode, "")}
     for name in PUBLIC_SCALARS:
         value = getattr(s, name)
         obs[name] = [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value
-    ended = s.mode in REVEALED_END
+    obs["mode"] = mode
+    ended = mode in REVEALED_END
     obs["objectives"] = [o if ended or seat == i or o == -1 else None for i, o in enumerate(s.objectives)]
     obs["removed_objectives"] = len(s.removed_objectives)
     obs["zones"] = _zones(r, s, mask)
@@ -47,10 +51,11 @@ def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
     actor = current_player(s)
     active_seat = s.controller[s.active] if s.active < 6 else -2
     sees_turn = seat is not None and (seat == active_seat or (seat == actor and actor >= 0))
-    shown = sees_turn or s.mode == M.REVEAL_PICK  # revealed Section payment: seen by all
+    shown = sees_turn or mode == M.REVEAL_PICK  # revealed Section payment: seen by all
     obs["look"] = s.look[:] if shown else [None] * len(s.look)
     obs["placed"] = s.placed[:] if sees_turn else [None] * len(s.placed)
     obs["chosen"] = s.chosen if seat is not None and seat == active_seat else (None if s.chosen >= 0 else -1)
+    obs["stack"] = [task_to_json(task) for task in s.stack]
     return obs
 
 
@@ -85,7 +90,7 @@ def _zones(r: Context, s: State, mask: int) -> dict[str, Any]:
 
 
 def _draft(s: State, seat: int | None) -> dict[str, Any]:
-    if s.mode not in (M.DRAFT_PICK, M.DRAFT_RANDOM) or seat is None:
+    if mode_of(s) not in (M.DRAFT_PICK, M.DRAFT_RANDOM) or seat is None:
         return {"random": None, "picks": [None] * s.n, "received": None}
     order = (seat - s.protagonist) % s.n
     drawer = seat == draft_drawer(s)
@@ -103,6 +108,7 @@ def _draft(s: State, seat: int | None) -> dict[str, Any]:
 def determinize(r: Context, obs: dict[str, Any], rng: random.Random) -> State:
     """A full state agreeing with everything ``obs`` shows."""
     s = State.__new__(State)
+    s.stack = [RULEBOOK.task_from_json(task) for task in obs["stack"]]
     for name in PUBLIC_SCALARS:
         value = obs[name]
         setattr(s, name, [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value)
@@ -233,8 +239,9 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
     draft = obs["draft"]
     s.draft_picks = [p if p is not None else -1 for p in draft["picks"]]
     s.draft_random = -1
-    if s.mode not in (M.DRAFT_PICK,):
-        if s.mode > M.DRAFT_PICK:
+    mode = mode_of(s)
+    if mode not in (M.DRAFT_PICK,):
+        if mode > M.DRAFT_PICK:
             s.draft_picks = list(s.seat_char)
         return
     seat = obs["seat"]
@@ -268,8 +275,9 @@ def _turn_fill(r: Context, s: State, obs: dict[str, Any], rng: random.Random) ->
     look, placed = obs["look"], obs["placed"]
     s.look, s.placed = list(look), list(placed)
     if look and look[0] is None:
-        if s.mode in (M.REORDER, M.ACCOM_REMOVE):
-            deck = s.char_loc[s.active] if s.mode == M.REORDER else M.MESSAGES_DECK
+        mode = mode_of(s)
+        if mode in (M.REORDER, M.ACCOM_REMOVE):
+            deck = s.char_loc[s.active] if mode == M.REORDER else M.MESSAGES_DECK
             s.look = s.top[deck][: len(look)]
         else:
             s.look = sorted(c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot)
@@ -278,7 +286,7 @@ def _turn_fill(r: Context, s: State, obs: dict[str, Any], rng: random.Random) ->
     if chosen is None:
         pool = (
             [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot]
-            if s.mode == M.BRIDGE_GIVE
+            if mode_of(s) == M.BRIDGE_GIVE
             else [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + s.active]
         )
         s.chosen = rng.choice(pool) if pool else -1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.phases import reset_turn
 from shadowtable.games.shadow_planet.state import GEAR0, MSG, SETUP_DEAL, SETUP_REMOVE, State
+from shadowtable.games.shadow_planet.tasks import ChooseProtagonist, DealObjective, RemoveObjective, StartRound
 
 
 def new_state(r: Context) -> State:
@@ -27,4 +28,6 @@ def new_state(r: Context) -> State:
     s.reveal_cards = []
     s.end_reason, s.identity, s.id_next = 0, [-1] * n, 0
     s.trajectory.append([s.countdown, s.repair, s.threat])
+    removals = [RemoveObjective() for _ in range(5 - n)]
+    s.stack = [StartRound(), ChooseProtagonist(), *[DealObjective(seat) for seat in reversed(range(n))], *removals]
     return s

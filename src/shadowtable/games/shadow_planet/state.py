@@ -8,7 +8,11 @@ A deck is a known ordered top (cards someone has looked at) on an unknown, unord
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from shadowtable.core.kernel import Task
+from shadowtable.games.shadow_planet.tasks import task_to_json
 
 # zones of ``where``
 DECK0 = 0  # 0..3: the Location decks
@@ -74,8 +78,9 @@ LIST_FIELDS = (
 class State:
     """All facts of a game position.  Treat as immutable outside the engine."""
 
-    __slots__ = FIELDS
+    __slots__ = (*FIELDS, "stack")
 
+    stack: list[Task]  # pending work, the last task on top
     n: int
     mode: int
     round: int
@@ -139,6 +144,7 @@ class State:
         hold small lists that are never mutated in place, only appended to or replaced)."""
         # written out field by field: about three times faster than a getattr/setattr loop
         new = State.__new__(State)
+        new.stack = self.stack[:]
         new.n = self.n
         new.mode = self.mode
         new.round = self.round
@@ -206,14 +212,19 @@ class State:
         data["top"] = [t[:] for t in self.top]
         data["known"] = [str(k) for k in self.known]  # bitmasks can exceed JSON-safe ints
         data["public"] = str(self.public)
+        data["stack"] = [task_to_json(task) for task in self.stack]
         return data
 
     @staticmethod
-    def from_json(data: Any) -> State:
-        """Rebuild from :meth:`to_json` output; raises ``KeyError``/``TypeError``/``ValueError``."""
+    def from_json(data: Any, parse_task: Callable[[Any], Task]) -> State:
+        """Rebuild from :meth:`to_json` output (``parse_task`` rebuilds one task); raises
+        ``KeyError``/``TypeError``/``ValueError`` or the parser's error."""
         new = State.__new__(State)
         if not isinstance(data, dict):
             raise TypeError("state must be an object")
+        if not isinstance(data.get("stack"), list):
+            raise TypeError("field stack must be a list of tasks")
+        new.stack = [parse_task(task) for task in data["stack"]]
         data = {"reveal_cards": [], **data}  # states saved before the rules audit lack this field
         for name in FIELDS:
             value = data[name]

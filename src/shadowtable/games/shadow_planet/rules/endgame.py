@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import hand
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import (
     END_COUNTDOWN,
     END_REPAIR,
     END_THREAT,
-    FINISHED,
-    IDENTITY,
     State,
 )
+from shadowtable.games.shadow_planet.tasks import ChooseIdentity, MatchIdentities
 
 REASONS = {END_THREAT: "threat", END_REPAIR: "repair", END_COUNTDOWN: "countdown"}
 
@@ -40,31 +40,28 @@ def identity_choices(r: Context, s: State, seat: int) -> list[int]:
     return [ch for ch in free if counts[ch] == best]
 
 
-def match_identities(r: Context, s: State) -> None:
+def match_identities(ctx: Context, s: State, task: MatchIdentities) -> None:
     """Match players in priority order; stop to ask a player who has a tie."""
     order = priority_order(s)
-    while s.id_next < s.n:
-        seat = order[s.id_next]
-        choices = identity_choices(r, s, seat)
-        if len(choices) > 1 and r.options["identity_ties"] == "choose":
-            s.mode = IDENTITY
+    position = task.next
+    while position < s.n:
+        seat = order[position]
+        choices = identity_choices(ctx, s, seat)
+        if len(choices) > 1 and ctx.options["identity_ties"] == "choose":
+            s.stack.append(MatchIdentities(position + 1))
+            s.stack.append(ChooseIdentity(seat))
             return
         s.identity[seat] = choices[0]
-        s.id_next += 1
-    s.mode = FINISHED
+        position += 1
 
 
-def choose_identity(r: Context, s: State, ch: int) -> None:
+def identity_options(ctx: Context, s: State, task: ChooseIdentity) -> list[int]:
+    return [A.IDENTITY + ch for ch in identity_choices(ctx, s, task.seat)]
+
+
+def choose_identity(ctx: Context, s: State, task: ChooseIdentity, action: int) -> None:
     """The tied player picks the Character they prefer."""
-    seat = priority_order(s)[s.id_next]
-    s.identity[seat] = ch
-    s.id_next += 1
-    match_identities(r, s)
-
-
-def identity_seat(s: State) -> int:
-    """Seat choosing its identity now."""
-    return priority_order(s)[s.id_next]
+    s.identity[task.seat] = action - A.IDENTITY
 
 
 def _count(r: Context, s: State, ch: int, card_type: int, role: str) -> int:

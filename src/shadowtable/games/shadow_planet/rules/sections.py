@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from shadowtable.games.shadow_planet.board import (
     cards_in,
     ensure_top,
@@ -15,7 +17,6 @@ from shadowtable.games.shadow_planet.board import (
     tell_all,
     zone_size,
 )
-from shadowtable.games.shadow_planet.content import Reveal
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.turn import controller_seat, draw_to_hand
 from shadowtable.games.shadow_planet.state import (
@@ -37,6 +38,9 @@ from shadowtable.games.shadow_planet.state import (
     TURN_END,
     State,
 )
+
+if TYPE_CHECKING:
+    from shadowtable.games.shadow_planet.content import Reveal
 
 
 def payable(r: Context, s: State) -> list[int]:

@@ -15,7 +15,8 @@ from shadowtable.games.shadow_planet.board import (
     zone_size,
 )
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.rules.phases import face_up_to_messages, reset_turn
+from shadowtable.games.shadow_planet.rules.messages import face_up_to_messages
+from shadowtable.games.shadow_planet.rules.phases import reset_turn
 from shadowtable.games.shadow_planet.state import (
     ABILITY_CANCEL,
     ABILITY_NEXT,
