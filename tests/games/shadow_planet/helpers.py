@@ -116,6 +116,11 @@ def kind(s: State) -> str:
     return "over" if task is None else _kind(task)
 
 
+def data(s: State) -> dict[str, Any]:
+    """The public arguments of the pending decision or chance node (``pending.data``)."""
+    return KERNEL.pending(s).data
+
+
 def reveal_for(s: State) -> str | None:
     """At a chance node revealing a deck's next card: the kind of the work waiting for it."""
     if isinstance(top(s), RevealTop) and len(s.stack) > 1:

@@ -13,7 +13,7 @@ def test_reeds_free_move_does_not_leave_the_caves_without_a_vehicle() -> None:
         t = standard(3, picks=[REED, RACHEL, JOHN], random_char=ROBOT, caves_vehicle_only=option)
         place(t.s, REED, CAVES)
         autopilot(t, REED)
-        assert (kind(t.s) == "reed_free") is offered
+        assert (kind(t.s) == "free_move") is offered
         if offered:
             t.do("use ability")
             assert (t.s.char_loc[REED], t.s.char_section[REED]) == (HILL, 5)

@@ -15,6 +15,7 @@ from games.shadow_planet.helpers import (
     advance,
     autopilot,
     controlling,
+    data,
     give,
     hand_of,
     kind,
@@ -22,10 +23,11 @@ from games.shadow_planet.helpers import (
     reveal_for,
     run_until,
     standard,
+    top,
 )
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.rules.control import rest_of_round
-from shadowtable.games.shadow_planet.tasks import LegacyAuto
+from shadowtable.games.shadow_planet.tasks import RevealTop, StartTurn
 
 
 def john_search(t: Table, *cards: str) -> int:
@@ -80,7 +82,7 @@ def test_space_suit_only_as_the_sole_move_card() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
     give(t.s, 20, JOHN)
     t.do("play Space Suit (Move 5) #20")
-    assert not any(a.startswith("play") for a in t.legal_text()) and t.s.move_total == 5
+    assert not any(a.startswith("play") for a in t.legal_text()) and data(t.s)["total"] == 5
 
 
 def crawler_and_space_suit(**options: object) -> Table:
@@ -112,7 +114,7 @@ def test_crawler_is_move_card_option_off_lets_space_suit_follow_the_crawler() ->
     Messages pile with its value not counting, is not one of the Move cards Space Suit excludes."""
     t = crawler_and_space_suit(crawler_is_move_card=False)
     t.do("play Crawler (Move 1) #40", "play Space Suit (Move 5) #20")
-    assert t.s.move_total == 5 and not any(a.startswith("play") for a in t.legal_text())
+    assert data(t.s)["total"] == 5 and not any(a.startswith("play") for a in t.legal_text())
 
 
 def test_crying_goes_face_up_to_the_messages_pile_at_the_end_of_the_turn() -> None:
@@ -165,7 +167,7 @@ def test_reed_moves_into_the_graveyard_free_and_gains_two_search() -> None:
 def test_robot_takes_the_protagonist_card_and_the_next_draft_starts_there() -> None:
     t = controlling(ROBOT, others=[RACHEL, REED])
     t.s.protagonist = 1
-    advance(t, *rest_of_round(), LegacyAuto(M.TURN_START))
+    advance(t, *rest_of_round(), StartTurn())
     assert t.s.protagonist == 0
     run_until(t, "draw_draft_card")
     t.chance_lowest(1)
@@ -174,6 +176,6 @@ def test_robot_takes_the_protagonist_card_and_the_next_draft_starts_there() -> N
 
 def test_uncontrolled_characters_only_discard_when_they_have_no_ability() -> None:
     t = standard(3, picks=[JOHN, RACHEL, REED], random_char=ROBOT)
-    assert t.s.active == JENNA and t.s.fill == MELITA and t.s.auras == []
+    assert t.s.active == JENNA and top(t.s) == RevealTop(MELITA) and t.s.auras == []
     t.chance_lowest(1)
-    assert t.s.active == NIKKE and t.s.fill == MELITA
+    assert t.s.active == NIKKE and top(t.s) == RevealTop(MELITA)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from games.shadow_planet.helpers import (
     CAVES,
     ERICO,
@@ -15,13 +17,16 @@ from games.shadow_planet.helpers import (
     ROBOT,
     autopilot,
     controlling,
+    data,
     give,
     hand_of,
     kind,
     standard,
+    top,
 )
 from shadowtable.core import CHANCE
 from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.tasks import RevealTop
 
 
 def test_turns_follow_initiative_order() -> None:
@@ -42,14 +47,14 @@ def test_turns_follow_initiative_order() -> None:
 
 def test_uncontrolled_character_discards_its_location_top_card_face_up() -> None:
     t = standard(3, picks=[JOHN, REED, RACHEL], random_char=ROBOT)
-    assert t.game.current_player(t.s) == CHANCE and t.s.fill == MELITA and t.s.active == JENNA
+    assert t.game.current_player(t.s) == CHANCE and top(t.s) == RevealTop(MELITA) and t.s.active == JENNA
     t.reveal(7)
     assert t.s.where[7] == M.DISCARD and (t.s.public >> 7) & 1
 
 
 def test_controlled_ability_comes_first() -> None:
     t = controlling(JENNA)
-    assert kind(t.s) == "ability_cancel"
+    assert kind(t.s) == "cancel_ability"
     assert t.legal_text() == [f"cancel {n}" for n in ("Nikke Larsson", "John Vargo", "Rachel Robinson")] + [
         "cancel Reed Robinson",
         "cancel Robot",
@@ -69,13 +74,13 @@ def test_cards_must_match_the_step() -> None:
 def test_move_chains_links_and_unused_points_are_lost() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
     t.do("play Move (Move 1) #92", "play Move (Move 1) #93", "play Move (Move 1) #94", "done")
-    assert t.s.points == 3
+    assert data(t.s)["points"] == 3
     assert "go E/Rico" in t.legal_text() and "go Hill" not in t.legal_text()
     t.do("go E/Rico")
-    assert t.s.char_loc[JOHN] == ERICO and t.s.points == 1
+    assert t.s.char_loc[JOHN] == ERICO and data(t.s)["points"] == 1
     assert t.legal_text() == ["done", "enter Decompression Chamber"]
     t.do("done")
-    assert kind(t.s) == "step_search" and t.s.points == 0
+    assert kind(t.s) == "step_search" and data(t.s)["points"] == 0
 
 
 def test_section_entry_cost_and_own_marker_block() -> None:
@@ -100,7 +105,7 @@ def test_links_to_the_caves_need_a_vehicle() -> None:
         t.do("play Medi-Kit (Move 2) #0", "play Ration K (Move 1) #1")
         t.do("play Move (Move 1) #92", "play Move (Move 1) #93", "play Move (Move 1) #94")
         assert "play Space Suit (Move 5) #20" not in t.legal_text()  # not after other Move cards
-        t.s.move_total = 10
+        t.s.stack[-1] = replace(t.s.stack[-1], total=10)  # type: ignore[misc]
         t.do("done")
         assert ("go Caves" in t.legal_text()) is allowed
         if allowed:
@@ -158,4 +163,4 @@ def test_robot_cannot_enter_sections_and_takes_no_marker() -> None:
 
 def test_autopilot_reaches_later_characters() -> None:
     t = autopilot(standard(3, picks=[REED, JOHN, RACHEL]), REED)
-    assert t.s.active == REED and kind(t.s) == "reed_free" and t.s.char_loc[REED] == HILL
+    assert t.s.active == REED and kind(t.s) == "free_move" and t.s.char_loc[REED] == HILL

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -11,6 +12,7 @@ from shadowtable.core import CHANCE, TERMINAL, StateFormatError, make
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.notation import decision_from_str, decision_to_str
+from shadowtable.games.shadow_planet.tasks import ScrapTake
 
 
 def test_every_decision_id_has_notation_that_parses_back() -> None:
@@ -73,6 +75,9 @@ def test_swapping_two_cards_a_seat_cannot_see_leaves_its_observation_unchanged(p
                 setattr(swapped, name, [b if c == a else a if c == b else c for c in values])
             if swapped.chosen in (a, b):
                 swapped.chosen = b if swapped.chosen == a else a
+            for i, task in enumerate(swapped.stack):
+                if isinstance(task, ScrapTake) and task.given in (a, b):
+                    swapped.stack[i] = replace(task, given=b if task.given == a else a)
             assert game.observe(swapped, seat) == game.observe(s, seat)
             checked += 1
     assert checked > 20

@@ -115,7 +115,7 @@ def test_marker_rule_blocks_reentry_for_the_rest_of_the_game() -> None:
     t = john_in(FLIGHT, MELITA, 14, 15)
     reveal_lowest(t.do("resolve 0 Repair"))
     assert t.game.ctx.c.section_names[FLIGHT] not in [a[6:] for a in t.legal_text() if a.startswith("enter")]
-    from shadowtable.games.shadow_planet.rules.turn import can_enter
+    from shadowtable.games.shadow_planet.rules.abilities import can_enter
 
     assert not can_enter(t.game.ctx, t.s, JOHN, FLIGHT) and can_enter(t.game.ctx, t.s, 0, FLIGHT)
 

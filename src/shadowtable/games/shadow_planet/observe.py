@@ -12,13 +12,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.engine import mode_of
+from shadowtable.games.shadow_planet.engine import mode_of, turn_fields
 from shadowtable.games.shadow_planet.rules import RULEBOOK, current_player
 from shadowtable.games.shadow_planet.rules.control import draft_drawer, draft_received
 from shadowtable.games.shadow_planet.state import FIELDS, State
-from shadowtable.games.shadow_planet.tasks import task_to_json
+from shadowtable.games.shadow_planet.tasks import secrets, task_to_json
 
 HIDDEN_TURN = ("look", "placed", "chosen")
 PUBLIC_SCALARS = tuple(
@@ -42,6 +43,9 @@ def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
         value = getattr(s, name)
         obs[name] = [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value
     obs["mode"] = mode
+    turn = turn_fields(s)
+    obs.update({k: v for k, v in turn.items() if k not in HIDDEN_TURN})
+    look, placed, chosen = turn.get("look", s.look), turn.get("placed", s.placed), turn.get("chosen", s.chosen)
     ended = mode in REVEALED_END
     obs["objectives"] = [o if ended or seat == i or o == -1 else None for i, o in enumerate(s.objectives)]
     obs["removed_objectives"] = len(s.removed_objectives)
@@ -52,11 +56,20 @@ def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
     active_seat = s.controller[s.active] if s.active < 6 else -2
     sees_turn = seat is not None and (seat == active_seat or (seat == actor and actor >= 0))
     shown = sees_turn or mode == M.REVEAL_PICK  # revealed Section payment: seen by all
-    obs["look"] = s.look[:] if shown else [None] * len(s.look)
-    obs["placed"] = s.placed[:] if sees_turn else [None] * len(s.placed)
-    obs["chosen"] = s.chosen if seat is not None and seat == active_seat else (None if s.chosen >= 0 else -1)
-    obs["stack"] = [task_to_json(task) for task in s.stack]
+    obs["look"] = look[:] if shown else [None] * len(look)
+    obs["placed"] = placed[:] if sees_turn else [None] * len(placed)
+    obs["chosen"] = chosen if seat is not None and seat == active_seat else (None if chosen >= 0 else -1)
+    obs["stack"] = [_task_seen(task, seat) for task in s.stack]
     return obs
+
+
+def _task_seen(task: Task, seat: int | None) -> dict[str, Any]:
+    """A task as JSON, its secret fields ``None`` unless ``seat`` is the one that knows them."""
+    data = task_to_json(task)
+    for name, knower in secrets(task).items():
+        if seat is None or seat != getattr(task, knower):
+            data[name] = None
+    return data
 
 
 def _zones(r: Context, s: State, mask: int) -> dict[str, Any]:
@@ -108,15 +121,23 @@ def _draft(s: State, seat: int | None) -> dict[str, Any]:
 def determinize(r: Context, obs: dict[str, Any], rng: random.Random) -> State:
     """A full state agreeing with everything ``obs`` shows."""
     s = State.__new__(State)
-    s.stack = [RULEBOOK.task_from_json(task) for task in obs["stack"]]
     for name in PUBLIC_SCALARS:
         value = obs[name]
         setattr(s, name, [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value)
     _objectives(r, s, obs, rng)
     _cards(r, s, obs, rng)
+    s.stack = [_task_filled(r, s, task, rng) for task in obs["stack"]]
     _draft_fill(s, obs, rng)
     _turn_fill(r, s, obs, rng)
     return s
+
+
+def _task_filled(r: Context, s: State, data: dict[str, Any], rng: random.Random) -> Task:
+    """A task from its JSON, a hidden secret field sampled from what is consistent."""
+    if data.get("task") == "scrap_take" and data.get("given") is None:
+        mine = [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + s.active]  # the giver's hand
+        data = {**data, "given": rng.choice(mine)}
+    return RULEBOOK.task_from_json(data)
 
 
 def _objectives(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> None:

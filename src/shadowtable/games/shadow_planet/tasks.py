@@ -9,7 +9,7 @@ old mode dispatch of ``engine.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from shadowtable.core.kernel import Task
 
@@ -36,6 +36,12 @@ class LegacyDecision(Task):
 
     mode: int
     seat: int
+
+
+def secrets(task: Task) -> dict[str, str]:
+    """The task's secret fields, each with the field naming the one seat that knows it."""
+    found: dict[str, str] = getattr(task, "SECRET", {})
+    return found
 
 
 def task_to_json(task: Task) -> dict[str, Any]:
@@ -82,6 +88,192 @@ class DraftPick(Task):
 @dataclass(frozen=True, slots=True)
 class RevealDraft(Task):
     """Every pick is revealed; players take their Gear and a Marker of the colour."""
+
+
+# -- the Operations phase: turns, abilities, the five steps -------------------------------------
+@dataclass(frozen=True, slots=True)
+class StartTurn(Task):
+    """The turn of the next Character (``state.active``), or the Messages phase after the sixth."""
+
+
+@dataclass(frozen=True, slots=True)
+class UncontrolledDiscard(Task):
+    """An uncontrolled Character discards the top card of its Location deck face up."""
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityNext(Task):
+    """The controlled ability's effects from number ``index`` on (automatic ones at once)."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class CancelAbility(Task):
+    """``seat`` (Jenna's controller) chooses the Character whose ability is cancelled this round."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GiveSeat(Task):
+    """``seat`` chooses another player to receive ``count`` pool Markers (an ability)."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class GiveColour(Task):
+    """``seat`` chooses the colour of the next of ``count`` pool Markers ``target`` receives."""
+
+    seat: int
+    target: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class FreeMove(Task):
+    """``seat`` may move its Character into ``section`` for free (Reed's ability)."""
+
+    seat: int
+    section: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepMove(Task):
+    """Step I for ``seat``: play Move cards (``total`` points from ``cards`` cards so far),
+    declare driving Vehicle ``drive`` to ``dest`` (-1: none) with ``passengers``, or stop."""
+
+    seat: int
+    total: int = 0
+    cards: int = 0
+    drive: int = -1
+    dest: int = -1
+    passengers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RideAsk(Task):
+    """``seat`` decides whether its Character ``rider`` rides Vehicle ``drive`` to ``dest``;
+    ``waiting`` Characters are asked next (a rider joins the drive declared below)."""
+
+    seat: int
+    rider: int
+    waiting: tuple[int, ...]
+    drive: int
+    dest: int
+
+
+@dataclass(frozen=True, slots=True)
+class MovePoints(Task):
+    """``seat`` spends its ``points`` of movement on Links and Sections, or stops."""
+
+    seat: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class DriveFallback(Task):
+    """``seat``, short of the declared destination, may drive Vehicle ``drive`` (with
+    ``passengers``) to another Location within ``points``."""
+
+    seat: int
+    points: int
+    drive: int
+    passengers: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StepSearch(Task):
+    """Step II for ``seat``: play Search cards (``points`` so far), or stop."""
+
+    seat: int
+    points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLook(Task):
+    """Step II's consequence: look at the top cards of the Location deck (``points`` played)."""
+
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reorder(Task):
+    """``seat`` puts the ``size`` searched top cards of ``deck`` back in the order it likes;
+    ``placed`` of them are in place already (the last one goes below without a choice)."""
+
+    seat: int
+    deck: int
+    size: int
+    placed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GetMandatory(Task):
+    """Step III's mandatory draw of the top card of the Location deck."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepGet(Task):
+    """Step III for ``seat``: play Get cards (``draws`` extra cards so far), or stop."""
+
+    seat: int
+    draws: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GetDraws(Task):
+    """Step III's consequence: ``draws`` more cards from the Location deck."""
+
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepRepair(Task):
+    """Step IV for ``seat``: play Repair cards, or stop."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScrapTarget(Task):
+    """``seat`` (Scrap Metal) chooses another player to swap a card with."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScrapGive(Task):
+    """``seat`` chooses the card of its hand that goes to ``target``."""
+
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScrapTake(Task):
+    """``seat`` chooses the card of its hand it gives back to ``giver``, who gives ``given``
+    (known only to the giver)."""
+
+    SECRET: ClassVar[dict[str, str]] = {"given": "giver"}
+
+    seat: int
+    giver: int
+    given: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepAttack(Task):
+    """Step V for ``seat``: play Attack cards, or stop."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Task):
+    """End-of-turn card effects, the Character leaves its Section; the next Character's turn."""
 
 
 # -- the Messages phase, the end of the round and of the game ---------------------------------

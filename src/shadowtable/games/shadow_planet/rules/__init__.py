@@ -6,31 +6,74 @@ the rule that handles it, declared here in one table (no registration by import 
 
 from __future__ import annotations
 
+from typing import Any
+
 from shadowtable.core.game import TERMINAL
 from shadowtable.core.kernel import Automatic, Chance, Decision, Kernel, Rulebook
 from shadowtable.games.shadow_planet import engine
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.rules import control, decks, endgame, messages, objectives
+from shadowtable.games.shadow_planet.rules import (
+    abilities,
+    control,
+    decks,
+    endgame,
+    messages,
+    movement,
+    objectives,
+    steps,
+    swap,
+    turn,
+    vehicles,
+)
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import (
+    AbilityNext,
+    CancelAbility,
     ChooseIdentity,
     ChooseProtagonist,
     DealObjective,
     DiscardMessage,
     DraftPick,
     DrawDraftCard,
+    DriveFallback,
     EndRound,
+    EndTurn,
+    FreeMove,
+    GetDraws,
+    GetMandatory,
+    GiveColour,
+    GiveSeat,
     LegacyAuto,
     LegacyDecision,
     MatchIdentities,
+    MovePoints,
     RemoveObjective,
+    Reorder,
     RevealDraft,
     RevealMessages,
     RevealTop,
+    RideAsk,
+    ScrapGive,
+    ScrapTake,
+    ScrapTarget,
+    SearchLook,
     ShuffleMessages,
     StartMessages,
     StartRound,
+    StartTurn,
+    StepAttack,
+    StepGet,
+    StepMove,
+    StepRepair,
+    StepSearch,
+    UncontrolledDiscard,
 )
+
+
+def _seat(task: Any) -> int:
+    seat: int = task.seat
+    return seat
+
 
 RULEBOOK = Rulebook(
     {
@@ -42,7 +85,7 @@ RULEBOOK = Rulebook(
         StartRound: Automatic(control.start_round),
         DrawDraftCard: Chance(control.draft_cards, control.draw_draft_card),
         DraftPick: Decision(
-            seat=lambda task: task.seat,
+            seat=_seat,
             legal=control.pick_options,
             apply=control.pick,
             prompt="pick a Character to control this round, face down",
@@ -50,12 +93,149 @@ RULEBOOK = Rulebook(
             shown=("seat", "step"),
         ),
         RevealDraft: Automatic(control.reveal_draft),
+        # the Operations phase: turns and abilities
+        StartTurn: Automatic(turn.start_turn),
+        UncontrolledDiscard: Automatic(turn.uncontrolled_discard),
+        AbilityNext: Automatic(abilities.ability_next),
+        CancelAbility: Decision(
+            seat=_seat,
+            legal=abilities.cancel_options,
+            apply=abilities.cancel,
+            prompt="choose the Character whose ability is cancelled until the end of the round",
+            rule="ability",
+            shown=("seat",),
+        ),
+        GiveSeat: Decision(
+            seat=_seat,
+            legal=abilities.other_seats,
+            apply=abilities.give_to,
+            prompt="choose the player who receives Markers from the pool",
+            rule="ability",
+            shown=("seat", "count"),
+        ),
+        GiveColour: Decision(
+            seat=_seat,
+            legal=abilities.pool_colours,
+            apply=abilities.give_colour,
+            prompt="choose the colour of the pool Marker the player receives",
+            rule="ability",
+            shown=("seat", "target", "count"),
+        ),
+        FreeMove: Decision(
+            seat=_seat,
+            legal=abilities.free_move_options,
+            apply=abilities.free_move,
+            prompt="use the ability to move into the Section for free, or skip it",
+            rule="ability",
+            shown=("seat", "section"),
+        ),
+        # the five steps
+        StepMove: Decision(
+            seat=_seat,
+            legal=steps.move_options,
+            apply=steps.move_step,
+            prompt="step I, Move: play a Move card, declare driving a Vehicle, or be done",
+            rule="move",
+            shown=("seat", "total", "cards", "drive", "dest", "passengers"),
+        ),
+        RideAsk: Decision(
+            seat=_seat,
+            legal=vehicles.ride_options,
+            apply=vehicles.answer_ride,
+            prompt="ride the Vehicle to its destination, or stay",
+            rule="vehicle",
+            shown=("seat", "rider", "waiting", "drive", "dest"),
+        ),
+        MovePoints: Decision(
+            seat=_seat,
+            legal=movement.walk_actions,
+            apply=movement.walk_step,
+            prompt="spend Move points: go along a Link, enter a Section, or be done",
+            rule="move",
+            shown=("seat", "points"),
+        ),
+        DriveFallback: Decision(
+            seat=_seat,
+            legal=vehicles.fallback_options,
+            apply=vehicles.fallback,
+            prompt="the destination is out of reach: drive to another Location, or stay",
+            rule="vehicle",
+            shown=("seat", "points", "drive", "passengers"),
+        ),
+        StepSearch: Decision(
+            seat=_seat,
+            legal=steps.search_options,
+            apply=steps.search_step,
+            prompt="step II, Search: play a Search card, or be done",
+            rule="search",
+            shown=("seat", "points"),
+        ),
+        SearchLook: Automatic(steps.search_look),
+        Reorder: Decision(
+            seat=_seat,
+            legal=steps.reorder_options,
+            apply=steps.place,
+            prompt="put the searched cards back: choose the next card from the top",
+            rule="search",
+            shown=("seat", "deck", "size", "placed"),
+        ),
+        GetMandatory: Automatic(steps.get_mandatory),
+        StepGet: Decision(
+            seat=_seat,
+            legal=steps.get_options,
+            apply=steps.get_step,
+            prompt="step III, Get: play a Get card, or be done",
+            rule="get",
+            shown=("seat", "draws"),
+        ),
+        GetDraws: Automatic(steps.get_draws),
+        StepRepair: Decision(
+            seat=_seat,
+            legal=steps.repair_options,
+            apply=steps.repair_step,
+            prompt="step IV, Repair: play a Repair card, or be done",
+            rule="repair",
+            shown=("seat",),
+        ),
+        ScrapTarget: Decision(
+            seat=_seat,
+            legal=swap.target_options,
+            apply=swap.choose_target,
+            prompt="choose the player to swap a card with",
+            rule="repair",
+            shown=("seat",),
+        ),
+        ScrapGive: Decision(
+            seat=_seat,
+            legal=swap.give_options,
+            apply=swap.choose_given,
+            prompt="choose the card of your hand you give in the swap",
+            rule="repair",
+            shown=("seat", "target"),
+        ),
+        ScrapTake: Decision(
+            seat=_seat,
+            legal=swap.take_options,
+            apply=swap.swap,
+            prompt="choose the card of your hand you give back in the swap",
+            rule="repair",
+            shown=("seat", "giver"),
+        ),
+        StepAttack: Decision(
+            seat=_seat,
+            legal=steps.attack_options,
+            apply=steps.attack_step,
+            prompt="step V, Attack: play an Attack card, or be done",
+            rule="attack",
+            shown=("seat",),
+        ),
+        EndTurn: Automatic(turn.end_turn),
         # hidden decks
         RevealTop: Chance(decks.reveal_outcomes, decks.reveal, shown=("deck",)),
         # the Messages phase and the end of the round
         StartMessages: Automatic(messages.start_messages),
         DiscardMessage: Decision(
-            seat=lambda task: task.seat,
+            seat=_seat,
             legal=messages.discard_options,
             apply=messages.discard,
             prompt="discard a card of your Gear face down to the Messages pile",
@@ -68,7 +248,7 @@ RULEBOOK = Rulebook(
         # the end of the game
         MatchIdentities: Automatic(endgame.match_identities),
         ChooseIdentity: Decision(
-            seat=lambda task: task.seat,
+            seat=_seat,
             legal=endgame.identity_options,
             apply=endgame.choose_identity,
             prompt="choose your identity among the Characters you have fewest Markers of",
@@ -78,7 +258,7 @@ RULEBOOK = Rulebook(
         # the bridge to the engine's modes (the Operations phase, until it is ported)
         LegacyAuto: Automatic(engine.legacy_run),
         LegacyDecision: Decision(
-            seat=lambda task: task.seat,
+            seat=_seat,
             legal=engine.legacy_legal,
             apply=engine.legacy_decide,
             prompt="decide",

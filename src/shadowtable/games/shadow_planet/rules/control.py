@@ -8,17 +8,17 @@ from shadowtable.games.shadow_planet.board import hand, take_marker, tell
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.decks import uniform
 from shadowtable.games.shadow_planet.rules.phases import reset_turn
-from shadowtable.games.shadow_planet.state import TURN_START, State
+from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import (
     DraftPick,
     DrawDraftCard,
     EndRound,
-    LegacyAuto,
     RevealDraft,
     RevealMessages,
     ShuffleMessages,
     StartMessages,
     StartRound,
+    StartTurn,
 )
 
 
@@ -38,7 +38,7 @@ def start_round(ctx: Context, s: State, task: StartRound) -> None:
     s.revealed = [0] * 5
     reset_turn(s)
     pickers = [DraftPick((s.protagonist + step) % n, step) for step in reversed(range(n))]
-    s.stack += [*rest_of_round(), LegacyAuto(TURN_START), RevealDraft(), *pickers, DrawDraftCard()]
+    s.stack += [*rest_of_round(), StartTurn(), RevealDraft(), *pickers, DrawDraftCard()]
 
 
 def draft_drawer(s: State) -> int:

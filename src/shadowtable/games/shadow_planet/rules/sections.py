@@ -18,7 +18,8 @@ from shadowtable.games.shadow_planet.board import (
     zone_size,
 )
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.rules.turn import controller_seat, draw_to_hand
+from shadowtable.games.shadow_planet.rules.steps import draw_to_hand
+from shadowtable.games.shadow_planet.rules.turn import controller_seat
 from shadowtable.games.shadow_planet.state import (
     ACCOM_LOOK,
     ACCOM_REMOVE,
