@@ -17,7 +17,7 @@ from shadowtable.games.shadow_planet.board import move_card, tell
 from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 from shadowtable.games.shadow_planet.rules import KERNEL
 from shadowtable.games.shadow_planet.state import State
-from shadowtable.games.shadow_planet.tasks import LegacyAuto, LegacyDecision, RevealTop
+from shadowtable.games.shadow_planet.tasks import RevealTop
 from shadowtable.testing import check_determinize
 
 OBJ = {"alien": 0, "commander": 1, "lieutenant": 2, "sergeant": 3, "guardian": 4}
@@ -104,16 +104,10 @@ def top(s: State) -> Task | None:
     return s.stack[-1] if s.stack else None
 
 
-def _kind(task: Task) -> str:
-    if isinstance(task, LegacyAuto | LegacyDecision):
-        return M.MODE_NAMES[task.mode]
-    return task_kind(type(task))
-
-
 def kind(s: State) -> str:
     """The kind of the pending task (``"over"`` once the game is over)."""
     task = top(s)
-    return "over" if task is None else _kind(task)
+    return "over" if task is None else task_kind(type(task))
 
 
 def data(s: State) -> dict[str, Any]:
@@ -124,7 +118,7 @@ def data(s: State) -> dict[str, Any]:
 def reveal_for(s: State) -> str | None:
     """At a chance node revealing a deck's next card: the kind of the work waiting for it."""
     if isinstance(top(s), RevealTop) and len(s.stack) > 1:
-        return _kind(s.stack[-2])
+        return task_kind(type(s.stack[-2]))
     return None
 
 

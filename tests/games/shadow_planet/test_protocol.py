@@ -12,7 +12,7 @@ from shadowtable.core import CHANCE, TERMINAL, StateFormatError, make
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.notation import decision_from_str, decision_to_str
-from shadowtable.games.shadow_planet.tasks import ScrapTake
+from shadowtable.games.shadow_planet.tasks import GiveRobotCard, ScrapTake
 
 
 def test_every_decision_id_has_notation_that_parses_back() -> None:
@@ -29,7 +29,12 @@ def test_every_decision_id_has_notation_that_parses_back() -> None:
 def test_state_from_json_rejects_malformed_data() -> None:
     game = make("shadow-planet", players=3)
     data = game.state_to_json(game.initial_state())
-    for broken in ({**data, "where": 5}, {k: v for k, v in data.items() if k != "mode"}, {**data, "round": "x"}):
+    for broken in (
+        {**data, "where": 5},
+        {k: v for k, v in data.items() if k != "stack"},
+        {**data, "stack": [{"task": "no_such_task"}]},
+        {**data, "round": "x"},
+    ):
         with pytest.raises(StateFormatError):
             game.state_from_json(broken)
     with pytest.raises(StateFormatError):
@@ -70,14 +75,11 @@ def test_swapping_two_cards_a_seat_cannot_see_leaves_its_observation_unchanged(p
                 for i, card in enumerate(zone_list):
                     zone_list[i] = b if card == a else a if card == b else card
             swapped.where[a], swapped.where[b] = s.where[b], s.where[a]  # type: ignore[attr-defined]
-            for name in ("look", "placed"):
-                values = getattr(swapped, name)
-                setattr(swapped, name, [b if c == a else a if c == b else c for c in values])
-            if swapped.chosen in (a, b):
-                swapped.chosen = b if swapped.chosen == a else a
             for i, task in enumerate(swapped.stack):
                 if isinstance(task, ScrapTake) and task.given in (a, b):
                     swapped.stack[i] = replace(task, given=b if task.given == a else a)
+                if isinstance(task, GiveRobotCard) and task.taken in (a, b):
+                    swapped.stack[i] = replace(task, taken=b if task.taken == a else a)
             assert game.observe(swapped, seat) == game.observe(s, seat)
             checked += 1
     assert checked > 20

@@ -128,4 +128,4 @@ def test_player_chooses_which_cards_to_reveal() -> None:
     t.do("reveal Search (Search 1) #26")
     assert t.game.observe(t.s, 1)["look"] == [26] and (t.s.public >> 26) & 1
     t.do("reveal Smoking (Search 2) #96")
-    assert kind(t.s) == "hiber_seat" and not (t.s.public >> 95) & 1
+    assert kind(t.s) == "section_give_seat" and not (t.s.public >> 95) & 1

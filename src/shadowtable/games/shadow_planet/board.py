@@ -78,15 +78,6 @@ def move_openly(s: State, card: int, zone: int) -> None:
     tell_all(s, card)
 
 
-def ensure_top(s: State, deck: int, wanted: int) -> bool:
-    """True if the deck's known top holds ``wanted`` cards (or the whole deck); else ask chance."""
-    need = min(wanted, zone_size(s, deck))
-    if len(s.top[deck]) >= need:
-        return True
-    s.fill = deck
-    return False
-
-
 def set_threat(r: Context, s: State, value: int) -> None:
     """Move the Threat Indicator (clamped); reaching the end latches the game end."""
     s.threat = max(0, min(r.c.threat_max, value))

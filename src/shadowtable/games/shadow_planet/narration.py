@@ -10,12 +10,17 @@ from __future__ import annotations
 from shadowtable.core.game import CHANCE
 from shadowtable.core.rules_help import help_for
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.engine import fill_of, mode_of
 from shadowtable.games.shadow_planet.notation import chance_to_str, decision_to_str
 from shadowtable.games.shadow_planet.rules import current_player
 from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.tasks import (
+    ChooseProtagonist,
+    DealObjective,
+    RemoveObjective,
+    RevealMessages,
+    RevealTop,
+)
 
 SECRET_DECISIONS = (
     (A.PICK, A.PLAY, "picks a Character face-down"),
@@ -44,19 +49,19 @@ def event_text(r: Context, before: State, after: State, action: int, seat: int |
 
 
 def _chance_text(r: Context, before: State, after: State, outcome: int, seat: int | None) -> str | None:
-    fill, mode = fill_of(before), mode_of(before)
-    if fill == M.MESSAGES_DECK and mode == M.MSG_REVEAL:
+    task = before.stack[-1]
+    if isinstance(task, RevealTop) and isinstance(before.stack[-2:][0], RevealMessages):
         return chance_to_str(r, before, outcome)  # a Messages reveal is face up for everyone
-    if fill >= 0:
+    if isinstance(task, RevealTop):
         mask = after.public | (after.known[seat] if seat is not None else 0)
         if (mask >> outcome) & 1:
             return chance_to_str(r, before, outcome)
         return None
-    if mode == M.SETUP_REMOVE:
+    if isinstance(task, RemoveObjective):
         return "an Objective is removed from the game unseen"
-    if mode == M.SETUP_DEAL:
-        dealt_to = before.objectives.index(-1)
+    if isinstance(task, DealObjective):
+        dealt_to = task.seat
         return chance_to_str(r, before, outcome) if dealt_to == seat else f"seat {dealt_to} is dealt an Objective"
-    if mode == M.SETUP_PROTAG:
+    if isinstance(task, ChooseProtagonist):
         return chance_to_str(r, before, outcome)
     return "a random Character card is drawn for the draft"

@@ -15,11 +15,65 @@ from typing import Any
 from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.engine import mode_of, turn_fields
 from shadowtable.games.shadow_planet.rules import RULEBOOK, current_player
 from shadowtable.games.shadow_planet.rules.control import draft_drawer, draft_received
 from shadowtable.games.shadow_planet.state import FIELDS, State
-from shadowtable.games.shadow_planet.tasks import secrets, task_to_json
+from shadowtable.games.shadow_planet.tasks import (
+    AbilityNext,
+    AdjustCountdown,
+    CancelAbility,
+    ChooseDeck,
+    ChooseIdentity,
+    ChooseProtagonist,
+    DealObjective,
+    DiscardMessage,
+    DraftPick,
+    DrawDraftCard,
+    DrawFromDeck,
+    DriveFallback,
+    EffectNext,
+    EndRound,
+    EndTurn,
+    FreeMove,
+    GetDraws,
+    GetMandatory,
+    GiveColour,
+    GiveRobotCard,
+    GiveSeat,
+    LookMessages,
+    MatchIdentities,
+    MovePoints,
+    RemoveMessage,
+    RemoveObjective,
+    Reorder,
+    RevealDraft,
+    RevealMessages,
+    RevealPick,
+    RevealTop,
+    RideAsk,
+    ScrapGive,
+    ScrapTake,
+    ScrapTarget,
+    SearchLook,
+    SectionChoice,
+    SectionEnd,
+    SectionGiveColour,
+    SectionGiveSeat,
+    ShuffleMessages,
+    StartMessages,
+    StartRound,
+    StartTurn,
+    StepAttack,
+    StepGet,
+    StepMove,
+    StepRepair,
+    StepSearch,
+    TakeRobotCard,
+    TemplePick,
+    UncontrolledDiscard,
+    secrets,
+    task_to_json,
+)
 
 HIDDEN_TURN = ("look", "placed", "chosen")
 PUBLIC_SCALARS = tuple(
@@ -28,7 +82,7 @@ PUBLIC_SCALARS = tuple(
     if f
     not in (
         "objectives", "removed_objectives", "where", "top", "temple", "known", "public",
-        "draft_random", "draft_picks", *HIDDEN_TURN,
+        "draft_random", "draft_picks",
     )
 )  # fmt: skip
 REVEALED_END = (M.IDENTITY, M.FINISHED)
@@ -43,9 +97,9 @@ def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
         value = getattr(s, name)
         obs[name] = [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value
     obs["mode"] = mode
-    turn = turn_fields(s)
+    turn = _turn_fields(r, s)
     obs.update({k: v for k, v in turn.items() if k not in HIDDEN_TURN})
-    look, placed, chosen = turn.get("look", s.look), turn.get("placed", s.placed), turn.get("chosen", s.chosen)
+    look, placed, chosen = turn["look"], turn["placed"], turn["chosen"]
     ended = mode in REVEALED_END
     obs["objectives"] = [o if ended or seat == i or o == -1 else None for i, o in enumerate(s.objectives)]
     obs["removed_objectives"] = len(s.removed_objectives)
@@ -102,13 +156,22 @@ def _zones(r: Context, s: State, mask: int) -> dict[str, Any]:
     }
 
 
+def _draft_step(s: State) -> int | None:
+    """How many players have picked, during the draft (None outside it)."""
+    top = s.stack[-1] if s.stack else None
+    if isinstance(top, DraftPick):
+        return top.step
+    return 0 if isinstance(top, DrawDraftCard) else None
+
+
 def _draft(s: State, seat: int | None) -> dict[str, Any]:
-    if mode_of(s) not in (M.DRAFT_PICK, M.DRAFT_RANDOM) or seat is None:
+    step = _draft_step(s)
+    if step is None or seat is None:
         return {"random": None, "picks": [None] * s.n, "received": None}
     order = (seat - s.protagonist) % s.n
     drawer = seat == draft_drawer(s)
-    received = draft_received(s, order) if order <= s.draft_step and s.draft_random >= 0 else None
-    if order == s.n - 1 and order > s.draft_step:
+    received = draft_received(s, order) if order <= step and s.draft_random >= 0 else None
+    if order == s.n - 1 and order > step:
         received = None
     return {
         "random": s.draft_random if drawer else None,
@@ -128,7 +191,6 @@ def determinize(r: Context, obs: dict[str, Any], rng: random.Random) -> State:
     _cards(r, s, obs, rng)
     s.stack = [_task_filled(r, s, task, rng) for task in obs["stack"]]
     _draft_fill(s, obs, rng)
-    _turn_fill(r, s, obs, rng)
     return s
 
 
@@ -137,6 +199,9 @@ def _task_filled(r: Context, s: State, data: dict[str, Any], rng: random.Random)
     if data.get("task") == "scrap_take" and data.get("given") is None:
         mine = [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + s.active]  # the giver's hand
         data = {**data, "given": rng.choice(mine)}
+    if data.get("task") == "give_robot_card" and data.get("taken") is None:
+        robot = [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot]
+        data = {**data, "taken": rng.choice(robot)}
     return RULEBOOK.task_from_json(data)
 
 
@@ -260,11 +325,12 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
     draft = obs["draft"]
     s.draft_picks = [p if p is not None else -1 for p in draft["picks"]]
     s.draft_random = -1
-    mode = mode_of(s)
-    if mode not in (M.DRAFT_PICK,):
-        if mode > M.DRAFT_PICK:
-            s.draft_picks = list(s.seat_char)
+    top = s.stack[-1] if s.stack else None
+    if not isinstance(top, DraftPick):
+        if not isinstance(top, DrawDraftCard | RemoveObjective | DealObjective | ChooseProtagonist):
+            s.draft_picks = list(s.seat_char)  # revealed
         return
+    step = top.step
     seat = obs["seat"]
     received = draft["received"]
     known_random = draft["random"]
@@ -276,13 +342,13 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
             chars.insert(0, known_random)
         random_card, order = chars[0], chars[1:]
         picks = [-1] * s.n
-        for k in range(s.draft_step):
+        for k in range(step):
             picks[(s.protagonist + k) % s.n] = order[k]
         trial = s
         trial.draft_random, trial.draft_picks = random_card, picks
         if seat is not None and draft["picks"][seat] is not None:
             picks[seat] = draft["picks"][seat]
-            if len(set(p for p in picks if p >= 0)) != s.draft_step or random_card in picks:
+            if len(set(p for p in picks if p >= 0)) != step or random_card in picks:
                 continue
         if received is not None:
             my_order = (seat - s.protagonist) % s.n
@@ -292,24 +358,125 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
     raise ValueError("no consistent draft")
 
 
-def _turn_fill(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> None:
-    look, placed = obs["look"], obs["placed"]
-    s.look, s.placed = list(look), list(placed)
-    if look and look[0] is None:
-        mode = mode_of(s)
-        if mode in (M.REORDER, M.ACCOM_REMOVE):
-            deck = s.char_loc[s.active] if mode == M.REORDER else M.MESSAGES_DECK
-            s.look = s.top[deck][: len(look)]
-        else:
-            s.look = sorted(c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot)
-        s.placed = s.look[: len(placed)]
-    chosen = obs["chosen"]
-    if chosen is None:
-        pool = (
-            [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot]
-            if mode_of(s) == M.BRIDGE_GIVE
-            else [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + s.active]
-        )
-        s.chosen = rng.choice(pool) if pool else -1
-    else:
-        s.chosen = chosen
+# -- the old engine's mode and turn fields (for readers not yet moved to ``pending``) -------------
+MODE_OF: dict[type[Task], int] = {
+    RemoveObjective: M.SETUP_REMOVE,
+    DealObjective: M.SETUP_DEAL,
+    ChooseProtagonist: M.SETUP_PROTAG,
+    StartRound: M.ROUND_START,
+    DrawDraftCard: M.DRAFT_RANDOM,
+    DraftPick: M.DRAFT_PICK,
+    RevealDraft: M.DRAFT_REVEAL,
+    StartTurn: M.TURN_START,
+    AbilityNext: M.ABILITY_NEXT,
+    CancelAbility: M.ABILITY_CANCEL,
+    GiveSeat: M.GIVE_SEAT,
+    GiveColour: M.GIVE_COLOUR,
+    FreeMove: M.REED_FREE,
+    UncontrolledDiscard: M.UNC_DISCARD,
+    StepMove: M.STEP_MOVE,
+    RideAsk: M.RIDE_ASK,
+    MovePoints: M.MOVE_POINTS,
+    DriveFallback: M.DRIVE_FALLBACK,
+    StepSearch: M.STEP_SEARCH,
+    SearchLook: M.SEARCH_LOOK,
+    Reorder: M.REORDER,
+    GetMandatory: M.GET_MANDATORY,
+    StepGet: M.STEP_GET,
+    GetDraws: M.GET_DRAWS,
+    StepRepair: M.STEP_REPAIR,
+    ScrapTarget: M.SCRAP_TARGET,
+    ScrapGive: M.SCRAP_GIVE,
+    ScrapTake: M.SCRAP_TAKE,
+    StepAttack: M.STEP_ATTACK,
+    SectionEnd: M.SECTION_END,
+    SectionChoice: M.SECTION_CHOICE,
+    RevealPick: M.REVEAL_PICK,
+    EffectNext: M.EFFECT_NEXT,
+    LookMessages: M.ACCOM_LOOK,
+    RemoveMessage: M.ACCOM_REMOVE,
+    TakeRobotCard: M.BRIDGE_TAKE,
+    GiveRobotCard: M.BRIDGE_GIVE,
+    AdjustCountdown: M.DECOMP,
+    SectionGiveSeat: M.HIBER_SEAT,
+    SectionGiveColour: M.HIBER_COLOUR,
+    ChooseDeck: M.GRAVE_DECK,
+    DrawFromDeck: M.GRAVE_DRAW,
+    TemplePick: M.TEMPLE_PICK,
+    EndTurn: M.TURN_END,
+    StartMessages: M.MSG_START,
+    DiscardMessage: M.MSG_DISCARD,
+    ShuffleMessages: M.MSG_REVEAL,
+    RevealMessages: M.MSG_REVEAL,
+    EndRound: M.MSG_APPLY,
+    MatchIdentities: M.END_GAME,
+    ChooseIdentity: M.IDENTITY,
+}
+
+
+def mode_of(s: State) -> int:
+    """The old engine mode of the pending work (a chance reveal: the work waiting for it)."""
+    if not s.stack:
+        return M.FINISHED
+    top = s.stack[-1]
+    if isinstance(top, RevealTop) and len(s.stack) > 1:
+        top = s.stack[-2]
+    return MODE_OF.get(type(top), M.FINISHED)
+
+
+def _turn_fields(r: Context, s: State) -> dict[str, Any]:
+    """The old engine's per-turn fields, as the pending tasks now hold them."""
+    out: dict[str, Any] = {
+        "fill": -1, "move_total": 0, "move_cards": 0, "drive": -1, "dest": -1, "passengers": [], "ask": [],
+        "points": 0, "draws": 0, "target": -1, "count": 0, "reveal": -1, "eff_index": 0, "ability_index": 0,
+        "msg_next": 0, "id_next": 0, "draft_step": _draft_step(s) or 0, "look": [], "placed": [], "chosen": -1,
+    }  # fmt: skip
+    if not s.stack:
+        return out
+    top = s.stack[-1]
+    below = s.stack[-2] if len(s.stack) > 1 else None
+    for task in s.stack:
+        if isinstance(task, EffectNext):
+            out.update(reveal=task.reveal, eff_index=task.index)
+        elif isinstance(task, AbilityNext):
+            out["ability_index"] = task.index
+    move = top if isinstance(top, StepMove) else below if isinstance(top, RideAsk) else None
+    if isinstance(move, StepMove):
+        out.update(move_total=move.total, move_cards=move.cards, drive=move.drive, dest=move.dest)
+        out["passengers"] = list(move.passengers)
+    if isinstance(top, RevealTop):
+        out["fill"] = top.deck
+    elif isinstance(top, RideAsk):
+        out["ask"] = [top.rider, *top.waiting]
+    elif isinstance(top, MovePoints | StepSearch):
+        out["points"] = top.points
+    elif isinstance(top, DriveFallback):
+        out.update(points=top.points, drive=top.drive, passengers=list(top.passengers))
+    elif isinstance(top, StepGet):
+        out["draws"] = top.draws
+    elif isinstance(top, GiveSeat | SectionGiveSeat | AdjustCountdown | ChooseDeck | TemplePick):
+        out["count"] = top.amount if isinstance(top, AdjustCountdown) else top.count
+    elif isinstance(top, GiveColour | SectionGiveColour):
+        out.update(target=top.target, count=top.count)
+    elif isinstance(top, FreeMove):
+        out["target"] = top.section
+    elif isinstance(top, ScrapGive):
+        out["target"] = top.target
+    elif isinstance(top, ScrapTake):
+        out.update(target=top.seat, chosen=top.given)
+    elif isinstance(top, Reorder):
+        look = s.top[top.deck][: top.size]
+        out.update(look=look, placed=look[: top.placed])
+    elif isinstance(top, RevealPick):
+        out.update(reveal=top.reveal, look=list(top.shown))
+    elif isinstance(top, RemoveMessage):
+        out.update(look=s.top[M.MESSAGES_DECK][: top.looked], draws=top.remove)
+    elif isinstance(top, TakeRobotCard):
+        out["look"] = [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot]
+    elif isinstance(top, GiveRobotCard):
+        out.update(look=[c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot], chosen=top.taken)
+    elif isinstance(top, DiscardMessage):
+        out["msg_next"] = (top.seat - s.protagonist) % s.n
+    elif isinstance(top, ChooseIdentity):
+        out["id_next"] = sum(1 for i in s.identity if i >= 0)
+    return out

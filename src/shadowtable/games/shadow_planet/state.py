@@ -25,7 +25,7 @@ PLAYED0 = 14  # 14..19: played this turn/round by that Character, face up
 
 ZONE_NAMES = ("deck", "deck", "deck", "deck", "messages", "temple", "discard", "removed")
 
-# modes (who must do what next)
+# the old engine modes: the observation's ``mode`` until its readers move to ``pending``
 SETUP_REMOVE, SETUP_DEAL, SETUP_PROTAG = 0, 1, 2
 DRAFT_RANDOM, DRAFT_PICK = 3, 4
 ABILITY_CANCEL, GIVE_SEAT, GIVE_COLOUR, REED_FREE = 5, 6, 7, 8
@@ -57,21 +57,19 @@ MODE_NAMES = {
 END_THREAT, END_REPAIR, END_COUNTDOWN = 1, 2, 4
 
 FIELDS = (
-    "n", "mode", "round", "protagonist", "objectives", "removed_objectives",
+    "n", "round", "protagonist", "objectives", "removed_objectives",
     "countdown", "repair", "threat", "latched", "pool", "sheets", "section_markers",
     "char_loc", "char_section", "controller", "seat_char", "vehicle_loc",
     "where", "top", "temple", "known", "public",
-    "draft_random", "draft_picks", "draft_step",
-    "active", "fill", "forbid", "excl", "move_total", "move_cards", "drive", "dest", "passengers", "ask",
-    "points", "bonus", "look", "placed", "draws", "target", "chosen", "count", "reveal", "eff_index",
-    "auras", "cancelled", "msg_next", "revealed", "last_reveal", "reveal_cards", "trajectory",
-    "end_reason", "identity", "id_next", "ability_index",
+    "draft_random", "draft_picks",
+    "active", "forbid", "excl", "bonus",
+    "auras", "cancelled", "revealed", "last_reveal", "reveal_cards", "trajectory",
+    "end_reason", "identity",
 )  # fmt: skip
 LIST_FIELDS = (
     "objectives", "pool", "sheets", "section_markers", "char_loc", "char_section", "controller",
-    "seat_char", "vehicle_loc", "where", "temple", "known", "draft_picks", "passengers", "ask",
-    "look", "placed", "revealed", "identity", "removed_objectives", "auras", "trajectory", "last_reveal",
-    "reveal_cards",
+    "seat_char", "vehicle_loc", "where", "temple", "known", "draft_picks",
+    "revealed", "identity", "removed_objectives", "auras", "trajectory", "last_reveal", "reveal_cards",
 )  # fmt: skip
 
 
@@ -82,7 +80,6 @@ class State:
 
     stack: list[Task]  # pending work, the last task on top
     n: int
-    mode: int
     round: int
     protagonist: int
     objectives: list[int]  # per seat, -1 before the deal
@@ -106,38 +103,18 @@ class State:
     public: int  # bitmask of cards whose place everyone knows
     draft_random: int
     draft_picks: list[int]  # per seat: chosen Character or -1
-    draft_step: int
     active: int  # Character whose turn it is
-    fill: int  # deck (0..4) whose next unknown top card chance must reveal, or -1
     forbid: int  # bitmask of types that may not be played this turn
-    excl: int  # bits 0-4: types closed by an exclusive card; 5-9: types played and discarded at once (turn.LEFT_SHIFT)
-    move_total: int
-    move_cards: int
-    drive: int  # vehicle driven this turn or -1
-    dest: int
-    passengers: list[int]
-    ask: list[int]
-    points: int
+    excl: int  # bits 0-4: types closed by an exclusive card; 5-9: played and gone at once (steps.LEFT_SHIFT)
     bonus: int  # Search bonus of this turn (abilities)
-    look: list[int]  # cards being reordered, or looked at
-    placed: list[int]
-    draws: int
-    target: int
-    chosen: int
-    count: int
-    reveal: int  # chosen Section reveal
-    eff_index: int
     auras: list[list[int]]  # [source Character, amount, include_self]
     cancelled: int
-    msg_next: int
     revealed: list[int]  # type counts of the current reveal
     last_reveal: list[int]
     reveal_cards: list[int]  # the cards of the current (or last) Messages reveal, seen by all
     trajectory: list[list[int]]  # [countdown, repair, threat] at the end of each round
     end_reason: int
     identity: list[int]  # per seat: matched Character or -1
-    id_next: int
-    ability_index: int
 
     def copy(self) -> State:
         """A deep-enough copy: every list is new (nested lists of ``top`` too; ``auras``, ``trajectory``
@@ -146,7 +123,6 @@ class State:
         new = State.__new__(State)
         new.stack = self.stack[:]
         new.n = self.n
-        new.mode = self.mode
         new.round = self.round
         new.protagonist = self.protagonist
         new.objectives = self.objectives[:]
@@ -170,38 +146,18 @@ class State:
         new.public = self.public
         new.draft_random = self.draft_random
         new.draft_picks = self.draft_picks[:]
-        new.draft_step = self.draft_step
         new.active = self.active
-        new.fill = self.fill
         new.forbid = self.forbid
         new.excl = self.excl
-        new.move_total = self.move_total
-        new.move_cards = self.move_cards
-        new.drive = self.drive
-        new.dest = self.dest
-        new.passengers = self.passengers[:]
-        new.ask = self.ask[:]
-        new.points = self.points
         new.bonus = self.bonus
-        new.look = self.look[:]
-        new.placed = self.placed[:]
-        new.draws = self.draws
-        new.target = self.target
-        new.chosen = self.chosen
-        new.count = self.count
-        new.reveal = self.reveal
-        new.eff_index = self.eff_index
         new.auras = self.auras[:]
         new.cancelled = self.cancelled
-        new.msg_next = self.msg_next
         new.revealed = self.revealed[:]
         new.last_reveal = self.last_reveal[:]
         new.reveal_cards = self.reveal_cards[:]
         new.trajectory = self.trajectory[:]
         new.end_reason = self.end_reason
         new.identity = self.identity[:]
-        new.id_next = self.id_next
-        new.ability_index = self.ability_index
         return new
 
     def to_json(self) -> dict[str, Any]:

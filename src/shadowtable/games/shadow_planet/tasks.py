@@ -2,8 +2,8 @@
 
 ``state.stack`` holds tasks, the last one on top.  A task's fields are its arguments, named
 for what they are; the handler of each task type is declared in ``rules/__init__.py``
-(``RULEBOOK``).  During the port from the engine's ``mode`` the ``Legacy*`` tasks wrap the
-old mode dispatch of ``engine.py``.
+(``RULEBOOK``).  A task whose class lists ``SECRET`` fields holds something only one seat
+knows (a card chosen face down): observations show it to that seat alone.
 """
 
 from __future__ import annotations
@@ -20,33 +20,6 @@ class RevealTop(Task):
     becomes its next known top card."""
 
     deck: int
-
-
-# -- the bridge to the engine's modes (removed with the last slice of the port) -----------------
-@dataclass(frozen=True, slots=True)
-class LegacyAuto(Task):
-    """Automatic work of the old engine ``mode``."""
-
-    mode: int
-
-
-@dataclass(frozen=True, slots=True)
-class LegacyDecision(Task):
-    """A decision of the old engine ``mode`` for ``seat``."""
-
-    mode: int
-    seat: int
-
-
-def secrets(task: Task) -> dict[str, str]:
-    """The task's secret fields, each with the field naming the one seat that knows it."""
-    found: dict[str, str] = getattr(task, "SECRET", {})
-    return found
-
-
-def task_to_json(task: Task) -> dict[str, Any]:
-    """``task.to_json()`` with tuples as lists (JSON data that survives a round trip)."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in task.to_json().items()}
 
 
 # -- setup and the Control phase ------------------------------------------------------------------
@@ -271,6 +244,124 @@ class StepAttack(Task):
     seat: int
 
 
+# -- Sections at the end of the turn -----------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SectionEnd(Task):
+    """End of the turn in a Section: its effect if it can be paid, else just expulsion."""
+
+
+@dataclass(frozen=True, slots=True)
+class SectionChoice(Task):
+    """``seat`` chooses a reveal of ``section`` to pay (its effect follows) or leaves."""
+
+    seat: int
+    section: int
+
+
+@dataclass(frozen=True, slots=True)
+class RevealPick(Task):
+    """``seat`` shows the next card paying ``reveal`` of ``section`` (``shown`` so far, to all)."""
+
+    seat: int
+    section: int
+    reveal: int
+    shown: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EffectNext(Task):
+    """The effects of ``reveal`` of ``section`` from number ``index``; then the Marker, expulsion."""
+
+    section: int
+    reveal: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class LookMessages(Task):
+    """``seat`` looks at the top ``look`` cards of the Messages pile to remove ``remove``."""
+
+    seat: int
+    look: int
+    remove: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveMessage(Task):
+    """``seat`` removes one of the ``looked`` top Messages cards from the game (``remove`` left)."""
+
+    seat: int
+    looked: int
+    remove: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeRobotCard(Task):
+    """``seat`` chooses the card of the Robot's Gear it takes in the swap."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GiveRobotCard(Task):
+    """``seat`` chooses the card of its hand the Robot gets for ``taken`` (known only to it)."""
+
+    SECRET: ClassVar[dict[str, str]] = {"taken": "seat"}
+
+    seat: int
+    taken: int
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustCountdown(Task):
+    """``seat`` advances or moves back the Countdown by ``amount``."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class SectionGiveSeat(Task):
+    """``seat`` chooses another player to receive ``count`` pool Markers (a Section effect)."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SectionGiveColour(Task):
+    """``seat`` chooses the colour of the next of ``count`` pool Markers ``target`` receives."""
+
+    seat: int
+    target: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseDeck(Task):
+    """``seat`` chooses a Location deck to take its top card (``count`` cards left)."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawFromDeck(Task):
+    """``seat`` takes the top card of ``deck`` (``count`` cards left, this one included)."""
+
+    seat: int
+    deck: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class TemplePick(Task):
+    """``seat`` puts a Messages card on the Temple pile (``count`` cards left)."""
+
+    seat: int
+    count: int
+
+
 @dataclass(frozen=True, slots=True)
 class EndTurn(Task):
     """End-of-turn card effects, the Character leaves its Section; the next Character's turn."""
@@ -316,3 +407,14 @@ class ChooseIdentity(Task):
     """``seat``, tied on Markers, chooses its identity."""
 
     seat: int
+
+
+def secrets(task: Task) -> dict[str, str]:
+    """The task's secret fields, each with the field naming the one seat that knows it."""
+    found: dict[str, str] = getattr(task, "SECRET", {})
+    return found
+
+
+def task_to_json(task: Task) -> dict[str, Any]:
+    """``task.to_json()`` with tuples as lists (JSON data that survives a round trip)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in task.to_json().items()}

@@ -7,7 +7,7 @@ from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import hand, take_marker, tell
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.decks import uniform
-from shadowtable.games.shadow_planet.rules.phases import reset_turn
+from shadowtable.games.shadow_planet.rules.turn import reset_turn
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import (
     DraftPick,
@@ -33,7 +33,7 @@ def start_round(ctx: Context, s: State, task: StartRound) -> None:
     n = ctx.n
     s.round += 1
     s.controller, s.seat_char = [-1] * 6, [-1] * n
-    s.draft_random, s.draft_picks, s.draft_step = -1, [-1] * n, 0
+    s.draft_random, s.draft_picks = -1, [-1] * n
     s.auras, s.cancelled, s.active = [], -1, 0
     s.revealed = [0] * 5
     reset_turn(s)
@@ -70,7 +70,6 @@ def pick_options(ctx: Context, s: State, task: DraftPick) -> list[int]:
 def pick(ctx: Context, s: State, task: DraftPick, action: int) -> None:
     """The picker plays the Character face down."""
     s.draft_picks[task.seat] = action - A.PICK
-    s.draft_step = task.step + 1
 
 
 def reveal_draft(ctx: Context, s: State, task: RevealDraft) -> None:

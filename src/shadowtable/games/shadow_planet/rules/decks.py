@@ -34,4 +34,3 @@ def reveal_outcomes(ctx: Context, s: State, task: RevealTop) -> list[tuple[int, 
 def reveal(ctx: Context, s: State, task: RevealTop, card: int) -> None:
     """``card`` becomes the next known top card of the deck."""
     s.top[task.deck].append(card)
-    s.fill = -1

@@ -13,13 +13,12 @@ from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.abilities import auto_ability
 from shadowtable.games.shadow_planet.rules.decks import top_known
 from shadowtable.games.shadow_planet.rules.messages import face_up_to_messages
-from shadowtable.games.shadow_planet.rules.phases import reset_turn
-from shadowtable.games.shadow_planet.state import DISCARD, MSG, PLAYED0, SECTION_END, State
+from shadowtable.games.shadow_planet.state import DISCARD, MSG, PLAYED0, State
 from shadowtable.games.shadow_planet.tasks import (
     AbilityNext,
     EndTurn,
     GetMandatory,
-    LegacyAuto,
+    SectionEnd,
     StartTurn,
     StepAttack,
     StepGet,
@@ -33,6 +32,11 @@ from shadowtable.games.shadow_planet.tasks import (
 def controller_seat(s: State) -> int:
     """Seat controlling the active Character."""
     return s.controller[s.active]
+
+
+def reset_turn(s: State) -> None:
+    """A new turn: no type is closed or forbidden, no Search bonus yet."""
+    s.forbid, s.excl, s.bonus = 0, 0, 0
 
 
 def start_turn(ctx: Context, s: State, task: StartTurn) -> None:
@@ -50,7 +54,7 @@ def start_turn(ctx: Context, s: State, task: StartTurn) -> None:
         return
     s.stack += [
         EndTurn(),
-        LegacyAuto(SECTION_END),
+        SectionEnd(),
         StepAttack(seat),
         StepRepair(seat),
         StepGet(seat),
