@@ -20,6 +20,8 @@ class Context:
         self.options = options
         self.num_cards = content.num_cards
         self.ctype = content.card_type
+        self.cards_of_type = tuple(tuple(c for c, t in enumerate(self.ctype) if t == k) for k in range(5))
+        """Card ids of each type (0 Move .. 4 Attack), ascending."""
         self.cvalue = content.card_value
         self.forbid = [0] * self.num_cards
         self.excl = [0] * self.num_cards

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from shadowtable.core.errors import ContentError, InvalidOptionError, StateFormatError
-from shadowtable.core.game import CHANCE, Game, Observation
+from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import notation, observe
@@ -84,7 +84,8 @@ class ShadowPlanetGame(Game[State]):
         return state
 
     def current_player(self, state: State) -> int:
-        return current_player(state)
+        seat = KERNEL.current_player(state)
+        return TERMINAL if seat is None else seat
 
     def legal_actions(self, state: State) -> list[int]:
         return KERNEL.legal_actions(self.ctx, state)

@@ -8,6 +8,9 @@ from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import RevealTop
 
+REVEAL_TOP = tuple(RevealTop(deck) for deck in range(5))
+"""The chance node revealing each deck's next card (tasks are values: built once)."""
+
 
 def uniform(outcomes: list[int]) -> list[tuple[int, float]]:
     """Equally likely outcomes (every chance node of the game is uniform)."""
@@ -22,7 +25,7 @@ def top_known(s: State, deck: int, wanted: int, resume: Task) -> bool:
     if len(s.top[deck]) >= need:
         return True
     s.stack.append(resume)
-    s.stack.append(RevealTop(deck))
+    s.stack.append(REVEAL_TOP[deck])
     return False
 
 

@@ -43,9 +43,9 @@ def playable(ctx: Context, s: State, step_type: int) -> list[int]:
     gear = GEAR0 + ch
     out = []
     played_of_type = -1
-    ctype, excl = ctx.ctype, ctx.excl
-    for card, z in enumerate(s.where):
-        if z == gear and ctype[card] == step_type:
+    ctype, excl, where = ctx.ctype, ctx.excl, s.where
+    for card in ctx.cards_of_type[step_type]:
+        if where[card] == gear:
             if excl[card] & bit:
                 if played_of_type < 0:
                     played_of_type = sum(1 for c in cards_in(s, PLAYED0 + ch) if ctype[c] == step_type)

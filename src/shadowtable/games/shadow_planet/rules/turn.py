@@ -8,6 +8,9 @@ closed this turn) and ``bonus`` (the Search bonus of abilities).
 
 from __future__ import annotations
 
+from functools import cache
+
+from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet.board import cards_in, move_openly, move_secretly, zone_size
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.abilities import auto_ability
@@ -52,17 +55,7 @@ def start_turn(ctx: Context, s: State, task: StartTurn) -> None:
                 auto_ability(s, ch, effect)
         s.stack.append(UncontrolledDiscard())
         return
-    s.stack += [
-        EndTurn(),
-        SectionEnd(),
-        StepAttack(seat),
-        StepRepair(seat),
-        StepGet(seat),
-        GetMandatory(),
-        StepSearch(seat),
-        StepMove(seat),
-        AbilityNext(0),
-    ]
+    s.stack += _turn_tasks(seat)
 
 
 def uncontrolled_discard(ctx: Context, s: State, task: UncontrolledDiscard) -> None:
@@ -73,7 +66,7 @@ def uncontrolled_discard(ctx: Context, s: State, task: UncontrolledDiscard) -> N
             return
         move_openly(s, s.top[deck][0], DISCARD)
     s.active += 1
-    s.stack.append(StartTurn())
+    s.stack.append(START_TURN)
 
 
 def end_turn(ctx: Context, s: State, task: EndTurn) -> None:
@@ -88,4 +81,23 @@ def end_turn(ctx: Context, s: State, task: EndTurn) -> None:
                 move_secretly(s, card, MSG, controller_seat(s))
     s.char_section[ch] = -1
     s.active += 1
-    s.stack.append(StartTurn())
+    s.stack.append(START_TURN)
+
+
+START_TURN = StartTurn()
+
+
+@cache
+def _turn_tasks(seat: int) -> tuple[Task, ...]:
+    """A controlled turn's work, bottom of the stack first (tasks are values: built once)."""
+    return (
+        EndTurn(),
+        SectionEnd(),
+        StepAttack(seat),
+        StepRepair(seat),
+        StepGet(seat),
+        GetMandatory(),
+        StepSearch(seat),
+        StepMove(seat),
+        AbilityNext(0),
+    )
