@@ -30,7 +30,6 @@ from shadowtable.bots.heuristic_shadow_planet import (
 )
 from shadowtable.core.game import CHANCE, TERMINAL
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 from shadowtable.games.shadow_planet.state import State
 
@@ -75,7 +74,7 @@ def test_the_bot_only_ever_receives_observations() -> None:
             assert game_type is ShadowPlanetGame and obs_type is dict
             assert not any(isinstance(v, State) for v in obs.values())
             assert json.loads(json.dumps(obs)) == obs
-            if obs["mode"] not in (M.IDENTITY, M.FINISHED):
+            if obs["pending"]["kind"] not in ("choose_identity", "over"):
                 hidden = [o for i, o in enumerate(obs["objectives"]) if i != seat and o != -1]
                 assert all(o is None for o in hidden)
 
@@ -192,10 +191,15 @@ def test_alien_keeps_get_cards_out_of_the_messages_pile_near_threat_8() -> None:
     assert view.ctype(card) != GET_T
 
 
+def pending(kind: str, seat: int, **data: int) -> dict[str, Any]:
+    """An observation's ``pending`` for a decision of ``seat`` (prompt and rule do not matter to the bot)."""
+    return {"seat": seat, "kind": kind, "prompt": "", "rule": "", "data": {"seat": seat, **data}}
+
+
 def test_decompression_guardian_advances_the_countdown_others_move_it_back() -> None:
     item, _ = first(decisions(4, range(5), "discard_message"), lambda v: True)
     game, state, seat, obs = item
-    decomp = {**obs, "mode": M.DECOMP}
+    decomp = {**obs, "pending": pending("adjust_countdown", seat, amount=2)}
     for objective, expected in ((4, A.ADVANCE), (1, A.MOVE_BACK), (0, A.MOVE_BACK)):
         objectives = list(obs["objectives"])
         objectives[seat] = objective
@@ -215,10 +219,10 @@ def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
     sheets[seat * 5 : seat * 5 + 5] = obs["sheets"][seat * 5 : seat * 5 + 5]
     sheets[rival * 5 + target_colour] = 1  # ... but the rival is
     bot = ShadowPlanetHeuristicBot()
-    seat_obs = {**obs, "mode": M.GIVE_SEAT, "sheets": sheets}
+    seat_obs = {**obs, "pending": pending("give_seat", seat, count=1), "sheets": sheets}
     others = [A.SEAT + x for x in range(4) if x != seat]
     assert bot.choose(game, seat, seat_obs, others, random.Random(0)) == A.SEAT + rival
-    colour_obs = {**seat_obs, "mode": M.GIVE_COLOUR, "target": rival}
+    colour_obs = {**seat_obs, "pending": pending("give_colour", seat, target=rival, count=1)}
     colours = [A.COLOUR + c for c in range(5)]
     assert bot.choose(game, seat, colour_obs, colours, random.Random(0)) == A.COLOUR + target_colour
 
@@ -236,7 +240,8 @@ def test_astronaut_keeps_repair_and_attack_in_its_own_gear() -> None:
 
 def test_astronaut_puts_a_repair_or_attack_card_on_top_when_searching() -> None:
     def wanted(v: View) -> bool:
-        look = [c for c in v.obs["look"] if c not in v.obs["placed"]]
+        data = v.obs["pending"]["data"]
+        look = v.obs["zones"]["decks"][data["deck"]]["top"][data["placed"] : data["size"]]
         return v.role == ASTRONAUT and any(v.ctype(c) in (REPAIR_T, ATTACK_T) for c in look)
 
     item, view = first(decisions(4, range(120), "reorder"), wanted)

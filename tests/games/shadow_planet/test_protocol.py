@@ -85,7 +85,7 @@ def test_swapping_two_cards_a_seat_cannot_see_leaves_its_observation_unchanged(p
     assert checked > 20
 
 
-def test_rules_help_quotes_the_rulebook_for_each_decision_mode() -> None:
+def test_rules_help_quotes_the_rulebook_for_each_decision_kind() -> None:
     from shadowtable.bots import RandomBot
     from shadowtable.core import make
     from shadowtable.core.runner import Session
@@ -96,9 +96,21 @@ def test_rules_help_quotes_the_rulebook_for_each_decision_mode() -> None:
     while not session.is_over():
         if session.current_player >= 0:
             observation = game.observe(session.state, session.current_player)
-            seen[observation["mode_name"]] = game.rules_help(observation)
+            seen[observation["pending"]["kind"]] = game.rules_help(observation)
         session.step()
     assert seen["draft_pick"].startswith("Playing a Round > 1. Control Phase")
     assert "II. Search" in seen["reorder"] and "III. Get" in seen["step_get"]
-    assert "must discard 1 card face-down" in seen["msg_discard"]
+    assert "must discard 1 card face-down" in seen["discard_message"]
     assert all(text for text in seen.values()), [k for k, v in seen.items() if not v]
+
+
+def test_every_decision_names_a_rule_and_says_what_is_decided() -> None:
+    from shadowtable.core.kernel import Decision
+    from shadowtable.core.rules_help import load_rules_help
+    from shadowtable.games.shadow_planet.rules import RULEBOOK
+
+    rules = load_rules_help("shadowtable.games.shadow_planet")["rules"]
+    decisions = [h for h in RULEBOOK.handlers.values() if isinstance(h, Decision)]
+    assert len(decisions) == 29
+    for handler in decisions:
+        assert handler.rule in rules and len(handler.prompt) > 20 and handler.shown[0] == "seat"

@@ -126,6 +126,6 @@ def test_player_chooses_which_cards_to_reveal() -> None:
     assert kind(t.s) == "reveal_pick"
     assert t.legal_text() == [f"reveal {t.game.ctx.c.short(c)}" for c in (26, 95, 96)]
     t.do("reveal Search (Search 1) #26")
-    assert t.game.observe(t.s, 1)["look"] == [26] and (t.s.public >> 26) & 1
+    assert t.game.observe(t.s, 1)["pending"]["data"]["shown"] == [26] and (t.s.public >> 26) & 1
     t.do("reveal Smoking (Search 2) #96")
     assert kind(t.s) == "section_give_seat" and not (t.s.public >> 95) & 1

@@ -133,7 +133,8 @@ class ShadowPlanetGame(Game[State]):
     def rules_help(self, observation: Observation) -> str:
         from shadowtable.games.shadow_planet.narration import rules_help
 
-        return rules_help(str(observation.get("mode_name", "")))
+        pending = observation.get("pending")
+        return rules_help(str(pending.get("rule", ""))) if isinstance(pending, dict) else ""
 
     # -- notation -------------------------------------------------------------------------------
     def action_to_str(self, state: State, action: int) -> str:

@@ -8,7 +8,7 @@ search reordering, private card choices) name their card only to the seat that m
 from __future__ import annotations
 
 from shadowtable.core.game import CHANCE
-from shadowtable.core.rules_help import help_for
+from shadowtable.core.rules_help import quote
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.notation import chance_to_str, decision_to_str
@@ -30,9 +30,9 @@ SECRET_DECISIONS = (
 )
 
 
-def rules_help(mode_name: str) -> str:
-    """The rule that applies in this decision mode, quoted with its section."""
-    return help_for("shadowtable.games.shadow_planet", mode_name)
+def rules_help(rule: str) -> str:
+    """The rule that applies (a pending decision's ``rule``), quoted with its section."""
+    return quote("shadowtable.games.shadow_planet", rule) if rule else ""
 
 
 def event_text(r: Context, before: State, after: State, action: int, seat: int | None) -> str | None:

@@ -15,104 +15,47 @@ from typing import Any
 from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.rules import RULEBOOK, current_player
+from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK
 from shadowtable.games.shadow_planet.rules.control import draft_drawer, draft_received
-from shadowtable.games.shadow_planet.state import FIELDS, State
+from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import (
-    AbilityNext,
-    AdjustCountdown,
-    CancelAbility,
-    ChooseDeck,
     ChooseIdentity,
     ChooseProtagonist,
     DealObjective,
-    DiscardMessage,
     DraftPick,
     DrawDraftCard,
-    DrawFromDeck,
-    DriveFallback,
-    EffectNext,
-    EndRound,
-    EndTurn,
-    FreeMove,
-    GetDraws,
-    GetMandatory,
-    GiveColour,
-    GiveRobotCard,
-    GiveSeat,
-    LookMessages,
-    MatchIdentities,
-    MovePoints,
-    RemoveMessage,
     RemoveObjective,
-    Reorder,
-    RevealDraft,
-    RevealMessages,
-    RevealPick,
-    RevealTop,
-    RideAsk,
-    ScrapGive,
-    ScrapTake,
-    ScrapTarget,
-    SearchLook,
-    SectionChoice,
-    SectionEnd,
-    SectionGiveColour,
-    SectionGiveSeat,
-    ShuffleMessages,
-    StartMessages,
-    StartRound,
-    StartTurn,
-    StepAttack,
-    StepGet,
-    StepMove,
-    StepRepair,
-    StepSearch,
-    TakeRobotCard,
-    TemplePick,
-    UncontrolledDiscard,
     secrets,
     task_to_json,
 )
 
-HIDDEN_TURN = ("look", "placed", "chosen")
-PUBLIC_SCALARS = tuple(
-    f
-    for f in FIELDS
-    if f
-    not in (
-        "objectives", "removed_objectives", "where", "top", "temple", "known", "public",
-        "draft_random", "draft_picks",
-    )
+PUBLIC = (
+    "n", "round", "protagonist", "countdown", "repair", "threat", "latched", "end_reason", "trajectory",
+    "pool", "sheets", "section_markers", "char_loc", "char_section", "controller", "seat_char", "vehicle_loc",
+    "identity", "active", "forbid", "excl", "bonus", "auras", "cancelled", "revealed", "last_reveal", "reveal_cards",
 )  # fmt: skip
-REVEALED_END = (M.IDENTITY, M.FINISHED)
+"""State fields every seat sees as they are (the allow-list; everything else is built below)."""
 
 
 def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
-    """JSON view of ``s`` for ``seat`` (None: a spectator)."""
+    """JSON view of ``s`` for ``seat`` (None: a spectator).
+
+    ``pending`` says who must decide what (``kernel.pending``); ``stack`` is the pending work,
+    each task with its arguments, a secret one (a card chosen face down) ``null`` unless ``seat``
+    is the one that knows it.  Cards are shown where ``public`` or the seat's ``known`` mask
+    says the seat knows their place.
+    """
     mask = s.public | (s.known[seat] if seat is not None else 0)
-    mode = mode_of(s)
-    obs: dict[str, Any] = {"seat": seat, "to_act": current_player(s), "mode_name": M.MODE_NAMES.get(mode, "")}
-    for name in PUBLIC_SCALARS:
+    obs: dict[str, Any] = {"seat": seat, "pending": KERNEL.pending(s).to_json()}
+    for name in PUBLIC:
         value = getattr(s, name)
         obs[name] = [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value
-    obs["mode"] = mode
-    turn = _turn_fields(r, s)
-    obs.update({k: v for k, v in turn.items() if k not in HIDDEN_TURN})
-    look, placed, chosen = turn["look"], turn["placed"], turn["chosen"]
-    ended = mode in REVEALED_END
+    ended = not s.stack or isinstance(s.stack[-1], ChooseIdentity)  # identities: Objectives revealed
     obs["objectives"] = [o if ended or seat == i or o == -1 else None for i, o in enumerate(s.objectives)]
     obs["removed_objectives"] = len(s.removed_objectives)
     obs["zones"] = _zones(r, s, mask)
     obs["private"] = sorted(c for c in range(r.num_cards) if (s.known[seat] >> c) & 1) if seat is not None else []
     obs["draft"] = _draft(s, seat)
-    actor = current_player(s)
-    active_seat = s.controller[s.active] if s.active < 6 else -2
-    sees_turn = seat is not None and (seat == active_seat or (seat == actor and actor >= 0))
-    shown = sees_turn or mode == M.REVEAL_PICK  # revealed Section payment: seen by all
-    obs["look"] = look[:] if shown else [None] * len(look)
-    obs["placed"] = placed[:] if sees_turn else [None] * len(placed)
-    obs["chosen"] = chosen if seat is not None and seat == active_seat else (None if chosen >= 0 else -1)
     obs["stack"] = [_task_seen(task, seat) for task in s.stack]
     return obs
 
@@ -184,7 +127,7 @@ def _draft(s: State, seat: int | None) -> dict[str, Any]:
 def determinize(r: Context, obs: dict[str, Any], rng: random.Random) -> State:
     """A full state agreeing with everything ``obs`` shows."""
     s = State.__new__(State)
-    for name in PUBLIC_SCALARS:
+    for name in PUBLIC:
         value = obs[name]
         setattr(s, name, [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value)
     _objectives(r, s, obs, rng)
@@ -356,127 +299,3 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
                 continue
         return
     raise ValueError("no consistent draft")
-
-
-# -- the old engine's mode and turn fields (for readers not yet moved to ``pending``) -------------
-MODE_OF: dict[type[Task], int] = {
-    RemoveObjective: M.SETUP_REMOVE,
-    DealObjective: M.SETUP_DEAL,
-    ChooseProtagonist: M.SETUP_PROTAG,
-    StartRound: M.ROUND_START,
-    DrawDraftCard: M.DRAFT_RANDOM,
-    DraftPick: M.DRAFT_PICK,
-    RevealDraft: M.DRAFT_REVEAL,
-    StartTurn: M.TURN_START,
-    AbilityNext: M.ABILITY_NEXT,
-    CancelAbility: M.ABILITY_CANCEL,
-    GiveSeat: M.GIVE_SEAT,
-    GiveColour: M.GIVE_COLOUR,
-    FreeMove: M.REED_FREE,
-    UncontrolledDiscard: M.UNC_DISCARD,
-    StepMove: M.STEP_MOVE,
-    RideAsk: M.RIDE_ASK,
-    MovePoints: M.MOVE_POINTS,
-    DriveFallback: M.DRIVE_FALLBACK,
-    StepSearch: M.STEP_SEARCH,
-    SearchLook: M.SEARCH_LOOK,
-    Reorder: M.REORDER,
-    GetMandatory: M.GET_MANDATORY,
-    StepGet: M.STEP_GET,
-    GetDraws: M.GET_DRAWS,
-    StepRepair: M.STEP_REPAIR,
-    ScrapTarget: M.SCRAP_TARGET,
-    ScrapGive: M.SCRAP_GIVE,
-    ScrapTake: M.SCRAP_TAKE,
-    StepAttack: M.STEP_ATTACK,
-    SectionEnd: M.SECTION_END,
-    SectionChoice: M.SECTION_CHOICE,
-    RevealPick: M.REVEAL_PICK,
-    EffectNext: M.EFFECT_NEXT,
-    LookMessages: M.ACCOM_LOOK,
-    RemoveMessage: M.ACCOM_REMOVE,
-    TakeRobotCard: M.BRIDGE_TAKE,
-    GiveRobotCard: M.BRIDGE_GIVE,
-    AdjustCountdown: M.DECOMP,
-    SectionGiveSeat: M.HIBER_SEAT,
-    SectionGiveColour: M.HIBER_COLOUR,
-    ChooseDeck: M.GRAVE_DECK,
-    DrawFromDeck: M.GRAVE_DRAW,
-    TemplePick: M.TEMPLE_PICK,
-    EndTurn: M.TURN_END,
-    StartMessages: M.MSG_START,
-    DiscardMessage: M.MSG_DISCARD,
-    ShuffleMessages: M.MSG_REVEAL,
-    RevealMessages: M.MSG_REVEAL,
-    EndRound: M.MSG_APPLY,
-    MatchIdentities: M.END_GAME,
-    ChooseIdentity: M.IDENTITY,
-}
-
-
-def mode_of(s: State) -> int:
-    """The old engine mode of the pending work (a chance reveal: the work waiting for it)."""
-    if not s.stack:
-        return M.FINISHED
-    top = s.stack[-1]
-    if isinstance(top, RevealTop) and len(s.stack) > 1:
-        top = s.stack[-2]
-    return MODE_OF.get(type(top), M.FINISHED)
-
-
-def _turn_fields(r: Context, s: State) -> dict[str, Any]:
-    """The old engine's per-turn fields, as the pending tasks now hold them."""
-    out: dict[str, Any] = {
-        "fill": -1, "move_total": 0, "move_cards": 0, "drive": -1, "dest": -1, "passengers": [], "ask": [],
-        "points": 0, "draws": 0, "target": -1, "count": 0, "reveal": -1, "eff_index": 0, "ability_index": 0,
-        "msg_next": 0, "id_next": 0, "draft_step": _draft_step(s) or 0, "look": [], "placed": [], "chosen": -1,
-    }  # fmt: skip
-    if not s.stack:
-        return out
-    top = s.stack[-1]
-    below = s.stack[-2] if len(s.stack) > 1 else None
-    for task in s.stack:
-        if isinstance(task, EffectNext):
-            out.update(reveal=task.reveal, eff_index=task.index)
-        elif isinstance(task, AbilityNext):
-            out["ability_index"] = task.index
-    move = top if isinstance(top, StepMove) else below if isinstance(top, RideAsk) else None
-    if isinstance(move, StepMove):
-        out.update(move_total=move.total, move_cards=move.cards, drive=move.drive, dest=move.dest)
-        out["passengers"] = list(move.passengers)
-    if isinstance(top, RevealTop):
-        out["fill"] = top.deck
-    elif isinstance(top, RideAsk):
-        out["ask"] = [top.rider, *top.waiting]
-    elif isinstance(top, MovePoints | StepSearch):
-        out["points"] = top.points
-    elif isinstance(top, DriveFallback):
-        out.update(points=top.points, drive=top.drive, passengers=list(top.passengers))
-    elif isinstance(top, StepGet):
-        out["draws"] = top.draws
-    elif isinstance(top, GiveSeat | SectionGiveSeat | AdjustCountdown | ChooseDeck | TemplePick):
-        out["count"] = top.amount if isinstance(top, AdjustCountdown) else top.count
-    elif isinstance(top, GiveColour | SectionGiveColour):
-        out.update(target=top.target, count=top.count)
-    elif isinstance(top, FreeMove):
-        out["target"] = top.section
-    elif isinstance(top, ScrapGive):
-        out["target"] = top.target
-    elif isinstance(top, ScrapTake):
-        out.update(target=top.seat, chosen=top.given)
-    elif isinstance(top, Reorder):
-        look = s.top[top.deck][: top.size]
-        out.update(look=look, placed=look[: top.placed])
-    elif isinstance(top, RevealPick):
-        out.update(reveal=top.reveal, look=list(top.shown))
-    elif isinstance(top, RemoveMessage):
-        out.update(look=s.top[M.MESSAGES_DECK][: top.looked], draws=top.remove)
-    elif isinstance(top, TakeRobotCard):
-        out["look"] = [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot]
-    elif isinstance(top, GiveRobotCard):
-        out.update(look=[c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot], chosen=top.taken)
-    elif isinstance(top, DiscardMessage):
-        out["msg_next"] = (top.seat - s.protagonist) % s.n
-    elif isinstance(top, ChooseIdentity):
-        out["id_next"] = sum(1 for i in s.identity if i >= 0)
-    return out

@@ -25,33 +25,7 @@ PLAYED0 = 14  # 14..19: played this turn/round by that Character, face up
 
 ZONE_NAMES = ("deck", "deck", "deck", "deck", "messages", "temple", "discard", "removed")
 
-# the old engine modes: the observation's ``mode`` until its readers move to ``pending``
-SETUP_REMOVE, SETUP_DEAL, SETUP_PROTAG = 0, 1, 2
-DRAFT_RANDOM, DRAFT_PICK = 3, 4
-ABILITY_CANCEL, GIVE_SEAT, GIVE_COLOUR, REED_FREE = 5, 6, 7, 8
-STEP_MOVE, RIDE_ASK, MOVE_POINTS, DRIVE_FALLBACK = 9, 10, 11, 12
-STEP_SEARCH, REORDER, STEP_GET, STEP_REPAIR, SCRAP_TARGET, SCRAP_GIVE, SCRAP_TAKE, STEP_ATTACK = (
-    13, 14, 15, 16, 17, 18, 19, 20,
-)  # fmt: skip
-SECTION_CHOICE, ACCOM_REMOVE, BRIDGE_TAKE, BRIDGE_GIVE, DECOMP, HIBER_SEAT, HIBER_COLOUR = 21, 22, 23, 24, 25, 26, 27
-GRAVE_DECK, TEMPLE_PICK, MSG_DISCARD, IDENTITY, REVEAL_PICK = 28, 29, 30, 31, 32
-# automatic modes (resolved inside ``advance``; may wait on a chance fill)
-ROUND_START, DRAFT_REVEAL, TURN_START, ABILITY_NEXT, UNC_DISCARD = 40, 41, 42, 43, 44
-MOVE_END, SEARCH_LOOK, GET_MANDATORY, GET_DRAWS, SECTION_END, EFFECT_NEXT = 45, 46, 47, 48, 49, 50
-ACCOM_LOOK, GRAVE_DRAW, TURN_END, MSG_START, MSG_REVEAL, MSG_APPLY, ROUND_END, END_GAME = (
-    51, 52, 53, 54, 55, 56, 57, 58,
-)  # fmt: skip
-FINISHED = 60
-MESSAGES_DECK = 4
-
-MODE_NAMES = {
-    value: name.lower()
-    for name, value in globals().items()
-    if name.isupper()
-    and isinstance(value, int)
-    and name not in ("DECK0", "MSG", "TEMPLE", "DISCARD", "REMOVED")
-    and name not in ("GEAR0", "PLAYED0", "MESSAGES_DECK")
-}
+MESSAGES_DECK = 4  # the Messages pile's index in ``top``
 
 # latched end conditions, in priority order
 END_THREAT, END_REPAIR, END_COUNTDOWN = 1, 2, 4

@@ -119,7 +119,11 @@ def shadow_planet_board(game: Game[Any], obs: Observation) -> RenderableType:
     """Everything a player at the table sees, drawn with Rich."""
     c = game.ctx.c  # type: ignore[attr-defined]
     who = "spectator" if obs["seat"] is None else f"seat {obs['seat']}"
-    header = Text(f"Round {obs['round']} · {obs['mode_name'].replace('_', ' ')} · viewing as {who}", style="bold")
+    pending = obs["pending"]
+    header = Text(f"Round {obs['round']} · {pending['kind'].replace('_', ' ')} · viewing as {who}", style="bold")
+    if pending["seat"] is not None and pending["seat"] >= 0:
+        mine = obs["seat"] is not None and pending["seat"] == obs["seat"]
+        header.append(f"\n{'You' if mine else 'Seat ' + str(pending['seat'])}: {pending['prompt']}", style="")
     indicators = Group(
         indicator("Countdown", obs["countdown"], 12, 0, "dark_orange"),
         indicator("Repair", obs["repair"], 10, 0, "blue"),

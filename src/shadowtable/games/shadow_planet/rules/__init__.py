@@ -352,6 +352,9 @@ RULEBOOK = Rulebook(
 
 KERNEL: Kernel[Context, State] = Kernel(RULEBOOK)
 
+PENDING_KINDS = tuple(kind for kind, t in RULEBOOK.by_kind.items() if not isinstance(RULEBOOK.handlers[t], Automatic))
+"""Every kind a ``pending`` can have but ``over``: the decisions and chance nodes, in table order."""
+
 
 def current_player(state: State) -> int:
     """The seat to act, ``CHANCE`` (-1) or ``TERMINAL`` (-2)."""
@@ -359,4 +362,4 @@ def current_player(state: State) -> int:
     return TERMINAL if seat is None else seat
 
 
-__all__ = ["KERNEL", "RULEBOOK", "current_player"]
+__all__ = ["KERNEL", "PENDING_KINDS", "RULEBOOK", "current_player"]
