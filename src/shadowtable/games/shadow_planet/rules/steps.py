@@ -110,7 +110,7 @@ def move_step(ctx: Context, s: State, task: StepMove, action: int) -> None:
         counts = play_card(ctx, s, card)
         value = ctx.cvalue[card] if counts else 0
         s.stack.append(
-            StepMove(task.seat, task.total + value, task.cards + counts, task.drive, task.dest, task.passengers)
+            StepMove(task.seat, task.total + value, task.cards + int(counts), task.drive, task.dest, task.passengers)
         )
         _after_play(ctx, s, card, task.seat)
 
