@@ -29,12 +29,6 @@ def hand(s: State, ch: int) -> list[int]:
     return cards_in(s, GEAR0 + ch)
 
 
-def deck_rest(s: State, deck: int) -> list[int]:
-    """The unknown, unordered part of a deck (Location 0..3 or the Messages pile 4)."""
-    top = s.top[deck]
-    return [card for card, z in enumerate(s.where) if z == deck and card not in top]
-
-
 def move_card(s: State, card: int, zone: int) -> None:
     """Move ``card`` to ``zone`` (leaving any known top or the Temple pile)."""
     old = s.where[card]

@@ -33,6 +33,12 @@ class Context:
         for card, effects in enumerate(content.card_effects):
             for e in effects:
                 self._card_effect(card, e)
+        self.eot_cards = tuple(card for card, face_up in enumerate(self.eot) if face_up is not None)
+        """Cards that leave for the Messages pile at the end of the turn they are played in."""
+        self.deck_cards = tuple(
+            tuple(c for c, home in enumerate(content.card_home) if home == deck) for deck in range(4)
+        )
+        """The cards of each Location deck (a Location deck only ever holds its own cards)."""
         self.caves_vehicle_only = bool(options["caves_vehicle_only"])
         self.walk_ok = [
             [content.link_cost[a][b] > 0 and not (self.caves_vehicle_only and content.link_vehicle_only[a][b])

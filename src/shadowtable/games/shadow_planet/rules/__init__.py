@@ -97,8 +97,8 @@ def decision(
     ready: Callable[[Context, State, Any], bool] | None = always,
 ) -> Decision[Context, State]:
     """A decision of the task's ``seat`` (always shown).  Each is offered only when it has a legal
-    action (a ``done`` or a checked precondition), so ``advance`` need not list them, except
-    where ``ready=None`` says the kernel must look (a discard from an empty Gear is skipped)."""
+    action (a ``done``, or a precondition checked when the task is pushed), so ``advance`` need
+    not list them; a discard has its own ``ready`` test (a player with an empty Gear is skipped)."""
     return Decision(_seat, legal, apply, prompt, rule, ("seat", *shown), ready)
 
 
@@ -334,7 +334,7 @@ RULEBOOK = Rulebook(
             messages.discard,
             "discard a card of your Gear face down to the Messages pile",
             "messages",
-            ready=None,
+            ready=messages.has_gear,
         ),
         ShuffleMessages: Automatic(messages.shuffle_messages),
         RevealMessages: Automatic(messages.reveal_messages),

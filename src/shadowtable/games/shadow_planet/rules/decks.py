@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shadowtable.core.kernel import Task
-from shadowtable.games.shadow_planet.board import deck_rest, zone_size
+from shadowtable.games.shadow_planet.board import zone_size
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import RevealTop
@@ -31,7 +31,9 @@ def top_known(s: State, deck: int, wanted: int, resume: Task) -> bool:
 
 def reveal_outcomes(ctx: Context, s: State, task: RevealTop) -> list[tuple[int, float]]:
     """Every card of the deck's unknown rest, equally likely."""
-    return uniform(sorted(deck_rest(s, task.deck)))
+    deck, top, where = task.deck, s.top[task.deck], s.where
+    cards = ctx.deck_cards[deck] if deck < 4 else range(ctx.num_cards)  # the Messages pile: any card
+    return uniform([card for card in cards if where[card] == deck and card not in top])
 
 
 def reveal(ctx: Context, s: State, task: RevealTop, card: int) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import (
-    cards_in,
     forget,
     hand,
     move_card,
@@ -44,10 +43,17 @@ from shadowtable.games.shadow_planet.tasks import (
 def start_messages(ctx: Context, s: State, task: StartMessages) -> None:
     """Players pick up their played cards; then the secret discards, from the Protagonist to the
     left (a player with an empty Gear has nothing to discard and is skipped)."""
-    for ch in range(6):
-        for card in cards_in(s, PLAYED0 + ch):
-            move_card(s, card, GEAR0 + ch)  # picked up in everyone's sight: still known
+    where = s.where
+    for card, zone in enumerate(where):
+        if zone >= PLAYED0:
+            where[card] = zone - PLAYED0 + GEAR0  # picked up in everyone's sight: still known
     s.stack.extend(DiscardMessage((s.protagonist + k) % s.n) for k in reversed(range(s.n)))
+
+
+def has_gear(ctx: Context, s: State, task: DiscardMessage) -> bool:
+    """Whether the seat has a card to discard (a player with an empty Gear is skipped)."""
+    ch = s.seat_char[task.seat]
+    return ch >= 0 and GEAR0 + ch in s.where
 
 
 def discard_options(ctx: Context, s: State, task: DiscardMessage) -> list[int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from shadowtable.core.kernel import Task
-from shadowtable.games.shadow_planet.board import cards_in, move_openly, move_secretly, zone_size
+from shadowtable.games.shadow_planet.board import move_openly, move_secretly, zone_size
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.abilities import auto_ability
 from shadowtable.games.shadow_planet.rules.decks import top_known
@@ -72,10 +72,9 @@ def uncontrolled_discard(ctx: Context, s: State, task: UncontrolledDiscard) -> N
 def end_turn(ctx: Context, s: State, task: EndTurn) -> None:
     """End-of-turn card effects (Crying), expulsion, and the next Character."""
     ch = s.active
-    for card in cards_in(s, PLAYED0 + ch):
-        face_up = ctx.eot[card]
-        if face_up is not None:
-            if face_up:
+    for card in ctx.eot_cards:
+        if s.where[card] == PLAYED0 + ch:
+            if ctx.eot[card]:
                 face_up_to_messages(s, card)
             else:
                 move_secretly(s, card, MSG, controller_seat(s))
