@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from games.shadow_planet.helpers import kind
 from shadowtable import BotError, Game, RandomBot, make, play_game
 from shadowtable.bots import make_bot
 from shadowtable.bots.heuristic import HeuristicBot
@@ -29,7 +30,6 @@ from shadowtable.bots.heuristic_shadow_planet import (
 )
 from shadowtable.core.game import CHANCE, TERMINAL
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 from shadowtable.games.shadow_planet.state import State
 
@@ -74,7 +74,7 @@ def test_the_bot_only_ever_receives_observations() -> None:
             assert game_type is ShadowPlanetGame and obs_type is dict
             assert not any(isinstance(v, State) for v in obs.values())
             assert json.loads(json.dumps(obs)) == obs
-            if obs["mode"] not in (M.IDENTITY, M.FINISHED):
+            if obs["pending"]["kind"] not in ("choose_identity", "over"):
                 hidden = [o for i, o in enumerate(obs["objectives"]) if i != seat and o != -1]
                 assert all(o is None for o in hidden)
 
@@ -99,7 +99,7 @@ def test_heuristic_name_dispatches_by_game_and_refuses_other_games() -> None:
 
 
 # -- key decisions on states reached by play ---------------------------------------------------
-def decisions(players: int, seeds: range, mode: int) -> Iterator[Found]:
+def decisions(players: int, seeds: range, mode: str) -> Iterator[Found]:
     """Every decision in ``mode`` met in random games: (game, state, seat, observation)."""
     game = sp_game(players)
     for seed in seeds:
@@ -107,7 +107,7 @@ def decisions(players: int, seeds: range, mode: int) -> Iterator[Found]:
         state = game.initial_state()
         while (player := game.current_player(state)) != TERMINAL:
             legal = game.legal_actions(state)
-            if player != CHANCE and state.mode == mode:
+            if player != CHANCE and kind(state) == mode:
                 yield game, state, player, game.observe(state, player)
             state = game.apply(state, legal[rng.randrange(len(legal))])
 
@@ -115,7 +115,7 @@ def decisions(players: int, seeds: range, mode: int) -> Iterator[Found]:
 def first(found: Iterator[Found], wanted: Callable[[View], bool]) -> tuple[Found, View]:
     for item in found:
         game, _, seat, obs = item
-        view = View(game.rules, seat, obs)
+        view = View(game.ctx, seat, obs)
         if wanted(view):
             return item, view
     raise AssertionError("no such decision in the scanned games")
@@ -142,7 +142,7 @@ def test_alien_feeds_a_get_card_to_the_messages_pile_while_the_threat_is_safe() 
             and len(types_in_hand(v)) > 1
         )
 
-    item, view = first(decisions(4, range(60), M.MSG_DISCARD), wanted)
+    item, view = first(decisions(4, range(60), "discard_message"), wanted)
     _, card = chosen_card(item, A.DISCARD)
     assert view.ctype(card) == GET_T
 
@@ -152,7 +152,7 @@ def test_guardian_runs_the_clock_with_a_move_card() -> None:
         kinds = types_in_hand(v)
         return v.role == GUARDIAN and not v.guardian_alarmed() and MOVE_T in kinds and ATTACK_T not in kinds
 
-    item, view = first(decisions(4, range(80), M.MSG_DISCARD), wanted)
+    item, view = first(decisions(4, range(80), "discard_message"), wanted)
     _, card = chosen_card(item, A.DISCARD)
     assert view.ctype(card) == MOVE_T
 
@@ -161,7 +161,7 @@ def test_guardian_sabotages_repair_with_an_attack_card() -> None:
     def wanted(v: View) -> bool:
         return v.role == GUARDIAN and not v.guardian_alarmed() and ATTACK_T in types_in_hand(v)
 
-    item, view = first(decisions(4, range(200), M.MSG_DISCARD), wanted)
+    item, view = first(decisions(4, range(200), "discard_message"), wanted)
     _, card = chosen_card(item, A.DISCARD)
     assert view.ctype(card) == ATTACK_T
 
@@ -175,7 +175,7 @@ def test_guardian_turns_to_get_cards_when_the_threat_is_high() -> None:
     def wanted(v: View) -> bool:
         return v.role == GUARDIAN and GET_T in types_in_hand(v) and len(types_in_hand(v)) > 1
 
-    item, view = first(decisions(4, range(200), M.MSG_DISCARD), wanted)
+    item, view = first(decisions(4, range(200), "discard_message"), wanted)
     _, calm_card = chosen_card(with_threat(item, 1), A.DISCARD)
     _, alarmed_card = chosen_card(with_threat(item, 6), A.DISCARD)
     assert view.ctype(calm_card) != GET_T
@@ -186,15 +186,20 @@ def test_alien_keeps_get_cards_out_of_the_messages_pile_near_threat_8() -> None:
     def wanted(v: View) -> bool:
         return v.role == ALIEN and GET_T in types_in_hand(v) and len(types_in_hand(v)) > 1
 
-    item, view = first(decisions(4, range(200), M.MSG_DISCARD), wanted)
+    item, view = first(decisions(4, range(200), "discard_message"), wanted)
     _, card = chosen_card(with_threat(item, 7), A.DISCARD)
     assert view.ctype(card) != GET_T
 
 
+def pending(kind: str, seat: int, **data: int) -> dict[str, Any]:
+    """An observation's ``pending`` for a decision of ``seat`` (prompt and rule do not matter to the bot)."""
+    return {"seat": seat, "kind": kind, "prompt": "", "rule": "", "data": {"seat": seat, **data}}
+
+
 def test_decompression_guardian_advances_the_countdown_others_move_it_back() -> None:
-    item, _ = first(decisions(4, range(5), M.MSG_DISCARD), lambda v: True)
+    item, _ = first(decisions(4, range(5), "discard_message"), lambda v: True)
     game, state, seat, obs = item
-    decomp = {**obs, "mode": M.DECOMP}
+    decomp = {**obs, "pending": pending("adjust_countdown", seat, amount=2)}
     for objective, expected in ((4, A.ADVANCE), (1, A.MOVE_BACK), (0, A.MOVE_BACK)):
         objectives = list(obs["objectives"])
         objectives[seat] = objective
@@ -204,9 +209,9 @@ def test_decompression_guardian_advances_the_countdown_others_move_it_back() -> 
 
 
 def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
-    item, view = first(decisions(4, range(5), M.MSG_DISCARD), lambda v: True)
+    item, view = first(decisions(4, range(5), "discard_message"), lambda v: True)
     game, _, seat, obs = item
-    target_colour = game.rules.c.char_colour[target_character(view)]
+    target_colour = game.ctx.c.char_colour[target_character(view)]
     rival = (seat + 1) % 4
     sheets = [3] * 20
     for other in range(4):
@@ -214,10 +219,10 @@ def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
     sheets[seat * 5 : seat * 5 + 5] = obs["sheets"][seat * 5 : seat * 5 + 5]
     sheets[rival * 5 + target_colour] = 1  # ... but the rival is
     bot = ShadowPlanetHeuristicBot()
-    seat_obs = {**obs, "mode": M.GIVE_SEAT, "sheets": sheets}
+    seat_obs = {**obs, "pending": pending("give_seat", seat, count=1), "sheets": sheets}
     others = [A.SEAT + x for x in range(4) if x != seat]
     assert bot.choose(game, seat, seat_obs, others, random.Random(0)) == A.SEAT + rival
-    colour_obs = {**seat_obs, "mode": M.GIVE_COLOUR, "target": rival}
+    colour_obs = {**seat_obs, "pending": pending("give_colour", seat, target=rival, count=1)}
     colours = [A.COLOUR + c for c in range(5)]
     assert bot.choose(game, seat, colour_obs, colours, random.Random(0)) == A.COLOUR + target_colour
 
@@ -228,17 +233,18 @@ def test_astronaut_keeps_repair_and_attack_in_its_own_gear() -> None:
         counted = {REPAIR_T, ATTACK_T} & kinds
         return v.role == ASTRONAUT and v.my_char == target_character(v) and bool(counted) and len(kinds) > 2
 
-    item, view = first(decisions(4, range(80), M.MSG_DISCARD), wanted)
+    item, view = first(decisions(4, range(80), "discard_message"), wanted)
     _, card = chosen_card(item, A.DISCARD)
     assert view.ctype(card) not in (REPAIR_T, ATTACK_T)
 
 
 def test_astronaut_puts_a_repair_or_attack_card_on_top_when_searching() -> None:
     def wanted(v: View) -> bool:
-        look = [c for c in v.obs["look"] if c not in v.obs["placed"]]
+        data = v.obs["pending"]["data"]
+        look = v.obs["zones"]["decks"][data["deck"]]["top"][data["placed"] : data["size"]]
         return v.role == ASTRONAUT and any(v.ctype(c) in (REPAIR_T, ATTACK_T) for c in look)
 
-    item, view = first(decisions(4, range(120), M.REORDER), wanted)
+    item, view = first(decisions(4, range(120), "reorder"), wanted)
     _, card = chosen_card(item, A.PLACE)
     assert view.ctype(card) in (REPAIR_T, ATTACK_T)
 
@@ -250,7 +256,7 @@ def test_draft_takes_the_target_while_it_stays_the_fewest_marker_colour() -> Non
         others = [v.markers(c) for c in range(6) if c not in (target, v.r.robot)]
         return target in legal_chars and v.markers(target) + 1 < min(others)
 
-    item, view = first(decisions(4, range(200), M.DRAFT_PICK), wanted)
+    item, view = first(decisions(4, range(200), "draft_pick"), wanted)
     _, ch = chosen_card(item, A.PICK)
     assert ch == target_character(view)
 
@@ -261,10 +267,10 @@ def test_identity_tie_goes_to_the_gear_best_for_the_role() -> None:
         record = play_game(game, [RandomBot() for _ in range(4)], seed)
         state = game.initial_state()
         for action in record.actions:
-            if state.mode == M.IDENTITY:
+            if kind(state) == "choose_identity":
                 seat = game.current_player(state)
                 obs = game.observe(state, seat)
-                view = View(game.rules, seat, obs)
+                view = View(game.ctx, seat, obs)
                 legal = game.legal_actions(state)
                 action_chosen = ShadowPlanetHeuristicBot().choose(game, seat, obs, legal, random.Random(0))
                 scores = [gear_score(view, a - A.IDENTITY) for a in legal]

@@ -24,8 +24,7 @@ from typing import Any
 from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet import state as M
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 
 MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
 ALIEN, ASTRONAUT, GUARDIAN = "alien", "astronaut", "guardian"
@@ -78,11 +77,11 @@ class ShadowPlanetHeuristicBot:
         legal_actions: Sequence[int],
         rng: random.Random,
     ) -> int:
-        rules = getattr(game, "rules", None)
-        if not isinstance(rules, Rules):
+        rules = getattr(game, "ctx", None)
+        if not isinstance(rules, Context):
             raise BotError(f"the Shadow Planet heuristic cannot play {game.spec.id!r}")
         view = View(rules, seat, observation)
-        chooser = DECIDERS.get(int(observation["mode"]))
+        chooser = DECIDERS.get(str(observation["pending"]["kind"]))
         action = chooser(view, list(legal_actions)) if chooser is not None else None
         if action is None or action not in legal_actions:
             return legal_actions[rng.randrange(len(legal_actions))]
@@ -92,10 +91,12 @@ class ShadowPlanetHeuristicBot:
 class View:
     """Facts a seat can read from its observation, with static content at hand."""
 
-    def __init__(self, rules: Rules, seat: int, obs: Observation) -> None:
+    def __init__(self, rules: Context, seat: int, obs: Observation) -> None:
         self.r = rules
         self.seat = seat
         self.obs = obs
+        self.data: dict[str, Any] = obs["pending"]["data"]
+        """The public arguments of the pending decision (``pending.data``)."""
         objective = obs["objectives"][seat]
         self.role = rules.c.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
         self.my_char: int = obs["seat_char"][seat]
@@ -228,7 +229,7 @@ def decide_give_seat(view: View, legal: list[int]) -> int:
 
 def decide_give_colour(view: View, legal: list[int]) -> int:
     """Give the receiver a Marker of its current fewest colour, the seat's own target first."""
-    receiver = int(view.obs["target"])
+    receiver = int(view.data["target"])
     my_colour = view.r.c.char_colour[target_character(view)]
     sheet = seat_markers(view, receiver) if 0 <= receiver < len(view.obs["seat_char"]) else [0] * 5
 
@@ -363,9 +364,9 @@ def decide_move_step(view: View, legal: list[int]) -> int:
     if crawler_card and view.role != GUARDIAN and obs["vehicle_loc"][CRAWLER] < 0:
         return A.PLAY + crawler_card[0]
     moves = [c for c in move_cards_in_hand(view, reserved) if c in playable]
-    drive = int(obs["drive"])
+    drive = int(view.data["drive"])
     if drive >= 0:
-        need = view.r.drive_dist[here][int(obs["dest"])]
+        need = view.r.drive_dist[here][int(view.data["dest"])]
         have = drive_reach_played(view, drive)
         return A.PLAY + moves[0] if have < need and moves else A.DONE
     drives = [a for a in legal if A.DRIVE <= a < A.RIDE]
@@ -376,20 +377,20 @@ def decide_move_step(view: View, legal: list[int]) -> int:
         ) > location_value(view, here):
             return a
     need = walking_need(view, here, moves)
-    if int(obs["move_total"]) < need and moves:
+    if int(view.data["total"]) < need and moves:
         return A.PLAY + moves[0]
     return A.DONE
 
 
 def drive_reach_played(view: View, vehicle: int) -> int:
-    total, cards = int(view.obs["move_total"]), int(view.obs["move_cards"])
+    total, cards = int(view.data["total"]), int(view.data["cards"])
     kind, amount = view.r.c.vehicle_bonus[vehicle]
     return total * amount if kind == "multiply_total" else total + amount * cards
 
 
 def walking_need(view: View, here: int, moves: Sequence[int]) -> int:
     """Move points to play for: a better Location, else a useful Section here, else none."""
-    total = sum(view.r.cvalue[c] for c in moves) + int(view.obs["move_total"])
+    total = sum(view.r.cvalue[c] for c in moves) + int(view.data["total"])
     dest = best_destination(view, here, total)
     if dest != here:
         return int(view.r.c.link_cost[here][dest])
@@ -419,7 +420,7 @@ def useful_section(view: View, here: int, points: int) -> int | None:
 
 def spare_after_entry(view: View, entry: int) -> list[int]:
     """The hand left after playing the fewest Move cards worth ``entry`` points."""
-    spent = max(0, entry - int(view.obs["move_total"]))
+    spent = max(0, entry - int(view.data["total"]))
     left = list(view.hand)
     for card in move_cards_in_hand(view, set()):
         if spent <= 0:
@@ -432,7 +433,7 @@ def spare_after_entry(view: View, entry: int) -> list[int]:
 def decide_walk(view: View, legal: list[int]) -> int:
     active = int(view.obs["active"])
     here = int(view.obs["char_loc"][active])
-    points = int(view.obs["points"])
+    points = int(view.data["points"])
     dest = best_destination(view, here, points)
     if dest != here and A.GOTO + dest in legal:
         return A.GOTO + dest
@@ -454,9 +455,8 @@ def decide_fallback(view: View, legal: list[int]) -> int:
 
 
 def decide_ride(view: View, legal: list[int]) -> int:
-    active = int(view.obs["active"])
-    dest = int(view.obs["dest"])
-    asked = view.obs["ask"][0] if view.obs["ask"] else active
+    dest = int(view.data["dest"])
+    asked = int(view.data["rider"])
     here = int(view.obs["char_loc"][asked])
     return A.RIDE if 0 <= dest < 4 and location_value(view, dest) > location_value(view, here) else A.STAY
 
@@ -544,36 +544,33 @@ def decide_messages_discard(view: View, legal: list[int]) -> int:
 
 
 DECIDERS = {
-    M.DRAFT_PICK: decide_draft,
-    M.ABILITY_CANCEL: decide_cancel,
-    M.GIVE_SEAT: decide_give_seat,
-    M.HIBER_SEAT: decide_give_seat,
-    M.GIVE_COLOUR: decide_give_colour,
-    M.HIBER_COLOUR: decide_give_colour,
-    M.REED_FREE: decide_reed,
-    M.STEP_MOVE: decide_move_step,
-    M.RIDE_ASK: decide_ride,
-    M.MOVE_POINTS: decide_walk,
-    M.DRIVE_FALLBACK: decide_fallback,
-    M.STEP_SEARCH: lambda v, legal: decide_play_type(v, legal, SEARCH_T),
-    M.REORDER: decide_reorder,
-    M.STEP_GET: lambda v, legal: decide_play_type(v, legal, GET_T),
-    M.STEP_REPAIR: lambda v, legal: decide_play_type(v, legal, REPAIR_T),
-    M.STEP_ATTACK: lambda v, legal: decide_play_type(v, legal, ATTACK_T),
-    M.SCRAP_GIVE: decide_give_card,
-    M.SCRAP_TAKE: decide_give_card,
-    M.SECTION_CHOICE: decide_section,
-    M.ACCOM_REMOVE: decide_accommodation,
-    M.BRIDGE_TAKE: decide_take_card,
-    M.BRIDGE_GIVE: decide_give_card,
-    M.DECOMP: decide_decompression,
-    M.GRAVE_DECK: decide_graveyard,
-    M.TEMPLE_PICK: decide_temple,
-    M.MSG_DISCARD: decide_messages_discard,
-    M.IDENTITY: decide_identity,
+    "draft_pick": decide_draft,
+    "cancel_ability": decide_cancel,
+    "give_seat": decide_give_seat,
+    "section_give_seat": decide_give_seat,
+    "give_colour": decide_give_colour,
+    "section_give_colour": decide_give_colour,
+    "free_move": decide_reed,
+    "step_move": decide_move_step,
+    "ride_ask": decide_ride,
+    "move_points": decide_walk,
+    "drive_fallback": decide_fallback,
+    "step_search": lambda v, legal: decide_play_type(v, legal, SEARCH_T),
+    "reorder": decide_reorder,
+    "step_get": lambda v, legal: decide_play_type(v, legal, GET_T),
+    "step_repair": lambda v, legal: decide_play_type(v, legal, REPAIR_T),
+    "step_attack": lambda v, legal: decide_play_type(v, legal, ATTACK_T),
+    "scrap_give": decide_give_card,
+    "scrap_take": decide_give_card,
+    "section_choice": decide_section,
+    "reveal_pick": decide_reveal,
+    "remove_message": decide_accommodation,
+    "take_robot_card": decide_take_card,
+    "give_robot_card": decide_give_card,
+    "adjust_countdown": decide_decompression,
+    "choose_deck": decide_graveyard,
+    "temple_pick": decide_temple,
+    "discard_message": decide_messages_discard,
+    "choose_identity": decide_identity,
 }
-
-REVEAL_PICK: int | None = getattr(M, "REVEAL_PICK", None)
-"""The engine mode where the player picks which cards pay a Section (newer engine versions)."""
-if REVEAL_PICK is not None:
-    DECIDERS[REVEAL_PICK] = decide_reveal
+"""The rule of thumb for each pending decision kind (``pending.kind``); others: a random choice."""

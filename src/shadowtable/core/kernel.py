@@ -70,7 +70,9 @@ class Decision(Generic[C, S]):
     back to ask again).  ``prompt`` says what is decided, in words a player can act on; ``rule``
     names the rules-help entry that applies; ``shown`` lists the task's fields that every seat
     may know (an allow-list: a field not listed is never shown in :class:`Pending`).  A
-    decision with no legal action is skipped.
+    decision with no legal action is skipped.  ``ready(ctx, state, task)``, if given, is a
+    cheaper test of whether there is a legal action, used by :meth:`Kernel.advance` instead of
+    listing them (:func:`always` for a decision that can always be answered, e.g. ``done``).
     """
 
     seat: Callable[[Any], int]
@@ -79,6 +81,7 @@ class Decision(Generic[C, S]):
     prompt: str
     rule: str = ""
     shown: tuple[str, ...] = ()
+    ready: Callable[[C, S, Any], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -86,11 +89,17 @@ class Chance(Generic[C, S]):
     """A chance node: ``outcomes(ctx, state, task)`` lists ``(outcome, probability)`` pairs
     sorted by outcome; ``apply(ctx, state, task, outcome)`` carries one out (task popped).
     ``shown`` is the allow-list of the task's public fields.  A chance node with no outcome is
-    skipped."""
+    skipped; ``ready``, if given, tests that cheaply instead (as for :class:`Decision`)."""
 
     outcomes: Callable[[C, S, Any], list[tuple[int, float]]]
     apply: Callable[[C, S, Any, int], None]
     shown: tuple[str, ...] = ()
+    ready: Callable[[C, S, Any], bool] | None = None
+
+
+def always(ctx: Any, state: Any, task: Any) -> bool:
+    """A ``ready`` test for a decision or chance node that always has something to choose."""
+    return True
 
 
 Handler = Automatic[Any, Any] | Decision[Any, Any] | Chance[Any, Any]
@@ -143,18 +152,24 @@ class Rulebook:
 class Kernel(Generic[C, S]):
     """The engine loop shared by every game built on tasks.
 
-    ``is_over(state)`` tells whether the game has ended (an empty stack also ends it).
+    ``is_over(state)`` tells whether the game has ended (an empty stack also ends it; ``None``:
+    only an empty stack does).
     """
 
-    def __init__(self, rulebook: Rulebook, is_over: Callable[[S], bool] = lambda state: False) -> None:
+    def __init__(self, rulebook: Rulebook, is_over: Callable[[S], bool] | None = None) -> None:
         self.rulebook = rulebook
         self.is_over = is_over
+        self._handlers = rulebook.handlers  # looked up on every step: a plain dict
+
+    def _handler(self, task: Task) -> Handler:
+        return self._handlers.get(type(task)) or self.rulebook.handler(task)
 
     def advance(self, ctx: C, state: S, budget: int = 1_000_000) -> None:
         """Run automatic work (and skip decisions and chance nodes with nothing to choose) until
         a seat or chance must act or the game is over."""
-        handler_of = self.rulebook.handler
-        while state.stack and not self.is_over(state):
+        handler_of = self._handler
+        is_over = self.is_over
+        while state.stack and not (is_over is not None and is_over(state)):
             budget -= 1
             if budget < 0:
                 raise RuntimeError(f"engine loop: automatic work never ends at {state.stack[-3:]}")
@@ -164,17 +179,19 @@ class Kernel(Generic[C, S]):
                 state.stack.pop()
                 handler.run(ctx, state, task)
             elif isinstance(handler, Decision):
-                if handler.legal(ctx, state, task):
+                ready = handler.ready
+                if ready(ctx, state, task) if ready is not None else handler.legal(ctx, state, task):
                     return
                 state.stack.pop()
             else:
-                if handler.outcomes(ctx, state, task):
+                ready = handler.ready
+                if ready(ctx, state, task) if ready is not None else handler.outcomes(ctx, state, task):
                     return
                 state.stack.pop()
 
     def top(self, state: S) -> Task | None:
         """The task waiting for a seat or chance, or ``None`` when the game is over."""
-        if self.is_over(state) or not state.stack:
+        if not state.stack or (self.is_over is not None and self.is_over(state)):
             return None
         return state.stack[-1]
 
@@ -183,7 +200,7 @@ class Kernel(Generic[C, S]):
         task = self.top(state)
         if task is None:
             return None
-        handler = self.rulebook.handler(task)
+        handler = self._handler(task)
         return handler.seat(task) if isinstance(handler, Decision) else CHANCE_SEAT
 
     def legal_actions(self, ctx: C, state: S) -> list[int]:
@@ -191,7 +208,7 @@ class Kernel(Generic[C, S]):
         task = self.top(state)
         if task is None:
             return []
-        handler = self.rulebook.handler(task)
+        handler = self._handler(task)
         if isinstance(handler, Decision):
             return handler.legal(ctx, state, task)
         if isinstance(handler, Chance):
@@ -203,7 +220,7 @@ class Kernel(Generic[C, S]):
         task = self.top(state)
         if task is None:
             return []
-        handler = self.rulebook.handler(task)
+        handler = self._handler(task)
         return handler.outcomes(ctx, state, task) if isinstance(handler, Chance) else []
 
     def apply(self, ctx: C, state: S, action: int, *, checked: bool = True) -> S:
@@ -214,7 +231,7 @@ class Kernel(Generic[C, S]):
                 raise IllegalActionError(f"action {action!r} is not legal now")
         new = state.copy()
         task = new.stack.pop()
-        handler = self.rulebook.handler(task)
+        handler = self._handler(task)
         if isinstance(handler, Automatic):
             raise StateFormatError(f"task {type(task).__name__} is automatic: nothing to decide")
         handler.apply(ctx, new, task, action)
@@ -226,7 +243,7 @@ class Kernel(Generic[C, S]):
         task = self.top(state)
         if task is None:
             return Pending(seat=None, kind="over", prompt="the game is over")
-        handler = self.rulebook.handler(task)
+        handler = self._handler(task)
         if isinstance(handler, Automatic):
             raise StateFormatError(f"task {type(task).__name__} is automatic: it never waits")
         data = {name: _json_value(getattr(task, name)) for name in handler.shown}

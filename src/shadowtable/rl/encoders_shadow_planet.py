@@ -11,11 +11,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from shadowtable.core.game import Game, Observation
+from shadowtable.games.shadow_planet.rules import PENDING_KINDS
 from shadowtable.rl.encoding import Block, BlockEncoder, bits, one_hot, one_hot_shifted
 
 CHARACTERS, LOCATIONS, SECTIONS, VEHICLES, OBJECTIVES, COLOURS, TYPES = 6, 4, 7, 2, 5, 5, 5
-MODES = 61
-"""Mode ids 0..60 (decisions 0..31, automatic 40..58, finished 60)."""
+KINDS = (*PENDING_KINDS, "over")
+"""``pending.kind`` values: the game's decisions and chance nodes (rules.PENDING_KINDS), then ``over``."""
 MAX_ROUNDS = 60
 DECKS = 5
 """The four Location decks and the Messages pile."""
@@ -52,7 +53,7 @@ class ShadowPlanetEncoder(BlockEncoder):
     """Encodes observations of one configured Shadow Planet game (fixed player count)."""
 
     def __init__(self, game: Game[Any]) -> None:
-        rules = getattr(game, "rules", None)
+        rules = getattr(game, "ctx", None)
         self.players = game.players
         self.cards = int(rules.num_cards) if rules is not None else 121
         content = rules.c if rules is not None else None
@@ -71,8 +72,9 @@ class ShadowPlanetEncoder(BlockEncoder):
             ("objectives", n * (OBJECTIVES + 2), self._objectives),
             ("removed_objectives", 1, lambda o: [scaled(o["removed_objectives"], 2)]),
             ("to_act", n + 2, self._to_act),
-            ("my_turn", 1, lambda o: [float(o["to_act"] == o["seat"])]),
-            ("mode", MODES, lambda o: one_hot(min(o["mode"], MODES - 1), MODES)),
+            ("my_turn", 1, lambda o: [float(o["pending"]["seat"] == o["seat"])]),
+            ("pending", len(KINDS), lambda o: one_hot(KINDS.index(o["pending"]["kind"]), len(KINDS))),
+            ("pending_data", self._data_size(), self._data),
             ("round", 1, lambda o: [scaled(o["round"], MAX_ROUNDS)]),
             ("protagonist", n, lambda o: members([o["protagonist"]], n)),
             ("indicators", 3, self._indicators),
@@ -95,7 +97,6 @@ class ShadowPlanetEncoder(BlockEncoder):
                 lambda o: each_shifted(o["vehicle_loc"], 5),
             ),
             ("identity", n * (CHARACTERS + 1), lambda o: each_shifted(o["identity"], 7)),
-            ("id_next", 1, lambda o: [scaled(o["id_next"], n)]),
             ("draft", 7 + CHARACTERS + 7 + 1, self._draft),
             ("turn", self._turn_size(), self._turn),
             ("reveals", 2 * TYPES + 2, self._reveals),
@@ -108,9 +109,8 @@ class ShadowPlanetEncoder(BlockEncoder):
             ("discard", cards, lambda o: members(o["zones"]["discard"], cards)),
             *[(f"gear_{ch}", cards, self._gear(ch)) for ch in range(CHARACTERS)],
             *[(f"played_{ch}", cards, self._played(ch)) for ch in range(CHARACTERS)],
-            ("look", cards, lambda o: members(o["look"], cards)),
-            ("placed", cards, lambda o: members(o["placed"], cards)),
-            ("chosen", cards + 1, self._chosen),
+            ("shown", cards, lambda o: members(o["pending"]["data"].get("shown", []), cards)),
+            ("secret", cards + 1, self._secret),
             ("winners", n, self._winners),
         ]
 
@@ -122,8 +122,8 @@ class ShadowPlanetEncoder(BlockEncoder):
         return [v for x in o["objectives"] for v in one_hot(objective_slot(x), OBJECTIVES + 2)]
 
     def _to_act(self, o: Observation) -> list[float]:
-        n, who = self.players, int(o["to_act"])
-        return one_hot(who if who >= 0 else n + (0 if who == -1 else 1), n + 2)
+        n, who = self.players, o["pending"]["seat"]
+        return one_hot(n + 1 if who is None else who if who >= 0 else n, n + 2)
 
     def _indicators(self, o: Observation) -> list[float]:
         return [
@@ -142,42 +142,51 @@ class ShadowPlanetEncoder(BlockEncoder):
             *one_hot_shifted(draft["random"], 7),
             *members(draft["received"] or [], CHARACTERS),
             *one_hot_shifted(own, 7),
-            scaled(o["draft_step"], self.players),
+            scaled(o["pending"]["data"].get("step", 0), self.players),
         ]
 
     def _turn_size(self) -> int:
-        return 7 + 6 + 5 + 5 + 4 + 3 + 5 + 6 + 6 + 7 + 6 + 7 + 8 + 3 + 7
+        return 7 + 5 + 5 + 6 + 7 + 1
 
     def _turn(self, o: Observation) -> list[float]:
-        ask = o["ask"]
         auras = [0.0] * CHARACTERS
         for ch, amount, _ in o["auras"]:
             auras[ch] += amount
         return [
             *one_hot(min(o["active"], CHARACTERS), CHARACTERS + 1),
-            *one_hot_shifted(o["fill"], 6),
             *bits(o["forbid"], 5),
             *bits(o["excl"], 5),
-            scaled(o["move_total"], POINTS_SCALE),
-            scaled(o["move_cards"], SMALL_SCALE),
-            scaled(o["points"], POINTS_SCALE),
-            scaled(o["draws"], SMALL_SCALE),
-            *one_hot_shifted(o["drive"], 3),
-            *one_hot_shifted(o["dest"], 5),
-            *members(o["passengers"], CHARACTERS),
-            *members(ask, CHARACTERS),
-            *one_hot_shifted(ask[0] if ask else None, 7),
             *[scaled(x, 3) for x in auras],
             *one_hot_shifted(o["cancelled"], 7),
-            *one_hot_shifted(o["target"], 8),
-            *one_hot_shifted(o["reveal"], 3),
             scaled(o["bonus"], SMALL_SCALE),
-            scaled(o["count"], SMALL_SCALE),
-            scaled(o["eff_index"], 4),
-            scaled(o["ability_index"], 4),
-            scaled(o["msg_next"], self.players),
-            scaled(sum(1 for c in o["look"] if c is None), POINTS_SCALE),
-            scaled(sum(1 for c in o["placed"] if c is None), POINTS_SCALE),
+        ]
+
+    def _data_size(self) -> int:
+        n = self.players
+        return 6 + 4 + 3 + 5 + 6 + 6 + 7 + (n + 1) + 8 + 3 + 6 + 1 + (n + 1)
+
+    def _data(self, o: Observation) -> list[float]:
+        """The pending decision's public arguments (``pending.data``), by name; absent ones as none/0."""
+        d, n = o["pending"]["data"], self.players
+        return [
+            *one_hot_shifted(d.get("deck"), 6),
+            scaled(d.get("total", 0), POINTS_SCALE),
+            scaled(d.get("cards", 0), SMALL_SCALE),
+            scaled(d.get("points", 0), POINTS_SCALE),
+            scaled(d.get("draws", 0), SMALL_SCALE),
+            *one_hot_shifted(d.get("drive"), 3),
+            *one_hot_shifted(d.get("dest"), 5),
+            *members(d.get("passengers", []), CHARACTERS),
+            *members(d.get("waiting", []), CHARACTERS),
+            *one_hot_shifted(d.get("rider"), 7),
+            *one_hot_shifted(d.get("target"), n + 1),
+            *one_hot_shifted(d.get("section"), SECTIONS + 1),
+            *one_hot_shifted(d.get("reveal"), 3),
+            *[scaled(d.get(name, 0), SMALL_SCALE) for name in ("count", "amount", "remove", "looked")],
+            scaled(d.get("size", 0), POINTS_SCALE),
+            scaled(d.get("placed", 0), POINTS_SCALE),
+            scaled(d.get("step", 0), n),
+            *one_hot_shifted(d.get("giver"), n + 1),
         ]
 
     def _reveals(self, o: Observation) -> list[float]:
@@ -225,13 +234,15 @@ class ShadowPlanetEncoder(BlockEncoder):
     def _played(self, ch: int) -> Callable[[Observation], list[float]]:
         return lambda o: members(o["zones"]["played"][ch], self.cards)
 
-    def _chosen(self, o: Observation) -> list[float]:
-        chosen = o["chosen"]
+    def _secret(self, o: Observation) -> list[float]:
+        """Cards chosen face down in the pending work that this seat knows; the last slot: one
+        that is hidden from it."""
         vector = [0.0] * (self.cards + 1)
-        if chosen is None:
-            vector[self.cards] = 1.0  # a card is chosen but hidden from this seat
-        elif chosen >= 0:
-            vector[chosen] = 1.0
+        for task in o["stack"]:
+            for name in ("given", "taken"):
+                if name in task:
+                    card = task[name]
+                    vector[self.cards if card is None else card] = 1.0
         return vector
 
     def _winners(self, o: Observation) -> list[float]:

@@ -11,10 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from shadowtable.core import CHANCE, make
+from shadowtable.core.kernel import Task, task_kind
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.board import move_card, tell
 from shadowtable.games.shadow_planet.game import ShadowPlanetGame
+from shadowtable.games.shadow_planet.rules import KERNEL
 from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.tasks import RevealTop
 from shadowtable.testing import check_determinize
 
 OBJ = {"alien": 0, "commander": 1, "lieutenant": 2, "sergeant": 3, "guardian": 4}
@@ -95,6 +98,39 @@ def standard(players: int = 3, picks: list[int] | None = None, random_char: int 
     return table.draft(random_char, picks or [JENNA, NIKKE, JOHN, RACHEL, REED][:players])
 
 
+# -- the pending work -----------------------------------------------------------------------------
+def top(s: State) -> Task | None:
+    """The task on top of the stack (waiting for a seat or chance), or None once the game is over."""
+    return s.stack[-1] if s.stack else None
+
+
+def kind(s: State) -> str:
+    """The kind of the pending task (``"over"`` once the game is over)."""
+    task = top(s)
+    return "over" if task is None else task_kind(type(task))
+
+
+def data(s: State) -> dict[str, Any]:
+    """The public arguments of the pending decision or chance node (``pending.data``)."""
+    return KERNEL.pending(s).data
+
+
+def reveal_for(s: State) -> str | None:
+    """At a chance node revealing a deck's next card: the kind of the work waiting for it."""
+    if isinstance(top(s), RevealTop) and len(s.stack) > 1:
+        return task_kind(type(s.stack[-2]))
+    return None
+
+
+def advance(table: Table, *tasks: Task) -> Table:
+    """Edit: ``tasks`` become the pending work (bottom first; none: keep the stack), then the
+    kernel runs automatic work until a seat or chance must act."""
+    if tasks:
+        table.state.stack = list(tasks)
+    KERNEL.advance(table.game.ctx, table.state)
+    return table
+
+
 # -- documented state editing ------------------------------------------------------------------
 def give(s: State, card: int, ch: int) -> None:
     """Edit: put ``card`` into Character ``ch``'s Gear (its controller learns it)."""
@@ -128,7 +164,7 @@ def autopilot(table: Table, until_active: int, limit: int = 2000) -> Table:
         if player == CHANCE:
             table.chance_lowest(1)
             continue
-        if s.active == until_active and s.mode not in (M.DRAFT_PICK, M.MSG_DISCARD):
+        if s.active == until_active and kind(s) not in ("draft_pick", "discard_message"):
             return table
         legal = game.legal_actions(s)
         from shadowtable.games.shadow_planet import actions as A
@@ -146,23 +182,24 @@ def controlling(ch: int, players: int = 3, others: list[int] | None = None, **op
     return autopilot(table, ch)
 
 
-def run_until(table: Table, mode: int, limit: int = 3000) -> Table:
-    """Play 'done' (else the first legal action) and lowest chance outcomes until ``mode``."""
+def run_until(table: Table, wanted: str, limit: int = 3000) -> Table:
+    """Play 'done' (else the first legal action) and lowest chance outcomes until the pending
+    task is of kind ``wanted``."""
     from shadowtable.games.shadow_planet import actions as A
 
-    while table.state.mode != mode and limit:
+    while kind(table.state) != wanted and limit:
         limit -= 1
         if table.game.current_player(table.state) == CHANCE:
             table.chance_lowest(1)
             continue
         legal = table.game.legal_actions(table.state)
         table.act(A.DONE if A.DONE in legal else legal[0])
-    assert table.state.mode == mode, "run_until did not reach the mode"
+    assert kind(table.state) == wanted, f"run_until did not reach {wanted}"
     return table
 
 
 def reveal_lowest(table: Table) -> Table:
     """Pay a Section by showing the lowest-id cards whenever the player has a choice."""
-    while table.state.mode == M.REVEAL_PICK:
+    while kind(table.state) == "reveal_pick":
         table.act(table.game.legal_actions(table.state)[0])
     return table

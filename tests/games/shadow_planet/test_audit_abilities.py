@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from games.shadow_planet.helpers import CAVES, HILL, JOHN, RACHEL, REED, ROBOT, autopilot, place, standard
-from shadowtable.games.shadow_planet import state as M
+from games.shadow_planet.helpers import CAVES, HILL, JOHN, RACHEL, REED, ROBOT, autopilot, kind, place, standard
 
 
 def test_reeds_free_move_does_not_leave_the_caves_without_a_vehicle() -> None:
@@ -14,9 +13,9 @@ def test_reeds_free_move_does_not_leave_the_caves_without_a_vehicle() -> None:
         t = standard(3, picks=[REED, RACHEL, JOHN], random_char=ROBOT, caves_vehicle_only=option)
         place(t.s, REED, CAVES)
         autopilot(t, REED)
-        assert (t.s.mode == M.REED_FREE) is offered
+        assert (kind(t.s) == "free_move") is offered
         if offered:
             t.do("use ability")
             assert (t.s.char_loc[REED], t.s.char_section[REED]) == (HILL, 5)
         else:
-            assert t.s.mode == M.STEP_MOVE and t.s.char_loc[REED] == CAVES and t.s.bonus == 2
+            assert kind(t.s) == "step_move" and t.s.char_loc[REED] == CAVES and t.s.bonus == 2

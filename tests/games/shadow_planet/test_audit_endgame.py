@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from games.shadow_planet.helpers import JENNA, JOHN, NIKKE, RACHEL, REED, Table, give, standard
+from games.shadow_planet.helpers import JENNA, JOHN, NIKKE, RACHEL, REED, Table, advance, give, kind, standard
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.board import move_card
-from shadowtable.games.shadow_planet.engine import advance
+from shadowtable.games.shadow_planet.tasks import MatchIdentities
 
 
 def ended(players: int, objectives: list[int], reason: int, **opts: object) -> Table:
@@ -18,13 +18,13 @@ def ended(players: int, objectives: list[int], reason: int, **opts: object) -> T
     for card in range(121):
         if s.where[card] >= M.GEAR0:
             move_card(s, card, M.REMOVED)
-    s.latched, s.mode = reason, M.END_GAME
+    s.latched, s.stack = reason, [MatchIdentities(0)]
     return t
 
 
 def finish(t: Table) -> dict[str, object]:
-    advance(t.game.rules, t.s)
-    assert t.s.mode == M.FINISHED
+    advance(t)
+    assert kind(t.s) == "over"
     out: dict[str, object] = t.game.observe(t.s, None)["outcome"]
     return out
 
@@ -115,6 +115,6 @@ def test_identity_priority_order_uses_fewest_markers_among_still_available_chara
     for seat, row in rows.items():
         s.sheets[seat * 5 : seat * 5 + 5] = row
     s.pool = [15 - sum(s.sheets[seat * 5 + col] for seat in range(3)) for col in range(5)]
-    s.latched, s.mode = M.END_REPAIR, M.END_GAME
-    advance(t.game.rules, s)
+    s.latched = M.END_REPAIR
+    advance(t, MatchIdentities(0))
     assert s.identity == [REED, JENNA, RACHEL]

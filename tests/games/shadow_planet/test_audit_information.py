@@ -12,13 +12,13 @@ def test_revealed_messages_cards_are_seen_by_everyone_then_removed_unseen() -> N
     """ "Messages pile: ... revealed cards by all; the removed-from-game pile by nobody": the
     players must be able to tell which cards were revealed (the example reasons about the
     revealed Crying and Fight), although the removed pile itself stays a face-down count."""
-    t = run_until(standard(3, picks=[JOHN, RACHEL, REED], random_char=ROBOT), M.MSG_DISCARD)
+    t = run_until(standard(3, picks=[JOHN, RACHEL, REED], random_char=ROBOT), "discard_message")
     t.do("discard Move (Move 1) #92", "discard Move (Move 1) #98", "discard Axe (Attack 1) #109")
     order = [116, 92, 98, 117, 120, 109]
     for k, card in enumerate(order):
         before = t.s
         for seat in (None, 0, 1, 2):
-            assert t.game.event_text(before, card, seat) == f"reveal Messages: {t.game.rules.c.short(card)}"
+            assert t.game.event_text(before, card, seat) == f"reveal Messages: {t.game.ctx.c.short(card)}"
         t.reveal(card)
         if k < len(order) - 1:
             assert t.game.observe(t.s, 1)["reveal_cards"] == order[: k + 1]
@@ -38,7 +38,7 @@ def test_a_state_saved_without_reveal_cards_still_loads() -> None:
 
 
 def test_determinize_keeps_revealed_messages_cards_in_the_removed_pile() -> None:
-    t = run_until(standard(3, picks=[JOHN, RACHEL, REED], random_char=ROBOT), M.MSG_DISCARD)
+    t = run_until(standard(3, picks=[JOHN, RACHEL, REED], random_char=ROBOT), "discard_message")
     t.do("discard Move (Move 1) #92", "discard Move (Move 1) #98", "discard Axe (Attack 1) #109")
     t.reveal(116, 92, 98, 117, 120, 109)
     for seat in (None, 1):

@@ -12,23 +12,29 @@ from games.shadow_planet.helpers import (
     REED,
     ROBOT,
     Table,
+    advance,
     autopilot,
     controlling,
+    data,
     give,
     hand_of,
+    kind,
     place,
+    reveal_for,
     run_until,
     standard,
+    top,
 )
-from shadowtable.core import CHANCE
 from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.rules.control import rest_of_round
+from shadowtable.games.shadow_planet.tasks import RevealTop, StartTurn
 
 
 def john_search(t: Table, *cards: str) -> int:
     """John passes step I, plays ``cards`` in step II; returns how many cards chance reveals."""
     t.do("done", *cards, "done")
     revealed = 0
-    while t.game.current_player(t.s) == CHANCE and t.s.mode == M.SEARCH_LOOK:
+    while reveal_for(t.s) == "search_look":
         t.chance_lowest(1)
         revealed += 1
     return revealed
@@ -37,7 +43,7 @@ def john_search(t: Table, *cards: str) -> int:
 def test_direct_order_gives_other_characters_in_jennas_location_one_search() -> None:
     t = standard(3, picks=[JENNA, JOHN, RACHEL], random_char=ROBOT)
     t.do("cancel Nikke Larsson", "play Direct Order (Move 1) #81", "done", "done")
-    run_until(t, M.STEP_MOVE)  # Nikke is cancelled: only Direct Order counts for John
+    run_until(t, "step_move")  # Nikke is cancelled: only Direct Order counts for John
     assert t.s.active == JOHN
     assert john_search(t, "play Search (Search 1) #95") == 2
 
@@ -45,7 +51,7 @@ def test_direct_order_gives_other_characters_in_jennas_location_one_search() -> 
 def test_direct_order_does_not_reach_another_location() -> None:
     t = standard(3, picks=[JENNA, JOHN, RACHEL], random_char=ROBOT)
     t.do("cancel Nikke Larsson", "play Direct Order (Move 1) #81", "play Move (Move 1) #80", "done", "go E/Rico")
-    run_until(t, M.STEP_MOVE)
+    run_until(t, "step_move")
     assert john_search(t, "play Search (Search 1) #95") == 1
 
 
@@ -59,8 +65,8 @@ def test_jenna_cancels_an_ability_until_the_end_of_the_round() -> None:
     t = standard(3, picks=[JENNA, JOHN, REED], random_char=ROBOT)
     t.do("cancel Reed Robinson")
     autopilot(t, REED)
-    assert t.s.mode == M.STEP_MOVE and t.s.bonus == 0  # no free move, no +2 Search
-    run_until(t, M.DRAFT_RANDOM)
+    assert kind(t.s) == "step_move" and t.s.bonus == 0  # no free move, no +2 Search
+    run_until(t, "draw_draft_card")
     assert t.s.cancelled == -1 and t.s.round == 2  # the Ability card returns
 
 
@@ -68,7 +74,7 @@ def test_smoking_forbids_get_cards() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
     give(t.s, 31, JOHN)
     t.do("done", "play Smoking (Search 2) #96", "done")
-    run_until(t, M.STEP_GET)
+    run_until(t, "step_get")
     assert 31 in hand_of(t.s, JOHN) and t.legal_text() == ["done"]
 
 
@@ -76,7 +82,7 @@ def test_space_suit_only_as_the_sole_move_card() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
     give(t.s, 20, JOHN)
     t.do("play Space Suit (Move 5) #20")
-    assert not any(a.startswith("play") for a in t.legal_text()) and t.s.move_total == 5
+    assert not any(a.startswith("play") for a in t.legal_text()) and data(t.s)["total"] == 5
 
 
 def crawler_and_space_suit(**options: object) -> Table:
@@ -108,7 +114,7 @@ def test_crawler_is_move_card_option_off_lets_space_suit_follow_the_crawler() ->
     Messages pile with its value not counting, is not one of the Move cards Space Suit excludes."""
     t = crawler_and_space_suit(crawler_is_move_card=False)
     t.do("play Crawler (Move 1) #40", "play Space Suit (Move 5) #20")
-    assert t.s.move_total == 5 and not any(a.startswith("play") for a in t.legal_text())
+    assert data(t.s)["total"] == 5 and not any(a.startswith("play") for a in t.legal_text())
 
 
 def test_crying_goes_face_up_to_the_messages_pile_at_the_end_of_the_turn() -> None:
@@ -131,14 +137,17 @@ def test_scrap_metal_swaps_with_a_player_who_chooses_their_card() -> None:
     assert t.legal_text() == ["seat 1", "seat 2"]
     t.do("seat 2", "give Fight (Attack 1) #97")
     assert t.game.current_player(t.s) == 2
-    assert t.game.observe(t.s, 2)["chosen"] is None  # the other player does not see the offered card
+    seen = t.game.observe(t.s, 2)
+    assert seen["pending"]["kind"] == "scrap_take" and "given" not in seen["pending"]["data"]
+    assert seen["stack"][-1]["given"] is None  # the other player does not see the offered card
+    assert t.game.observe(t.s, 0)["stack"][-1]["given"] == 97  # the giver does
     t.do("give Axe (Attack 1) #109")
-    assert 109 in hand_of(t.s, JOHN) and 97 in hand_of(t.s, REED) and t.s.mode == M.STEP_REPAIR
+    assert 109 in hand_of(t.s, JOHN) and 97 in hand_of(t.s, REED) and kind(t.s) == "step_repair"
 
 
 def test_rachel_gives_a_pool_marker_to_another_player() -> None:
     t = controlling(RACHEL, others=[REED, JOHN])
-    assert t.s.mode == M.GIVE_SEAT and t.legal_text() == ["seat 1", "seat 2"]
+    assert kind(t.s) == "give_seat" and t.legal_text() == ["seat 1", "seat 2"]
     t.do("seat 2")
     assert t.legal_text() == [f"marker {c}" for c in ("yellow", "orange", "red", "white", "black")]
     t.do("marker orange")
@@ -152,7 +161,7 @@ def test_reed_moves_into_the_graveyard_free_and_gains_two_search() -> None:
     assert t.s.char_section[REED] == 5 and place_reed == t.s.char_loc[REED] and t.s.bonus == 2
     t.do("done", "play Search (Search 1) #107", "done")
     revealed = 0
-    while t.game.current_player(t.s) == CHANCE and t.s.mode == M.SEARCH_LOOK:
+    while reveal_for(t.s) == "search_look":
         t.chance_lowest(1)
         revealed += 1
     assert revealed == 3
@@ -161,18 +170,15 @@ def test_reed_moves_into_the_graveyard_free_and_gains_two_search() -> None:
 def test_robot_takes_the_protagonist_card_and_the_next_draft_starts_there() -> None:
     t = controlling(ROBOT, others=[RACHEL, REED])
     t.s.protagonist = 1
-    t.s.mode = M.TURN_START
-    from shadowtable.games.shadow_planet.engine import advance
-
-    advance(t.game.rules, t.s)
+    advance(t, *rest_of_round(), StartTurn())
     assert t.s.protagonist == 0
-    run_until(t, M.DRAFT_RANDOM)
+    run_until(t, "draw_draft_card")
     t.chance_lowest(1)
     assert t.game.current_player(t.s) == 0
 
 
 def test_uncontrolled_characters_only_discard_when_they_have_no_ability() -> None:
     t = standard(3, picks=[JOHN, RACHEL, REED], random_char=ROBOT)
-    assert t.s.active == JENNA and t.s.fill == MELITA and t.s.auras == []
+    assert t.s.active == JENNA and top(t.s) == RevealTop(MELITA) and t.s.auras == []
     t.chance_lowest(1)
-    assert t.s.active == NIKKE and t.s.fill == MELITA
+    assert t.s.active == NIKKE and top(t.s) == RevealTop(MELITA)

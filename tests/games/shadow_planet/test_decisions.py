@@ -9,9 +9,12 @@ from games.shadow_planet.helpers import (
     RACHEL,
     REED,
     ROBOT,
+    advance,
     controlling,
     give,
     hand_of,
+    kind,
+    reveal_for,
     reveal_lowest,
     run_until,
     standard,
@@ -19,19 +22,20 @@ from games.shadow_planet.helpers import (
 from games.shadow_planet.test_messages_end import finished
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.board import move_card
-from shadowtable.games.shadow_planet.engine import advance
 
 
 def test_temple_first_option_off_shuffles_the_temple_pile_in() -> None:
     for option, expected_chance in ((True, 1), (False, 6)):
-        t = run_until(standard(3, picks=[JOHN, RACHEL, REED], random_char=ROBOT, temple_first=option), M.MSG_DISCARD)
+        t = run_until(
+            standard(3, picks=[JOHN, RACHEL, REED], random_char=ROBOT, temple_first=option), "discard_message"
+        )
         for card in (116, 117, 118, 119, 120):
             move_card(t.s, card, M.TEMPLE)
             t.s.temple.append(card)
         for _ in range(3):
             t.act(t.game.legal_actions(t.s)[0])
         chances = 0
-        while t.s.mode == M.MSG_REVEAL:
+        while reveal_for(t.s) == "reveal_messages":
             t.chance_lowest(1)
             chances += 1
         assert chances == expected_chance
@@ -43,16 +47,16 @@ def test_latched_end_option() -> None:
         t.s.countdown = 1
         t.s.char_loc[JOHN], t.s.char_section[JOHN] = ERICO, 3
         give(t.s, 33, JOHN)
-        run_until(t, M.SECTION_CHOICE)
+        run_until(t, "section_choice")
         reveal_lowest(t.do("resolve 0 Countdown")).do("advance countdown")
         assert t.s.countdown == 0
         t.s.countdown = 5  # moved back later in the round (edited)
-        run_until(t, M.MSG_DISCARD)
+        run_until(t, "discard_message")
         for _ in range(3):
             t.act(t.game.legal_actions(t.s)[0])
-        while t.s.mode == M.MSG_REVEAL:
+        while reveal_for(t.s) == "reveal_messages":
             t.chance_lowest(1)
-        assert (t.s.mode in (M.IDENTITY, M.FINISHED)) is ends
+        assert (kind(t.s) in ("choose_identity", "over")) is ends
 
 
 def test_alien_threat_clamp_option() -> None:
@@ -61,7 +65,7 @@ def test_alien_threat_clamp_option() -> None:
         t.s.threat, t.s.repair = 7, 0
         for card in (51, 52):
             give(t.s, card, 0)  # the Alien (seat 1) is matched to Jenna
-        advance(t.game.rules, t.s)
+        advance(t)
         assert t.game.observe(t.s, None)["outcome"]["final_threat"] == threat
 
 
@@ -70,7 +74,7 @@ def test_search_bonus_without_cards_option() -> None:
         t = controlling(JOHN, others=[RACHEL, REED], search_bonus_without_cards=option)
         t.do("done", "done")
         fills = 0
-        while t.s.mode == M.SEARCH_LOOK:
+        while reveal_for(t.s) == "search_look":
             t.chance_lowest(1)
             fills += 1
         assert fills == looks
@@ -83,7 +87,7 @@ def test_drawing_from_an_empty_deck_yields_nothing_and_counts_as_depleted() -> N
             move_card(t.s, card, M.REMOVED)
     before = len(hand_of(t.s, JOHN))
     t.do("done", "done")
-    assert t.s.mode == M.STEP_GET and len(hand_of(t.s, JOHN)) == before
+    assert kind(t.s) == "step_get" and len(hand_of(t.s, JOHN)) == before
 
 
 def test_a_marker_from_an_empty_pool_is_not_taken() -> None:
@@ -101,6 +105,6 @@ def test_putting_an_in_play_vehicle_into_play_again_moves_its_tile() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
     t.s.vehicle_loc[0] = ERICO
     t.s.char_loc[JOHN], t.s.char_section[JOHN] = MELITA, 0
-    run_until(t, M.SECTION_CHOICE)
+    run_until(t, "section_choice")
     reveal_lowest(t.do("resolve 1 Moonette"))
     assert t.s.vehicle_loc[0] == MELITA

@@ -6,7 +6,6 @@ import json
 import random
 
 from games.shadow_planet.helpers import JOHN, MELITA, RACHEL, REED, ROBOT, controlling, run_until, standard
-from shadowtable.games.shadow_planet import state as M
 
 
 def test_own_objective_only_until_the_end() -> None:
@@ -34,7 +33,7 @@ def test_searched_cards_stay_known_while_in_place_and_are_forgotten_when_moved()
     assert t.game.observe(t.s, 0)["zones"]["decks"][MELITA]["top"] == [9]
     assert t.game.observe(t.s, 1)["zones"]["decks"][MELITA]["top"] == [None]
     assert 10 not in t.game.observe(t.s, 1)["zones"]["gear"][JOHN]["known"]
-    run_until(t, M.MSG_DISCARD)
+    run_until(t, "discard_message")
     # someone else drew or discarded the top card: once moved, it is no longer shown as known
     if t.s.where[9] != MELITA:
         assert 9 not in t.game.observe(t.s, 0)["zones"]["decks"][MELITA]["top"]
@@ -51,7 +50,7 @@ def test_determinize_keeps_everything_the_seat_knows() -> None:
             assert t.game.observe(sampled, seat) == obs
             assert not t.game.conservation_errors(sampled)
             assert all(sampled.where[c] == d for d in range(4) for c in sampled.top[d])
-            home = t.game.rules.c.card_home
+            home = t.game.ctx.c.card_home
             assert all(home[c] == z for c, z in enumerate(sampled.where) if z < 4)
     sampled = t.game.determinize(t.game.observe(t.s, 0), random.Random(3))
     assert t.game.legal_actions(sampled) == t.game.legal_actions(t.s)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from games.shadow_planet.helpers import (
     CAVES,
     ERICO,
@@ -15,19 +17,23 @@ from games.shadow_planet.helpers import (
     ROBOT,
     autopilot,
     controlling,
+    data,
     give,
     hand_of,
+    kind,
     standard,
+    top,
 )
 from shadowtable.core import CHANCE
 from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.tasks import RevealTop
 
 
 def test_turns_follow_initiative_order() -> None:
     t = standard(3, picks=[JOHN, REED, RACHEL], random_char=ROBOT)
     seen = []
     game = t.game
-    while t.s.mode != M.MSG_DISCARD:
+    while kind(t.s) != "discard_message":
         if game.current_player(t.s) != CHANCE and (not seen or seen[-1] != t.s.active):
             seen.append(t.s.active)
         if game.current_player(t.s) == CHANCE:
@@ -41,14 +47,14 @@ def test_turns_follow_initiative_order() -> None:
 
 def test_uncontrolled_character_discards_its_location_top_card_face_up() -> None:
     t = standard(3, picks=[JOHN, REED, RACHEL], random_char=ROBOT)
-    assert t.game.current_player(t.s) == CHANCE and t.s.fill == MELITA and t.s.active == JENNA
+    assert t.game.current_player(t.s) == CHANCE and top(t.s) == RevealTop(MELITA) and t.s.active == JENNA
     t.reveal(7)
     assert t.s.where[7] == M.DISCARD and (t.s.public >> 7) & 1
 
 
 def test_controlled_ability_comes_first() -> None:
     t = controlling(JENNA)
-    assert t.s.mode == M.ABILITY_CANCEL
+    assert kind(t.s) == "cancel_ability"
     assert t.legal_text() == [f"cancel {n}" for n in ("Nikke Larsson", "John Vargo", "Rachel Robinson")] + [
         "cancel Reed Robinson",
         "cancel Robot",
@@ -57,7 +63,7 @@ def test_controlled_ability_comes_first() -> None:
 
 def test_cards_must_match_the_step() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
-    assert t.s.mode == M.STEP_MOVE
+    assert kind(t.s) == "step_move"
     played = [a for a in t.legal_text() if a.startswith("play")]
     assert played == ["play Move (Move 1) #92", "play Move (Move 1) #93", "play Move (Move 1) #94"]
     t.do("done")
@@ -68,13 +74,13 @@ def test_cards_must_match_the_step() -> None:
 def test_move_chains_links_and_unused_points_are_lost() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
     t.do("play Move (Move 1) #92", "play Move (Move 1) #93", "play Move (Move 1) #94", "done")
-    assert t.s.points == 3
+    assert data(t.s)["points"] == 3
     assert "go E/Rico" in t.legal_text() and "go Hill" not in t.legal_text()
     t.do("go E/Rico")
-    assert t.s.char_loc[JOHN] == ERICO and t.s.points == 1
+    assert t.s.char_loc[JOHN] == ERICO and data(t.s)["points"] == 1
     assert t.legal_text() == ["done", "enter Decompression Chamber"]
     t.do("done")
-    assert t.s.mode == M.STEP_SEARCH and t.s.points == 0
+    assert kind(t.s) == "step_search" and data(t.s)["points"] == 0
 
 
 def test_section_entry_cost_and_own_marker_block() -> None:
@@ -87,7 +93,7 @@ def test_section_entry_cost_and_own_marker_block() -> None:
     blocked.do("play Move (Move 1) #92", "play Move (Move 1) #93", "done")
     assert "enter Flight Deck" not in blocked.legal_text()
     blocked.do("enter Accommodation")
-    assert blocked.s.char_section[JOHN] == 1 and blocked.s.mode == M.STEP_SEARCH
+    assert blocked.s.char_section[JOHN] == 1 and kind(blocked.s) == "step_search"
 
 
 def test_links_to_the_caves_need_a_vehicle() -> None:
@@ -99,7 +105,7 @@ def test_links_to_the_caves_need_a_vehicle() -> None:
         t.do("play Medi-Kit (Move 2) #0", "play Ration K (Move 1) #1")
         t.do("play Move (Move 1) #92", "play Move (Move 1) #93", "play Move (Move 1) #94")
         assert "play Space Suit (Move 5) #20" not in t.legal_text()  # not after other Move cards
-        t.s.move_total = 10
+        t.s.stack[-1] = replace(t.s.stack[-1], total=10)  # type: ignore[misc]
         t.do("done")
         assert ("go Caves" in t.legal_text()) is allowed
         if allowed:
@@ -122,10 +128,10 @@ def test_get_draw_is_mandatory_and_get_cards_draw_more() -> None:
     t.do("seat 1", "marker yellow", "done", "done")
     assert t.game.current_player(t.s) == CHANCE  # the mandatory draw from E/Rico
     t.reveal(26)
-    assert 26 in hand_of(t.s, RACHEL) and t.s.mode == M.STEP_GET
+    assert 26 in hand_of(t.s, RACHEL) and kind(t.s) == "step_get"
     t.do("play Crying (Get 1) #102", "play Crying (Get 1) #103", "done")
     t.reveal(27, 28)
-    assert {26, 27, 28} <= set(hand_of(t.s, RACHEL)) and t.s.mode == M.STEP_REPAIR
+    assert {26, 27, 28} <= set(hand_of(t.s, RACHEL)) and kind(t.s) == "step_repair"
 
 
 def test_repair_and_attack_cards_have_no_consequence() -> None:
@@ -135,7 +141,7 @@ def test_repair_and_attack_cards_have_no_consequence() -> None:
     t.do("done", "play Repair (Repair 1) #91")
     assert t.s.where[91] == M.PLAYED0 + NIKKE and (t.s.countdown, t.s.repair, t.s.threat) == (12, 5, 2)
     t.do("done")
-    assert t.s.mode == M.STEP_ATTACK and t.legal_text() == ["done"]
+    assert kind(t.s) == "step_attack" and t.legal_text() == ["done"]
 
 
 def test_expelled_from_a_section_without_its_effect() -> None:
@@ -150,11 +156,11 @@ def test_expelled_from_a_section_without_its_effect() -> None:
 def test_robot_cannot_enter_sections_and_takes_no_marker() -> None:
     t = controlling(ROBOT, others=[RACHEL, REED])
     give(t.s, 20, ROBOT)
-    assert t.s.protagonist == 0 and t.s.mode == M.STEP_MOVE  # taking the Protagonist is automatic
+    assert t.s.protagonist == 0 and kind(t.s) == "step_move"  # taking the Protagonist is automatic
     t.do("play Space Suit (Move 5) #20", "done")
     assert t.legal_text() == ["done", "go Melita", "go Hill"]  # no Section of E/Rico
 
 
 def test_autopilot_reaches_later_characters() -> None:
     t = autopilot(standard(3, picks=[REED, JOHN, RACHEL]), REED)
-    assert t.s.active == REED and t.s.mode == M.REED_FREE and t.s.char_loc[REED] == HILL
+    assert t.s.active == REED and kind(t.s) == "free_move" and t.s.char_loc[REED] == HILL

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -11,11 +12,12 @@ from shadowtable.core import CHANCE, TERMINAL, StateFormatError, make
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.notation import decision_from_str, decision_to_str
+from shadowtable.games.shadow_planet.tasks import GiveRobotCard, ScrapTake
 
 
 def test_every_decision_id_has_notation_that_parses_back() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
-    rules = t.game.rules
+    rules = t.game.ctx
     texts = set()
     for action in range(A.NUM_ACTIONS):
         text = decision_to_str(rules, t.s, action)
@@ -27,7 +29,12 @@ def test_every_decision_id_has_notation_that_parses_back() -> None:
 def test_state_from_json_rejects_malformed_data() -> None:
     game = make("shadow-planet", players=3)
     data = game.state_to_json(game.initial_state())
-    for broken in ({**data, "where": 5}, {k: v for k, v in data.items() if k != "mode"}, {**data, "round": "x"}):
+    for broken in (
+        {**data, "where": 5},
+        {k: v for k, v in data.items() if k != "stack"},
+        {**data, "stack": [{"task": "no_such_task"}]},
+        {**data, "round": "x"},
+    ):
         with pytest.raises(StateFormatError):
             game.state_from_json(broken)
     with pytest.raises(StateFormatError):
@@ -68,17 +75,17 @@ def test_swapping_two_cards_a_seat_cannot_see_leaves_its_observation_unchanged(p
                 for i, card in enumerate(zone_list):
                     zone_list[i] = b if card == a else a if card == b else card
             swapped.where[a], swapped.where[b] = s.where[b], s.where[a]  # type: ignore[attr-defined]
-            for name in ("look", "placed"):
-                values = getattr(swapped, name)
-                setattr(swapped, name, [b if c == a else a if c == b else c for c in values])
-            if swapped.chosen in (a, b):
-                swapped.chosen = b if swapped.chosen == a else a
+            for i, task in enumerate(swapped.stack):
+                if isinstance(task, ScrapTake) and task.given in (a, b):
+                    swapped.stack[i] = replace(task, given=b if task.given == a else a)
+                if isinstance(task, GiveRobotCard) and task.taken in (a, b):
+                    swapped.stack[i] = replace(task, taken=b if task.taken == a else a)
             assert game.observe(swapped, seat) == game.observe(s, seat)
             checked += 1
     assert checked > 20
 
 
-def test_rules_help_quotes_the_rulebook_for_each_decision_mode() -> None:
+def test_rules_help_quotes_the_rulebook_for_each_decision_kind() -> None:
     from shadowtable.bots import RandomBot
     from shadowtable.core import make
     from shadowtable.core.runner import Session
@@ -89,9 +96,21 @@ def test_rules_help_quotes_the_rulebook_for_each_decision_mode() -> None:
     while not session.is_over():
         if session.current_player >= 0:
             observation = game.observe(session.state, session.current_player)
-            seen[observation["mode_name"]] = game.rules_help(observation)
+            seen[observation["pending"]["kind"]] = game.rules_help(observation)
         session.step()
     assert seen["draft_pick"].startswith("Playing a Round > 1. Control Phase")
     assert "II. Search" in seen["reorder"] and "III. Get" in seen["step_get"]
-    assert "must discard 1 card face-down" in seen["msg_discard"]
+    assert "must discard 1 card face-down" in seen["discard_message"]
     assert all(text for text in seen.values()), [k for k, v in seen.items() if not v]
+
+
+def test_every_decision_names_a_rule_and_says_what_is_decided() -> None:
+    from shadowtable.core.kernel import Decision
+    from shadowtable.core.rules_help import load_rules_help
+    from shadowtable.games.shadow_planet.rules import RULEBOOK
+
+    rules = load_rules_help("shadowtable.games.shadow_planet")["rules"]
+    decisions = [h for h in RULEBOOK.handlers.values() if isinstance(h, Decision)]
+    assert len(decisions) == 29
+    for handler in decisions:
+        assert handler.rule in rules and len(handler.prompt) > 20 and handler.shown[0] == "seat"

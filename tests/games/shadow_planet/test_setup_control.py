@@ -15,6 +15,7 @@ from games.shadow_planet.helpers import (
     ROBOT,
     Table,
     hand_of,
+    kind,
     standard,
 )
 from shadowtable.core import CHANCE
@@ -29,7 +30,7 @@ def test_indicators_start_and_repair_depends_on_player_count(players: int, repai
 
 def test_location_decks_messages_and_gear_contents() -> None:
     s = Table(3).s
-    types = Table(3).game.rules.ctype
+    types = Table(3).game.ctx.ctype
     expected = {0: [9, 5, 0, 3, 3], 1: [5, 6, 5, 4, 0], 2: [5, 6, 4, 0, 5], 3: [0, 0, 6, 8, 6]}
     for deck, counts in expected.items():
         cards = [c for c, z in enumerate(s.where) if z == deck]
@@ -51,7 +52,7 @@ def test_alien_is_never_removed_and_removed_objectives_stay_unseen() -> None:
         obs = t.game.observe(t.s, seat)
         assert obs["removed_objectives"] == 2
         assert 4 not in [o for o in obs["objectives"] if o is not None]
-    assert Table(5).game.current_player(Table(5).s) == CHANCE and Table(5).s.mode == M.SETUP_DEAL
+    assert Table(5).game.current_player(Table(5).s) == CHANCE and kind(Table(5).s) == "deal_objective"
 
 
 def test_pawns_start_on_their_locations_and_markers_are_in_the_pool() -> None:

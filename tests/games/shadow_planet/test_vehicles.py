@@ -16,7 +16,9 @@ from games.shadow_planet.helpers import (
     Table,
     autopilot,
     controlling,
+    data,
     give,
+    kind,
     place,
 )
 from shadowtable.games.shadow_planet import state as M
@@ -48,16 +50,16 @@ def test_driver_declares_the_destination_before_playing_move_cards() -> None:
 def test_moonette_carries_three_asked_in_initiative_order_and_doubles_move() -> None:
     t = moonette_scene()
     t.do("drive Moonette to Caves")
-    assert t.s.mode == M.RIDE_ASK and t.game.current_player(t.s) == 0  # Olivia (Nikke) first
+    assert kind(t.s) == "ride_ask" and t.game.current_player(t.s) == 0  # Olivia (Nikke) first
     t.do("ride")
     assert t.game.current_player(t.s) == 4  # then Gianluca (John); Reed is uncontrolled
     t.do("ride")
-    assert t.s.mode == M.STEP_MOVE and t.s.ask == []  # full: the Robot is not asked
+    assert kind(t.s) == "step_move" and data(t.s)["passengers"] == [NIKKE, JOHN]  # full: the Robot is not asked
     t.do("play Space Suit (Move 5) #20")
     assert not any(a.startswith("play") for a in t.legal_text())  # no other Move card after Space Suit
     t.do("done")
     assert [t.s.char_loc[c] for c in (RACHEL, NIKKE, JOHN, ROBOT, REED)] == [CAVES, CAVES, CAVES, MELITA, MELITA]
-    assert t.s.vehicle_loc[MOONETTE] == CAVES and t.s.mode == M.STEP_SEARCH
+    assert t.s.vehicle_loc[MOONETTE] == CAVES and kind(t.s) == "step_search"
 
 
 def test_passengers_may_refuse() -> None:
@@ -79,15 +81,15 @@ def test_crawler_card_puts_the_crawler_into_play_and_goes_to_the_messages_pile()
     t = crawler_scene()
     t.do("play Crawler (Move 1) #40")
     assert t.s.vehicle_loc[CRAWLER] == HILL and t.s.where[40] == M.MSG and (t.s.public >> 40) & 1
-    assert t.s.move_total == 0  # its value does not count
+    assert data(t.s)["total"] == 0  # its value does not count
 
 
 def test_crawler_adds_one_per_card_and_a_short_driver_goes_elsewhere() -> None:
     t = crawler_scene()
     t.do("play Crawler (Move 1) #40", "drive Crawler to Caves")
-    assert t.s.ask == []  # no controlled Character on the Hill
+    assert kind(t.s) == "step_move"  # no controlled Character on the Hill to ask
     t.do("play Move (Move 1) #80", "play Direct Order (Move 1) #81", "play Threaten (Move 2) #82", "done")
-    assert t.s.points == 7 and t.s.mode == M.DRIVE_FALLBACK
+    assert data(t.s)["points"] == 7 and kind(t.s) == "drive_fallback"
     assert t.legal_text() == ["done", "go Melita", "go E/Rico"]  # 7 < 8 to the Caves; no Sections
     t.do("go E/Rico")
     assert t.s.char_loc[JENNA] == ERICO and t.s.vehicle_loc[CRAWLER] == ERICO and t.s.char_section[JENNA] == -1
@@ -98,4 +100,4 @@ def test_without_fallback_option_a_short_driver_stays() -> None:
     place(t.s, JENNA, HILL)
     give(t.s, 40, JENNA)
     t.do("cancel Robot", "play Crawler (Move 1) #40", "drive Crawler to Caves", "play Move (Move 1) #80", "done")
-    assert t.s.char_loc[JENNA] == HILL and t.s.mode == M.STEP_SEARCH
+    assert t.s.char_loc[JENNA] == HILL and kind(t.s) == "step_search"

@@ -18,12 +18,14 @@ from games.shadow_planet.helpers import (
     REED,
     ROBOT,
     Table,
+    advance,
     give,
     hand_of,
+    kind,
 )
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.board import move_card
-from shadowtable.games.shadow_planet.engine import advance
+from shadowtable.games.shadow_planet.tasks import MatchIdentities
 
 OLIVIA, ALAN, DEMIS, GIACOMO, GIANLUCA = range(5)
 
@@ -96,7 +98,7 @@ def six_turns() -> Table:
 
 def test_the_six_character_turns() -> None:
     t = six_turns()
-    assert t.s.mode == M.MSG_DISCARD and t.game.current_player(t.s) == GIANLUCA
+    assert kind(t.s) == "discard_message" and t.game.current_player(t.s) == GIANLUCA
     assert t.s.char_loc == [ERICO, MELITA, MELITA, ERICO, HILL, ERICO]
 
 
@@ -109,14 +111,14 @@ def test_messages_phase_moves_threat_2_to_3_and_countdown_12_to_11() -> None:
     assert (t.s.threat, t.s.repair, t.s.countdown) == (3, 8, 11)
     assert t.s.last_reveal == [1, 1, 2, 1, 1]
     assert t.s.where.count(M.REMOVED) == 6 and t.s.where.count(M.MSG) == 5
-    assert t.s.round == 2 and t.s.mode == M.DRAFT_RANDOM
+    assert t.s.round == 2 and kind(t.s) == "draw_draft_card"
     assert t.s.trajectory[-1] == [11, 8, 3]
 
 
 def test_end_of_game_identities_and_award() -> None:
     """End of the Game (Example): Nikke-Alan, Jenna-Demis, Reed-Gianluca, Rachel-Olivia, John-Giacomo."""
     t = example_round_start()
-    s = t.s.copy()
+    s = t.state = t.s.copy()
     s.sheets = [0] * 25
     sheets = {  # Markers per seat (yellow, orange, red, white, black)
         OLIVIA: [2, 3, 3, 1, 2],
@@ -141,9 +143,8 @@ def test_end_of_game_identities_and_award() -> None:
     for card in (51, 56, 57):
         give(s, card, NIKKE)  # one Get, two Attack
     s.countdown, s.repair, s.threat, s.latched = 0, 3, 5, M.END_COUNTDOWN
-    s.mode = M.END_GAME
-    advance(t.game.rules, s)
-    assert s.mode == M.FINISHED
+    advance(t, MatchIdentities(0))
+    assert kind(s) == "over"
     assert s.identity == [RACHEL, NIKKE, JENNA, JOHN, REED]
     out = t.game.observe(s, None)["outcome"]
     assert out["astronaut_repair"] == 5 and out["final_threat"] == 4 and out["astronaut_attack"] == 4

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import (
     END_COUNTDOWN,
     END_REPAIR,
@@ -27,12 +27,6 @@ def zone_size(s: State, zone: int) -> int:
 def hand(s: State, ch: int) -> list[int]:
     """The unplayed Gear of Character ``ch`` (its controller's hand)."""
     return cards_in(s, GEAR0 + ch)
-
-
-def deck_rest(s: State, deck: int) -> list[int]:
-    """The unknown, unordered part of a deck (Location 0..3 or the Messages pile 4)."""
-    top = s.top[deck]
-    return [card for card, z in enumerate(s.where) if z == deck and card not in top]
 
 
 def move_card(s: State, card: int, zone: int) -> None:
@@ -78,30 +72,21 @@ def move_openly(s: State, card: int, zone: int) -> None:
     tell_all(s, card)
 
 
-def ensure_top(s: State, deck: int, wanted: int) -> bool:
-    """True if the deck's known top holds ``wanted`` cards (or the whole deck); else ask chance."""
-    need = min(wanted, zone_size(s, deck))
-    if len(s.top[deck]) >= need:
-        return True
-    s.fill = deck
-    return False
-
-
-def set_threat(r: Rules, s: State, value: int) -> None:
+def set_threat(r: Context, s: State, value: int) -> None:
     """Move the Threat Indicator (clamped); reaching the end latches the game end."""
     s.threat = max(0, min(r.c.threat_max, value))
     if s.threat >= r.c.threat_max:
         s.latched |= END_THREAT
 
 
-def set_repair(r: Rules, s: State, value: int) -> None:
+def set_repair(r: Context, s: State, value: int) -> None:
     """Move the Repair Indicator (clamped); 0 latches the game end."""
     s.repair = max(0, min(r.c.repair_max, value))
     if s.repair == 0:
         s.latched |= END_REPAIR
 
 
-def set_countdown(r: Rules, s: State, value: int) -> None:
+def set_countdown(r: Context, s: State, value: int) -> None:
     """Move the Countdown Indicator (clamped); 0 latches the game end."""
     s.countdown = max(0, min(r.c.countdown_max, value))
     if s.countdown == 0:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from shadowtable.games.shadow_planet import state as M
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
 
 
-def conservation_errors(r: Rules, s: State) -> list[str]:
+def conservation_errors(r: Context, s: State) -> list[str]:
     """Problems with card and Marker conservation (empty when all is well)."""
     errors: list[str] = []
     if len(s.where) != r.num_cards:

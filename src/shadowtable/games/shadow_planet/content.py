@@ -14,7 +14,7 @@ from importlib import resources
 from typing import Any
 
 from shadowtable.core.errors import ContentError
-from shadowtable.games.shadow_planet.effects import ABILITY, CARD, SECTION, TYPES, validate_effect
+from shadowtable.games.shadow_planet.rules.effects import ABILITY, CARD, SECTION, TYPES, validate_effect
 
 BUILTIN = "data/content.json"
 COLOURS = ("yellow", "orange", "red", "white", "black")

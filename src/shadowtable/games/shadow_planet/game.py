@@ -7,16 +7,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from shadowtable.core.errors import ContentError, InvalidOptionError, StateFormatError
-from shadowtable.core.game import CHANCE, Game, Observation
+from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet import engine, notation, observe
-from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet import notation, observe
 from shadowtable.games.shadow_planet.content import load_content
-from shadowtable.games.shadow_planet.endgame import end_reason, outcome
-from shadowtable.games.shadow_planet.phases import new_state
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK, current_player
+from shadowtable.games.shadow_planet.rules.endgame import outcome
+from shadowtable.games.shadow_planet.setup import new_state
 from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.summary import summary
 
 MAX_ROUNDS = 60
 """Rounds can never exceed this: the Countdown advances at least 1 per round and only the
@@ -74,26 +75,23 @@ class ShadowPlanetGame(Game[State]):
             content = load_content(self.options["content"])
         except ContentError as exc:
             raise InvalidOptionError(f"option 'content': {exc}") from exc
-        self.rules = Rules(content, players, self.options)
+        self.ctx = Context(content, players, self.options)
 
     # -- dynamics -------------------------------------------------------------------------------
     def initial_state(self) -> State:
-        return new_state(self.rules)
+        state = new_state(self.ctx)
+        KERNEL.advance(self.ctx, state)
+        return state
 
     def current_player(self, state: State) -> int:
-        return engine.current_player(state)
+        seat = KERNEL.current_player(state)
+        return TERMINAL if seat is None else seat
 
     def legal_actions(self, state: State) -> list[int]:
-        if engine.current_player(state) == CHANCE:
-            return engine.chance_outcomes(self.rules, state)
-        return engine.legal_actions(self.rules, state)
+        return KERNEL.legal_actions(self.ctx, state)
 
     def chance_outcomes(self, state: State) -> list[tuple[int, float]]:
-        if engine.current_player(state) != CHANCE:
-            return []
-        outcomes = engine.chance_outcomes(self.rules, state)
-        p = 1.0 / len(outcomes)
-        return [(o, p) for o in outcomes]
+        return KERNEL.chance_outcomes(self.ctx, state)
 
     def apply(self, state: State, action: int) -> State:
         self.check_legal(state, action)
@@ -101,57 +99,53 @@ class ShadowPlanetGame(Game[State]):
 
     def apply_unchecked(self, state: State, action: int) -> State:
         """Apply without the legality check (for benchmarks and search bots that know it is legal)."""
-        new = state.copy()
-        if engine.current_player(state) == CHANCE:
-            engine.apply_chance(self.rules, new, action)
-        else:
-            engine.apply_decision(self.rules, new, action)
-        return new
+        return KERNEL.apply(self.ctx, state, action, checked=False)
 
     def returns(self, state: State) -> list[float]:
-        if state.mode != M.FINISHED:
+        if state.stack:
             return [0.0] * self.players
-        winners = outcome(self.rules, state)["winners"]
+        winners = outcome(self.ctx, state)["winners"]
         return [1.0 if seat in winners else 0.0 for seat in range(self.players)]
 
     # -- information ----------------------------------------------------------------------------
     def observe(self, state: State, seat: int | None) -> Observation:
-        obs = observe.observe(self.rules, state, self.check_seat(seat))
-        if state.mode == M.FINISHED:
-            obs["outcome"] = outcome(self.rules, state)
+        obs = observe.observe(self.ctx, state, self.check_seat(seat))
+        if not state.stack:
+            obs["outcome"] = outcome(self.ctx, state)
         return obs
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         try:
-            return observe.determinize(self.rules, dict(observation), rng)
+            return observe.determinize(self.ctx, dict(observation), rng)
         except (KeyError, TypeError, IndexError) as exc:
             raise StateFormatError(f"bad Shadow Planet observation: {exc}") from exc
 
     def render(self, observation: Observation) -> str:
         from shadowtable.games.shadow_planet.render import render
 
-        return render(self.rules, observation)
+        return render(self.ctx, observation)
 
     def event_text(self, state: State, action: int, seat: int | None) -> str | None:
         from shadowtable.games.shadow_planet.narration import event_text
 
-        return event_text(self.rules, state, self.apply_unchecked(state, action), action, self.check_seat(seat))
+        return event_text(self.ctx, state, self.apply_unchecked(state, action), action, self.check_seat(seat))
 
     def rules_help(self, observation: Observation) -> str:
         from shadowtable.games.shadow_planet.narration import rules_help
 
-        return rules_help(str(observation.get("mode_name", "")))
+        pending = observation.get("pending")
+        return rules_help(str(pending.get("rule", ""))) if isinstance(pending, dict) else ""
 
     # -- notation -------------------------------------------------------------------------------
     def action_to_str(self, state: State, action: int) -> str:
-        if engine.current_player(state) == CHANCE:
-            return notation.chance_to_str(self.rules, state, action)
-        return notation.decision_to_str(self.rules, state, action)
+        if current_player(state) == CHANCE:
+            return notation.chance_to_str(self.ctx, state, action)
+        return notation.decision_to_str(self.ctx, state, action)
 
     def action_from_str(self, state: State, text: str) -> int | None:
-        if engine.current_player(state) == CHANCE:
+        if current_player(state) == CHANCE:
             return None
-        return notation.decision_from_str(self.rules, text)
+        return notation.decision_from_str(self.ctx, text)
 
     # -- serialisation --------------------------------------------------------------------------
     def state_to_json(self, state: State) -> dict[str, Any]:
@@ -159,10 +153,10 @@ class ShadowPlanetGame(Game[State]):
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         try:
-            state = State.from_json(dict(data))
+            state = State.from_json(dict(data), RULEBOOK.task_from_json)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StateFormatError(f"bad Shadow Planet state: {exc}") from exc
-        if state.n != self.players or len(state.where) != self.rules.num_cards:
+        if state.n != self.players or len(state.where) != self.ctx.num_cards:
             raise StateFormatError("state does not match this game's players or content")
         return state
 
@@ -170,16 +164,8 @@ class ShadowPlanetGame(Game[State]):
     def conservation_errors(self, state: State) -> list[str]:
         from shadowtable.games.shadow_planet.checks import conservation_errors
 
-        return conservation_errors(self.rules, state)
+        return conservation_errors(self.ctx, state)
 
     def summary(self, state: State) -> dict[str, Any]:
         """Report metadata: end reason, rounds, indicator trajectory, identities, winners."""
-        data: dict[str, Any] = {
-            "end_reason": end_reason(state) if state.mode == M.FINISHED else None,
-            "rounds": state.round,
-            "trajectory": [{"countdown": c, "repair": r, "threat": t} for c, r, t in state.trajectory],
-        }
-        if state.mode == M.FINISHED:
-            facts = outcome(self.rules, state)
-            data.update({"seats": facts["seats"], "winners": facts["winners"], "why": facts["why"]})
-        return data
+        return summary(self.ctx, state)

@@ -8,13 +8,19 @@ search reordering, private card choices) name their card only to the seat that m
 from __future__ import annotations
 
 from shadowtable.core.game import CHANCE
-from shadowtable.core.rules_help import help_for
+from shadowtable.core.rules_help import quote
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet import state as M
-from shadowtable.games.shadow_planet.engine import current_player
+from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.notation import chance_to_str, decision_to_str
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.rules import current_player
 from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.tasks import (
+    ChooseProtagonist,
+    DealObjective,
+    RemoveObjective,
+    RevealMessages,
+    RevealTop,
+)
 
 SECRET_DECISIONS = (
     (A.PICK, A.PLAY, "picks a Character face-down"),
@@ -24,12 +30,12 @@ SECRET_DECISIONS = (
 )
 
 
-def rules_help(mode_name: str) -> str:
-    """The rule that applies in this decision mode, quoted with its section."""
-    return help_for("shadowtable.games.shadow_planet", mode_name)
+def rules_help(rule: str) -> str:
+    """The rule that applies (a pending decision's ``rule``), quoted with its section."""
+    return quote("shadowtable.games.shadow_planet", rule) if rule else ""
 
 
-def event_text(r: Rules, before: State, after: State, action: int, seat: int | None) -> str | None:
+def event_text(r: Context, before: State, after: State, action: int, seat: int | None) -> str | None:
     """How ``action`` (taken in ``before``, giving ``after``) reads to ``seat``."""
     player = current_player(before)
     if player == CHANCE:
@@ -42,19 +48,20 @@ def event_text(r: Rules, before: State, after: State, action: int, seat: int | N
     return f"{who}: {decision_to_str(r, before, action)}"
 
 
-def _chance_text(r: Rules, before: State, after: State, outcome: int, seat: int | None) -> str | None:
-    if before.fill == M.MESSAGES_DECK and before.mode == M.MSG_REVEAL:
+def _chance_text(r: Context, before: State, after: State, outcome: int, seat: int | None) -> str | None:
+    task = before.stack[-1]
+    if isinstance(task, RevealTop) and isinstance(before.stack[-2:][0], RevealMessages):
         return chance_to_str(r, before, outcome)  # a Messages reveal is face up for everyone
-    if before.fill >= 0:
+    if isinstance(task, RevealTop):
         mask = after.public | (after.known[seat] if seat is not None else 0)
         if (mask >> outcome) & 1:
             return chance_to_str(r, before, outcome)
         return None
-    if before.mode == M.SETUP_REMOVE:
+    if isinstance(task, RemoveObjective):
         return "an Objective is removed from the game unseen"
-    if before.mode == M.SETUP_DEAL:
-        dealt_to = before.objectives.index(-1)
+    if isinstance(task, DealObjective):
+        dealt_to = task.seat
         return chance_to_str(r, before, outcome) if dealt_to == seat else f"seat {dealt_to} is dealt an Objective"
-    if before.mode == M.SETUP_PROTAG:
+    if isinstance(task, ChooseProtagonist):
         return chance_to_str(r, before, outcome)
     return "a random Character card is drawn for the draft"

@@ -4,21 +4,36 @@ from __future__ import annotations
 
 import re
 
+from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.content import COLOURS
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.tasks import (
+    ChooseProtagonist,
+    DealObjective,
+    GiveRobotCard,
+    RemoveMessage,
+    RemoveObjective,
+    RevealPick,
+    RevealTop,
+    ScrapGive,
+    ScrapTake,
+    TakeRobotCard,
+    TemplePick,
+)
 
-CHOOSE_VERBS = {
-    M.SCRAP_GIVE: "give",
-    M.SCRAP_TAKE: "give",
-    M.ACCOM_REMOVE: "remove",
-    M.BRIDGE_TAKE: "take",
-    M.BRIDGE_GIVE: "give",
-    M.TEMPLE_PICK: "temple",
-    M.REVEAL_PICK: "reveal",
+CHOOSE_VERBS: dict[type[Task], str] = {
+    ScrapGive: "give",
+    ScrapTake: "give",
+    RemoveMessage: "remove",
+    TakeRobotCard: "take",
+    GiveRobotCard: "give",
+    TemplePick: "temple",
+    RevealPick: "reveal",
 }
+"""The verb of a card choice (``CHOOSE`` + card) by the pending task."""
 FIXED = {
     A.DONE: "done",
     A.RIDE: "ride",
@@ -31,11 +46,11 @@ FIXED = {
 }
 
 
-def decision_to_str(r: Rules, s: State | None, a: int) -> str:
+def decision_to_str(r: Context, s: State | None, a: int) -> str:
     """Notation of decision ``a``; the state (if any) only picks a card choice's verb and a
     Section reveal's label."""
     c = r.c
-    mode = s.mode if s is not None else -1
+    task = s.stack[-1] if s is not None and s.stack else None
     section = s.char_section[s.active] if s is not None and s.active < 6 else -1
     if a in FIXED:
         return FIXED[a]
@@ -44,7 +59,7 @@ def decision_to_str(r: Rules, s: State | None, a: int) -> str:
     if A.PLAY <= a < A.CHOOSE:
         return f"play {c.short(a - A.PLAY)}"
     if A.CHOOSE <= a < A.PLACE:
-        return f"{CHOOSE_VERBS.get(mode, 'choose')} {c.short(a - A.CHOOSE)}"
+        return f"{CHOOSE_VERBS.get(type(task), 'choose') if task is not None else 'choose'} {c.short(a - A.CHOOSE)}"
     if A.PLACE <= a < A.DISCARD:
         return f"place {c.short(a - A.PLACE)}"
     if A.DISCARD <= a < A.DONE:
@@ -73,17 +88,18 @@ def decision_to_str(r: Rules, s: State | None, a: int) -> str:
     return f"action {a}"
 
 
-def chance_to_str(r: Rules, s: State, outcome: int) -> str:
+def chance_to_str(r: Context, s: State, outcome: int) -> str:
     """Notation of a chance outcome, e.g. ``draw Melita: Medi-Kit (Move 2) #0``."""
     c = r.c
-    if s.fill >= 0:
-        where = "Messages" if s.fill == M.MESSAGES_DECK else c.location_names[s.fill]
+    task = s.stack[-1]
+    if isinstance(task, RevealTop):
+        where = "Messages" if task.deck == M.MESSAGES_DECK else c.location_names[task.deck]
         return f"reveal {where}: {c.short(outcome)}"
-    if s.mode == M.SETUP_REMOVE:
+    if isinstance(task, RemoveObjective):
         return f"remove objective {c.objective_names[outcome]}"
-    if s.mode == M.SETUP_DEAL:
-        return f"deal seat {s.objectives.index(-1)}: {c.objective_names[outcome]}"
-    if s.mode == M.SETUP_PROTAG:
+    if isinstance(task, DealObjective):
+        return f"deal seat {task.seat}: {c.objective_names[outcome]}"
+    if isinstance(task, ChooseProtagonist):
         return f"protagonist seat {outcome}"
     return f"random character {c.char_names[outcome]}"
 
@@ -92,7 +108,7 @@ _CARD_VERBS = {"play": A.PLAY, "place": A.PLACE, "discard": A.DISCARD}
 _CHOOSE = {"give", "remove", "take", "temple", "choose", "reveal"}
 
 
-def decision_from_str(r: Rules, text: str) -> int | None:
+def decision_from_str(r: Context, text: str) -> int | None:
     """The action id named by ``text`` regardless of legality, or None if unknown."""
     words = " ".join(text.strip().lower().split())
     for a, name in FIXED.items():

@@ -12,49 +12,64 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet import state as M
-from shadowtable.games.shadow_planet.engine import current_player
-from shadowtable.games.shadow_planet.phases import draft_drawer, draft_received
-from shadowtable.games.shadow_planet.rules import Rules
-from shadowtable.games.shadow_planet.state import FIELDS, State
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK
+from shadowtable.games.shadow_planet.rules.control import draft_drawer, draft_received
+from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.tasks import (
+    ChooseIdentity,
+    ChooseProtagonist,
+    DealObjective,
+    DraftPick,
+    DrawDraftCard,
+    RemoveObjective,
+    secrets,
+    task_to_json,
+)
 
-HIDDEN_TURN = ("look", "placed", "chosen")
-PUBLIC_SCALARS = tuple(
-    f
-    for f in FIELDS
-    if f
-    not in (
-        "objectives", "removed_objectives", "where", "top", "temple", "known", "public",
-        "draft_random", "draft_picks", *HIDDEN_TURN,
-    )
+PUBLIC = (
+    "n", "round", "protagonist", "countdown", "repair", "threat", "latched", "end_reason", "trajectory",
+    "pool", "sheets", "section_markers", "char_loc", "char_section", "controller", "seat_char", "vehicle_loc",
+    "identity", "active", "forbid", "excl", "bonus", "auras", "cancelled", "revealed", "last_reveal", "reveal_cards",
 )  # fmt: skip
-REVEALED_END = (M.IDENTITY, M.FINISHED)
+"""State fields every seat sees as they are (the allow-list; everything else is built below)."""
 
 
-def observe(r: Rules, s: State, seat: int | None) -> dict[str, Any]:
-    """JSON view of ``s`` for ``seat`` (None: a spectator)."""
+def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
+    """JSON view of ``s`` for ``seat`` (None: a spectator).
+
+    ``pending`` says who must decide what (``kernel.pending``); ``stack`` is the pending work,
+    each task with its arguments, a secret one (a card chosen face down) ``null`` unless ``seat``
+    is the one that knows it.  Cards are shown where ``public`` or the seat's ``known`` mask
+    says the seat knows their place.
+    """
     mask = s.public | (s.known[seat] if seat is not None else 0)
-    obs: dict[str, Any] = {"seat": seat, "to_act": current_player(s), "mode_name": M.MODE_NAMES.get(s.mode, "")}
-    for name in PUBLIC_SCALARS:
+    obs: dict[str, Any] = {"seat": seat, "pending": KERNEL.pending(s).to_json()}
+    for name in PUBLIC:
         value = getattr(s, name)
         obs[name] = [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value
-    ended = s.mode in REVEALED_END
+    ended = not s.stack or isinstance(s.stack[-1], ChooseIdentity)  # identities: Objectives revealed
     obs["objectives"] = [o if ended or seat == i or o == -1 else None for i, o in enumerate(s.objectives)]
     obs["removed_objectives"] = len(s.removed_objectives)
     obs["zones"] = _zones(r, s, mask)
     obs["private"] = sorted(c for c in range(r.num_cards) if (s.known[seat] >> c) & 1) if seat is not None else []
     obs["draft"] = _draft(s, seat)
-    actor = current_player(s)
-    active_seat = s.controller[s.active] if s.active < 6 else -2
-    sees_turn = seat is not None and (seat == active_seat or (seat == actor and actor >= 0))
-    shown = sees_turn or s.mode == M.REVEAL_PICK  # revealed Section payment: seen by all
-    obs["look"] = s.look[:] if shown else [None] * len(s.look)
-    obs["placed"] = s.placed[:] if sees_turn else [None] * len(s.placed)
-    obs["chosen"] = s.chosen if seat is not None and seat == active_seat else (None if s.chosen >= 0 else -1)
+    obs["stack"] = [_task_seen(task, seat) for task in s.stack]
     return obs
 
 
-def _zones(r: Rules, s: State, mask: int) -> dict[str, Any]:
+def _task_seen(task: Task, seat: int | None) -> dict[str, Any]:
+    """A task as JSON, its secret fields ``None`` unless ``seat`` is the one that knows them."""
+    data = task_to_json(task)
+    for name, knower in secrets(task).items():
+        if seat is None or seat != getattr(task, knower):
+            data[name] = None
+    return data
+
+
+def _zones(r: Context, s: State, mask: int) -> dict[str, Any]:
     by_zone: list[list[int]] = [[] for _ in range(M.PLAYED0 + 6)]
     for card, zone in enumerate(s.where):
         by_zone[zone].append(card)
@@ -84,13 +99,22 @@ def _zones(r: Rules, s: State, mask: int) -> dict[str, Any]:
     }
 
 
+def _draft_step(s: State) -> int | None:
+    """How many players have picked, during the draft (None outside it)."""
+    top = s.stack[-1] if s.stack else None
+    if isinstance(top, DraftPick):
+        return top.step
+    return 0 if isinstance(top, DrawDraftCard) else None
+
+
 def _draft(s: State, seat: int | None) -> dict[str, Any]:
-    if s.mode not in (M.DRAFT_PICK, M.DRAFT_RANDOM) or seat is None:
+    step = _draft_step(s)
+    if step is None or seat is None:
         return {"random": None, "picks": [None] * s.n, "received": None}
     order = (seat - s.protagonist) % s.n
     drawer = seat == draft_drawer(s)
-    received = draft_received(s, order) if order <= s.draft_step and s.draft_random >= 0 else None
-    if order == s.n - 1 and order > s.draft_step:
+    received = draft_received(s, order) if order <= step and s.draft_random >= 0 else None
+    if order == s.n - 1 and order > step:
         received = None
     return {
         "random": s.draft_random if drawer else None,
@@ -100,20 +124,31 @@ def _draft(s: State, seat: int | None) -> dict[str, Any]:
 
 
 # -- determinization ----------------------------------------------------------------------------
-def determinize(r: Rules, obs: dict[str, Any], rng: random.Random) -> State:
+def determinize(r: Context, obs: dict[str, Any], rng: random.Random) -> State:
     """A full state agreeing with everything ``obs`` shows."""
     s = State.__new__(State)
-    for name in PUBLIC_SCALARS:
+    for name in PUBLIC:
         value = obs[name]
         setattr(s, name, [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value)
     _objectives(r, s, obs, rng)
     _cards(r, s, obs, rng)
+    s.stack = [_task_filled(r, s, task, rng) for task in obs["stack"]]
     _draft_fill(s, obs, rng)
-    _turn_fill(r, s, obs, rng)
     return s
 
 
-def _objectives(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
+def _task_filled(r: Context, s: State, data: dict[str, Any], rng: random.Random) -> Task:
+    """A task from its JSON, a hidden secret field sampled from what is consistent."""
+    if data.get("task") == "scrap_take" and data.get("given") is None:
+        mine = [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + s.active]  # the giver's hand
+        data = {**data, "given": rng.choice(mine)}
+    if data.get("task") == "give_robot_card" and data.get("taken") is None:
+        robot = [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot]
+        data = {**data, "taken": rng.choice(robot)}
+    return RULEBOOK.task_from_json(data)
+
+
+def _objectives(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> None:
     shown = obs["objectives"]
     removed_count = obs["removed_objectives"]
     dealt = [i for i, o in enumerate(shown) if o is None]
@@ -144,7 +179,7 @@ def ended_alien_ok(shown: list[Any], rest: list[int], hidden: int, removed: int,
     return 0 in [o for o in shown if o is not None] or 0 in rest[: hidden + undealt]
 
 
-def _cards(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
+def _cards(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> None:
     zones = obs["zones"]
     where = [-1] * r.num_cards
     s.top = [[] for _ in range(5)]
@@ -196,7 +231,7 @@ def _cards(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
 
 
 def _deal(
-    r: Rules, s: State, where: list[int], slots: list[tuple[str, int, int]], unknown: list[int], rng: random.Random
+    r: Context, s: State, where: list[int], slots: list[tuple[str, int, int]], unknown: list[int], rng: random.Random
 ) -> None:
     """Fill unseen places: decks from their own cards, Messages cards only into Messages places."""
     home = r.c.card_home
@@ -233,10 +268,12 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
     draft = obs["draft"]
     s.draft_picks = [p if p is not None else -1 for p in draft["picks"]]
     s.draft_random = -1
-    if s.mode not in (M.DRAFT_PICK,):
-        if s.mode > M.DRAFT_PICK:
-            s.draft_picks = list(s.seat_char)
+    top = s.stack[-1] if s.stack else None
+    if not isinstance(top, DraftPick):
+        if not isinstance(top, DrawDraftCard | RemoveObjective | DealObjective | ChooseProtagonist):
+            s.draft_picks = list(s.seat_char)  # revealed
         return
+    step = top.step
     seat = obs["seat"]
     received = draft["received"]
     known_random = draft["random"]
@@ -248,13 +285,13 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
             chars.insert(0, known_random)
         random_card, order = chars[0], chars[1:]
         picks = [-1] * s.n
-        for k in range(s.draft_step):
+        for k in range(step):
             picks[(s.protagonist + k) % s.n] = order[k]
         trial = s
         trial.draft_random, trial.draft_picks = random_card, picks
         if seat is not None and draft["picks"][seat] is not None:
             picks[seat] = draft["picks"][seat]
-            if len(set(p for p in picks if p >= 0)) != s.draft_step or random_card in picks:
+            if len(set(p for p in picks if p >= 0)) != step or random_card in picks:
                 continue
         if received is not None:
             my_order = (seat - s.protagonist) % s.n
@@ -262,25 +299,3 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
                 continue
         return
     raise ValueError("no consistent draft")
-
-
-def _turn_fill(r: Rules, s: State, obs: dict[str, Any], rng: random.Random) -> None:
-    look, placed = obs["look"], obs["placed"]
-    s.look, s.placed = list(look), list(placed)
-    if look and look[0] is None:
-        if s.mode in (M.REORDER, M.ACCOM_REMOVE):
-            deck = s.char_loc[s.active] if s.mode == M.REORDER else M.MESSAGES_DECK
-            s.look = s.top[deck][: len(look)]
-        else:
-            s.look = sorted(c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot)
-        s.placed = s.look[: len(placed)]
-    chosen = obs["chosen"]
-    if chosen is None:
-        pool = (
-            [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + r.robot]
-            if s.mode == M.BRIDGE_GIVE
-            else [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + s.active]
-        )
-        s.chosen = rng.choice(pool) if pool else -1
-    else:
-        s.chosen = chosen

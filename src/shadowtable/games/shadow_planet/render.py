@@ -5,21 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 from shadowtable.games.shadow_planet.content import COLOURS
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 
 
-def render(r: Rules, obs: dict[str, Any]) -> str:
+def render(r: Context, obs: dict[str, Any]) -> str:
     """Text of everything in ``obs`` a player would look at."""
     c = r.c
 
     def label(card: int | None) -> str:
         return "?" if card is None else c.short(card)
 
+    pending = obs["pending"]
+    who = pending["seat"]
+    to_act = "game over" if who is None else "chance" if who < 0 else f"seat {who}: {pending['prompt']}"
     lines = [
-        f"The Shadow Planet - round {obs['round']} - {obs['mode_name']} - seen by "
+        f"The Shadow Planet - round {obs['round']} - {pending['kind'].replace('_', ' ')} - seen by "
         + ("spectator" if obs["seat"] is None else f"seat {obs['seat']}"),
         f"Countdown {obs['countdown']}  Repair {obs['repair']}  Threat {obs['threat']}  "
-        f"Protagonist: seat {obs['protagonist']}  To act: {obs['to_act']}",
+        f"Protagonist: seat {obs['protagonist']}  To act: {to_act}",
     ]
     objectives = ["?" if o is None else ("-" if o < 0 else c.objective_names[o]) for o in obs["objectives"]]
     for seat in range(len(obs["objectives"])):

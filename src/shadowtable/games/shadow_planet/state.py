@@ -8,7 +8,11 @@ A deck is a known ordered top (cards someone has looked at) on an unknown, unord
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from shadowtable.core.kernel import Task
+from shadowtable.games.shadow_planet.tasks import task_to_json
 
 # zones of ``where``
 DECK0 = 0  # 0..3: the Location decks
@@ -21,63 +25,35 @@ PLAYED0 = 14  # 14..19: played this turn/round by that Character, face up
 
 ZONE_NAMES = ("deck", "deck", "deck", "deck", "messages", "temple", "discard", "removed")
 
-# modes (who must do what next)
-SETUP_REMOVE, SETUP_DEAL, SETUP_PROTAG = 0, 1, 2
-DRAFT_RANDOM, DRAFT_PICK = 3, 4
-ABILITY_CANCEL, GIVE_SEAT, GIVE_COLOUR, REED_FREE = 5, 6, 7, 8
-STEP_MOVE, RIDE_ASK, MOVE_POINTS, DRIVE_FALLBACK = 9, 10, 11, 12
-STEP_SEARCH, REORDER, STEP_GET, STEP_REPAIR, SCRAP_TARGET, SCRAP_GIVE, SCRAP_TAKE, STEP_ATTACK = (
-    13, 14, 15, 16, 17, 18, 19, 20,
-)  # fmt: skip
-SECTION_CHOICE, ACCOM_REMOVE, BRIDGE_TAKE, BRIDGE_GIVE, DECOMP, HIBER_SEAT, HIBER_COLOUR = 21, 22, 23, 24, 25, 26, 27
-GRAVE_DECK, TEMPLE_PICK, MSG_DISCARD, IDENTITY, REVEAL_PICK = 28, 29, 30, 31, 32
-# automatic modes (resolved inside ``advance``; may wait on a chance fill)
-ROUND_START, DRAFT_REVEAL, TURN_START, ABILITY_NEXT, UNC_DISCARD = 40, 41, 42, 43, 44
-MOVE_END, SEARCH_LOOK, GET_MANDATORY, GET_DRAWS, SECTION_END, EFFECT_NEXT = 45, 46, 47, 48, 49, 50
-ACCOM_LOOK, GRAVE_DRAW, TURN_END, MSG_START, MSG_REVEAL, MSG_APPLY, ROUND_END, END_GAME = (
-    51, 52, 53, 54, 55, 56, 57, 58,
-)  # fmt: skip
-FINISHED = 60
-MESSAGES_DECK = 4
-
-MODE_NAMES = {
-    value: name.lower()
-    for name, value in globals().items()
-    if name.isupper()
-    and isinstance(value, int)
-    and name not in ("DECK0", "MSG", "TEMPLE", "DISCARD", "REMOVED")
-    and name not in ("GEAR0", "PLAYED0", "MESSAGES_DECK")
-}
+MESSAGES_DECK = 4  # the Messages pile's index in ``top``
 
 # latched end conditions, in priority order
 END_THREAT, END_REPAIR, END_COUNTDOWN = 1, 2, 4
 
 FIELDS = (
-    "n", "mode", "round", "protagonist", "objectives", "removed_objectives",
+    "n", "round", "protagonist", "objectives", "removed_objectives",
     "countdown", "repair", "threat", "latched", "pool", "sheets", "section_markers",
     "char_loc", "char_section", "controller", "seat_char", "vehicle_loc",
     "where", "top", "temple", "known", "public",
-    "draft_random", "draft_picks", "draft_step",
-    "active", "fill", "forbid", "excl", "move_total", "move_cards", "drive", "dest", "passengers", "ask",
-    "points", "bonus", "look", "placed", "draws", "target", "chosen", "count", "reveal", "eff_index",
-    "auras", "cancelled", "msg_next", "revealed", "last_reveal", "reveal_cards", "trajectory",
-    "end_reason", "identity", "id_next", "ability_index",
+    "draft_random", "draft_picks",
+    "active", "forbid", "excl", "bonus",
+    "auras", "cancelled", "revealed", "last_reveal", "reveal_cards", "trajectory",
+    "end_reason", "identity",
 )  # fmt: skip
 LIST_FIELDS = (
     "objectives", "pool", "sheets", "section_markers", "char_loc", "char_section", "controller",
-    "seat_char", "vehicle_loc", "where", "temple", "known", "draft_picks", "passengers", "ask",
-    "look", "placed", "revealed", "identity", "removed_objectives", "auras", "trajectory", "last_reveal",
-    "reveal_cards",
+    "seat_char", "vehicle_loc", "where", "temple", "known", "draft_picks",
+    "revealed", "identity", "removed_objectives", "auras", "trajectory", "last_reveal", "reveal_cards",
 )  # fmt: skip
 
 
 class State:
     """All facts of a game position.  Treat as immutable outside the engine."""
 
-    __slots__ = FIELDS
+    __slots__ = (*FIELDS, "stack")
 
+    stack: list[Task]  # pending work, the last task on top
     n: int
-    mode: int
     round: int
     protagonist: int
     objectives: list[int]  # per seat, -1 before the deal
@@ -101,46 +77,26 @@ class State:
     public: int  # bitmask of cards whose place everyone knows
     draft_random: int
     draft_picks: list[int]  # per seat: chosen Character or -1
-    draft_step: int
     active: int  # Character whose turn it is
-    fill: int  # deck (0..4) whose next unknown top card chance must reveal, or -1
     forbid: int  # bitmask of types that may not be played this turn
-    excl: int  # bits 0-4: types closed by an exclusive card; 5-9: types played and discarded at once (turn.LEFT_SHIFT)
-    move_total: int
-    move_cards: int
-    drive: int  # vehicle driven this turn or -1
-    dest: int
-    passengers: list[int]
-    ask: list[int]
-    points: int
+    excl: int  # bits 0-4: types closed by an exclusive card; 5-9: played and gone at once (steps.LEFT_SHIFT)
     bonus: int  # Search bonus of this turn (abilities)
-    look: list[int]  # cards being reordered, or looked at
-    placed: list[int]
-    draws: int
-    target: int
-    chosen: int
-    count: int
-    reveal: int  # chosen Section reveal
-    eff_index: int
     auras: list[list[int]]  # [source Character, amount, include_self]
     cancelled: int
-    msg_next: int
     revealed: list[int]  # type counts of the current reveal
     last_reveal: list[int]
     reveal_cards: list[int]  # the cards of the current (or last) Messages reveal, seen by all
     trajectory: list[list[int]]  # [countdown, repair, threat] at the end of each round
     end_reason: int
     identity: list[int]  # per seat: matched Character or -1
-    id_next: int
-    ability_index: int
 
     def copy(self) -> State:
         """A deep-enough copy: every list is new (nested lists of ``top`` too; ``auras``, ``trajectory``
         hold small lists that are never mutated in place, only appended to or replaced)."""
         # written out field by field: about three times faster than a getattr/setattr loop
         new = State.__new__(State)
+        new.stack = self.stack[:]
         new.n = self.n
-        new.mode = self.mode
         new.round = self.round
         new.protagonist = self.protagonist
         new.objectives = self.objectives[:]
@@ -164,38 +120,18 @@ class State:
         new.public = self.public
         new.draft_random = self.draft_random
         new.draft_picks = self.draft_picks[:]
-        new.draft_step = self.draft_step
         new.active = self.active
-        new.fill = self.fill
         new.forbid = self.forbid
         new.excl = self.excl
-        new.move_total = self.move_total
-        new.move_cards = self.move_cards
-        new.drive = self.drive
-        new.dest = self.dest
-        new.passengers = self.passengers[:]
-        new.ask = self.ask[:]
-        new.points = self.points
         new.bonus = self.bonus
-        new.look = self.look[:]
-        new.placed = self.placed[:]
-        new.draws = self.draws
-        new.target = self.target
-        new.chosen = self.chosen
-        new.count = self.count
-        new.reveal = self.reveal
-        new.eff_index = self.eff_index
         new.auras = self.auras[:]
         new.cancelled = self.cancelled
-        new.msg_next = self.msg_next
         new.revealed = self.revealed[:]
         new.last_reveal = self.last_reveal[:]
         new.reveal_cards = self.reveal_cards[:]
         new.trajectory = self.trajectory[:]
         new.end_reason = self.end_reason
         new.identity = self.identity[:]
-        new.id_next = self.id_next
-        new.ability_index = self.ability_index
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -206,14 +142,19 @@ class State:
         data["top"] = [t[:] for t in self.top]
         data["known"] = [str(k) for k in self.known]  # bitmasks can exceed JSON-safe ints
         data["public"] = str(self.public)
+        data["stack"] = [task_to_json(task) for task in self.stack]
         return data
 
     @staticmethod
-    def from_json(data: Any) -> State:
-        """Rebuild from :meth:`to_json` output; raises ``KeyError``/``TypeError``/``ValueError``."""
+    def from_json(data: Any, parse_task: Callable[[Any], Task]) -> State:
+        """Rebuild from :meth:`to_json` output (``parse_task`` rebuilds one task); raises
+        ``KeyError``/``TypeError``/``ValueError`` or the parser's error."""
         new = State.__new__(State)
         if not isinstance(data, dict):
             raise TypeError("state must be an object")
+        if not isinstance(data.get("stack"), list):
+            raise TypeError("field stack must be a list of tasks")
+        new.stack = [parse_task(task) for task in data["stack"]]
         data = {"reveal_cards": [], **data}  # states saved before the rules audit lack this field
         for name in FIELDS:
             value = data[name]

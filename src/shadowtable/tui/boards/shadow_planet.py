@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from shadowtable.core.game import Game, Observation
+from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 
 COLOUR_STYLES = ("yellow", "dark_orange", "red", "white", "grey50")
 COLOUR_NAMES = ("yellow", "orange", "red", "white", "black")
@@ -117,9 +118,15 @@ def outcome_panel(obs: Observation) -> RenderableType | None:
 
 def shadow_planet_board(game: Game[Any], obs: Observation) -> RenderableType:
     """Everything a player at the table sees, drawn with Rich."""
-    c = game.rules.c  # type: ignore[attr-defined]
+    if not isinstance(game, ShadowPlanetGame):
+        raise TypeError(f"the Shadow Planet board cannot draw {game.spec.id}")
+    c = game.ctx.c
     who = "spectator" if obs["seat"] is None else f"seat {obs['seat']}"
-    header = Text(f"Round {obs['round']} · {obs['mode_name'].replace('_', ' ')} · viewing as {who}", style="bold")
+    pending = obs["pending"]
+    header = Text(f"Round {obs['round']} · {pending['kind'].replace('_', ' ')} · viewing as {who}", style="bold")
+    if pending["seat"] is not None and pending["seat"] >= 0:
+        mine = obs["seat"] is not None and pending["seat"] == obs["seat"]
+        header.append(f"\n{'You' if mine else 'Seat ' + str(pending['seat'])}: {pending['prompt']}", style="")
     indicators = Group(
         indicator("Countdown", obs["countdown"], 12, 0, "dark_orange"),
         indicator("Repair", obs["repair"], 10, 0, "blue"),

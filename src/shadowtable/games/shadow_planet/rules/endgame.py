@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import hand
-from shadowtable.games.shadow_planet.rules import Rules
+from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import (
     END_COUNTDOWN,
     END_REPAIR,
     END_THREAT,
-    FINISHED,
-    IDENTITY,
     State,
 )
+from shadowtable.games.shadow_planet.tasks import ChooseIdentity, MatchIdentities
 
 REASONS = {END_THREAT: "threat", END_REPAIR: "repair", END_COUNTDOWN: "countdown"}
 
@@ -31,7 +31,7 @@ def priority_order(s: State) -> list[int]:
     return sorted(range(s.n), key=lambda seat: s.objectives[seat])
 
 
-def identity_choices(r: Rules, s: State, seat: int) -> list[int]:
+def identity_choices(r: Context, s: State, seat: int) -> list[int]:
     """Unmatched Characters of which ``seat`` has the fewest Markers (the Robot is ignored)."""
     taken = set(s.identity)
     free = [ch for ch in range(6) if ch != r.robot and ch not in taken]
@@ -40,34 +40,31 @@ def identity_choices(r: Rules, s: State, seat: int) -> list[int]:
     return [ch for ch in free if counts[ch] == best]
 
 
-def match_identities(r: Rules, s: State) -> None:
+def match_identities(ctx: Context, s: State, task: MatchIdentities) -> None:
     """Match players in priority order; stop to ask a player who has a tie."""
     order = priority_order(s)
-    while s.id_next < s.n:
-        seat = order[s.id_next]
-        choices = identity_choices(r, s, seat)
-        if len(choices) > 1 and r.options["identity_ties"] == "choose":
-            s.mode = IDENTITY
+    position = task.next
+    while position < s.n:
+        seat = order[position]
+        choices = identity_choices(ctx, s, seat)
+        if len(choices) > 1 and ctx.options["identity_ties"] == "choose":
+            s.stack.append(MatchIdentities(position + 1))
+            s.stack.append(ChooseIdentity(seat))
             return
         s.identity[seat] = choices[0]
-        s.id_next += 1
-    s.mode = FINISHED
+        position += 1
 
 
-def choose_identity(r: Rules, s: State, ch: int) -> None:
+def identity_options(ctx: Context, s: State, task: ChooseIdentity) -> list[int]:
+    return [A.IDENTITY + ch for ch in identity_choices(ctx, s, task.seat)]
+
+
+def choose_identity(ctx: Context, s: State, task: ChooseIdentity, action: int) -> None:
     """The tied player picks the Character they prefer."""
-    seat = priority_order(s)[s.id_next]
-    s.identity[seat] = ch
-    s.id_next += 1
-    match_identities(r, s)
+    s.identity[task.seat] = action - A.IDENTITY
 
 
-def identity_seat(s: State) -> int:
-    """Seat choosing its identity now."""
-    return priority_order(s)[s.id_next]
-
-
-def _count(r: Rules, s: State, ch: int, card_type: int, role: str) -> int:
+def _count(r: Context, s: State, ch: int, card_type: int, role: str) -> int:
     total = 0
     for card in hand(s, ch):
         if r.ctype[card] != card_type:
@@ -80,7 +77,7 @@ def _count(r: Rules, s: State, ch: int, card_type: int, role: str) -> int:
     return total
 
 
-def outcome(r: Rules, s: State) -> dict[str, Any]:
+def outcome(r: Context, s: State) -> dict[str, Any]:
     """Who won and why, from a finished state (JSON data)."""
     roles = {s.identity[seat]: r.c.objective_role[s.objectives[seat]] for seat in range(s.n)}
     phantom = -1
@@ -114,7 +111,7 @@ def outcome(r: Rules, s: State) -> dict[str, Any]:
     return facts
 
 
-def _seat_facts(r: Rules, s: State, seat: int, roles: dict[int, str], winner: str, won: bool) -> dict[str, Any]:
+def _seat_facts(r: Context, s: State, seat: int, roles: dict[int, str], winner: str, won: bool) -> dict[str, Any]:
     """One seat's line of the outcome: Objective, identity, Markers and why it won or lost."""
     role = roles[s.identity[seat]]
     objective, identity = r.c.objective_names[s.objectives[seat]], r.c.char_names[s.identity[seat]]
@@ -130,7 +127,7 @@ def _seat_facts(r: Rules, s: State, seat: int, roles: dict[int, str], winner: st
     }
 
 
-def _contest(r: Rules, s: State, reason: str, alien: int, astronauts: list[int], facts: dict[str, Any]) -> str:
+def _contest(r: Context, s: State, reason: str, alien: int, astronauts: list[int], facts: dict[str, Any]) -> str:
     """Repair check (Countdown end only), then the Alien against the Astronauts."""
     if reason == "countdown":
         repairs = sum(_count(r, s, ch, 3, "astronaut") for ch in astronauts)

@@ -1,16 +1,18 @@
-"""Rule tables: the content and options turned into flat per-card and per-place lookups."""
+"""The configured game: content and options turned into flat per-card and per-place lookup tables."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shadowtable.games.shadow_planet.content import Content
+if TYPE_CHECKING:
+    from shadowtable.games.shadow_planet.content import Content
+
 
 NO_PATH = 10**6
 
 
-class Rules:
-    """Everything the engine looks up while playing: content, options, precomputed tables."""
+class Context:
+    """Everything the rules look up while playing: content, options, precomputed tables."""
 
     def __init__(self, content: Content, players: int, options: dict[str, Any]) -> None:
         self.c = content
@@ -18,6 +20,8 @@ class Rules:
         self.options = options
         self.num_cards = content.num_cards
         self.ctype = content.card_type
+        self.cards_of_type = tuple(tuple(c for c, t in enumerate(self.ctype) if t == k) for k in range(5))
+        """Card ids of each type (0 Move .. 4 Attack), ascending."""
         self.cvalue = content.card_value
         self.forbid = [0] * self.num_cards
         self.excl = [0] * self.num_cards
@@ -29,6 +33,12 @@ class Rules:
         for card, effects in enumerate(content.card_effects):
             for e in effects:
                 self._card_effect(card, e)
+        self.eot_cards = tuple(card for card, face_up in enumerate(self.eot) if face_up is not None)
+        """Cards that leave for the Messages pile at the end of the turn they are played in."""
+        self.deck_cards = tuple(
+            tuple(c for c, home in enumerate(content.card_home) if home == deck) for deck in range(4)
+        )
+        """The cards of each Location deck (a Location deck only ever holds its own cards)."""
         self.caves_vehicle_only = bool(options["caves_vehicle_only"])
         self.walk_ok = [
             [content.link_cost[a][b] > 0 and not (self.caves_vehicle_only and content.link_vehicle_only[a][b])

@@ -1,0 +1,101 @@
+"""Character abilities: automatic ones and those that ask for a choice (RB "Characters")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.tasks import AbilityNext, CancelAbility, FreeMove, GiveColour, GiveSeat
+
+
+def auto_ability(s: State, ch: int, effect: dict[str, Any]) -> bool:
+    """Apply an ability needing no decision; False if it needs one."""
+    kind = effect["kind"]
+    if kind == "aura_search":
+        s.auras.append([ch, effect["amount"], int(effect["include_self"])])
+    elif kind == "search_bonus":
+        s.bonus += effect["amount"]
+    elif kind == "take_protagonist":
+        if s.controller[ch] >= 0:
+            s.protagonist = s.controller[ch]
+    else:
+        return False
+    return True
+
+
+def can_enter(ctx: Context, s: State, ch: int, section: int) -> bool:
+    """A Character may enter a Section unless it is the Robot, or its Marker is there."""
+    colour = ctx.c.char_colour[ch]
+    return colour >= 0 and not (s.section_markers[section] >> colour) & 1 and s.char_section[ch] != section
+
+
+def ability_next(ctx: Context, s: State, task: AbilityNext) -> None:
+    """Resolve the controlled ability's effects in order; stop at the first that needs a choice
+    (the rest waits below it)."""
+    ch = s.active
+    seat = s.controller[ch]
+    effects = ctx.c.char_controlled[ch] if ch != s.cancelled else ()
+    index = task.index
+    while index < len(effects):
+        effect = effects[index]
+        index += 1
+        if auto_ability(s, ch, effect):
+            continue
+        kind = effect["kind"]
+        choice: CancelAbility | GiveSeat | FreeMove | None = None
+        if kind == "cancel_ability":
+            choice = CancelAbility(seat)
+        elif kind in ("give_pool_marker", "give_pool_markers") and any(s.pool):
+            choice = GiveSeat(seat, effect["count"])
+        elif kind == "free_move_to_section":
+            section = ctx.section_index(effect["section"])
+            # a free move, but along Links: none that only Vehicles may use (the Caves)
+            if can_enter(ctx, s, ch, section) and ctx.walk_reach[s.char_loc[ch]][ctx.c.section_location[section]]:
+                choice = FreeMove(seat, section)
+        if choice is not None:
+            s.stack.append(AbilityNext(index))
+            s.stack.append(choice)
+            return
+
+
+def cancel_options(ctx: Context, s: State, task: CancelAbility) -> list[int]:
+    return [A.CANCEL + ch for ch in range(6) if ch != s.active]
+
+
+def cancel(ctx: Context, s: State, task: CancelAbility, action: int) -> None:
+    """Jenna cancels a Character's ability until the end of the round."""
+    s.cancelled = action - A.CANCEL
+
+
+def other_seats(ctx: Context, s: State, task: GiveSeat) -> list[int]:
+    return [A.SEAT + x for x in range(s.n) if x != task.seat]
+
+
+def give_to(ctx: Context, s: State, task: GiveSeat, action: int) -> None:
+    s.stack.append(GiveColour(task.seat, action - A.SEAT, task.count))
+
+
+def pool_colours(ctx: Context, s: State, task: GiveColour) -> list[int]:
+    return [A.COLOUR + colour for colour in range(5) if s.pool[colour] > 0]
+
+
+def give_colour(ctx: Context, s: State, task: GiveColour, action: int) -> None:
+    """Give one pool Marker of the colour to the chosen player; ask again while some are owed."""
+    colour = action - A.COLOUR
+    s.pool[colour] -= 1
+    s.sheets[task.target * 5 + colour] += 1
+    if task.count > 1 and any(s.pool):
+        s.stack.append(GiveColour(task.seat, task.target, task.count - 1))
+
+
+def free_move_options(ctx: Context, s: State, task: FreeMove) -> list[int]:
+    return [A.USE, A.SKIP]
+
+
+def free_move(ctx: Context, s: State, task: FreeMove, action: int) -> None:
+    """Reed moves into the Section for free (or not)."""
+    if action == A.USE:
+        s.char_loc[s.active] = ctx.c.section_location[task.section]
+        s.char_section[s.active] = task.section

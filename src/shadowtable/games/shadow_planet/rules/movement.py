@@ -1,0 +1,58 @@
+"""Step I's consequence: walking along Links and into Sections, or driving (RB "I. Move")."""
+
+from __future__ import annotations
+
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.abilities import can_enter
+from shadowtable.games.shadow_planet.rules.vehicles import drive_to, drive_total, fallback_destinations
+from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.tasks import DriveFallback, MovePoints, StepMove
+
+
+def move_end(ctx: Context, s: State, task: StepMove) -> None:
+    """Drive the declared Vehicle, or spend the points on Links and Sections (unused points
+    are lost when step II starts)."""
+    here = s.char_loc[s.active]
+    if task.drive >= 0:
+        points = drive_total(ctx, task)
+        if ctx.drive_dist[here][task.dest] <= points:
+            drive_to(s, task.drive, task.passengers, task.dest)
+        elif ctx.options["vehicle_fallback"] and fallback_destinations(ctx, s, points):
+            s.stack.append(DriveFallback(task.seat, points, task.drive, task.passengers))
+        return
+    if walk_options(ctx, s, task.total):
+        s.stack.append(MovePoints(task.seat, task.total))
+
+
+def walk_options(ctx: Context, s: State, points: int) -> list[tuple[str, int]]:
+    """("goto", Location) and ("enter", Section) moves affordable with ``points``."""
+    ch = s.active
+    here = s.char_loc[ch]
+    cost = ctx.c.link_cost[here]
+    out = [("goto", dest) for dest in range(4) if ctx.walk_ok[here][dest] and cost[dest] <= points]
+    if s.char_section[ch] < 0:
+        for sec, loc in enumerate(ctx.c.section_location):
+            if loc == here and ctx.c.section_entry[sec] <= points and can_enter(ctx, s, ch, sec):
+                out.append(("enter", sec))
+    return out
+
+
+def walk_actions(ctx: Context, s: State, task: MovePoints) -> list[int]:
+    options = walk_options(ctx, s, task.points)
+    return sorted([A.GOTO + x if kind == "goto" else A.ENTER + x for kind, x in options] + [A.DONE])
+
+
+def walk_step(ctx: Context, s: State, task: MovePoints, action: int) -> None:
+    """Move along a Link (leaving any Section), enter a Section (movement ends), or stop."""
+    ch = s.active
+    if action == A.DONE:
+        return
+    if action >= A.ENTER:
+        s.char_section[ch] = action - A.ENTER
+        return
+    dest = action - A.GOTO
+    points = task.points - ctx.c.link_cost[s.char_loc[ch]][dest]
+    s.char_loc[ch], s.char_section[ch] = dest, -1
+    if walk_options(ctx, s, points):
+        s.stack.append(MovePoints(task.seat, points))

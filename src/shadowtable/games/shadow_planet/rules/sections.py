@@ -1,0 +1,113 @@
+"""Sections at the end of the turn: paying an effect by revealing cards, running its effects, the
+Marker left behind and the expulsion (RB "Sections")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet.board import hand, tell_all
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.section_effects import start_effect
+from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.tasks import EffectNext, RevealPick, SectionChoice, SectionEnd
+
+if TYPE_CHECKING:
+    from shadowtable.games.shadow_planet.content import Reveal
+
+
+def payable(ctx: Context, s: State, section: int) -> list[int]:
+    """Indices of the Section's reveals the active hand can pay."""
+    counts = [0] * 5
+    for card in hand(s, s.active):
+        counts[ctx.ctype[card]] += 1
+    reveals: tuple[Reveal, ...] = ctx.c.section_reveals[section]
+    return [i for i, rv in enumerate(reveals) if all(counts[t] >= need for t, need in enumerate(rv.cost))]
+
+
+def section_end(ctx: Context, s: State, task: SectionEnd) -> None:
+    """End of turn in a Section: offer the effect if it can be paid, else just expel."""
+    section = s.char_section[s.active]
+    if section < 0:
+        return
+    if payable(ctx, s, section):
+        s.stack.append(SectionChoice(s.controller[s.active], section))
+    else:
+        expel(s)
+
+
+def expel(s: State) -> None:
+    """The Character leaves the Section for its Location."""
+    s.char_section[s.active] = -1
+
+
+def choice_options(ctx: Context, s: State, task: SectionChoice) -> list[int]:
+    return [A.RESOLVE + i for i in payable(ctx, s, task.section)] + [A.LEAVE]
+
+
+def choose(ctx: Context, s: State, task: SectionChoice, action: int) -> None:
+    """Leave, or start paying a reveal: forced cards are shown at once, the player picks the rest."""
+    if action == A.LEAVE:
+        expel(s)
+    else:
+        _reveal_forced(ctx, s, RevealPick(task.seat, task.section, action - A.RESOLVE, ()))
+
+
+def reveal_needs(ctx: Context, task: RevealPick) -> list[int]:
+    """Cards of each type still to be shown for the chosen reveal."""
+    need = list(ctx.c.section_reveals[task.section][task.reveal].cost)
+    for card in task.shown:
+        need[ctx.ctype[card]] -= 1
+    return need
+
+
+def reveal_choices(ctx: Context, s: State, task: RevealPick) -> list[int]:
+    """Hand cards the player may show next (types still needed, not shown yet)."""
+    need = reveal_needs(ctx, task)
+    return [c for c in hand(s, s.active) if need[ctx.ctype[c]] > 0 and c not in task.shown]
+
+
+def reveal_options(ctx: Context, s: State, task: RevealPick) -> list[int]:
+    return [A.CHOOSE + card for card in reveal_choices(ctx, s, task)]
+
+
+def reveal(ctx: Context, s: State, task: RevealPick, action: int) -> None:
+    """Show the card from hand to everyone (it stays in hand)."""
+    card = action - A.CHOOSE
+    tell_all(s, card)
+    _reveal_forced(ctx, s, RevealPick(task.seat, task.section, task.reveal, (*task.shown, card)))
+
+
+def _reveal_forced(ctx: Context, s: State, task: RevealPick) -> None:
+    """Show every card a type needs when the hand holds exactly that many; ask for the rest, or
+    run the effects once the cost is shown."""
+    need = reveal_needs(ctx, task)
+    shown = list(task.shown)
+    for t, count in enumerate(need):
+        cards = [c for c in hand(s, s.active) if ctx.ctype[c] == t and c not in shown]
+        if count > 0 and len(cards) == count:
+            for card in cards:
+                shown.append(card)
+                tell_all(s, card)
+    task = RevealPick(task.seat, task.section, task.reveal, tuple(shown))
+    if any(n > 0 for n in reveal_needs(ctx, task)):
+        s.stack.append(task)
+    else:
+        s.stack.append(EffectNext(task.section, task.reveal, 0))
+
+
+def effect_next(ctx: Context, s: State, task: EffectNext) -> None:
+    """Run the paid reveal's effects from number ``index`` (one that asks waits with the rest
+    below it); after the last, place the Marker and expel."""
+    effects = ctx.c.section_reveals[task.section][task.reveal].effects
+    index = task.index
+    while index < len(effects):
+        effect = effects[index]
+        index += 1
+        if start_effect(ctx, s, effect, EffectNext(task.section, task.reveal, index)):
+            return
+    colour = ctx.c.char_colour[s.active]
+    if colour >= 0 and s.pool[colour] > 0 and not (s.section_markers[task.section] >> colour) & 1:
+        s.pool[colour] -= 1
+        s.section_markers[task.section] |= 1 << colour
+    expel(s)

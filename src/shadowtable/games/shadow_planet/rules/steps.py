@@ -1,0 +1,243 @@
+"""The five Action steps: playing Operation cards, and the consequences of Search and Get
+(RB "2. Operations Phase" I-V).  Moving (step I's consequence) is in ``movement.py``."""
+
+from __future__ import annotations
+
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet.board import cards_in, forget, hand, move_openly, move_secretly, tell, zone_size
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.decks import top_known
+from shadowtable.games.shadow_planet.rules.messages import face_up_to_messages
+from shadowtable.games.shadow_planet.rules.movement import move_end
+from shadowtable.games.shadow_planet.rules.swap import swap_targets
+from shadowtable.games.shadow_planet.rules.vehicles import declare_drive, drive_options
+from shadowtable.games.shadow_planet.state import GEAR0, PLAYED0, State
+from shadowtable.games.shadow_planet.tasks import (
+    GetDraws,
+    GetMandatory,
+    Reorder,
+    ScrapTarget,
+    SearchLook,
+    StepAttack,
+    StepGet,
+    StepMove,
+    StepRepair,
+    StepSearch,
+)
+
+MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
+LEFT_SHIFT = 5
+"""``s.excl`` bits 0-4: types closed by an exclusive card this turn; bits 5-9 (``1 << LEFT_SHIFT``
+up): types of cards played this turn that left the table at once (the Crawler card, discarded
+to the Messages pile), which an exclusive card (Space Suit) counts as played (option
+``crawler_is_move_card``)."""
+
+
+# -- playing cards ------------------------------------------------------------------------------
+def playable(ctx: Context, s: State, step_type: int) -> list[int]:
+    """Cards of the step's type the active player may play now."""
+    bit = 1 << step_type
+    if s.forbid & bit or s.excl & bit:
+        return []
+    ch = s.active
+    gear = GEAR0 + ch
+    out = []
+    played_of_type = -1
+    ctype, excl, where = ctx.ctype, ctx.excl, s.where
+    for card in ctx.cards_of_type[step_type]:
+        if where[card] == gear:
+            if excl[card] & bit:
+                if played_of_type < 0:
+                    played_of_type = sum(1 for c in cards_in(s, PLAYED0 + ch) if ctype[c] == step_type)
+                    played_of_type += (s.excl >> LEFT_SHIFT) & bit
+                if played_of_type:
+                    continue
+            out.append(card)
+    return out
+
+
+def play_card(ctx: Context, s: State, card: int) -> bool:
+    """Play ``card`` face up and resolve its effect; True if its value counts for the step.
+    A swap card (Scrap Metal) asks for the other player first (the step waits below)."""
+    ch = s.active
+    t = ctx.ctype[card]
+    vplay = ctx.vplay[card]
+    counts = True
+    if vplay is not None:
+        vehicle, to_messages, counts = vplay
+        s.vehicle_loc[vehicle] = s.char_loc[ch]
+        if to_messages:
+            face_up_to_messages(s, card)
+            if ctx.options["crawler_is_move_card"]:
+                s.excl |= (1 << t) << LEFT_SHIFT  # still a card of its type played this turn
+        else:
+            move_openly(s, card, PLAYED0 + ch)
+    else:
+        move_openly(s, card, PLAYED0 + ch)
+    s.forbid |= ctx.forbid[card]
+    s.excl |= ctx.excl[card]
+    aura = ctx.aura[card]
+    if aura is not None:
+        s.auras.append([ch, aura[0], int(aura[1])])
+    return counts
+
+
+def _after_play(ctx: Context, s: State, card: int, seat: int) -> None:
+    if ctx.swap[card] and hand(s, s.active) and swap_targets(s):
+        s.stack.append(ScrapTarget(seat))
+
+
+def _cards(ctx: Context, s: State, step_type: int) -> list[int]:
+    return [A.PLAY + card for card in playable(ctx, s, step_type)]
+
+
+# -- step I: Move -------------------------------------------------------------------------------
+def move_options(ctx: Context, s: State, task: StepMove) -> list[int]:
+    out = _cards(ctx, s, MOVE_T)
+    out.extend(A.DRIVE + v * 4 + d for v, d in drive_options(ctx, s, task))
+    out.append(A.DONE)
+    return sorted(out)
+
+
+def move_step(ctx: Context, s: State, task: StepMove, action: int) -> None:
+    """Play a Move card, declare a drive, or stop: then the Character moves."""
+    if action == A.DONE:
+        move_end(ctx, s, task)
+    elif action >= A.DRIVE:
+        declare_drive(ctx, s, task, (action - A.DRIVE) // 4, (action - A.DRIVE) % 4)
+    else:
+        card = action - A.PLAY
+        counts = play_card(ctx, s, card)
+        value = ctx.cvalue[card] if counts else 0
+        s.stack.append(
+            StepMove(task.seat, task.total + value, task.cards + int(counts), task.drive, task.dest, task.passengers)
+        )
+        _after_play(ctx, s, card, task.seat)
+
+
+# -- step II: Search ----------------------------------------------------------------------------
+def search_options(ctx: Context, s: State, task: StepSearch) -> list[int]:
+    return [*_cards(ctx, s, SEARCH_T), A.DONE]
+
+
+def search_step(ctx: Context, s: State, task: StepSearch, action: int) -> None:
+    """Play a Search card, or stop: then the Character looks at the top of its Location deck."""
+    if action == A.DONE:
+        s.stack.append(SearchLook(task.points))
+        return
+    card = action - A.PLAY
+    value = ctx.cvalue[card] if play_card(ctx, s, card) else 0
+    s.stack.append(StepSearch(task.seat, task.points + value))
+    _after_play(ctx, s, card, task.seat)
+
+
+def search_total(ctx: Context, s: State, points: int) -> int:
+    """Search value: cards + ability bonus + auras of Characters now in the same Location."""
+    ch = s.active
+    total = points + s.bonus
+    if not ctx.options["search_bonus_without_cards"] and points == 0:
+        return 0
+    here = s.char_loc[ch]
+    for source, amount, include_self in s.auras:
+        if (source != ch or include_self) and s.char_loc[source] == here:
+            total += amount
+    return total
+
+
+def search_look(ctx: Context, s: State, task: SearchLook) -> None:
+    """Look at the top cards of the Location deck (chance reveals unknown ones), then reorder."""
+    deck = s.char_loc[s.active]
+    wanted = search_total(ctx, s, task.points)
+    if wanted <= 0 or zone_size(s, deck) == 0:
+        return
+    if not top_known(s, deck, wanted, task):
+        return
+    look = s.top[deck][:wanted]
+    seat = s.controller[s.active]
+    for card in look:
+        forget(s, card)
+        tell(s, seat, card)
+    if len(look) >= 2:
+        s.stack.append(Reorder(seat, deck, len(look)))
+
+
+def reorder_options(ctx: Context, s: State, task: Reorder) -> list[int]:
+    return sorted(A.PLACE + card for card in s.top[task.deck][task.placed : task.size])
+
+
+def place(ctx: Context, s: State, task: Reorder, action: int) -> None:
+    """Put the card next from the top; the last one goes below without a choice."""
+    top = s.top[task.deck]
+    top.remove(action - A.PLACE)
+    top.insert(task.placed, action - A.PLACE)
+    if task.placed + 1 < task.size - 1:
+        s.stack.append(Reorder(task.seat, task.deck, task.size, task.placed + 1))
+
+
+# -- step III: Get ------------------------------------------------------------------------------
+def draw_to_hand(s: State, deck: int) -> None:
+    """The top card of ``deck`` (already known to the state) goes secretly to the active hand."""
+    card = s.top[deck][0]
+    move_secretly(s, card, GEAR0 + s.active, s.controller[s.active])
+
+
+def get_mandatory(ctx: Context, s: State, task: GetMandatory) -> None:
+    """Step III: the mandatory draw of the top card of the Location deck."""
+    deck = s.char_loc[s.active]
+    if zone_size(s, deck) > 0:
+        if not top_known(s, deck, 1, task):
+            return
+        draw_to_hand(s, deck)
+
+
+def get_options(ctx: Context, s: State, task: StepGet) -> list[int]:
+    return [*_cards(ctx, s, GET_T), A.DONE]
+
+
+def get_step(ctx: Context, s: State, task: StepGet, action: int) -> None:
+    """Play a Get card, or stop: then one more card per point of Get value."""
+    if action == A.DONE:
+        s.stack.append(GetDraws(task.draws))
+        return
+    card = action - A.PLAY
+    value = ctx.cvalue[card] if play_card(ctx, s, card) else 0
+    s.stack.append(StepGet(task.seat, task.draws + value))
+    _after_play(ctx, s, card, task.seat)
+
+
+def get_draws(ctx: Context, s: State, task: GetDraws) -> None:
+    """Step III's consequence: one more card per point of Get value."""
+    deck = s.char_loc[s.active]
+    draws = task.draws
+    while draws > 0 and zone_size(s, deck) > 0:
+        if not top_known(s, deck, 1, GetDraws(draws)):
+            return
+        draw_to_hand(s, deck)
+        draws -= 1
+
+
+# -- steps IV and V: Repair and Attack ----------------------------------------------------------
+def repair_options(ctx: Context, s: State, task: StepRepair) -> list[int]:
+    return [*_cards(ctx, s, REPAIR_T), A.DONE]
+
+
+def repair_step(ctx: Context, s: State, task: StepRepair, action: int) -> None:
+    """Play a Repair card (its effect only: Repair cards count at the end), or stop."""
+    if action != A.DONE:
+        card = action - A.PLAY
+        play_card(ctx, s, card)
+        s.stack.append(task)
+        _after_play(ctx, s, card, task.seat)
+
+
+def attack_options(ctx: Context, s: State, task: StepAttack) -> list[int]:
+    return [*_cards(ctx, s, ATTACK_T), A.DONE]
+
+
+def attack_step(ctx: Context, s: State, task: StepAttack, action: int) -> None:
+    """Play an Attack card (its effect only), or stop."""
+    if action != A.DONE:
+        card = action - A.PLAY
+        play_card(ctx, s, card)
+        s.stack.append(task)
+        _after_play(ctx, s, card, task.seat)
