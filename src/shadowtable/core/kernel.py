@@ -14,6 +14,20 @@ work until a seat or chance must act or the game is over; :meth:`Kernel.apply` c
 once, then mutates the copy, so the caller's state never changes; :meth:`Kernel.pending` says
 who must decide what, in words and as data, for bots and front ends.  The kernel writes nothing
 onto a caller's state (no caches).
+
+A game may need more than tasks and their handlers; the kernel takes these optional, generic
+hooks (none of them names a game):
+
+- :class:`Interjections`: actions a seat may take at one of its decisions *without answering
+  it* (the decision stays pending): free actions, starting an offer, revoking a permission...
+  Their legal actions are merged into the decision's; ``apply`` says whether it handled one.
+- ``seat_out(state, seat)``: a decision for a seat that is out of the game is skipped.
+- ``after_apply(ctx, state)``: runs on the new state after every action or chance outcome is
+  carried out, before :meth:`Kernel.advance` (a step counter, a limit on a turn's length).
+- :attr:`Decision.never_empty`: the decision always has a legal action (e.g. ``done``), so
+  :meth:`Kernel.advance` need not list its actions to know whether to skip it.
+- :attr:`Chance.prepare`: work done when a chance node comes to the top of the stack, before
+  its outcomes are listed (e.g. turning the discard pile into the deck when the deck is empty).
 """
 
 from __future__ import annotations
@@ -70,7 +84,8 @@ class Decision(Generic[C, S]):
     back to ask again).  ``prompt`` says what is decided, in words a player can act on; ``rule``
     names the rules-help entry that applies; ``shown`` lists the task's fields that every seat
     may know (an allow-list: a field not listed is never shown in :class:`Pending`).  A
-    decision with no legal action is skipped.
+    decision with no legal action is skipped; ``never_empty`` promises that it always has one
+    (then :meth:`Kernel.advance` does not list them just to know).
     """
 
     seat: Callable[[Any], int]
@@ -79,6 +94,7 @@ class Decision(Generic[C, S]):
     prompt: str
     rule: str = ""
     shown: tuple[str, ...] = ()
+    never_empty: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,11 +102,28 @@ class Chance(Generic[C, S]):
     """A chance node: ``outcomes(ctx, state, task)`` lists ``(outcome, probability)`` pairs
     sorted by outcome; ``apply(ctx, state, task, outcome)`` carries one out (task popped).
     ``shown`` is the allow-list of the task's public fields.  A chance node with no outcome is
-    skipped."""
+    skipped.  ``prepare(ctx, state, task)``, if given, runs when the node comes to the top of the
+    stack, before its outcomes are listed; it may change the state (the task stays on top)."""
 
     outcomes: Callable[[C, S, Any], list[tuple[int, float]]]
     apply: Callable[[C, S, Any, int], None]
     shown: tuple[str, ...] = ()
+    prepare: Callable[[C, S, Any], None] | None = None
+
+
+@dataclass(frozen=True)
+class Interjections(Generic[C, S]):
+    """Actions a seat may take at its pending decision without answering it.
+
+    ``legal(ctx, state, task)`` lists them for the decision ``task`` on top of the stack (merged
+    with the decision's own legal actions, sorted and unique); ``apply(ctx, state, task,
+    action)`` carries one out on the new state with the decision still on the stack and returns
+    ``True``, or returns ``False`` for an action that answers the decision (then the decision's
+    handler takes it).
+    """
+
+    legal: Callable[[C, S, Any], list[int]]
+    apply: Callable[[C, S, Any, int], bool]
 
 
 Handler = Automatic[Any, Any] | Decision[Any, Any] | Chance[Any, Any]
@@ -143,17 +176,31 @@ class Rulebook:
 class Kernel(Generic[C, S]):
     """The engine loop shared by every game built on tasks.
 
-    ``is_over(state)`` tells whether the game has ended (an empty stack also ends it).
+    ``is_over(state)`` tells whether the game has ended (an empty stack also ends it).  The
+    optional hooks (see the module's documentation): ``interjections``, ``seat_out(state, seat)``
+    and ``after_apply(ctx, state)``.
     """
 
-    def __init__(self, rulebook: Rulebook, is_over: Callable[[S], bool] = lambda state: False) -> None:
+    def __init__(
+        self,
+        rulebook: Rulebook,
+        is_over: Callable[[S], bool] = lambda state: False,
+        *,
+        interjections: Interjections[C, S] | None = None,
+        seat_out: Callable[[S, int], bool] | None = None,
+        after_apply: Callable[[C, S], None] | None = None,
+    ) -> None:
         self.rulebook = rulebook
         self.is_over = is_over
+        self.interjections = interjections
+        self.seat_out = seat_out
+        self.after_apply = after_apply
 
     def advance(self, ctx: C, state: S, budget: int = 1_000_000) -> None:
         """Run automatic work (and skip decisions and chance nodes with nothing to choose) until
         a seat or chance must act or the game is over."""
         handler_of = self.rulebook.handler
+        seat_out = self.seat_out
         while state.stack and not self.is_over(state):
             budget -= 1
             if budget < 0:
@@ -164,10 +211,14 @@ class Kernel(Generic[C, S]):
                 state.stack.pop()
                 handler.run(ctx, state, task)
             elif isinstance(handler, Decision):
-                if handler.legal(ctx, state, task):
+                if not (seat_out is not None and seat_out(state, handler.seat(task))) and (
+                    handler.never_empty or handler.legal(ctx, state, task)
+                ):
                     return
                 state.stack.pop()
             else:
+                if handler.prepare is not None:
+                    handler.prepare(ctx, state, task)
                 if handler.outcomes(ctx, state, task):
                     return
                 state.stack.pop()
@@ -193,7 +244,12 @@ class Kernel(Generic[C, S]):
             return []
         handler = self.rulebook.handler(task)
         if isinstance(handler, Decision):
-            return handler.legal(ctx, state, task)
+            legal = handler.legal(ctx, state, task)
+            if self.interjections is not None:
+                extra = self.interjections.legal(ctx, state, task)
+                if extra:
+                    return sorted(set(legal).union(extra))
+            return legal
         if isinstance(handler, Chance):
             return [outcome for outcome, _ in handler.outcomes(ctx, state, task)]
         return []
@@ -207,17 +263,29 @@ class Kernel(Generic[C, S]):
         return handler.outcomes(ctx, state, task) if isinstance(handler, Chance) else []
 
     def apply(self, ctx: C, state: S, action: int, *, checked: bool = True) -> S:
-        """A new state: ``action`` carried out on a copy of ``state``, then :meth:`advance`."""
+        """A new state: ``action`` carried out on a copy of ``state``, then :meth:`advance`.
+
+        An interjection leaves the decision on the stack; any other action pops the task and
+        hands it to its handler.  ``after_apply`` runs before :meth:`advance`."""
         if checked:
             legal = self.legal_actions(ctx, state)
             if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
                 raise IllegalActionError(f"action {action!r} is not legal now")
         new = state.copy()
-        task = new.stack.pop()
+        task = new.stack[-1]
         handler = self.rulebook.handler(task)
         if isinstance(handler, Automatic):
             raise StateFormatError(f"task {type(task).__name__} is automatic: nothing to decide")
-        handler.apply(ctx, new, task, action)
+        interjections = self.interjections
+        if (
+            interjections is None
+            or not isinstance(handler, Decision)
+            or not interjections.apply(ctx, new, task, action)
+        ):
+            new.stack.pop()
+            handler.apply(ctx, new, task, action)
+        if self.after_apply is not None:
+            self.after_apply(ctx, new)
         self.advance(ctx, new)
         return new
 
