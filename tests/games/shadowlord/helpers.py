@@ -14,7 +14,7 @@ from shadowtable.games.shadowlord import engine
 from shadowtable.games.shadowlord.actions import DONE
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.rules.registry import DECISION
-from shadowtable.games.shadowlord.rules.turn import initial_state
+from shadowtable.games.shadowlord.setup import initial_state
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, SLState
 
 RED, BLUE, YELLOW, GREEN = 0, 1, 2, 3

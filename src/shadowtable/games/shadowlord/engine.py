@@ -4,8 +4,8 @@ free actions of the current player and negotiation offers), and apply an action 
 from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, REVOKE_T0, bribe_id, place_id
-from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import CARD_VALUES
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules import (  # noqa: F401  (importing registers the rules)
     battle,
     duel,
@@ -45,7 +45,7 @@ ALWAYS_ANSWERABLE = frozenset(
 just to know whether the decision can be answered."""
 
 
-def advance(ctx: Ctx, s: SLState) -> None:
+def advance(ctx: Context, s: SLState) -> None:
     """Run automatic work until a seat must decide, chance must act, or the game is over."""
     stack = s.stack
     budget = 100_000
@@ -74,7 +74,7 @@ def advance(ctx: Ctx, s: SLState) -> None:
         s.end = "truncated"
 
 
-def _answerable(ctx: Ctx, s: SLState, top: Task) -> bool:
+def _answerable(ctx: Context, s: SLState, top: Task) -> bool:
     s.occ = []  # built on first use
     try:
         return bool(DECISION[top[0]][0](ctx, s, top))
@@ -86,7 +86,7 @@ def is_chance(s: SLState) -> bool:
     return bool(s.stack) and s.stack[-1][0] in CHANCE
 
 
-def free_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+def free_actions(ctx: Context, s: SLState, seat: int) -> list[int]:
     """Anytime during his turn: cards from the Attack Hand under a portrait; one Bribery."""
     out: list[int] = []
     base = seat * NV
@@ -103,7 +103,7 @@ def free_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
     return out
 
 
-def legal_actions(ctx: Ctx, s: SLState) -> list[int]:
+def legal_actions(ctx: Context, s: SLState) -> list[int]:
     """The sorted legal actions (the figures-per-galaxy index is built once for the listing)."""
     if s.end or not s.stack:
         return []
@@ -120,7 +120,7 @@ def legal_actions(ctx: Ctx, s: SLState) -> list[int]:
     return s.legal[:]
 
 
-def _legal_actions(ctx: Ctx, s: SLState) -> list[int]:
+def _legal_actions(ctx: Context, s: SLState) -> list[int]:
     top = s.stack[-1]
     kind = top[0]
     if kind in CHANCE:
@@ -135,7 +135,7 @@ def _legal_actions(ctx: Ctx, s: SLState) -> list[int]:
     return sorted(set(legal + extra)) if extra else sorted(legal)
 
 
-def apply_action(ctx: Ctx, s: SLState, action: int) -> SLState:
+def apply_action(ctx: Context, s: SLState, action: int) -> SLState:
     """A new state: ``action`` applied to a copy of ``s`` (legality checked by the caller)."""
     new = s.copy()
     top = new.stack[-1]
@@ -160,7 +160,7 @@ def apply_action(ctx: Ctx, s: SLState, action: int) -> SLState:
     return new
 
 
-def apply_free(ctx: Ctx, s: SLState, seat: int, action: int) -> None:
+def apply_free(ctx: Context, s: SLState, seat: int, action: int) -> None:
     if action < BRIBE0:
         v, f = divmod(action - PLACE0, NF)
         s.hand[seat * NV + v] -= 1

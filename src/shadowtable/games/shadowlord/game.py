@@ -11,11 +11,12 @@ from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadowlord import engine, notation, observe, render
 from shadowtable.games.shadowlord.actions import NUM_ACTIONS
-from shadowtable.games.shadowlord.board import Ctx
-from shadowtable.games.shadowlord.conservation import conservation_errors
+from shadowtable.games.shadowlord.checks import conservation_errors
 from shadowtable.games.shadowlord.content import cached_content
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.registry import CHANCE as CHANCE_TASKS
-from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT, initial_state
+from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT
+from shadowtable.games.shadowlord.setup import initial_state
 from shadowtable.games.shadowlord.state import SLState, state_from_json, state_to_json
 from shadowtable.games.shadowlord.summary import summary
 
@@ -61,7 +62,7 @@ class ShadowlordGame(Game[SLState]):
             raise InvalidOptionError("option 'modified' is only for the 2-player game")
         content = cached_content(self.options["content"])
         key = "2m" if self.options["modified"] else str(players)
-        self.ctx = Ctx(content, content.configurations[key], players, self.options)
+        self.ctx = Context(content, content.configurations[key], players, self.options)
 
     @classmethod
     def standard_configurations(cls) -> list[dict[str, Any]]:
@@ -112,7 +113,7 @@ class ShadowlordGame(Game[SLState]):
         return event_text(self.ctx, state, action, self.check_seat(seat))
 
     def rules_help(self, observation: Observation) -> str:
-        from shadowtable.games.shadowlord.help import rules_help
+        from shadowtable.games.shadowlord.narration import rules_help
 
         return rules_help(observation)
 

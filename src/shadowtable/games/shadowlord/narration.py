@@ -1,4 +1,6 @@
-"""Log wording: how an action reads to each seat, naming only what that seat may know.
+"""Log wording and rules help.
+
+How an action reads to each seat, naming only what that seat may know.
 
 The seat that decides reads its own notation.  Everyone else reads it too, except where the
 action handles a card that the reader cannot see (placing it under a portrait, committing it to
@@ -12,10 +14,13 @@ is named: the Space Ships it gives show its value to everyone.
 
 from __future__ import annotations
 
+from typing import Any
+
+from shadowtable.core.rules_help import help_for, quote
 from shadowtable.games.shadowlord.actions import NF, decode
-from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.notation import action_to_str, chance_to_str
-from shadowtable.games.shadowlord.rules.registry import CHANCE
+from shadowtable.games.shadowlord.rules.registry import CHANCE, MAIN_KINDS
 from shadowtable.games.shadowlord.state import SLState
 
 SECRET_CARD_WORDS = {
@@ -28,7 +33,7 @@ SECRET_TASKS = {"vote": "casts a secret vote"}
 """Decisions that are secret as a whole from the other seats, by pending task."""
 
 
-def event_text(ctx: Ctx, s: SLState, action: int, seat: int | None) -> str | None:
+def event_text(ctx: Context, s: SLState, action: int, seat: int | None) -> str | None:
     """How ``action`` taken in ``s`` reads to ``seat`` (``None``: a spectator)."""
     top = s.stack[-1]
     if top[0] in CHANCE:
@@ -50,7 +55,7 @@ def event_text(ctx: Ctx, s: SLState, action: int, seat: int | None) -> str | Non
     return f"{who}: {action_to_str(ctx, s, action)}"
 
 
-def _chance_text(ctx: Ctx, s: SLState, outcome: int, seat: int | None) -> str | None:
+def _chance_text(ctx: Context, s: SLState, outcome: int, seat: int | None) -> str | None:
     """A chance outcome, named only to the seats that see it."""
     task = s.stack[-1]
     said = chance_to_str(ctx, s, outcome)
@@ -65,3 +70,18 @@ def _chance_text(ctx: Ctx, s: SLState, outcome: int, seat: int | None) -> str | 
             return f"seat {thief} steals your Power Card {ctx.content.card_values[outcome]}"
         return f"seat {thief} steals a Power Card from seat {victim}"
     return f"chance: {said}"
+
+
+PACKAGE = "shadowtable.games.shadowlord"
+
+
+def rules_help(observation: dict[str, Any]) -> str:
+    """The quoted rule for the decision on top of the observation's task stack."""
+    stack = (observation.get("public") or {}).get("stack") or []
+    if not stack:
+        return ""
+    kind = str(stack[-1][0])
+    parts = [help_for(PACKAGE, kind)]
+    if kind in MAIN_KINDS:
+        parts.append(quote(PACKAGE, "cards"))
+    return "\n\n".join(part for part in parts if part)

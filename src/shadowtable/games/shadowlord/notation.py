@@ -7,8 +7,8 @@ galaxies by chess-like coordinates ("c3" is the Lost Fortress), cards by value.
 from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import DIRS, NF, NUM_ACTIONS, decode
-from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import EVENTS
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.registry import CHANCE
 from shadowtable.games.shadowlord.state import SLState
 
@@ -68,7 +68,7 @@ YES_WORDS = {
 }
 
 
-def chance_to_str(ctx: Ctx, s: SLState, action: int) -> str:
+def chance_to_str(ctx: Context, s: SLState, action: int) -> str:
     kind = s.stack[-1][0] if s.stack else ""
     task = s.stack[-1] if s.stack else ("",)
     values = ctx.content.card_values
@@ -88,7 +88,7 @@ def chance_to_str(ctx: Ctx, s: SLState, action: int) -> str:
     return f"outcome {action}"
 
 
-def action_to_str(ctx: Ctx, s: SLState, action: int) -> str:
+def action_to_str(ctx: Context, s: SLState, action: int) -> str:
     """Notation of ``action`` in ``s`` (any id of the action space, legal or not)."""
     if s.stack and s.stack[-1][0] in CHANCE:
         return chance_to_str(ctx, s, action)
@@ -162,7 +162,7 @@ def normal(text: str) -> str:
     return " ".join(text.strip().lower().split())
 
 
-def action_from_str(ctx: Ctx, s: SLState, text: str) -> int | None:
+def action_from_str(ctx: Context, s: SLState, text: str) -> int | None:
     """The action id whose notation (in this context) is ``text``, legal or not; else ``None``."""
     wanted = normal(text)
     if s.stack and s.stack[-1][0] in CHANCE:

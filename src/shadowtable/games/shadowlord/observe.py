@@ -9,20 +9,20 @@ import random
 from typing import Any
 
 from shadowtable.core.errors import StateFormatError
-from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import CARD_VALUES
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import BLACK, SLState, clone, state_from_json, state_to_json
 
 NV = CARD_VALUES
 HIDDEN_VOTE = -2
 
 
-def portrait_seat(ctx: Ctx, s: SLState, f: int) -> int:
+def portrait_seat(ctx: Context, s: SLState, f: int) -> int:
     owner = s.owner[f]
     return ctx.seat_of(owner) if 0 <= owner < BLACK else -1
 
 
-def observe(ctx: Ctx, s: SLState, seat: int | None) -> dict[str, Any]:
+def observe(ctx: Context, s: SLState, seat: int | None) -> dict[str, Any]:
     """The observation of ``seat`` (``None``: a spectator)."""
     data = state_to_json(s)
     nf = len(s.owner)
@@ -51,7 +51,7 @@ def observe(ctx: Ctx, s: SLState, seat: int | None) -> dict[str, Any]:
     return {"seat": seat, "public": public, "private": private, "outcome": outcome_text(ctx, s)}
 
 
-def _hide_commits(ctx: Ctx, s: SLState, duel: dict[str, Any], seat: int | None) -> list[Any]:
+def _hide_commits(ctx: Context, s: SLState, duel: dict[str, Any], seat: int | None) -> list[Any]:
     """Remove a Duel's face-down cards from the public view; return what ``seat`` may see."""
     mine: list[Any] = [None, None]
     for side in (0, 1):
@@ -61,7 +61,7 @@ def _hide_commits(ctx: Ctx, s: SLState, duel: dict[str, Any], seat: int | None) 
     return mine
 
 
-def outcome_text(ctx: Ctx, s: SLState) -> str | None:
+def outcome_text(ctx: Context, s: SLState) -> str | None:
     """Why the game ended, in words (``None`` while it runs)."""
     if not s.end:
         return None
@@ -76,7 +76,7 @@ def outcome_text(ctx: Ctx, s: SLState) -> str | None:
     return texts.get(s.end, s.end)
 
 
-def determinize(ctx: Ctx, obs: dict[str, Any], rng: random.Random) -> SLState:
+def determinize(ctx: Context, obs: dict[str, Any], rng: random.Random) -> SLState:
     """A full state consistent with ``obs``: unknown cards dealt at random into the hidden places."""
     try:
         public = clone(obs["public"])
@@ -141,6 +141,6 @@ def determinize(ctx: Ctx, obs: dict[str, Any], rng: random.Random) -> SLState:
     return state_from_json(public)
 
 
-def _owner_seat(ctx: Ctx, public: dict[str, Any], f: int) -> int:
+def _owner_seat(ctx: Context, public: dict[str, Any], f: int) -> int:
     owner = public["owner"][f]
     return ctx.seat_of(owner) if 0 <= owner < BLACK else -1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import STATUS_NAMES
 
 CELL_MARK = {"space_base": "Base", "ruins": "Ruins", "home": "Home", "lost_fortress": "FORT", "galaxy": ""}
@@ -12,7 +12,7 @@ SHORT = {"Master": "M", "Warrior": "W", "Merchant": "T", "Diplomat": "D", "Shado
 COLOUR_CODE = ["r", "b", "y", "g", "k"]
 
 
-def fig_code(ctx: Ctx, f: int, owner: int, ships: int, stone: bool) -> str:
+def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
     name = ctx.content.fig_name[f]
     kind = name.split()[-1] if name.split()[0].lower() in ctx.content.colours else name.split()[0]
     kind = "Shadow" if name.startswith("Shadow ") else kind
@@ -21,7 +21,7 @@ def fig_code(ctx: Ctx, f: int, owner: int, ships: int, stone: bool) -> str:
     return f"{COLOUR_CODE[owner] if 0 <= owner < 5 else '?'}{tag}{suffix}:{ships}{'*' if stone else ''}"
 
 
-def render(ctx: Ctx, obs: dict[str, Any]) -> str:
+def render(ctx: Context, obs: dict[str, Any]) -> str:
     """The board grid (cell name, kind, rings ``<colour><kind>:<ships>``, ``*`` = Power Stone,
     loose ships ``+n<colour>``, ``?`` = a face-down disc), then hands, timer and the log."""
     c = ctx.content

@@ -13,8 +13,9 @@ from collections import deque
 from typing import Any
 
 from shadowtable.games.shadowlord.actions import ALLY_A0, ALLY_D0, DONE, FIG0, GAL0, TRUCE0, YES
-from shadowtable.games.shadowlord.board import Ctx, alliance_figs, enemy_loose, figs_at, friendly, range_of
+from shadowtable.games.shadowlord.board import alliance_figs, enemy_loose, figs_at, friendly, range_of
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW, SHADOWLORD
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, lord, resolve_diplomats
 from shadowtable.games.shadowlord.rules.movement import may_enter, may_pass
 from shadowtable.games.shadowlord.rules.registry import auto, decision, log
@@ -31,11 +32,11 @@ def plan(s: SLState) -> list[list[Any]]:
     return result
 
 
-def is_fighter(ctx: Ctx, f: int) -> bool:
+def is_fighter(ctx: Context, f: int) -> bool:
     return ctx.content.fig_kind[f] != DIPLOMAT
 
 
-def side_figs(ctx: Ctx, s: SLState, idx: int, side: int) -> list[int]:
+def side_figs(ctx: Context, s: SLState, idx: int, side: int) -> list[int]:
     """Fighters in the Battle's galaxy on ``side`` (0 attacker, 1 defender), allies included."""
     g, att, dfd = plan(s)[idx][:3]
     colour = att if side == 0 else dfd
@@ -52,7 +53,7 @@ def side_figs(ctx: Ctx, s: SLState, idx: int, side: int) -> list[int]:
     return out
 
 
-def duel_candidates(ctx: Ctx, s: SLState, idx: int, side: int) -> list[int]:
+def duel_candidates(ctx: Context, s: SLState, idx: int, side: int) -> list[int]:
     """Who may go on the Battle Board: in the Lost Fortress the Shadowlord only when alone."""
     figs = side_figs(ctx, s, idx, side)
     if plan(s)[idx][3] == FORT and side == 1:
@@ -61,11 +62,11 @@ def duel_candidates(ctx: Ctx, s: SLState, idx: int, side: int) -> list[int]:
     return figs
 
 
-def attacker_seat(ctx: Ctx, s: SLState) -> int:
+def attacker_seat(ctx: Context, s: SLState) -> int:
     return ctx.seat_of(s.cur)
 
 
-def defender_seat(ctx: Ctx, s: SLState, idx: int) -> int:
+def defender_seat(ctx: Context, s: SLState, idx: int) -> int:
     """A player defends his own; shadows are run by the player to the attacker's left (REC)."""
     dfd = plan(s)[idx][2]
     if dfd < BLACK:
@@ -79,7 +80,7 @@ def defender_seat(ctx: Ctx, s: SLState, idx: int) -> int:
     return me
 
 
-def find_battles(ctx: Ctx, s: SLState) -> list[list[Any]]:
+def find_battles(ctx: Context, s: SLState) -> list[list[Any]]:
     """Every galaxy where the current player's characters (or the shadow he plays) meet enemies."""
     a = s.cur
     c = ctx.content
@@ -113,7 +114,7 @@ def find_battles(ctx: Ctx, s: SLState) -> list[list[Any]]:
 
 
 @auto("fight")
-def fight(ctx: Ctx, s: SLState, task: Task) -> None:
+def fight(ctx: Context, s: SLState, task: Task) -> None:
     """Plan the Battles, then Truces / challenges, Calling in Allies, and the Battles in order."""
     if not s.alive[s.cur]:
         return
@@ -140,24 +141,24 @@ def fight(ctx: Ctx, s: SLState, task: Task) -> None:
             s.stack.append(("truce_q", seat, idx))
 
 
-def truce_q_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def truce_q_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [DONE, TRUCE0 + plan(s)[task[2]][0]]
 
 
 @decision("truce_q", truce_q_legal)
-def truce_question(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def truce_question(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """The attacker fights (``done``) or proposes a Truce; the defender accepts or refuses."""
     if action != DONE:
         idx = task[2]
         s.stack.append(("truce_a", ctx.seat_of(plan(s)[idx][2]), idx))
 
 
-def yes_no(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def yes_no(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [DONE, YES]
 
 
 @decision("truce_a", yes_no)
-def truce_answer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def truce_answer(ctx: Context, s: SLState, task: Task, action: int) -> None:
     entry = plan(s)[task[2]]
     if action == YES:
         entry[4] = OFF
@@ -168,7 +169,7 @@ def truce_answer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 @decision("challenge_q", yes_no)
-def challenge_question(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def challenge_question(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Challenge the loose enemy Space Ships (``yes``) or leave them."""
     if action != YES:
         plan(s)[task[2]][4] = OFF
@@ -178,7 +179,7 @@ def battle_galaxies(s: SLState) -> set[int]:
     return {e[0] for e in plan(s) if e[4] == DUE}
 
 
-def reachable(ctx: Ctx, s: SLState, f: int, target: int) -> bool:
+def reachable(ctx: Context, s: SLState, f: int, target: int) -> bool:
     """``f`` can reach ``target`` by normal movement (through friendly or permitted galaxies,
     never through another Battle)."""
     if s.status[f] != ACTIVE or s.flags[f] & NO_MOVE or s.loc[f] == target:
@@ -205,14 +206,14 @@ def reachable(ctx: Ctx, s: SLState, f: int, target: int) -> bool:
     return False
 
 
-def ally_candidates(ctx: Ctx, s: SLState, colour: int, idx: int) -> list[int]:
+def ally_candidates(ctx: Context, s: SLState, colour: int, idx: int) -> list[int]:
     g = plan(s)[idx][0]
     sent = {f for pair in s.battle["allies"] for side in pair for f in side} if s.battle else set()
     return [f for f in alliance_figs(s, colour) if is_fighter(ctx, f) and f not in sent and reachable(ctx, s, f, g)]
 
 
 @auto("allies_start")
-def allies_start(ctx: Ctx, s: SLState, task: Task) -> None:
+def allies_start(ctx: Context, s: SLState, task: Task) -> None:
     """Before the first Battle: the defender may call one of his own; every other Alliance may
     send one character to a side (a shadow calls nobody)."""
     asks: list[Task] = []
@@ -228,7 +229,7 @@ def allies_start(ctx: Ctx, s: SLState, task: Task) -> None:
     s.stack.extend(reversed(asks))
 
 
-def call_own_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def call_own_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     if plan(s)[task[2]][4] != DUE:
         return []
     cands = ally_candidates(ctx, s, task[3], task[2])
@@ -236,7 +237,7 @@ def call_own_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 
 @decision("call_own", call_own_legal)
-def call_own(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def call_own(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """The defender calls in one of his own characters (not a Diplomat)."""
     if action == DONE:
         return
@@ -246,7 +247,7 @@ def call_own(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     log(s, f"{ctx.content.fig_name[f]} is called in to defend {ctx.content.galaxy_name(s.loc[f])}")
 
 
-def ally_sides(ctx: Ctx, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
+def ally_sides(ctx: Context, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
     """Which sides a player may send to: not a shadow's side; his own Alliance's side in 2p; to
     the challenger of loose ships only once someone defends them."""
     g, att, dfd, kind, _ = plan(s)[idx]
@@ -259,7 +260,7 @@ def ally_sides(ctx: Ctx, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
     return to_a, to_d
 
 
-def send_ally_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def send_ally_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     idx = task[2]
     if plan(s)[idx][4] != DUE:
         return []
@@ -274,7 +275,7 @@ def send_ally_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 
 @decision("send_ally", send_ally_legal)
-def send_ally(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def send_ally(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Another player sends one character to the attacker's or the defender's side."""
     if action == DONE or s.battle is None:
         return
@@ -291,7 +292,7 @@ def send_ally(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 @auto("next_battle")
-def next_battle(ctx: Ctx, s: SLState, task: Task) -> None:
+def next_battle(ctx: Context, s: SLState, task: Task) -> None:
     """The attacker chooses where to fight next when several Battles are due."""
     if s.battle is None or not s.alive[s.cur]:
         return
@@ -305,23 +306,23 @@ def next_battle(ctx: Ctx, s: SLState, task: Task) -> None:
         s.stack.append(("fight_order", attacker_seat(ctx, s)))
 
 
-def order_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def order_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [GAL0 + g for g in sorted(battle_galaxies(s))]
 
 
 @decision("fight_order", order_legal)
-def fight_order(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def fight_order(ctx: Context, s: SLState, task: Task, action: int) -> None:
     start_battles_at(ctx, s, action - GAL0)
 
 
-def start_battles_at(ctx: Ctx, s: SLState, g: int) -> None:
+def start_battles_at(ctx: Context, s: SLState, g: int) -> None:
     for idx in reversed([i for i, e in enumerate(plan(s)) if e[0] == g and e[4] == DUE]):
         s.stack.append(("battle_start", idx))
         plan(s)[idx][4] = FOUGHT
 
 
 @auto("battle_start")
-def battle_start(ctx: Ctx, s: SLState, task: Task) -> None:
+def battle_start(ctx: Context, s: SLState, task: Task) -> None:
     """Loose ships nobody defends are destroyed; in the Lost Fortress each shadow draws ships."""
     idx = task[1]
     g, att, dfd, kind, _ = plan(s)[idx]
@@ -347,7 +348,7 @@ def battle_start(ctx: Ctx, s: SLState, task: Task) -> None:
 
 
 @auto("round")
-def battle_round(ctx: Ctx, s: SLState, task: Task) -> None:
+def battle_round(ctx: Context, s: SLState, task: Task) -> None:
     """Until one side has no fighter left: the attacker places one or two rings."""
     idx = task[1]
     if not s.alive[s.cur] or s.seat_out[defender_seat(ctx, s, idx)]:
@@ -358,12 +359,12 @@ def battle_round(ctx: Ctx, s: SLState, task: Task) -> None:
     s.stack.append(("place_a", attacker_seat(ctx, s), idx, NOBODY))
 
 
-def place_a_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def place_a_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [FIG0 + f for f in duel_candidates(ctx, s, task[2], 0) if f != task[3]]
 
 
 @decision("place_a", place_a_legal)
-def place_attacker(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_attacker(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Place an attacking ring; with several attackers, two rings with a space between them."""
     f, idx, first = action - FIG0, task[2], task[3]
     many = len(duel_candidates(ctx, s, idx, 0)) >= 2
@@ -378,24 +379,24 @@ def place_attacker(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         s.stack.append(("place_d", dseat, idx, a1, a2, NOBODY))
 
 
-def face_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def face_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return sorted([FIG0 + task[3], FIG0 + task[4]])
 
 
 @decision("face", face_legal)
-def face(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def face(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """A lone defender chooses which of the two attackers he Duels."""
     idx = task[2]
     d = duel_candidates(ctx, s, idx, 1)[0]
     queue_duels(s, idx, [[action - FIG0, d]])
 
 
-def place_d_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def place_d_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [FIG0 + f for f in duel_candidates(ctx, s, task[2], 1) if f != task[5]]
 
 
 @decision("place_d", place_d_legal)
-def place_defender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_defender(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """The defender places opposite the first attacker, then (if able) the second."""
     _, seat, idx, a1, a2, d1 = task
     d = action - FIG0
@@ -414,7 +415,7 @@ def queue_duels(s: SLState, idx: int, pairs: list[list[int]]) -> None:
         s.stack.append(("duel_run", idx, a, d))
 
 
-def battle_seat_for(ctx: Ctx, s: SLState, idx: int, side: int) -> int:
+def battle_seat_for(ctx: Context, s: SLState, idx: int, side: int) -> int:
     return attacker_seat(ctx, s) if side == 0 else defender_seat(ctx, s, idx)
 
 
@@ -423,5 +424,5 @@ def uses_hand(side: int) -> bool:
     return side == 0
 
 
-def is_shadow_fig(ctx: Ctx, f: int) -> bool:
+def is_shadow_fig(ctx: Context, f: int) -> bool:
     return ctx.content.fig_kind[f] in (SHADOW, SHADOWLORD)

@@ -8,7 +8,6 @@ from typing import Any
 
 from shadowtable.games.shadowlord.actions import BLAST_CARD, BLAST_SHIPS, COMMIT_H0, COMMIT_P0, DONE, FIG0, YES
 from shadowtable.games.shadowlord.board import (
-    Ctx,
     add_loose,
     controls,
     figs_at,
@@ -18,6 +17,7 @@ from shadowtable.games.shadowlord.board import (
     room,
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import check_end, eliminate, lord, pass_captives, release
 from shadowtable.games.shadowlord.rules.battle import (
     FORT,
@@ -35,7 +35,7 @@ NV = CARD_VALUES
 
 
 @auto("duel_run")
-def duel_run(ctx: Ctx, s: SLState, task: Task) -> None:
+def duel_run(ctx: Context, s: SLState, task: Task) -> None:
     """One Duel: Blast checks, a drawn card each, secret commitments, then the result."""
     _, idx, a, d = task
     g = plan(s)[idx][0]
@@ -53,14 +53,14 @@ def duel_run(ctx: Ctx, s: SLState, task: Task) -> None:
 
 
 @auto("duel_ready")
-def duel_ready(ctx: Ctx, s: SLState, task: Task) -> None:
+def duel_ready(ctx: Context, s: SLState, task: Task) -> None:
     """The Duel is prepared; it waits (cards face down) until the Duels are resolved."""
     if s.battle is not None and s.battle["duel"] is not None:
         s.battle["ready"].append(s.battle["duel"])
         s.battle["duel"] = None
 
 
-def sink_duel(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
+def sink_duel(ctx: Context, s: SLState, task: Task, v: int) -> None:
     if s.battle and s.battle["duel"]:
         s.battle["duel"]["drawn"][task[2]].append(v)
     else:
@@ -70,7 +70,7 @@ def sink_duel(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
 DRAW_SINKS["duel"] = sink_duel
 
 
-def wields_stone(ctx: Ctx, s: SLState, idx: int, side: int) -> bool:
+def wields_stone(ctx: Context, s: SLState, idx: int, side: int) -> bool:
     """The Power Stone wielder is in the Battle's galaxy on ``side``."""
     h = s.stone
     if h < 0 or s.status[h] != ACTIVE or s.loc[h] != plan(s)[idx][0]:
@@ -82,12 +82,12 @@ def wields_stone(ctx: Ctx, s: SLState, idx: int, side: int) -> bool:
 
 
 @auto("blast_check")
-def blast_check(ctx: Ctx, s: SLState, task: Task) -> None:
+def blast_check(ctx: Context, s: SLState, task: Task) -> None:
     if wields_stone(ctx, s, task[1], task[2]):
         s.stack.append(("d8", "blast", task[2], task[1]))
 
 
-def blast_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
+def blast_roll(ctx: Context, s: SLState, task: Task, roll: int) -> None:
     side, idx = task[2], task[3]
     if roll >= ctx.content.blast_min_roll:
         log(s, f"Power Blast! (rolled {roll})")
@@ -99,12 +99,12 @@ def blast_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
 D8_HANDLERS["blast"] = blast_roll
 
 
-def blast_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def blast_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [BLAST_CARD, BLAST_SHIPS]
 
 
 @decision("blast", blast_legal)
-def blast(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def blast(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """An extra drawn card, or destroy 1d8 of the enemy duellist's Space Ships."""
     side = task[2]
     if action == BLAST_CARD:
@@ -113,7 +113,7 @@ def blast(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         s.stack.append(("d8", "blast_ships", side))
 
 
-def blast_ships_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
+def blast_ships_roll(ctx: Context, s: SLState, task: Task, roll: int) -> None:
     side = task[2]
     duel = s.battle["duel"] if s.battle else None
     if duel is None:
@@ -135,7 +135,7 @@ def destroy(s: SLState, first: int, second: int, n: int) -> None:
         n -= k
 
 
-def commit_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def commit_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     duel = s.battle["duel"] if s.battle else None
     if duel is None:
         return []
@@ -150,7 +150,7 @@ def commit_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 
 @decision("commit", commit_legal)
-def commit(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def commit(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Commit one card face down (from under the portrait, or the Attack Hand when attacking)."""
     if action == DONE or s.battle is None:
         return
@@ -168,7 +168,7 @@ def commit(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     s.stack.append(task)
 
 
-def duel_total(ctx: Ctx, s: SLState, duel: dict[str, Any], side: int) -> int:
+def duel_total(ctx: Context, s: SLState, duel: dict[str, Any], side: int) -> int:
     """Strength + Space Ships (the Power Stone counts one) + drawn and committed card values."""
     f: int = duel["figs"][side]
     values = ctx.content.card_values
@@ -179,7 +179,7 @@ def duel_total(ctx: Ctx, s: SLState, duel: dict[str, Any], side: int) -> int:
 
 
 @auto("duel_resolve")
-def duel_resolve(ctx: Ctx, s: SLState, task: Task) -> None:
+def duel_resolve(ctx: Context, s: SLState, task: Task) -> None:
     """The higher total wins (ties: defender); the margin destroys ships, the winner takes the
     rest and the loser (captive, or removed if a shadow outside the Lost Fortress)."""
     if s.battle is None or not s.battle["ready"]:
@@ -226,7 +226,7 @@ def _flat(counts: list[int]) -> list[int]:
     return [v for v, n in enumerate(counts) for _ in range(n)]
 
 
-def take_ships(ctx: Ctx, s: SLState, w: int, lo: int, g: int) -> None:
+def take_ships(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
     """The winner takes the loser's remaining Space Ships in his colour: into his ring, the rest
     loose (a player) or to other shadows in the galaxy (shadows; excess discarded)."""
     n = s.ships[lo]
@@ -249,7 +249,7 @@ def take_ships(ctx: Ctx, s: SLState, w: int, lo: int, g: int) -> None:
         s.supply[colour] += add_loose(ctx, s, g, colour, rest)
 
 
-def capture(ctx: Ctx, s: SLState, w: int, lo: int, g: int) -> None:
+def capture(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
     """The loser becomes a captive under the winner (a shadow outside the Lost Fortress is removed
     instead); its captives pass to the winner; a captured Star Master ends its Alliance."""
     pass_captives(ctx, s, lo, w)
@@ -266,7 +266,7 @@ def capture(ctx: Ctx, s: SLState, w: int, lo: int, g: int) -> None:
 
 
 @auto("battle_end")
-def battle_end(ctx: Ctx, s: SLState, task: Task) -> None:
+def battle_end(ctx: Context, s: SLState, task: Task) -> None:
     """The losing side's Diplomats retreat; the Lost Fortress is won or lost."""
     idx = task[1]
     g, att, dfd, kind, _ = plan(s)[idx]
@@ -284,7 +284,7 @@ def battle_end(ctx: Ctx, s: SLState, task: Task) -> None:
     check_end(ctx, s)
 
 
-def fortress_won(ctx: Ctx, s: SLState, g: int) -> None:
+def fortress_won(ctx: Context, s: SLState, g: int) -> None:
     """All shadows banished, their captives go home, the Power Stone is won, the timer removed."""
     for f in range(len(s.owner)):
         if s.status[f] == CAPTIVE and is_shadow_fig(ctx, s.captor[f]) and not is_shadow_fig(ctx, f):
@@ -307,7 +307,7 @@ def fortress_won(ctx: Ctx, s: SLState, g: int) -> None:
         s.stack.append(("give_stone", seat, s.owner[holder], g))
 
 
-def fortress_lost(ctx: Ctx, s: SLState, g: int) -> None:
+def fortress_lost(ctx: Context, s: SLState, g: int) -> None:
     """Captured shadows return without ships; the shadows' ships go to the Shadowlord."""
     lf = lord(ctx)
     for f in range(len(s.owner)):
@@ -321,24 +321,24 @@ def fortress_lost(ctx: Ctx, s: SLState, g: int) -> None:
             s.ships[f] = 0
 
 
-def give_stone_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def give_stone_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     colour, g = task[2], task[3]
     h = s.stone
     return sorted({FIG0 + f for f in figs_at(s, g) if s.owner[f] == colour and (f == h or room(ctx, s, f) > 0)})
 
 
 @decision("give_stone", give_stone_legal)
-def give_stone(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def give_stone(ctx: Context, s: SLState, task: Task, action: int) -> None:
     s.stone = action - FIG0
     log(s, f"{ctx.content.fig_name[s.stone]} takes the Power Stone")
 
 
-def teleport_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def teleport_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [DONE, YES] if s.alive[s.cur] else []
 
 
 @decision("teleport", teleport_legal)
-def teleport(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def teleport(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Teleport Home: every character of the Alliance in the Lost Fortress goes home (once)."""
     if action != YES:
         return

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0
-from shadowtable.games.shadowlord.board import Ctx, alliance_figs
+from shadowtable.games.shadowlord.board import alliance_figs
 from shadowtable.games.shadowlord.content import CARD_VALUES, EVENTS
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, release
 from shadowtable.games.shadowlord.rules.cards import D8_HANDLERS, hand_count, two_d8_outcomes
 from shadowtable.games.shadowlord.rules.recruit import bribable
@@ -20,7 +21,7 @@ DEFECT, ESCAPE, STORM, DISCOVER, STEAL, DRAW2 = (
 
 
 @chance("event_roll", two_d8_outcomes)
-def roll_event(ctx: Ctx, s: SLState, task: Task, total: int) -> None:
+def roll_event(ctx: Context, s: SLState, task: Task, total: int) -> None:
     event = ctx.content.events[total]
     log(s, f"Special Event roll {total}: {EVENTS[event]}")
     seat = ctx.seat_of(s.cur)
@@ -30,19 +31,19 @@ def roll_event(ctx: Ctx, s: SLState, task: Task, total: int) -> None:
         s.stack.append(("event", seat, event))
 
 
-def own_captives(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+def own_captives(ctx: Context, s: SLState, seat: int) -> list[int]:
     return [
         f for a in ctx.seat_alliances[seat] for f in range(len(s.owner)) if s.owner[f] == a and s.status[f] == CAPTIVE
     ]
 
 
-def ships_of_seat(ctx: Ctx, s: SLState, seat: int) -> int:
+def ships_of_seat(ctx: Context, s: SLState, seat: int) -> int:
     colours = ctx.seat_alliances[seat]
     rings = sum(s.ships[f] for a in colours for f in alliance_figs(s, a))
     return rings + sum(n for g, n in enumerate(s.loose_n) if n and s.loose_col[g] in colours)
 
 
-def event_targets(ctx: Ctx, s: SLState, event: int, seat: int) -> list[int]:
+def event_targets(ctx: Context, s: SLState, event: int, seat: int) -> list[int]:
     """Action ids naming a target of ``event``."""
     others = [k for k in alive_seats(s) if k != seat]
     if event == DEFECT:
@@ -58,12 +59,12 @@ def event_targets(ctx: Ctx, s: SLState, event: int, seat: int) -> list[int]:
     return []
 
 
-def event_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def event_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [DONE, *event_targets(ctx, s, task[2], task[1])]
 
 
 @decision("event", event_legal)
-def resolve_event(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def resolve_event(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Skip (``done``) or name the event's target."""
     event = task[2]
     if action == DONE:
@@ -83,15 +84,15 @@ def resolve_event(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         start_vote(ctx, s, "steal", action - SEAT0)
 
 
-def _storm_pass(ctx: Ctx, s: SLState, seat: int, _: int) -> None:
+def _storm_pass(ctx: Context, s: SLState, seat: int, _: int) -> None:
     s.stack.append(("d8", "storm", seat))
 
 
-def _steal_pass(ctx: Ctx, s: SLState, seat: int, _: int) -> None:
+def _steal_pass(ctx: Context, s: SLState, seat: int, _: int) -> None:
     s.stack.append(("steal", seat, 2))
 
 
-def _nothing(ctx: Ctx, s: SLState, a: int, b: int) -> None:
+def _nothing(ctx: Context, s: SLState, a: int, b: int) -> None:
     return None
 
 
@@ -99,7 +100,7 @@ EFFECTS["storm"] = (_storm_pass, _nothing)
 EFFECTS["steal"] = (_steal_pass, _nothing)
 
 
-def storm_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
+def storm_roll(ctx: Context, s: SLState, task: Task, roll: int) -> None:
     seat = task[2]
     n = min(roll, ships_of_seat(ctx, s, seat))
     log(s, f"Spacestorm: seat {seat} loses {n} Space Ship(s) (rolled {roll})")
@@ -110,7 +111,7 @@ def storm_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
 D8_HANDLERS["storm"] = storm_roll
 
 
-def storm_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def storm_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     colours = ctx.seat_alliances[task[1]]
     rings = [FIG0 + f for a in colours for f in alliance_figs(s, a) if s.ships[f]]
     loose = [GAL0 + g for g, n in enumerate(s.loose_n) if n and s.loose_col[g] in colours]
@@ -118,7 +119,7 @@ def storm_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 
 @decision("storm_discard", storm_legal)
-def storm_discard(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def storm_discard(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """The target chooses, one at a time, which Space Ships the Spacestorm destroys."""
     if action >= GAL0:
         g = action - GAL0
@@ -134,14 +135,14 @@ def storm_discard(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         s.stack.append(("storm_discard", task[1], task[2] - 1))
 
 
-def steal_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
+def steal_outcomes(ctx: Context, s: SLState, task: Task) -> list[tuple[int, float]]:
     base = task[1] * NV
     total = sum(s.hand[base : base + NV])
     return [(v, s.hand[base + v] / total) for v in range(NV) if s.hand[base + v]]
 
 
 @chance("steal", steal_outcomes)
-def steal_card(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
+def steal_card(ctx: Context, s: SLState, task: Task, v: int) -> None:
     """Steal one random card from the victim's Attack Hand (the value stays private)."""
     victim, left = task[1], task[2]
     s.hand[victim * NV + v] -= 1

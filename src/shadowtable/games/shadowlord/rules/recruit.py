@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0, YES
 from shadowtable.games.shadowlord.board import (
-    Ctx,
     alliance_figs,
     control,
     diplomat_of,
@@ -14,6 +13,7 @@ from shadowtable.games.shadowlord.board import (
     protected_against,
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER, SHADOW, SHADOWLORD
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import (
     alive_seats,
     can_join,
@@ -45,7 +45,7 @@ from shadowtable.games.shadowlord.state import (
 NV = CARD_VALUES
 
 
-def bribable(ctx: Ctx, s: SLState, f: int, colour: int) -> bool:
+def bribable(ctx: Context, s: SLState, f: int, colour: int) -> bool:
     """Enemy characters that may be Bribed or Defect: not Masters, not shadows, not captives,
     not on a Home Planet."""
     kind = ctx.content.fig_kind[f]
@@ -63,7 +63,7 @@ def before_fight(s: SLState) -> bool:
     return any(t[0] == "move" for t in s.stack)
 
 
-def turn_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
+def turn_traitor(ctx: Context, s: SLState, f: int, colour: int) -> None:
     """A character changes Alliance (Bribery, Defection): Dismiss first if seven already."""
     if can_join(s, ctx, colour):
         become_traitor(ctx, s, f, colour)
@@ -73,12 +73,12 @@ def turn_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
 
 
 @auto("traitor")
-def traitor_after_dismiss(ctx: Ctx, s: SLState, task: Task) -> None:
+def traitor_after_dismiss(ctx: Context, s: SLState, task: Task) -> None:
     if s.status[task[1]] == ACTIVE and can_join(s, ctx, task[2]):
         become_traitor(ctx, s, task[1], task[2])
 
 
-def become_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
+def become_traitor(ctx: Context, s: SLState, f: int, colour: int) -> None:
     """Switch ring and ships to the new colour, recolour loose ships in the galaxy, then the
     Diplomatic Immunity retreat clauses.
 
@@ -97,11 +97,11 @@ def become_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 
 
-def bribe_roll_1(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
+def bribe_roll_1(ctx: Context, s: SLState, task: Task, roll: int) -> None:
     s.stack.append(("d8", "bribe2", task[2], roll))
 
 
-def bribe_roll_2(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
+def bribe_roll_2(ctx: Context, s: SLState, task: Task, roll: int) -> None:
     f, mine = task[2], task[3]
     if mine > roll and bribable(ctx, s, f, s.cur):
         log(s, f"Bribery succeeds ({mine} against {roll}): {ctx.content.fig_name[f]} turns traitor")
@@ -114,7 +114,7 @@ D8_HANDLERS["bribe1"] = bribe_roll_1
 D8_HANDLERS["bribe2"] = bribe_roll_2
 
 
-def start_bribe(ctx: Ctx, s: SLState, seat: int, v: int, f: int) -> None:
+def start_bribe(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
     """Discard four matching cards from the Attack Hand and roll off with 1d8 each."""
     s.hand[seat * NV + v] -= 4
     s.discard[v] += 4
@@ -127,12 +127,12 @@ def start_bribe(ctx: Ctx, s: SLState, seat: int, v: int, f: int) -> None:
     s.stack.append(("d8", "bribe1", f))
 
 
-def _defect_pass(ctx: Ctx, s: SLState, f: int, _: int) -> None:
+def _defect_pass(ctx: Context, s: SLState, f: int, _: int) -> None:
     if bribable(ctx, s, f, s.cur):
         turn_traitor(ctx, s, f, s.cur)
 
 
-def _nothing(ctx: Ctx, s: SLState, a: int, b: int) -> None:
+def _nothing(ctx: Context, s: SLState, a: int, b: int) -> None:
     return None
 
 
@@ -141,7 +141,7 @@ EFFECTS["defect"] = (_defect_pass, _nothing)
 # -- Searching for Allies -----------------------------------------------------------------------
 
 
-def searchers(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+def searchers(ctx: Context, s: SLState, colour: int) -> list[int]:
     """Diplomats (or the Master, when the Alliance has no Diplomat left) able to search now."""
     kind = ctx.content.fig_kind
     mine = alliance_figs(s, colour)
@@ -150,19 +150,19 @@ def searchers(ctx: Ctx, s: SLState, colour: int) -> list[int]:
     return [f for f in able if s.disc[s.loc[f]] and not s.flags[f] & SEARCHED]
 
 
-def start_search(ctx: Ctx, s: SLState, f: int) -> None:
+def start_search(ctx: Context, s: SLState, f: int) -> None:
     s.flags[f] |= SEARCHED | STOPPED
     log(s, f"{ctx.content.fig_name[f]} searches for allies in {ctx.content.galaxy_name(s.loc[f])}")
     s.stack.append(("reveal", s.loc[f], "search"))
 
 
-def reveal_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
+def reveal_outcomes(ctx: Context, s: SLState, task: Task) -> list[tuple[int, float]]:
     total = sum(s.bag)
     return [(k, n / total) for k, n in enumerate(s.bag) if n]
 
 
 @chance("reveal", reveal_outcomes)
-def reveal_disc(ctx: Ctx, s: SLState, task: Task, kind: int) -> None:
+def reveal_disc(ctx: Context, s: SLState, task: Task, kind: int) -> None:
     """Turn over the face-down disc in ``task[1]``: a character to enlist or a shadow Attack."""
     g, mode = task[1], task[2]
     s.bag[kind] -= 1
@@ -181,7 +181,7 @@ def reveal_disc(ctx: Ctx, s: SLState, task: Task, kind: int) -> None:
         s.stack.append(("place_shadow", seat, fig))
 
 
-def shadow_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+def shadow_targets(ctx: Context, s: SLState, colour: int) -> list[int]:
     """Where a revealed shadow may be placed: not the Lost Fortress, a Home Planet, a galaxy the
     player controls or occupies, nor one with a Diplomat."""
     c = ctx.content
@@ -201,12 +201,12 @@ def shadow_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
     return out
 
 
-def place_shadow_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def place_shadow_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [GAL0 + g for g in shadow_targets(ctx, s, s.cur)]
 
 
 @decision("place_shadow", place_shadow_legal)
-def place_shadow(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_shadow(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Place the shadow, draw its Space Ships, then the vote (3-4 players)."""
     f, g = task[2], action - GAL0
     s.loc[f] = g
@@ -216,15 +216,15 @@ def place_shadow(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 @auto("shadow_vote")
-def shadow_vote(ctx: Ctx, s: SLState, task: Task) -> None:
+def shadow_vote(ctx: Context, s: SLState, task: Task) -> None:
     start_vote(ctx, s, "place_shadow", task[1])
 
 
-def _shadow_stays(ctx: Ctx, s: SLState, f: int, _: int) -> None:
+def _shadow_stays(ctx: Context, s: SLState, f: int, _: int) -> None:
     s.shadow_ctl |= 1 << f
 
 
-def _shadow_removed(ctx: Ctx, s: SLState, f: int, _: int) -> None:
+def _shadow_removed(ctx: Context, s: SLState, f: int, _: int) -> None:
     remove_figure(ctx, s, f, NOBODY)
     log(s, f"{ctx.content.fig_name[f]} is removed from the game")
 
@@ -232,14 +232,14 @@ def _shadow_removed(ctx: Ctx, s: SLState, f: int, _: int) -> None:
 EFFECTS["place_shadow"] = (_shadow_stays, _shadow_removed)
 
 
-def enlist_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def enlist_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     seat = task[1]
     legal = [DONE, YES]
     legal += [SEAT0 + k for k in alive_seats(s) if k != seat and receiving_colour(ctx, s, k) != NOBODY]
     return legal
 
 
-def receiving_colour(ctx: Ctx, s: SLState, seat: int) -> int:
+def receiving_colour(ctx: Context, s: SLState, seat: int) -> int:
     """The Alliance of ``seat`` that would take a character (first with room)."""
     for colour in ctx.seat_alliances[seat]:
         if s.alive[colour] and can_join(s, ctx, colour):
@@ -248,7 +248,7 @@ def receiving_colour(ctx: Ctx, s: SLState, seat: int) -> int:
 
 
 @decision("enlist", enlist_legal)
-def enlist(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def enlist(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Keep the character (Dismissing first if seven), give it to another player, or remove it."""
     f, g, discovered = task[2], task[3], task[4]
     if action == DONE:
@@ -265,7 +265,7 @@ def enlist(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 @auto("join")
-def join(ctx: Ctx, s: SLState, task: Task) -> None:
+def join(ctx: Context, s: SLState, task: Task) -> None:
     """A new character joins: its ring in the galaxy, no Space Ships; searched ones cannot move."""
     f, colour, g, discovered = task[1], task[2], task[3], task[4]
     if not can_join(s, ctx, colour) or not s.alive[colour]:
@@ -276,7 +276,7 @@ def join(ctx: Ctx, s: SLState, task: Task) -> None:
     log(s, f"{ctx.content.fig_name[f]} joins {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}")
 
 
-def place_colour(ctx: Ctx, s: SLState, task: Task) -> int:
+def place_colour(ctx: Context, s: SLState, task: Task) -> int:
     """The receiving Alliance, checked again now (a trade may have filled it meanwhile)."""
     colour = task[3]
     if colour != NOBODY and s.alive[colour] and can_join(s, ctx, colour):
@@ -284,7 +284,7 @@ def place_colour(ctx: Ctx, s: SLState, task: Task) -> int:
     return receiving_colour(ctx, s, task[1])
 
 
-def place_char_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def place_char_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     colour = place_colour(ctx, s, task)
     if colour == NOBODY:
         return []
@@ -293,7 +293,7 @@ def place_char_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 
 @decision("place_char", place_char_legal)
-def place_char(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_char(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """The receiving player places a given or Dismissed character in a galaxy he controls."""
     f, colour, g = task[2], place_colour(ctx, s, task), action - GAL0
     if s.status[f] == BAG:
@@ -306,12 +306,12 @@ def place_char(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 
 
-def dismiss_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def dismiss_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [FIG0 + f for f in dismissable(ctx, s, task[2])]
 
 
 @decision("dismiss", dismiss_legal)
-def dismiss(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def dismiss(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Dismiss a member: every other player says whether he wants him; removed if nobody does."""
     f = action - FIG0
     log(s, f"{ctx.content.colours[task[2]]} Dismisses {ctx.content.fig_name[f]}")
@@ -319,7 +319,7 @@ def dismiss(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 @auto("dismiss_ask")
-def dismiss_ask(ctx: Ctx, s: SLState, task: Task) -> None:
+def dismiss_ask(ctx: Context, s: SLState, task: Task) -> None:
     """Ask the next player; when all have answered, hand the character over."""
     f, i, wanted = task[1], task[2], task[3]
     me = ctx.seat_of(s.owner[f])
@@ -341,12 +341,12 @@ def dismiss_ask(ctx: Ctx, s: SLState, task: Task) -> None:
         log(s, f"nobody wants {ctx.content.fig_name[f]}: removed from the game")
 
 
-def want_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def want_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [DONE, YES]
 
 
 @decision("want", want_legal)
-def want(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def want(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Say whether you want the Dismissed character."""
     if action != YES:
         return
@@ -355,12 +355,12 @@ def want(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     log(s, f"seat {task[1]} wants {ctx.content.fig_name[task[2]]}")
 
 
-def dismiss_to_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def dismiss_to_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [SEAT0 + k for k in range(ctx.players) if task[3] >> k & 1 and receiving_colour(ctx, s, k) != NOBODY]
 
 
 @decision("dismiss_to", dismiss_to_legal)
-def dismiss_to(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def dismiss_to(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Several players want him: the Dismissing player chooses (and may ask a payment by an
     offer at this decision)."""
     k = action - SEAT0

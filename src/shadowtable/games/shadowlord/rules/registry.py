@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import SLState, Task
 
-AutoFn = Callable[[Ctx, SLState, Task], None]
-LegalFn = Callable[[Ctx, SLState, Task], list[int]]
-ApplyFn = Callable[[Ctx, SLState, Task, int], None]
-OutcomesFn = Callable[[Ctx, SLState, Task], list[tuple[int, float]]]
+AutoFn = Callable[[Context, SLState, Task], None]
+LegalFn = Callable[[Context, SLState, Task], list[int]]
+ApplyFn = Callable[[Context, SLState, Task, int], None]
+OutcomesFn = Callable[[Context, SLState, Task], list[tuple[int, float]]]
 
 AUTO: dict[str, AutoFn] = {}
 DECISION: dict[str, tuple[LegalFn, ApplyFn]] = {}

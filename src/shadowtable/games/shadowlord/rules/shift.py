@@ -5,7 +5,8 @@ decisions (from which ring, to which ring); ``budget`` bounds the shifts."""
 from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import DONE, FIG0
-from shadowtable.games.shadowlord.board import Ctx, figs_at, room
+from shadowtable.games.shadowlord.board import figs_at, room
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.registry import decision
 from shadowtable.games.shadowlord.state import SLState, Task
 
@@ -16,18 +17,18 @@ def rings(s: SLState, g: int, colour: int) -> list[int]:
     return [f for f in figs_at(s, g) if s.owner[f] == colour]
 
 
-def can_shift(ctx: Ctx, s: SLState, g: int, colour: int) -> bool:
+def can_shift(ctx: Context, s: SLState, g: int, colour: int) -> bool:
     here = rings(s, g, colour)
     return any(s.ships[f] for f in here) and sum(1 for f in here if room(ctx, s, f) > 0) >= 1 and len(here) >= 2
 
 
-def offer_shift(ctx: Ctx, s: SLState, seat: int, g: int, colour: int) -> None:
+def offer_shift(ctx: Context, s: SLState, seat: int, g: int, colour: int) -> None:
     """Let ``seat`` shift ships among ``colour``'s rings in ``g`` (if there is anything to shift)."""
     if seat >= 0 and can_shift(ctx, s, g, colour):
         s.stack.append(("shift_from", seat, g, colour, SHIFT_BUDGET))
 
 
-def shift_from_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def shift_from_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     _, _, g, colour, _ = task
     here = rings(s, g, colour)
     sources = [f for f in here if s.ships[f] and any(t != f and room(ctx, s, t) > 0 for t in here)]
@@ -35,7 +36,7 @@ def shift_from_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 
 @decision("shift_from", shift_from_legal)
-def shift_from(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def shift_from(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Choose the ring giving a Space Ship (``done``: no more shifting)."""
     if action == DONE:
         return
@@ -43,13 +44,13 @@ def shift_from(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     s.stack.append(("shift_to", seat, g, colour, budget, action - FIG0))
 
 
-def shift_to_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def shift_to_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     _, _, g, colour, _, src = task
     return [FIG0 + t for t in rings(s, g, colour) if t != src and room(ctx, s, t) > 0]
 
 
 @decision("shift_to", shift_to_legal)
-def shift_to(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def shift_to(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Move the Space Ship into the chosen ring."""
     _, seat, g, colour, budget, src = task
     if s.ships[src]:

@@ -1,15 +1,16 @@
-"""Setup and the order of a turn: the first-player roll, starting ships, surrender, Step 1
-(draw plus Ruins, the Power Stone Timer), Step 3 (building Space Ships) and passing the turn."""
+"""The order of a turn: the first-player roll, starting ships, surrender, Step 1 (draw plus
+Ruins, the Power Stone Timer), Step 3 (building Space Ships) and passing the turn."""
 
 from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import BUY0, DONE, FIG0, GAL0, YES
-from shadowtable.games.shadowlord.board import Ctx, alliance_figs, control, room
+from shadowtable.games.shadowlord.board import alliance_figs, control, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, MERCHANT
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, eliminate, lord, lord_defeated
 from shadowtable.games.shadowlord.rules.cards import discard_from_hand, place_actions
 from shadowtable.games.shadowlord.rules.registry import auto, chance, decision, log
-from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, NOBODY, REMOVED, SLState, Task
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NOBODY, SLState, Task
 
 NV = CARD_VALUES
 TURN_STEP_LIMIT = 4000
@@ -17,81 +18,19 @@ TURN_STEP_LIMIT = 4000
 random play; it makes ``max_game_length`` an honest bound)."""
 
 
-def initial_state(ctx: Ctx) -> SLState:
-    """Setup as written: three rings per player on the Home Planet, shadows in the Lost
-    Fortress, the Shadowlord with the Power Stone and five ships, a face-down disc per empty
-    galaxy (their identities are chance, drawn when turned over)."""
-    c = ctx.content
-    nf, ng = c.num_figures, c.num_galaxies
-    s = SLState.__new__(SLState)
-    s.owner = [NOBODY] * nf
-    s.loc = [NOBODY] * nf
-    s.status = [BAG] * nf
-    s.ships = [0] * nf
-    s.captor = [NOBODY] * nf
-    s.moves = [0] * nf
-    s.flags = [0] * nf
-    s.adjust = [0] * nf
-    s.pcards = [0] * (nf * NV)
-    in_play = set(ctx.config.alliances)
-    for f in range(12):
-        colour = c.fig_colour[f]
-        if colour in in_play:
-            s.owner[f], s.loc[f], s.status[f] = colour, c.home_of[colour], ACTIVE
-        else:
-            s.status[f] = REMOVED
-    lf = lord(ctx)
-    for f in range(lf, nf):
-        s.owner[f], s.loc[f], s.status[f] = BLACK, c.fortress, ACTIVE
-    sup = c.supplies
-    s.ships[lf] = min(sup["shadowlord_ships"], sup["black_ships"])
-    s.loose_col = [NOBODY] * ng
-    s.loose_n = [0] * ng
-    s.disc = [1 if c.cell_kind[g] in ("galaxy", "ruins", "space_base") else 0 for g in range(ng)]
-    s.bag = list(c.disc_counts)
-    s.deck = list(c.card_counts)
-    s.discard = [0] * NV
-    s.hand = [0] * (4 * NV)
-    s.supply = [sup["ships_per_colour"] if a in in_play else 0 for a in range(4)]
-    s.supply.append(sup["black_ships"] - s.ships[lf])
-    s.boxed = [0 if a in in_play else sup["ships_per_colour"] for a in range(4)] + [0]
-    s.alive = [1 if a in in_play else 0 for a in range(4)]
-    s.perm = [0] * 4
-    s.log = []
-    s.seat_out = [0] * 4
-    for seat in range(ctx.players, 4):
-        s.seat_out[seat] = 1
-    s.stone = lf
-    s.stone_passes = 0
-    every = ctx.options["timer_mode"] == "every_turn"
-    s.timer = c.timer_every_turn_notches if every else c.timer_notches
-    s.cur = NOBODY
-    s.turn = 0
-    s.first_round_turns = len(ctx.config.alliances)
-    s.bribed = s.offers = s.truce = s.shadow_ctl = s.steps_turn = s.pool = 0
-    s.winner = NOBODY
-    s.first_seat = NOBODY
-    s.battle = s.vote = s.offer = None
-    s.stack = [("first",)]
-    s.end = ""
-    s.occ = None
-    s.legal = None
-    return s
-
-
-def order_from(ctx: Ctx, first: int) -> list[int]:
+def order_from(ctx: Context, first: int) -> list[int]:
     """Alliances in play, in turn order (clockwise), starting with ``first``."""
     alliances = list(ctx.config.alliances)
     i = alliances.index(first)
     return alliances[i:] + alliances[:i]
 
 
-def first_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
+def first_outcomes(ctx: Context, s: SLState, task: Task) -> list[tuple[int, float]]:
     return [(k, 1.0 / ctx.players) for k in range(ctx.players)]
 
 
 @chance("first", first_outcomes)
-def roll_first(ctx: Ctx, s: SLState, task: Task, seat: int) -> None:
+def roll_first(ctx: Context, s: SLState, task: Task, seat: int) -> None:
     """Roll for first player; then each player places the starting Space Ships."""
     s.first_seat = seat
     first = ctx.seat_alliances[seat][0]
@@ -103,7 +42,7 @@ def roll_first(ctx: Ctx, s: SLState, task: Task, seat: int) -> None:
             s.stack.append(("setup_ship", ctx.seat_of(colour), colour))
 
 
-def setup_ship_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def setup_ship_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     colour = task[2]
     if s.supply[colour] <= 0:
         return []
@@ -111,7 +50,7 @@ def setup_ship_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 
 @decision("setup_ship", setup_ship_legal)
-def place_setup_ship(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_setup_ship(ctx: Context, s: SLState, task: Task, action: int) -> None:
     f = action - FIG0
     s.ships[f] += 1
     s.supply[s.owner[f]] -= 1
@@ -127,7 +66,7 @@ def reset_turn(s: SLState) -> None:
 
 
 @auto("turn_start")
-def turn_start(ctx: Ctx, s: SLState, task: Task) -> None:
+def turn_start(ctx: Context, s: SLState, task: Task) -> None:
     """The Starburst check, the turn cap, then an optional surrender and the turn body."""
     reset_turn(s)
     if s.timer == 0:
@@ -146,7 +85,7 @@ def turn_start(ctx: Ctx, s: SLState, task: Task) -> None:
         s.stack.append(("surrender", seat))
 
 
-def can_surrender(ctx: Ctx, s: SLState, seat: int) -> bool:
+def can_surrender(ctx: Context, s: SLState, seat: int) -> bool:
     """After the Power Stone is taken from the Shadowlord, others may surrender to its owner."""
     if not lord_defeated(ctx, s) or s.stone < 0:
         return False
@@ -154,12 +93,12 @@ def can_surrender(ctx: Ctx, s: SLState, seat: int) -> bool:
     return 0 <= owner < BLACK and ctx.seat_of(owner) != seat
 
 
-def surrender_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def surrender_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [DONE, YES]
 
 
 @decision("surrender", surrender_legal)
-def decide_surrender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def decide_surrender(ctx: Context, s: SLState, task: Task, action: int) -> None:
     if action != YES:
         return
     seat = task[1]
@@ -176,7 +115,7 @@ def decide_surrender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 @auto("turn_body")
-def turn_body(ctx: Ctx, s: SLState, task: Task) -> None:
+def turn_body(ctx: Context, s: SLState, task: Task) -> None:
     """Steps 1-6 in order; Step 1 draws one card plus one per controlled Ruins."""
     if not s.alive[s.cur]:
         s.stack.append(("end_turn",))
@@ -200,14 +139,14 @@ def turn_body(ctx: Ctx, s: SLState, task: Task) -> None:
 
 
 @auto("after_draw")
-def after_draw(ctx: Ctx, s: SLState, task: Task) -> None:
+def after_draw(ctx: Context, s: SLState, task: Task) -> None:
     """Option ``timer_mode="every_turn"``: the timer moves one notch every turn (Step 1)."""
     if ctx.options["timer_mode"] == "every_turn" and s.timer > 0:
         s.timer -= 1
 
 
 @auto("build_start")
-def build_start(ctx: Ctx, s: SLState, task: Task) -> None:
+def build_start(ctx: Context, s: SLState, task: Task) -> None:
     """Step 3: three Space Ships per Merchant (not captured) and per controlled Space Base."""
     sup = ctx.content.supplies
     merchants = sum(1 for f in alliance_figs(s, s.cur) if ctx.content.fig_kind[f] == MERCHANT)
@@ -216,7 +155,7 @@ def build_start(ctx: Ctx, s: SLState, task: Task) -> None:
     s.stack.append(("build", ctx.seat_of(s.cur)))
 
 
-def loose_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+def loose_targets(ctx: Context, s: SLState, colour: int) -> list[int]:
     """Galaxies where ``colour`` may leave loose Space Ships: controlled, one colour only, not the
     Lost Fortress while the Shadowlord lives."""
     lf = lord(ctx)
@@ -235,7 +174,7 @@ def loose_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
     return out
 
 
-def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def build_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     seat = task[1]
     legal = [DONE]
     if s.pool > 0 and s.supply[s.cur] > 0:
@@ -246,7 +185,7 @@ def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 
 @decision("build", build_legal)
-def build(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def build(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """Place one ship on a ring or loose, discard a card for ships, or finish building."""
     if action == DONE:
         if s.pool:
@@ -272,7 +211,7 @@ def build(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         s.pool -= 1
 
 
-def portrait_cards_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def portrait_cards_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     """``done`` and every card placement; nothing (the offer is skipped) with an empty Attack
     Hand or when it is not this seat's turn."""
     seat = task[1]
@@ -283,7 +222,7 @@ def portrait_cards_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
 
 
 @decision("portrait_cards", portrait_cards_legal)
-def portrait_cards(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def portrait_cards(ctx: Context, s: SLState, task: Task, action: int) -> None:
     """After the last Battle, before the turn passes: "Anytime during your turn, you can place
     cards from your Attack Hand under a character portrait" (a Duel reward set aside for
     defence).  A placement is a free action that keeps this decision pending; ``done`` ends it."""
@@ -291,7 +230,7 @@ def portrait_cards(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 
 
 @auto("end_turn")
-def end_turn(ctx: Ctx, s: SLState, task: Task) -> None:
+def end_turn(ctx: Context, s: SLState, task: Task) -> None:
     """Pass to the left: the next Alliance in play that is still in the game."""
     s.stack.clear()
     s.battle = None

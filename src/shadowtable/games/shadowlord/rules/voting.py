@@ -7,21 +7,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shadowtable.games.shadowlord.actions import DONE, YES
-from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats
 from shadowtable.games.shadowlord.rules.registry import auto, decision, log
 from shadowtable.games.shadowlord.state import SLState, Task
 
-Effect = Callable[[Ctx, SLState, int, int], None]
+Effect = Callable[[Context, SLState, int, int], None]
 EFFECTS: dict[str, tuple[Effect, Effect]] = {}
 """Vote kind -> (on pass, on fail); both get the two integer arguments of the vote."""
 
 
-def voting_suspended(ctx: Ctx, s: SLState) -> bool:
+def voting_suspended(ctx: Context, s: SLState) -> bool:
     return len(alive_seats(s)) <= 2
 
 
-def start_vote(ctx: Ctx, s: SLState, kind: str, a: int, b: int = -1) -> None:
+def start_vote(ctx: Context, s: SLState, kind: str, a: int, b: int = -1) -> None:
     """Ask the other players about ``kind``; runs the effect at once when voting is suspended."""
     if voting_suspended(ctx, s):
         EFFECTS[kind][0](ctx, s, a, b)
@@ -35,18 +35,18 @@ def start_vote(ctx: Ctx, s: SLState, kind: str, a: int, b: int = -1) -> None:
         s.stack.append(("vote", k))
 
 
-def vote_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def vote_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return [DONE, YES]
 
 
 @decision("vote", vote_legal)
-def cast_vote(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def cast_vote(ctx: Context, s: SLState, task: Task, action: int) -> None:
     assert s.vote is not None
     s.vote["votes"][task[1]] = 1 if action == YES else 0
 
 
 @auto("vote_end")
-def end_vote(ctx: Ctx, s: SLState, task: Task) -> None:
+def end_vote(ctx: Context, s: SLState, task: Task) -> None:
     vote = s.vote
     s.vote = None
     if vote is None:
