@@ -196,63 +196,76 @@ class Kernel(Generic[C, S]):
         self.seat_out = seat_out
         self.after_apply = after_apply
 
-    def advance(self, ctx: C, state: S, budget: int = 1_000_000) -> None:
+    def advance(self, ctx: C, state: S, budget: int = 1_000_000) -> list[int] | None:
         """Run automatic work (and skip decisions and chance nodes with nothing to choose) until
-        a seat or chance must act or the game is over."""
-        handler_of = self.rulebook.handler
+        a seat or chance must act or the game is over.
+
+        Returns the decision's own legal actions when it had to list them to know that the
+        decision it stopped at is not empty (else ``None``): :meth:`apply_listing` reuses them."""
+        handlers = self.rulebook.handlers
+        is_over = self.is_over
         seat_out = self.seat_out
-        while state.stack and not self.is_over(state):
+        while state.stack and not is_over(state):
             budget -= 1
             if budget < 0:
                 raise RuntimeError(f"engine loop: automatic work never ends at {state.stack[-3:]}")
             task = state.stack[-1]
-            handler = handler_of(task)
+            handler = handlers.get(type(task)) or self.rulebook.handler(task)
             if isinstance(handler, Automatic):
                 state.stack.pop()
                 handler.run(ctx, state, task)
             elif isinstance(handler, Decision):
-                if not (seat_out is not None and seat_out(state, handler.seat(task))) and (
-                    handler.never_empty or handler.legal(ctx, state, task)
-                ):
-                    return
+                if seat_out is None or not seat_out(state, handler.seat(task)):
+                    if handler.never_empty:
+                        return None
+                    legal = handler.legal(ctx, state, task)
+                    if legal:
+                        return legal
                 state.stack.pop()
             else:
                 if handler.prepare is not None:
                     handler.prepare(ctx, state, task)
                 if handler.outcomes(ctx, state, task):
-                    return
+                    return None
                 state.stack.pop()
+        return None
 
     def top(self, state: S) -> Task | None:
         """The task waiting for a seat or chance, or ``None`` when the game is over."""
-        if self.is_over(state) or not state.stack:
+        stack = state.stack
+        if not stack or self.is_over(state):
             return None
-        return state.stack[-1]
+        return stack[-1]
 
     def current_player(self, state: S) -> int | None:
         """The seat to decide, :data:`CHANCE_SEAT`, or ``None`` once the game is over."""
-        task = self.top(state)
-        if task is None:
+        stack = state.stack
+        if not stack or self.is_over(state):
             return None
-        handler = self.rulebook.handler(task)
+        task = stack[-1]
+        handler = self.rulebook.handlers.get(type(task)) or self.rulebook.handler(task)
         return handler.seat(task) if isinstance(handler, Decision) else CHANCE_SEAT
 
     def legal_actions(self, ctx: C, state: S) -> list[int]:
         """Sorted legal actions; at a chance node the outcomes; empty once the game is over."""
-        task = self.top(state)
-        if task is None:
+        stack = state.stack
+        if not stack or self.is_over(state):
             return []
-        handler = self.rulebook.handler(task)
+        task = stack[-1]
+        handler = self.rulebook.handlers.get(type(task)) or self.rulebook.handler(task)
         if isinstance(handler, Decision):
-            legal = handler.legal(ctx, state, task)
-            if self.interjections is not None:
-                extra = self.interjections.legal(ctx, state, task)
-                if extra:
-                    return sorted(set(legal).union(extra))
-            return legal
+            return self._with_interjections(ctx, state, task, handler.legal(ctx, state, task))
         if isinstance(handler, Chance):
             return [outcome for outcome, _ in handler.outcomes(ctx, state, task)]
         return []
+
+    def _with_interjections(self, ctx: C, state: S, task: Task, legal: list[int]) -> list[int]:
+        """A decision's legal actions merged with the interjections at it."""
+        if self.interjections is not None:
+            extra = self.interjections.legal(ctx, state, task)
+            if extra:
+                return sorted(set(legal).union(extra))
+        return legal
 
     def chance_outcomes(self, ctx: C, state: S) -> list[tuple[int, float]]:
         """``(outcome, probability)`` pairs at a chance node; else empty."""
@@ -267,13 +280,25 @@ class Kernel(Generic[C, S]):
 
         An interjection leaves the decision on the stack; any other action pops the task and
         hands it to its handler.  ``after_apply`` runs before :meth:`advance`."""
+        return self._carry_out(ctx, state, action, checked)[0]
+
+    def apply_listing(self, ctx: C, state: S, action: int, *, checked: bool = True) -> tuple[S, list[int]]:
+        """:meth:`apply`, and the new state's legal actions (as :meth:`legal_actions`), listed
+        once: when :meth:`advance` listed the decision's own actions to know it is not empty,
+        that listing is reused.  For a game that keeps the listing with the new state."""
+        new, listed = self._carry_out(ctx, state, action, checked)
+        if listed is None:
+            return new, self.legal_actions(ctx, new)
+        return new, self._with_interjections(ctx, new, new.stack[-1], listed)
+
+    def _carry_out(self, ctx: C, state: S, action: int, checked: bool) -> tuple[S, list[int] | None]:
         if checked:
             legal = self.legal_actions(ctx, state)
             if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
                 raise IllegalActionError(f"action {action!r} is not legal now")
         new = state.copy()
         task = new.stack[-1]
-        handler = self.rulebook.handler(task)
+        handler = self.rulebook.handlers.get(type(task)) or self.rulebook.handler(task)
         if isinstance(handler, Automatic):
             raise StateFormatError(f"task {type(task).__name__} is automatic: nothing to decide")
         interjections = self.interjections
@@ -286,8 +311,7 @@ class Kernel(Generic[C, S]):
             handler.apply(ctx, new, task, action)
         if self.after_apply is not None:
             self.after_apply(ctx, new)
-        self.advance(ctx, new)
-        return new
+        return new, self.advance(ctx, new)
 
     def pending(self, state: S) -> Pending:
         """Who must decide what now, in words and as data."""

@@ -21,27 +21,14 @@ def friendly(ctx: Context, a: int, b: int) -> bool:
 
 def figs_at(s: SLState, g: int) -> list[int]:
     """Active (not captive) figures in galaxy ``g`` (only active figures have a location)."""
-    occ = s.occ
-    if occ is not None:
-        if not occ:
-            occ.extend([] for _ in range(len(s.disc)))
-            for f, here in enumerate(s.loc):
-                if here >= 0:
-                    occ[here].append(f)
-        return occ[g]
     loc = s.loc
-    if g not in loc:
+    n = loc.count(g)
+    if not n:
         return []
-    return [f for f, here in enumerate(loc) if here == g]
-
-
-def build_occupancy(s: SLState, galaxies: int) -> list[list[int]]:
-    """Figures per galaxy (for read-only work such as listing legal actions)."""
-    occ: list[list[int]] = [[] for _ in range(galaxies)]
-    for f, here in enumerate(s.loc):
-        if here >= 0:
-            occ[here].append(f)
-    return occ
+    out = [loc.index(g)]
+    for _ in range(n - 1):
+        out.append(loc.index(g, out[-1] + 1))
+    return out
 
 
 def colours_at(s: SLState, g: int) -> set[int]:
@@ -58,17 +45,16 @@ def control(ctx: Context, s: SLState, g: int) -> int:
     owner = s.owner
     cols = {owner[f] for f in figs_at(s, g)}
     loose = s.loose_col[g] if s.loose_n[g] > 0 else NOBODY
-    c = ctx.content
-    if g in c.homes:
-        home_owner = c.home_of.index(g)
-        if (
-            s.alive[home_owner]
-            and all(friendly(ctx, x, home_owner) for x in cols)
-            and (loose == NOBODY or friendly(ctx, loose, home_owner))
-        ):
-            if len(cols) == 1:
-                return next(iter(cols))
-            return loose if loose != NOBODY else home_owner
+    home_owner = ctx.home_owner[g]
+    if (
+        home_owner != NOBODY
+        and s.alive[home_owner]
+        and all(friendly(ctx, x, home_owner) for x in cols)
+        and (loose == NOBODY or friendly(ctx, loose, home_owner))
+    ):
+        if len(cols) == 1:
+            return next(iter(cols))
+        return loose if loose != NOBODY else home_owner
     if len(cols) == 1:
         return next(iter(cols))
     if cols:
@@ -106,8 +92,14 @@ def protected_against(ctx: Context, s: SLState, g: int, a: int) -> bool:
 
 def alliance_figs(s: SLState, a: int, *, captives: bool = False) -> list[int]:
     """Figures of colour ``a`` that are active (and captive, if asked)."""
-    ok = (ACTIVE, CAPTIVE) if captives else (ACTIVE,)
-    return [f for f in range(len(s.owner)) if s.owner[f] == a and s.status[f] in ok]
+    owner, status = s.owner, s.status
+    out: list[int] = []
+    f = -1
+    for _ in range(owner.count(a)):
+        f = owner.index(a, f + 1)
+        if status[f] == ACTIVE or captives and status[f] == CAPTIVE:
+            out.append(f)
+    return out
 
 
 def seat_figs(ctx: Context, s: SLState, seat: int) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from shadowtable.games.shadowlord.content import Configuration, Content
+from shadowtable.games.shadowlord.content import DIPLOMAT, Configuration, Content
 from shadowtable.games.shadowlord.state import NOBODY
 
 
@@ -22,6 +22,12 @@ class Context:
     steps: list[tuple[int, ...]] = field(default_factory=list)
     """``steps[g][d]``: the galaxy one step from ``g`` in direction n, e, s, w (-1 off the board)."""
 
+    diplomats: tuple[int, ...] = ()
+    """The Diplomat figures (starting Diplomats and Diplomat discs)."""
+
+    home_owner: tuple[int, ...] = ()
+    """``home_owner[g]``: the colour whose Home Planet ``g`` is (``NOBODY`` elsewhere)."""
+
     def __post_init__(self) -> None:
         c = self.content
         self.steps = [
@@ -33,6 +39,8 @@ class Context:
             )
             for g in range(c.num_galaxies)
         ]
+        self.home_owner = tuple(c.home_of.index(g) if g in c.homes else NOBODY for g in range(c.num_galaxies))
+        self.diplomats = tuple(f for f, kind in enumerate(c.fig_kind) if kind == DIPLOMAT)
         self.seat_alliances = [
             [a for a in self.config.alliances if self.config.seat_of[a] == s] for s in range(self.players)
         ]

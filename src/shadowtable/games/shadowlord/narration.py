@@ -16,12 +16,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from shadowtable.core.rules_help import help_for, quote
+from shadowtable.core.kernel import task_kind
+from shadowtable.core.rules_help import quote
 from shadowtable.games.shadowlord.actions import NF, decode
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.notation import action_to_str, chance_to_str
-from shadowtable.games.shadowlord.rules.registry import CHANCE, MAIN_KINDS
+from shadowtable.games.shadowlord.rules.interjections import MAIN_TASKS
 from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.tasks import DrawToHand, SeatDecision, StealCard, Vote
+
+PACKAGE = "shadowtable.games.shadowlord"
+MAIN_KINDS = frozenset(task_kind(t) for t in MAIN_TASKS)
+"""Pending kinds during which the free actions are legal: their rules help adds the rule on
+cards under portraits."""
 
 SECRET_CARD_WORDS = {
     "commit_p": "commits a Power Card from a portrait to the Duel",
@@ -29,21 +36,22 @@ SECRET_CARD_WORDS = {
 }
 """Decisions whose card value is hidden from the other seats, by action block."""
 
-SECRET_TASKS = {"vote": "casts a secret vote"}
+SECRET_TASKS: dict[type[SeatDecision], str] = {Vote: "casts a secret vote"}
 """Decisions that are secret as a whole from the other seats, by pending task."""
 
 
 def event_text(ctx: Context, s: SLState, action: int, seat: int | None) -> str | None:
     """How ``action`` taken in ``s`` reads to ``seat`` (``None``: a spectator)."""
     top = s.stack[-1]
-    if top[0] in CHANCE:
+    if not isinstance(top, SeatDecision):
         return _chance_text(ctx, s, action, seat)
-    player = int(top[1])
+    player = top.seat
     if player == seat:
         return f"you: {action_to_str(ctx, s, action)}"
     who = f"seat {player}"
-    if top[0] in SECRET_TASKS:
-        return f"{who} {SECRET_TASKS[top[0]]}"
+    secret = SECRET_TASKS.get(type(top))
+    if secret is not None:
+        return f"{who} {secret}"
     block, index = decode(action)
     names = ctx.content.fig_name
     if block == "place":
@@ -59,11 +67,11 @@ def _chance_text(ctx: Context, s: SLState, outcome: int, seat: int | None) -> st
     """A chance outcome, named only to the seats that see it."""
     task = s.stack[-1]
     said = chance_to_str(ctx, s, outcome)
-    if task[0] == "draw" and task[1] == "hand":
-        drawer = int(task[2])
+    if isinstance(task, DrawToHand):
+        drawer = task.seat
         return f"you {said}" if seat == drawer else f"seat {drawer} draws a Power Card"
-    if task[0] == "steal":
-        victim, thief = int(task[1]), ctx.seat_of(s.cur)
+    if isinstance(task, StealCard):
+        victim, thief = task.victim, ctx.seat_of(s.cur)
         if seat == thief:
             return f"you steal from seat {victim}: Power Card {ctx.content.card_values[outcome]}"
         if seat == victim:
@@ -72,16 +80,14 @@ def _chance_text(ctx: Context, s: SLState, outcome: int, seat: int | None) -> st
     return f"chance: {said}"
 
 
-PACKAGE = "shadowtable.games.shadowlord"
-
-
 def rules_help(observation: dict[str, Any]) -> str:
-    """The quoted rule for the decision on top of the observation's task stack."""
-    stack = (observation.get("public") or {}).get("stack") or []
-    if not stack:
+    """The quoted rule for the pending decision (``observation["pending"]``); during the
+    current player's main decisions, the rule on cards under portraits too."""
+    pending = observation.get("pending") or {}
+    rule = str(pending.get("rule") or "")
+    if not rule:
         return ""
-    kind = str(stack[-1][0])
-    parts = [help_for(PACKAGE, kind)]
-    if kind in MAIN_KINDS:
+    parts = [quote(PACKAGE, rule)]
+    if pending.get("kind") in MAIN_KINDS:
         parts.append(quote(PACKAGE, "cards"))
-    return "\n\n".join(part for part in parts if part)
+    return "\n\n".join(parts)

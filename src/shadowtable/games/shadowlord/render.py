@@ -23,7 +23,8 @@ def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
 
 def render(ctx: Context, obs: dict[str, Any]) -> str:
     """The board grid (cell name, kind, rings ``<colour><kind>:<ships>``, ``*`` = Power Stone,
-    loose ships ``+n<colour>``, ``?`` = a face-down disc), then hands, timer and the log."""
+    loose ships ``+n<colour>``, ``?`` = a face-down disc), then hands, timer, the pending
+    decision and the log."""
     c = ctx.content
     p = obs["public"]
     width = 24
@@ -74,8 +75,11 @@ def render(ctx: Context, obs: dict[str, Any]) -> str:
             f"Your hand (seat {obs['seat']}): "
             + ", ".join(f"{n}x{vals[v]}" for v, n in enumerate(obs["private"]["hand"]) if n)
         )
-    if p["stack"]:
-        out.append(f"Pending: {p['stack'][-1][0]}")
+    pending = obs.get("pending") or {}
+    if pending.get("seat") is not None and pending["seat"] >= 0:
+        out.append(f"Pending (seat {pending['seat']}, {pending['kind']}): {pending['prompt']}")
+    elif pending.get("seat") is not None:
+        out.append(f"Pending: chance ({pending['kind']})")
     out.extend(f"  {line}" for line in p["log"][-6:])
     if obs.get("outcome"):
         out.append(f"GAME OVER: {obs['outcome']}")

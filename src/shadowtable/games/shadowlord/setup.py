@@ -6,6 +6,7 @@ from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import lord
 from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, NOBODY, REMOVED, SLState
+from shadowtable.games.shadowlord.tasks import First
 
 NV = CARD_VALUES
 
@@ -65,8 +66,7 @@ def initial_state(ctx: Context) -> SLState:
     s.winner = NOBODY
     s.first_seat = NOBODY
     s.battle = s.vote = s.offer = None
-    s.stack = [("first",)]
+    s.stack = [First()]
     s.end = ""
-    s.occ = None
     s.legal = None
     return s

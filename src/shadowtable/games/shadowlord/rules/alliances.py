@@ -14,7 +14,7 @@ from shadowtable.games.shadowlord.board import (
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.rules.registry import log
+from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, MUST_LEAVE, NOBODY, REMOVED, SLState
 
 NV = CARD_VALUES

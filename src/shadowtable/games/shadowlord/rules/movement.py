@@ -20,10 +20,9 @@ from shadowtable.games.shadowlord.board import (
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import battle_in, lord
+from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.rules.recruit import searchers, start_search
-from shadowtable.games.shadowlord.rules.registry import decision, log
 from shadowtable.games.shadowlord.rules.shift import offer_shift
-from shadowtable.games.shadowlord.rules.voting import EFFECTS, start_vote
 from shadowtable.games.shadowlord.state import (
     ACTIVE,
     BLACK,
@@ -33,8 +32,8 @@ from shadowtable.games.shadowlord.state import (
     STARTED,
     STOPPED,
     SLState,
-    Task,
 )
+from shadowtable.games.shadowlord.tasks import Move, PutToVote, ShadowMove
 
 ADJUST_LIMIT = 6
 """Drops and pick-ups per ring per turn (keeps random play finite; never binding in practice)."""
@@ -102,15 +101,11 @@ def step_targets(ctx: Context, s: SLState, f: int, protected: set[int] | None = 
 
 def hostile_diplomat_galaxies(ctx: Context, s: SLState, colour: int) -> set[int]:
     """Galaxies holding a Diplomat hostile to ``colour`` (closed to its non-Diplomats)."""
-    kind = ctx.content.fig_kind
-    return {
-        s.loc[f]
-        for f in range(len(s.loc))
-        if s.loc[f] >= 0 and kind[f] == DIPLOMAT and not friendly(ctx, s.owner[f], colour)
-    }
+    loc, owner = s.loc, s.owner
+    return {loc[f] for f in ctx.diplomats if loc[f] >= 0 and not friendly(ctx, owner[f], colour)}
 
 
-def move_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
+def move_legal(ctx: Context, s: SLState, task: Move) -> list[int]:
     colour = s.cur
     legal = [DONE]
     lf = lord(ctx)
@@ -137,8 +132,7 @@ def move_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return sorted(a for a in legal if a >= 0)
 
 
-@decision("move", move_legal)
-def move(ctx: Context, s: SLState, task: Task, action: int) -> None:
+def move(ctx: Context, s: SLState, task: Move, action: int) -> None:
     """Move one galaxy, drop / pick up a Space Ship, search, pass the Power Stone, or finish."""
     if action == DONE:
         return
@@ -209,12 +203,11 @@ def shadow_steps(ctx: Context, s: SLState, seat: int) -> list[int]:
     return out
 
 
-def shadow_move_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
-    return [DONE, *shadow_steps(ctx, s, task[1])]
+def shadow_move_legal(ctx: Context, s: SLState, task: ShadowMove) -> list[int]:
+    return [DONE, *shadow_steps(ctx, s, task.seat)]
 
 
-@decision("shadow_move", shadow_move_legal)
-def move_shadow(ctx: Context, s: SLState, task: Task, action: int) -> None:
+def move_shadow(ctx: Context, s: SLState, task: ShadowMove, action: int) -> None:
     """Move a shadow one galaxy; the other players vote (3-4 players)."""
     if action == DONE:
         return
@@ -222,18 +215,16 @@ def move_shadow(ctx: Context, s: SLState, task: Task, action: int) -> None:
     origin = s.loc[f]
     s.loc[f] = direction_target(ctx, origin, d)
     log(s, f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(s.loc[f])}")
-    start_vote(ctx, s, "move_shadow", f, origin)
+    s.stack.append(PutToVote("move_shadow", f, origin))
 
 
-def _shadow_moved(ctx: Context, s: SLState, f: int, origin: int) -> None:
+def shadow_moved(ctx: Context, s: SLState, f: int, origin: int) -> None:
     """The shadow stays; meeting another shadow, the mover may rearrange their ships."""
     s.shadow_ctl |= 1 << f
     offer_shift(ctx, s, ctx.seat_of(s.cur), s.loc[f], BLACK)
 
 
-def _shadow_back(ctx: Context, s: SLState, f: int, origin: int) -> None:
+def shadow_back(ctx: Context, s: SLState, f: int, origin: int) -> None:
+    """The vote on a moved shadow failed: it goes back."""
     s.loc[f] = origin
     log(s, f"{ctx.content.fig_name[f]} returns to {ctx.content.galaxy_name(origin)}")
-
-
-EFFECTS["move_shadow"] = (_shadow_moved, _shadow_back)

@@ -30,28 +30,47 @@ from shadowtable.games.shadowlord.board import add_loose, alliance_size, control
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, recolour, release, resolve_diplomats
-from shadowtable.games.shadowlord.rules.registry import NO_OFFER_KINDS, decision, log
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, STARTED, STOPPED, SLState, Task
+from shadowtable.games.shadowlord.rules.log import log
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, STARTED, STOPPED, SLState
+from shadowtable.games.shadowlord.tasks import (
+    Commit,
+    Fight,
+    Move,
+    OfferBuild,
+    OfferReply,
+    PlaceTraded,
+    PortraitCards,
+    SeatDecision,
+    StormDiscard,
+    Vote,
+)
 
 NV = CARD_VALUES
 MAX_ITEMS = 4
 MAX_WANT_PER_VALUE = 2
+NO_OFFER_TASKS: frozenset[type[SeatDecision]] = frozenset(
+    {OfferBuild, OfferReply, Vote, Commit, StormDiscard, PortraitCards}
+)
+"""Decisions during which no negotiation offer may be started nor anything revoked
+(``PortraitCards``, after the last Battle, only places cards under portraits)."""
 
 
-def offer_starts(ctx: Context, s: SLState, kind: str, seat: int) -> list[int]:
+def offer_starts(ctx: Context, s: SLState, task: SeatDecision) -> list[int]:
     """``offer to seat k`` actions available at this decision point."""
-    if s.offer is not None or kind in NO_OFFER_KINDS or s.offers >= ctx.options["max_offers_per_turn"]:
+    if s.offer is not None or type(task) in NO_OFFER_TASKS or s.offers >= ctx.options["max_offers_per_turn"]:
         return []
-    return [OFFER_TO0 + k for k in alive_seats(s) if k != seat]
+    return [OFFER_TO0 + k for k in alive_seats(s) if k != task.seat]
 
 
-def revocations(ctx: Context, s: SLState, kind: str, seat: int) -> list[int]:
-    """Truces and permissions ``seat`` may revoke now ("at any time"): a Truce in a galaxy where
-    he has characters, before this turn's Battles are planned; a permission he gave."""
-    if kind in NO_OFFER_KINDS or not s.truce and not any(s.perm):
+def revocations(ctx: Context, s: SLState, task: SeatDecision) -> list[int]:
+    """Truces and permissions the deciding seat may revoke now ("at any time"): a Truce in a
+    galaxy where he has characters, before this turn's Battles are planned; a permission he
+    gave."""
+    if not s.truce and not any(s.perm) or type(task) in NO_OFFER_TASKS:
         return []
+    seat = task.seat
     out: list[int] = []
-    if s.truce and any(t[0] == "fight" for t in s.stack):
+    if s.truce and any(type(t) is Fight for t in s.stack):
         mine = ctx.seat_alliances[seat]
         for g in range(ctx.content.num_galaxies):
             if s.truce >> g & 1 and any(s.owner[f] in mine for f in figs_at(s, g)):
@@ -80,7 +99,7 @@ def revoke(ctx: Context, s: SLState, seat: int, action: int) -> None:
         g = action - REVOKE_T0
         s.truce &= ~(1 << g)
         log(s, f"seat {seat} revokes the Truce in {ctx.content.galaxy_name(g)}")
-    before = any(t[0] == "move" for t in s.stack)
+    before = any(type(t) is Move for t in s.stack)
     resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
 
 
@@ -99,7 +118,7 @@ def start_offer(ctx: Context, s: SLState, seat: int, target: int) -> None:
         "truce": [],
         "items": 0,
     }
-    s.stack.append(("offer_build", seat))
+    s.stack.append(OfferBuild(seat))
     log(s, f"seat {seat} makes an offer to seat {target}")
 
 
@@ -143,7 +162,7 @@ def battles_started(s: SLState) -> bool:
     return s.battle is not None and any(entry[4] == 2 for entry in s.battle["plan"])
 
 
-def build_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
+def build_legal(ctx: Context, s: SLState, task: OfferBuild) -> list[int]:
     o = s.offer
     if o is None:
         return []
@@ -169,8 +188,7 @@ def build_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     return sorted(legal)
 
 
-@decision("offer_build", build_legal)
-def build_offer(ctx: Context, s: SLState, task: Task, action: int) -> None:
+def build_offer(ctx: Context, s: SLState, task: OfferBuild, action: int) -> None:
     """Add one item, send the offer (``offer``), or withdraw it (``done``)."""
     o = s.offer
     if o is None:
@@ -181,7 +199,7 @@ def build_offer(ctx: Context, s: SLState, task: Task, action: int) -> None:
         log(s, "the offer is withdrawn")
         return
     if action == OSEND:
-        s.stack.append(("offer_reply", o["to"]))
+        s.stack.append(OfferReply(o["to"]))
         return
     o["items"] += 1
     if action >= OSHIP0:
@@ -267,14 +285,13 @@ def feasible(ctx: Context, s: SLState) -> bool:
     )
 
 
-def reply_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
+def reply_legal(ctx: Context, s: SLState, task: OfferReply) -> list[int]:
     if s.offer is None:
         return []
     return [DONE, YES] if feasible(ctx, s) else [DONE]
 
 
-@decision("offer_reply", reply_legal)
-def reply(ctx: Context, s: SLState, task: Task, action: int) -> None:
+def reply(ctx: Context, s: SLState, task: OfferReply, action: int) -> None:
     """Accept (``yes``: executed at once) or refuse (``done``)."""
     o = s.offer
     s.offer = None
@@ -304,7 +321,7 @@ def execute(ctx: Context, s: SLState, o: dict[str, Any]) -> None:
     for f in chars:
         receiver = you if f in mine else me
         recolour(ctx, s, f, receiving(ctx, s, receiver, 1))
-        s.stack.append(("place_traded", receiver, f))
+        s.stack.append(PlaceTraded(receiver, f))
     sources = set(ship_sources(ctx, s, me))
     for f in o["ships"]:
         trade_ship(ctx, s, f, you if f in sources else me)
@@ -321,12 +338,12 @@ def execute(ctx: Context, s: SLState, o: dict[str, Any]) -> None:
     assert isinstance(truces, list)
     for g in truces:
         s.truce |= 1 << g
-    before = any(t[0] == "move" for t in s.stack)
+    before = any(type(t) is Move for t in s.stack)
     resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
 
 
-def place_traded_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
-    f = task[2]
+def place_traded_legal(ctx: Context, s: SLState, task: PlaceTraded) -> list[int]:
+    f = task.figure
     if s.status[f] != ACTIVE:
         return []
     here = s.loc[f]
@@ -335,10 +352,9 @@ def place_traded_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
     )
 
 
-@decision("place_traded", place_traded_legal)
-def place_traded(ctx: Context, s: SLState, task: Task, action: int) -> None:
+def place_traded(ctx: Context, s: SLState, task: PlaceTraded, action: int) -> None:
     """A traded character stays where he is or goes to a galaxy his new owner controls."""
-    f, g = task[2], action - GAL0
+    f, g = task.figure, action - GAL0
     if g != s.loc[f]:
         s.loc[f] = g
         log(s, f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(g)}")

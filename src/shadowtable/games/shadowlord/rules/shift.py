@@ -7,8 +7,8 @@ from __future__ import annotations
 from shadowtable.games.shadowlord.actions import DONE, FIG0
 from shadowtable.games.shadowlord.board import figs_at, room
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.rules.registry import decision
-from shadowtable.games.shadowlord.state import SLState, Task
+from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.tasks import ShiftFrom, ShiftTo
 
 SHIFT_BUDGET = 6
 
@@ -25,36 +25,32 @@ def can_shift(ctx: Context, s: SLState, g: int, colour: int) -> bool:
 def offer_shift(ctx: Context, s: SLState, seat: int, g: int, colour: int) -> None:
     """Let ``seat`` shift ships among ``colour``'s rings in ``g`` (if there is anything to shift)."""
     if seat >= 0 and can_shift(ctx, s, g, colour):
-        s.stack.append(("shift_from", seat, g, colour, SHIFT_BUDGET))
+        s.stack.append(ShiftFrom(seat, g, colour, SHIFT_BUDGET))
 
 
-def shift_from_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
-    _, _, g, colour, _ = task
-    here = rings(s, g, colour)
+def shift_from_legal(ctx: Context, s: SLState, task: ShiftFrom) -> list[int]:
+    here = rings(s, task.galaxy, task.colour)
     sources = [f for f in here if s.ships[f] and any(t != f and room(ctx, s, t) > 0 for t in here)]
     return [DONE, *(FIG0 + f for f in sources)]
 
 
-@decision("shift_from", shift_from_legal)
-def shift_from(ctx: Context, s: SLState, task: Task, action: int) -> None:
+def shift_from(ctx: Context, s: SLState, task: ShiftFrom, action: int) -> None:
     """Choose the ring giving a Space Ship (``done``: no more shifting)."""
     if action == DONE:
         return
-    _, seat, g, colour, budget = task
-    s.stack.append(("shift_to", seat, g, colour, budget, action - FIG0))
+    s.stack.append(ShiftTo(task.seat, task.galaxy, task.colour, task.budget, action - FIG0))
 
 
-def shift_to_legal(ctx: Context, s: SLState, task: Task) -> list[int]:
-    _, _, g, colour, _, src = task
-    return [FIG0 + t for t in rings(s, g, colour) if t != src and room(ctx, s, t) > 0]
+def shift_to_legal(ctx: Context, s: SLState, task: ShiftTo) -> list[int]:
+    src = task.source
+    return [FIG0 + t for t in rings(s, task.galaxy, task.colour) if t != src and room(ctx, s, t) > 0]
 
 
-@decision("shift_to", shift_to_legal)
-def shift_to(ctx: Context, s: SLState, task: Task, action: int) -> None:
+def shift_to(ctx: Context, s: SLState, task: ShiftTo, action: int) -> None:
     """Move the Space Ship into the chosen ring."""
-    _, seat, g, colour, budget, src = task
+    src = task.source
     if s.ships[src]:
         s.ships[src] -= 1
         s.ships[action - FIG0] += 1
-    if budget > 1:
-        s.stack.append(("shift_from", seat, g, colour, budget - 1))
+    if task.budget > 1:
+        s.stack.append(ShiftFrom(task.seat, task.galaxy, task.colour, task.budget - 1))
