@@ -151,3 +151,14 @@ def test_chance_nodes_prepare_before_their_outcomes_are_listed() -> None:
     noted = k.apply(None, k.apply(None, s, NOTE), 1)
     assert noted.prepared == 1 and k.chance_outcomes(None, noted) == [(0, 0.5), (1, 0.5)]
     assert k.apply(None, noted, 1).rolls == [1]
+
+
+def test_apply_listing_lists_the_new_state_once() -> None:
+    k = kernel()
+    s = Toy([Finish(), Ask(1), Ask(0)])
+    k.advance(None, s)
+    new, legal = k.apply_listing(None, s, 0, checked=False)
+    assert new.listed == 2  # the listing advance made (to know Ask(1) is not empty) is reused
+    assert legal == k.legal_actions(None, new) == [0, 1]
+    noted, legal = k.apply_listing(None, Toy([Finish(), Ask(0)]), NOTE)
+    assert legal == [0, 1, NOTE] and noted.notes == [0]

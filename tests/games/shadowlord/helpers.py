@@ -15,10 +15,10 @@ from shadowtable.core import CHANCE, make
 from shadowtable.core.kernel import Decision, Rulebook, Task, task_kind
 from shadowtable.games.shadowlord.actions import DONE
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.rules import RULEBOOK, decider, make_kernel
+from shadowtable.games.shadowlord.rules import RULEBOOK, make_kernel
 from shadowtable.games.shadowlord.setup import initial_state
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, SLState
-from shadowtable.games.shadowlord.tasks import SeatDecision
+from shadowtable.games.shadowlord.tasks import SeatDecision, decider
 
 RED, BLUE, YELLOW, GREEN = 0, 1, 2, 3
 VALUES = (0, 2, 4, 7, 10)

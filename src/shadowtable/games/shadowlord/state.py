@@ -156,7 +156,7 @@ class SLState:
     the list stays valid.  Code that edits a state by hand (scenario tests) resets it."""
 
     def copy(self) -> SLState:
-        """A deep-enough copy: lists copied, tuples shared, small dicts cloned."""
+        """A deep-enough copy: lists copied, tasks (frozen) shared, small dicts cloned."""
         new = SLState.__new__(SLState)
         new.owner, new.loc, new.status, new.ships = self.owner[:], self.loc[:], self.status[:], self.ships[:]
         new.captor, new.moves, new.flags, new.adjust = self.captor[:], self.moves[:], self.flags[:], self.adjust[:]

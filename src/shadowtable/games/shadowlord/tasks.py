@@ -14,7 +14,9 @@ of every task is public.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import ClassVar
 
 from shadowtable.core.kernel import Task
@@ -27,6 +29,10 @@ class SeatDecision(Task):
     """Base of the decisions: ``seat`` decides."""
 
     seat: int
+
+
+decider: Callable[[SeatDecision], int] = attrgetter("seat")
+"""The seat that decides a decision (``Decision.seat`` of every Shadowlord! decision)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from shadowtable.core.kernel import Automatic, Decision, Handler, Task
 from shadowtable.games.shadowlord.actions import ALLY_A0, ALLY_D0, DONE, FIG0, GAL0, TRUCE0, YES
 from shadowtable.games.shadowlord.board import alliance_figs, enemy_loose, figs_at, friendly, range_of
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW, SHADOWLORD
@@ -40,6 +41,7 @@ from shadowtable.games.shadowlord.tasks import (
     SendAlly,
     TruceA,
     TruceQ,
+    decider,
 )
 
 NORMAL, LOOSE, FORT = "normal", "loose", "fort"
@@ -433,3 +435,87 @@ def uses_hand(side: int) -> bool:
 
 def is_shadow_fig(ctx: Context, f: int) -> bool:
     return ctx.content.fig_kind[f] in (SHADOW, SHADOWLORD)
+
+
+RULES: dict[type[Task], Handler] = {
+    Fight: Automatic(fight),
+    TruceQ: Decision(
+        decider,
+        truce_q_legal,
+        truce_question,
+        "A Battle is due where your characters meet enemies: fight, or propose a Truce",
+        rule="truce",
+        shown=("battle",),
+        never_empty=True,
+    ),
+    TruceA: Decision(
+        decider,
+        yes_no,
+        truce_answer,
+        "A Truce is proposed to you: accept it, or refuse and fight",
+        rule="truce",
+        shown=("battle",),
+        never_empty=True,
+    ),
+    ChallengeQ: Decision(
+        decider,
+        yes_no,
+        challenge_question,
+        "Enemy Space Ships lie loose where your characters stand: challenge them, or leave them",
+        rule="truce",
+        shown=("battle",),
+        never_empty=True,
+    ),
+    AlliesStart: Automatic(allies_start),
+    CallOwn: Decision(
+        decider,
+        call_own_legal,
+        call_own,
+        "You are attacked: call in one of your characters to defend, or call nobody",
+        rule="allies",
+        shown=("battle", "colour"),
+    ),
+    SendAlly: Decision(
+        decider,
+        send_ally_legal,
+        send_ally,
+        "A Battle is about to be fought: send one of your characters to a side, or send nobody",
+        rule="allies",
+        shown=("battle", "colour"),
+    ),
+    NextBattle: Automatic(next_battle),
+    FightOrder: Decision(
+        decider,
+        order_legal,
+        fight_order,
+        "Several Battles are due: choose where to fight next",
+        rule="order",
+    ),
+    BattleStart: Automatic(battle_start),
+    Round: Automatic(battle_round),
+    PlaceA: Decision(
+        decider,
+        place_a_legal,
+        place_attacker,
+        "Battle Board: place an attacking ring",
+        rule="battle_board",
+        shown=("battle", "first_attacker"),
+    ),
+    Face: Decision(
+        decider,
+        face_legal,
+        face,
+        "Battle Board: two rings attack your lone defender; choose the one he Duels",
+        rule="battle_board",
+        shown=("battle", "first_attacker", "second_attacker"),
+    ),
+    PlaceD: Decision(
+        decider,
+        place_d_legal,
+        place_defender,
+        "Battle Board: place a defending ring opposite the attacker",
+        rule="battle_board",
+        shown=("battle", "first_attacker", "second_attacker", "first_defender"),
+    ),
+}
+"""The rules of Battles, by task type (gathered into ``RULEBOOK``)."""

@@ -3,6 +3,7 @@ and the cards of the Attack Hand placed under portraits."""
 
 from __future__ import annotations
 
+from shadowtable.core.kernel import Chance, Handler, Task
 from shadowtable.games.shadowlord.actions import NF, place_id
 from shadowtable.games.shadowlord.content import CARD_VALUES, SHADOWLORD
 from shadowtable.games.shadowlord.context import Context
@@ -106,3 +107,10 @@ def discard_portrait(s: SLState, f: int) -> None:
     for v in range(NV):
         s.discard[v] += s.pcards[f * NV + v]
         s.pcards[f * NV + v] = 0
+
+
+RULES: dict[type[Task], Handler] = {
+    DrawToHand: Chance(draw_outcomes, draw_to_hand, shown=("seat",), prepare=prepare_draw),
+    DrawShadowShips: Chance(draw_outcomes, sink_shadow_ships, shown=("figure",), prepare=prepare_draw),
+}
+"""The rules of the Power Card draws, by task type (gathered into ``RULEBOOK``)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task
 from shadowtable.games.shadowlord.actions import BLAST_CARD, BLAST_SHIPS, COMMIT_H0, COMMIT_P0, DONE, FIG0, YES
 from shadowtable.games.shadowlord.board import (
     add_loose,
@@ -27,6 +28,7 @@ from shadowtable.games.shadowlord.rules.battle import (
     side_figs,
     uses_hand,
 )
+from shadowtable.games.shadowlord.rules.cards import d8_outcomes, draw_outcomes, prepare_draw
 from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, SLState
 from shadowtable.games.shadowlord.tasks import (
@@ -43,6 +45,7 @@ from shadowtable.games.shadowlord.tasks import (
     DuelRun,
     GiveStone,
     Teleport,
+    decider,
 )
 
 NV = CARD_VALUES
@@ -350,3 +353,48 @@ def teleport(ctx: Context, s: SLState, task: Teleport, action: int) -> None:
         if s.owner[f] == s.cur:
             s.loc[f] = home
     log(s, f"{ctx.content.colours[s.cur]} Teleports Home")
+
+
+RULES: dict[type[Task], Handler] = {
+    DrawToDuel: Chance(draw_outcomes, sink_duel, shown=("side",), prepare=prepare_draw),
+    DuelRun: Automatic(duel_run),
+    BlastCheck: Automatic(blast_check),
+    BlastRoll: Chance(d8_outcomes, blast_roll, shown=("side", "battle")),
+    Blast: Decision(
+        decider,
+        blast_legal,
+        blast,
+        "Power Blast: draw an extra card, or destroy a d8 of the enemy duellist's Space Ships",
+        rule="blast",
+        shown=("side",),
+        never_empty=True,
+    ),
+    BlastShipsRoll: Chance(d8_outcomes, blast_ships_roll, shown=("side",)),
+    Commit: Decision(
+        decider,
+        commit_legal,
+        commit,
+        "Duel: commit a Power Card face down, or stop committing",
+        rule="battle_board",
+        shown=("side",),
+    ),
+    DuelReady: Automatic(duel_ready),
+    DuelResolve: Automatic(duel_resolve),
+    BattleEnd: Automatic(battle_end),
+    GiveStone: Decision(
+        decider,
+        give_stone_legal,
+        give_stone,
+        "The Lost Fortress has fallen: give the Power Stone to one of your rings there",
+        rule="stone",
+        shown=("colour", "galaxy"),
+    ),
+    Teleport: Decision(
+        decider,
+        teleport_legal,
+        teleport,
+        "The Lost Fortress has fallen: Teleport your characters there to your Home Planet, or stay",
+        rule="teleport",
+    ),
+}
+"""The rules of Duels, by task type (gathered into ``RULEBOOK``)."""

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+from shadowtable.core.kernel import Chance, Decision, Handler, Task
 from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0
 from shadowtable.games.shadowlord.board import alliance_figs
 from shadowtable.games.shadowlord.content import CARD_VALUES, EVENTS
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, release
-from shadowtable.games.shadowlord.rules.cards import hand_count
+from shadowtable.games.shadowlord.rules.cards import d8_outcomes, hand_count, two_d8_outcomes
 from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.rules.recruit import bribable
 from shadowtable.games.shadowlord.state import CAPTIVE, SLState
@@ -21,6 +22,7 @@ from shadowtable.games.shadowlord.tasks import (
     StealCard,
     StormDiscard,
     StormRoll,
+    decider,
 )
 
 NV = CARD_VALUES
@@ -147,3 +149,28 @@ def steal_card(ctx: Context, s: SLState, task: StealCard, v: int) -> None:
     log(s, f"{ctx.content.colours[s.cur]} steals a card from seat {victim}")
     if left > 1 and hand_count(s, victim):
         s.stack.append(StealCard(victim, left - 1))
+
+
+RULES: dict[type[Task], Handler] = {
+    EventRoll: Chance(two_d8_outcomes, roll_event),
+    Event: Decision(
+        decider,
+        event_legal,
+        resolve_event,
+        "Special Event: name its target, or skip it",
+        rule="event",
+        shown=("event",),
+        never_empty=True,
+    ),
+    StormRoll: Chance(d8_outcomes, storm_roll, shown=("seat",)),
+    StormDiscard: Decision(
+        decider,
+        storm_legal,
+        storm_discard,
+        "Spacestorm: choose the next of your Space Ships to lose",
+        rule="storm",
+        shown=("count",),
+    ),
+    StealCard: Chance(steal_outcomes, steal_card, shown=("victim", "count")),
+}
+"""The rules of Special Events, by task type (gathered into ``RULEBOOK``)."""

@@ -4,6 +4,7 @@ shadow.  A ring moves one galaxy per action; its range is its Space Ships plus t
 
 from __future__ import annotations
 
+from shadowtable.core.kernel import Decision, Handler, Task
 from shadowtable.games.shadowlord.actions import DONE, DROP0, MOVE0, PICK0, SEARCH0, STONE0
 from shadowtable.games.shadowlord.board import (
     alliance_figs,
@@ -33,7 +34,7 @@ from shadowtable.games.shadowlord.state import (
     STOPPED,
     SLState,
 )
-from shadowtable.games.shadowlord.tasks import Move, PutToVote, ShadowMove
+from shadowtable.games.shadowlord.tasks import Move, PutToVote, ShadowMove, decider
 
 ADJUST_LIMIT = 6
 """Drops and pick-ups per ring per turn (keeps random play finite; never binding in practice)."""
@@ -228,3 +229,25 @@ def shadow_back(ctx: Context, s: SLState, f: int, origin: int) -> None:
     """The vote on a moved shadow failed: it goes back."""
     s.loc[f] = origin
     log(s, f"{ctx.content.fig_name[f]} returns to {ctx.content.galaxy_name(origin)}")
+
+
+RULES: dict[type[Task], Handler] = {
+    Move: Decision(
+        decider,
+        move_legal,
+        move,
+        "Step 4, movement: move your rings, drop or pick up Space Ships, search for allies, "
+        "pass the Power Stone, or end movement",
+        rule="move",
+        never_empty=True,
+    ),
+    ShadowMove: Decision(
+        decider,
+        shadow_move_legal,
+        move_shadow,
+        "Step 5, shadows: move one shadow one galaxy (the other players vote on it), or move none",
+        rule="shadow_move",
+        never_empty=True,
+    ),
+}
+"""The rules of movement, by task type (gathered into ``RULEBOOK``)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.core.kernel import Decision, Handler, Task
 from shadowtable.games.shadowlord.actions import (
     DONE,
     GAL0,
@@ -43,6 +44,7 @@ from shadowtable.games.shadowlord.tasks import (
     SeatDecision,
     StormDiscard,
     Vote,
+    decider,
 )
 
 NV = CARD_VALUES
@@ -370,3 +372,31 @@ def _permit(ctx: Context, s: SLState, granter: int, grantee: int) -> None:
 
 def offer_id(target: int) -> int:
     return OFFER_TO0 + target
+
+
+RULES: dict[type[Task], Handler] = {
+    OfferBuild: Decision(
+        decider,
+        build_legal,
+        build_offer,
+        "Your offer: add an item, send it, or withdraw it",
+        rule="trade",
+        never_empty=True,
+    ),
+    OfferReply: Decision(
+        decider,
+        reply_legal,
+        reply,
+        "An offer is made to you: accept it, or refuse it",
+        rule="trade",
+    ),
+    PlaceTraded: Decision(
+        decider,
+        place_traded_legal,
+        place_traded,
+        "A character is traded to you: leave him where he is, or move him to a galaxy you control",
+        rule="trade",
+        shown=("figure",),
+    ),
+}
+"""The rules of Trading and Negotiation, by task type (gathered into ``RULEBOOK``)."""

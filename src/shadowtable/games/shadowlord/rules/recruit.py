@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task
 from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0, YES
 from shadowtable.games.shadowlord.board import (
     alliance_figs,
@@ -26,7 +27,7 @@ from shadowtable.games.shadowlord.rules.alliances import (
     resolve_diplomats,
     where,
 )
-from shadowtable.games.shadowlord.rules.cards import discard_portrait
+from shadowtable.games.shadowlord.rules.cards import d8_outcomes, discard_portrait
 from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import (
     ACTIVE,
@@ -57,6 +58,7 @@ from shadowtable.games.shadowlord.tasks import (
     Reveal,
     Traitor,
     Want,
+    decider,
 )
 
 NV = CARD_VALUES
@@ -360,3 +362,64 @@ def dismiss_to(ctx: Context, s: SLState, task: DismissTo, action: int) -> None:
     offer at this decision)."""
     k = action - SEAT0
     s.stack.append(PlaceChar(k, task.figure, receiving_colour(ctx, s, k)))
+
+
+RULES: dict[type[Task], Handler] = {
+    BribeRoll: Chance(d8_outcomes, bribe_roll, shown=("figure",)),
+    BribeAnswerRoll: Chance(d8_outcomes, bribe_answer, shown=("figure", "briber_roll")),
+    Traitor: Automatic(traitor_after_dismiss),
+    Reveal: Chance(reveal_outcomes, reveal_disc, shown=("galaxy", "discovered")),
+    Enlist: Decision(
+        decider,
+        enlist_legal,
+        enlist,
+        "A character is found: enlist him, give him to another player, or remove him from the game",
+        rule="enlist",
+        shown=("figure", "galaxy", "discovered"),
+        never_empty=True,
+    ),
+    PlaceShadow: Decision(
+        decider,
+        place_shadow_legal,
+        place_shadow,
+        "A shadow is revealed: place it in a galaxy you neither control nor occupy",
+        rule="search",
+        shown=("figure",),
+    ),
+    Join: Automatic(join),
+    PlaceChar: Decision(
+        decider,
+        place_char_legal,
+        place_char,
+        "A character comes to you: place him in a galaxy your Alliance controls",
+        rule="trade",
+        shown=("figure", "colour"),
+    ),
+    Dismiss: Decision(
+        decider,
+        dismiss_legal,
+        dismiss,
+        "Your Alliance would have more than seven characters: Dismiss one to make room",
+        rule="dismiss",
+        shown=("colour",),
+    ),
+    DismissAsk: Automatic(dismiss_ask),
+    Want: Decision(
+        decider,
+        want_legal,
+        want,
+        "A character is Dismissed: say whether you want him",
+        rule="allies",
+        shown=("figure",),
+        never_empty=True,
+    ),
+    DismissTo: Decision(
+        decider,
+        dismiss_to_legal,
+        dismiss_to,
+        "Several players want the character you Dismissed: choose who gets him",
+        rule="dismiss",
+        shown=("figure", "wanted"),
+    ),
+}
+"""The rules of recruiting, by task type (gathered into ``RULEBOOK``)."""

@@ -4,11 +4,12 @@ decisions (from which ring, to which ring); ``budget`` bounds the shifts."""
 
 from __future__ import annotations
 
+from shadowtable.core.kernel import Decision, Handler, Task
 from shadowtable.games.shadowlord.actions import DONE, FIG0
 from shadowtable.games.shadowlord.board import figs_at, room
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import SLState
-from shadowtable.games.shadowlord.tasks import ShiftFrom, ShiftTo
+from shadowtable.games.shadowlord.tasks import ShiftFrom, ShiftTo, decider
 
 SHIFT_BUDGET = 6
 
@@ -54,3 +55,24 @@ def shift_to(ctx: Context, s: SLState, task: ShiftTo, action: int) -> None:
         s.ships[action - FIG0] += 1
     if task.budget > 1:
         s.stack.append(ShiftFrom(task.seat, task.galaxy, task.colour, task.budget - 1))
+
+
+RULES: dict[type[Task], Handler] = {
+    ShiftFrom: Decision(
+        decider,
+        shift_from_legal,
+        shift_from,
+        "Shift Space Ships between your rings here: choose the ring that gives one, or stop shifting",
+        rule="shift",
+        shown=("galaxy", "colour", "budget"),
+    ),
+    ShiftTo: Decision(
+        decider,
+        shift_to_legal,
+        shift_to,
+        "Shift a Space Ship: choose the ring that takes it",
+        rule="shift",
+        shown=("galaxy", "colour", "budget", "source"),
+    ),
+}
+"""The rules of shifting Space Ships, by task type (gathered into ``RULEBOOK``)."""

@@ -3,6 +3,7 @@ Ruins, the Power Stone Timer), Step 3 (building Space Ships) and passing the tur
 
 from __future__ import annotations
 
+from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task
 from shadowtable.games.shadowlord.actions import BUY0, DONE, FIG0, GAL0, YES
 from shadowtable.games.shadowlord.board import alliance_figs, control, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, MERCHANT
@@ -27,6 +28,7 @@ from shadowtable.games.shadowlord.tasks import (
     Surrender,
     TurnBody,
     TurnStart,
+    decider,
 )
 
 NV = CARD_VALUES
@@ -265,3 +267,45 @@ def end_turn(ctx: Context, s: SLState, task: EndTurn) -> None:
         s.first_round_turns -= 1
     s.cur = nxt
     s.stack.append(TurnStart())
+
+
+RULES: dict[type[Task], Handler] = {
+    First: Chance(first_outcomes, roll_first),
+    SetupShip: Decision(
+        decider,
+        setup_ship_legal,
+        place_setup_ship,
+        "Setup: place one of your starting Space Ships on a ring of this Alliance",
+        rule="setup",
+        shown=("colour",),
+    ),
+    TurnStart: Automatic(turn_start),
+    Surrender: Decision(
+        decider,
+        surrender_legal,
+        decide_surrender,
+        "The Shadowlord has lost the Power Stone: surrender to its owner, or play on",
+        rule="surrender",
+        never_empty=True,
+    ),
+    TurnBody: Automatic(turn_body),
+    AfterDraw: Automatic(after_draw),
+    BuildStart: Automatic(build_start),
+    Build: Decision(
+        decider,
+        build_legal,
+        build,
+        "Build: place Space Ships on your rings or loose, discard a card for ships, or end building",
+        rule="build",
+        never_empty=True,
+    ),
+    PortraitCards: Decision(
+        decider,
+        portrait_cards_legal,
+        portrait_cards,
+        "Your Battles are over: place cards of your Attack Hand under your portraits, or end your turn",
+        rule="cards",
+    ),
+    EndTurn: Automatic(end_turn),
+}
+"""The rules of setup and the order of a turn, by task type (gathered into ``RULEBOOK``)."""

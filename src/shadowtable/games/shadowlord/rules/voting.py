@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from shadowtable.core.kernel import Automatic, Decision, Handler, Task
 from shadowtable.games.shadowlord.actions import DONE, YES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules import events, movement, recruit
 from shadowtable.games.shadowlord.rules.alliances import alive_seats
 from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import SLState
-from shadowtable.games.shadowlord.tasks import PutToVote, Vote, VoteEnd
+from shadowtable.games.shadowlord.tasks import PutToVote, Vote, VoteEnd, decider
 
 Effect = Callable[[Context, SLState, int, int], None]
 
@@ -70,3 +71,18 @@ def end_vote(ctx: Context, s: SLState, task: VoteEnd) -> None:
     passed = bool(yes)
     log(s, f"vote on {vote['kind']}: {'passed' if passed else 'failed'} (yes: {yes})")
     MOTIONS[vote["kind"]][0 if passed else 1](ctx, s, vote["a"], vote["b"])
+
+
+RULES: dict[type[Task], Handler] = {
+    PutToVote: Automatic(put_to_vote),
+    Vote: Decision(
+        decider,
+        vote_legal,
+        cast_vote,
+        "Vote, secretly, on the motion before the table: one yes passes it",
+        rule="vote",
+        never_empty=True,
+    ),
+    VoteEnd: Automatic(end_vote),
+}
+"""The rules of votes, by task type (gathered into ``RULEBOOK``)."""
