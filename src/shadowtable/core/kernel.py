@@ -205,15 +205,17 @@ class Kernel(Generic[C, S]):
         handlers = self.rulebook.handlers
         is_over = self.is_over
         seat_out = self.seat_out
-        while state.stack and not is_over(state):
+        stack = state.stack
+        while stack and not is_over(state):
             budget -= 1
             if budget < 0:
-                raise RuntimeError(f"engine loop: automatic work never ends at {state.stack[-3:]}")
-            task = state.stack[-1]
+                raise RuntimeError(f"engine loop: automatic work never ends at {stack[-3:]}")
+            task = stack[-1]
             handler = handlers.get(type(task)) or self.rulebook.handler(task)
             if isinstance(handler, Automatic):
-                state.stack.pop()
+                stack.pop()
                 handler.run(ctx, state, task)
+                stack = state.stack  # the work may have replaced the stack
             elif isinstance(handler, Decision):
                 if seat_out is None or not seat_out(state, handler.seat(task)):
                     if handler.never_empty:
@@ -221,13 +223,14 @@ class Kernel(Generic[C, S]):
                     legal = handler.legal(ctx, state, task)
                     if legal:
                         return legal
-                state.stack.pop()
+                stack.pop()
             else:
                 if handler.prepare is not None:
                     handler.prepare(ctx, state, task)
+                    stack = state.stack
                 if handler.outcomes(ctx, state, task):
                     return None
-                state.stack.pop()
+                stack.pop()
         return None
 
     def top(self, state: S) -> Task | None:

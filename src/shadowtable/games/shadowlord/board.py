@@ -155,7 +155,7 @@ def add_loose(ctx: Context, s: SLState, g: int, colour: int, n: int) -> int:
     """Leave up to ``n`` ships of ``colour`` loose in ``g``; returns how many could not be left."""
     if n <= 0:
         return 0
-    lord = ctx.content.fig_kind.index(4)
+    lord = ctx.lord
     if colour == BLACK or (g == ctx.content.fortress and s.status[lord] == ACTIVE):
         return n
     if s.loose_n[g] > 0 and s.loose_col[g] != colour:

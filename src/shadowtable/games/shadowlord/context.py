@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from shadowtable.games.shadowlord.content import DIPLOMAT, Configuration, Content
+from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOWLORD, Configuration, Content
 from shadowtable.games.shadowlord.state import NOBODY
 
 
@@ -25,6 +25,9 @@ class Context:
     diplomats: tuple[int, ...] = ()
     """The Diplomat figures (starting Diplomats and Diplomat discs)."""
 
+    lord: int = NOBODY
+    """The Shadowlord's figure id."""
+
     home_owner: tuple[int, ...] = ()
     """``home_owner[g]``: the colour whose Home Planet ``g`` is (``NOBODY`` elsewhere)."""
 
@@ -39,6 +42,7 @@ class Context:
             )
             for g in range(c.num_galaxies)
         ]
+        self.lord = c.fig_kind.index(SHADOWLORD)
         self.home_owner = tuple(c.home_of.index(g) if g in c.homes else NOBODY for g in range(c.num_galaxies))
         self.diplomats = tuple(f for f, kind in enumerate(c.fig_kind) if kind == DIPLOMAT)
         self.seat_alliances = [

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from shadowtable.core.errors import InvalidOptionError
+from shadowtable.core.errors import IllegalActionError, InvalidOptionError
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
 from shadowtable.core.kernel import CHANCE_SEAT
 from shadowtable.core.spec import GameSpec, OptionSpec
@@ -92,7 +92,11 @@ class ShadowlordGame(Game[SLState]):
         return self.kernel.chance_outcomes(self.ctx, state)
 
     def apply(self, state: SLState, action: int) -> SLState:
-        self.check_legal(state, action)
+        legal = state.legal if state.legal is not None else self.kernel.legal_actions(self.ctx, state)
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action must be an int, got {action!r}")
+        if action not in legal:
+            raise IllegalActionError(f"action {action} is not legal now")
         return self.apply_unchecked(state, action)
 
     def apply_unchecked(self, state: SLState, action: int) -> SLState:

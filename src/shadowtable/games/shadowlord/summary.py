@@ -34,7 +34,7 @@ def summary(ctx: Context, s: SLState) -> dict[str, Any]:
         "truncated": s.end == "truncated",
         "turns": s.turn + (1 if s.end else 0),
         "winner": s.winner if s.winner >= 0 else None,
-        "shadowlord_defeated": s.status[ctx.content.fig_kind.index(4)] == REMOVED,
+        "shadowlord_defeated": s.status[ctx.lord] == REMOVED,
         "timer": s.timer,
         "seats": seats,
     }

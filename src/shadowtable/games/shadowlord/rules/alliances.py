@@ -22,7 +22,7 @@ NV = CARD_VALUES
 
 def lord(ctx: Context) -> int:
     """The Shadowlord's figure id."""
-    return ctx.content.fig_kind.index(4)
+    return ctx.lord
 
 
 def where(s: SLState, f: int) -> int:
