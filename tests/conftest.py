@@ -17,6 +17,12 @@ from tiny_game import TinyGame  # noqa: E402
 register(TinyGame)
 
 
+@pytest.fixture(autouse=True)
+def private_data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saves made by any test go to a temporary folder, never the user's own data folder."""
+    monkeypatch.setenv("SHADOWTABLE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--conformance-games",

@@ -212,7 +212,7 @@ def simulate(
     job = BatchJob(game, players, tuple(bots.split(",")), games, seed, parse_options(option or []), plugins)
     make(job.game, players=job.players, **job.options)  # fail fast on a bad game, count or option
     _check_bots(job.bot_specs, job.players)
-    with batch_progress(games, enabled=progress) as advance:
+    with batch_progress(games, enabled=progress) as bar:
         records = run_batch(
             job,
             out=out,
@@ -220,7 +220,8 @@ def simulate(
             workers=workers or default_workers(),
             backend=backend,
             address=address,
-            progress=advance,
+            progress=bar.advance,
+            on_start=bar.start,
         )
     typer.echo(format_summary(summarize(records)))
     if out:
@@ -248,6 +249,7 @@ def tournament(
         typer.Option(help="count the games already in --records, play the rest up to --games (and rewrite --out)"),
     ] = False,
     force: Annotated[bool, typer.Option(help="replace an existing --out or --records file")] = False,
+    progress: Annotated[bool, typer.Option(help="show the games done, time elapsed and time left")] = True,
 ) -> None:
     """Seats rotated fairly; win rates by bot, seat and role with 95% intervals; openskill ratings."""
     from shadowtable.sim.tournament import format_table, run_tournament
@@ -258,7 +260,7 @@ def tournament(
         raise CliError("--out and --records must be different files")
     _check_output(records, "--records", force=force, resume=resume)
     _check_output(out, "--out", force=force, resume=resume)
-    with batch_progress(games) as advance:
+    with batch_progress(games, enabled=progress) as bar:
         result = run_tournament(
             game,
             players,
@@ -266,10 +268,11 @@ def tournament(
             games,
             seed,
             parse_options(option or []),
-            lambda done, total: advance(1),
+            lambda done, total: bar.update(done),
             records_path=records,
             workers=workers or default_workers(),
             resume=resume,
+            on_start=lambda done, total: bar.start(done),
         )
     typer.echo(format_table(result))
     if out is not None:

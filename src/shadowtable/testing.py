@@ -16,7 +16,7 @@ from typing import Any
 
 from shadowtable.bots.random_bot import RandomBot
 from shadowtable.core.errors import IllegalActionError, InvalidSeatError, ShadowTableError
-from shadowtable.core.game import CHANCE, TERMINAL, Game
+from shadowtable.core.game import CHANCE, TERMINAL, Game, normalise_notation
 from shadowtable.core.record import GameRecord, replay
 from shadowtable.core.rng import derived_rng, sample_outcome
 from shadowtable.core.runner import play_game
@@ -112,7 +112,7 @@ def check_notation(game: Game[Any], state: Any, legal: list[int], where: str) ->
     seen: dict[str, int] = {}
     for action in legal:
         text = game.action_to_str(state, action)
-        key = " ".join(text.lower().split())
+        key = normalise_notation(text)
         if key in seen:
             _fail(where, f"actions {seen[key]} and {action} share notation {text!r}")
         seen[key] = action

@@ -195,9 +195,9 @@ class _StubView:
 
 
 def test_shadowlord_material_counts_the_power_stone_for_its_holder_only() -> None:
-    from shadowtable.bots.evaluation import POWER_STONE_BONUS, _alive_material
+    from shadowtable.bots.evaluation_shadowlord import POWER_STONE_BONUS, alive_material
 
-    assert [_alive_material(_StubView(0), seat) for seat in (0, 1)] == [10.0 + POWER_STONE_BONUS, 10.0]
-    assert [_alive_material(_StubView(2), seat) for seat in (0, 1)] == [10.0, 10.0]  # the Shadowlord holds it
-    assert [_alive_material(_StubView(-1), seat) for seat in (0, 1)] == [10.0, 10.0]
-    assert _alive_material(_StubView(1, out=(False, True)), 1) == 0.0
+    assert [alive_material(_StubView(0), seat) for seat in (0, 1)] == [10.0 + POWER_STONE_BONUS, 10.0]
+    assert [alive_material(_StubView(2), seat) for seat in (0, 1)] == [10.0, 10.0]  # the Shadowlord holds it
+    assert [alive_material(_StubView(-1), seat) for seat in (0, 1)] == [10.0, 10.0]
+    assert alive_material(_StubView(1, out=(False, True)), 1) == 0.0

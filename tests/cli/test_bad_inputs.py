@@ -20,6 +20,7 @@ from shadowtable.cli import main
 from shadowtable.sim.parallel import BatchJob, run_batch
 
 HUGE = "99999999999999999999999999"
+SEAT_RANGE = "between 0 and 2 for 3 players"
 
 # -- the input files, written fresh into each test's working folder ----------------------------
 
@@ -181,10 +182,8 @@ def _cases() -> list[tuple[list[str], str]]:
         ([*SIM, "--out", "existing.jsonl"], "--force"),
         ([*SIM, "--out", "no-such-folder/games.jsonl"], "no-such-folder"),
         ([*SIM, "--out", "a-folder"], "a-folder"),
-        ([*SIM, "--out", "a-folder", "--resume"], "a-folder"),
         ([*SIM, "--out", "a-folder", "--force"], "a-folder"),
         ([*SIM, "--out", "good.jsonl", "--resume"], "another batch"),
-        ([*SIM, "--out", "not-json.jsonl", "--resume"], "not-json.jsonl"),
         ([*SIM, "--out", "existing.jsonl", "--resume"], "existing.jsonl"),
         # content files given as a game option
         *[
@@ -214,7 +213,6 @@ def _cases() -> list[tuple[list[str], str]]:
         ([*TOUR, "--out", "a-folder", "--force"], "a-folder"),
         ([*TOUR, "--records", "new.jsonl", "--out", "new.jsonl"], "--records"),
         ([*TOUR, "--records", "good.jsonl", "--resume"], "is not game 0 of this tournament"),
-        ([*TOUR, "--records", "not-json.jsonl", "--resume"], "not-json.jsonl"),
         ([*TOUR, "--records", "new.jsonl", "--out", "no-such-folder/t.json", "--resume"], "no-such-folder"),
         # sweep
         (["sweep", "chess", "--players", "2", "--set", "rounds=1"], "unknown game 'chess'"),
@@ -242,9 +240,9 @@ def _cases() -> list[tuple[list[str], str]]:
         (["export", "good.jsonl", "--out", "no-such-folder/g.csv"], "no-such-folder"),
         (["export", "good.jsonl", "--out", "a-folder", "--force"], "a-folder"),
         # replay and view: seats and indices
-        *[(["replay", "good.jsonl", "--seat", s], "between 0 and 2") for s in ("-1", "3", HUGE, f"-{HUGE}")],
+        *[(["replay", "good.jsonl", "--seat", s], SEAT_RANGE) for s in ("-1", "3", HUGE, f"-{HUGE}")],
         (["replay", "good.jsonl", "--seat", "x"], "--seat"),
-        *[(["view", "good.jsonl", "--seat", s], "between 0 and 2") for s in ("-1", "3", HUGE)],
+        *[(["view", "good.jsonl", "--seat", s], SEAT_RANGE) for s in ("-1", "3", HUGE)],
         *[(["view", "good.jsonl", "--index", i], "--index") for i in ("-1", "1", HUGE)],
         # content check
         *[(["content", "check", name], "") for name in CONTENT_FILES],
@@ -255,8 +253,8 @@ def _cases() -> list[tuple[list[str], str]]:
         # play, wherever it fails before the terminal app starts
         (["play", "chess"], "unknown game 'chess'"),
         *[(["play", "tiny-showdown", "--players", n], "2 to 4 players") for n in ("0", "1", "-1", "9", HUGE)],
-        *[([*PLAY, "--seat", s], "between 0 and 2") for s in ("-1", "3", HUGE)],
-        *[([*PLAY, "--hotseat", h], "between 0 and 2") for h in ("0,3", "-1", "1,2,3", HUGE)],
+        *[([*PLAY, "--seat", s], SEAT_RANGE) for s in ("-1", "3", HUGE)],
+        *[([*PLAY, "--hotseat", h], SEAT_RANGE) for h in ("0,3", "-1", "1,2,3", HUGE)],
         *[([*PLAY, "--hotseat", h], "--hotseat") for h in ("x", "0;1", ",", "")],
         ([*PLAY, "--bots", "nobot"], "unknown bot 'nobot'"),
         ([*PLAY, "--bots", "random,random,random"], "need 1 or 2 bots"),
@@ -289,6 +287,7 @@ def _case_id(case: tuple[list[str], str]) -> str:
 
 def _assert_one_error_line(code: int, out: str, err: str, expected: str) -> None:
     assert "Traceback" not in out + err
+    assert out == "", "a bad input is refused before anything is shown"
     assert code == 2, f"exit status {code}; stderr: {err!r}"
     lines = err.splitlines()
     assert len(lines) == 1, f"expected one line on stderr, got {lines!r}"
@@ -325,6 +324,31 @@ def test_report_without_matplotlib_names_both_install_commands(
     _assert_one_error_line(code, captured.out, captured.err, "matplotlib")
     assert "pip install 'shadowtable[report]'" in captured.err
     assert 'pip install -e ".[report]"' in captured.err
+    assert _snapshot(workdir) == before
+
+
+@pytest.mark.parametrize(
+    ("module", "argv", "install"),
+    [
+        ("ray", [*SIM, "--backend", "ray"], "pip install 'shadowtable[ray]'"),
+        ("pyarrow", ["export", "good.jsonl", "--out", "new.parquet"], "pip install pyarrow"),
+    ],
+)
+def test_a_missing_extra_is_one_error_line_before_any_work(
+    workdir: Path,
+    module: str,
+    argv: list[str],
+    install: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name in [name for name in sys.modules if name == module or name.startswith(f"{module}.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, module, None)
+    before = _snapshot(workdir)
+    code = main(argv)
+    captured = capsys.readouterr()
+    _assert_one_error_line(code, captured.out, captured.err, install)
     assert _snapshot(workdir) == before
 
 

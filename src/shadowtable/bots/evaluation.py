@@ -14,28 +14,10 @@ from typing import Any
 
 from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game
+from shadowtable.core.manifest import load, manifest_of
+from shadowtable.core.registry import available_games, game_class
 
 Evaluator = Callable[[Game[Any], Any], list[float]]
-
-
-def _shadowlord_material(game: Game[Any], state: Any) -> list[float]:
-    from shadowtable.bots.heuristic_shadowlord import make_view
-
-    view = make_view(game, 0, game.observe(state, 0))
-    return material_shares([_alive_material(view, seat) for seat in range(game.players)])
-
-
-POWER_STONE_BONUS = 20.0
-"""Material the Power Stone is worth to the seat whose character holds it (the Shadowlord's
-Strength twice over: taking it is the way to win)."""
-
-
-def _alive_material(view: Any, seat: int) -> float:
-    if view.pub["seat_out"][seat]:
-        return 0.0
-    stone = int(view.pub["stone"])
-    holds = 0 <= stone < len(view.owner_list) and view.owner(stone) in view.mine_of(seat)
-    return float(view.seat_material(seat)) + (POWER_STONE_BONUS if holds else 0.0)
 
 
 def material_shares(material: Sequence[float]) -> list[float]:
@@ -46,7 +28,8 @@ def material_shares(material: Sequence[float]) -> list[float]:
     return [m / total for m in material]
 
 
-_EVALUATORS: dict[tuple[str, str], Evaluator] = {("shadowlord", "heuristic"): _shadowlord_material}
+_EVALUATORS: dict[tuple[str, str], Evaluator] = {}
+"""Evaluations registered at run time (a game's own are named in its manifest)."""
 
 
 def register_evaluator(game_id: str, name: str, evaluator: Evaluator) -> None:
@@ -55,14 +38,23 @@ def register_evaluator(game_id: str, name: str, evaluator: Evaluator) -> None:
 
 
 def evaluators_for(game_id: str) -> list[str]:
-    """The evaluation names registered for ``game_id``, sorted."""
-    return sorted(name for gid, name in _EVALUATORS if gid == game_id)
+    """The evaluation names of ``game_id`` (its manifest's and any registered), sorted."""
+    return sorted({name for gid, name in _EVALUATORS if gid == game_id} | set(_manifest_evaluations(game_id)))
 
 
 def evaluator(game_id: str, name: str) -> Evaluator:
     """The evaluator ``name`` of ``game_id``; :class:`BotError` if there is none."""
     found = _EVALUATORS.get((game_id, name))
+    if found is None and name in _manifest_evaluations(game_id):
+        found = load(_manifest_evaluations(game_id)[name])
+        _EVALUATORS[(game_id, name)] = found
     if found is None:
         known = ", ".join(evaluators_for(game_id)) or "none"
         raise BotError(f"no evaluation {name!r} for game {game_id!r}; available: {known}")
     return found
+
+
+def _manifest_evaluations(game_id: str) -> dict[str, str]:
+    if game_id not in available_games():
+        return {}
+    return dict(manifest_of(game_class(game_id)).evaluations)

@@ -1,30 +1,16 @@
-"""The ``heuristic`` bot: delegates to the rule-of-thumb bot written for each game."""
+"""The ``heuristic`` bot: delegates to the rule-of-thumb bot each game names in its manifest."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from shadowtable.bots.base import Bot
 from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game, Observation
-
-
-def _shadow_planet() -> Bot:
-    from shadowtable.bots.heuristic_shadow_planet import ShadowPlanetHeuristicBot
-
-    return ShadowPlanetHeuristicBot()
-
-
-def _shadowlord() -> Bot:
-    from shadowtable.bots.heuristic_shadowlord import ShadowlordHeuristicBot
-
-    return ShadowlordHeuristicBot()
-
-
-PER_GAME: dict[str, Callable[[], Bot]] = {"shadow-planet": _shadow_planet, "shadowlord": _shadowlord}
-"""Game id to a factory of its heuristic bot (imported lazily)."""
+from shadowtable.core.manifest import load, manifest_of
+from shadowtable.core.registry import available_games, game_class
 
 
 class HeuristicBot:
@@ -38,10 +24,13 @@ class HeuristicBot:
     def bot_for(self, game_id: str) -> Bot:
         """The per-game bot for ``game_id`` (made once)."""
         if game_id not in self._bots:
-            factory = PER_GAME.get(game_id)
-            if factory is None:
-                raise BotError(f"no heuristic bot for game {game_id!r}; available: {', '.join(sorted(PER_GAME))}")
-            self._bots[game_id] = factory()
+            reference = manifest_of(game_class(game_id)).heuristic_bot if game_id in available_games() else None
+            if reference is None:
+                raise BotError(
+                    f"no heuristic bot for game {game_id!r}; available: {', '.join(games_with_heuristics())}"
+                )
+            bot: Bot = load(reference)()
+            self._bots[game_id] = bot
         return self._bots[game_id]
 
     def choose(
@@ -53,3 +42,8 @@ class HeuristicBot:
         rng: random.Random,
     ) -> int:
         return self.bot_for(game.spec.id).choose(game, seat, observation, legal_actions, rng)
+
+
+def games_with_heuristics() -> list[str]:
+    """The registered games whose manifest names a heuristic bot."""
+    return [gid for gid in available_games() if manifest_of(game_class(gid)).heuristic_bot]

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from shadowtable.bots.base import Bot
 from shadowtable.bots.random_bot import RandomBot
 from shadowtable.core.errors import BotError
 
-BotFactory = Callable[..., Any]
+BotFactory = Callable[..., Bot]
 
 
-def _heuristic(**params: Any) -> Any:
+def _heuristic(**params: Any) -> Bot:
     from shadowtable.bots.heuristic import HeuristicBot  # lazy: bots stay importable without the games
 
     return HeuristicBot(**params)
@@ -51,7 +52,7 @@ def _parse_value(value: str) -> Any:
     return value
 
 
-def make_bot(text: str) -> Any:
+def make_bot(text: str) -> Bot:
     """A bot from its short name and parameters."""
     name, params = parse_bot_spec(text)
     if name not in _FACTORIES:

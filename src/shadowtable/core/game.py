@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 from shadowtable.core.errors import IllegalActionError, InvalidActionError, InvalidSeatError
@@ -70,6 +70,12 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def apply(self, state: S, action: int) -> S:
         """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+
+    def apply_unchecked(self, state: S, action: int) -> S:
+        """:meth:`apply` without the legality check, for an action just taken from
+        :meth:`legal_actions` (search rollouts, benchmarks).  Games override it where the check
+        costs; the default checks anyway."""
+        return self.apply(state, action)
 
     def is_terminal(self, state: S) -> bool:
         """Whether the game is over."""
@@ -202,6 +208,10 @@ class Game(ABC, Generic[S]):
         """Component-conservation problems (every card and token somewhere, exactly once)."""
         return []
 
+    def summary(self, state: S) -> dict[str, Any]:
+        """Facts about a game for reports and records' ``metadata`` (JSON data; empty by default)."""
+        return {}
+
     def check_legal(self, state: S, action: int) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``."""
         if isinstance(action, bool) or not isinstance(action, int):
@@ -222,9 +232,3 @@ QUOTE_LIMIT = 80
 def quote_input(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` quoted for an error message, cut to ``limit`` characters with an ellipsis."""
     return repr(text if len(text) <= limit else text[: limit - 1] + "\u2026")
-
-
-def legal_or_raise(action: int, legal: Sequence[int]) -> None:
-    """Raise :class:`IllegalActionError` unless ``action`` is among ``legal``."""
-    if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
-        raise IllegalActionError(f"action {action!r} is not legal now")

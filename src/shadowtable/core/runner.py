@@ -125,7 +125,6 @@ class Session:
     def record(self) -> GameRecord:
         """The record of the game so far (``truncated`` while unfinished)."""
         over = self.is_over()
-        summary = getattr(self.game, "summary", None)
         return GameRecord(
             game=self.game.spec.id,
             version=self.game.spec.version,
@@ -136,7 +135,7 @@ class Session:
             seed=self.seed,
             returns=list(self.game.returns(self.state)) if over else None,
             truncated=not over,
-            metadata=dict(summary(self.state)) if callable(summary) else {},
+            metadata=dict(self.game.summary(self.state)),
         )
 
     @classmethod

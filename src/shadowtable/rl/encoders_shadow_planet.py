@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from shadowtable.core.game import Game, Observation
-from shadowtable.rl.encoding import Block, BlockEncoder, bits, one_hot, one_hot_shifted, register_encoder
+from shadowtable.rl.encoding import Block, BlockEncoder, bits, one_hot, one_hot_shifted
 
 CHARACTERS, LOCATIONS, SECTIONS, VEHICLES, OBJECTIVES, COLOURS, TYPES = 6, 4, 7, 2, 5, 5, 5
 MODES = 61
@@ -237,6 +237,3 @@ class ShadowPlanetEncoder(BlockEncoder):
     def _winners(self, o: Observation) -> list[float]:
         outcome = o.get("outcome")
         return members(outcome["winners"] if outcome else [], self.players)
-
-
-register_encoder("shadow-planet", ShadowPlanetEncoder)

@@ -13,7 +13,7 @@ from typing import Any
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadowlord.content import CARD_VALUES, MAX_FIGURES, MAX_GALAXIES
-from shadowtable.rl.encoding import Block, BlockEncoder, bits, one_hot, one_hot_shifted, register_encoder
+from shadowtable.rl.encoding import Block, BlockEncoder, bits, one_hot, one_hot_shifted
 
 SEATS = 4
 COLOURS = 5
@@ -336,6 +336,3 @@ class ShadowlordEncoder(BlockEncoder):
                 float(bool(offer)),
             ]
         )
-
-
-register_encoder("shadowlord", ShadowlordEncoder)

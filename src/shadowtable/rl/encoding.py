@@ -8,6 +8,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from shadowtable.core.game import Game, Observation
+from shadowtable.core.manifest import load, manifest_of
 
 
 class Encoder(Protocol):
@@ -32,24 +33,15 @@ def register_encoder(game_id: str, factory: EncoderFactory) -> None:
 
 
 def encoder_for(game: Game[Any]) -> Encoder:
-    """The registered encoder of ``game`` (the built-in games register theirs on import)."""
-    _load_builtin_encoders()
-    try:
-        factory = _ENCODERS[game.spec.id]
-    except KeyError:
-        raise KeyError(f"no observation encoder registered for {game.spec.id!r}") from None
+    """The encoder of ``game``: one registered for its id, else the one its manifest names."""
+    factory = _ENCODERS.get(game.spec.id)
+    if factory is None:
+        reference = manifest_of(type(game)).encoder
+        if reference is None:
+            raise KeyError(f"no observation encoder registered for {game.spec.id!r}")
+        factory = load(reference)
+        _ENCODERS[game.spec.id] = factory
     return factory(game)
-
-
-def _load_builtin_encoders() -> None:
-    import importlib
-
-    for module in ("shadowtable.rl.encoders_shadow_planet", "shadowtable.rl.encoders_shadowlord"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
 
 
 def action_mask(game: Game[Any], legal: Sequence[int]) -> np.ndarray[Any, np.dtype[np.int8]]:

@@ -15,7 +15,8 @@ from gymnasium import spaces
 
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.game import Game
-from shadowtable.core.registry import make
+from shadowtable.core.manifest import manifest_of
+from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.core.runner import Session
 from shadowtable.rl.encoding import action_mask, encoder_for
 
@@ -93,8 +94,9 @@ class ShadowTableEnv(gym.Env[Any, Any]):
 
 
 def _register() -> None:
-    for env_id, game in (("shadowtable/ShadowPlanet-v0", "shadow-planet"), ("shadowtable/Shadowlord-v0", "shadowlord")):
-        if env_id not in gym.registry:
+    for game in available_games():
+        env_id = manifest_of(game_class(game)).gym_id
+        if env_id is not None and env_id not in gym.registry:
             gym.register(id=env_id, entry_point=f"{__name__}:ShadowTableEnv", kwargs={"game": game, "players": 4})
 
 

@@ -14,32 +14,8 @@ from typing import Any
 
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import game_class
-from shadowtable.sim.stats import wilson_interval
+from shadowtable.sim.stats import WinTally
 from shadowtable.sim.summaries import record_roles, record_trajectories
-
-
-@dataclass
-class WinTally:
-    """Wins out of games, with a 95% Wilson interval."""
-
-    wins: int = 0
-    games: int = 0
-
-    def add(self, won: bool) -> None:
-        self.games += 1
-        self.wins += int(won)
-
-    @property
-    def rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.games)
-
-    def to_json(self) -> dict[str, Any]:
-        low, high = self.interval
-        return {"wins": self.wins, "games": self.games, "rate": self.rate, "ci95": [low, high]}
 
 
 @dataclass
@@ -61,8 +37,8 @@ class GroupStats:
     @property
     def first_player_edge(self) -> float:
         """Seat 0's win rate minus the mean win rate of the other seats."""
-        others = [t.rate for s, t in self.by_seat.items() if s != 0]
-        first = self.by_seat[0].rate if 0 in self.by_seat else 0.0
+        others = [t.win_rate for s, t in self.by_seat.items() if s != 0]
+        first = self.by_seat[0].win_rate if 0 in self.by_seat else 0.0
         return first - (sum(others) / len(others) if others else 0.0)
 
     def mean_trajectory(self, name: str) -> list[float]:

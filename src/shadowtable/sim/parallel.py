@@ -204,8 +204,14 @@ def run_batch(
     backend: str = "local",
     address: str | None = None,
     progress: ProgressHook | None = None,
+    on_start: ProgressHook | None = None,
 ) -> list[GameRecord]:
-    """Run ``job``, appending records to ``out`` in index order; returns every record of the batch."""
+    """Run ``job``, appending records to ``out`` in index order; returns every record of the batch.
+
+    ``on_start`` is called once, with the number of games already complete (``resume``), when the
+    arguments and any file to resume have been checked and play starts; ``progress`` after each
+    chunk of games.
+    """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; use 'local' or 'ray'")
     done = completed_indices(out, job) if out is not None and resume else set()
@@ -217,6 +223,8 @@ def run_batch(
         stream_chunks = run_ray(job, todo, workers=workers, chunk_size=size, address=address)
     else:
         stream_chunks = run_local(job, todo, workers=workers, chunk_size=size)
+    if on_start is not None:
+        on_start(len(done))
     kept: list[str] = []
     sink = open(out, "a" if resume else "w", encoding="utf-8") if out is not None else None  # noqa: SIM115
     try:

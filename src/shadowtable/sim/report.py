@@ -16,7 +16,8 @@ from typing import Any
 
 from shadowtable.core.errors import MissingExtraError
 from shadowtable.core.record import GameRecord
-from shadowtable.sim.balance import GroupStats, WinTally, group_records
+from shadowtable.sim.balance import GroupStats, group_records
+from shadowtable.sim.stats import WinTally
 from shadowtable.sim.tournament import SkillRating, updated_ratings
 
 SECTIONS = (
@@ -71,8 +72,8 @@ def _img(fig: Any, alt: str) -> str:
 def _bar_chart(labels: Sequence[str], tallies: Sequence[WinTally], title: str) -> str:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 3))
-    rates = [t.rate for t in tallies]
-    errors = [[t.rate - t.interval[0] for t in tallies], [t.interval[1] - t.rate for t in tallies]]
+    rates = [t.win_rate for t in tallies]
+    errors = [[t.win_rate - t.win_interval[0] for t in tallies], [t.win_interval[1] - t.win_rate for t in tallies]]
     ax.bar(range(len(labels)), rates, yerr=errors, capsize=4, color="#4a78b5")
     ax.set_xticks(range(len(labels)), labels, rotation=20)
     ax.set_ylim(0, 1)
@@ -87,8 +88,13 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
+def _interval_text(tally: WinTally) -> str:
+    low, high = tally.win_interval
+    return f"{low:.1%} - {high:.1%}"
+
+
 def _tally_rows(items: Iterable[tuple[str, WinTally]]) -> list[list[Any]]:
-    return [[name, t.games, t.wins, f"{t.rate:.1%}", f"{t.interval[0]:.1%} - {t.interval[1]:.1%}"] for name, t in items]
+    return [[name, t.games, t.wins, f"{t.win_rate:.1%}", _interval_text(t)] for name, t in items]
 
 
 TALLY_HEADER = ("", "games", "wins", "win rate", "95% CI")
@@ -129,17 +135,26 @@ def player_counts(groups: Sequence[GroupStats]) -> str:
     for g in groups:
         for role, t in sorted(g.by_role.items()) or [("any seat", _pooled(g))]:
             rows.append(
-                [g.game, g.players, role, t.games, f"{t.rate:.1%}", f"{t.interval[0]:.1%} - {t.interval[1]:.1%}"]
+                [
+                    g.game,
+                    g.players,
+                    role,
+                    t.games,
+                    f"{t.win_rate:.1%}",
+                    _interval_text(t),
+                ]
             )
     return _table(("game", "players", "role", "games", "win rate", "95% CI"), rows)
 
 
 def _pooled(group: GroupStats) -> WinTally:
-    return WinTally(sum(t.wins for t in group.by_seat.values()), sum(t.games for t in group.by_seat.values()))
+    return WinTally(
+        games=sum(t.games for t in group.by_seat.values()), wins=sum(t.wins for t in group.by_seat.values())
+    )
 
 
 def first_player(groups: Sequence[GroupStats]) -> str:
-    rows = [[_title(g), f"{g.by_seat[0].rate:.1%}", f"{g.first_player_edge:+.1%}"] for g in groups if g.by_seat]
+    rows = [[_title(g), f"{g.by_seat[0].win_rate:.1%}", f"{g.first_player_edge:+.1%}"] for g in groups if g.by_seat]
     return _table(("group", "seat 0 win rate", "edge over the other seats"), rows)
 
 

@@ -1,10 +1,12 @@
-"""Rates and confidence intervals for simulation reports (pure functions, standard library only)."""
+"""Rates, confidence intervals and the one win tally of simulation reports (standard library only)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 
 def rate(successes: int, trials: int) -> float:
@@ -47,3 +49,50 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
 def _check_counts(successes: int, trials: int) -> None:
     if trials < 0 or not 0 <= successes <= trials:
         raise ValueError(f"need 0 <= successes <= trials, got {successes} of {trials}")
+
+
+@dataclass
+class WinTally:
+    """Seat-games played, wins and summed return for one seat, bot or role."""
+
+    games: int = 0
+    wins: int = 0
+    return_sum: float = 0.0
+
+    def add(self, won: bool, value: float = 0.0) -> None:
+        """Count one seat-game."""
+        self.games += 1
+        self.wins += int(won)
+        self.return_sum += value
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per seat-game."""
+        return rate(self.wins, self.games)
+
+    @property
+    def mean_return(self) -> float:
+        """Mean return per seat-game."""
+        return self.return_sum / self.games if self.games else 0.0
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """95% Wilson confidence interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        """Counts plus the derived rate, interval and mean (ignored when read back)."""
+        low, high = self.win_interval
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "return_sum": self.return_sum,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": [low, high],
+            "mean_return": self.mean_return,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WinTally:
+        """Rebuild from :meth:`to_json` output."""
+        return cls(games=int(data["games"]), wins=int(data["wins"]), return_sum=float(data["return_sum"]))

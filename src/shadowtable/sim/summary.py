@@ -8,25 +8,15 @@ from dataclasses import dataclass, field
 
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import game_class
+from shadowtable.sim.stats import WinTally
 
 
 @dataclass
-class SeatStats:
-    """One seat's results over a batch."""
+class SeatStats(WinTally):
+    """One seat's results over a batch: its bot and its tally."""
 
-    seat: int
-    bot: str
-    games: int = 0
-    wins: int = 0
-    total_return: float = 0.0
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def mean_return(self) -> float:
-        return self.total_return / self.games if self.games else 0.0
+    seat: int = 0
+    bot: str = ""
 
 
 @dataclass
@@ -55,16 +45,14 @@ def summarize(records: Iterable[GameRecord]) -> BatchSummary:
     for record in records:
         if summary is None:
             summary = BatchSummary(record.game, record.players)
-            summary.seats = [SeatStats(seat, name) for seat, name in enumerate(record.seats)]
+            summary.seats = [SeatStats(seat=seat, bot=name) for seat, name in enumerate(record.seats)]
         best = game_class(record.game).SPEC.max_utility
         summary.games += 1
         summary.lengths.append(len(record.actions))
         if record.truncated or record.returns is None:
             summary.truncated += 1
         for stats, value in zip(summary.seats, record.returns or [0.0] * record.players, strict=True):
-            stats.games += 1
-            stats.total_return += value
-            stats.wins += int(value >= best and not record.truncated)
+            stats.add(value >= best and not record.truncated, value)
     if summary is None:
         raise ValueError("no records to summarize")
     return summary

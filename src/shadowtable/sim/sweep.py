@@ -137,7 +137,7 @@ def format_sweep(points: Sequence[SweepPoint]) -> str:
         stats = point.stats
         label = ", ".join(f"{k}={v}" for k, v in point.options.items())
         tallies = stats.by_role or {f"seat {s}": t for s, t in stats.by_seat.items()}
-        rates = "  ".join(f"{name} {t.rate:.1%}" for name, t in sorted(tallies.items()))
+        rates = "  ".join(f"{name} {t.win_rate:.1%}" for name, t in sorted(tallies.items()))
         ends = ", ".join(f"{reason} {n / stats.games:.0%}" for reason, n in stats.endings.most_common(3))
         lines.append(f"{label}: {stats.games} games; {rates}; ends: {ends}")
     return "\n".join(lines)

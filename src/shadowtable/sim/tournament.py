@@ -39,59 +39,12 @@ from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
 from shadowtable.sim.batch import game_seed, play_indexed
 from shadowtable.sim.parallel import chunks, completed_records, in_order, record_index
-from shadowtable.sim.stats import rate, wilson_interval
+from shadowtable.sim.stats import WinTally
 from shadowtable.sim.summaries import record_roles
 
 RESULT_FORMAT = "shadowtable-tournament/1"
 Progress = Callable[[int, int], None]
 """Called as ``progress(games_done, games_total)`` after each game."""
-
-
-@dataclass
-class Tally:
-    """Seat-games played, wins and summed return for one bot, seat or role."""
-
-    games: int = 0
-    wins: int = 0
-    return_sum: float = 0.0
-
-    def add(self, won: bool, value: float) -> None:
-        """Count one seat-game."""
-        self.games += 1
-        self.wins += int(won)
-        self.return_sum += value
-
-    @property
-    def win_rate(self) -> float:
-        """Wins per seat-game."""
-        return rate(self.wins, self.games)
-
-    @property
-    def mean_return(self) -> float:
-        """Mean return per seat-game."""
-        return self.return_sum / self.games if self.games else 0.0
-
-    @property
-    def win_interval(self) -> tuple[float, float]:
-        """95% Wilson confidence interval of the win rate."""
-        return wilson_interval(self.wins, self.games)
-
-    def to_json(self) -> dict[str, Any]:
-        """Counts plus the derived rate, interval and mean (ignored when read back)."""
-        low, high = self.win_interval
-        return {
-            "games": self.games,
-            "wins": self.wins,
-            "return_sum": self.return_sum,
-            "win_rate": self.win_rate,
-            "win_rate_ci95": [low, high],
-            "mean_return": self.mean_return,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Tally:
-        """Rebuild from :meth:`to_json` output."""
-        return cls(games=int(data["games"]), wins=int(data["wins"]), return_sum=float(data["return_sum"]))
 
 
 @dataclass(frozen=True)
@@ -122,10 +75,10 @@ class TournamentResult:
     labels: list[str]
     games: int = 0
     truncated: int = 0
-    bots: dict[str, Tally] = field(default_factory=dict)
-    bot_seats: dict[str, list[Tally]] = field(default_factory=dict)
-    seats: list[Tally] = field(default_factory=list)
-    roles: dict[str, dict[str, Tally]] = field(default_factory=dict)
+    bots: dict[str, WinTally] = field(default_factory=dict)
+    bot_seats: dict[str, list[WinTally]] = field(default_factory=dict)
+    seats: list[WinTally] = field(default_factory=list)
+    roles: dict[str, dict[str, WinTally]] = field(default_factory=dict)
     ratings: dict[str, SkillRating] = field(default_factory=dict)
     lineup: list[str] = field(default_factory=list)
     """The line-up before rotation (labels, a bot repeated once per place); empty means ``labels``."""
@@ -168,10 +121,10 @@ class TournamentResult:
             lineup=[str(label) for label in data.get("lineup", data["labels"])],
             games=int(data["games"]),
             truncated=int(data["truncated"]),
-            bots={k: Tally.from_json(v) for k, v in data["bots"].items()},
-            bot_seats={k: [Tally.from_json(t) for t in v] for k, v in data["bot_seats"].items()},
-            seats=[Tally.from_json(t) for t in data["seats"]],
-            roles={r: {k: Tally.from_json(t) for k, t in by.items()} for r, by in data["roles"].items()},
+            bots={k: WinTally.from_json(v) for k, v in data["bots"].items()},
+            bot_seats={k: [WinTally.from_json(t) for t in v] for k, v in data["bot_seats"].items()},
+            seats=[WinTally.from_json(t) for t in data["seats"]],
+            roles={r: {k: WinTally.from_json(t) for k, t in by.items()} for r, by in data["roles"].items()},
             ratings={k: SkillRating(float(v["mu"]), float(v["sigma"])) for k, v in data["ratings"].items()},
         )
 
@@ -213,6 +166,7 @@ def run_tournament(
     records_path: str | Path | None = None,
     workers: int = 1,
     resume: bool = False,
+    on_start: Progress | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of ``game_id`` between ``bot_specs``; see the module docstring.
 
@@ -220,7 +174,8 @@ def run_tournament(
     receives every game record as one JSON line, in game order, flushed after each game.
     ``workers`` > 1 plays the games in that many local processes (same result).  ``resume``
     counts the games already complete in ``records_path`` (see :func:`resumed_records`) and plays
-    and appends only the rest; ``games`` is the total wanted.
+    and appends only the rest; ``games`` is the total wanted.  ``on_start(done, games)`` is called
+    once, when every argument (and the records resumed) has been checked and play starts.
     """
     specs, places = lineup_places(bot_specs)
     labels = unique_labels(specs)
@@ -233,6 +188,8 @@ def run_tournament(
     job = TournamentJob(game_id, players, dict(options or {}), seed, tuple(labels), tuple(specs), tuple(lineup))
     done = resumed_records(path, job, games) if resume and path is not None else []
     count = partial(_count, result, job, game.spec.max_utility, games, progress)
+    if on_start is not None:
+        on_start(len(done), games)
     for record in done:
         count(record)
     with _open_records(path, append=resume) as sink:
@@ -393,9 +350,9 @@ def empty_result(
         seed=seed,
         labels=list(labels),
         lineup=list(lineup or labels),
-        bots={label: Tally() for label in labels},
-        bot_seats={label: [Tally() for _ in range(players)] for label in labels},
-        seats=[Tally() for _ in range(players)],
+        bots={label: WinTally() for label in labels},
+        bot_seats={label: [WinTally() for _ in range(players)] for label in labels},
+        seats=[WinTally() for _ in range(players)],
         ratings={label: SkillRating(float(initial.mu), float(initial.sigma)) for label in labels},
     )
 
@@ -413,7 +370,7 @@ def add_record(result: TournamentResult, record: GameRecord, lineup: Sequence[st
         result.bot_seats[label][seat].add(won, value)
         result.seats[seat].add(won, value)
         if roles is not None:
-            result.roles.setdefault(roles[seat], {}).setdefault(label, Tally()).add(won, value)
+            result.roles.setdefault(roles[seat], {}).setdefault(label, WinTally()).add(won, value)
     result.ratings.update(updated_ratings(result.ratings, lineup, record.returns))
 
 
@@ -486,7 +443,7 @@ def _bot_header() -> list[str]:
     return [*_tally_header("bot"), "rating mu", "sigma", "ordinal"]
 
 
-def _tally_cells(name: str, tally: Tally) -> list[str]:
+def _tally_cells(name: str, tally: WinTally) -> list[str]:
     low, high = tally.win_interval
     return [
         name,

@@ -1,4 +1,4 @@
-"""Rich boards for the terminal app: a game's own drawing, or its text rendering."""
+"""Rich boards for the terminal app: the drawing a game's manifest names, or its text rendering."""
 
 from __future__ import annotations
 
@@ -8,16 +8,13 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from shadowtable.core.game import Game, Observation
+from shadowtable.core.manifest import load, manifest_of
 
 
 def board(game: Game[Any], observation: Observation) -> RenderableType:
     """The board as ``observation``'s seat sees it."""
-    if game.spec.id == "shadow-planet":
-        from shadowtable.tui.boards.shadow_planet import shadow_planet_board
-
-        return shadow_planet_board(game, observation)
-    if game.spec.id == "shadowlord":
-        from shadowtable.tui.boards.shadowlord import shadowlord_board
-
-        return shadowlord_board(game, observation)
-    return Text(game.render(observation))
+    reference = manifest_of(type(game)).terminal_board
+    if reference is None:
+        return Text(game.render(observation))
+    drawn: RenderableType = load(reference)(game, observation)
+    return drawn

@@ -1,0 +1,66 @@
+"""A game's manifest: where its adapters live, as lazy import strings.
+
+Every game package may hold a ``manifest`` module with ``MANIFEST = Manifest(...)`` naming its
+heuristic bot, RL observation encoder, terminal board and state evaluations as
+``"module:attribute"`` strings.  Generic modules (bots, RL, the terminal app) find a game's
+adapter here and import it only when it is used, so no generic module names a game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from shadowtable.core.errors import ShadowTableError
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """Import strings (``"package.module:attribute"``) of a game's adapters; ``None``: none.
+
+    - ``heuristic_bot``: a class whose instances are :class:`shadowtable.bots.base.Bot`;
+    - ``encoder``: a factory ``(game) -> Encoder`` of fixed-shape observation arrays;
+    - ``terminal_board``: ``(game, observation) -> rich renderable`` for the terminal app;
+    - ``evaluations``: name to ``(game, state) -> list[float]``, for search cut-offs;
+    - ``gym_id``: the Gymnasium environment id registered for the game.
+    """
+
+    heuristic_bot: str | None = None
+    encoder: str | None = None
+    terminal_board: str | None = None
+    evaluations: Mapping[str, str] = field(default_factory=dict)
+    gym_id: str | None = None
+
+
+NO_ADAPTERS = Manifest()
+
+
+def manifest_of(game_class: type[Any]) -> Manifest:
+    """The manifest in the package of ``game_class`` (or of its nearest base class with one)."""
+    for cls in game_class.__mro__:
+        package = cls.__module__.rpartition(".")[0]
+        if not package or package == "shadowtable.core":
+            continue
+        try:
+            module = importlib.import_module(f"{package}.manifest")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.manifest":
+                raise
+            continue
+        found = getattr(module, "MANIFEST", None)
+        if isinstance(found, Manifest):
+            return found
+    return NO_ADAPTERS
+
+
+def load(reference: str) -> Any:
+    """The object a ``"module:attribute"`` string names, imported now."""
+    module_name, sep, attribute = reference.partition(":")
+    if not sep:
+        raise ShadowTableError(f"an adapter reference is 'module:attribute', got {reference!r}")
+    try:
+        return getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise ShadowTableError(f"cannot load adapter {reference!r}: {exc}") from exc

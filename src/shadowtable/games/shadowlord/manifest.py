@@ -1,0 +1,11 @@
+"""Shadowlord!'s adapters, imported only when used."""
+
+from shadowtable.core.manifest import Manifest
+
+MANIFEST = Manifest(
+    heuristic_bot="shadowtable.bots.heuristic_shadowlord:ShadowlordHeuristicBot",
+    encoder="shadowtable.rl.encoders_shadowlord:ShadowlordEncoder",
+    terminal_board="shadowtable.tui.boards.shadowlord:shadowlord_board",
+    evaluations={"heuristic": "shadowtable.bots.evaluation_shadowlord:material"},
+    gym_id="shadowtable/Shadowlord-v0",
+)
