@@ -23,8 +23,22 @@ from games.shadowlord.helpers import (
 from shadowtable import CHANCE, RandomBot, make, play_game
 from shadowtable.bots.heuristic_shadowlord import ShadowlordHeuristicBot
 from shadowtable.core.game import Game, Observation
+from shadowtable.core.kernel import Task, task_kind
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import REMOVED, SLState
+from shadowtable.games.shadowlord.tasks import (
+    Build,
+    Commit,
+    Draw,
+    EndTurn,
+    EventRoll,
+    Fight,
+    First,
+    Move,
+    PortraitCards,
+    PutToVote,
+    Reveal,
+)
 
 TURN_CAP = 60
 
@@ -94,15 +108,16 @@ def test_same_seed_same_record() -> None:
 
 # -- key decisions, reached by playing from the initial state -------------------------------------
 
-ChancePick = Callable[[str, list[int]], int]
+ChancePick = Callable[[Task, list[int]], int]
 
 
 def scripted_chance(draw_value: int, reveal: int = 0) -> ChancePick:
     """Seat 0 starts, every card drawn has ``draw_value``, every Special Event is 'draw 2'."""
     index = (0, 2, 4, 7, 10).index(draw_value)
 
-    def pick(kind: str, outcomes: list[int]) -> int:
-        wanted = {"first": 0, "draw": index, "event_roll": 9, "reveal": reveal}.get(kind, outcomes[0])
+    def pick(task: Task, outcomes: list[int]) -> int:
+        chosen = {First: 0, EventRoll: 9, Reveal: reveal}
+        wanted = index if isinstance(task, Draw) else chosen.get(type(task), outcomes[0])
         return wanted if wanted in outcomes else outcomes[0]
 
     return pick
@@ -121,7 +136,7 @@ def play_until(
             return state, taken
         player = game.current_player(state)
         if player == CHANCE:
-            action = pick(state.stack[-1][0], [o for o, _ in game.chance_outcomes(state)])
+            action = pick(state.stack[-1], [o for o, _ in game.chance_outcomes(state)])
         else:
             action = bot.choose(game, player, game.observe(state, player), game.legal_actions(state), random.Random(0))
             taken.append(game.action_to_str(state, action))
@@ -135,7 +150,7 @@ def decision_of(game: ShadowlordGame, kind: str, seat: int = 0, turn: int = 0) -
             game.current_player(state) == seat
             and state.turn >= turn
             and bool(state.stack)
-            and state.stack[-1][0] == kind
+            and task_kind(type(state.stack[-1])) == kind
         )
 
     return stop
@@ -183,7 +198,7 @@ def test_after_the_last_battle_sets_a_strong_reward_aside_then_ends_the_turn() -
     game = shadowlord(4)
     state = board(game)
     give_hand(state, 0, 10, 4, 2, 0)
-    state = pending(game, state, ("end_turn",), ("portrait_cards", 0))
+    state = pending(game, state, EndTurn(), PortraitCards(0))
     assert bot_says(game, state) == "place card 10 under Red Master"
     taken = []
     while state.cur == RED:  # never loops: each placement shrinks the Attack Hand
@@ -201,7 +216,7 @@ def battle_board(game: ShadowlordGame, red_ships: int, blue_ships: int) -> SLSta
     state = board(game)
     put(state, warrior(RED), G(1, 1), ships=red_ships)
     put(state, warrior(BLUE), G(1, 1), ships=blue_ships)
-    return pending(game, state, ("fight",))
+    return pending(game, state, Fight())
 
 
 def test_fights_when_clearly_stronger_and_proposes_a_truce_when_weak() -> None:
@@ -229,12 +244,12 @@ def duel_commit(game: ShadowlordGame, red_ships: int, blue_portrait: Sequence[in
     put(state, warrior(BLUE), G(1, 1), ships=3)
     give_hand(state, 0, 7, 2)
     give_portrait(state, warrior(BLUE), *blue_portrait)
-    state = pending(game, state, ("fight",))
+    state = pending(game, state, Fight())
     for text in ("fight", "attack with Red Warrior", "defend with Blue Warrior"):
         state = game.apply(state, game.parse_action(state, text))
     while game.current_player(state) == CHANCE:
         state = draw(game, state, 0)
-    assert state.stack[-1][0] == "commit" and game.current_player(state) == 0
+    assert isinstance(state.stack[-1], Commit) and game.current_player(state) == 0
     return state
 
 
@@ -250,7 +265,7 @@ def test_votes_no_when_the_shadow_hurts_itself_and_yes_when_it_hurts_another() -
     state = board(game)
     put(state, warrior(BLUE), G(1, 1), ships=2)
     put(state, shadow(8), G(1, 1), ships=3)
-    state = pending(game, state, ("shadow_vote", shadow(8)))
+    state = pending(game, state, PutToVote("place_shadow", shadow(8)))
     assert game.current_player(state) == 1
     assert bot_says(game, state) == "vote no"
     state = game.apply(state, game.parse_action(state, "vote no"))
@@ -266,7 +281,7 @@ def fortress_board(game: ShadowlordGame, ships: int, *hand: int) -> SLState:
         state.status[shadow(i)], state.loc[shadow(i)] = REMOVED, -1
     put(state, warrior(RED), G(1, 2), ships=ships)
     give_hand(state, 0, *hand)
-    return pending(game, state, ("move", 0))
+    return pending(game, state, Move(0))
 
 
 def test_storms_the_lost_fortress_only_when_strong() -> None:
@@ -280,7 +295,7 @@ def test_rarely_offers_spare_zeros_for_a_four_and_refuses_such_an_offer() -> Non
     state = board(game)
     give_hand(state, 0, 0, 0, 0, 0, 0, 0)
     give_hand(state, 1, 4, 4, 7)
-    state = pending(game, state, ("build", 0))
+    state = pending(game, state, Build(0))
     said = []
     for _ in range(6):
         said.append(bot_says(game, state))
@@ -299,7 +314,7 @@ def test_accepts_an_offer_that_favours_it() -> None:
     game = shadowlord(4)
     state = board(game)
     give_hand(state, 0, 7, 10)
-    state = pending(game, state, ("build", 0))
+    state = pending(game, state, Build(0))
     for text in ("make offer to seat 1", "offer to give card 10", "offer to give card 7", "send offer"):
         state = game.apply(state, game.parse_action(state, text))
     assert bot_says(game, state) == "accept offer"

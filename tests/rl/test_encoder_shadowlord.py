@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from shadowtable import CHANCE, make
+from shadowtable.core.kernel import task_kind
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import SLState
 from shadowtable.rl.encoders_shadowlord import ShadowlordEncoder
@@ -89,7 +90,7 @@ def secret_moments(game: ShadowlordGame, seeds: range, per_kind: int = 6) -> lis
         state = game.initial_state()
         while not game.is_terminal(state) and min(len(v) for v in found.values()) < per_kind:
             player = game.current_player(state)
-            kind = state.stack[-1][0]
+            kind = task_kind(type(state.stack[-1]))
             if player != CHANCE and kind in found and len(found[kind]) < per_kind:
                 found[kind].append((state, player))
             state = game.apply(state, rng.choice(game.legal_actions(state)))
@@ -100,7 +101,7 @@ def test_secret_commitments_and_votes_do_not_leak() -> None:
     game = shadowlord(3)
     encoder = ShadowlordEncoder(game)
     moments = secret_moments(game, range(20))
-    kinds = {state.stack[-1][0] for state, _ in moments}
+    kinds = {task_kind(type(state.stack[-1])) for state, _ in moments}
     assert kinds == {"commit", "vote"}
     for state, _ in moments:
         for viewer in range(game.players):

@@ -1,9 +1,10 @@
 """A rule-based Shadowlord! bot that decides from one seat's observation and the legal actions.
 
-It reads only ``observation["public"]`` (the board, counts, the pending decision on the public
-stack) and ``observation["private"]`` (its own Attack Hand and portrait cards), plus the static
-content of the configured game.  Decisions it does not recognise fall back to a safe default
-(``done`` when legal, otherwise a seeded random legal action).
+It reads only ``observation["public"]`` (the board, counts), ``observation["pending"]`` (the
+decision it faces and that decision's public data) and ``observation["private"]`` (its own
+Attack Hand and portrait cards), plus the static content of the configured game.  Decisions it
+does not recognise fall back to a safe default (``done`` when legal, otherwise a seeded random
+legal action).
 
 Strategy, decision kind by decision kind:
 
@@ -209,14 +210,15 @@ def make_view(game: Game[Any], seat: int, observation: Observation) -> View:
 
 
 def pending_kind(observation: Observation) -> str:
-    """The kind of the decision the seat faces (top of the public task stack)."""
-    stack = observation["public"].get("stack") or []
-    return str(stack[-1][0]) if stack else ""
+    """The kind of the decision the seat faces (``observation["pending"]``)."""
+    pending = observation.get("pending") or {}
+    return str(pending.get("kind") or "")
 
 
-def pending_task(observation: Observation) -> list[Any]:
-    stack = observation["public"].get("stack") or []
-    return list(stack[-1]) if stack else []
+def pending_data(observation: Observation) -> dict[str, Any]:
+    """The public data of the pending decision (its ``shown`` fields: ``battle``, ``side``...)."""
+    pending = observation.get("pending") or {}
+    return dict(pending.get("data") or {})
 
 
 def by_block(legal: Sequence[int]) -> dict[str, list[tuple[int, int]]]:
@@ -549,9 +551,9 @@ def own_fighters(v: View, g: int) -> list[int]:
     return sorted(figs, key=lambda f: -v.defence(f))
 
 
-def truce_question(v: View, task: list[Any], legal: Sequence[int]) -> int:
+def truce_question(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
     """Fight when clearly stronger, otherwise propose a Truce."""
-    entry = battle_entry(v, int(task[2]))
+    entry = battle_entry(v, int(task["battle"]))
     if entry is None:
         return A.DONE
     own, enemy = side_strengths(v, int(entry[0]))
@@ -561,9 +563,9 @@ def truce_question(v: View, task: list[Any], legal: Sequence[int]) -> int:
     return truces[0] if truces else A.DONE
 
 
-def truce_answer(v: View, task: list[Any]) -> int:
+def truce_answer(v: View, task: dict[str, Any]) -> int:
     """Accept a Truce unless the defence looks clearly stronger."""
-    entry = battle_entry(v, int(task[2]))
+    entry = battle_entry(v, int(task["battle"]))
     if entry is None:
         return A.YES
     own, enemy = side_strengths(v, int(entry[0]))
@@ -580,15 +582,16 @@ def place_attacker(v: View, legal: Sequence[int]) -> int:
     return A.FIG0 + max(figs, key=lambda f: (score(f), -f))
 
 
-def duel_opponents(v: View, task: list[Any]) -> list[int]:
-    return [int(x) for x in task[3:5] if isinstance(x, int) and x >= 0]
+def duel_opponents(v: View, task: dict[str, Any]) -> list[int]:
+    attackers = (task.get("first_attacker"), task.get("second_attacker"))
+    return [int(x) for x in attackers if isinstance(x, int) and x >= 0]
 
 
-def place_defender(v: View, task: list[Any], legal: Sequence[int]) -> int:
+def place_defender(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
     """Face the first attacker with the weakest ring that still beats it, else sacrifice the weakest."""
     figs = [f for _, f in by_block(legal).get("fig", [])]
     attackers = duel_opponents(v, task)
-    first_placed = len(task) > 5 and isinstance(task[5], int) and task[5] >= 0
+    first_placed = isinstance(task.get("first_defender"), int) and task["first_defender"] >= 0
     target = attackers[1] if first_placed and len(attackers) > 1 else (attackers[0] if attackers else NOBODY)
     threat = v.defence(target) + MEAN_CARD if target >= 0 else 0.0
     winners = [f for f in figs if v.defence(f) > threat]
@@ -603,14 +606,14 @@ def face_choice(v: View, legal: Sequence[int]) -> int:
     return A.FIG0 + min(figs, key=lambda f: (v.defence(f), f))
 
 
-def commit_choice(v: View, task: list[Any], legal: Sequence[int]) -> int:
+def commit_choice(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
     """Commit the smallest cards that lift the total past the expected enemy total; commit nothing
     when even every card falls short (unless the Star Master is at stake)."""
     battle = v.pub.get("battle") or {}
     duel = battle.get("duel")
     if not duel:
         return A.DONE
-    side = int(task[2])
+    side = int(task["side"])
     me, enemy = int(duel["figs"][side]), int(duel["figs"][1 - side])
     private_commit = _own_commit(v, side)
     values = v.values
@@ -664,9 +667,9 @@ def call_in(v: View, legal: Sequence[int]) -> int:
     return A.FIG0 + max(figs, key=lambda f: (v.defence(f), -f))
 
 
-def send_ally_choice(v: View, task: list[Any], legal: Sequence[int]) -> int:
+def send_ally_choice(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
     """Send a non-Master fighter only to a side that is this seat's own (2-player game)."""
-    entry = battle_entry(v, int(task[2]))
+    entry = battle_entry(v, int(task["battle"]))
     if entry is None:
         return A.DONE
     blocks = by_block(legal)
@@ -704,7 +707,7 @@ def blast_choice(v: View) -> int:
 # -- events, recruiting, votes, trades ---------------------------------------------------------------
 
 
-def event_choice(v: View, task: list[Any], legal: Sequence[int], rng: random.Random) -> int:
+def event_choice(v: View, task: dict[str, Any], legal: Sequence[int], rng: random.Random) -> int:
     blocks = by_block(legal)
     figs = blocks.get("fig", [])
     if figs:
@@ -884,7 +887,7 @@ class ShadowlordHeuristicBot:
     ) -> int:
         v = make_view(game, seat, observation)
         kind = pending_kind(observation)
-        task = pending_task(observation)
+        task = pending_data(observation)
         if kind in ("event", "build", "move", "shadow_move", "portrait_cards"):
             free = bribery(v, legal) or card_placement(v, legal)
             if free is not None:

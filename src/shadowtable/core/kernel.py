@@ -14,6 +14,21 @@ work until a seat or chance must act or the game is over; :meth:`Kernel.apply` c
 once, then mutates the copy, so the caller's state never changes; :meth:`Kernel.pending` says
 who must decide what, in words and as data, for bots and front ends.  The kernel writes nothing
 onto a caller's state (no caches).
+
+A game may need more than tasks and their handlers; the kernel takes these optional, generic
+hooks (none of them names a game):
+
+- :class:`Interjections`: actions a seat may take at one of its decisions *without answering
+  it* (the decision stays pending): free actions, starting an offer, revoking a permission...
+  Their legal actions are merged into the decision's; ``apply`` says whether it handled one.
+- ``seat_out(state, seat)``: a decision for a seat that is out of the game is skipped.
+- ``after_apply(ctx, state)``: runs on the new state after every action or chance outcome is
+  carried out, before :meth:`Kernel.advance` (a step counter, a limit on a turn's length).
+- ``ready`` on :class:`Decision` and :class:`Chance`: a cheap test that there is something to
+  choose (:func:`always` for a decision that can always be answered, e.g. with ``done``), so
+  :meth:`Kernel.advance` need not list the actions to know whether to skip it.
+- :attr:`Chance.prepare`: work done when a chance node comes to the top of the stack, before
+  its outcomes are listed (e.g. turning the discard pile into the deck when the deck is empty).
 """
 
 from __future__ import annotations
@@ -89,17 +104,35 @@ class Chance(Generic[C, S]):
     """A chance node: ``outcomes(ctx, state, task)`` lists ``(outcome, probability)`` pairs
     sorted by outcome; ``apply(ctx, state, task, outcome)`` carries one out (task popped).
     ``shown`` is the allow-list of the task's public fields.  A chance node with no outcome is
-    skipped; ``ready``, if given, tests that cheaply instead (as for :class:`Decision`)."""
+    skipped; ``ready``, if given, tests that cheaply instead (as for :class:`Decision`).
+    ``prepare(ctx, state, task)``, if given, runs when the node comes to the top of the stack,
+    before its outcomes are listed; it may change the state (the task stays on top)."""
 
     outcomes: Callable[[C, S, Any], list[tuple[int, float]]]
     apply: Callable[[C, S, Any, int], None]
     shown: tuple[str, ...] = ()
     ready: Callable[[C, S, Any], bool] | None = None
+    prepare: Callable[[C, S, Any], None] | None = None
 
 
 def always(ctx: Any, state: Any, task: Any) -> bool:
     """A ``ready`` test for a decision or chance node that always has something to choose."""
     return True
+
+
+@dataclass(frozen=True)
+class Interjections(Generic[C, S]):
+    """Actions a seat may take at its pending decision without answering it.
+
+    ``legal(ctx, state, task)`` lists them for the decision ``task`` on top of the stack (merged
+    with the decision's own legal actions, sorted and unique); ``apply(ctx, state, task,
+    action)`` carries one out on the new state with the decision still on the stack and returns
+    ``True``, or returns ``False`` for an action that answers the decision (then the decision's
+    handler takes it).
+    """
+
+    legal: Callable[[C, S, Any], list[int]]
+    apply: Callable[[C, S, Any, int], bool]
 
 
 Handler = Automatic[Any, Any] | Decision[Any, Any] | Chance[Any, Any]
@@ -153,67 +186,108 @@ class Kernel(Generic[C, S]):
     """The engine loop shared by every game built on tasks.
 
     ``is_over(state)`` tells whether the game has ended (an empty stack also ends it; ``None``:
-    only an empty stack does).
+    only an empty stack does).  The optional hooks (see the module's documentation):
+    ``interjections``, ``seat_out(state, seat)`` and ``after_apply(ctx, state)``.
     """
 
-    def __init__(self, rulebook: Rulebook, is_over: Callable[[S], bool] | None = None) -> None:
+    def __init__(
+        self,
+        rulebook: Rulebook,
+        is_over: Callable[[S], bool] | None = None,
+        *,
+        interjections: Interjections[C, S] | None = None,
+        seat_out: Callable[[S, int], bool] | None = None,
+        after_apply: Callable[[C, S], None] | None = None,
+    ) -> None:
         self.rulebook = rulebook
         self.is_over = is_over
+        self.interjections = interjections
+        self.seat_out = seat_out
+        self.after_apply = after_apply
         self._handlers = rulebook.handlers  # looked up on every step: a plain dict
 
     def _handler(self, task: Task) -> Handler:
         return self._handlers.get(type(task)) or self.rulebook.handler(task)
 
-    def advance(self, ctx: C, state: S, budget: int = 1_000_000) -> None:
+    def _over(self, state: S) -> bool:
+        return self.is_over is not None and self.is_over(state)
+
+    def advance(self, ctx: C, state: S, budget: int = 1_000_000) -> list[int] | None:
         """Run automatic work (and skip decisions and chance nodes with nothing to choose) until
-        a seat or chance must act or the game is over."""
-        handler_of = self._handler
+        a seat or chance must act or the game is over.
+
+        Returns the decision's own legal actions when it had to list them to know that the
+        decision it stopped at is not empty (else ``None``): :meth:`apply_listing` reuses them."""
+        handlers = self._handlers
         is_over = self.is_over
-        while state.stack and not (is_over is not None and is_over(state)):
+        seat_out = self.seat_out
+        stack = state.stack
+        while stack and not (is_over is not None and is_over(state)):
             budget -= 1
             if budget < 0:
-                raise RuntimeError(f"engine loop: automatic work never ends at {state.stack[-3:]}")
-            task = state.stack[-1]
-            handler = handler_of(task)
+                raise RuntimeError(f"engine loop: automatic work never ends at {stack[-3:]}")
+            task = stack[-1]
+            handler = handlers.get(type(task)) or self.rulebook.handler(task)
             if isinstance(handler, Automatic):
-                state.stack.pop()
+                stack.pop()
                 handler.run(ctx, state, task)
+                stack = state.stack  # the work may have replaced the stack
             elif isinstance(handler, Decision):
-                ready = handler.ready
-                if ready(ctx, state, task) if ready is not None else handler.legal(ctx, state, task):
-                    return
-                state.stack.pop()
+                if seat_out is None or not seat_out(state, handler.seat(task)):
+                    if handler.ready is not None:
+                        if handler.ready(ctx, state, task):
+                            return None
+                    else:
+                        legal = handler.legal(ctx, state, task)
+                        if legal:
+                            return legal
+                stack.pop()
             else:
+                if handler.prepare is not None:
+                    handler.prepare(ctx, state, task)
+                    stack = state.stack
                 ready = handler.ready
                 if ready(ctx, state, task) if ready is not None else handler.outcomes(ctx, state, task):
-                    return
-                state.stack.pop()
+                    return None
+                stack.pop()
+        return None
 
     def top(self, state: S) -> Task | None:
         """The task waiting for a seat or chance, or ``None`` when the game is over."""
-        if not state.stack or (self.is_over is not None and self.is_over(state)):
+        stack = state.stack
+        if not stack or self._over(state):
             return None
-        return state.stack[-1]
+        return stack[-1]
 
     def current_player(self, state: S) -> int | None:
         """The seat to decide, :data:`CHANCE_SEAT`, or ``None`` once the game is over."""
-        task = self.top(state)
-        if task is None:
+        stack = state.stack
+        if not stack or self._over(state):
             return None
+        task = stack[-1]
         handler = self._handler(task)
         return handler.seat(task) if isinstance(handler, Decision) else CHANCE_SEAT
 
     def legal_actions(self, ctx: C, state: S) -> list[int]:
         """Sorted legal actions; at a chance node the outcomes; empty once the game is over."""
-        task = self.top(state)
-        if task is None:
+        stack = state.stack
+        if not stack or self._over(state):
             return []
+        task = stack[-1]
         handler = self._handler(task)
         if isinstance(handler, Decision):
-            return handler.legal(ctx, state, task)
+            return self._with_interjections(ctx, state, task, handler.legal(ctx, state, task))
         if isinstance(handler, Chance):
             return [outcome for outcome, _ in handler.outcomes(ctx, state, task)]
         return []
+
+    def _with_interjections(self, ctx: C, state: S, task: Task, legal: list[int]) -> list[int]:
+        """A decision's legal actions merged with the interjections at it."""
+        if self.interjections is not None:
+            extra = self.interjections.legal(ctx, state, task)
+            if extra:
+                return sorted(set(legal).union(extra))
+        return legal
 
     def chance_outcomes(self, ctx: C, state: S) -> list[tuple[int, float]]:
         """``(outcome, probability)`` pairs at a chance node; else empty."""
@@ -224,19 +298,42 @@ class Kernel(Generic[C, S]):
         return handler.outcomes(ctx, state, task) if isinstance(handler, Chance) else []
 
     def apply(self, ctx: C, state: S, action: int, *, checked: bool = True) -> S:
-        """A new state: ``action`` carried out on a copy of ``state``, then :meth:`advance`."""
+        """A new state: ``action`` carried out on a copy of ``state``, then :meth:`advance`.
+
+        An interjection leaves the decision on the stack; any other action pops the task and
+        hands it to its handler.  ``after_apply`` runs before :meth:`advance`."""
+        return self._carry_out(ctx, state, action, checked)[0]
+
+    def apply_listing(self, ctx: C, state: S, action: int, *, checked: bool = True) -> tuple[S, list[int]]:
+        """:meth:`apply`, and the new state's legal actions (as :meth:`legal_actions`), listed
+        once: when :meth:`advance` listed the decision's own actions to know it is not empty,
+        that listing is reused.  For a game that keeps the listing with the new state."""
+        new, listed = self._carry_out(ctx, state, action, checked)
+        if listed is None:
+            return new, self.legal_actions(ctx, new)
+        return new, self._with_interjections(ctx, new, new.stack[-1], listed)
+
+    def _carry_out(self, ctx: C, state: S, action: int, checked: bool) -> tuple[S, list[int] | None]:
         if checked:
             legal = self.legal_actions(ctx, state)
             if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
                 raise IllegalActionError(f"action {action!r} is not legal now")
         new = state.copy()
-        task = new.stack.pop()
+        task = new.stack[-1]
         handler = self._handler(task)
         if isinstance(handler, Automatic):
             raise StateFormatError(f"task {type(task).__name__} is automatic: nothing to decide")
-        handler.apply(ctx, new, task, action)
-        self.advance(ctx, new)
-        return new
+        interjections = self.interjections
+        if (
+            interjections is None
+            or not isinstance(handler, Decision)
+            or not interjections.apply(ctx, new, task, action)
+        ):
+            new.stack.pop()
+            handler.apply(ctx, new, task, action)
+        if self.after_apply is not None:
+            self.after_apply(ctx, new)
+        return new, self.advance(ctx, new)
 
     def pending(self, state: S) -> Pending:
         """Who must decide what now, in words and as data."""

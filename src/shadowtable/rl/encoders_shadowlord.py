@@ -83,9 +83,9 @@ def padded(values: Sequence[float], size: int) -> list[float]:
     return out + [0.0] * (size - len(out))
 
 
-def pending_task(observation: Observation) -> list[Any]:
-    stack = observation["public"].get("stack") or []
-    return list(stack[-1]) if stack else []
+def pending_of(observation: Observation) -> dict[str, Any]:
+    """``observation["pending"]``: the seat to act, the decision kind and its public data."""
+    return dict(observation.get("pending") or {})
 
 
 class ShadowlordEncoder(BlockEncoder):
@@ -141,24 +141,27 @@ class ShadowlordEncoder(BlockEncoder):
         return out
 
     def _pending(self, o: Observation) -> list[float]:
-        task = pending_task(o)
-        if o["public"].get("end") or not task:
+        """The pending decision's kind (then: chance, game over)."""
+        pending = pending_of(o)
+        kind = str(pending.get("kind") or "over")
+        if o["public"].get("end") or kind == "over":
             return one_hot(PENDING_SLOTS - 1, PENDING_SLOTS)
-        kind = str(task[0])
         index = DECISION_KINDS.index(kind) if kind in DECISION_KINDS else len(DECISION_KINDS)
         return one_hot(index, PENDING_SLOTS)
 
     def _pending_seat(self, o: Observation) -> list[float]:
-        """The seat to decide (last slot: nobody), from the decision on top of the stack."""
-        task = pending_task(o)
-        if task and str(task[0]) in DECISION_KINDS and isinstance(task[1], int) and 0 <= task[1] < SEATS:
-            return one_hot(task[1], SEATS + 1)
+        """The seat to decide (last slot: nobody, a chance node or the end)."""
+        pending = pending_of(o)
+        seat = pending.get("seat")
+        if str(pending.get("kind")) in DECISION_KINDS and isinstance(seat, int) and 0 <= seat < SEATS:
+            return one_hot(seat, SEATS + 1)
         return one_hot(SEATS, SEATS + 1)
 
     def _event(self, o: Observation) -> list[float]:
-        task = pending_task(o)
-        if task and task[0] == "event" and len(task) > 2 and isinstance(task[2], int):
-            return one_hot(min(task[2], EVENT_SLOTS - 1), EVENT_SLOTS)
+        pending = pending_of(o)
+        event = (pending.get("data") or {}).get("event")
+        if pending.get("kind") == "event" and isinstance(event, int):
+            return one_hot(min(event, EVENT_SLOTS - 1), EVENT_SLOTS)
         return [0.0] * EVENT_SLOTS
 
     def _clock(self, o: Observation) -> list[float]:

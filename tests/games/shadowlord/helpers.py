@@ -2,20 +2,23 @@
 
 ``board()`` gives a clean board after setup (no ships, no discs, empty hands, no pending work);
 ``put()`` places figures; ``pending()`` pushes the decision or work under test above a
-``hold`` sentinel, so the test sees exactly what one rule does.
+:class:`Hold` sentinel, so the test sees exactly what one rule does.  Games made here (and
+games handed to ``pending()``) run on :data:`TEST_KERNEL`: the game's rulebook plus ``Hold``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from shadowtable.core import CHANCE, make
-from shadowtable.games.shadowlord import engine
+from shadowtable.core.kernel import Decision, Rulebook, Task, task_kind
 from shadowtable.games.shadowlord.actions import DONE
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.rules.registry import DECISION
-from shadowtable.games.shadowlord.rules.turn import initial_state
+from shadowtable.games.shadowlord.rules import RULEBOOK, make_kernel
+from shadowtable.games.shadowlord.setup import initial_state
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, SLState
+from shadowtable.games.shadowlord.tasks import SeatDecision, decider
 
 RED, BLUE, YELLOW, GREEN = 0, 1, 2, 3
 VALUES = (0, 2, 4, 7, 10)
@@ -52,17 +55,32 @@ def vi(value: int) -> int:
     return VALUES.index(value)
 
 
-def _hold_legal(ctx: Any, s: SLState, task: Any) -> list[int]:
-    return [DONE]
+@dataclass(frozen=True, slots=True)
+class Hold(SeatDecision):
+    """Test sentinel: a decision (``done`` only) under the work being tested."""
 
 
-DECISION["hold"] = (_hold_legal, lambda ctx, s, task, action: None)
+TEST_RULEBOOK = Rulebook(
+    {
+        **RULEBOOK.handlers,
+        Hold: Decision(
+            decider, lambda ctx, s, task: [DONE], lambda ctx, s, task, action: None, "Hold", never_empty=True
+        ),
+    }
+)
+TEST_KERNEL = make_kernel(TEST_RULEBOOK)
 
 
 def game(players: int = 4, **options: Any) -> ShadowlordGame:
     g = make("shadowlord", players=players, **options)
     assert isinstance(g, ShadowlordGame)
+    g.kernel = TEST_KERNEL
     return g
+
+
+def kind(task: Task) -> str:
+    """A task's kind in data (``TruceQ`` -> ``"truce_q"``)."""
+    return task_kind(type(task))
 
 
 def board(g: ShadowlordGame, cur: int = RED) -> SLState:
@@ -113,11 +131,13 @@ def hand(s: SLState, seat: int) -> list[int]:
     return s.hand[seat * 5 : seat * 5 + 5]
 
 
-def pending(g: ShadowlordGame, s: SLState, *tasks: tuple[Any, ...]) -> SLState:
-    """Push ``tasks`` (the last one on top) above a ``hold`` sentinel and run automatic work."""
-    s.stack = [("hold", 0), *tasks]
+def pending(g: ShadowlordGame, s: SLState, *tasks: Task) -> SLState:
+    """Push ``tasks`` (the last one on top) above a :class:`Hold` sentinel and run automatic
+    work (``g`` is switched to :data:`TEST_KERNEL`)."""
+    g.kernel = TEST_KERNEL
+    s.stack = [Hold(0), *tasks]
     s.legal = None
-    engine.advance(g.ctx, s)
+    g.kernel.advance(g.ctx, s)
     return s
 
 
@@ -137,7 +157,8 @@ def draw(g: ShadowlordGame, s: SLState, value: int) -> SLState:
     return chance(g, s, vi(value))
 
 
-def top(s: SLState) -> tuple[Any, ...]:
+def top(s: SLState) -> Any:
+    """The task on top of the stack (typed ``Any``: tests read its fields by name)."""
     return s.stack[-1]
 
 
@@ -148,7 +169,7 @@ def texts(g: ShadowlordGame, s: SLState) -> list[str]:
 
 def settled(s: SLState) -> bool:
     """Only the sentinel is left."""
-    return s.stack == [("hold", 0)]
+    return s.stack == [Hold(0)]
 
 
 def no_conservation_errors(g: ShadowlordGame, s: SLState) -> bool:

@@ -5,6 +5,19 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, SLState
+from shadowtable.games.shadowlord.tasks import (
+    CallOwn,
+    Commit,
+    DrawToDuel,
+    DuelRun,
+    Fight,
+    GiveStone,
+    PlaceA,
+    SendAlly,
+    ShiftFrom,
+    Teleport,
+    TruceQ,
+)
 
 from .helpers import (
     BLUE,
@@ -51,10 +64,10 @@ def duel_setup(players: int = 4) -> tuple[ShadowlordGame, SLState]:
 
 
 def start_fight(g: ShadowlordGame, s: SLState) -> SLState:
-    s = pending(g, s, ("fight",))
-    if top(s)[0] == "truce_q":
+    s = pending(g, s, Fight())
+    if isinstance(top(s), TruceQ):
         s = do(g, s, "fight")
-    while top(s)[0] == "shift_from":
+    while isinstance(top(s), ShiftFrom):
         s = do(g, s, "stop shifting")
     return s
 
@@ -63,7 +76,7 @@ def test_truce_accepted_means_no_battle() -> None:
     g, s = duel_setup()
     put(s, warrior(RED), C4, ships=2)
     put(s, warrior(BLUE), C4, ships=2)
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = do(g, s, "propose truce in c4")
     s = do(g, s, "accept truce")
     assert settled(s) and s.status[warrior(BLUE)] == ACTIVE and s.truce >> C4 & 1
@@ -73,10 +86,10 @@ def test_truce_refused_means_battle() -> None:
     g, s = duel_setup()
     put(s, warrior(RED), C4, ships=2)
     put(s, warrior(BLUE), C4, ships=2)
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = do(g, s, "propose truce in c4")
     s = do(g, s, "refuse truce")
-    assert top(s) == ("place_a", 0, 0, -1)
+    assert top(s) == PlaceA(0, 0, -1)
 
 
 def test_duel_attacker_wins_destroys_the_margin_and_takes_the_rest() -> None:
@@ -191,7 +204,7 @@ def test_two_attackers_two_defenders_the_defender_chooses_pairings() -> None:
     s = do(g, s, "defend with Blue Master")  # opposite the first attacker
     s = do(g, s, "defend with Blue Warrior")
     assert s.battle is not None and s.battle["duel"]["figs"] == [warrior(RED), master(BLUE)]
-    assert [t for t in s.stack if t[0] == "duel_run"] == [("duel_run", 0, master(RED), warrior(BLUE))]
+    assert [t for t in s.stack if isinstance(t, DuelRun)] == [DuelRun(0, master(RED), warrior(BLUE))]
 
 
 def test_a_lone_defender_chooses_which_attacker_to_face() -> None:
@@ -212,7 +225,7 @@ def test_defender_calls_in_one_of_his_own_characters() -> None:
     put(s, master(BLUE), G(1, 4), ships=2)
     put(s, diplomat(BLUE), G(1, 3))
     s = start_fight(g, s)
-    assert top(s)[0] == "call_own"
+    assert isinstance(top(s), CallOwn)
     s = do(g, s, "call in Blue Master")
     assert s.loc[master(BLUE)] == C4
 
@@ -225,14 +238,14 @@ def test_other_players_send_allies_attackers_may_use_the_owners_hand() -> None:
     put(s, master(GREEN), G(1, 1), ships=1)
     give_hand(s, 3, 7)
     s = start_fight(g, s)
-    assert top(s) == ("send_ally", 3, 0, GREEN)
+    assert top(s) == SendAlly(3, 0, GREEN)
     s = do(g, s, "send to attacker Green Warrior")
     s = do(g, s, "attack with Green Warrior")
     s = do(g, s, "attack with Red Warrior")
     s = do(g, s, "face Green Warrior")
     s = draw(g, s, 0)
     s = draw(g, s, 0)
-    assert top(s) == ("commit", 3, 0) and "commit hand card 7" in texts(g, s)
+    assert top(s) == Commit(3, 0) and "commit hand card 7" in texts(g, s)
 
 
 def test_power_blast_extra_card() -> None:
@@ -276,7 +289,7 @@ def test_power_blast_fails_on_one_to_four() -> None:
     s = do(g, s, "attack with Red Warrior")
     s = do(g, s, "defend with Blue Warrior")
     s = roll(g, s, 4)
-    assert top(s) == ("draw", "duel", 0)
+    assert top(s) == DrawToDuel(0)
 
 
 def test_shadow_beaten_outside_the_fortress_is_removed_and_captives_released() -> None:
@@ -317,15 +330,15 @@ def test_a_shadow_the_player_moved_attacks_with_him_in_control() -> None:
     put(s, shadow(2), G(3, 3), ships=1)
     put(s, warrior(YELLOW), G(3, 3), ships=1)
     s.shadow_ctl = 1 << shadow(2)
-    s = pending(g, s, ("fight",))
-    assert top(s)[0] == "place_a" and top(s)[1] == 0 and choices(g, s) == ["attack with Shadow 2"]
+    s = pending(g, s, Fight())
+    assert isinstance(top(s), PlaceA) and top(s).seat == 0 and choices(g, s) == ["attack with Shadow 2"]
 
 
 def test_undefended_loose_ships_are_destroyed_without_a_reward() -> None:
     g, s = duel_setup()
     put(s, warrior(RED), C4, ships=1)
     loose(s, C4, BLUE, 3)
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = do(g, s, "challenge loose ships")
     assert s.loose_n[C4] == 0 and settled(s) and sum(s.hand) == 0
     assert no_conservation_errors(g, s)
@@ -335,7 +348,7 @@ def test_loose_ships_may_be_left_alone() -> None:
     g, s = duel_setup()
     put(s, warrior(RED), C4, ships=1)
     loose(s, C4, BLUE, 3)
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = do(g, s, "ignore loose ships")
     assert s.loose_n[C4] == 3 and settled(s)
 
@@ -399,12 +412,12 @@ def test_lost_fortress_shadows_first_and_the_shadowlord_last() -> None:
     for i in range(2, 9):
         s.status[shadow(i)] = REMOVED
         s.loc[shadow(i)] = -1
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = draw(g, s, 7)  # Shadow 1 draws its Space Ships: 6 at most
     assert s.ships[shadow(1)] == 6
     assert choices(g, s) == ["attack with Red Warrior"]
     s = do(g, s, "attack with Red Warrior")
-    assert top(s)[1] == 1 and choices(g, s) == ["defend with Shadow 1"]  # seat to the left decides
+    assert top(s).seat == 1 and choices(g, s) == ["defend with Shadow 1"]  # seat to the left decides
 
 
 def test_winning_the_lost_fortress() -> None:
@@ -419,7 +432,7 @@ def test_winning_the_lost_fortress() -> None:
     s.status[shadow(1)] = ACTIVE
     s.loc[shadow(1)] = G(4, 4)
     s.loc[yellow] = -1
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = do(g, s, "attack with Red Master")
     s = do(g, s, "defend with Shadowlord")
     s = roll(g, s, 1)  # the Shadowlord's Blast fails
@@ -431,7 +444,7 @@ def test_winning_the_lost_fortress() -> None:
     assert s.stone == master(RED) and s.timer == -1
     assert all(s.status[f] == REMOVED for f in range(LORD, LORD + 9))
     assert s.status[yellow] == ACTIVE and s.loc[yellow] == G(4, 2)  # back with its Star Master
-    assert top(s) == ("give_stone", 0, RED, FORTRESS)
+    assert top(s) == GiveStone(0, RED, FORTRESS)
     s = do(g, s, "stone to Red Master")
     s = do(g, s, "teleport home")
     assert s.loc[master(RED)] == G(0, 2) and settled(s) and no_conservation_errors(g, s)
@@ -443,7 +456,7 @@ def test_losing_in_the_lost_fortress() -> None:
     for i in range(3, 9):
         s.status[shadow(i)] = REMOVED
         s.loc[shadow(i)] = -1
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = draw(g, s, 4)  # Shadow 2 (4): four ships
     s = draw(g, s, 2)  # Shadow 1 (3): two ships
     s = do(g, s, "attack with Red Warrior")
@@ -490,7 +503,7 @@ def test_no_teleport_home_when_enemies_control_it() -> None:
     g, s = duel_setup()
     put(s, master(RED), FORTRESS, ships=1)
     put(s, warrior(BLUE), G(0, 2), ships=1)
-    s = pending(g, s, ("teleport", 0))
+    s = pending(g, s, Teleport(0))
     s = do(g, s, "teleport home")
     assert s.loc[master(RED)] == FORTRESS
 
@@ -500,15 +513,15 @@ def test_ships_are_redistributed_before_the_battle() -> None:
     put(s, warrior(RED), C4, ships=4)
     put(s, master(RED), C4, ships=0)
     put(s, warrior(BLUE), C4, ships=1)
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = do(g, s, "fight")
-    assert top(s)[0] == "shift_from" and top(s)[1] == 0
+    assert isinstance(top(s), ShiftFrom) and top(s).seat == 0
     s = do(g, s, "shift ship from Red Warrior")
     s = do(g, s, "shift ship to Red Master")
     s = do(g, s, "shift ship from Red Warrior")
     s = do(g, s, "shift ship to Red Master")
     s = do(g, s, "stop shifting")
-    assert s.ships[warrior(RED)] == 2 and s.ships[master(RED)] == 2 and top(s)[0] == "place_a"
+    assert s.ships[warrior(RED)] == 2 and s.ships[master(RED)] == 2 and isinstance(top(s), PlaceA)
 
 
 def test_allies_join_a_loose_ship_challenger_only_once_someone_defends() -> None:
@@ -516,9 +529,9 @@ def test_allies_join_a_loose_ship_challenger_only_once_someone_defends() -> None
     put(s, warrior(RED), C4, ships=1)
     loose(s, C4, BLUE, 3)
     put(s, warrior(GREEN), G(1, 1), ships=1)
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = do(g, s, "challenge loose ships")
-    assert top(s) == ("send_ally", 3, 0, GREEN)
+    assert top(s) == SendAlly(3, 0, GREEN)
     assert "send to attacker Green Warrior" not in texts(g, s) and "send to defender Green Warrior" in texts(g, s)
 
 
@@ -542,7 +555,7 @@ def test_the_two_duels_on_the_board_are_fought_at_the_same_time() -> None:
     # the first Duel waits face down while the second is prepared
     assert s.battle is not None and s.battle["last"] is None and len(s.battle["ready"]) == 1
     assert g.observe(s, 1)["private"]["ready_commit"] == [[None, [0, 0, 0, 0, 0]]]
-    assert g.observe(s, 1)["public"]["battle"]["ready"][0]["commit"] is None
+    assert "commit" not in g.observe(s, 1)["public"]["battle"]["ready"][0]
     s = draw(g, s, 0)
     s = draw(g, s, 4)
     s = do(g, s, "commit hand card 7")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import REMOVED, SLState
+from shadowtable.games.shadowlord.tasks import EndTurn, Fight, Surrender, TurnStart
 
 from .helpers import (
     BLUE,
@@ -40,7 +41,7 @@ def banish_shadows(s: SLState) -> None:
 def capture_blue_master(g: ShadowlordGame, s: SLState) -> SLState:
     put(s, warrior(RED), C4, ships=3)
     put(s, master(YELLOW), C4, ships=0)
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = do(g, s, "fight")
     s = do(g, s, "attack with Red Warrior")
     s = do(g, s, "defend with Yellow Master")
@@ -72,8 +73,8 @@ def test_other_players_may_surrender_to_the_power_stone_owner() -> None:
     s = board(g, cur=BLUE)
     banish_shadows(s)
     s.stone = master(RED)
-    s = pending(g, s, ("turn_start",))
-    assert top(s) == ("surrender", 1)
+    s = pending(g, s, TurnStart())
+    assert top(s) == Surrender(1)
     s = do(g, s, "surrender")
     assert s.seat_out[1] and not s.end
     s = board(g, cur=YELLOW)
@@ -83,15 +84,15 @@ def test_other_players_may_surrender_to_the_power_stone_owner() -> None:
     s.alive[BLUE] = 0
     for f in (master(BLUE), warrior(BLUE), 9):
         s.status[f] = REMOVED
-    s = pending(g, s, ("turn_start",))
+    s = pending(g, s, TurnStart())
     s = do(g, s, "surrender")
     assert s.end == "surrender" and s.winner == 0 and g.returns(s) == [1.0, 0.0, 0.0]
 
 
 def test_no_surrender_while_the_shadowlord_holds_the_stone() -> None:
     g = game(4)
-    s = pending(g, board(g, cur=BLUE), ("turn_start",))
-    assert top(s)[0] != "surrender"
+    s = pending(g, board(g, cur=BLUE), TurnStart())
+    assert not isinstance(top(s), Surrender)
 
 
 def test_shadowlord_wins_when_every_alliance_is_defeated() -> None:
@@ -101,7 +102,7 @@ def test_shadowlord_wins_when_every_alliance_is_defeated() -> None:
     s.seat_out[1] = 1
     put(s, master(RED), C4, ships=0)
     put(s, shadow(8), C4, ships=3)
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = do(g, s, "attack with Red Master")
     s = do(g, s, "defend with Shadow 8")
     s = draw(g, s, 0)
@@ -114,7 +115,7 @@ def test_turn_cap_truncates_with_zero_returns() -> None:
     g = game(4, turn_cap=3)
     s = board(g)
     s.turn = 3
-    s = pending(g, s, ("turn_start",))
+    s = pending(g, s, TurnStart())
     assert s.end == "truncated" and g.returns(s) == [0.0] * 4
     summary = g.summary(s)
     assert summary["truncated"] and summary["end_reason"] == "truncated" and len(summary["seats"]) == 4
@@ -124,10 +125,8 @@ def test_turn_passes_to_the_left_skipping_defeated_alliances() -> None:
     g = game(4)
     s = board(g, cur=RED)
     s.alive[BLUE] = 0
-    s.stack = [("end_turn",)]
-    from shadowtable.games.shadowlord import engine
-
-    engine.advance(g.ctx, s)
+    s.stack = [EndTurn()]
+    g.kernel.advance(g.ctx, s)
     assert s.cur == YELLOW and s.turn == 1
 
 

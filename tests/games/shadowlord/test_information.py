@@ -9,6 +9,7 @@ import pytest
 from shadowtable.core import IllegalActionError, InvalidActionError, StateFormatError
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.tasks import Build, DrawToHand
 
 from .helpers import BLUE, RED, G, board, do, game, give_hand, give_portrait, pending, put, warrior
 
@@ -20,7 +21,7 @@ def sample_state() -> tuple[ShadowlordGame, SLState]:
     give_hand(s, 1, 0, 2, 4)
     give_portrait(s, warrior(BLUE), 7)
     put(s, warrior(RED), G(1, 2), ships=2)
-    return g, pending(g, s, ("build", 0))
+    return g, pending(g, s, Build(0))
 
 
 def test_attack_hands_and_portraits_are_private_counts_are_public() -> None:
@@ -67,7 +68,7 @@ def test_notation_round_trips_and_known_illegal_text_raises() -> None:
 
 def test_chance_outcomes_are_readable() -> None:
     g = game(4)
-    s = pending(g, board(g), ("draw", "hand", 0))
+    s = pending(g, board(g), DrawToHand(0))
     assert [g.action_to_str(s, a) for a in g.legal_actions(s)] == [
         "draw Power Card: 0",
         "draw Power Card: 2",

@@ -12,8 +12,8 @@ import pytest
 
 from shadowtable.core import InvalidSeatError
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.rules.voting import start_vote
 from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.tasks import Build, DrawToHand, PutToVote, StealCard, Vote
 
 from .helpers import RED, board, chance, game, give_hand, pending, vi
 
@@ -22,7 +22,7 @@ def one_value_hand(g: ShadowlordGame) -> SLState:
     """Seat 0 builds holding two 7s and nothing else: every placement uses a 7."""
     s = board(g)
     give_hand(s, 0, 7, 7)
-    return pending(g, s, ("build", 0))
+    return pending(g, s, Build(0))
 
 
 def lines(g: ShadowlordGame, s: SLState, text: str) -> dict[int | None, str | None]:
@@ -52,7 +52,7 @@ def test_a_card_drawn_from_a_one_value_deck_is_named_to_its_drawer_only() -> Non
     s = board(g)
     s.discard = [0] * 5
     s.deck = [0, 0, 0, 3, 0]  # only 7s are left
-    s = pending(g, s, ("draw", "hand", 1))
+    s = pending(g, s, DrawToHand(1))
     assert g.chance_outcomes(s) == [(vi(7), 1.0)]
     said = lines(g, s, "draw Power Card: 7")
     assert said[1] == "you draw Power Card: 7"
@@ -63,7 +63,7 @@ def test_a_stolen_card_is_named_to_the_thief_and_the_victim_only() -> None:
     g = game(4)
     s = board(g, cur=RED)
     give_hand(s, 2, 4)
-    s = pending(g, s, ("steal", 2, 1))
+    s = pending(g, s, StealCard(2, 1))
     outcome = g.legal_actions(s)[0]
     said = {seat: g.event_text(s, outcome, seat) for seat in [None, 0, 1, 2, 3]}
     assert said[0] == "you steal from seat 2: Power Card 4"
@@ -95,9 +95,8 @@ def test_log_lines_do_not_change_with_cards_the_reader_cannot_see() -> None:
 def test_a_secret_vote_is_not_named() -> None:
     g = game(3)
     s = board(g)
-    start_vote(g.ctx, s, "steal", 2)
-    s = pending(g, s, *s.stack)
-    assert s.stack[-1] == ("vote", 1)
+    s = pending(g, s, PutToVote("steal", 2))
+    assert s.stack[-1] == Vote(1)
     said = {a: g.event_text(s, a, 0) for a in g.legal_actions(s)}
     assert set(said.values()) == {"seat 1 casts a secret vote"}
 

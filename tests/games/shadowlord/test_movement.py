@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.tasks import Fight, Move, PlaceShadow, Reveal, ShadowMove, ShiftFrom
 
 from .helpers import (
     BLUE,
@@ -38,7 +39,7 @@ def test_range_is_the_number_of_space_ships_and_none_without_ships() -> None:
     s = board(g)
     put(s, warrior(RED), G(0, 2), ships=2)
     put(s, master(RED), G(0, 2), ships=0)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     assert moves_of(g, s, "Red Master") == []
     s = do(g, s, "move Red Warrior s")  # (1,2): empty galaxy -> stops
     assert s.loc[warrior(RED)] == G(1, 2) and moves_of(g, s, "Red Warrior") == []
@@ -49,7 +50,7 @@ def test_movement_continues_through_own_galaxies_and_stops_in_unoccupied_ones() 
     s = board(g)
     put(s, warrior(RED), G(0, 2), ships=3)
     put(s, diplomat(RED), G(0, 3))
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "move Red Warrior e")  # into own galaxy: may continue
     assert moves_of(g, s, "Red Warrior") != []
     s = do(g, s, "move Red Warrior e")  # (0,4) unoccupied: stop
@@ -61,7 +62,7 @@ def test_movement_stops_in_an_enemy_galaxy_without_permission() -> None:
     s = board(g)
     put(s, warrior(RED), G(1, 3), ships=3)
     put(s, warrior(BLUE), G(1, 4), ships=1)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "move Red Warrior e")
     assert moves_of(g, s, "Red Warrior") == []
 
@@ -72,7 +73,7 @@ def test_permission_from_an_offer_lets_a_character_pass_through() -> None:
     put(s, warrior(RED), G(0, 3), ships=3)
     put(s, master(BLUE), G(0, 4), ships=1)
     put(s, diplomat(RED), G(1, 4))
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "make offer to seat 1")
     s = do(g, s, "ask permission")
     s = do(g, s, "send offer")
@@ -86,7 +87,7 @@ def test_dropping_ships_after_moving_ends_movement_but_not_before() -> None:
     s = board(g)
     put(s, warrior(RED), G(0, 2), ships=3)
     put(s, master(RED), G(0, 3), ships=0)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "drop ship from Red Warrior")
     assert s.loose_n[G(0, 2)] == 1 and moves_of(g, s, "Red Warrior") != []
     s = do(g, s, "move Red Warrior e")
@@ -100,7 +101,7 @@ def test_pick_up_loose_ships_before_moving() -> None:
     s = board(g)
     put(s, warrior(RED), G(0, 2), ships=0)
     loose(s, G(0, 2), RED, 2)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "pick up ship to Red Warrior")
     assert s.ships[warrior(RED)] == 1 and moves_of(g, s, "Red Warrior") != []
 
@@ -111,7 +112,7 @@ def test_no_moving_through_a_galaxy_where_a_battle_will_take_place() -> None:
     put(s, master(RED), G(1, 2), ships=1)
     put(s, warrior(BLUE), G(1, 2), ships=1)
     put(s, warrior(RED), G(0, 2), ships=4)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "move Red Warrior s")
     assert moves_of(g, s, "Red Warrior") == []
 
@@ -121,7 +122,7 @@ def test_enemies_cannot_enter_a_galaxy_with_a_diplomat() -> None:
     s = board(g)
     put(s, diplomat(BLUE), G(1, 2))
     put(s, warrior(RED), G(0, 2), ships=2)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     assert "move Red Warrior s" not in texts(g, s)
 
 
@@ -131,7 +132,7 @@ def test_diplomats_cannot_enter_enemy_galaxies_or_loose_enemy_ships() -> None:
     put(s, diplomat(RED), G(0, 2), ships=3)
     put(s, warrior(BLUE), G(1, 2), ships=1)
     loose(s, G(0, 3), BLUE, 1)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     assert moves_of(g, s, "Red Diplomat") == ["move Red Diplomat w"]
 
 
@@ -153,10 +154,10 @@ def test_a_diplomat_may_not_enter_an_empty_enemy_home_planet() -> None:
         put(s, diplomat(BLUE), G(3, 4))
         return s
 
-    s = pending(g, placed(RED), ("move", 0))
+    s = pending(g, placed(RED), Move(0))
     assert moves_of(g, s, "Red Diplomat") == ["move Red Diplomat n", "move Red Diplomat w"]
     # The owner's own characters can still go home.
-    s = pending(g, placed(BLUE), ("move", 1))
+    s = pending(g, placed(BLUE), Move(1))
     assert "move Blue Master e" in moves_of(g, s, "Blue Master")
     assert "move Blue Warrior n" in moves_of(g, s, "Blue Warrior")
     s = do(g, s, "move Blue Master e")
@@ -170,7 +171,7 @@ def test_a_diplomat_may_enter_an_enemy_diplomats_galaxy_cancelling_immunity() ->
     put(s, diplomat(RED), G(0, 2), ships=2)
     put(s, diplomat(BLUE), G(1, 2))
     put(s, warrior(BLUE), G(1, 2), ships=1)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "move Red Diplomat s")
     assert s.loc[diplomat(RED)] == G(1, 2)
 
@@ -180,7 +181,7 @@ def test_diplomats_never_fight() -> None:
     s = board(g)
     put(s, diplomat(RED), G(1, 2))
     put(s, warrior(BLUE), G(1, 2), ships=1)
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     assert s.loc[diplomat(RED)] != G(1, 2)  # unescorted in an enemy galaxy: it retreats
     assert s.battle is None
 
@@ -191,7 +192,7 @@ def test_search_enlists_a_character_that_cannot_move_this_turn() -> None:
     put(s, diplomat(RED), G(1, 2), ships=2)
     s.disc[G(1, 2)] = 1
     s.bag[0] = 1
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "search with Red Diplomat")
     s = chance(g, s, 0)
     s = do(g, s, "enlist")
@@ -208,7 +209,7 @@ def test_enlisted_character_can_be_given_away_or_removed() -> None:
     put(s, warrior(BLUE), G(1, 4), ships=1)
     s.disc[G(1, 2)] = 1
     s.bag[1] = 1
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "search with Red Diplomat")
     s = chance(g, s, 1)
     s = do(g, s, "give to seat 1")
@@ -223,7 +224,7 @@ def test_search_reveals_a_shadow_placed_with_a_vote() -> None:
     put(s, warrior(BLUE), G(3, 3), ships=1)
     s.disc[G(1, 2)] = 1
     s.bag[3 + 4] = 1  # "Attacks: Shadow 5"
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "search with Red Diplomat")
     s = chance(g, s, 7)
     assert "place shadow in c4" not in texts(g, s) and "place shadow in c3" not in texts(g, s)
@@ -239,7 +240,7 @@ def test_search_reveals_a_shadow_placed_with_a_vote() -> None:
 def test_placed_shadow_is_removed_when_everybody_votes_no() -> None:
     g = game(3)
     s = board(g)
-    s = pending(g, s, ("place_shadow", 0, shadow(2)))
+    s = pending(g, s, PlaceShadow(0, shadow(2)))
     s = do(g, s, "place shadow in d2")
     s = chance(g, s, 2)
     s = do(g, s, "vote no")
@@ -253,7 +254,7 @@ def test_attack_disc_of_a_shadow_that_left_the_fortress_has_no_effect() -> None:
     put(s, shadow(1), G(4, 4))
     s.disc[G(1, 2)] = 1
     s.bag[3] = 1
-    s = pending(g, s, ("reveal", G(1, 2), "search"))
+    s = pending(g, s, Reveal(G(1, 2), False))
     s = chance(g, s, 3)
     assert settled(s) and s.loc[shadow(1)] == G(4, 4)
 
@@ -265,7 +266,7 @@ def test_master_searches_when_the_alliance_has_no_diplomat() -> None:
     s.status[diplomat(RED)] = 3
     s.disc[G(1, 2)] = 1
     s.bag[0] = 1
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     assert "search with Red Master" in texts(g, s)
 
 
@@ -275,7 +276,7 @@ def test_moving_a_shadow_needs_a_ship_and_a_vote_else_it_returns() -> None:
     put(s, shadow(3), G(3, 3), ships=1)
     put(s, warrior(YELLOW), G(3, 4), ships=1)
     put(s, diplomat(BLUE), G(2, 3))
-    s = pending(g, s, ("shadow_move", 0))
+    s = pending(g, s, ShadowMove(0))
     options = sorted(t for t in texts(g, s) if t.startswith("move Shadow 3"))
     assert options == ["move Shadow 3 e", "move Shadow 3 s", "move Shadow 3 w"]  # not the Diplomat's
     s = do(g, s, "move Shadow 3 e")
@@ -290,7 +291,7 @@ def test_shadow_may_not_enter_home_fortress_or_own_galaxy() -> None:
     put(s, shadow(3), G(1, 1), ships=1)
     put(s, warrior(RED), G(0, 1), ships=1)
     put(s, shadow(4), G(3, 2), ships=1)
-    s = pending(g, s, ("shadow_move", 0))
+    s = pending(g, s, ShadowMove(0))
     moves = [t for t in texts(g, s) if t.startswith("move Shadow")]
     assert "move Shadow 3 n" not in moves and "move Shadow 3 w" in moves
     assert "move Shadow 4 n" not in moves and "move Shadow 4 s" not in moves  # fortress, yellow home
@@ -303,7 +304,7 @@ def test_pass_the_power_stone_to_a_character_in_the_same_galaxy() -> None:
     put(s, warrior(RED), G(1, 2), ships=1)
     put(s, master(RED), G(1, 2), ships=1)
     s.stone = warrior(RED)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "pass stone to Red Master")
     assert s.stone == master(RED) and settled(s) is False
 
@@ -313,9 +314,9 @@ def test_a_shadow_meeting_another_shadow_may_rearrange_their_ships() -> None:
     s = board(g)
     put(s, shadow(3), G(3, 3), ships=4)
     put(s, shadow(4), G(3, 4), ships=1)
-    s = pending(g, s, ("shadow_move", 0))
+    s = pending(g, s, ShadowMove(0))
     s = do(g, s, "move Shadow 3 e")
-    assert top(s)[0] == "shift_from"
+    assert isinstance(top(s), ShiftFrom)
     s = do(g, s, "shift ship from Shadow 3")
     s = do(g, s, "shift ship to Shadow 4")
     s = do(g, s, "stop shifting")

@@ -5,6 +5,21 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, SLState
+from shadowtable.games.shadowlord.tasks import (
+    Build,
+    Dismiss,
+    DismissTo,
+    Enlist,
+    Event,
+    Fight,
+    Move,
+    OfferReply,
+    PlaceChar,
+    PlaceTraded,
+    TruceQ,
+    Vote,
+    Want,
+)
 
 from .helpers import (
     BLUE,
@@ -12,6 +27,7 @@ from .helpers import (
     RED,
     YELLOW,
     G,
+    Hold,
     board,
     chance,
     diplomat,
@@ -44,7 +60,7 @@ def test_bribe_success_on_a_higher_roll() -> None:
     g, s = bribe_setup()
     give_portrait(s, warrior(BLUE), 7)
     loose(s, G(1, 3), BLUE, 2)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = do(g, s, "bribe Blue Warrior with four 4s")
     assert hand(s, 0) == [0] * 5 and s.discard[2] == 4
     s = chance(g, s, 6)
@@ -52,13 +68,13 @@ def test_bribe_success_on_a_higher_roll() -> None:
     assert s.owner[warrior(BLUE)] == RED and s.ships[warrior(BLUE)] == 2
     assert s.pcards[warrior(BLUE) * 5 + 3] == 1  # the cards follow the traitor
     assert s.loose_col[G(1, 3)] == RED and s.loose_n[G(1, 3)] == 2
-    assert top(s) == ("build", 0) and no_conservation_errors(g, s)
+    assert top(s) == Build(0) and no_conservation_errors(g, s)
 
 
 def test_bribe_fails_on_a_tie_or_lower_roll() -> None:
     for mine, theirs in ((4, 4), (2, 7)):
         g, s = bribe_setup()
-        s = pending(g, s, ("build", 0))
+        s = pending(g, s, Build(0))
         s = do(g, s, "bribe Blue Warrior with four 4s")
         s = chance(g, s, mine)
         s = chance(g, s, theirs)
@@ -68,7 +84,7 @@ def test_bribe_fails_on_a_tie_or_lower_roll() -> None:
 def test_bribe_only_once_per_turn() -> None:
     g, s = bribe_setup()
     give_hand(s, 0, 2, 2, 2, 2)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = do(g, s, "bribe Blue Warrior with four 4s")
     s = chance(g, s, 1)
     s = chance(g, s, 8)
@@ -79,7 +95,7 @@ def test_masters_shadows_and_characters_on_home_planets_cannot_be_bribed() -> No
     g, s = bribe_setup()
     put(s, master(BLUE), G(1, 4), ships=1)
     put(s, diplomat(BLUE), G(2, 4))
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     options = [t for t in texts(g, s) if t.startswith("bribe")]
     assert options == ["bribe Blue Warrior with four 4s"]
 
@@ -88,7 +104,7 @@ def test_traitor_among_only_enemy_diplomats_makes_them_retreat() -> None:
     g, s = bribe_setup()
     put(s, diplomat(GREEN), G(1, 3))
     put(s, master(GREEN), G(1, 1), ships=1)
-    s.stack = [("hold", 0)]
+    s.stack = [Hold(0)]
     from shadowtable.games.shadowlord.rules.recruit import become_traitor
 
     become_traitor(g.ctx, s, warrior(BLUE), RED)
@@ -105,7 +121,7 @@ def test_bribed_traitor_among_only_enemy_diplomats_during_movement_makes_them_re
     g, s = bribe_setup()
     put(s, diplomat(GREEN), G(1, 3))
     put(s, master(GREEN), G(1, 1), ships=1)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "bribe Blue Warrior with four 4s")
     s = chance(g, s, 8)
     s = chance(g, s, 1)
@@ -171,11 +187,11 @@ def test_seventh_limit_forces_dismissal_and_the_dismissed_goes_to_who_wants_him(
     seven(s, RED)
     put(s, diplomat(RED), G(1, 1), ships=1)
     put(s, warrior(BLUE), G(1, 4), ships=1)
-    s = pending(g, s, ("enlist", 0, 14, G(1, 1), 0))
+    s = pending(g, s, Enlist(0, 14, G(1, 1), False))
     s = do(g, s, "enlist")
-    assert top(s) == ("dismiss", 0, RED) and "dismiss Red Master" not in texts(g, s)
+    assert top(s) == Dismiss(0, RED) and "dismiss Red Master" not in texts(g, s)
     s = do(g, s, "dismiss Merchant M1")
-    assert top(s) == ("want", 1, 16)
+    assert top(s) == Want(1, 16)
     s = do(g, s, "take character")
     s = do(g, s, "decline")
     s = do(g, s, "decline")
@@ -189,7 +205,7 @@ def test_dismissed_character_nobody_wants_is_removed() -> None:
     s = board(g)
     seven(s, RED)
     give_portrait(s, 16, 7)
-    s = pending(g, s, ("enlist", 0, 14, G(1, 1), 0))
+    s = pending(g, s, Enlist(0, 14, G(1, 1), False))
     s = do(g, s, "enlist")
     s = do(g, s, "dismiss Merchant M1")
     s = do(g, s, "decline")
@@ -200,11 +216,11 @@ def test_dismissed_character_nobody_wants_is_removed() -> None:
 def test_bribed_character_joining_a_full_alliance_needs_a_dismissal() -> None:
     g, s = bribe_setup()
     seven(s, RED)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = do(g, s, "bribe Blue Warrior with four 4s")
     s = chance(g, s, 8)
     s = chance(g, s, 1)
-    assert top(s) == ("dismiss", 0, RED)
+    assert top(s) == Dismiss(0, RED)
 
 
 def test_captured_characters_cannot_be_dismissed() -> None:
@@ -215,7 +231,7 @@ def test_captured_characters_cannot_be_dismissed() -> None:
     s.status[12] = CAPTIVE
     s.captor[12] = warrior(BLUE)
     s.loc[12] = -1
-    s = pending(g, s, ("dismiss", 0, RED))
+    s = pending(g, s, Dismiss(0, RED))
     assert "dismiss Warrior W1" not in texts(g, s)
 
 
@@ -223,7 +239,7 @@ def test_vote_is_secret_until_everyone_voted_and_one_yes_passes() -> None:
     g = game(4)
     s = board(g)
     put(s, warrior(BLUE), G(1, 4), ships=1)
-    s = pending(g, s, ("event", 0, 1))
+    s = pending(g, s, Event(0, 1))
     s = do(g, s, "target Blue Warrior")
     s = do(g, s, "vote yes")
     assert g.observe(s, 2)["public"]["vote"]["votes"][1] == -2
@@ -236,7 +252,7 @@ def test_voting_is_suspended_with_two_players_left() -> None:
     put(s, warrior(BLUE), G(1, 4), ships=1)
     s.seat_out[2] = s.seat_out[3] = 1
     s.alive[YELLOW] = s.alive[GREEN] = 0
-    s = pending(g, s, ("event", 0, 1))
+    s = pending(g, s, Event(0, 1))
     s = do(g, s, "target Blue Warrior")
     assert s.owner[warrior(BLUE)] == RED and settled(s)
 
@@ -253,18 +269,18 @@ def test_trade_power_cards_between_attack_hands() -> None:
     s = board(g)
     give_hand(s, 0, 7)
     give_hand(s, 1, 10)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = offer(g, s, 1, "offer to give card 7", "offer to want card 10")
-    assert top(s) == ("offer_reply", 1)
+    assert top(s) == OfferReply(1)
     s = do(g, s, "accept offer")
-    assert hand(s, 0) == [0, 0, 0, 0, 1] and hand(s, 1) == [0, 0, 0, 1, 0] and top(s) == ("build", 0)
+    assert hand(s, 0) == [0, 0, 0, 0, 1] and hand(s, 1) == [0, 0, 0, 1, 0] and top(s) == Build(0)
 
 
 def test_refused_offer_changes_nothing() -> None:
     g = game(4)
     s = board(g)
     give_hand(s, 0, 7)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = offer(g, s, 2, "offer to give card 7")
     s = do(g, s, "refuse offer")
     assert hand(s, 0) == [0, 0, 0, 1, 0] and hand(s, 2) == [0] * 5 and s.offer is None
@@ -273,7 +289,7 @@ def test_refused_offer_changes_nothing() -> None:
 def test_an_offer_cannot_be_accepted_without_the_wanted_cards() -> None:
     g = game(4)
     s = board(g)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = offer(g, s, 1, "offer to want card 10")
     assert texts(g, s) == ["refuse offer"]
 
@@ -283,10 +299,10 @@ def test_trade_a_character_with_its_ships_recoloured() -> None:
     s = board(g)
     put(s, warrior(RED), G(1, 2), ships=3)
     give_portrait(s, warrior(RED), 4)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = offer(g, s, 1, "offer trade of Red Warrior")
     s = do(g, s, "accept offer")
-    assert top(s) == ("place_traded", 1, warrior(RED)) and "put traded character in e3" in texts(g, s)
+    assert top(s) == PlaceTraded(1, warrior(RED)) and "put traded character in e3" in texts(g, s)
     s = do(g, s, "put traded character in c4")
     assert s.owner[warrior(RED)] == BLUE and s.ships[warrior(RED)] == 3 and s.loc[warrior(RED)] == G(1, 2)
     assert s.pcards[warrior(RED) * 5 + 2] == 1 and no_conservation_errors(g, s)
@@ -303,7 +319,7 @@ def test_release_a_captive_as_part_of_a_negotiation() -> None:
     s.supply[BLUE] += s.ships[warrior(BLUE)]
     s.ships[warrior(BLUE)] = 0
     give_hand(s, 1, 7)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = offer(g, s, 1, "offer release of Blue Warrior", "offer to want card 7")
     s = do(g, s, "accept offer")
     assert s.status[warrior(BLUE)] == ACTIVE and s.loc[warrior(BLUE)] == G(1, 4) and hand(s, 0)[3] == 1
@@ -314,7 +330,7 @@ def test_truce_as_part_of_a_negotiation_prevents_the_battle() -> None:
     s = board(g)
     put(s, warrior(RED), G(1, 2), ships=1)
     put(s, warrior(BLUE), G(1, 2), ships=1)
-    s = pending(g, s, ("fight",), ("build", 0))
+    s = pending(g, s, Fight(), Build(0))
     s = offer(g, s, 1, "offer truce in c4")
     s = do(g, s, "accept offer")
     s = do(g, s, "end building")
@@ -325,12 +341,12 @@ def test_offers_per_turn_are_limited_by_the_option() -> None:
     g = game(4, max_offers_per_turn=1)
     s = board(g)
     give_hand(s, 0, 7)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = offer(g, s, 1, "offer to give card 7")
     s = do(g, s, "refuse offer")
     assert not any(t.startswith("make offer") for t in texts(g, s))
     g0 = game(4, max_offers_per_turn=0)
-    s0 = pending(g0, board(g0), ("build", 0))
+    s0 = pending(g0, board(g0), Build(0))
     assert not any(t.startswith("make offer") for t in texts(g0, s0))
 
 
@@ -340,7 +356,7 @@ def test_trade_space_ships_recoloured_in_their_current_space() -> None:
     put(s, warrior(RED), G(1, 2), ships=3)
     put(s, warrior(BLUE), G(1, 2), ships=5)
     give_hand(s, 1, 7)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = offer(g, s, 1, "offer a ship from Red Warrior", "offer a ship from Red Warrior", "offer to want card 7")
     s = do(g, s, "accept offer")
     assert s.ships[warrior(RED)] == 1 and s.ships[warrior(BLUE)] == 6
@@ -353,7 +369,7 @@ def test_trading_ships_after_moving_ends_the_move() -> None:
     s = board(g)
     put(s, warrior(RED), G(0, 2), ships=4)
     put(s, diplomat(RED), G(0, 3))
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "move Red Warrior e")
     s = offer(g, s, 1, "offer a ship from Red Warrior")
     s = do(g, s, "accept offer")
@@ -365,14 +381,14 @@ def test_a_truce_can_be_revoked_and_the_battle_happens() -> None:
     s = board(g)
     put(s, warrior(RED), G(1, 2), ships=1)
     put(s, warrior(BLUE), G(1, 2), ships=1)
-    s = pending(g, s, ("fight",), ("build", 0))
+    s = pending(g, s, Fight(), Build(0))
     s = offer(g, s, 1, "offer truce in c4")
     s = do(g, s, "accept offer")
     assert s.truce >> G(1, 2) & 1
     s = do(g, s, "revoke truce in c4")
     assert not s.truce
     s = do(g, s, "end building")
-    assert s.battle is not None and top(s)[0] == "truce_q"
+    assert s.battle is not None and isinstance(top(s), TruceQ)
 
 
 def test_a_permission_can_be_revoked() -> None:
@@ -382,8 +398,8 @@ def test_a_permission_can_be_revoked() -> None:
     put(s, master(BLUE), G(0, 4), ships=1)
     put(s, diplomat(RED), G(1, 4))
     s.perm[BLUE] = 1 << RED
-    s = pending(g, s, ("vote", 1), ("move", 0))
-    s.stack = [("hold", 0), ("move", 0), ("want", 1, 12)]  # seat 1 has a decision pending
+    s = pending(g, s, Vote(1), Move(0))
+    s.stack = [Hold(0), Move(0), Want(1, 12)]  # seat 1 has a decision pending
     assert "revoke permission of seat 0" in texts(g, s)
     s = do(g, s, "revoke permission of seat 0")
     assert s.perm[BLUE] == 0
@@ -396,7 +412,7 @@ def test_a_traitor_among_enemies_protected_by_a_diplomat_must_move_away() -> Non
     g, s = bribe_setup()
     put(s, diplomat(BLUE), G(1, 3))
     put(s, master(BLUE), G(1, 3), ships=1)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     s = do(g, s, "bribe Blue Warrior with four 4s")
     s = chance(g, s, 8)
     s = chance(g, s, 1)
@@ -413,11 +429,11 @@ def test_several_players_want_the_dismissed_character_and_a_payment_can_be_asked
     put(s, warrior(BLUE), G(1, 4), ships=1)
     put(s, warrior(YELLOW), G(3, 3), ships=1)
     give_hand(s, 2, 10)
-    s = pending(g, s, ("dismiss", 0, RED))
+    s = pending(g, s, Dismiss(0, RED))
     s = do(g, s, "dismiss Merchant M1")
     s = do(g, s, "take character")
     s = do(g, s, "take character")
-    assert top(s) == ("dismiss_to", 0, 16, 0b110)
+    assert top(s) == DismissTo(0, 16, 0b110)
     s = offer(g, s, 2, "offer to want card 10")
     s = do(g, s, "accept offer")
     s = do(g, s, "dismiss to seat 2")
@@ -430,7 +446,7 @@ def test_a_given_character_goes_to_an_alliance_with_room_when_placed() -> None:
     s = board(g)
     seven(s, RED)
     put(s, warrior(YELLOW), G(3, 3), ships=1)
-    s = pending(g, s, ("place_char", 0, 14, RED))
+    s = pending(g, s, PlaceChar(0, 14, RED))
     s = do(g, s, "place in d2")
     assert s.owner[14] == YELLOW and s.loc[14] == G(3, 3) and no_conservation_errors(g, s)
 
@@ -441,7 +457,7 @@ def test_no_character_changes_hands_once_the_first_battle_started() -> None:
     put(s, warrior(RED), G(1, 2), ships=1)
     put(s, master(RED), G(1, 2), ships=1)
     put(s, warrior(BLUE), G(1, 2), ships=1)
-    s = pending(g, s, ("fight",))
+    s = pending(g, s, Fight())
     s = do(g, s, "fight")
     s = do(g, s, "stop shifting")
     s = do(g, s, "attack with Red Warrior")

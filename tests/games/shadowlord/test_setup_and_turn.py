@@ -5,6 +5,21 @@ from __future__ import annotations
 from shadowtable.core import CHANCE
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.tasks import (
+    AfterDraw,
+    Build,
+    BuildStart,
+    DrawToHand,
+    EndTurn,
+    First,
+    Move,
+    PortraitCards,
+    SetupShip,
+    ShiftFrom,
+    TurnBody,
+    TurnStart,
+    Vote,
+)
 
 from .helpers import (
     BLUE,
@@ -45,16 +60,16 @@ def test_setup_places_three_rings_home_and_shadows_in_fortress() -> None:
     assert s.stone == LORD and s.ships[LORD] == 5 and s.ships[shadow(1)] == 0
     assert sum(s.disc) == 20 and s.disc[FORTRESS] == 0 and all(s.disc[h] == 0 for h in homes.values())
     assert sum(s.deck) == 50 and s.timer == 6
-    assert g.current_player(s) == CHANCE and top(s) == ("first",)
+    assert g.current_player(s) == CHANCE and top(s) == First()
 
 
 def test_first_player_roll_then_each_player_places_three_ships() -> None:
     g = game(4)
     s = chance(g, g.initial_state(), 2)  # seat 2 (yellow) plays first
-    assert s.cur == YELLOW and top(s) == ("setup_ship", 2, YELLOW)
+    assert s.cur == YELLOW and top(s) == SetupShip(2, YELLOW)
     for _ in range(3):
         s = do(g, s, "ship to Yellow Warrior")
-    assert s.ships[warrior(YELLOW)] == 3 and top(s) == ("setup_ship", 3, GREEN)
+    assert s.ships[warrior(YELLOW)] == 3 and top(s) == SetupShip(3, GREEN)
     assert no_conservation_errors(g, s)
 
 
@@ -71,7 +86,7 @@ def test_first_round_moves_only_to_the_galaxy_left_of_home() -> None:
     s = board(g)
     s.first_round_turns = 4
     put(s, warrior(RED), G(0, 2), ships=3)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     moves = [t for t in texts(g, s) if t.startswith("move")]
     assert moves == ["move Red Warrior e"]  # (0,3) = d5, left of the red Home Planet
     s = do(g, s, "move Red Warrior e")
@@ -83,12 +98,12 @@ def test_three_player_first_round_side_and_middle_players() -> None:
     s = board(g)
     s.first_round_turns = 3
     put(s, warrior(RED), G(0, 2), ships=2)
-    s = pending(g, s, ("move", 0))
+    s = pending(g, s, Move(0))
     assert [t for t in texts(g, s) if t.startswith("move")] == ["move Red Warrior w"]  # toward empty home
     s = board(g, cur=BLUE)
     s.first_round_turns = 3
     put(s, warrior(BLUE), G(2, 4), ships=2)
-    s = pending(g, s, ("move", 1))
+    s = pending(g, s, Move(1))
     assert sorted(t for t in texts(g, s) if t.startswith("move")) == [
         "move Blue Warrior n",
         "move Blue Warrior s",
@@ -114,8 +129,8 @@ def test_draw_one_card_plus_one_per_controlled_ruins() -> None:
     s = board(g)
     put(s, warrior(RED), G(1, 1), ships=1)
     put(s, master(RED), G(1, 3), ships=1)
-    s = pending(g, s, ("turn_body",))
-    draws = [t for t in s.stack if t[0] == "draw"]
+    s = pending(g, s, TurnBody())
+    draws = [t for t in s.stack if isinstance(t, DrawToHand)]
     assert len(draws) == 3
 
 
@@ -124,7 +139,7 @@ def test_reshuffle_moves_the_power_stone_timer() -> None:
     s = board(g)
     s.discard = s.deck[:]
     s.deck = [0] * 5
-    s = pending(g, s, ("draw", "hand", 0))
+    s = pending(g, s, DrawToHand(0))
     assert s.timer == 5 and sum(s.deck) == 50 and sum(s.discard) == 0
     s = draw(g, s, 7)
     assert hand(s, 0)[3] == 1 and settled(s)
@@ -134,7 +149,7 @@ def test_timer_on_the_starburst_at_turn_start_means_the_shadowlord_wins() -> Non
     g = game(4)
     s = board(g)
     s.timer = 0
-    s = pending(g, s, ("turn_start",))
+    s = pending(g, s, TurnStart())
     assert s.end == "shadowlord_timer" and g.returns(s) == [0.0] * 4
     assert "Starburst" in g.observe(s, 0)["outcome"]
 
@@ -143,10 +158,10 @@ def test_timer_every_turn_option_moves_one_notch_per_turn() -> None:
     g = game(4, timer_mode="every_turn")
     s = board(g)
     s.timer = 10
-    s = pending(g, s, ("after_draw",))
+    s = pending(g, s, AfterDraw())
     assert s.timer == 9
     g2 = game(4)
-    s2 = pending(g2, board(g2), ("after_draw",))
+    s2 = pending(g2, board(g2), AfterDraw())
     assert s2.timer == 6
 
 
@@ -154,7 +169,7 @@ def test_place_card_under_a_portrait_during_own_turn() -> None:
     g = game(4)
     s = board(g)
     give_hand(s, 0, 7, 4)
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = do(g, s, "place card 7 under Red Warrior")
     assert hand(s, 0) == [0, 0, 1, 0, 0] and s.pcards[warrior(RED) * 5 + 3] == 1
     assert "place card 4 under Red Diplomat" in texts(g, s)  # pointless (Diplomats never fight) but allowed
@@ -163,7 +178,7 @@ def test_place_card_under_a_portrait_during_own_turn() -> None:
 
 def play_to_the_fight(g: ShadowlordGame, s: SLState, step_one: int, discard: bool = False) -> SLState:
     """Run Red's turn from Step 1 (drawing ``step_one``; no Special Event) to Step 6."""
-    s = pending(g, s, ("turn_body",))
+    s = pending(g, s, TurnBody())
     s = draw(g, s, step_one)
     s = chance(g, s, 7)  # 2d8 = 7: no Special Event
     if discard:
@@ -185,7 +200,7 @@ def test_cards_can_go_under_portraits_after_the_last_battle_before_the_turn_pass
     put(s, warrior(BLUE), G(1, 2), ships=1)
     s = play_to_the_fight(g, s, step_one=4)
     s = do(g, s, "fight")
-    while top(s)[0] == "shift_from":
+    while isinstance(top(s), ShiftFrom):
         s = do(g, s, "stop shifting")
     s = do(g, s, "attack with Red Warrior")
     s = do(g, s, "defend with Blue Warrior")
@@ -195,12 +210,12 @@ def test_cards_can_go_under_portraits_after_the_last_battle_before_the_turn_pass
     s = do(g, s, "commit done")
     s = draw(g, s, 10)  # the Duel reward
     assert s.cur == RED and hand(s, 0) == [0, 0, 1, 0, 1]
-    assert top(s) == ("portrait_cards", 0)
+    assert top(s) == PortraitCards(0)
     options = texts(g, s)
     assert "end turn" in options and "place card 10 under Red Master" in options
     assert not any(t.startswith(("bribe", "make offer")) for t in options)
     s = do(g, s, "place card 10 under Red Master")
-    assert s.pcards[master(RED) * 5 + 4] == 1 and top(s) == ("portrait_cards", 0)
+    assert s.pcards[master(RED) * 5 + 4] == 1 and top(s) == PortraitCards(0)
     s = do(g, s, "end turn")
     assert s.cur == BLUE and hand(s, 0) == [0, 0, 1, 0, 0] and no_conservation_errors(g, s)
 
@@ -214,7 +229,7 @@ def test_no_placement_offer_after_the_fight_with_an_empty_attack_hand() -> None:
     assert hand(s, 0) == [0] * 5 and s.cur == BLUE
     s = board(g)
     give_hand(s, 0, 7)
-    s = pending(g, s, ("end_turn",), ("portrait_cards", 0))
+    s = pending(g, s, EndTurn(), PortraitCards(0))
     s = do(g, s, "place card 7 under Red Warrior")
     assert s.cur == BLUE and s.pcards[warrior(RED) * 5 + 3] == 1
 
@@ -223,7 +238,7 @@ def test_no_cards_under_portraits_during_another_players_turn() -> None:
     g = game(4)
     s = board(g, cur=BLUE)
     give_hand(s, 0, 7)
-    s = pending(g, s, ("vote", 0))
+    s = pending(g, s, Vote(0))
     assert not any(t.startswith("place card") for t in texts(g, s))
 
 
@@ -231,8 +246,8 @@ def test_build_three_ships_per_merchant_and_space_base() -> None:
     g = game(4)
     s = board(g)
     put(s, 16, G(0, 0), owner=RED)  # a Merchant on a Space Base
-    s = pending(g, s, ("build_start",))
-    assert s.pool == 6 and top(s) == ("build", 0)
+    s = pending(g, s, BuildStart())
+    assert s.pool == 6 and top(s) == Build(0)
     s = do(g, s, "ship to Merchant M1")
     s = do(g, s, "loose ship in a5")
     assert s.ships[16] == 1 and s.loose_n[G(0, 0)] == 1 and s.pool == 4
@@ -245,7 +260,7 @@ def test_discard_cards_for_ships_even_without_room() -> None:
     s = board(g)
     give_hand(s, 0, 4)
     s.supply[RED] = 0
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     s = do(g, s, "discard for ships 4")
     assert s.pool == 4 and hand(s, 0) == [0] * 5 and s.discard[2] == 1
     assert texts(g, s)[0] == "end building" and not any(t.startswith("ship to") for t in texts(g, s))
@@ -258,7 +273,7 @@ def test_only_one_colour_of_loose_ships_in_a_galaxy() -> None:
     put(s, warrior(BLUE), G(1, 2), ships=1)
     loose(s, G(1, 2), BLUE, 1)
     s.pool = 3
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     assert "loose ship in c4" not in texts(g, s)
 
 
@@ -268,7 +283,7 @@ def test_ring_holds_six_including_the_power_stone() -> None:
     put(s, master(RED), G(0, 2), ships=5)
     s.stone = master(RED)
     s.pool = 3
-    s = pending(g, s, ("build", 0))
+    s = pending(g, s, Build(0))
     assert "ship to Red Master" not in texts(g, s)
 
 
@@ -283,7 +298,7 @@ def test_rules_help_quotes_the_rulebook_for_the_pending_decision() -> None:
     while not session.is_over() and len(session.actions) < 400:
         if session.current_player >= 0:
             observation = game.observe(session.state, session.current_player)
-            seen[observation["public"]["stack"][-1][0]] = game.rules_help(observation)
+            seen[observation["pending"]["kind"]] = game.rules_help(observation)
         session.step()
     assert "Step 4 - Movement" in seen["move"] and "Characters can move a number of galaxy" in seen["move"]
     assert "Place Under a Character Portrait" in seen["move"]

@@ -3,47 +3,14 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
-from shadowtable.games.shadowlord.content import DIPLOMAT, MASTER, SHADOW, SHADOWLORD, Configuration, Content
+from shadowtable.games.shadowlord.content import DIPLOMAT, MASTER, SHADOW, SHADOWLORD
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, SLState
 
 
-@dataclass
-class Ctx:
-    """A configured game's fixed context: content, configuration and options."""
-
-    content: Content
-    config: Configuration
-    players: int
-    options: dict[str, Any]
-    seat_alliances: list[list[int]] = field(default_factory=list)
-
-    steps: list[tuple[int, ...]] = field(default_factory=list)
-    """``steps[g][d]``: the galaxy one step from ``g`` in direction n, e, s, w (-1 off the board)."""
-
-    def __post_init__(self) -> None:
-        c = self.content
-        self.steps = [
-            tuple(
-                (g // c.cols + dr) * c.cols + g % c.cols + dc
-                if 0 <= g // c.cols + dr < c.rows and 0 <= g % c.cols + dc < c.cols
-                else NOBODY
-                for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
-            )
-            for g in range(c.num_galaxies)
-        ]
-        self.seat_alliances = [
-            [a for a in self.config.alliances if self.config.seat_of[a] == s] for s in range(self.players)
-        ]
-
-    def seat_of(self, colour: int) -> int:
-        """The seat playing ``colour``; ``NOBODY`` for shadows and unused colours."""
-        return self.config.seat_of[colour] if 0 <= colour < 4 else NOBODY
-
-
-def friendly(ctx: Ctx, a: int, b: int) -> bool:
+def friendly(ctx: Context, a: int, b: int) -> bool:
     """Same Alliance, or two Alliances of one player (2-player game: permanent Truce)."""
     if a == b:
         return True
@@ -54,27 +21,14 @@ def friendly(ctx: Ctx, a: int, b: int) -> bool:
 
 def figs_at(s: SLState, g: int) -> list[int]:
     """Active (not captive) figures in galaxy ``g`` (only active figures have a location)."""
-    occ = s.occ
-    if occ is not None:
-        if not occ:
-            occ.extend([] for _ in range(len(s.disc)))
-            for f, here in enumerate(s.loc):
-                if here >= 0:
-                    occ[here].append(f)
-        return occ[g]
     loc = s.loc
-    if g not in loc:
+    n = loc.count(g)
+    if not n:
         return []
-    return [f for f, here in enumerate(loc) if here == g]
-
-
-def build_occupancy(s: SLState, galaxies: int) -> list[list[int]]:
-    """Figures per galaxy (for read-only work such as listing legal actions)."""
-    occ: list[list[int]] = [[] for _ in range(galaxies)]
-    for f, here in enumerate(s.loc):
-        if here >= 0:
-            occ[here].append(f)
-    return occ
+    out = [loc.index(g)]
+    for _ in range(n - 1):
+        out.append(loc.index(g, out[-1] + 1))
+    return out
 
 
 def colours_at(s: SLState, g: int) -> set[int]:
@@ -82,7 +36,7 @@ def colours_at(s: SLState, g: int) -> set[int]:
     return {s.owner[f] for f in figs_at(s, g)}
 
 
-def control(ctx: Ctx, s: SLState, g: int) -> int:
+def control(ctx: Context, s: SLState, g: int) -> int:
     """The colour controlling ``g`` (4 = shadows) or ``NOBODY``.
 
     Rings control; with several ring colours the loose Space Ships decide; a Home Planet is its
@@ -91,17 +45,16 @@ def control(ctx: Ctx, s: SLState, g: int) -> int:
     owner = s.owner
     cols = {owner[f] for f in figs_at(s, g)}
     loose = s.loose_col[g] if s.loose_n[g] > 0 else NOBODY
-    c = ctx.content
-    if g in c.homes:
-        home_owner = c.home_of.index(g)
-        if (
-            s.alive[home_owner]
-            and all(friendly(ctx, x, home_owner) for x in cols)
-            and (loose == NOBODY or friendly(ctx, loose, home_owner))
-        ):
-            if len(cols) == 1:
-                return next(iter(cols))
-            return loose if loose != NOBODY else home_owner
+    home_owner = ctx.home_owner[g]
+    if (
+        home_owner != NOBODY
+        and s.alive[home_owner]
+        and all(friendly(ctx, x, home_owner) for x in cols)
+        and (loose == NOBODY or friendly(ctx, loose, home_owner))
+    ):
+        if len(cols) == 1:
+            return next(iter(cols))
+        return loose if loose != NOBODY else home_owner
     if len(cols) == 1:
         return next(iter(cols))
     if cols:
@@ -109,28 +62,28 @@ def control(ctx: Ctx, s: SLState, g: int) -> int:
     return loose
 
 
-def controls(ctx: Ctx, s: SLState, g: int, a: int) -> bool:
+def controls(ctx: Context, s: SLState, g: int, a: int) -> bool:
     """Whether ``a`` (or a friendly Alliance of the same player) controls ``g``."""
     owner = control(ctx, s, g)
     return owner != NOBODY and friendly(ctx, owner, a)
 
 
-def enemy_present(ctx: Ctx, s: SLState, g: int, a: int) -> bool:
+def enemy_present(ctx: Context, s: SLState, g: int, a: int) -> bool:
     """An enemy ring (shadows included) is in ``g``."""
     return any(not friendly(ctx, s.owner[f], a) for f in figs_at(s, g))
 
 
-def enemy_loose(ctx: Ctx, s: SLState, g: int, a: int) -> bool:
+def enemy_loose(ctx: Context, s: SLState, g: int, a: int) -> bool:
     return s.loose_n[g] > 0 and not friendly(ctx, s.loose_col[g], a)
 
 
-def diplomat_of(ctx: Ctx, s: SLState, g: int, pred: Any) -> bool:
+def diplomat_of(ctx: Context, s: SLState, g: int, pred: Any) -> bool:
     """Some active Diplomat in ``g`` whose colour satisfies ``pred``."""
     kind = ctx.content.fig_kind
     return any(kind[f] == DIPLOMAT and pred(s.owner[f]) for f in figs_at(s, g))
 
 
-def protected_against(ctx: Ctx, s: SLState, g: int, a: int) -> bool:
+def protected_against(ctx: Context, s: SLState, g: int, a: int) -> bool:
     """``g`` holds a Diplomat that is an enemy of ``a`` (Diplomatic Immunity)."""
     kind = ctx.content.fig_kind
     owner = s.owner
@@ -139,11 +92,17 @@ def protected_against(ctx: Ctx, s: SLState, g: int, a: int) -> bool:
 
 def alliance_figs(s: SLState, a: int, *, captives: bool = False) -> list[int]:
     """Figures of colour ``a`` that are active (and captive, if asked)."""
-    ok = (ACTIVE, CAPTIVE) if captives else (ACTIVE,)
-    return [f for f in range(len(s.owner)) if s.owner[f] == a and s.status[f] in ok]
+    owner, status = s.owner, s.status
+    out: list[int] = []
+    f = -1
+    for _ in range(owner.count(a)):
+        f = owner.index(a, f + 1)
+        if status[f] == ACTIVE or captives and status[f] == CAPTIVE:
+            out.append(f)
+    return out
 
 
-def seat_figs(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+def seat_figs(ctx: Context, s: SLState, seat: int) -> list[int]:
     """Active figures of every Alliance of ``seat``."""
     return [f for a in ctx.seat_alliances[seat] for f in alliance_figs(s, a)]
 
@@ -153,11 +112,11 @@ def master_of(s: SLState, a: int) -> int:
     return a
 
 
-def is_master(ctx: Ctx, f: int) -> bool:
+def is_master(ctx: Context, f: int) -> bool:
     return ctx.content.fig_kind[f] == MASTER
 
 
-def is_shadow(ctx: Ctx, f: int) -> bool:
+def is_shadow(ctx: Context, f: int) -> bool:
     return ctx.content.fig_kind[f] in (SHADOW, SHADOWLORD)
 
 
@@ -166,12 +125,12 @@ def range_of(s: SLState, f: int) -> int:
     return s.ships[f] + (1 if s.stone == f else 0)
 
 
-def room(ctx: Ctx, s: SLState, f: int) -> int:
+def room(ctx: Context, s: SLState, f: int) -> int:
     """Free slots in ``f``'s Power Ring (the Power Stone takes one)."""
     return ctx.content.supplies["ring_capacity"] - range_of(s, f)
 
 
-def nearest_friendly(ctx: Ctx, s: SLState, g: int, a: int) -> int:
+def nearest_friendly(ctx: Context, s: SLState, g: int, a: int) -> int:
     """The nearest galaxy controlled by ``a`` (ties: lowest id); its Home Planet if none."""
     seen = {g}
     queue = deque([g])
@@ -192,11 +151,11 @@ def alliance_size(s: SLState, a: int) -> int:
     return len(alliance_figs(s, a, captives=True))
 
 
-def add_loose(ctx: Ctx, s: SLState, g: int, colour: int, n: int) -> int:
+def add_loose(ctx: Context, s: SLState, g: int, colour: int, n: int) -> int:
     """Leave up to ``n`` ships of ``colour`` loose in ``g``; returns how many could not be left."""
     if n <= 0:
         return 0
-    lord = ctx.content.fig_kind.index(4)
+    lord = ctx.lord
     if colour == BLACK or (g == ctx.content.fortress and s.status[lord] == ACTIVE):
         return n
     if s.loose_n[g] > 0 and s.loose_col[g] != colour:

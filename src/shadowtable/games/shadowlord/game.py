@@ -6,16 +6,18 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from shadowtable.core.errors import InvalidOptionError
+from shadowtable.core.errors import IllegalActionError, InvalidOptionError
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
+from shadowtable.core.kernel import CHANCE_SEAT
 from shadowtable.core.spec import GameSpec, OptionSpec
-from shadowtable.games.shadowlord import engine, notation, observe, render
+from shadowtable.games.shadowlord import narration, notation, observe, render
 from shadowtable.games.shadowlord.actions import NUM_ACTIONS
-from shadowtable.games.shadowlord.board import Ctx
-from shadowtable.games.shadowlord.conservation import conservation_errors
+from shadowtable.games.shadowlord.checks import conservation_errors
 from shadowtable.games.shadowlord.content import cached_content
-from shadowtable.games.shadowlord.rules.registry import CHANCE as CHANCE_TASKS
-from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT, initial_state
+from shadowtable.games.shadowlord.context import Context
+from shadowtable.games.shadowlord.rules import KERNEL
+from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT
+from shadowtable.games.shadowlord.setup import initial_state
 from shadowtable.games.shadowlord.state import SLState, state_from_json, state_to_json
 from shadowtable.games.shadowlord.summary import summary
 
@@ -51,7 +53,11 @@ SPEC = GameSpec(
 
 
 class ShadowlordGame(Game[SLState]):
-    """Shadowlord! for 2 (two Alliances each, or the modified game), 3 or 4 players."""
+    """Shadowlord! for 2 (two Alliances each, or the modified game), 3 or 4 players.
+
+    The engine loop is :data:`.rules.KERNEL` (the kernel on the game's ``RULEBOOK``);
+    ``apply`` lists the new state's legal actions into it (``state.legal``), so that listing
+    them and checking the next action costs one listing."""
 
     SPEC = SPEC
 
@@ -61,7 +67,8 @@ class ShadowlordGame(Game[SLState]):
             raise InvalidOptionError("option 'modified' is only for the 2-player game")
         content = cached_content(self.options["content"])
         key = "2m" if self.options["modified"] else str(players)
-        self.ctx = Ctx(content, content.configurations[key], players, self.options)
+        self.ctx = Context(content, content.configurations[key], players, self.options)
+        self.kernel = KERNEL
 
     @classmethod
     def standard_configurations(cls) -> list[dict[str, Any]]:
@@ -69,31 +76,34 @@ class ShadowlordGame(Game[SLState]):
 
     def initial_state(self) -> SLState:
         state = initial_state(self.ctx)
-        engine.advance(self.ctx, state)
+        self.kernel.advance(self.ctx, state)
         return state
 
     def current_player(self, state: SLState) -> int:
-        if state.end or not state.stack:
-            return TERMINAL
-        top = state.stack[-1]
-        return CHANCE if top[0] in CHANCE_TASKS else int(top[1])
+        seat = self.kernel.current_player(state)
+        return TERMINAL if seat is None else CHANCE if seat == CHANCE_SEAT else seat
 
     def legal_actions(self, state: SLState) -> list[int]:
-        return engine.legal_actions(self.ctx, state)
+        if state.legal is not None:
+            return state.legal[:]
+        return self.kernel.legal_actions(self.ctx, state)
 
     def chance_outcomes(self, state: SLState) -> list[tuple[int, float]]:
-        if state.end or not engine.is_chance(state):
-            return []
-        top = state.stack[-1]
-        return CHANCE_TASKS[top[0]][0](self.ctx, state, top)
+        return self.kernel.chance_outcomes(self.ctx, state)
 
     def apply(self, state: SLState, action: int) -> SLState:
-        self.check_legal(state, action)
-        return engine.apply_action(self.ctx, state, action)
+        legal = state.legal if state.legal is not None else self.kernel.legal_actions(self.ctx, state)
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action must be an int, got {action!r}")
+        if action not in legal:
+            raise IllegalActionError(f"action {action} is not legal now")
+        return self.apply_unchecked(state, action)
 
     def apply_unchecked(self, state: SLState, action: int) -> SLState:
         """Apply without the legality check: only for actions taken from ``legal_actions``."""
-        return engine.apply_action(self.ctx, state, action)
+        new, legal = self.kernel.apply_listing(self.ctx, state, action, checked=False)
+        new.legal = legal
+        return new
 
     def returns(self, state: SLState) -> list[float]:
         if not state.end or state.winner < 0:
@@ -101,20 +111,16 @@ class ShadowlordGame(Game[SLState]):
         return [1.0 if k == state.winner else 0.0 for k in range(self.players)]
 
     def observe(self, state: SLState, seat: int | None) -> Observation:
-        return observe.observe(self.ctx, state, self.check_seat(seat))
+        return observe.observe(self.ctx, self.kernel, state, self.check_seat(seat))
 
     def determinize(self, observation: Observation, rng: random.Random) -> SLState:
-        return observe.determinize(self.ctx, observation, rng)
+        return observe.determinize(self.ctx, self.kernel.rulebook, observation, rng)
 
     def event_text(self, state: SLState, action: int, seat: int | None) -> str | None:
-        from shadowtable.games.shadowlord.narration import event_text
-
-        return event_text(self.ctx, state, action, self.check_seat(seat))
+        return narration.event_text(self.ctx, state, action, self.check_seat(seat))
 
     def rules_help(self, observation: Observation) -> str:
-        from shadowtable.games.shadowlord.help import rules_help
-
-        return rules_help(observation)
+        return narration.rules_help(observation)
 
     def render(self, observation: Observation) -> str:
         return render.render(self.ctx, observation)
@@ -129,7 +135,7 @@ class ShadowlordGame(Game[SLState]):
         return state_to_json(state)
 
     def state_from_json(self, data: Mapping[str, Any]) -> SLState:
-        return state_from_json(data)
+        return state_from_json(data, self.kernel.rulebook.task_from_json)
 
     def conservation_errors(self, state: SLState) -> list[str]:
         return conservation_errors(self.ctx, state)

@@ -1,4 +1,6 @@
-"""Log wording: how an action reads to each seat, naming only what that seat may know.
+"""Log wording and rules help.
+
+How an action reads to each seat, naming only what that seat may know.
 
 The seat that decides reads its own notation.  Everyone else reads it too, except where the
 action handles a card that the reader cannot see (placing it under a portrait, committing it to
@@ -12,11 +14,21 @@ is named: the Space Ships it gives show its value to everyone.
 
 from __future__ import annotations
 
+from typing import Any
+
+from shadowtable.core.kernel import task_kind
+from shadowtable.core.rules_help import quote
 from shadowtable.games.shadowlord.actions import NF, decode
-from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.notation import action_to_str, chance_to_str
-from shadowtable.games.shadowlord.rules.registry import CHANCE
+from shadowtable.games.shadowlord.rules.interjections import MAIN_TASKS
 from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.tasks import DrawToHand, SeatDecision, StealCard, Vote
+
+PACKAGE = "shadowtable.games.shadowlord"
+MAIN_KINDS = frozenset(task_kind(t) for t in MAIN_TASKS)
+"""Pending kinds during which the free actions are legal: their rules help adds the rule on
+cards under portraits."""
 
 SECRET_CARD_WORDS = {
     "commit_p": "commits a Power Card from a portrait to the Duel",
@@ -24,21 +36,22 @@ SECRET_CARD_WORDS = {
 }
 """Decisions whose card value is hidden from the other seats, by action block."""
 
-SECRET_TASKS = {"vote": "casts a secret vote"}
+SECRET_TASKS: dict[type[SeatDecision], str] = {Vote: "casts a secret vote"}
 """Decisions that are secret as a whole from the other seats, by pending task."""
 
 
-def event_text(ctx: Ctx, s: SLState, action: int, seat: int | None) -> str | None:
+def event_text(ctx: Context, s: SLState, action: int, seat: int | None) -> str | None:
     """How ``action`` taken in ``s`` reads to ``seat`` (``None``: a spectator)."""
     top = s.stack[-1]
-    if top[0] in CHANCE:
+    if not isinstance(top, SeatDecision):
         return _chance_text(ctx, s, action, seat)
-    player = int(top[1])
+    player = top.seat
     if player == seat:
         return f"you: {action_to_str(ctx, s, action)}"
     who = f"seat {player}"
-    if top[0] in SECRET_TASKS:
-        return f"{who} {SECRET_TASKS[top[0]]}"
+    secret = SECRET_TASKS.get(type(top))
+    if secret is not None:
+        return f"{who} {secret}"
     block, index = decode(action)
     names = ctx.content.fig_name
     if block == "place":
@@ -50,18 +63,31 @@ def event_text(ctx: Ctx, s: SLState, action: int, seat: int | None) -> str | Non
     return f"{who}: {action_to_str(ctx, s, action)}"
 
 
-def _chance_text(ctx: Ctx, s: SLState, outcome: int, seat: int | None) -> str | None:
+def _chance_text(ctx: Context, s: SLState, outcome: int, seat: int | None) -> str | None:
     """A chance outcome, named only to the seats that see it."""
     task = s.stack[-1]
     said = chance_to_str(ctx, s, outcome)
-    if task[0] == "draw" and task[1] == "hand":
-        drawer = int(task[2])
+    if isinstance(task, DrawToHand):
+        drawer = task.seat
         return f"you {said}" if seat == drawer else f"seat {drawer} draws a Power Card"
-    if task[0] == "steal":
-        victim, thief = int(task[1]), ctx.seat_of(s.cur)
+    if isinstance(task, StealCard):
+        victim, thief = task.victim, ctx.seat_of(s.cur)
         if seat == thief:
             return f"you steal from seat {victim}: Power Card {ctx.content.card_values[outcome]}"
         if seat == victim:
             return f"seat {thief} steals your Power Card {ctx.content.card_values[outcome]}"
         return f"seat {thief} steals a Power Card from seat {victim}"
     return f"chance: {said}"
+
+
+def rules_help(observation: dict[str, Any]) -> str:
+    """The quoted rule for the pending decision (``observation["pending"]``); during the
+    current player's main decisions, the rule on cards under portraits too."""
+    pending = observation.get("pending") or {}
+    rule = str(pending.get("rule") or "")
+    if not rule:
+        return ""
+    parts = [quote(PACKAGE, rule)]
+    if pending.get("kind") in MAIN_KINDS:
+        parts.append(quote(PACKAGE, "cards"))
+    return "\n\n".join(parts)

@@ -6,93 +6,140 @@ galaxies by chess-like coordinates ("c3" is the Lost Fortress), cards by value.
 
 from __future__ import annotations
 
+from shadowtable.core.kernel import Task
 from shadowtable.games.shadowlord.actions import DIRS, NF, NUM_ACTIONS, decode
-from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import EVENTS
-from shadowtable.games.shadowlord.rules.registry import CHANCE
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.tasks import (
+    Build,
+    CallOwn,
+    ChallengeQ,
+    ChanceNode,
+    Commit,
+    D8Roll,
+    Dismiss,
+    DismissTo,
+    Draw,
+    Enlist,
+    Event,
+    EventRoll,
+    Face,
+    FightOrder,
+    First,
+    GiveStone,
+    Move,
+    OfferBuild,
+    OfferReply,
+    PlaceA,
+    PlaceChar,
+    PlaceD,
+    PlaceShadow,
+    PlaceTraded,
+    PortraitCards,
+    Reveal,
+    SendAlly,
+    SetupShip,
+    ShadowMove,
+    ShiftFrom,
+    ShiftTo,
+    StealCard,
+    StormDiscard,
+    Surrender,
+    Teleport,
+    TruceA,
+    TruceQ,
+    Vote,
+    Want,
+)
 
-FIG_VERBS = {
-    "setup_ship": "ship to",
-    "build": "ship to",
-    "event": "target",
-    "storm_discard": "lose ship of",
-    "dismiss": "dismiss",
-    "call_own": "call in",
-    "place_a": "attack with",
-    "place_d": "defend with",
-    "face": "face",
-    "give_stone": "stone to",
-    "shift_from": "shift ship from",
-    "shift_to": "shift ship to",
+FIG_VERBS: dict[type[Task], str] = {
+    SetupShip: "ship to",
+    Build: "ship to",
+    Event: "target",
+    StormDiscard: "lose ship of",
+    Dismiss: "dismiss",
+    CallOwn: "call in",
+    PlaceA: "attack with",
+    PlaceD: "defend with",
+    Face: "face",
+    GiveStone: "stone to",
+    ShiftFrom: "shift ship from",
+    ShiftTo: "shift ship to",
 }
-GAL_VERBS = {
-    "build": "loose ship in",
-    "event": "discover in",
-    "storm_discard": "lose loose ship in",
-    "place_shadow": "place shadow in",
-    "place_traded": "put traded character in",
-    "place_char": "place in",
-    "fight_order": "fight in",
+GAL_VERBS: dict[type[Task], str] = {
+    Build: "loose ship in",
+    Event: "discover in",
+    StormDiscard: "lose loose ship in",
+    PlaceShadow: "place shadow in",
+    PlaceTraded: "put traded character in",
+    PlaceChar: "place in",
+    FightOrder: "fight in",
 }
-DONE_WORDS = {
-    "build": "end building",
-    "move": "end movement",
-    "shadow_move": "no shadow move",
-    "event": "skip event",
-    "vote": "vote no",
-    "enlist": "remove from game",
-    "want": "decline",
-    "truce_q": "fight",
-    "truce_a": "refuse truce",
-    "challenge_q": "ignore loose ships",
-    "call_own": "call nobody",
-    "send_ally": "send nobody",
-    "commit": "commit done",
-    "teleport": "stay",
-    "offer_build": "withdraw offer",
-    "offer_reply": "refuse offer",
-    "shift_from": "stop shifting",
-    "surrender": "play on",
-    "portrait_cards": "end turn",
+SEAT_VERBS: dict[type[Task], str] = {Event: "target seat", Enlist: "give to seat", DismissTo: "dismiss to seat"}
+DONE_WORDS: dict[type[Task], str] = {
+    Build: "end building",
+    Move: "end movement",
+    ShadowMove: "no shadow move",
+    Event: "skip event",
+    Vote: "vote no",
+    Enlist: "remove from game",
+    Want: "decline",
+    TruceQ: "fight",
+    TruceA: "refuse truce",
+    ChallengeQ: "ignore loose ships",
+    CallOwn: "call nobody",
+    SendAlly: "send nobody",
+    Commit: "commit done",
+    Teleport: "stay",
+    OfferBuild: "withdraw offer",
+    OfferReply: "refuse offer",
+    ShiftFrom: "stop shifting",
+    Surrender: "play on",
+    PortraitCards: "end turn",
 }
-YES_WORDS = {
-    "vote": "vote yes",
-    "enlist": "enlist",
-    "want": "take character",
-    "truce_a": "accept truce",
-    "challenge_q": "challenge loose ships",
-    "teleport": "teleport home",
-    "offer_reply": "accept offer",
-    "surrender": "surrender",
+YES_WORDS: dict[type[Task], str] = {
+    Vote: "vote yes",
+    Enlist: "enlist",
+    Want: "take character",
+    TruceA: "accept truce",
+    ChallengeQ: "challenge loose ships",
+    Teleport: "teleport home",
+    OfferReply: "accept offer",
+    Surrender: "surrender",
 }
 
 
-def chance_to_str(ctx: Ctx, s: SLState, action: int) -> str:
-    kind = s.stack[-1][0] if s.stack else ""
-    task = s.stack[-1] if s.stack else ("",)
+def chance_to_str(ctx: Context, s: SLState, action: int) -> str:
+    """Notation of a chance outcome at the chance node on top of the stack."""
+    task = s.stack[-1] if s.stack else None
     values = ctx.content.card_values
-    if kind == "draw" and 0 <= action < len(values):
+    if isinstance(task, Draw) and 0 <= action < len(values):
         return f"draw Power Card: {values[action]}"
-    if kind == "steal" and 0 <= action < len(values):
+    if isinstance(task, StealCard) and 0 <= action < len(values):
         return f"steal Power Card: {values[action]}"
-    if kind == "d8":
-        return f"roll d8 ({task[1]}): {action}"
-    if kind == "event_roll":
+    if isinstance(task, D8Roll):
+        return f"roll d8 ({task.purpose}): {action}"
+    if isinstance(task, EventRoll):
         name = EVENTS[ctx.content.events[action]] if 2 <= action <= 16 else "?"
         return f"roll 2d8: {action} ({name})"
-    if kind == "reveal" and 0 <= action < len(ctx.content.disc_names):
+    if isinstance(task, Reveal) and 0 <= action < len(ctx.content.disc_names):
         return f"reveal disc: {ctx.content.disc_names[action]}"
-    if kind == "first":
+    if isinstance(task, First):
         return f"first player: seat {action}"
     return f"outcome {action}"
 
 
-def action_to_str(ctx: Ctx, s: SLState, action: int) -> str:
+def is_chance(s: SLState) -> bool:
+    """A chance node is on top of the stack."""
+    return bool(s.stack) and isinstance(s.stack[-1], ChanceNode)
+
+
+def action_to_str(ctx: Context, s: SLState, action: int) -> str:
     """Notation of ``action`` in ``s`` (any id of the action space, legal or not)."""
-    if s.stack and s.stack[-1][0] in CHANCE:
+    if is_chance(s):
         return chance_to_str(ctx, s, action)
-    kind = s.stack[-1][0] if s.stack else ""
+    kind = type(s.stack[-1]) if s.stack else Task
     block, i = decode(action)
     c = ctx.content
     names = c.fig_name
@@ -106,9 +153,7 @@ def action_to_str(ctx: Ctx, s: SLState, action: int) -> str:
     if block == "gal":
         return f"{GAL_VERBS.get(kind, 'choose')} {c.galaxy_name(i)}"
     if block == "seat":
-        return {"event": "target seat", "enlist": "give to seat", "dismiss_to": "dismiss to seat"}.get(
-            kind, "seat"
-        ) + f" {i}"
+        return f"{SEAT_VERBS.get(kind, 'seat')} {i}"
     if block == "move":
         f, d = divmod(i, 4)
         return f"move {names[f]} {DIRS[d]}"
@@ -162,10 +207,10 @@ def normal(text: str) -> str:
     return " ".join(text.strip().lower().split())
 
 
-def action_from_str(ctx: Ctx, s: SLState, text: str) -> int | None:
+def action_from_str(ctx: Context, s: SLState, text: str) -> int | None:
     """The action id whose notation (in this context) is ``text``, legal or not; else ``None``."""
     wanted = normal(text)
-    if s.stack and s.stack[-1][0] in CHANCE:
+    if is_chance(s):
         for o in range(17):
             if normal(chance_to_str(ctx, s, o)) == wanted:
                 return o

@@ -1,6 +1,15 @@
-"""What a seat may know: the board, counts and the log are public; Attack Hands, the cards under
-portraits, cards committed to a Duel and cast votes belong to their owner; the deck, the discard
-pile and the face-down discs are known to nobody.  :func:`determinize` samples the unknown cards.
+"""What a seat may know, built from allow-lists of named fields (a field not listed is not sent).
+
+Public (every seat and a spectator): the board and the figures, loose ships, face-down discs
+(not their identities), supplies, the Power Stone and its timer, the turn, Truces and
+permissions, the open offer (offered cards are shown), the Battle plan with its Duels (drawn
+cards face up; committed cards only as a count), the vote (cast votes hidden), the log, the
+counts of the deck, the discard pile, each Attack Hand and each portrait, and the pending work
+(``tasks``: every task on the stack as ``Task.to_json()``; no task holds a hidden value, and
+:func:`determinize` needs them to rebuild a state with the same future).  Per seat
+(``private``): its Attack Hand, the cards under its portraits and the cards it committed to a
+Duel.  ``pending`` says who must decide what (``Kernel.pending``); ``outcome`` why the game
+ended.  :func:`determinize` deals the unknown cards into the hidden places.
 """
 
 from __future__ import annotations
@@ -9,30 +18,84 @@ import random
 from typing import Any
 
 from shadowtable.core.errors import StateFormatError
-from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.core.kernel import Kernel, Rulebook
 from shadowtable.games.shadowlord.content import CARD_VALUES
-from shadowtable.games.shadowlord.state import BLACK, SLState, clone, state_from_json, state_to_json
+from shadowtable.games.shadowlord.context import Context
+from shadowtable.games.shadowlord.state import BLACK, SLState, state_from_json
 
 NV = CARD_VALUES
 HIDDEN_VOTE = -2
 
+PUBLIC_LISTS = (
+    "owner",
+    "loc",
+    "status",
+    "ships",
+    "captor",
+    "moves",
+    "flags",
+    "adjust",
+    "loose_col",
+    "loose_n",
+    "disc",
+    "bag",
+    "supply",
+    "boxed",
+    "alive",
+    "perm",
+    "seat_out",
+    "log",
+)
+"""State lists every seat sees as they are."""
+PUBLIC_SCALARS = (
+    "stone",
+    "stone_passes",
+    "timer",
+    "cur",
+    "turn",
+    "first_round_turns",
+    "bribed",
+    "offers",
+    "truce",
+    "shadow_ctl",
+    "winner",
+    "steps_turn",
+    "pool",
+    "first_seat",
+    "end",
+)
+"""State numbers (and the end reason) every seat sees."""
+OFFER_FIELDS = ("from", "to", "give", "want", "chars", "release", "ships", "perm_give", "perm_want", "truce", "items")
+"""The open offer: public to the table (offered cards are shown and held aside)."""
+VOTE_FIELDS = ("kind", "a", "b", "voters")
+"""The vote in progress; ``votes`` is added with every vote but the reader's own hidden."""
+BATTLE_FIELDS = ("plan", "allies", "queue", "last")
+"""The Battle plan; ``duel`` and ``ready`` are added as :data:`DUEL_FIELDS` views."""
+DUEL_FIELDS = ("idx", "figs", "drawn", "count")
+"""A Duel: its figures, the cards drawn face up and how many were committed (the committed
+cards themselves are private: ``private.commit`` / ``private.ready_commit``)."""
 
-def portrait_seat(ctx: Ctx, s: SLState, f: int) -> int:
+
+def portrait_seat(ctx: Context, s: SLState, f: int) -> int:
     owner = s.owner[f]
     return ctx.seat_of(owner) if 0 <= owner < BLACK else -1
 
 
-def observe(ctx: Ctx, s: SLState, seat: int | None) -> dict[str, Any]:
+def observe(ctx: Context, kernel: Kernel[Context, SLState], s: SLState, seat: int | None) -> dict[str, Any]:
     """The observation of ``seat`` (``None``: a spectator)."""
-    data = state_to_json(s)
     nf = len(s.owner)
-    deck, discard, hand, pcards = data.pop("deck"), data.pop("discard"), data.pop("hand"), data.pop("pcards")
-    public: dict[str, Any] = data
-    public["deck_count"] = sum(deck)
-    public["discard_count"] = sum(discard)
+    hand, pcards = s.hand, s.pcards
+    public: dict[str, Any] = {name: list(getattr(s, name)) for name in PUBLIC_LISTS}
+    public.update({name: getattr(s, name) for name in PUBLIC_SCALARS})
+    public["deck_count"] = sum(s.deck)
+    public["discard_count"] = sum(s.discard)
     public["hand_counts"] = [sum(hand[k * NV : k * NV + NV]) for k in range(4)]
     public["portrait_counts"] = [sum(pcards[f * NV : f * NV + NV]) for f in range(nf)]
-    private: dict[str, Any] = {"hand": None, "portraits": {}, "commit": [None, None]}
+    public["offer"] = None if s.offer is None else {name: _plain(s.offer[name]) for name in OFFER_FIELDS}
+    public["vote"] = None if s.vote is None else _vote_view(s.vote, seat)
+    public["battle"] = None if s.battle is None else _battle_view(s.battle)
+    public["tasks"] = [task.to_json() for task in s.stack]
+    private: dict[str, Any] = {"hand": None, "portraits": {}, "commit": [None, None], "ready_commit": []}
     if seat is not None:
         private["hand"] = hand[seat * NV : seat * NV + NV]
         private["portraits"] = {
@@ -40,28 +103,54 @@ def observe(ctx: Ctx, s: SLState, seat: int | None) -> dict[str, Any]:
             for f in range(nf)
             if portrait_seat(ctx, s, f) == seat and any(pcards[f * NV : f * NV + NV])
         }
-    battle = public.get("battle")
-    if battle and battle.get("duel"):
-        private["commit"] = _hide_commits(ctx, s, battle["duel"], seat)
-    if battle and battle.get("ready"):
-        private["ready_commit"] = [_hide_commits(ctx, s, duel, seat) for duel in battle["ready"]]
-    vote = public.get("vote")
-    if vote:
-        vote["votes"] = [v if v == -1 or k == seat else HIDDEN_VOTE for k, v in enumerate(vote["votes"])]
-    return {"seat": seat, "public": public, "private": private, "outcome": outcome_text(ctx, s)}
+    if s.battle is not None:
+        if s.battle["duel"] is not None:
+            private["commit"] = _own_commits(ctx, s, s.battle["duel"], seat)
+        private["ready_commit"] = [_own_commits(ctx, s, duel, seat) for duel in s.battle["ready"]]
+    return {
+        "seat": seat,
+        "public": public,
+        "private": private,
+        "pending": kernel.pending(s).to_json(),
+        "outcome": outcome_text(ctx, s),
+    }
 
 
-def _hide_commits(ctx: Ctx, s: SLState, duel: dict[str, Any], seat: int | None) -> list[Any]:
-    """Remove a Duel's face-down cards from the public view; return what ``seat`` may see."""
-    mine: list[Any] = [None, None]
-    for side in (0, 1):
-        if seat is not None and portrait_seat(ctx, s, duel["figs"][side]) == seat:
-            mine[side] = duel["commit"][side]
-    duel["commit"] = None
-    return mine
+def _plain(value: Any) -> Any:
+    """A copy of a JSON value of the state (lists of ints, lists of lists)."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
-def outcome_text(ctx: Ctx, s: SLState) -> str | None:
+def _vote_view(vote: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    view = {name: _plain(vote[name]) for name in VOTE_FIELDS}
+    view["votes"] = [v if v == -1 or k == seat else HIDDEN_VOTE for k, v in enumerate(vote["votes"])]
+    return view
+
+
+def _duel_view(duel: dict[str, Any]) -> dict[str, Any]:
+    return {name: _plain(duel[name]) for name in DUEL_FIELDS}
+
+
+def _battle_view(battle: dict[str, Any]) -> dict[str, Any]:
+    view = {name: _plain(battle[name]) for name in BATTLE_FIELDS}
+    view["duel"] = None if battle["duel"] is None else _duel_view(battle["duel"])
+    view["ready"] = [_duel_view(duel) for duel in battle["ready"]]
+    return view
+
+
+def _own_commits(ctx: Context, s: SLState, duel: dict[str, Any], seat: int | None) -> list[Any]:
+    """The face-down cards of a Duel that ``seat`` committed (``None`` for the other side)."""
+    return [
+        duel["commit"][side][:] if seat is not None and portrait_seat(ctx, s, duel["figs"][side]) == seat else None
+        for side in (0, 1)
+    ]
+
+
+def outcome_text(ctx: Context, s: SLState) -> str | None:
     """Why the game ended, in words (``None`` while it runs)."""
     if not s.end:
         return None
@@ -76,14 +165,19 @@ def outcome_text(ctx: Ctx, s: SLState) -> str | None:
     return texts.get(s.end, s.end)
 
 
-def determinize(ctx: Ctx, obs: dict[str, Any], rng: random.Random) -> SLState:
+def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> SLState:
     """A full state consistent with ``obs``: unknown cards dealt at random into the hidden places."""
     try:
-        public = clone(obs["public"])
-        private = obs["private"]
-        seat = obs["seat"]
-    except (KeyError, TypeError) as exc:
-        raise StateFormatError(f"not a shadowlord observation: {exc}") from exc
+        return _determinize(ctx, rulebook, obs, rng)
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise StateFormatError(f"not a shadowlord observation: {exc!r}") from exc
+
+
+def _determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> SLState:
+    public = obs["public"]
+    private = obs["private"]
+    seat = obs["seat"]
+    data: dict[str, Any] = {name: _plain(public[name]) for name in (*PUBLIC_LISTS, *PUBLIC_SCALARS)}
     nf = len(public["owner"])
     pool = list(ctx.content.card_counts)
     hand = [0] * (4 * NV)
@@ -96,15 +190,16 @@ def determinize(ctx: Ctx, obs: dict[str, Any], rng: random.Random) -> SLState:
             for v in range(NV):
                 pcards[int(key) * NV + v] = counts[v]
                 pool[v] -= counts[v]
-    if public.get("offer"):
+    offer = _plain(public["offer"])
+    if offer is not None:
         for v in range(NV):
-            pool[v] -= public["offer"]["give"][v]
-    battle = public.get("battle") or {}
+            pool[v] -= offer["give"][v]
+    battle = _plain(public["battle"])
     duels: list[tuple[dict[str, Any], list[Any]]] = []
-    if battle.get("duel"):
-        duels.append((battle["duel"], private["commit"]))
-    for duel, known in zip(battle.get("ready") or [], private.get("ready_commit") or [], strict=True):
-        duels.append((duel, known))
+    if battle is not None:
+        if battle["duel"] is not None:
+            duels.append((battle["duel"], private["commit"]))
+        duels.extend(zip(battle["ready"], private["ready_commit"], strict=True))
     for duel, known in duels:
         for side in (0, 1):
             for v in duel["drawn"][side]:
@@ -130,17 +225,20 @@ def determinize(ctx: Ctx, obs: dict[str, Any], rng: random.Random) -> SLState:
             pcards[f * NV : f * NV + NV] = deal(public["portrait_counts"][f])
     for duel, known in duels:
         duel["commit"] = [list(c) if c is not None else deal(duel["count"][i]) for i, c in enumerate(known)]
-    if public.get("vote"):
-        public["vote"]["votes"] = [0 if v == HIDDEN_VOTE else v for v in public["vote"]["votes"]]
-    public["deck"] = deal(public.pop("deck_count"))
-    public["discard"] = deal(public.pop("discard_count"))
-    public.pop("hand_counts")
-    public.pop("portrait_counts")
-    public["hand"] = hand
-    public["pcards"] = pcards
-    return state_from_json(public)
+    vote = _plain(public["vote"])
+    if vote is not None:
+        vote["votes"] = [0 if v == HIDDEN_VOTE else v for v in vote["votes"]]
+    data["deck"] = deal(public["deck_count"])
+    data["discard"] = deal(public["discard_count"])
+    data["hand"] = hand
+    data["pcards"] = pcards
+    data["offer"] = offer
+    data["vote"] = vote
+    data["battle"] = battle
+    data["stack"] = public["tasks"]
+    return state_from_json(data, rulebook.task_from_json)
 
 
-def _owner_seat(ctx: Ctx, public: dict[str, Any], f: int) -> int:
+def _owner_seat(ctx: Context, public: dict[str, Any], f: int) -> int:
     owner = public["owner"][f]
     return ctx.seat_of(owner) if 0 <= owner < BLACK else -1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shadowtable.games.shadowlord.board import Ctx
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import STATUS_NAMES
 
 CELL_MARK = {"space_base": "Base", "ruins": "Ruins", "home": "Home", "lost_fortress": "FORT", "galaxy": ""}
@@ -12,7 +12,7 @@ SHORT = {"Master": "M", "Warrior": "W", "Merchant": "T", "Diplomat": "D", "Shado
 COLOUR_CODE = ["r", "b", "y", "g", "k"]
 
 
-def fig_code(ctx: Ctx, f: int, owner: int, ships: int, stone: bool) -> str:
+def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
     name = ctx.content.fig_name[f]
     kind = name.split()[-1] if name.split()[0].lower() in ctx.content.colours else name.split()[0]
     kind = "Shadow" if name.startswith("Shadow ") else kind
@@ -21,9 +21,10 @@ def fig_code(ctx: Ctx, f: int, owner: int, ships: int, stone: bool) -> str:
     return f"{COLOUR_CODE[owner] if 0 <= owner < 5 else '?'}{tag}{suffix}:{ships}{'*' if stone else ''}"
 
 
-def render(ctx: Ctx, obs: dict[str, Any]) -> str:
+def render(ctx: Context, obs: dict[str, Any]) -> str:
     """The board grid (cell name, kind, rings ``<colour><kind>:<ships>``, ``*`` = Power Stone,
-    loose ships ``+n<colour>``, ``?`` = a face-down disc), then hands, timer and the log."""
+    loose ships ``+n<colour>``, ``?`` = a face-down disc), then hands, timer, the pending
+    decision and the log."""
     c = ctx.content
     p = obs["public"]
     width = 24
@@ -74,8 +75,11 @@ def render(ctx: Ctx, obs: dict[str, Any]) -> str:
             f"Your hand (seat {obs['seat']}): "
             + ", ".join(f"{n}x{vals[v]}" for v, n in enumerate(obs["private"]["hand"]) if n)
         )
-    if p["stack"]:
-        out.append(f"Pending: {p['stack'][-1][0]}")
+    pending = obs.get("pending") or {}
+    if pending.get("seat") is not None and pending["seat"] >= 0:
+        out.append(f"Pending (seat {pending['seat']}, {pending['kind']}): {pending['prompt']}")
+    elif pending.get("seat") is not None:
+        out.append(f"Pending: chance ({pending['kind']})")
     out.extend(f"  {line}" for line in p["log"][-6:])
     if obs.get("outcome"):
         out.append(f"GAME OVER: {obs['outcome']}")

@@ -1,16 +1,17 @@
 """The compact mutable state of a Shadowlord! game and its JSON form.
 
 ``apply`` copies a state and mutates the copy, so the copy must be cheap: flat lists of ints,
-a stack of small tuples (pending work and decisions) and three small dicts (battle, vote,
-offer) that :func:`clone` copies.
+a stack of typed tasks (frozen, shared between copies; see :mod:`.tasks`) and three small dicts
+(battle, vote, offer) that :func:`clone` copies.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from shadowtable.core.errors import StateFormatError
+from shadowtable.core.kernel import Task
 
 BAG, ACTIVE, CAPTIVE, REMOVED = range(4)
 STATUS_NAMES = ("bag", "active", "captive", "removed")
@@ -23,8 +24,6 @@ STARTED = 4  # has moved at least one galaxy this turn
 SEARCHED = 8  # has searched for allies this turn
 FREED = 16  # revealed by an event this turn: may move once given ships
 MUST_LEAVE = 32  # a traitor next to enemies protected by a Diplomat: must move away this turn
-
-Task = tuple[Any, ...]
 
 LIST_FIELDS = (
     "owner",
@@ -108,7 +107,7 @@ def copy_battle(battle: dict[str, Any]) -> dict[str, Any]:
 class SLState:
     """Everything about one moment of a game; see ``docs/games/shadowlord.md``."""
 
-    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "occ", "legal")
+    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "legal")
 
     owner: list[int]
     loc: list[int]
@@ -151,14 +150,13 @@ class SLState:
     offer: dict[str, Any] | None
     stack: list[Task]
     end: str
-    occ: list[list[int]] | None
-    """Figures per galaxy, built only while legal actions are listed (never serialised)."""
     legal: list[int] | None
-    """The legal actions once listed: states are never changed after ``apply`` returns them, so
-    the list stays valid (never serialised)."""
+    """The legal actions, listed by ``apply`` into the new state it builds (never into a
+    caller's state; never serialised): states are not changed once ``apply`` returns them, so
+    the list stays valid.  Code that edits a state by hand (scenario tests) resets it."""
 
     def copy(self) -> SLState:
-        """A deep-enough copy: lists copied, tuples shared, small dicts cloned."""
+        """A deep-enough copy: lists copied, tasks (frozen) shared, small dicts cloned."""
         new = SLState.__new__(SLState)
         new.owner, new.loc, new.status, new.ships = self.owner[:], self.loc[:], self.status[:], self.ships[:]
         new.captor, new.moves, new.flags, new.adjust = self.captor[:], self.moves[:], self.flags[:], self.adjust[:]
@@ -180,23 +178,23 @@ class SLState:
         new.offer = _copy_flat(self.offer) if self.offer is not None else None
         new.stack = self.stack[:]
         new.end = self.end
-        new.occ = None
         new.legal = None
         return new
 
 
 def state_to_json(state: SLState) -> dict[str, Any]:
-    """The full state as JSON data (tasks become lists)."""
+    """The full state as JSON data (each task as ``Task.to_json()``)."""
     data: dict[str, Any] = {name: list(getattr(state, name)) for name in LIST_FIELDS}
     data.update({name: getattr(state, name) for name in INT_FIELDS})
     data.update({name: clone(getattr(state, name)) for name in DICT_FIELDS})
-    data["stack"] = [list(task) for task in state.stack]
+    data["stack"] = [task.to_json() for task in state.stack]
     data["end"] = state.end
     return data
 
 
-def state_from_json(data: Mapping[str, Any]) -> SLState:
-    """Rebuild a state; raises :class:`StateFormatError` naming the bad field."""
+def state_from_json(data: Mapping[str, Any], task_from_json: Callable[[Mapping[str, Any]], Task]) -> SLState:
+    """Rebuild a state (``task_from_json``: the rulebook's); raises :class:`StateFormatError`
+    naming the bad field."""
     if not isinstance(data, Mapping):
         raise StateFormatError("shadowlord state must be a JSON object")
     state = SLState.__new__(SLState)
@@ -216,13 +214,12 @@ def state_from_json(data: Mapping[str, Any]) -> SLState:
             raise StateFormatError(f"shadowlord state field {name!r} must be an object or null")
         setattr(state, name, clone(value) if value is not None else None)
     stack = data.get("stack")
-    if not isinstance(stack, list) or not all(isinstance(t, list) and t and isinstance(t[0], str) for t in stack):
+    if not isinstance(stack, list) or not all(isinstance(t, Mapping) for t in stack):
         raise StateFormatError("shadowlord state field 'stack' must be a list of tasks")
-    state.stack = [tuple(task) for task in stack]
+    state.stack = [task_from_json(task) for task in stack]
     end = data.get("end")
     if not isinstance(end, str):
         raise StateFormatError("shadowlord state field 'end' must be a string")
     state.end = end
-    state.occ = None
     state.legal = None
     return state

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import CARD_VALUES
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, SLState
 
 NV = CARD_VALUES
 
 
-def summary(ctx: Ctx, s: SLState) -> dict[str, Any]:
+def summary(ctx: Context, s: SLState) -> dict[str, Any]:
     """End reason, turns played, winner seat, the Shadowlord's fate and per-seat facts."""
     seats = []
     for k in range(ctx.players):
@@ -34,7 +34,7 @@ def summary(ctx: Ctx, s: SLState) -> dict[str, Any]:
         "truncated": s.end == "truncated",
         "turns": s.turn + (1 if s.end else 0),
         "winner": s.winner if s.winner >= 0 else None,
-        "shadowlord_defeated": s.status[ctx.content.fig_kind.index(4)] == REMOVED,
+        "shadowlord_defeated": s.status[ctx.lord] == REMOVED,
         "timer": s.timer,
         "seats": seats,
     }

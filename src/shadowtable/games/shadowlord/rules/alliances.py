@@ -4,7 +4,6 @@ the seven-character limit (Dismissing) and the end of the game."""
 from __future__ import annotations
 
 from shadowtable.games.shadowlord.board import (
-    Ctx,
     alliance_figs,
     alliance_size,
     control,
@@ -14,15 +13,16 @@ from shadowtable.games.shadowlord.board import (
     room,
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
-from shadowtable.games.shadowlord.rules.registry import log
+from shadowtable.games.shadowlord.context import Context
+from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, MUST_LEAVE, NOBODY, REMOVED, SLState
 
 NV = CARD_VALUES
 
 
-def lord(ctx: Ctx) -> int:
+def lord(ctx: Context) -> int:
     """The Shadowlord's figure id."""
-    return ctx.content.fig_kind.index(4)
+    return ctx.lord
 
 
 def where(s: SLState, f: int) -> int:
@@ -42,7 +42,7 @@ def alive_seats(s: SLState) -> list[int]:
     return [k for k in range(len(s.seat_out)) if not s.seat_out[k]]
 
 
-def recolour(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
+def recolour(ctx: Context, s: SLState, f: int, colour: int) -> None:
     """Switch ``f`` to a Power Ring of ``colour``, replacing its Space Ships (supply permitting)."""
     old = s.owner[f]
     n = s.ships[f]
@@ -54,7 +54,7 @@ def recolour(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
     s.owner[f] = colour
 
 
-def recolour_loose(ctx: Ctx, s: SLState, g: int, colour: int) -> None:
+def recolour_loose(ctx: Context, s: SLState, g: int, colour: int) -> None:
     """Replace the loose Space Ships in ``g`` with ``colour`` (supply permitting)."""
     n = s.loose_n[g]
     if n == 0 or s.loose_col[g] == colour:
@@ -66,7 +66,7 @@ def recolour_loose(ctx: Ctx, s: SLState, g: int, colour: int) -> None:
     s.loose_col[g] = colour if got else NOBODY
 
 
-def release(ctx: Ctx, s: SLState, f: int) -> None:
+def release(ctx: Context, s: SLState, f: int) -> None:
     """Free a captive: it teleports to its Star Master's galaxy with no Space Ships."""
     colour = s.owner[f]
     if colour >= BLACK or not s.alive[colour]:
@@ -78,7 +78,7 @@ def release(ctx: Ctx, s: SLState, f: int) -> None:
     s.ships[f] = 0
 
 
-def pass_captives(ctx: Ctx, s: SLState, loser: int, winner: int) -> None:
+def pass_captives(ctx: Context, s: SLState, loser: int, winner: int) -> None:
     """Captives held by ``loser`` pass to ``winner``; those of the winner's Alliance go free."""
     for c in range(len(s.captor)):
         if s.status[c] == CAPTIVE and s.captor[c] == loser:
@@ -87,7 +87,7 @@ def pass_captives(ctx: Ctx, s: SLState, loser: int, winner: int) -> None:
                 release(ctx, s, c)
 
 
-def remove_figure(ctx: Ctx, s: SLState, f: int, card_seat: int) -> None:
+def remove_figure(ctx: Context, s: SLState, f: int, card_seat: int) -> None:
     """``f`` leaves the game; its portrait cards go to ``card_seat`` (or the discard pile)."""
     for v in range(NV):
         n = s.pcards[f * NV + v]
@@ -112,7 +112,7 @@ def remove_figure(ctx: Ctx, s: SLState, f: int, card_seat: int) -> None:
             release(ctx, s, c)
 
 
-def _rehome_stone(ctx: Ctx, s: SLState, f: int, g: int) -> None:
+def _rehome_stone(ctx: Context, s: SLState, f: int, g: int) -> None:
     """The Power Stone is never destroyed: it passes to a friend in the galaxy, else to the
     Shadowlord (REC)."""
     colour = s.owner[f]
@@ -124,7 +124,7 @@ def _rehome_stone(ctx: Ctx, s: SLState, f: int, g: int) -> None:
     s.stone = lf if s.status[lf] == ACTIVE else NOBODY
 
 
-def eliminate(ctx: Ctx, s: SLState, colour: int, captor: int, reason: str) -> None:
+def eliminate(ctx: Context, s: SLState, colour: int, captor: int, reason: str) -> None:
     """An Alliance leaves the game (its Star Master was captured, or it surrendered)."""
     seat = ctx.seat_of(colour)
     gainer = ctx.seat_of(s.owner[captor]) if captor >= 0 and s.owner[captor] < BLACK else NOBODY
@@ -154,11 +154,11 @@ def eliminate(ctx: Ctx, s: SLState, colour: int, captor: int, reason: str) -> No
     check_end(ctx, s)
 
 
-def lord_defeated(ctx: Ctx, s: SLState) -> bool:
+def lord_defeated(ctx: Context, s: SLState) -> bool:
     return s.status[lord(ctx)] == REMOVED
 
 
-def check_end(ctx: Ctx, s: SLState) -> None:
+def check_end(ctx: Context, s: SLState) -> None:
     """Master of the Universe: the Shadowlord and every other Star Master defeated."""
     if s.end:
         return
@@ -173,7 +173,7 @@ def check_end(ctx: Ctx, s: SLState) -> None:
         log(s, f"seat {seats[0]} is Master of the Universe")
 
 
-def battle_in(ctx: Ctx, s: SLState, g: int) -> bool:
+def battle_in(ctx: Context, s: SLState, g: int) -> bool:
     """Fighters (non-Diplomats) of two hostile sides share ``g`` with no Truce."""
     if s.truce >> g & 1:
         return False
@@ -182,7 +182,7 @@ def battle_in(ctx: Ctx, s: SLState, g: int) -> bool:
     return any(not friendly(ctx, a, b) for a in cols for b in cols)
 
 
-def resolve_diplomats(ctx: Ctx, s: SLState, exempt: int = NOBODY) -> None:
+def resolve_diplomats(ctx: Context, s: SLState, exempt: int = NOBODY) -> None:
     """The Diplomatic Immunity retreat clauses, for every colour except ``exempt``."""
     kind = ctx.content.fig_kind
     with_diplomats = sorted({s.loc[f] for f in range(len(s.loc)) if s.loc[f] >= 0 and kind[f] == DIPLOMAT})
@@ -220,10 +220,10 @@ def resolve_diplomats(ctx: Ctx, s: SLState, exempt: int = NOBODY) -> None:
             log(s, f"{ctx.content.colours[c]} Diplomats retreat from {ctx.content.galaxy_name(g)}")
 
 
-def can_join(s: SLState, ctx: Ctx, colour: int) -> bool:
+def can_join(s: SLState, ctx: Context, colour: int) -> bool:
     return alliance_size(s, colour) < ctx.content.supplies["alliance_limit"]
 
 
-def dismissable(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+def dismissable(ctx: Context, s: SLState, colour: int) -> list[int]:
     """Members that may be Dismissed: active (not captive), not the Star Master."""
     return [f for f in alliance_figs(s, colour) if ctx.content.fig_kind[f] != MASTER]

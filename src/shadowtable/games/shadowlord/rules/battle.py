@@ -12,14 +12,37 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import ALLY_A0, ALLY_D0, DONE, FIG0, GAL0, TRUCE0, YES
-from shadowtable.games.shadowlord.board import Ctx, alliance_figs, enemy_loose, figs_at, friendly, range_of
+from shadowtable.games.shadowlord.board import alliance_figs, enemy_loose, figs_at, friendly, range_of
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW, SHADOWLORD
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, lord, resolve_diplomats
+from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.rules.movement import may_enter, may_pass
-from shadowtable.games.shadowlord.rules.registry import auto, decision, log
 from shadowtable.games.shadowlord.rules.shift import offer_shift
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, SLState, Task
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, SLState
+from shadowtable.games.shadowlord.tasks import (
+    AlliesStart,
+    BattleEnd,
+    BattleStart,
+    CallOwn,
+    ChallengeQ,
+    DrawShadowShips,
+    DuelResolve,
+    DuelRun,
+    Face,
+    Fight,
+    FightOrder,
+    NextBattle,
+    PlaceA,
+    PlaceD,
+    Round,
+    SendAlly,
+    TruceA,
+    TruceQ,
+    decider,
+)
 
 NORMAL, LOOSE, FORT = "normal", "loose", "fort"
 DUE, OFF, FOUGHT = 0, 1, 2
@@ -31,11 +54,11 @@ def plan(s: SLState) -> list[list[Any]]:
     return result
 
 
-def is_fighter(ctx: Ctx, f: int) -> bool:
+def is_fighter(ctx: Context, f: int) -> bool:
     return ctx.content.fig_kind[f] != DIPLOMAT
 
 
-def side_figs(ctx: Ctx, s: SLState, idx: int, side: int) -> list[int]:
+def side_figs(ctx: Context, s: SLState, idx: int, side: int) -> list[int]:
     """Fighters in the Battle's galaxy on ``side`` (0 attacker, 1 defender), allies included."""
     g, att, dfd = plan(s)[idx][:3]
     colour = att if side == 0 else dfd
@@ -52,7 +75,7 @@ def side_figs(ctx: Ctx, s: SLState, idx: int, side: int) -> list[int]:
     return out
 
 
-def duel_candidates(ctx: Ctx, s: SLState, idx: int, side: int) -> list[int]:
+def duel_candidates(ctx: Context, s: SLState, idx: int, side: int) -> list[int]:
     """Who may go on the Battle Board: in the Lost Fortress the Shadowlord only when alone."""
     figs = side_figs(ctx, s, idx, side)
     if plan(s)[idx][3] == FORT and side == 1:
@@ -61,11 +84,11 @@ def duel_candidates(ctx: Ctx, s: SLState, idx: int, side: int) -> list[int]:
     return figs
 
 
-def attacker_seat(ctx: Ctx, s: SLState) -> int:
+def attacker_seat(ctx: Context, s: SLState) -> int:
     return ctx.seat_of(s.cur)
 
 
-def defender_seat(ctx: Ctx, s: SLState, idx: int) -> int:
+def defender_seat(ctx: Context, s: SLState, idx: int) -> int:
     """A player defends his own; shadows are run by the player to the attacker's left (REC)."""
     dfd = plan(s)[idx][2]
     if dfd < BLACK:
@@ -79,7 +102,7 @@ def defender_seat(ctx: Ctx, s: SLState, idx: int) -> int:
     return me
 
 
-def find_battles(ctx: Ctx, s: SLState) -> list[list[Any]]:
+def find_battles(ctx: Context, s: SLState) -> list[list[Any]]:
     """Every galaxy where the current player's characters (or the shadow he plays) meet enemies."""
     a = s.cur
     c = ctx.content
@@ -112,8 +135,7 @@ def find_battles(ctx: Ctx, s: SLState) -> list[list[Any]]:
     return found
 
 
-@auto("fight")
-def fight(ctx: Ctx, s: SLState, task: Task) -> None:
+def fight(ctx: Context, s: SLState, task: Fight) -> None:
     """Plan the Battles, then Truces / challenges, Calling in Allies, and the Battles in order."""
     if not s.alive[s.cur]:
         return
@@ -130,35 +152,33 @@ def fight(ctx: Ctx, s: SLState, task: Task) -> None:
         "last": None,
     }
     seat = attacker_seat(ctx, s)
-    s.stack.append(("next_battle",))
-    s.stack.append(("allies_start",))
+    s.stack.append(NextBattle())
+    s.stack.append(AlliesStart())
     for idx in reversed(range(len(battles))):
         g, att, dfd, kind, _ = battles[idx]
         if kind == LOOSE:
-            s.stack.append(("challenge_q", seat, idx))
+            s.stack.append(ChallengeQ(seat, idx))
         elif kind == NORMAL and att < BLACK and dfd < BLACK:
-            s.stack.append(("truce_q", seat, idx))
+            s.stack.append(TruceQ(seat, idx))
 
 
-def truce_q_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    return [DONE, TRUCE0 + plan(s)[task[2]][0]]
+def truce_q_legal(ctx: Context, s: SLState, task: TruceQ) -> list[int]:
+    return [DONE, TRUCE0 + plan(s)[task.battle][0]]
 
 
-@decision("truce_q", truce_q_legal)
-def truce_question(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def truce_question(ctx: Context, s: SLState, task: TruceQ, action: int) -> None:
     """The attacker fights (``done``) or proposes a Truce; the defender accepts or refuses."""
     if action != DONE:
-        idx = task[2]
-        s.stack.append(("truce_a", ctx.seat_of(plan(s)[idx][2]), idx))
+        idx = task.battle
+        s.stack.append(TruceA(ctx.seat_of(plan(s)[idx][2]), idx))
 
 
-def yes_no(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def yes_no(ctx: Context, s: SLState, task: object) -> list[int]:
     return [DONE, YES]
 
 
-@decision("truce_a", yes_no)
-def truce_answer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
-    entry = plan(s)[task[2]]
+def truce_answer(ctx: Context, s: SLState, task: TruceA, action: int) -> None:
+    entry = plan(s)[task.battle]
     if action == YES:
         entry[4] = OFF
         s.truce |= 1 << entry[0]
@@ -167,18 +187,17 @@ def truce_answer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         log(s, f"Truce refused in {ctx.content.galaxy_name(entry[0])}")
 
 
-@decision("challenge_q", yes_no)
-def challenge_question(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def challenge_question(ctx: Context, s: SLState, task: ChallengeQ, action: int) -> None:
     """Challenge the loose enemy Space Ships (``yes``) or leave them."""
     if action != YES:
-        plan(s)[task[2]][4] = OFF
+        plan(s)[task.battle][4] = OFF
 
 
 def battle_galaxies(s: SLState) -> set[int]:
     return {e[0] for e in plan(s) if e[4] == DUE}
 
 
-def reachable(ctx: Ctx, s: SLState, f: int, target: int) -> bool:
+def reachable(ctx: Context, s: SLState, f: int, target: int) -> bool:
     """``f`` can reach ``target`` by normal movement (through friendly or permitted galaxies,
     never through another Battle)."""
     if s.status[f] != ACTIVE or s.flags[f] & NO_MOVE or s.loc[f] == target:
@@ -205,48 +224,46 @@ def reachable(ctx: Ctx, s: SLState, f: int, target: int) -> bool:
     return False
 
 
-def ally_candidates(ctx: Ctx, s: SLState, colour: int, idx: int) -> list[int]:
+def ally_candidates(ctx: Context, s: SLState, colour: int, idx: int) -> list[int]:
     g = plan(s)[idx][0]
     sent = {f for pair in s.battle["allies"] for side in pair for f in side} if s.battle else set()
     return [f for f in alliance_figs(s, colour) if is_fighter(ctx, f) and f not in sent and reachable(ctx, s, f, g)]
 
 
-@auto("allies_start")
-def allies_start(ctx: Ctx, s: SLState, task: Task) -> None:
+def allies_start(ctx: Context, s: SLState, task: AlliesStart) -> None:
     """Before the first Battle: the defender may call one of his own; every other Alliance may
     send one character to a side (a shadow calls nobody)."""
-    asks: list[Task] = []
+    asks: list[CallOwn | SendAlly] = []
     for idx, (_, att, dfd, kind, status) in enumerate(plan(s)):
         if status != DUE or kind == FORT and att >= BLACK:
             continue
         if dfd < BLACK:
-            asks.append(("call_own", ctx.seat_of(dfd), idx, dfd))
+            asks.append(CallOwn(ctx.seat_of(dfd), idx, dfd))
         for x in ctx.config.alliances:
             if x in (att, dfd) or not s.alive[x]:
                 continue
-            asks.append(("send_ally", ctx.seat_of(x), idx, x))
+            asks.append(SendAlly(ctx.seat_of(x), idx, x))
     s.stack.extend(reversed(asks))
 
 
-def call_own_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    if plan(s)[task[2]][4] != DUE:
+def call_own_legal(ctx: Context, s: SLState, task: CallOwn) -> list[int]:
+    if plan(s)[task.battle][4] != DUE:
         return []
-    cands = ally_candidates(ctx, s, task[3], task[2])
+    cands = ally_candidates(ctx, s, task.colour, task.battle)
     return [DONE, *(FIG0 + f for f in cands)] if cands else []
 
 
-@decision("call_own", call_own_legal)
-def call_own(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def call_own(ctx: Context, s: SLState, task: CallOwn, action: int) -> None:
     """The defender calls in one of his own characters (not a Diplomat)."""
     if action == DONE:
         return
-    f, idx = action - FIG0, task[2]
+    f, idx = action - FIG0, task.battle
     s.loc[f] = plan(s)[idx][0]
     s.battle["allies"][idx][1].append(f) if s.battle else None
     log(s, f"{ctx.content.fig_name[f]} is called in to defend {ctx.content.galaxy_name(s.loc[f])}")
 
 
-def ally_sides(ctx: Ctx, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
+def ally_sides(ctx: Context, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
     """Which sides a player may send to: not a shadow's side; his own Alliance's side in 2p; to
     the challenger of loose ships only once someone defends them."""
     g, att, dfd, kind, _ = plan(s)[idx]
@@ -259,12 +276,12 @@ def ally_sides(ctx: Ctx, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
     return to_a, to_d
 
 
-def send_ally_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    idx = task[2]
+def send_ally_legal(ctx: Context, s: SLState, task: SendAlly) -> list[int]:
+    idx = task.battle
     if plan(s)[idx][4] != DUE:
         return []
-    to_a, to_d = ally_sides(ctx, s, idx, task[1])
-    cands = ally_candidates(ctx, s, task[3], idx) if to_a or to_d else []
+    to_a, to_d = ally_sides(ctx, s, idx, task.seat)
+    cands = ally_candidates(ctx, s, task.colour, idx) if to_a or to_d else []
     if not cands:
         return []
     legal = [DONE]
@@ -273,14 +290,13 @@ def send_ally_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     return legal
 
 
-@decision("send_ally", send_ally_legal)
-def send_ally(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def send_ally(ctx: Context, s: SLState, task: SendAlly, action: int) -> None:
     """Another player sends one character to the attacker's or the defender's side."""
     if action == DONE or s.battle is None:
         return
     side = 0 if action < ALLY_D0 else 1
     f = action - (ALLY_A0 if side == 0 else ALLY_D0)
-    idx = task[2]
+    idx = task.battle
     s.loc[f] = plan(s)[idx][0]
     s.battle["allies"][idx][side].append(f)
     log(
@@ -290,40 +306,38 @@ def send_ally(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     )
 
 
-@auto("next_battle")
-def next_battle(ctx: Ctx, s: SLState, task: Task) -> None:
+def next_battle(ctx: Context, s: SLState, task: NextBattle) -> None:
     """The attacker chooses where to fight next when several Battles are due."""
     if s.battle is None or not s.alive[s.cur]:
         return
     due = sorted(battle_galaxies(s))
     if not due:
         return
-    s.stack.append(("next_battle",))
+    s.stack.append(NextBattle())
     if len(due) == 1:
         start_battles_at(ctx, s, due[0])
     else:
-        s.stack.append(("fight_order", attacker_seat(ctx, s)))
+        s.stack.append(FightOrder(attacker_seat(ctx, s)))
 
 
-def order_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def order_legal(ctx: Context, s: SLState, task: FightOrder) -> list[int]:
     return [GAL0 + g for g in sorted(battle_galaxies(s))]
 
 
-@decision("fight_order", order_legal)
-def fight_order(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def fight_order(ctx: Context, s: SLState, task: FightOrder, action: int) -> None:
+    """The attacker chooses the galaxy of the next Battle."""
     start_battles_at(ctx, s, action - GAL0)
 
 
-def start_battles_at(ctx: Ctx, s: SLState, g: int) -> None:
+def start_battles_at(ctx: Context, s: SLState, g: int) -> None:
     for idx in reversed([i for i, e in enumerate(plan(s)) if e[0] == g and e[4] == DUE]):
-        s.stack.append(("battle_start", idx))
+        s.stack.append(BattleStart(idx))
         plan(s)[idx][4] = FOUGHT
 
 
-@auto("battle_start")
-def battle_start(ctx: Ctx, s: SLState, task: Task) -> None:
+def battle_start(ctx: Context, s: SLState, task: BattleStart) -> None:
     """Loose ships nobody defends are destroyed; in the Lost Fortress each shadow draws ships."""
-    idx = task[1]
+    idx = task.battle
     g, att, dfd, kind, _ = plan(s)[idx]
     if att < BLACK and not s.alive[att] or not side_figs(ctx, s, idx, 0):
         return
@@ -335,72 +349,68 @@ def battle_start(ctx: Ctx, s: SLState, task: Task) -> None:
             s.loose_n[g] = 0
             s.loose_col[g] = NOBODY
         return
-    s.stack.append(("battle_end", idx))
-    s.stack.append(("round", idx))
+    s.stack.append(BattleEnd(idx))
+    s.stack.append(Round(idx))
     if kind != FORT:
         offer_shift(ctx, s, defender_seat(ctx, s, idx), g, dfd)
     offer_shift(ctx, s, attacker_seat(ctx, s), g, att)
     if kind == FORT:
         for f in figs_at(s, g):
             if ctx.content.fig_kind[f] == SHADOW:
-                s.stack.append(("draw", "shadow", f))
+                s.stack.append(DrawShadowShips(f))
 
 
-@auto("round")
-def battle_round(ctx: Ctx, s: SLState, task: Task) -> None:
+def battle_round(ctx: Context, s: SLState, task: Round) -> None:
     """Until one side has no fighter left: the attacker places one or two rings."""
-    idx = task[1]
+    idx = task.battle
     if not s.alive[s.cur] or s.seat_out[defender_seat(ctx, s, idx)]:
         return
     if not duel_candidates(ctx, s, idx, 0) or not duel_candidates(ctx, s, idx, 1):
         return
-    s.stack.append(("round", idx))
-    s.stack.append(("place_a", attacker_seat(ctx, s), idx, NOBODY))
+    s.stack.append(Round(idx))
+    s.stack.append(PlaceA(attacker_seat(ctx, s), idx, NOBODY))
 
 
-def place_a_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    return [FIG0 + f for f in duel_candidates(ctx, s, task[2], 0) if f != task[3]]
+def place_a_legal(ctx: Context, s: SLState, task: PlaceA) -> list[int]:
+    return [FIG0 + f for f in duel_candidates(ctx, s, task.battle, 0) if f != task.first_attacker]
 
 
-@decision("place_a", place_a_legal)
-def place_attacker(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_attacker(ctx: Context, s: SLState, task: PlaceA, action: int) -> None:
     """Place an attacking ring; with several attackers, two rings with a space between them."""
-    f, idx, first = action - FIG0, task[2], task[3]
+    f, idx, first = action - FIG0, task.battle, task.first_attacker
     many = len(duel_candidates(ctx, s, idx, 0)) >= 2
     if first == NOBODY and many:
-        s.stack.append(("place_a", task[1], idx, f))
+        s.stack.append(PlaceA(task.seat, idx, f))
         return
     a1, a2 = (first, f) if first != NOBODY else (f, NOBODY)
     dseat = defender_seat(ctx, s, idx)
     if a2 != NOBODY and len(duel_candidates(ctx, s, idx, 1)) == 1:
-        s.stack.append(("face", dseat, idx, a1, a2))
+        s.stack.append(Face(dseat, idx, a1, a2))
     else:
-        s.stack.append(("place_d", dseat, idx, a1, a2, NOBODY))
+        s.stack.append(PlaceD(dseat, idx, a1, a2, NOBODY))
 
 
-def face_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    return sorted([FIG0 + task[3], FIG0 + task[4]])
+def face_legal(ctx: Context, s: SLState, task: Face) -> list[int]:
+    return sorted([FIG0 + task.first_attacker, FIG0 + task.second_attacker])
 
 
-@decision("face", face_legal)
-def face(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def face(ctx: Context, s: SLState, task: Face, action: int) -> None:
     """A lone defender chooses which of the two attackers he Duels."""
-    idx = task[2]
+    idx = task.battle
     d = duel_candidates(ctx, s, idx, 1)[0]
     queue_duels(s, idx, [[action - FIG0, d]])
 
 
-def place_d_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    return [FIG0 + f for f in duel_candidates(ctx, s, task[2], 1) if f != task[5]]
+def place_d_legal(ctx: Context, s: SLState, task: PlaceD) -> list[int]:
+    return [FIG0 + f for f in duel_candidates(ctx, s, task.battle, 1) if f != task.first_defender]
 
 
-@decision("place_d", place_d_legal)
-def place_defender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_defender(ctx: Context, s: SLState, task: PlaceD, action: int) -> None:
     """The defender places opposite the first attacker, then (if able) the second."""
-    _, seat, idx, a1, a2, d1 = task
+    idx, a1, a2, d1 = task.battle, task.first_attacker, task.second_attacker, task.first_defender
     d = action - FIG0
     if a2 != NOBODY and d1 == NOBODY:
-        s.stack.append(("place_d", seat, idx, a1, a2, d))
+        s.stack.append(PlaceD(task.seat, idx, a1, a2, d))
         return
     pairs = [[a1, d]] if d1 == NOBODY else [[a1, d1], [a2, d]]
     queue_duels(s, idx, pairs)
@@ -409,12 +419,12 @@ def place_defender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
 def queue_duels(s: SLState, idx: int, pairs: list[list[int]]) -> None:
     """The Duels on the Battle Board are fought at the same time: both are prepared (Blasts,
     drawn and committed cards), then resolved."""
-    s.stack.extend([("duel_resolve", idx)] * len(pairs))
+    s.stack.extend([DuelResolve(idx)] * len(pairs))
     for a, d in reversed(pairs):
-        s.stack.append(("duel_run", idx, a, d))
+        s.stack.append(DuelRun(idx, a, d))
 
 
-def battle_seat_for(ctx: Ctx, s: SLState, idx: int, side: int) -> int:
+def battle_seat_for(ctx: Context, s: SLState, idx: int, side: int) -> int:
     return attacker_seat(ctx, s) if side == 0 else defender_seat(ctx, s, idx)
 
 
@@ -423,5 +433,89 @@ def uses_hand(side: int) -> bool:
     return side == 0
 
 
-def is_shadow_fig(ctx: Ctx, f: int) -> bool:
+def is_shadow_fig(ctx: Context, f: int) -> bool:
     return ctx.content.fig_kind[f] in (SHADOW, SHADOWLORD)
+
+
+RULES: dict[type[Task], Handler] = {
+    Fight: Automatic(fight),
+    TruceQ: Decision(
+        decider,
+        truce_q_legal,
+        truce_question,
+        "A Battle is due where your characters meet enemies: fight, or propose a Truce",
+        rule="truce",
+        shown=("battle",),
+        ready=always,
+    ),
+    TruceA: Decision(
+        decider,
+        yes_no,
+        truce_answer,
+        "A Truce is proposed to you: accept it, or refuse and fight",
+        rule="truce",
+        shown=("battle",),
+        ready=always,
+    ),
+    ChallengeQ: Decision(
+        decider,
+        yes_no,
+        challenge_question,
+        "Enemy Space Ships lie loose where your characters stand: challenge them, or leave them",
+        rule="truce",
+        shown=("battle",),
+        ready=always,
+    ),
+    AlliesStart: Automatic(allies_start),
+    CallOwn: Decision(
+        decider,
+        call_own_legal,
+        call_own,
+        "You are attacked: call in one of your characters to defend, or call nobody",
+        rule="allies",
+        shown=("battle", "colour"),
+    ),
+    SendAlly: Decision(
+        decider,
+        send_ally_legal,
+        send_ally,
+        "A Battle is about to be fought: send one of your characters to a side, or send nobody",
+        rule="allies",
+        shown=("battle", "colour"),
+    ),
+    NextBattle: Automatic(next_battle),
+    FightOrder: Decision(
+        decider,
+        order_legal,
+        fight_order,
+        "Several Battles are due: choose where to fight next",
+        rule="order",
+    ),
+    BattleStart: Automatic(battle_start),
+    Round: Automatic(battle_round),
+    PlaceA: Decision(
+        decider,
+        place_a_legal,
+        place_attacker,
+        "Battle Board: place an attacking ring",
+        rule="battle_board",
+        shown=("battle", "first_attacker"),
+    ),
+    Face: Decision(
+        decider,
+        face_legal,
+        face,
+        "Battle Board: two rings attack your lone defender; choose the one he Duels",
+        rule="battle_board",
+        shown=("battle", "first_attacker", "second_attacker"),
+    ),
+    PlaceD: Decision(
+        decider,
+        place_d_legal,
+        place_defender,
+        "Battle Board: place a defending ring opposite the attacker",
+        rule="battle_board",
+        shown=("battle", "first_attacker", "second_attacker", "first_defender"),
+    ),
+}
+"""The rules of Battles, by task type (gathered into ``RULEBOOK``)."""

@@ -1,21 +1,19 @@
-"""Power Cards and dice: draws as chance nodes (reshuffles move the timer), d8 and 2d8 rolls."""
+"""Power Cards and dice: draws as chance nodes (reshuffles move the timer), d8 and 2d8 rolls,
+and the cards of the Attack Hand placed under portraits."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from shadowtable.core.kernel import Chance, Handler, Task
 from shadowtable.games.shadowlord.actions import NF, place_id
-from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import CARD_VALUES, SHADOWLORD
-from shadowtable.games.shadowlord.rules.registry import chance, log
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, SLState, Task
+from shadowtable.games.shadowlord.context import Context
+from shadowtable.games.shadowlord.rules.log import log
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, SLState
+from shadowtable.games.shadowlord.tasks import D8Roll, Draw, DrawShadowShips, DrawToHand
 
 NV = CARD_VALUES
-DrawSink = Callable[[Ctx, SLState, Task, int], None]
-DieHandler = Callable[[Ctx, SLState, Task, int], None]
-DRAW_SINKS: dict[str, DrawSink] = {}
-D8_HANDLERS: dict[str, DieHandler] = {}
 TWO_D8 = [(t, (8 - abs(t - 9)) / 64.0) for t in range(2, 17)]
+D8 = [(r, 0.125) for r in range(1, 9)]
 
 
 def hand_count(s: SLState, seat: int) -> int:
@@ -26,7 +24,7 @@ def portrait_count(s: SLState, f: int) -> int:
     return sum(s.pcards[f * NV : f * NV + NV])
 
 
-def portrait_figs(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+def portrait_figs(ctx: Context, s: SLState, seat: int) -> list[int]:
     """The characters (active or captive) of ``seat``'s Alliances: where his cards may go."""
     kinds = ctx.content.fig_kind
     colours = ctx.seat_alliances[seat]
@@ -34,7 +32,7 @@ def portrait_figs(ctx: Ctx, s: SLState, seat: int) -> list[int]:
     return [f for f in range(NF) if owner[f] in colours and status[f] in (ACTIVE, CAPTIVE) and kinds[f] < SHADOWLORD]
 
 
-def place_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+def place_actions(ctx: Context, s: SLState, seat: int) -> list[int]:
     """Every "place card v under f" for the cards in ``seat``'s Attack Hand."""
     base = seat * NV
     if not any(s.hand[base : base + NV]):
@@ -43,7 +41,14 @@ def place_actions(ctx: Ctx, s: SLState, seat: int) -> list[int]:
     return [place_id(v, f) for v in range(NV) if s.hand[base + v] for f in mine]
 
 
-def reshuffle(ctx: Ctx, s: SLState) -> None:
+def place_card(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
+    """A card of ``seat``'s Attack Hand goes under ``f``'s portrait (its value stays private)."""
+    s.hand[seat * NV + v] -= 1
+    s.pcards[f * NV + v] += 1
+    log(s, f"{ctx.content.colours[s.cur]} places a card under {ctx.content.fig_name[f]}")
+
+
+def reshuffle(ctx: Context, s: SLState) -> None:
     """The discard pile becomes the deck; the Power Stone Timer moves one notch (REC)."""
     for v in range(NV):
         s.deck[v] += s.discard[v]
@@ -53,35 +58,29 @@ def reshuffle(ctx: Ctx, s: SLState) -> None:
     log(s, f"the Power Card deck is reshuffled; timer {s.timer}")
 
 
-def needs_card(ctx: Ctx, s: SLState) -> bool:
-    """Prepare a draw: reshuffle when the deck is empty; False if no card exists anywhere."""
-    if sum(s.deck):
-        return True
-    if sum(s.discard):
+def prepare_draw(ctx: Context, s: SLState, task: Draw) -> None:
+    """Before a draw: reshuffle when the deck is empty (no outcome, so no draw, if no card
+    exists anywhere)."""
+    if not any(s.deck) and any(s.discard):
         reshuffle(ctx, s)
-        return True
-    return False
 
 
-def draw_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
+def draw_outcomes(ctx: Context, s: SLState, task: Draw) -> list[tuple[int, float]]:
+    """Card value indices with their share of the deck."""
     total = sum(s.deck)
     return [(v, s.deck[v] / total) for v in range(NV) if s.deck[v]]
 
 
-@chance("draw", draw_outcomes)
-def apply_draw(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
-    """``("draw", sink, arg)``: take a card of value index ``v`` from the deck into ``sink``."""
+def draw_to_hand(ctx: Context, s: SLState, task: DrawToHand, v: int) -> None:
+    """Take a card of value index ``v`` from the deck into the Attack Hand."""
     s.deck[v] -= 1
-    DRAW_SINKS[task[1]](ctx, s, task, v)
+    s.hand[task.seat * NV + v] += 1
 
 
-def sink_hand(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
-    s.hand[task[2] * NV + v] += 1
-
-
-def sink_shadow_ships(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
+def sink_shadow_ships(ctx: Context, s: SLState, task: DrawShadowShips, v: int) -> None:
     """A shadow's Space Ships are the drawn card's value (six at most); the card is discarded."""
-    f = task[2]
+    s.deck[v] -= 1
+    f = task.figure
     want = min(ctx.content.card_values[v], ctx.content.supplies["ring_capacity"]) - s.ships[f]
     got = max(0, min(want, s.supply[BLACK]))
     s.ships[f] += got
@@ -90,22 +89,12 @@ def sink_shadow_ships(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
     log(s, f"{ctx.content.fig_name[f]} draws {ctx.content.card_values[v]}: {s.ships[f]} Space Ships")
 
 
-DRAW_SINKS["hand"] = sink_hand
-DRAW_SINKS["shadow"] = sink_shadow_ships
+def d8_outcomes(ctx: Context, s: SLState, task: D8Roll) -> list[tuple[int, float]]:
+    return D8[:]
 
 
-def d8_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
-    return [(r, 0.125) for r in range(1, 9)]
-
-
-@chance("d8", d8_outcomes)
-def apply_d8(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
-    """``("d8", purpose, ...)``: hand the roll to the purpose's handler."""
-    D8_HANDLERS[task[1]](ctx, s, task, roll)
-
-
-def two_d8_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
-    return TWO_D8
+def two_d8_outcomes(ctx: Context, s: SLState, task: object) -> list[tuple[int, float]]:
+    return TWO_D8[:]
 
 
 def discard_from_hand(s: SLState, seat: int, v: int, n: int = 1) -> None:
@@ -118,3 +107,10 @@ def discard_portrait(s: SLState, f: int) -> None:
     for v in range(NV):
         s.discard[v] += s.pcards[f * NV + v]
         s.pcards[f * NV + v] = 0
+
+
+RULES: dict[type[Task], Handler] = {
+    DrawToHand: Chance(draw_outcomes, draw_to_hand, shown=("seat",), prepare=prepare_draw),
+    DrawShadowShips: Chance(draw_outcomes, sink_shadow_ships, shown=("figure",), prepare=prepare_draw),
+}
+"""The rules of the Power Card draws, by task type (gathered into ``RULEBOOK``)."""

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import BLAST_CARD, BLAST_SHIPS, COMMIT_H0, COMMIT_P0, DONE, FIG0, YES
 from shadowtable.games.shadowlord.board import (
-    Ctx,
     add_loose,
     controls,
     figs_at,
@@ -18,6 +18,7 @@ from shadowtable.games.shadowlord.board import (
     room,
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import check_end, eliminate, lord, pass_captives, release
 from shadowtable.games.shadowlord.rules.battle import (
     FORT,
@@ -27,50 +28,63 @@ from shadowtable.games.shadowlord.rules.battle import (
     side_figs,
     uses_hand,
 )
-from shadowtable.games.shadowlord.rules.cards import D8_HANDLERS, DRAW_SINKS
-from shadowtable.games.shadowlord.rules.registry import auto, decision, log
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, SLState, Task
+from shadowtable.games.shadowlord.rules.cards import d8_outcomes, draw_outcomes, prepare_draw
+from shadowtable.games.shadowlord.rules.log import log
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, SLState
+from shadowtable.games.shadowlord.tasks import (
+    BattleEnd,
+    Blast,
+    BlastCheck,
+    BlastRoll,
+    BlastShipsRoll,
+    Commit,
+    DrawToDuel,
+    DrawToHand,
+    DuelReady,
+    DuelResolve,
+    DuelRun,
+    GiveStone,
+    Teleport,
+    decider,
+)
 
 NV = CARD_VALUES
 
 
-@auto("duel_run")
-def duel_run(ctx: Ctx, s: SLState, task: Task) -> None:
+def duel_run(ctx: Context, s: SLState, task: DuelRun) -> None:
     """One Duel: Blast checks, a drawn card each, secret commitments, then the result."""
-    _, idx, a, d = task
+    idx, a, d = task.battle, task.attacker, task.defender
     g = plan(s)[idx][0]
     if not all(s.status[f] == ACTIVE and s.loc[f] == g for f in (a, d)) or s.battle is None:
         return
     s.battle["duel"] = {"idx": idx, "figs": [a, d], "drawn": [[], []], "commit": [[0] * NV, [0] * NV], "count": [0, 0]}
-    s.stack.append(("duel_ready",))
+    s.stack.append(DuelReady())
     for side, f in ((1, d), (0, a)):
         if not is_shadow_fig(ctx, f) and 0 <= s.owner[f] < BLACK:
-            s.stack.append(("commit", ctx.seat_of(s.owner[f]), side))
-    s.stack.extend([("draw", "duel", 1)] * ctx.content.duel_drawn)
-    s.stack.extend([("draw", "duel", 0)] * ctx.content.duel_drawn)
-    s.stack.append(("blast_check", idx, 1))
-    s.stack.append(("blast_check", idx, 0))
+            s.stack.append(Commit(ctx.seat_of(s.owner[f]), side))
+    s.stack.extend([DrawToDuel(1)] * ctx.content.duel_drawn)
+    s.stack.extend([DrawToDuel(0)] * ctx.content.duel_drawn)
+    s.stack.append(BlastCheck(idx, 1))
+    s.stack.append(BlastCheck(idx, 0))
 
 
-@auto("duel_ready")
-def duel_ready(ctx: Ctx, s: SLState, task: Task) -> None:
+def duel_ready(ctx: Context, s: SLState, task: DuelReady) -> None:
     """The Duel is prepared; it waits (cards face down) until the Duels are resolved."""
     if s.battle is not None and s.battle["duel"] is not None:
         s.battle["ready"].append(s.battle["duel"])
         s.battle["duel"] = None
 
 
-def sink_duel(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
+def sink_duel(ctx: Context, s: SLState, task: DrawToDuel, v: int) -> None:
+    """A card drawn face up for one side of the Duel being prepared."""
+    s.deck[v] -= 1
     if s.battle and s.battle["duel"]:
-        s.battle["duel"]["drawn"][task[2]].append(v)
+        s.battle["duel"]["drawn"][task.side].append(v)
     else:
         s.discard[v] += 1
 
 
-DRAW_SINKS["duel"] = sink_duel
-
-
-def wields_stone(ctx: Ctx, s: SLState, idx: int, side: int) -> bool:
+def wields_stone(ctx: Context, s: SLState, idx: int, side: int) -> bool:
     """The Power Stone wielder is in the Battle's galaxy on ``side``."""
     h = s.stone
     if h < 0 or s.status[h] != ACTIVE or s.loc[h] != plan(s)[idx][0]:
@@ -81,49 +95,42 @@ def wields_stone(ctx: Ctx, s: SLState, idx: int, side: int) -> bool:
     return ctx.content.fig_kind[h] == DIPLOMAT and s.owner[h] == colour
 
 
-@auto("blast_check")
-def blast_check(ctx: Ctx, s: SLState, task: Task) -> None:
-    if wields_stone(ctx, s, task[1], task[2]):
-        s.stack.append(("d8", "blast", task[2], task[1]))
+def blast_check(ctx: Context, s: SLState, task: BlastCheck) -> None:
+    """The Power Stone's wielder in the Duel's galaxy rolls for a Power Blast."""
+    if wields_stone(ctx, s, task.battle, task.side):
+        s.stack.append(BlastRoll(task.side, task.battle))
 
 
-def blast_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
-    side, idx = task[2], task[3]
+def blast_roll(ctx: Context, s: SLState, task: BlastRoll, roll: int) -> None:
+    side, idx = task.side, task.battle
     if roll >= ctx.content.blast_min_roll:
         log(s, f"Power Blast! (rolled {roll})")
-        s.stack.append(("blast", battle_seat_for(ctx, s, idx, side), side))
+        s.stack.append(Blast(battle_seat_for(ctx, s, idx, side), side))
     else:
         log(s, f"no Power Blast (rolled {roll})")
 
 
-D8_HANDLERS["blast"] = blast_roll
-
-
-def blast_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def blast_legal(ctx: Context, s: SLState, task: Blast) -> list[int]:
     return [BLAST_CARD, BLAST_SHIPS]
 
 
-@decision("blast", blast_legal)
-def blast(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def blast(ctx: Context, s: SLState, task: Blast, action: int) -> None:
     """An extra drawn card, or destroy 1d8 of the enemy duellist's Space Ships."""
-    side = task[2]
+    side = task.side
     if action == BLAST_CARD:
-        s.stack.append(("draw", "duel", side))
+        s.stack.append(DrawToDuel(side))
     else:
-        s.stack.append(("d8", "blast_ships", side))
+        s.stack.append(BlastShipsRoll(side))
 
 
-def blast_ships_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
-    side = task[2]
+def blast_ships_roll(ctx: Context, s: SLState, task: BlastShipsRoll, roll: int) -> None:
+    side = task.side
     duel = s.battle["duel"] if s.battle else None
     if duel is None:
         return
     enemy, mine = duel["figs"][1 - side], duel["figs"][side]
     destroy(s, enemy, mine, roll)
     log(s, f"the Blast destroys {roll} Space Ship(s)")
-
-
-D8_HANDLERS["blast_ships"] = blast_ships_roll
 
 
 def destroy(s: SLState, first: int, second: int, n: int) -> None:
@@ -135,11 +142,11 @@ def destroy(s: SLState, first: int, second: int, n: int) -> None:
         n -= k
 
 
-def commit_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def commit_legal(ctx: Context, s: SLState, task: Commit) -> list[int]:
     duel = s.battle["duel"] if s.battle else None
     if duel is None:
         return []
-    side = task[2]
+    side = task.side
     f = duel["figs"][side]
     legal = [DONE]
     legal += [COMMIT_P0 + v for v in range(NV) if s.pcards[f * NV + v]]
@@ -149,13 +156,12 @@ def commit_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     return legal
 
 
-@decision("commit", commit_legal)
-def commit(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def commit(ctx: Context, s: SLState, task: Commit, action: int) -> None:
     """Commit one card face down (from under the portrait, or the Attack Hand when attacking)."""
     if action == DONE or s.battle is None:
         return
     duel = s.battle["duel"]
-    side = task[2]
+    side = task.side
     f = duel["figs"][side]
     if action >= COMMIT_H0:
         v = action - COMMIT_H0
@@ -168,7 +174,7 @@ def commit(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     s.stack.append(task)
 
 
-def duel_total(ctx: Ctx, s: SLState, duel: dict[str, Any], side: int) -> int:
+def duel_total(ctx: Context, s: SLState, duel: dict[str, Any], side: int) -> int:
     """Strength + Space Ships (the Power Stone counts one) + drawn and committed card values."""
     f: int = duel["figs"][side]
     values = ctx.content.card_values
@@ -178,14 +184,13 @@ def duel_total(ctx: Ctx, s: SLState, duel: dict[str, Any], side: int) -> int:
     return ctx.content.fig_strength[f] + range_of(s, f) + cards
 
 
-@auto("duel_resolve")
-def duel_resolve(ctx: Ctx, s: SLState, task: Task) -> None:
+def duel_resolve(ctx: Context, s: SLState, task: DuelResolve) -> None:
     """The higher total wins (ties: defender); the margin destroys ships, the winner takes the
     rest and the loser (captive, or removed if a shadow outside the Lost Fortress)."""
     if s.battle is None or not s.battle["ready"]:
         return
     duel = s.battle["ready"].pop(0)
-    idx = task[1]
+    idx = task.battle
     g = plan(s)[idx][0]
     for side in (0, 1):
         for v in duel["drawn"][side]:
@@ -219,14 +224,14 @@ def duel_resolve(ctx: Ctx, s: SLState, task: Task) -> None:
                 s.supply[s.owner[w]] += 1
     capture(ctx, s, w, lo, g)
     if s.owner[w] < BLACK and s.alive[s.owner[w]] and not s.end:
-        s.stack.extend([("draw", "hand", ctx.seat_of(s.owner[w]))] * ctx.content.duel_reward)
+        s.stack.extend([DrawToHand(ctx.seat_of(s.owner[w]))] * ctx.content.duel_reward)
 
 
 def _flat(counts: list[int]) -> list[int]:
     return [v for v, n in enumerate(counts) for _ in range(n)]
 
 
-def take_ships(ctx: Ctx, s: SLState, w: int, lo: int, g: int) -> None:
+def take_ships(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
     """The winner takes the loser's remaining Space Ships in his colour: into his ring, the rest
     loose (a player) or to other shadows in the galaxy (shadows; excess discarded)."""
     n = s.ships[lo]
@@ -249,7 +254,7 @@ def take_ships(ctx: Ctx, s: SLState, w: int, lo: int, g: int) -> None:
         s.supply[colour] += add_loose(ctx, s, g, colour, rest)
 
 
-def capture(ctx: Ctx, s: SLState, w: int, lo: int, g: int) -> None:
+def capture(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
     """The loser becomes a captive under the winner (a shadow outside the Lost Fortress is removed
     instead); its captives pass to the winner; a captured Star Master ends its Alliance."""
     pass_captives(ctx, s, lo, w)
@@ -265,10 +270,9 @@ def capture(ctx: Ctx, s: SLState, w: int, lo: int, g: int) -> None:
         eliminate(ctx, s, s.owner[lo], w, f"Star Master captured by {ctx.content.fig_name[w]}")
 
 
-@auto("battle_end")
-def battle_end(ctx: Ctx, s: SLState, task: Task) -> None:
+def battle_end(ctx: Context, s: SLState, task: BattleEnd) -> None:
     """The losing side's Diplomats retreat; the Lost Fortress is won or lost."""
-    idx = task[1]
+    idx = task.battle
     g, att, dfd, kind, _ = plan(s)[idx]
     attacker_won = not side_figs(ctx, s, idx, 1)
     losers = dfd if attacker_won else att
@@ -284,7 +288,7 @@ def battle_end(ctx: Ctx, s: SLState, task: Task) -> None:
     check_end(ctx, s)
 
 
-def fortress_won(ctx: Ctx, s: SLState, g: int) -> None:
+def fortress_won(ctx: Context, s: SLState, g: int) -> None:
     """All shadows banished, their captives go home, the Power Stone is won, the timer removed."""
     for f in range(len(s.owner)):
         if s.status[f] == CAPTIVE and is_shadow_fig(ctx, s.captor[f]) and not is_shadow_fig(ctx, f):
@@ -303,11 +307,11 @@ def fortress_won(ctx: Ctx, s: SLState, g: int) -> None:
     holder = s.stone
     if holder >= 0 and s.owner[holder] < BLACK:
         seat = ctx.seat_of(s.owner[holder])
-        s.stack.append(("teleport", ctx.seat_of(s.cur)))
-        s.stack.append(("give_stone", seat, s.owner[holder], g))
+        s.stack.append(Teleport(ctx.seat_of(s.cur)))
+        s.stack.append(GiveStone(seat, s.owner[holder], g))
 
 
-def fortress_lost(ctx: Ctx, s: SLState, g: int) -> None:
+def fortress_lost(ctx: Context, s: SLState, g: int) -> None:
     """Captured shadows return without ships; the shadows' ships go to the Shadowlord."""
     lf = lord(ctx)
     for f in range(len(s.owner)):
@@ -321,24 +325,23 @@ def fortress_lost(ctx: Ctx, s: SLState, g: int) -> None:
             s.ships[f] = 0
 
 
-def give_stone_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    colour, g = task[2], task[3]
+def give_stone_legal(ctx: Context, s: SLState, task: GiveStone) -> list[int]:
+    colour, g = task.colour, task.galaxy
     h = s.stone
     return sorted({FIG0 + f for f in figs_at(s, g) if s.owner[f] == colour and (f == h or room(ctx, s, f) > 0)})
 
 
-@decision("give_stone", give_stone_legal)
-def give_stone(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def give_stone(ctx: Context, s: SLState, task: GiveStone, action: int) -> None:
+    """The Power Stone goes to the chosen ring."""
     s.stone = action - FIG0
     log(s, f"{ctx.content.fig_name[s.stone]} takes the Power Stone")
 
 
-def teleport_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def teleport_legal(ctx: Context, s: SLState, task: Teleport) -> list[int]:
     return [DONE, YES] if s.alive[s.cur] else []
 
 
-@decision("teleport", teleport_legal)
-def teleport(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def teleport(ctx: Context, s: SLState, task: Teleport, action: int) -> None:
     """Teleport Home: every character of the Alliance in the Lost Fortress goes home (once)."""
     if action != YES:
         return
@@ -350,3 +353,48 @@ def teleport(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         if s.owner[f] == s.cur:
             s.loc[f] = home
     log(s, f"{ctx.content.colours[s.cur]} Teleports Home")
+
+
+RULES: dict[type[Task], Handler] = {
+    DrawToDuel: Chance(draw_outcomes, sink_duel, shown=("side",), prepare=prepare_draw),
+    DuelRun: Automatic(duel_run),
+    BlastCheck: Automatic(blast_check),
+    BlastRoll: Chance(d8_outcomes, blast_roll, shown=("side", "battle")),
+    Blast: Decision(
+        decider,
+        blast_legal,
+        blast,
+        "Power Blast: draw an extra card, or destroy a d8 of the enemy duellist's Space Ships",
+        rule="blast",
+        shown=("side",),
+        ready=always,
+    ),
+    BlastShipsRoll: Chance(d8_outcomes, blast_ships_roll, shown=("side",)),
+    Commit: Decision(
+        decider,
+        commit_legal,
+        commit,
+        "Duel: commit a Power Card face down, or stop committing",
+        rule="battle_board",
+        shown=("side",),
+    ),
+    DuelReady: Automatic(duel_ready),
+    DuelResolve: Automatic(duel_resolve),
+    BattleEnd: Automatic(battle_end),
+    GiveStone: Decision(
+        decider,
+        give_stone_legal,
+        give_stone,
+        "The Lost Fortress has fallen: give the Power Stone to one of your rings there",
+        rule="stone",
+        shown=("colour", "galaxy"),
+    ),
+    Teleport: Decision(
+        decider,
+        teleport_legal,
+        teleport,
+        "The Lost Fortress has fallen: Teleport your characters there to your Home Planet, or stay",
+        rule="teleport",
+    ),
+}
+"""The rules of Duels, by task type (gathered into ``RULEBOOK``)."""

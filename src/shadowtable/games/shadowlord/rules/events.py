@@ -3,15 +3,27 @@
 
 from __future__ import annotations
 
+from shadowtable.core.kernel import Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0
-from shadowtable.games.shadowlord.board import Ctx, alliance_figs
+from shadowtable.games.shadowlord.board import alliance_figs
 from shadowtable.games.shadowlord.content import CARD_VALUES, EVENTS
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, release
-from shadowtable.games.shadowlord.rules.cards import D8_HANDLERS, hand_count, two_d8_outcomes
+from shadowtable.games.shadowlord.rules.cards import d8_outcomes, hand_count, two_d8_outcomes
+from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.rules.recruit import bribable
-from shadowtable.games.shadowlord.rules.registry import chance, decision, log
-from shadowtable.games.shadowlord.rules.voting import EFFECTS, start_vote
-from shadowtable.games.shadowlord.state import CAPTIVE, SLState, Task
+from shadowtable.games.shadowlord.state import CAPTIVE, SLState
+from shadowtable.games.shadowlord.tasks import (
+    DrawToHand,
+    Event,
+    EventRoll,
+    PutToVote,
+    Reveal,
+    StealCard,
+    StormDiscard,
+    StormRoll,
+    decider,
+)
 
 NV = CARD_VALUES
 DEFECT, ESCAPE, STORM, DISCOVER, STEAL, DRAW2 = (
@@ -19,30 +31,30 @@ DEFECT, ESCAPE, STORM, DISCOVER, STEAL, DRAW2 = (
 )
 
 
-@chance("event_roll", two_d8_outcomes)
-def roll_event(ctx: Ctx, s: SLState, task: Task, total: int) -> None:
+def roll_event(ctx: Context, s: SLState, task: EventRoll, total: int) -> None:
+    """The 2d8 sum picks the Special Event."""
     event = ctx.content.events[total]
     log(s, f"Special Event roll {total}: {EVENTS[event]}")
     seat = ctx.seat_of(s.cur)
     if event == DRAW2:
-        s.stack.extend([("draw", "hand", seat)] * 2)
+        s.stack.extend([DrawToHand(seat)] * 2)
     elif event != 0 and event_targets(ctx, s, event, seat):
-        s.stack.append(("event", seat, event))
+        s.stack.append(Event(seat, event))
 
 
-def own_captives(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+def own_captives(ctx: Context, s: SLState, seat: int) -> list[int]:
     return [
         f for a in ctx.seat_alliances[seat] for f in range(len(s.owner)) if s.owner[f] == a and s.status[f] == CAPTIVE
     ]
 
 
-def ships_of_seat(ctx: Ctx, s: SLState, seat: int) -> int:
+def ships_of_seat(ctx: Context, s: SLState, seat: int) -> int:
     colours = ctx.seat_alliances[seat]
     rings = sum(s.ships[f] for a in colours for f in alliance_figs(s, a))
     return rings + sum(n for g, n in enumerate(s.loose_n) if n and s.loose_col[g] in colours)
 
 
-def event_targets(ctx: Ctx, s: SLState, event: int, seat: int) -> list[int]:
+def event_targets(ctx: Context, s: SLState, event: int, seat: int) -> list[int]:
     """Action ids naming a target of ``event``."""
     others = [k for k in alive_seats(s) if k != seat]
     if event == DEFECT:
@@ -58,67 +70,56 @@ def event_targets(ctx: Ctx, s: SLState, event: int, seat: int) -> list[int]:
     return []
 
 
-def event_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    return [DONE, *event_targets(ctx, s, task[2], task[1])]
+def event_legal(ctx: Context, s: SLState, task: Event) -> list[int]:
+    return [DONE, *sorted(event_targets(ctx, s, task.event, task.seat))]
 
 
-@decision("event", event_legal)
-def resolve_event(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def resolve_event(ctx: Context, s: SLState, task: Event, action: int) -> None:
     """Skip (``done``) or name the event's target."""
-    event = task[2]
+    event = task.event
     if action == DONE:
         log(s, f"{ctx.content.colours[s.cur]} skips the event")
         return
     if event == DEFECT:
-        start_vote(ctx, s, "defect", action - FIG0)
+        s.stack.append(PutToVote("defect", action - FIG0))
     elif event == ESCAPE:
         f = action - FIG0
         release(ctx, s, f)
         log(s, f"{ctx.content.fig_name[f]} Escapes to {ctx.content.galaxy_name(s.loc[f])}")
     elif event == STORM:
-        start_vote(ctx, s, "storm", action - SEAT0)
+        s.stack.append(PutToVote("storm", action - SEAT0))
     elif event == DISCOVER:
-        s.stack.append(("reveal", action - GAL0, "discover"))
+        s.stack.append(Reveal(action - GAL0, True))
     elif event == STEAL:
-        start_vote(ctx, s, "steal", action - SEAT0)
+        s.stack.append(PutToVote("steal", action - SEAT0))
 
 
-def _storm_pass(ctx: Ctx, s: SLState, seat: int, _: int) -> None:
-    s.stack.append(("d8", "storm", seat))
+def storm_passes(ctx: Context, s: SLState, seat: int, _: int) -> None:
+    """The Spacestorm vote passed: the target rolls for its losses."""
+    s.stack.append(StormRoll(seat))
 
 
-def _steal_pass(ctx: Ctx, s: SLState, seat: int, _: int) -> None:
-    s.stack.append(("steal", seat, 2))
+def steal_passes(ctx: Context, s: SLState, seat: int, _: int) -> None:
+    """The Steal vote passed: two random cards of the target's Attack Hand."""
+    s.stack.append(StealCard(seat, 2))
 
 
-def _nothing(ctx: Ctx, s: SLState, a: int, b: int) -> None:
-    return None
-
-
-EFFECTS["storm"] = (_storm_pass, _nothing)
-EFFECTS["steal"] = (_steal_pass, _nothing)
-
-
-def storm_roll(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
-    seat = task[2]
+def storm_roll(ctx: Context, s: SLState, task: StormRoll, roll: int) -> None:
+    seat = task.seat
     n = min(roll, ships_of_seat(ctx, s, seat))
     log(s, f"Spacestorm: seat {seat} loses {n} Space Ship(s) (rolled {roll})")
     if n:
-        s.stack.append(("storm_discard", seat, n))
+        s.stack.append(StormDiscard(seat, n))
 
 
-D8_HANDLERS["storm"] = storm_roll
-
-
-def storm_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    colours = ctx.seat_alliances[task[1]]
+def storm_legal(ctx: Context, s: SLState, task: StormDiscard) -> list[int]:
+    colours = ctx.seat_alliances[task.seat]
     rings = [FIG0 + f for a in colours for f in alliance_figs(s, a) if s.ships[f]]
     loose = [GAL0 + g for g, n in enumerate(s.loose_n) if n and s.loose_col[g] in colours]
-    return rings + loose
+    return sorted(rings) + loose
 
 
-@decision("storm_discard", storm_legal)
-def storm_discard(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def storm_discard(ctx: Context, s: SLState, task: StormDiscard, action: int) -> None:
     """The target chooses, one at a time, which Space Ships the Spacestorm destroys."""
     if action >= GAL0:
         g = action - GAL0
@@ -130,22 +131,46 @@ def storm_discard(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         f = action - FIG0
         s.ships[f] -= 1
         s.supply[s.owner[f]] += 1
-    if task[2] > 1:
-        s.stack.append(("storm_discard", task[1], task[2] - 1))
+    if task.count > 1:
+        s.stack.append(StormDiscard(task.seat, task.count - 1))
 
 
-def steal_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
-    base = task[1] * NV
+def steal_outcomes(ctx: Context, s: SLState, task: StealCard) -> list[tuple[int, float]]:
+    base = task.victim * NV
     total = sum(s.hand[base : base + NV])
     return [(v, s.hand[base + v] / total) for v in range(NV) if s.hand[base + v]]
 
 
-@chance("steal", steal_outcomes)
-def steal_card(ctx: Ctx, s: SLState, task: Task, v: int) -> None:
+def steal_card(ctx: Context, s: SLState, task: StealCard, v: int) -> None:
     """Steal one random card from the victim's Attack Hand (the value stays private)."""
-    victim, left = task[1], task[2]
+    victim, left = task.victim, task.count
     s.hand[victim * NV + v] -= 1
     s.hand[ctx.seat_of(s.cur) * NV + v] += 1
     log(s, f"{ctx.content.colours[s.cur]} steals a card from seat {victim}")
     if left > 1 and hand_count(s, victim):
-        s.stack.append(("steal", victim, left - 1))
+        s.stack.append(StealCard(victim, left - 1))
+
+
+RULES: dict[type[Task], Handler] = {
+    EventRoll: Chance(two_d8_outcomes, roll_event),
+    Event: Decision(
+        decider,
+        event_legal,
+        resolve_event,
+        "Special Event: name its target, or skip it",
+        rule="event",
+        shown=("event",),
+        ready=always,
+    ),
+    StormRoll: Chance(d8_outcomes, storm_roll, shown=("seat",)),
+    StormDiscard: Decision(
+        decider,
+        storm_legal,
+        storm_discard,
+        "Spacestorm: choose the next of your Space Ships to lose",
+        rule="storm",
+        shown=("count",),
+    ),
+    StealCard: Chance(steal_outcomes, steal_card, shown=("victim", "count")),
+}
+"""The rules of Special Events, by task type (gathered into ``RULEBOOK``)."""

@@ -4,9 +4,9 @@ shadow.  A ring moves one galaxy per action; its range is its Space Ships plus t
 
 from __future__ import annotations
 
+from shadowtable.core.kernel import Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, DROP0, MOVE0, PICK0, SEARCH0, STONE0
 from shadowtable.games.shadowlord.board import (
-    Ctx,
     alliance_figs,
     control,
     diplomat_of,
@@ -19,11 +19,11 @@ from shadowtable.games.shadowlord.board import (
     room,
 )
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import battle_in, lord
+from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.rules.recruit import searchers, start_search
-from shadowtable.games.shadowlord.rules.registry import decision, log
 from shadowtable.games.shadowlord.rules.shift import offer_shift
-from shadowtable.games.shadowlord.rules.voting import EFFECTS, start_vote
 from shadowtable.games.shadowlord.state import (
     ACTIVE,
     BLACK,
@@ -33,20 +33,20 @@ from shadowtable.games.shadowlord.state import (
     STARTED,
     STOPPED,
     SLState,
-    Task,
 )
+from shadowtable.games.shadowlord.tasks import Move, PutToVote, ShadowMove, decider
 
 ADJUST_LIMIT = 6
 """Drops and pick-ups per ring per turn (keeps random play finite; never binding in practice)."""
 STONE_PASS_LIMIT = 2
 
 
-def direction_target(ctx: Ctx, g: int, d: int) -> int:
+def direction_target(ctx: Context, g: int, d: int) -> int:
     """The galaxy one step in direction ``d`` (n, e, s, w) from ``g``, or ``NOBODY``."""
     return ctx.steps[g][d]
 
 
-def permitted(ctx: Ctx, s: SLState, g: int, colour: int) -> bool:
+def permitted(ctx: Context, s: SLState, g: int, colour: int) -> bool:
     """Every other colour in ``g`` is friendly or has given ``colour`` permission to pass."""
     cols = {s.owner[f] for f in figs_at(s, g)}
     if s.loose_n[g]:
@@ -54,7 +54,7 @@ def permitted(ctx: Ctx, s: SLState, g: int, colour: int) -> bool:
     return all(friendly(ctx, o, colour) or (o < BLACK and s.perm[o] >> colour & 1) for o in cols)
 
 
-def may_pass(ctx: Ctx, s: SLState, g: int, colour: int) -> bool:
+def may_pass(ctx: Context, s: SLState, g: int, colour: int) -> bool:
     """Movement continues through ``g``: it is friendly (or permitted) and no Battle is due."""
     owner = control(ctx, s, g)
     if owner == NOBODY:
@@ -64,7 +64,7 @@ def may_pass(ctx: Ctx, s: SLState, g: int, colour: int) -> bool:
     return permitted(ctx, s, g, colour) and not battle_in(ctx, s, g)
 
 
-def may_enter(ctx: Ctx, s: SLState, f: int, g: int) -> bool:
+def may_enter(ctx: Context, s: SLState, f: int, g: int) -> bool:
     """Diplomatic Immunity on entering ``g`` (and the Lost Fortress for Diplomats).
 
     A Diplomat may not enter an enemy occupied or controlled galaxy (without permission); an
@@ -81,7 +81,7 @@ def may_enter(ctx: Ctx, s: SLState, f: int, g: int) -> bool:
     return not protected_against(ctx, s, g, colour)
 
 
-def step_targets(ctx: Ctx, s: SLState, f: int, protected: set[int] | None = None) -> list[int]:
+def step_targets(ctx: Context, s: SLState, f: int, protected: set[int] | None = None) -> list[int]:
     """Directions ``f`` may move now (``protected``: galaxies with a Diplomat hostile to ``f``,
     if already known)."""
     if s.flags[f] & (STOPPED | NO_MOVE) or s.moves[f] >= range_of(s, f):
@@ -100,17 +100,13 @@ def step_targets(ctx: Ctx, s: SLState, f: int, protected: set[int] | None = None
     return out
 
 
-def hostile_diplomat_galaxies(ctx: Ctx, s: SLState, colour: int) -> set[int]:
+def hostile_diplomat_galaxies(ctx: Context, s: SLState, colour: int) -> set[int]:
     """Galaxies holding a Diplomat hostile to ``colour`` (closed to its non-Diplomats)."""
-    kind = ctx.content.fig_kind
-    return {
-        s.loc[f]
-        for f in range(len(s.loc))
-        if s.loc[f] >= 0 and kind[f] == DIPLOMAT and not friendly(ctx, s.owner[f], colour)
-    }
+    loc, owner = s.loc, s.owner
+    return {loc[f] for f in ctx.diplomats if loc[f] >= 0 and not friendly(ctx, owner[f], colour)}
 
 
-def move_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def move_legal(ctx: Context, s: SLState, task: Move) -> list[int]:
     colour = s.cur
     legal = [DONE]
     lf = lord(ctx)
@@ -137,8 +133,7 @@ def move_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     return sorted(a for a in legal if a >= 0)
 
 
-@decision("move", move_legal)
-def move(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def move(ctx: Context, s: SLState, task: Move, action: int) -> None:
     """Move one galaxy, drop / pick up a Space Ship, search, pass the Power Stone, or finish."""
     if action == DONE:
         return
@@ -175,7 +170,7 @@ def _adjusted(s: SLState, f: int) -> None:
         s.flags[f] |= STOPPED
 
 
-def step(ctx: Ctx, s: SLState, f: int, g: int) -> None:
+def step(ctx: Context, s: SLState, f: int, g: int) -> None:
     """Enter ``g``; movement stops in unoccupied or enemy galaxies (and in the first round)."""
     passable = may_pass(ctx, s, g, s.owner[f])
     s.loc[f] = g
@@ -188,7 +183,7 @@ def step(ctx: Ctx, s: SLState, f: int, g: int) -> None:
 # -- Step 5: move a shadow ---------------------------------------------------------------------
 
 
-def shadow_steps(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+def shadow_steps(ctx: Context, s: SLState, seat: int) -> list[int]:
     """Shadow moves: one galaxy, with a Space Ship, not into a Home Planet, the Lost Fortress, a
     Diplomat's galaxy or one the moving player occupies."""
     c = ctx.content
@@ -209,12 +204,11 @@ def shadow_steps(ctx: Ctx, s: SLState, seat: int) -> list[int]:
     return out
 
 
-def shadow_move_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    return [DONE, *shadow_steps(ctx, s, task[1])]
+def shadow_move_legal(ctx: Context, s: SLState, task: ShadowMove) -> list[int]:
+    return [DONE, *shadow_steps(ctx, s, task.seat)]
 
 
-@decision("shadow_move", shadow_move_legal)
-def move_shadow(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def move_shadow(ctx: Context, s: SLState, task: ShadowMove, action: int) -> None:
     """Move a shadow one galaxy; the other players vote (3-4 players)."""
     if action == DONE:
         return
@@ -222,18 +216,38 @@ def move_shadow(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     origin = s.loc[f]
     s.loc[f] = direction_target(ctx, origin, d)
     log(s, f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(s.loc[f])}")
-    start_vote(ctx, s, "move_shadow", f, origin)
+    s.stack.append(PutToVote("move_shadow", f, origin))
 
 
-def _shadow_moved(ctx: Ctx, s: SLState, f: int, origin: int) -> None:
+def shadow_moved(ctx: Context, s: SLState, f: int, origin: int) -> None:
     """The shadow stays; meeting another shadow, the mover may rearrange their ships."""
     s.shadow_ctl |= 1 << f
     offer_shift(ctx, s, ctx.seat_of(s.cur), s.loc[f], BLACK)
 
 
-def _shadow_back(ctx: Ctx, s: SLState, f: int, origin: int) -> None:
+def shadow_back(ctx: Context, s: SLState, f: int, origin: int) -> None:
+    """The vote on a moved shadow failed: it goes back."""
     s.loc[f] = origin
     log(s, f"{ctx.content.fig_name[f]} returns to {ctx.content.galaxy_name(origin)}")
 
 
-EFFECTS["move_shadow"] = (_shadow_moved, _shadow_back)
+RULES: dict[type[Task], Handler] = {
+    Move: Decision(
+        decider,
+        move_legal,
+        move,
+        "Step 4, movement: move your rings, drop or pick up Space Ships, search for allies, "
+        "pass the Power Stone, or end movement",
+        rule="move",
+        ready=always,
+    ),
+    ShadowMove: Decision(
+        decider,
+        shadow_move_legal,
+        move_shadow,
+        "Step 5, shadows: move one shadow one galaxy (the other players vote on it), or move none",
+        rule="shadow_move",
+        ready=always,
+    ),
+}
+"""The rules of movement, by task type (gathered into ``RULEBOOK``)."""

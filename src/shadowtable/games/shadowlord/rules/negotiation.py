@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.core.kernel import Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import (
     DONE,
     GAL0,
@@ -26,31 +27,52 @@ from shadowtable.games.shadowlord.actions import (
     REVOKE_T0,
     YES,
 )
-from shadowtable.games.shadowlord.board import Ctx, add_loose, alliance_size, control, figs_at, room
+from shadowtable.games.shadowlord.board import add_loose, alliance_size, control, figs_at, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, recolour, release, resolve_diplomats
-from shadowtable.games.shadowlord.rules.registry import NO_OFFER_KINDS, decision, log
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, STARTED, STOPPED, SLState, Task
+from shadowtable.games.shadowlord.rules.log import log
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, STARTED, STOPPED, SLState
+from shadowtable.games.shadowlord.tasks import (
+    Commit,
+    Fight,
+    Move,
+    OfferBuild,
+    OfferReply,
+    PlaceTraded,
+    PortraitCards,
+    SeatDecision,
+    StormDiscard,
+    Vote,
+    decider,
+)
 
 NV = CARD_VALUES
 MAX_ITEMS = 4
 MAX_WANT_PER_VALUE = 2
+NO_OFFER_TASKS: frozenset[type[SeatDecision]] = frozenset(
+    {OfferBuild, OfferReply, Vote, Commit, StormDiscard, PortraitCards}
+)
+"""Decisions during which no negotiation offer may be started nor anything revoked
+(``PortraitCards``, after the last Battle, only places cards under portraits)."""
 
 
-def offer_starts(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
+def offer_starts(ctx: Context, s: SLState, task: SeatDecision) -> list[int]:
     """``offer to seat k`` actions available at this decision point."""
-    if s.offer is not None or kind in NO_OFFER_KINDS or s.offers >= ctx.options["max_offers_per_turn"]:
+    if s.offer is not None or type(task) in NO_OFFER_TASKS or s.offers >= ctx.options["max_offers_per_turn"]:
         return []
-    return [OFFER_TO0 + k for k in alive_seats(s) if k != seat]
+    return [OFFER_TO0 + k for k in alive_seats(s) if k != task.seat]
 
 
-def revocations(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
-    """Truces and permissions ``seat`` may revoke now ("at any time"): a Truce in a galaxy where
-    he has characters, before this turn's Battles are planned; a permission he gave."""
-    if kind in NO_OFFER_KINDS or not s.truce and not any(s.perm):
+def revocations(ctx: Context, s: SLState, task: SeatDecision) -> list[int]:
+    """Truces and permissions the deciding seat may revoke now ("at any time"): a Truce in a
+    galaxy where he has characters, before this turn's Battles are planned; a permission he
+    gave."""
+    if not s.truce and not any(s.perm) or type(task) in NO_OFFER_TASKS:
         return []
+    seat = task.seat
     out: list[int] = []
-    if s.truce and any(t[0] == "fight" for t in s.stack):
+    if s.truce and any(type(t) is Fight for t in s.stack):
         mine = ctx.seat_alliances[seat]
         for g in range(ctx.content.num_galaxies):
             if s.truce >> g & 1 and any(s.owner[f] in mine for f in figs_at(s, g)):
@@ -64,7 +86,7 @@ def revocations(ctx: Ctx, s: SLState, kind: str, seat: int) -> list[int]:
     return out
 
 
-def revoke(ctx: Ctx, s: SLState, seat: int, action: int) -> None:
+def revoke(ctx: Context, s: SLState, seat: int, action: int) -> None:
     """Revoke a Truce (a Battle follows in Step 6) or a permission; then the Diplomatic
     Immunity retreat clauses."""
     if action >= REVOKE_P0:
@@ -79,11 +101,11 @@ def revoke(ctx: Ctx, s: SLState, seat: int, action: int) -> None:
         g = action - REVOKE_T0
         s.truce &= ~(1 << g)
         log(s, f"seat {seat} revokes the Truce in {ctx.content.galaxy_name(g)}")
-    before = any(t[0] == "move" for t in s.stack)
+    before = any(type(t) is Move for t in s.stack)
     resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
 
 
-def start_offer(ctx: Ctx, s: SLState, seat: int, target: int) -> None:
+def start_offer(ctx: Context, s: SLState, seat: int, target: int) -> None:
     s.offers += 1
     s.offer = {
         "from": seat,
@@ -98,18 +120,18 @@ def start_offer(ctx: Ctx, s: SLState, seat: int, target: int) -> None:
         "truce": [],
         "items": 0,
     }
-    s.stack.append(("offer_build", seat))
+    s.stack.append(OfferBuild(seat))
     log(s, f"seat {seat} makes an offer to seat {target}")
 
 
-def tradable_chars(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+def tradable_chars(ctx: Context, s: SLState, seat: int) -> list[int]:
     kinds = ctx.content.fig_kind
     colours = ctx.seat_alliances[seat]
     owner, status = s.owner, s.status
     return [f for f in range(len(owner)) if owner[f] in colours and status[f] == ACTIVE and kinds[f] != MASTER]
 
 
-def releasable(ctx: Ctx, s: SLState, holder_seat: int, owner_seat: int) -> list[int]:
+def releasable(ctx: Context, s: SLState, holder_seat: int, owner_seat: int) -> list[int]:
     """Captives of ``owner_seat`` held under rings of ``holder_seat``."""
     if CAPTIVE not in s.status:
         return []
@@ -122,7 +144,7 @@ def releasable(ctx: Ctx, s: SLState, holder_seat: int, owner_seat: int) -> list[
     ]
 
 
-def shared_galaxies(ctx: Ctx, s: SLState, a: int, b: int) -> list[int]:
+def shared_galaxies(ctx: Context, s: SLState, a: int, b: int) -> list[int]:
     """Galaxies where characters of seats ``a`` and ``b`` are both present."""
     here_a = {
         s.loc[f]
@@ -142,7 +164,7 @@ def battles_started(s: SLState) -> bool:
     return s.battle is not None and any(entry[4] == 2 for entry in s.battle["plan"])
 
 
-def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def build_legal(ctx: Context, s: SLState, task: OfferBuild) -> list[int]:
     o = s.offer
     if o is None:
         return []
@@ -168,8 +190,7 @@ def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     return sorted(legal)
 
 
-@decision("offer_build", build_legal)
-def build_offer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def build_offer(ctx: Context, s: SLState, task: OfferBuild, action: int) -> None:
     """Add one item, send the offer (``offer``), or withdraw it (``done``)."""
     o = s.offer
     if o is None:
@@ -180,7 +201,7 @@ def build_offer(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         log(s, "the offer is withdrawn")
         return
     if action == OSEND:
-        s.stack.append(("offer_reply", o["to"]))
+        s.stack.append(OfferReply(o["to"]))
         return
     o["items"] += 1
     if action >= OSHIP0:
@@ -211,13 +232,13 @@ def return_escrow(s: SLState, o: dict[str, Any]) -> None:
         o["give"][v] = 0
 
 
-def ship_sources(ctx: Ctx, s: SLState, seat: int) -> list[int]:
+def ship_sources(ctx: Context, s: SLState, seat: int) -> list[int]:
     """Rings of ``seat`` that hold Space Ships (a ship may be traded from them)."""
     colours = ctx.seat_alliances[seat]
     return [f for f in range(len(s.owner)) if s.owner[f] in colours and s.status[f] == ACTIVE and s.ships[f]]
 
 
-def trade_ship(ctx: Ctx, s: SLState, f: int, seat: int) -> None:
+def trade_ship(ctx: Context, s: SLState, f: int, seat: int) -> None:
     """One Space Ship from ring ``f`` changes hands: replaced by the receiver's colour and left in
     its current space (in a ring of the receiver there, else loose; lost if neither is possible)."""
     if not s.ships[f]:
@@ -238,7 +259,7 @@ def trade_ship(ctx: Ctx, s: SLState, f: int, seat: int) -> None:
         s.supply[colour] += 1
 
 
-def receiving(ctx: Ctx, s: SLState, seat: int, extra: int) -> int:
+def receiving(ctx: Context, s: SLState, seat: int, extra: int) -> int:
     """The Alliance of ``seat`` that can take ``extra`` more characters, or ``NOBODY``."""
     for a in ctx.seat_alliances[seat]:
         if s.alive[a] and alliance_size(s, a) + extra <= ctx.content.supplies["alliance_limit"]:
@@ -246,7 +267,7 @@ def receiving(ctx: Ctx, s: SLState, seat: int, extra: int) -> int:
     return NOBODY
 
 
-def feasible(ctx: Ctx, s: SLState) -> bool:
+def feasible(ctx: Context, s: SLState) -> bool:
     o = s.offer
     if o is None:
         return False
@@ -266,14 +287,13 @@ def feasible(ctx: Ctx, s: SLState) -> bool:
     )
 
 
-def reply_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def reply_legal(ctx: Context, s: SLState, task: OfferReply) -> list[int]:
     if s.offer is None:
         return []
     return [DONE, YES] if feasible(ctx, s) else [DONE]
 
 
-@decision("offer_reply", reply_legal)
-def reply(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def reply(ctx: Context, s: SLState, task: OfferReply, action: int) -> None:
     """Accept (``yes``: executed at once) or refuse (``done``)."""
     o = s.offer
     s.offer = None
@@ -287,7 +307,7 @@ def reply(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     log(s, f"seat {o['to']} accepts the offer")
 
 
-def execute(ctx: Ctx, s: SLState, o: dict[str, Any]) -> None:
+def execute(ctx: Context, s: SLState, o: dict[str, Any]) -> None:
     """Carry out an accepted offer: cards, characters (recoloured, left where they are),
     captives released, permission to pass this turn, Truces this turn."""
     me, you = int(o["from"]), int(o["to"])
@@ -303,7 +323,7 @@ def execute(ctx: Ctx, s: SLState, o: dict[str, Any]) -> None:
     for f in chars:
         receiver = you if f in mine else me
         recolour(ctx, s, f, receiving(ctx, s, receiver, 1))
-        s.stack.append(("place_traded", receiver, f))
+        s.stack.append(PlaceTraded(receiver, f))
     sources = set(ship_sources(ctx, s, me))
     for f in o["ships"]:
         trade_ship(ctx, s, f, you if f in sources else me)
@@ -320,12 +340,12 @@ def execute(ctx: Ctx, s: SLState, o: dict[str, Any]) -> None:
     assert isinstance(truces, list)
     for g in truces:
         s.truce |= 1 << g
-    before = any(t[0] == "move" for t in s.stack)
+    before = any(type(t) is Move for t in s.stack)
     resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
 
 
-def place_traded_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    f = task[2]
+def place_traded_legal(ctx: Context, s: SLState, task: PlaceTraded) -> list[int]:
+    f = task.figure
     if s.status[f] != ACTIVE:
         return []
     here = s.loc[f]
@@ -334,16 +354,15 @@ def place_traded_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     )
 
 
-@decision("place_traded", place_traded_legal)
-def place_traded(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_traded(ctx: Context, s: SLState, task: PlaceTraded, action: int) -> None:
     """A traded character stays where he is or goes to a galaxy his new owner controls."""
-    f, g = task[2], action - GAL0
+    f, g = task.figure, action - GAL0
     if g != s.loc[f]:
         s.loc[f] = g
         log(s, f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(g)}")
 
 
-def _permit(ctx: Ctx, s: SLState, granter: int, grantee: int) -> None:
+def _permit(ctx: Context, s: SLState, granter: int, grantee: int) -> None:
     bits = 0
     for a in ctx.seat_alliances[grantee]:
         bits |= 1 << a
@@ -353,3 +372,31 @@ def _permit(ctx: Ctx, s: SLState, granter: int, grantee: int) -> None:
 
 def offer_id(target: int) -> int:
     return OFFER_TO0 + target
+
+
+RULES: dict[type[Task], Handler] = {
+    OfferBuild: Decision(
+        decider,
+        build_legal,
+        build_offer,
+        "Your offer: add an item, send it, or withdraw it",
+        rule="trade",
+        ready=always,
+    ),
+    OfferReply: Decision(
+        decider,
+        reply_legal,
+        reply,
+        "An offer is made to you: accept it, or refuse it",
+        rule="trade",
+    ),
+    PlaceTraded: Decision(
+        decider,
+        place_traded_legal,
+        place_traded,
+        "A character is traded to you: leave him where he is, or move him to a galaxy you control",
+        rule="trade",
+        shown=("figure",),
+    ),
+}
+"""The rules of Trading and Negotiation, by task type (gathered into ``RULEBOOK``)."""

@@ -3,9 +3,11 @@ over discs, enlisting, placing a shadow), giving a character away, and Dismissin
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0, YES
 from shadowtable.games.shadowlord.board import (
-    Ctx,
     alliance_figs,
     control,
     diplomat_of,
@@ -14,6 +16,7 @@ from shadowtable.games.shadowlord.board import (
     protected_against,
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER, SHADOW, SHADOWLORD
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import (
     alive_seats,
     can_join,
@@ -24,9 +27,8 @@ from shadowtable.games.shadowlord.rules.alliances import (
     resolve_diplomats,
     where,
 )
-from shadowtable.games.shadowlord.rules.cards import D8_HANDLERS, discard_portrait
-from shadowtable.games.shadowlord.rules.registry import auto, chance, decision, log
-from shadowtable.games.shadowlord.rules.voting import EFFECTS, start_vote
+from shadowtable.games.shadowlord.rules.cards import d8_outcomes, discard_portrait
+from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import (
     ACTIVE,
     BAG,
@@ -39,13 +41,30 @@ from shadowtable.games.shadowlord.state import (
     SEARCHED,
     STOPPED,
     SLState,
-    Task,
+)
+from shadowtable.games.shadowlord.tasks import (
+    BribeAnswerRoll,
+    BribeRoll,
+    Dismiss,
+    DismissAsk,
+    DismissTo,
+    DrawShadowShips,
+    Enlist,
+    Join,
+    Move,
+    PlaceChar,
+    PlaceShadow,
+    PutToVote,
+    Reveal,
+    Traitor,
+    Want,
+    decider,
 )
 
 NV = CARD_VALUES
 
 
-def bribable(ctx: Ctx, s: SLState, f: int, colour: int) -> bool:
+def bribable(ctx: Context, s: SLState, f: int, colour: int) -> bool:
     """Enemy characters that may be Bribed or Defect: not Masters, not shadows, not captives,
     not on a Home Planet."""
     kind = ctx.content.fig_kind[f]
@@ -60,25 +79,24 @@ def bribable(ctx: Ctx, s: SLState, f: int, colour: int) -> bool:
 
 def before_fight(s: SLState) -> bool:
     """The current player is still in Step 4 or earlier (the retreat clauses spare him)."""
-    return any(t[0] == "move" for t in s.stack)
+    return any(type(t) is Move for t in s.stack)
 
 
-def turn_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
+def turn_traitor(ctx: Context, s: SLState, f: int, colour: int) -> None:
     """A character changes Alliance (Bribery, Defection): Dismiss first if seven already."""
     if can_join(s, ctx, colour):
         become_traitor(ctx, s, f, colour)
         return
-    s.stack.append(("traitor", f, colour))
-    s.stack.append(("dismiss", ctx.seat_of(colour), colour))
+    s.stack.append(Traitor(f, colour))
+    s.stack.append(Dismiss(ctx.seat_of(colour), colour))
 
 
-@auto("traitor")
-def traitor_after_dismiss(ctx: Ctx, s: SLState, task: Task) -> None:
-    if s.status[task[1]] == ACTIVE and can_join(s, ctx, task[2]):
-        become_traitor(ctx, s, task[1], task[2])
+def traitor_after_dismiss(ctx: Context, s: SLState, task: Traitor) -> None:
+    if s.status[task.figure] == ACTIVE and can_join(s, ctx, task.colour):
+        become_traitor(ctx, s, task.figure, task.colour)
 
 
-def become_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
+def become_traitor(ctx: Context, s: SLState, f: int, colour: int) -> None:
     """Switch ring and ships to the new colour, recolour loose ships in the galaxy, then the
     Diplomatic Immunity retreat clauses.
 
@@ -97,12 +115,14 @@ def become_traitor(ctx: Ctx, s: SLState, f: int, colour: int) -> None:
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 
 
-def bribe_roll_1(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
-    s.stack.append(("d8", "bribe2", task[2], roll))
+def bribe_roll(ctx: Context, s: SLState, task: BribeRoll, roll: int) -> None:
+    """The briber's roll; the answering roll follows."""
+    s.stack.append(BribeAnswerRoll(task.figure, roll))
 
 
-def bribe_roll_2(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
-    f, mine = task[2], task[3]
+def bribe_answer(ctx: Context, s: SLState, task: BribeAnswerRoll, roll: int) -> None:
+    """Bribery succeeds when the briber rolled higher."""
+    f, mine = task.figure, task.briber_roll
     if mine > roll and bribable(ctx, s, f, s.cur):
         log(s, f"Bribery succeeds ({mine} against {roll}): {ctx.content.fig_name[f]} turns traitor")
         turn_traitor(ctx, s, f, s.cur)
@@ -110,11 +130,7 @@ def bribe_roll_2(ctx: Ctx, s: SLState, task: Task, roll: int) -> None:
         log(s, f"Bribery fails ({mine} against {roll})")
 
 
-D8_HANDLERS["bribe1"] = bribe_roll_1
-D8_HANDLERS["bribe2"] = bribe_roll_2
-
-
-def start_bribe(ctx: Ctx, s: SLState, seat: int, v: int, f: int) -> None:
+def start_bribe(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
     """Discard four matching cards from the Attack Hand and roll off with 1d8 each."""
     s.hand[seat * NV + v] -= 4
     s.discard[v] += 4
@@ -124,24 +140,19 @@ def start_bribe(ctx: Ctx, s: SLState, seat: int, v: int, f: int) -> None:
         f"{ctx.content.colours[s.cur]} tries to Bribe {ctx.content.fig_name[f]} with four "
         f"{ctx.content.card_values[v]}s",
     )
-    s.stack.append(("d8", "bribe1", f))
+    s.stack.append(BribeRoll(f))
 
 
-def _defect_pass(ctx: Ctx, s: SLState, f: int, _: int) -> None:
+def defect_passes(ctx: Context, s: SLState, f: int, _: int) -> None:
+    """The Defect event's vote passed: the character turns traitor (if he still may)."""
     if bribable(ctx, s, f, s.cur):
         turn_traitor(ctx, s, f, s.cur)
 
 
-def _nothing(ctx: Ctx, s: SLState, a: int, b: int) -> None:
-    return None
-
-
-EFFECTS["defect"] = (_defect_pass, _nothing)
-
 # -- Searching for Allies -----------------------------------------------------------------------
 
 
-def searchers(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+def searchers(ctx: Context, s: SLState, colour: int) -> list[int]:
     """Diplomats (or the Master, when the Alliance has no Diplomat left) able to search now."""
     kind = ctx.content.fig_kind
     mine = alliance_figs(s, colour)
@@ -150,21 +161,20 @@ def searchers(ctx: Ctx, s: SLState, colour: int) -> list[int]:
     return [f for f in able if s.disc[s.loc[f]] and not s.flags[f] & SEARCHED]
 
 
-def start_search(ctx: Ctx, s: SLState, f: int) -> None:
+def start_search(ctx: Context, s: SLState, f: int) -> None:
     s.flags[f] |= SEARCHED | STOPPED
     log(s, f"{ctx.content.fig_name[f]} searches for allies in {ctx.content.galaxy_name(s.loc[f])}")
-    s.stack.append(("reveal", s.loc[f], "search"))
+    s.stack.append(Reveal(s.loc[f], False))
 
 
-def reveal_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
+def reveal_outcomes(ctx: Context, s: SLState, task: Reveal) -> list[tuple[int, float]]:
     total = sum(s.bag)
     return [(k, n / total) for k, n in enumerate(s.bag) if n]
 
 
-@chance("reveal", reveal_outcomes)
-def reveal_disc(ctx: Ctx, s: SLState, task: Task, kind: int) -> None:
-    """Turn over the face-down disc in ``task[1]``: a character to enlist or a shadow Attack."""
-    g, mode = task[1], task[2]
+def reveal_disc(ctx: Context, s: SLState, task: Reveal, kind: int) -> None:
+    """Turn over the face-down disc in ``task.galaxy``: a character to enlist or a shadow Attack."""
+    g = task.galaxy
     s.bag[kind] -= 1
     s.disc[g] = 0
     seat = ctx.seat_of(s.cur)
@@ -172,16 +182,16 @@ def reveal_disc(ctx: Ctx, s: SLState, task: Task, kind: int) -> None:
     fig = next((f for f in ctx.content.disc_figs[kind] if s.status[f] in (BAG, ACTIVE)), NOBODY)
     if kind < 3:
         fig = next(f for f in ctx.content.disc_figs[kind] if s.status[f] == BAG)
-        s.stack.append(("enlist", seat, fig, g, 1 if mode == "discover" else 0))
+        s.stack.append(Enlist(seat, fig, g, task.discovered))
         return
     if fig == NOBODY or s.status[fig] != ACTIVE or s.loc[fig] != ctx.content.fortress:
         log(s, "that shadow has left the Lost Fortress: the disc is removed with no effect")
         return
     if shadow_targets(ctx, s, s.cur):
-        s.stack.append(("place_shadow", seat, fig))
+        s.stack.append(PlaceShadow(seat, fig))
 
 
-def shadow_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+def shadow_targets(ctx: Context, s: SLState, colour: int) -> list[int]:
     """Where a revealed shadow may be placed: not the Lost Fortress, a Home Planet, a galaxy the
     player controls or occupies, nor one with a Diplomat."""
     c = ctx.content
@@ -201,45 +211,38 @@ def shadow_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
     return out
 
 
-def place_shadow_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def place_shadow_legal(ctx: Context, s: SLState, task: PlaceShadow) -> list[int]:
     return [GAL0 + g for g in shadow_targets(ctx, s, s.cur)]
 
 
-@decision("place_shadow", place_shadow_legal)
-def place_shadow(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_shadow(ctx: Context, s: SLState, task: PlaceShadow, action: int) -> None:
     """Place the shadow, draw its Space Ships, then the vote (3-4 players)."""
-    f, g = task[2], action - GAL0
+    f, g = task.figure, action - GAL0
     s.loc[f] = g
     log(s, f"{ctx.content.fig_name[f]} is placed in {ctx.content.galaxy_name(g)}")
-    s.stack.append(("shadow_vote", f))
-    s.stack.append(("draw", "shadow", f))
+    s.stack.append(PutToVote("place_shadow", f))
+    s.stack.append(DrawShadowShips(f))
 
 
-@auto("shadow_vote")
-def shadow_vote(ctx: Ctx, s: SLState, task: Task) -> None:
-    start_vote(ctx, s, "place_shadow", task[1])
-
-
-def _shadow_stays(ctx: Ctx, s: SLState, f: int, _: int) -> None:
+def shadow_stays(ctx: Context, s: SLState, f: int, _: int) -> None:
+    """The vote on a placed shadow passed: the player plays it this turn."""
     s.shadow_ctl |= 1 << f
 
 
-def _shadow_removed(ctx: Ctx, s: SLState, f: int, _: int) -> None:
+def shadow_removed(ctx: Context, s: SLState, f: int, _: int) -> None:
+    """The vote on a placed shadow failed: it leaves the game."""
     remove_figure(ctx, s, f, NOBODY)
     log(s, f"{ctx.content.fig_name[f]} is removed from the game")
 
 
-EFFECTS["place_shadow"] = (_shadow_stays, _shadow_removed)
-
-
-def enlist_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    seat = task[1]
+def enlist_legal(ctx: Context, s: SLState, task: Enlist) -> list[int]:
+    seat = task.seat
     legal = [DONE, YES]
     legal += [SEAT0 + k for k in alive_seats(s) if k != seat and receiving_colour(ctx, s, k) != NOBODY]
     return legal
 
 
-def receiving_colour(ctx: Ctx, s: SLState, seat: int) -> int:
+def receiving_colour(ctx: Context, s: SLState, seat: int) -> int:
     """The Alliance of ``seat`` that would take a character (first with room)."""
     for colour in ctx.seat_alliances[seat]:
         if s.alive[colour] and can_join(s, ctx, colour):
@@ -247,27 +250,25 @@ def receiving_colour(ctx: Ctx, s: SLState, seat: int) -> int:
     return NOBODY
 
 
-@decision("enlist", enlist_legal)
-def enlist(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def enlist(ctx: Context, s: SLState, task: Enlist, action: int) -> None:
     """Keep the character (Dismissing first if seven), give it to another player, or remove it."""
-    f, g, discovered = task[2], task[3], task[4]
+    f, g, discovered = task.figure, task.galaxy, task.discovered
     if action == DONE:
         s.status[f] = REMOVED
         log(s, f"{ctx.content.fig_name[f]} is removed from the game")
         return
     if action == YES:
-        s.stack.append(("join", f, s.cur, g, discovered))
+        s.stack.append(Join(f, s.cur, g, discovered))
         if not can_join(s, ctx, s.cur):
-            s.stack.append(("dismiss", task[1], s.cur))
+            s.stack.append(Dismiss(task.seat, s.cur))
         return
     k = action - SEAT0
-    s.stack.append(("place_char", k, f, receiving_colour(ctx, s, k)))
+    s.stack.append(PlaceChar(k, f, receiving_colour(ctx, s, k)))
 
 
-@auto("join")
-def join(ctx: Ctx, s: SLState, task: Task) -> None:
+def join(ctx: Context, s: SLState, task: Join) -> None:
     """A new character joins: its ring in the galaxy, no Space Ships; searched ones cannot move."""
-    f, colour, g, discovered = task[1], task[2], task[3], task[4]
+    f, colour, g, discovered = task.figure, task.colour, task.galaxy, task.discovered
     if not can_join(s, ctx, colour) or not s.alive[colour]:
         s.status[f] = REMOVED
         return
@@ -276,15 +277,15 @@ def join(ctx: Ctx, s: SLState, task: Task) -> None:
     log(s, f"{ctx.content.fig_name[f]} joins {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}")
 
 
-def place_colour(ctx: Ctx, s: SLState, task: Task) -> int:
+def place_colour(ctx: Context, s: SLState, task: PlaceChar) -> int:
     """The receiving Alliance, checked again now (a trade may have filled it meanwhile)."""
-    colour = task[3]
+    colour = task.colour
     if colour != NOBODY and s.alive[colour] and can_join(s, ctx, colour):
-        return int(colour)
-    return receiving_colour(ctx, s, task[1])
+        return colour
+    return receiving_colour(ctx, s, task.seat)
 
 
-def place_char_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def place_char_legal(ctx: Context, s: SLState, task: PlaceChar) -> list[int]:
     colour = place_colour(ctx, s, task)
     if colour == NOBODY:
         return []
@@ -292,10 +293,9 @@ def place_char_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     return [GAL0 + g for g in gs] or [GAL0 + where(s, colour)]
 
 
-@decision("place_char", place_char_legal)
-def place_char(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_char(ctx: Context, s: SLState, task: PlaceChar, action: int) -> None:
     """The receiving player places a given or Dismissed character in a galaxy he controls."""
-    f, colour, g = task[2], place_colour(ctx, s, task), action - GAL0
+    f, colour, g = task.figure, place_colour(ctx, s, task), action - GAL0
     if s.status[f] == BAG:
         s.owner[f] = colour
         s.ships[f] = 0
@@ -306,62 +306,120 @@ def place_char(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 
 
-def dismiss_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    return [FIG0 + f for f in dismissable(ctx, s, task[2])]
+def dismiss_legal(ctx: Context, s: SLState, task: Dismiss) -> list[int]:
+    return [FIG0 + f for f in dismissable(ctx, s, task.colour)]
 
 
-@decision("dismiss", dismiss_legal)
-def dismiss(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def dismiss(ctx: Context, s: SLState, task: Dismiss, action: int) -> None:
     """Dismiss a member: every other player says whether he wants him; removed if nobody does."""
     f = action - FIG0
-    log(s, f"{ctx.content.colours[task[2]]} Dismisses {ctx.content.fig_name[f]}")
-    s.stack.append(("dismiss_ask", f, 1, 0))
+    log(s, f"{ctx.content.colours[task.colour]} Dismisses {ctx.content.fig_name[f]}")
+    s.stack.append(DismissAsk(f, 1, 0))
 
 
-@auto("dismiss_ask")
-def dismiss_ask(ctx: Ctx, s: SLState, task: Task) -> None:
+def dismiss_ask(ctx: Context, s: SLState, task: DismissAsk) -> None:
     """Ask the next player; when all have answered, hand the character over."""
-    f, i, wanted = task[1], task[2], task[3]
+    f, i, wanted = task.figure, task.offset, task.wanted
     me = ctx.seat_of(s.owner[f])
     while i < ctx.players:
         k = (me + i) % ctx.players
         if k in alive_seats(s) and receiving_colour(ctx, s, k) != NOBODY:
-            s.stack.append(("dismiss_ask", f, i + 1, wanted))
-            s.stack.append(("want", k, f))
+            s.stack.append(DismissAsk(f, i + 1, wanted))
+            s.stack.append(Want(k, f))
             return
         i += 1
     takers = [k for k in range(ctx.players) if wanted >> k & 1]
     if len(takers) == 1:
-        s.stack.append(("place_char", takers[0], f, receiving_colour(ctx, s, takers[0])))
+        s.stack.append(PlaceChar(takers[0], f, receiving_colour(ctx, s, takers[0])))
     elif takers:
-        s.stack.append(("dismiss_to", me, f, wanted))
+        s.stack.append(DismissTo(me, f, wanted))
     else:
         discard_portrait(s, f)
         remove_figure(ctx, s, f, NOBODY)
         log(s, f"nobody wants {ctx.content.fig_name[f]}: removed from the game")
 
 
-def want_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def want_legal(ctx: Context, s: SLState, task: Want) -> list[int]:
     return [DONE, YES]
 
 
-@decision("want", want_legal)
-def want(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def want(ctx: Context, s: SLState, task: Want, action: int) -> None:
     """Say whether you want the Dismissed character."""
     if action != YES:
         return
-    ask = s.stack.pop()  # the pending dismiss_ask: note this player as a taker
-    s.stack.append((ask[0], ask[1], ask[2], ask[3] | 1 << task[1]))
-    log(s, f"seat {task[1]} wants {ctx.content.fig_name[task[2]]}")
+    ask = s.stack.pop()  # the pending DismissAsk: note this player as a taker
+    assert isinstance(ask, DismissAsk)
+    s.stack.append(replace(ask, wanted=ask.wanted | 1 << task.seat))
+    log(s, f"seat {task.seat} wants {ctx.content.fig_name[task.figure]}")
 
 
-def dismiss_to_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    return [SEAT0 + k for k in range(ctx.players) if task[3] >> k & 1 and receiving_colour(ctx, s, k) != NOBODY]
+def dismiss_to_legal(ctx: Context, s: SLState, task: DismissTo) -> list[int]:
+    return [SEAT0 + k for k in range(ctx.players) if task.wanted >> k & 1 and receiving_colour(ctx, s, k) != NOBODY]
 
 
-@decision("dismiss_to", dismiss_to_legal)
-def dismiss_to(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def dismiss_to(ctx: Context, s: SLState, task: DismissTo, action: int) -> None:
     """Several players want him: the Dismissing player chooses (and may ask a payment by an
     offer at this decision)."""
     k = action - SEAT0
-    s.stack.append(("place_char", k, task[2], receiving_colour(ctx, s, k)))
+    s.stack.append(PlaceChar(k, task.figure, receiving_colour(ctx, s, k)))
+
+
+RULES: dict[type[Task], Handler] = {
+    BribeRoll: Chance(d8_outcomes, bribe_roll, shown=("figure",)),
+    BribeAnswerRoll: Chance(d8_outcomes, bribe_answer, shown=("figure", "briber_roll")),
+    Traitor: Automatic(traitor_after_dismiss),
+    Reveal: Chance(reveal_outcomes, reveal_disc, shown=("galaxy", "discovered")),
+    Enlist: Decision(
+        decider,
+        enlist_legal,
+        enlist,
+        "A character is found: enlist him, give him to another player, or remove him from the game",
+        rule="enlist",
+        shown=("figure", "galaxy", "discovered"),
+        ready=always,
+    ),
+    PlaceShadow: Decision(
+        decider,
+        place_shadow_legal,
+        place_shadow,
+        "A shadow is revealed: place it in a galaxy you neither control nor occupy",
+        rule="search",
+        shown=("figure",),
+    ),
+    Join: Automatic(join),
+    PlaceChar: Decision(
+        decider,
+        place_char_legal,
+        place_char,
+        "A character comes to you: place him in a galaxy your Alliance controls",
+        rule="trade",
+        shown=("figure", "colour"),
+    ),
+    Dismiss: Decision(
+        decider,
+        dismiss_legal,
+        dismiss,
+        "Your Alliance would have more than seven characters: Dismiss one to make room",
+        rule="dismiss",
+        shown=("colour",),
+    ),
+    DismissAsk: Automatic(dismiss_ask),
+    Want: Decision(
+        decider,
+        want_legal,
+        want,
+        "A character is Dismissed: say whether you want him",
+        rule="allies",
+        shown=("figure",),
+        ready=always,
+    ),
+    DismissTo: Decision(
+        decider,
+        dismiss_to_legal,
+        dismiss_to,
+        "Several players want the character you Dismissed: choose who gets him",
+        rule="dismiss",
+        shown=("figure", "wanted"),
+    ),
+}
+"""The rules of recruiting, by task type (gathered into ``RULEBOOK``)."""

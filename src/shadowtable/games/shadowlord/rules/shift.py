@@ -4,10 +4,12 @@ decisions (from which ring, to which ring); ``budget`` bounds the shifts."""
 
 from __future__ import annotations
 
+from shadowtable.core.kernel import Decision, Handler, Task
 from shadowtable.games.shadowlord.actions import DONE, FIG0
-from shadowtable.games.shadowlord.board import Ctx, figs_at, room
-from shadowtable.games.shadowlord.rules.registry import decision
-from shadowtable.games.shadowlord.state import SLState, Task
+from shadowtable.games.shadowlord.board import figs_at, room
+from shadowtable.games.shadowlord.context import Context
+from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.tasks import ShiftFrom, ShiftTo, decider
 
 SHIFT_BUDGET = 6
 
@@ -16,44 +18,61 @@ def rings(s: SLState, g: int, colour: int) -> list[int]:
     return [f for f in figs_at(s, g) if s.owner[f] == colour]
 
 
-def can_shift(ctx: Ctx, s: SLState, g: int, colour: int) -> bool:
+def can_shift(ctx: Context, s: SLState, g: int, colour: int) -> bool:
     here = rings(s, g, colour)
     return any(s.ships[f] for f in here) and sum(1 for f in here if room(ctx, s, f) > 0) >= 1 and len(here) >= 2
 
 
-def offer_shift(ctx: Ctx, s: SLState, seat: int, g: int, colour: int) -> None:
+def offer_shift(ctx: Context, s: SLState, seat: int, g: int, colour: int) -> None:
     """Let ``seat`` shift ships among ``colour``'s rings in ``g`` (if there is anything to shift)."""
     if seat >= 0 and can_shift(ctx, s, g, colour):
-        s.stack.append(("shift_from", seat, g, colour, SHIFT_BUDGET))
+        s.stack.append(ShiftFrom(seat, g, colour, SHIFT_BUDGET))
 
 
-def shift_from_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    _, _, g, colour, _ = task
-    here = rings(s, g, colour)
+def shift_from_legal(ctx: Context, s: SLState, task: ShiftFrom) -> list[int]:
+    here = rings(s, task.galaxy, task.colour)
     sources = [f for f in here if s.ships[f] and any(t != f and room(ctx, s, t) > 0 for t in here)]
     return [DONE, *(FIG0 + f for f in sources)]
 
 
-@decision("shift_from", shift_from_legal)
-def shift_from(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def shift_from(ctx: Context, s: SLState, task: ShiftFrom, action: int) -> None:
     """Choose the ring giving a Space Ship (``done``: no more shifting)."""
     if action == DONE:
         return
-    _, seat, g, colour, budget = task
-    s.stack.append(("shift_to", seat, g, colour, budget, action - FIG0))
+    s.stack.append(ShiftTo(task.seat, task.galaxy, task.colour, task.budget, action - FIG0))
 
 
-def shift_to_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    _, _, g, colour, _, src = task
-    return [FIG0 + t for t in rings(s, g, colour) if t != src and room(ctx, s, t) > 0]
+def shift_to_legal(ctx: Context, s: SLState, task: ShiftTo) -> list[int]:
+    src = task.source
+    return [FIG0 + t for t in rings(s, task.galaxy, task.colour) if t != src and room(ctx, s, t) > 0]
 
 
-@decision("shift_to", shift_to_legal)
-def shift_to(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def shift_to(ctx: Context, s: SLState, task: ShiftTo, action: int) -> None:
     """Move the Space Ship into the chosen ring."""
-    _, seat, g, colour, budget, src = task
+    src = task.source
     if s.ships[src]:
         s.ships[src] -= 1
         s.ships[action - FIG0] += 1
-    if budget > 1:
-        s.stack.append(("shift_from", seat, g, colour, budget - 1))
+    if task.budget > 1:
+        s.stack.append(ShiftFrom(task.seat, task.galaxy, task.colour, task.budget - 1))
+
+
+RULES: dict[type[Task], Handler] = {
+    ShiftFrom: Decision(
+        decider,
+        shift_from_legal,
+        shift_from,
+        "Shift Space Ships between your rings here: choose the ring that gives one, or stop shifting",
+        rule="shift",
+        shown=("galaxy", "colour", "budget"),
+    ),
+    ShiftTo: Decision(
+        decider,
+        shift_to_legal,
+        shift_to,
+        "Shift a Space Ship: choose the ring that takes it",
+        rule="shift",
+        shown=("galaxy", "colour", "budget", "source"),
+    ),
+}
+"""The rules of shifting Space Ships, by task type (gathered into ``RULEBOOK``)."""

@@ -1,15 +1,35 @@
-"""Setup and the order of a turn: the first-player roll, starting ships, surrender, Step 1
-(draw plus Ruins, the Power Stone Timer), Step 3 (building Space Ships) and passing the turn."""
+"""The order of a turn: the first-player roll, starting ships, surrender, Step 1 (draw plus
+Ruins, the Power Stone Timer), Step 3 (building Space Ships) and passing the turn."""
 
 from __future__ import annotations
 
+from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import BUY0, DONE, FIG0, GAL0, YES
-from shadowtable.games.shadowlord.board import Ctx, alliance_figs, control, room
+from shadowtable.games.shadowlord.board import alliance_figs, control, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, MERCHANT
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, eliminate, lord, lord_defeated
 from shadowtable.games.shadowlord.rules.cards import discard_from_hand, place_actions
-from shadowtable.games.shadowlord.rules.registry import auto, chance, decision, log
-from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, NOBODY, REMOVED, SLState, Task
+from shadowtable.games.shadowlord.rules.log import log
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NOBODY, SLState
+from shadowtable.games.shadowlord.tasks import (
+    AfterDraw,
+    Build,
+    BuildStart,
+    DrawToHand,
+    EndTurn,
+    EventRoll,
+    Fight,
+    First,
+    Move,
+    PortraitCards,
+    SetupShip,
+    ShadowMove,
+    Surrender,
+    TurnBody,
+    TurnStart,
+    decider,
+)
 
 NV = CARD_VALUES
 TURN_STEP_LIMIT = 4000
@@ -17,101 +37,47 @@ TURN_STEP_LIMIT = 4000
 random play; it makes ``max_game_length`` an honest bound)."""
 
 
-def initial_state(ctx: Ctx) -> SLState:
-    """Setup as written: three rings per player on the Home Planet, shadows in the Lost
-    Fortress, the Shadowlord with the Power Stone and five ships, a face-down disc per empty
-    galaxy (their identities are chance, drawn when turned over)."""
-    c = ctx.content
-    nf, ng = c.num_figures, c.num_galaxies
-    s = SLState.__new__(SLState)
-    s.owner = [NOBODY] * nf
-    s.loc = [NOBODY] * nf
-    s.status = [BAG] * nf
-    s.ships = [0] * nf
-    s.captor = [NOBODY] * nf
-    s.moves = [0] * nf
-    s.flags = [0] * nf
-    s.adjust = [0] * nf
-    s.pcards = [0] * (nf * NV)
-    in_play = set(ctx.config.alliances)
-    for f in range(12):
-        colour = c.fig_colour[f]
-        if colour in in_play:
-            s.owner[f], s.loc[f], s.status[f] = colour, c.home_of[colour], ACTIVE
-        else:
-            s.status[f] = REMOVED
-    lf = lord(ctx)
-    for f in range(lf, nf):
-        s.owner[f], s.loc[f], s.status[f] = BLACK, c.fortress, ACTIVE
-    sup = c.supplies
-    s.ships[lf] = min(sup["shadowlord_ships"], sup["black_ships"])
-    s.loose_col = [NOBODY] * ng
-    s.loose_n = [0] * ng
-    s.disc = [1 if c.cell_kind[g] in ("galaxy", "ruins", "space_base") else 0 for g in range(ng)]
-    s.bag = list(c.disc_counts)
-    s.deck = list(c.card_counts)
-    s.discard = [0] * NV
-    s.hand = [0] * (4 * NV)
-    s.supply = [sup["ships_per_colour"] if a in in_play else 0 for a in range(4)]
-    s.supply.append(sup["black_ships"] - s.ships[lf])
-    s.boxed = [0 if a in in_play else sup["ships_per_colour"] for a in range(4)] + [0]
-    s.alive = [1 if a in in_play else 0 for a in range(4)]
-    s.perm = [0] * 4
-    s.log = []
-    s.seat_out = [0] * 4
-    for seat in range(ctx.players, 4):
-        s.seat_out[seat] = 1
-    s.stone = lf
-    s.stone_passes = 0
-    every = ctx.options["timer_mode"] == "every_turn"
-    s.timer = c.timer_every_turn_notches if every else c.timer_notches
-    s.cur = NOBODY
-    s.turn = 0
-    s.first_round_turns = len(ctx.config.alliances)
-    s.bribed = s.offers = s.truce = s.shadow_ctl = s.steps_turn = s.pool = 0
-    s.winner = NOBODY
-    s.first_seat = NOBODY
-    s.battle = s.vote = s.offer = None
-    s.stack = [("first",)]
-    s.end = ""
-    s.occ = None
-    s.legal = None
-    return s
+def count_step(ctx: Context, s: SLState) -> None:
+    """After every action and chance outcome: count the turn's steps; past
+    :data:`TURN_STEP_LIMIT` the game ends as truncated."""
+    s.steps_turn += 1
+    if s.steps_turn > TURN_STEP_LIMIT:
+        s.end = "truncated"
+        log(s, "turn step limit reached: the game is truncated")
 
 
-def order_from(ctx: Ctx, first: int) -> list[int]:
+def order_from(ctx: Context, first: int) -> list[int]:
     """Alliances in play, in turn order (clockwise), starting with ``first``."""
     alliances = list(ctx.config.alliances)
     i = alliances.index(first)
     return alliances[i:] + alliances[:i]
 
 
-def first_outcomes(ctx: Ctx, s: SLState, task: Task) -> list[tuple[int, float]]:
+def first_outcomes(ctx: Context, s: SLState, task: First) -> list[tuple[int, float]]:
     return [(k, 1.0 / ctx.players) for k in range(ctx.players)]
 
 
-@chance("first", first_outcomes)
-def roll_first(ctx: Ctx, s: SLState, task: Task, seat: int) -> None:
+def roll_first(ctx: Context, s: SLState, task: First, seat: int) -> None:
     """Roll for first player; then each player places the starting Space Ships."""
     s.first_seat = seat
     first = ctx.seat_alliances[seat][0]
     s.cur = first
     log(s, f"seat {seat} ({ctx.content.colours[first]}) plays first")
-    s.stack.append(("turn_start",))
+    s.stack.append(TurnStart())
     for colour in reversed(order_from(ctx, first)):
         for _ in range(ctx.content.supplies["start_ships"]):
-            s.stack.append(("setup_ship", ctx.seat_of(colour), colour))
+            s.stack.append(SetupShip(ctx.seat_of(colour), colour))
 
 
-def setup_ship_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    colour = task[2]
+def setup_ship_legal(ctx: Context, s: SLState, task: SetupShip) -> list[int]:
+    colour = task.colour
     if s.supply[colour] <= 0:
         return []
     return [FIG0 + f for f in alliance_figs(s, colour) if room(ctx, s, f) > 0]
 
 
-@decision("setup_ship", setup_ship_legal)
-def place_setup_ship(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def place_setup_ship(ctx: Context, s: SLState, task: SetupShip, action: int) -> None:
+    """One starting Space Ship onto the chosen ring."""
     f = action - FIG0
     s.ships[f] += 1
     s.supply[s.owner[f]] -= 1
@@ -126,8 +92,7 @@ def reset_turn(s: SLState) -> None:
     s.perm = [0] * 4
 
 
-@auto("turn_start")
-def turn_start(ctx: Ctx, s: SLState, task: Task) -> None:
+def turn_start(ctx: Context, s: SLState, task: TurnStart) -> None:
     """The Starburst check, the turn cap, then an optional surrender and the turn body."""
     reset_turn(s)
     if s.timer == 0:
@@ -141,12 +106,12 @@ def turn_start(ctx: Ctx, s: SLState, task: Task) -> None:
         return
     seat = ctx.seat_of(s.cur)
     log(s, f"turn {s.turn + 1}: {ctx.content.colours[s.cur]} (seat {seat})")
-    s.stack.append(("turn_body",))
+    s.stack.append(TurnBody())
     if can_surrender(ctx, s, seat):
-        s.stack.append(("surrender", seat))
+        s.stack.append(Surrender(seat))
 
 
-def can_surrender(ctx: Ctx, s: SLState, seat: int) -> bool:
+def can_surrender(ctx: Context, s: SLState, seat: int) -> bool:
     """After the Power Stone is taken from the Shadowlord, others may surrender to its owner."""
     if not lord_defeated(ctx, s) or s.stone < 0:
         return False
@@ -154,15 +119,15 @@ def can_surrender(ctx: Ctx, s: SLState, seat: int) -> bool:
     return 0 <= owner < BLACK and ctx.seat_of(owner) != seat
 
 
-def surrender_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def surrender_legal(ctx: Context, s: SLState, task: Surrender) -> list[int]:
     return [DONE, YES]
 
 
-@decision("surrender", surrender_legal)
-def decide_surrender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def decide_surrender(ctx: Context, s: SLState, task: Surrender, action: int) -> None:
+    """Surrender (``yes``: every Alliance of the seat leaves the game) or play on."""
     if action != YES:
         return
-    seat = task[1]
+    seat = task.seat
     owner_seat = ctx.seat_of(s.owner[s.stone])
     log(s, f"seat {seat} surrenders to seat {owner_seat}")
     for colour in ctx.seat_alliances[seat]:
@@ -172,51 +137,48 @@ def decide_surrender(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         s.end = "surrender"
         s.winner = owner_seat
     if not s.alive[s.cur]:
-        s.stack.append(("end_turn",))
+        s.stack.append(EndTurn())
 
 
-@auto("turn_body")
-def turn_body(ctx: Ctx, s: SLState, task: Task) -> None:
+def turn_body(ctx: Context, s: SLState, task: TurnBody) -> None:
     """Steps 1-6 in order; Step 1 draws one card plus one per controlled Ruins."""
     if not s.alive[s.cur]:
-        s.stack.append(("end_turn",))
+        s.stack.append(EndTurn())
         return
     seat = ctx.seat_of(s.cur)
     draws = 1 + sum(1 for g in ctx.content.ruins if control(ctx, s, g) == s.cur)
     s.stack.extend(
         [
-            ("end_turn",),
-            ("portrait_cards", seat),
-            ("fight",),
-            ("shadow_move", seat),
-            ("move", seat),
-            ("build_start",),
-            ("event_roll",),
-            ("after_draw",),
+            EndTurn(),
+            PortraitCards(seat),
+            Fight(),
+            ShadowMove(seat),
+            Move(seat),
+            BuildStart(),
+            EventRoll(),
+            AfterDraw(),
         ]
     )
     log(s, f"{ctx.content.colours[s.cur]} draws {draws} Power Card(s)")
-    s.stack.extend([("draw", "hand", seat)] * draws)
+    s.stack.extend([DrawToHand(seat)] * draws)
 
 
-@auto("after_draw")
-def after_draw(ctx: Ctx, s: SLState, task: Task) -> None:
+def after_draw(ctx: Context, s: SLState, task: AfterDraw) -> None:
     """Option ``timer_mode="every_turn"``: the timer moves one notch every turn (Step 1)."""
     if ctx.options["timer_mode"] == "every_turn" and s.timer > 0:
         s.timer -= 1
 
 
-@auto("build_start")
-def build_start(ctx: Ctx, s: SLState, task: Task) -> None:
+def build_start(ctx: Context, s: SLState, task: BuildStart) -> None:
     """Step 3: three Space Ships per Merchant (not captured) and per controlled Space Base."""
     sup = ctx.content.supplies
     merchants = sum(1 for f in alliance_figs(s, s.cur) if ctx.content.fig_kind[f] == MERCHANT)
     bases = sum(1 for g in ctx.content.bases if control(ctx, s, g) == s.cur)
     s.pool = merchants * sup["ships_per_merchant"] + bases * sup["ships_per_space_base"]
-    s.stack.append(("build", ctx.seat_of(s.cur)))
+    s.stack.append(Build(ctx.seat_of(s.cur)))
 
 
-def loose_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
+def loose_targets(ctx: Context, s: SLState, colour: int) -> list[int]:
     """Galaxies where ``colour`` may leave loose Space Ships: controlled, one colour only, not the
     Lost Fortress while the Shadowlord lives."""
     lf = lord(ctx)
@@ -235,8 +197,8 @@ def loose_targets(ctx: Ctx, s: SLState, colour: int) -> list[int]:
     return out
 
 
-def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
-    seat = task[1]
+def build_legal(ctx: Context, s: SLState, task: Build) -> list[int]:
+    seat = task.seat
     legal = [DONE]
     if s.pool > 0 and s.supply[s.cur] > 0:
         legal += [FIG0 + f for f in alliance_figs(s, s.cur) if room(ctx, s, f) > 0]
@@ -245,8 +207,7 @@ def build_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
     return sorted(legal)
 
 
-@decision("build", build_legal)
-def build(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def build(ctx: Context, s: SLState, task: Build, action: int) -> None:
     """Place one ship on a ring or loose, discard a card for ships, or finish building."""
     if action == DONE:
         if s.pool:
@@ -256,7 +217,7 @@ def build(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
     s.stack.append(task)
     if action >= BUY0:
         v = action - BUY0
-        discard_from_hand(s, task[1], v)
+        discard_from_hand(s, task.seat, v)
         s.pool += ctx.content.card_values[v]
         log(s, f"{ctx.content.colours[s.cur]} discards a {ctx.content.card_values[v]} for Space Ships")
     elif action >= GAL0:
@@ -272,35 +233,79 @@ def build(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
         s.pool -= 1
 
 
-def portrait_cards_legal(ctx: Ctx, s: SLState, task: Task) -> list[int]:
+def portrait_cards_legal(ctx: Context, s: SLState, task: PortraitCards) -> list[int]:
     """``done`` and every card placement; nothing (the offer is skipped) with an empty Attack
     Hand or when it is not this seat's turn."""
-    seat = task[1]
+    seat = task.seat
     if ctx.seat_of(s.cur) != seat:
         return []
     places = place_actions(ctx, s, seat)
     return [DONE, *places] if places else []
 
 
-@decision("portrait_cards", portrait_cards_legal)
-def portrait_cards(ctx: Ctx, s: SLState, task: Task, action: int) -> None:
+def portrait_cards(ctx: Context, s: SLState, task: PortraitCards, action: int) -> None:
     """After the last Battle, before the turn passes: "Anytime during your turn, you can place
     cards from your Attack Hand under a character portrait" (a Duel reward set aside for
-    defence).  A placement is a free action that keeps this decision pending; ``done`` ends it."""
+    defence).  A placement is a free action (an interjection, see :mod:`.interjections`) that
+    keeps this decision pending; ``done`` ends it."""
     return None
 
 
-@auto("end_turn")
-def end_turn(ctx: Ctx, s: SLState, task: Task) -> None:
-    """Pass to the left: the next Alliance in play that is still in the game."""
+def end_turn(ctx: Context, s: SLState, task: EndTurn) -> None:
+    """Pass to the left: the next Alliance in play that is still in the game (none left: the
+    game ends as truncated, which the game-end checks make unreachable)."""
     s.stack.clear()
     s.battle = None
     order = order_from(ctx, s.cur)
     nxt = next((a for a in order[1:] + order[:1] if s.alive[a]), NOBODY)
     if nxt == NOBODY:
+        if not s.end:
+            s.end = "truncated"
         return
     s.turn += 1
     if s.first_round_turns > 0:
         s.first_round_turns -= 1
     s.cur = nxt
-    s.stack.append(("turn_start",))
+    s.stack.append(TurnStart())
+
+
+RULES: dict[type[Task], Handler] = {
+    First: Chance(first_outcomes, roll_first),
+    SetupShip: Decision(
+        decider,
+        setup_ship_legal,
+        place_setup_ship,
+        "Setup: place one of your starting Space Ships on a ring of this Alliance",
+        rule="setup",
+        shown=("colour",),
+    ),
+    TurnStart: Automatic(turn_start),
+    Surrender: Decision(
+        decider,
+        surrender_legal,
+        decide_surrender,
+        "The Shadowlord has lost the Power Stone: surrender to its owner, or play on",
+        rule="surrender",
+        ready=always,
+    ),
+    TurnBody: Automatic(turn_body),
+    AfterDraw: Automatic(after_draw),
+    BuildStart: Automatic(build_start),
+    Build: Decision(
+        decider,
+        build_legal,
+        build,
+        "Build: place Space Ships on your rings or loose, discard a card for ships, or end building",
+        rule="build",
+        ready=always,
+    ),
+    PortraitCards: Decision(
+        decider,
+        portrait_cards_legal,
+        portrait_cards,
+        "Your Battles are over: place cards of your Attack Hand under your portraits, or end your turn",
+        rule="cards",
+    ),
+    EndTurn: Automatic(end_turn),
+}
+"""The rules of setup and the order of a turn, by task type (gathered into ``RULEBOOK``)."""

@@ -3,8 +3,8 @@ exactly once."""
 
 from __future__ import annotations
 
-from shadowtable.games.shadowlord.board import Ctx
 from shadowtable.games.shadowlord.content import CARD_VALUES
+from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, CAPTIVE, REMOVED, SLState
 
 NV = CARD_VALUES
@@ -32,7 +32,7 @@ def card_locations(s: SLState) -> list[int]:
     return counts
 
 
-def conservation_errors(ctx: Ctx, s: SLState) -> list[str]:
+def conservation_errors(ctx: Context, s: SLState) -> list[str]:
     c = ctx.content
     errors: list[str] = []
     counts = card_locations(s)

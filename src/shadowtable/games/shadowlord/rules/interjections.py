@@ -1,0 +1,81 @@
+"""Actions that do not answer the pending decision (the decision stays pending):
+
+- the current player's free actions during his main decisions (``Event``, ``Build``, ``Move``,
+  ``ShadowMove``): placing a card of his Attack Hand under a portrait, and one Bribery a turn
+  ("anytime during your turn");
+- at most decisions, starting a negotiation offer and revoking a Truce or a permission (see
+  :mod:`.negotiation`).
+
+The ``PortraitCards`` decision lists card placements as its own actions; they are carried out
+here too, so that it stays pending until ``end turn``.
+"""
+
+from __future__ import annotations
+
+from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PLACE0, REVOKE_T0, bribe_id, place_id
+from shadowtable.games.shadowlord.content import CARD_VALUES
+from shadowtable.games.shadowlord.context import Context
+from shadowtable.games.shadowlord.rules.cards import place_card, portrait_figs
+from shadowtable.games.shadowlord.rules.negotiation import offer_starts, revocations, revoke, start_offer
+from shadowtable.games.shadowlord.rules.recruit import bribable, start_bribe
+from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.tasks import Build, Event, Move, OfferBuild, SeatDecision, ShadowMove
+
+NV = CARD_VALUES
+MAIN_TASKS: frozenset[type[SeatDecision]] = frozenset({Event, Build, Move, ShadowMove})
+"""Decisions of the current player during which free actions (cards under portraits, Bribery)
+may be taken."""
+
+
+def free_actions(ctx: Context, s: SLState, seat: int) -> list[int]:
+    """Anytime during his turn: cards from the Attack Hand under a portrait; one Bribery."""
+    out: list[int] = []
+    base = seat * NV
+    if not any(s.hand[base : base + NV]):
+        return out
+    mine = portrait_figs(ctx, s, seat)
+    for v in range(NV):
+        n = s.hand[base + v]
+        if not n:
+            continue
+        out += [place_id(v, f) for f in mine]
+        if n >= 4 and not s.bribed:
+            out += [bribe_id(v, f) for f in range(NF) if bribable(ctx, s, f, s.cur)]
+    return out
+
+
+def legal_interjections(ctx: Context, s: SLState, task: SeatDecision) -> list[int]:
+    """The interjections at decision ``task``: free actions (only the current player's main
+    decisions), offers and revocations."""
+    extra: list[int] = []
+    if type(task) in MAIN_TASKS and task.seat == ctx.seat_of(s.cur):
+        extra += free_actions(ctx, s, task.seat)
+    extra += offer_starts(ctx, s, task)
+    extra += revocations(ctx, s, task)
+    return extra
+
+
+def apply_interjection(ctx: Context, s: SLState, task: SeatDecision, action: int) -> bool:
+    """Carry out ``action`` if it is an interjection (``True``); else leave it to the decision."""
+    if action < PLACE0:
+        return False
+    if action < BUY0:
+        apply_free(ctx, s, task.seat, action)
+        return True
+    if OFFER_TO0 <= action < OFFER_TO0 + 4 and not isinstance(task, OfferBuild):
+        start_offer(ctx, s, task.seat, action - OFFER_TO0)
+        return True
+    if action >= REVOKE_T0:
+        revoke(ctx, s, task.seat, action)
+        return True
+    return False
+
+
+def apply_free(ctx: Context, s: SLState, seat: int, action: int) -> None:
+    """Place a card under a portrait, or start a Bribery."""
+    if action < BRIBE0:
+        v, f = divmod(action - PLACE0, NF)
+        place_card(ctx, s, seat, v, f)
+    else:
+        v, f = divmod(action - BRIBE0, NF)
+        start_bribe(ctx, s, seat, v, f)
