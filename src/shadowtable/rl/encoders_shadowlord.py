@@ -13,6 +13,7 @@ from typing import Any
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadowlord.content import CARD_VALUES, MAX_FIGURES, MAX_GALAXIES
+from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.rl.encoding import Block, BlockEncoder, bits, one_hot, one_hot_shifted
 
 SEATS = 4
@@ -92,7 +93,9 @@ class ShadowlordEncoder(BlockEncoder):
     """Encodes observations of one configured Shadowlord! game as one flat vector."""
 
     def __init__(self, game: Game[Any]) -> None:
-        ctx = game.ctx  # type: ignore[attr-defined]
+        if not isinstance(game, ShadowlordGame):
+            raise TypeError(f"the Shadowlord! encoder cannot encode {game.spec.id}")
+        ctx = game.ctx
         self.content = ctx.content
         self.seat_of: list[int] = [ctx.seat_of(c) for c in range(4)]
         self.players = game.players
