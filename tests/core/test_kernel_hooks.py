@@ -3,12 +3,13 @@ are never empty and chance nodes that prepare themselves."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
 
 from shadowtable.core import IllegalActionError
-from shadowtable.core.kernel import Automatic, Chance, Decision, Interjections, Kernel, Rulebook, Task
+from shadowtable.core.kernel import Automatic, Chance, Decision, Interjections, Kernel, Rulebook, Task, always
 
 NOTE = 10
 """An interjection: write a note without answering the pending decision."""
@@ -95,10 +96,10 @@ def count_step(ctx: None, s: Toy) -> None:
     s.steps += 1
 
 
-def kernel(*, never_empty: bool = False) -> Kernel[None, Toy]:
+def kernel(*, ready: Callable[[None, Toy, Ask], bool] | None = None) -> Kernel[None, Toy]:
     rulebook = Rulebook(
         {
-            Ask: Decision(lambda t: t.seat, ask_legal, answer, "Answer yes or no", never_empty=never_empty),
+            Ask: Decision(lambda t: t.seat, ask_legal, answer, "Answer yes or no", ready=ready),
             Roll: Chance(roll_outcomes, lambda ctx, s, t, o: s.rolls.append(o), prepare=prepare_roll),
             Finish: Automatic(finish),
         }
@@ -133,12 +134,12 @@ def test_decisions_of_seats_that_are_out_are_skipped() -> None:
     assert k.current_player(s) == 1
 
 
-def test_never_empty_decisions_are_not_listed_to_be_kept() -> None:
+def test_decisions_that_are_always_ready_are_not_listed_to_be_kept() -> None:
     s = Toy([Finish(), Ask(0)])
     kernel().advance(None, s)
     assert s.listed == 1
     s = Toy([Finish(), Ask(0)])
-    kernel(never_empty=True).advance(None, s)
+    kernel(ready=always).advance(None, s)
     assert s.listed == 0 and s.stack[-1] == Ask(0)
 
 

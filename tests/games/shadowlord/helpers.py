@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shadowtable.core import CHANCE, make
-from shadowtable.core.kernel import Decision, Rulebook, Task, task_kind
+from shadowtable.core.kernel import Decision, Rulebook, Task, always, task_kind
 from shadowtable.games.shadowlord.actions import DONE
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.rules import RULEBOOK, make_kernel
@@ -63,9 +63,7 @@ class Hold(SeatDecision):
 TEST_RULEBOOK = Rulebook(
     {
         **RULEBOOK.handlers,
-        Hold: Decision(
-            decider, lambda ctx, s, task: [DONE], lambda ctx, s, task, action: None, "Hold", never_empty=True
-        ),
+        Hold: Decision(decider, lambda ctx, s, task: [DONE], lambda ctx, s, task, action: None, "Hold", ready=always),
     }
 )
 TEST_KERNEL = make_kernel(TEST_RULEBOOK)
