@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from shadowtable.core.game import normalise_notation
 from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
@@ -110,7 +111,7 @@ _CHOOSE = {"give", "remove", "take", "temple", "choose", "reveal"}
 
 def decision_from_str(r: Context, text: str) -> int | None:
     """The action id named by ``text`` regardless of legality, or None if unknown."""
-    words = " ".join(text.strip().lower().split())
+    words = normalise_notation(text)
     for a, name in FIXED.items():
         if words == name:
             return a

@@ -6,6 +6,7 @@ galaxies by chess-like coordinates ("c3" is the Lost Fortress), cards by value.
 
 from __future__ import annotations
 
+from shadowtable.core.game import normalise_notation
 from shadowtable.core.kernel import Task
 from shadowtable.games.shadowlord.actions import DIRS, NF, NUM_ACTIONS, decode
 from shadowtable.games.shadowlord.content import EVENTS
@@ -203,19 +204,15 @@ def action_to_str(ctx: Context, s: SLState, action: int) -> str:
     }[block]
 
 
-def normal(text: str) -> str:
-    return " ".join(text.strip().lower().split())
-
-
 def action_from_str(ctx: Context, s: SLState, text: str) -> int | None:
     """The action id whose notation (in this context) is ``text``, legal or not; else ``None``."""
-    wanted = normal(text)
+    wanted = normalise_notation(text)
     if is_chance(s):
         for o in range(17):
-            if normal(chance_to_str(ctx, s, o)) == wanted:
+            if normalise_notation(chance_to_str(ctx, s, o)) == wanted:
                 return o
         return None
     for a in range(NUM_ACTIONS):
-        if normal(action_to_str(ctx, s, a)) == wanted:
+        if normalise_notation(action_to_str(ctx, s, a)) == wanted:
             return a
     return None
