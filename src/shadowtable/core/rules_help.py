@@ -21,9 +21,3 @@ def quote(package: str, key: str) -> str:
     """The rule ``key`` as its section heading, a blank line, and the quoted text."""
     rule = load_rules_help(package)["rules"][key]
     return f"{rule['section']}\n\n{rule['quote']}"
-
-
-def help_for(package: str, mode: str) -> str:
-    """The quoted rule for a decision kind, or ``""`` when none is mapped."""
-    key = load_rules_help(package)["modes"].get(mode)
-    return quote(package, key) if key else ""

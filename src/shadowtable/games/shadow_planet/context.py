@@ -86,13 +86,6 @@ class Context:
                 return i
         raise ValueError(f"unknown section {name!r}")
 
-    def location_index(self, name: str) -> int:
-        """Index of a Location by id (``erico``) or name (``E/Rico``)."""
-        for i, lname in enumerate(self.c.location_names):
-            if lname.lower().replace("/", "") == name.lower().replace("/", ""):
-                return i
-        raise ValueError(f"unknown location {name!r}")
-
 
 def _shortest_paths(cost: tuple[tuple[int, ...], ...]) -> list[list[int]]:
     size = len(cost)

@@ -95,10 +95,6 @@ def decode(action: int) -> tuple[str, int]:
     raise ValueError(f"action {action} outside the action space")
 
 
-def move_id(fig: int, direction: int) -> int:
-    return MOVE0 + fig * 4 + direction
-
-
 def place_id(value_index: int, fig: int) -> int:
     return PLACE0 + value_index * NF + fig
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from shadowtable.games.shadowlord.content import DIPLOMAT, MASTER, SHADOW, SHADOWLORD
+from shadowtable.games.shadowlord.content import DIPLOMAT
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, SLState
 
@@ -29,11 +29,6 @@ def figs_at(s: SLState, g: int) -> list[int]:
     for _ in range(n - 1):
         out.append(loc.index(g, out[-1] + 1))
     return out
-
-
-def colours_at(s: SLState, g: int) -> set[int]:
-    """Ring colours present in ``g`` (4 = shadows)."""
-    return {s.owner[f] for f in figs_at(s, g)}
 
 
 def control(ctx: Context, s: SLState, g: int) -> int:
@@ -102,24 +97,6 @@ def alliance_figs(s: SLState, a: int, *, captives: bool = False) -> list[int]:
     return out
 
 
-def seat_figs(ctx: Context, s: SLState, seat: int) -> list[int]:
-    """Active figures of every Alliance of ``seat``."""
-    return [f for a in ctx.seat_alliances[seat] for f in alliance_figs(s, a)]
-
-
-def master_of(s: SLState, a: int) -> int:
-    """The Star Master figure of colour ``a`` (ids 0-3 are the Masters)."""
-    return a
-
-
-def is_master(ctx: Context, f: int) -> bool:
-    return ctx.content.fig_kind[f] == MASTER
-
-
-def is_shadow(ctx: Context, f: int) -> bool:
-    return ctx.content.fig_kind[f] in (SHADOW, SHADOWLORD)
-
-
 def range_of(s: SLState, f: int) -> int:
     """Movement range and duel bonus: Space Ships plus the Power Stone."""
     return s.ships[f] + (1 if s.stone == f else 0)
@@ -163,8 +140,3 @@ def add_loose(ctx: Context, s: SLState, g: int, colour: int, n: int) -> int:
     s.loose_col[g] = colour
     s.loose_n[g] += n
     return 0
-
-
-def clear_loose(s: SLState, g: int) -> None:
-    if s.loose_n[g] == 0:
-        s.loose_col[g] = NOBODY

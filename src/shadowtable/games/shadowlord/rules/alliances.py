@@ -34,10 +34,6 @@ def where(s: SLState, f: int) -> int:
     return s.loc[f] if s.status[f] == ACTIVE else NOBODY
 
 
-def seat_alive(s: SLState, seat: int) -> bool:
-    return not s.seat_out[seat]
-
-
 def alive_seats(s: SLState) -> list[int]:
     return [k for k in range(len(s.seat_out)) if not s.seat_out[k]]
 

@@ -370,10 +370,6 @@ def _permit(ctx: Context, s: SLState, granter: int, grantee: int) -> None:
         s.perm[a] |= bits
 
 
-def offer_id(target: int) -> int:
-    return OFFER_TO0 + target
-
-
 RULES: dict[type[Task], Handler] = {
     OfferBuild: Decision(
         decider,
