@@ -238,7 +238,7 @@ class ShadowPlanetEncoder(BlockEncoder):
         """Cards chosen face down in the pending work that this seat knows; the last slot: one
         that is hidden from it."""
         vector = [0.0] * (self.cards + 1)
-        for task in o["stack"]:
+        for task in o["tasks"]:
             for name in ("given", "taken"):
                 if name in task:
                     card = task[name]

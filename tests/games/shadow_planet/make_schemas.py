@@ -3,7 +3,7 @@
 PYTHONPATH=src python -m tests.games.shadow_planet.make_schemas   (from the repository root)
 
 ``observation-seat.json`` and ``observation-spectator.json`` in the package's ``data/schemas``
-(draft 2020-12, ``additionalProperties: false`` on every object).  The ``pending`` and ``stack``
+(draft 2020-12, ``additionalProperties: false`` on every object).  The ``pending`` and ``tasks``
 parts are built from the task dataclasses and ``RULEBOOK`` (each task kind, its fields, which are
 secret, which a decision shows); ``test_schemas.py`` checks the shipped files are up to date.
 """
@@ -166,7 +166,7 @@ def observation_schema(spectator: bool) -> dict[str, Any]:
         "zones": zones_schema(),
         "private": {"type": "array", "maxItems": 0} if spectator else INTS,
         "draft": draft,
-        "stack": {"type": "array", "items": {"oneOf": [{"$ref": f"#/$defs/{name}"} for name in task_defs()]}},
+        "tasks": {"type": "array", "items": {"oneOf": [{"$ref": f"#/$defs/{name}"} for name in task_defs()]}},
         "outcome": outcome_schema(),
     }
     schema = {

@@ -139,8 +139,8 @@ def test_scrap_metal_swaps_with_a_player_who_chooses_their_card() -> None:
     assert t.game.current_player(t.s) == 2
     seen = t.game.observe(t.s, 2)
     assert seen["pending"]["kind"] == "scrap_take" and "given" not in seen["pending"]["data"]
-    assert seen["stack"][-1]["given"] is None  # the other player does not see the offered card
-    assert t.game.observe(t.s, 0)["stack"][-1]["given"] == 97  # the giver does
+    assert seen["tasks"][-1]["given"] is None  # the other player does not see the offered card
+    assert t.game.observe(t.s, 0)["tasks"][-1]["given"] == 97  # the giver does
     t.do("give Axe (Attack 1) #109")
     assert 109 in hand_of(t.s, JOHN) and 97 in hand_of(t.s, REED) and kind(t.s) == "step_repair"
 

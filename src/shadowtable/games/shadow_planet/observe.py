@@ -40,7 +40,7 @@ PUBLIC = (
 def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
     """JSON view of ``s`` for ``seat`` (None: a spectator).
 
-    ``pending`` says who must decide what (``kernel.pending``); ``stack`` is the pending work,
+    ``pending`` says who must decide what (``kernel.pending``); ``tasks`` is the pending work,
     each task with its arguments, a secret one (a card chosen face down) ``null`` unless ``seat``
     is the one that knows it.  Cards are shown where ``public`` or the seat's ``known`` mask
     says the seat knows their place.
@@ -56,7 +56,7 @@ def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
     obs["zones"] = _zones(r, s, mask)
     obs["private"] = sorted(c for c in range(r.num_cards) if (s.known[seat] >> c) & 1) if seat is not None else []
     obs["draft"] = _draft(s, seat)
-    obs["stack"] = [_task_seen(task, seat) for task in s.stack]
+    obs["tasks"] = [_task_seen(task, seat) for task in s.stack]
     return obs
 
 
@@ -132,7 +132,7 @@ def determinize(r: Context, obs: dict[str, Any], rng: random.Random) -> State:
         setattr(s, name, [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value)
     _objectives(r, s, obs, rng)
     _cards(r, s, obs, rng)
-    s.stack = [_task_filled(r, s, task, rng) for task in obs["stack"]]
+    s.stack = [_task_filled(r, s, task, rng) for task in obs["tasks"]]
     _draft_fill(s, obs, rng)
     return s
 
