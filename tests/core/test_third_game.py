@@ -86,3 +86,14 @@ def test_the_schemas_ship_with_the_game_for_both_kinds() -> None:
     for kind in ("seat", "spectator"):
         schema = game.observation_schema(kind)
         assert schema is not None and schema["additionalProperties"] is False
+
+
+def test_tuple_schemas_keep_their_meaning_for_the_fast_validator() -> None:
+    from shadowtable.testing import _compile, _draft7
+
+    schema = {"$schema": "x", "type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "string"}}
+    assert _draft7(schema) == {"type": "array", "items": [{"type": "integer"}], "additionalItems": {"type": "string"}}
+    check = _compile(schema)
+    assert check is not None
+    assert check([1, "a", "b"]) is None
+    assert check(["a"]) is not None and check([1, 2]) is not None
