@@ -59,6 +59,7 @@ def test_typing_a_superscript_digit_is_refused_and_the_app_goes_on(typed: str) -
             assert len(_text(app, "#message")) < 200
             assert app.table.session.actions == before
             assert app.is_running and app.return_code is None
+            await pilot.press("slash")
             app.query_one("#notation").value = app.table.choices()[0][1]  # type: ignore[attr-defined]
             await pilot.press("enter")  # a legal move still plays
             await pilot.pause()

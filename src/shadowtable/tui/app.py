@@ -32,9 +32,11 @@ CSS = """
 #status { height: auto; border: round $secondary; padding: 0 1; }
 #actions { height: 1fr; border: round $accent; }
 #message { height: auto; color: $warning; padding: 0 1; }
-#help { height: auto; max-height: 8; border: round $panel; padding: 0 1; display: none; }
+#help { height: auto; max-height: 60%; border: round $panel; padding: 0 1; display: none; }
 #help.shown { display: block; }
+#help-text { height: auto; }
 #log { height: 10; border: round $panel; padding: 0 1; }
+#log-text { height: auto; }
 HandOver { align: center middle; }
 HandOver > Vertical {
     width: 60; height: auto; border: thick $primary; padding: 1 2; background: $surface;
@@ -120,8 +122,10 @@ class PlayApp(App[None]):
                 yield OptionList(id="actions")
                 yield Input(placeholder="type an action, Enter to play", id="notation")
                 yield Static(id="message")
-                yield Static(id="help")
-        yield Static(id="log")
+                with VerticalScroll(id="help"):
+                    yield Static(id="help-text")
+        with VerticalScroll(id="log"):
+            yield Static(id="log-text")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -170,7 +174,8 @@ class PlayApp(App[None]):
     def _draw_blank(self) -> None:
         self.query_one("#board-text", Static).update("")
         self.query_one("#actions", OptionList).clear_options()
-        self.query_one("#log", Static).update("")
+        self.query_one("#log-text", Static).update("")
+        self.query_one("#help-text", Static).update("")
         self.query_one("#status", Static).update("hand-over")
 
     def _draw(self, seat: int | None) -> None:
@@ -181,8 +186,13 @@ class PlayApp(App[None]):
         options = self.query_one("#actions", OptionList)
         options.clear_options()
         options.add_options([Option(Text(text), id=str(action)) for action, text in table.choices()])
-        self.query_one("#help", Static).update(Text(game.rules_help(observation) or "No rule text for this moment."))
-        self.query_one("#log", Static).update(Text("\n".join(table.log(seat, last=8))))
+        self.query_one("#help-text", Static).update(
+            Text(game.rules_help(observation) or "No rule text for this moment.")
+        )
+        self.query_one("#help", VerticalScroll).scroll_home(animate=False)
+        self.query_one("#log-text", Static).update(Text("\n".join(table.log(seat))))
+        log = self.query_one("#log", VerticalScroll)
+        log.call_after_refresh(log.scroll_end, animate=False)
         if options.option_count:
             options.highlighted = 0
             options.focus()
@@ -204,9 +214,17 @@ class PlayApp(App[None]):
             self._play(lambda: self.table.play(int(event.option.id or 0)))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Play the typed action; then, whatever happened, the single-key commands work again."""
         text = event.value
         event.input.value = ""
-        self._play(lambda: self.table.play_text(text))
+        if text.strip():
+            self._play(lambda: self.table.play_text(text))
+        self._focus_actions()
+
+    def _focus_actions(self) -> None:
+        """Give the keyboard back to the list of legal actions (the action box is only for ``/``)."""
+        if not self.handing_over:
+            self.query_one("#actions", OptionList).focus()
 
     def _play(self, move: Any) -> None:
         message = self.query_one("#message", Static)
@@ -320,7 +338,7 @@ class PlayApp(App[None]):
         )
 
     def action_toggle_help(self) -> None:
-        self.query_one("#help", Static).toggle_class("shown")
+        self.query_one("#help", VerticalScroll).toggle_class("shown")
 
     def action_focus_notation(self) -> None:
         self.query_one("#notation", Input).focus()

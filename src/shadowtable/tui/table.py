@@ -21,6 +21,12 @@ class Table:
     session: Session
     humans: list[int]
     history: list[tuple[Any, int]] = field(default_factory=list)
+    """Every step so far as (state before it, action); rebuilt from the session's actions when empty."""
+    _log_cache: dict[int | None, tuple[int, list[str]]] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.history and self.session.actions:
+            self.history = replay_history(self.game, self.session.actions)
 
     @property
     def game(self) -> Game[Any]:
@@ -73,10 +79,31 @@ class Table:
         self.play(action)
         return action
 
-    def log(self, seat: int | None, last: int = 300) -> list[str]:
-        """The game log as ``seat`` may read it."""
-        lines = (self.game.event_text(state, action, seat) for state, action in self.history[-last:])
-        return [line for line in lines if line]
+    def log(self, seat: int | None, last: int | None = None) -> list[str]:
+        """The game log as ``seat`` may read it, from the first step (``last``: only that many lines).
+
+        Every line comes from :meth:`Game.event_text` for ``seat``; lines already written are kept
+        per seat, so a long game's log is not rebuilt on every redraw.
+        """
+        done, lines = self._log_cache.get(seat, (0, []))
+        if done > len(self.history):
+            done, lines = 0, []
+        for state, action in self.history[done:]:
+            line = self.game.event_text(state, action, seat)
+            if line:
+                lines.append(line)
+        self._log_cache[seat] = (len(self.history), lines)
+        return list(lines if last is None else lines[-last:] if last > 0 else [])
+
+
+def replay_history(game: Game[Any], actions: Sequence[int]) -> list[tuple[Any, int]]:
+    """The (state, action) steps of a game replayed from its start, as a resumed table's history."""
+    history: list[tuple[Any, int]] = []
+    state = game.initial_state()
+    for action in actions:
+        history.append((state, action))
+        state = game.apply(state, action)
+    return history
 
 
 def parse_seats(text: str, players: int) -> list[int]:
