@@ -10,6 +10,8 @@ from rich.table import Table
 from rich.text import Text
 
 from shadowtable.core.game import Game, Observation
+from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.render import COLOUR_CODE, SHORT
 
 
 def split_grid(text: str) -> tuple[list[list[str]], list[str]]:
@@ -43,4 +45,20 @@ def shadowlord_board(game: Game[Any], obs: Observation) -> RenderableType:
         grid.add_column(ratio=1, overflow="fold")
     for row in rows:
         grid.add_row(*(Text(cell) for cell in row))
-    return Group(grid, Text("\n".join(line for line in rest if line.strip())))
+    parts: list[RenderableType] = [grid]
+    if isinstance(game, ShadowlordGame):
+        parts.append(legend(game))
+    parts.append(Text("\n".join(line for line in rest if line.strip())))
+    return Group(*parts)
+
+
+def legend(game: ShadowlordGame) -> Text:
+    """What the grid's codes mean: colours, characters, ships and marks, by name."""
+    colours = [*game.ctx.content.colours, "black"]
+    named = ", ".join(f"{code} {name}" for code, name in zip(COLOUR_CODE, colours, strict=False))
+    kinds = ", ".join(f"{code} {name}" for name, code in SHORT.items())
+    return Text(
+        f"Legend: {named} (shadows); {kinds} (S1-S8 the eight Shadows); "
+        ":n Space Ships on the ring, * holds the Power Stone, +n loose Space Ships, ? a face-down disc",
+        style="dim",
+    )
