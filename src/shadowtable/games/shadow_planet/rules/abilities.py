@@ -7,7 +7,7 @@ from typing import Any
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
-from shadowtable.games.shadow_planet.tasks import AbilityNext, CancelAbility, FreeMove, GiveColour, GiveSeat
+from shadowtable.games.shadow_planet.tasks import AbilityNext, CancelAbility, FreeMove, GiveSeat
 
 
 def auto_ability(s: State, ch: int, effect: dict[str, Any]) -> bool:
@@ -67,27 +67,6 @@ def cancel_options(ctx: Context, s: State, task: CancelAbility) -> list[int]:
 def cancel(ctx: Context, s: State, task: CancelAbility, action: int) -> None:
     """Jenna cancels a Character's ability until the end of the round."""
     s.cancelled = action - A.CANCEL
-
-
-def other_seats(ctx: Context, s: State, task: GiveSeat) -> list[int]:
-    return [A.SEAT + x for x in range(s.n) if x != task.seat]
-
-
-def give_to(ctx: Context, s: State, task: GiveSeat, action: int) -> None:
-    s.stack.append(GiveColour(task.seat, action - A.SEAT, task.count))
-
-
-def pool_colours(ctx: Context, s: State, task: GiveColour) -> list[int]:
-    return [A.COLOUR + colour for colour in range(5) if s.pool[colour] > 0]
-
-
-def give_colour(ctx: Context, s: State, task: GiveColour, action: int) -> None:
-    """Give one pool Marker of the colour to the chosen player; ask again while some are owed."""
-    colour = action - A.COLOUR
-    s.pool[colour] -= 1
-    s.sheets[task.target * 5 + colour] += 1
-    if task.count > 1 and any(s.pool):
-        s.stack.append(GiveColour(task.seat, task.target, task.count - 1))
 
 
 def free_move_options(ctx: Context, s: State, task: FreeMove) -> list[int]:

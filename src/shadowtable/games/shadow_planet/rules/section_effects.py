@@ -28,7 +28,6 @@ from shadowtable.games.shadow_planet.tasks import (
     GiveRobotCard,
     LookMessages,
     RemoveMessage,
-    SectionGiveColour,
     SectionGiveSeat,
     TakeRobotCard,
     TemplePick,
@@ -123,28 +122,6 @@ def adjust_countdown(ctx: Context, s: State, task: AdjustCountdown, action: int)
     """Advance or move back the Countdown Indicator."""
     step = task.amount if action == A.ADVANCE else -task.amount
     set_countdown(ctx, s, s.countdown - step)
-
-
-# -- Hibernation Chamber: pool Markers to another player -----------------------------------------
-def other_seats(ctx: Context, s: State, task: SectionGiveSeat) -> list[int]:
-    return [A.SEAT + x for x in range(s.n) if x != task.seat]
-
-
-def give_to(ctx: Context, s: State, task: SectionGiveSeat, action: int) -> None:
-    s.stack.append(SectionGiveColour(task.seat, action - A.SEAT, task.count))
-
-
-def pool_colours(ctx: Context, s: State, task: SectionGiveColour) -> list[int]:
-    return [A.COLOUR + colour for colour in range(5) if s.pool[colour] > 0]
-
-
-def give_colour(ctx: Context, s: State, task: SectionGiveColour, action: int) -> None:
-    """Give one pool Marker of the colour to the chosen player; ask again while some are owed."""
-    colour = action - A.COLOUR
-    s.pool[colour] -= 1
-    s.sheets[task.target * 5 + colour] += 1
-    if task.count > 1 and any(s.pool):
-        s.stack.append(SectionGiveColour(task.seat, task.target, task.count - 1))
 
 
 # -- Graveyard: the top card of any Location deck ------------------------------------------------

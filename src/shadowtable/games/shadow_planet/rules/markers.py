@@ -1,0 +1,38 @@
+"""Giving pool Markers to another player, one colour at a time: Rachel's ability and the
+Hibernation Chamber ask the same two questions (who receives, then each Marker's colour)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.tasks import GiveColour, GiveSeat, SectionGiveColour, SectionGiveSeat
+
+COLOUR_TASK: dict[type[GiveSeat | SectionGiveSeat], type[GiveColour | SectionGiveColour]] = {
+    GiveSeat: GiveColour,
+    SectionGiveSeat: SectionGiveColour,
+}
+"""The colour question that follows each "who receives" question."""
+
+
+def other_seats(ctx: Any, s: State, task: GiveSeat | SectionGiveSeat) -> list[int]:
+    return [A.SEAT + x for x in range(s.n) if x != task.seat]
+
+
+def give_to(ctx: Any, s: State, task: GiveSeat | SectionGiveSeat, action: int) -> None:
+    s.stack.append(COLOUR_TASK[type(task)](task.seat, action - A.SEAT, task.count))
+
+
+def pool_colours(ctx: Any, s: State, task: GiveColour | SectionGiveColour) -> list[int]:
+    return [A.COLOUR + colour for colour in range(5) if s.pool[colour] > 0]
+
+
+def give_colour(ctx: Any, s: State, task: GiveColour | SectionGiveColour, action: int) -> None:
+    """Give one pool Marker of the colour to the chosen player; ask again while some are owed."""
+    colour = action - A.COLOUR
+    s.pool[colour] -= 1
+    s.sheets[task.target * 5 + colour] += 1
+    if task.count > 1 and any(s.pool):
+        s.stack.append(replace(task, count=task.count - 1))
