@@ -20,6 +20,7 @@ from shadowtable.core import (
     OptionSpec,
     StateFormatError,
 )
+from shadowtable.core.events import Event
 
 CARDS = 5
 ACTIONS = ("pass", "raise")
@@ -329,3 +330,15 @@ class SeatTrustingTinyGame(TinyGame):
         if self.current_player(state) == CHANCE:
             return f"seat {len(state.cards)} is dealt a card"
         return f"seat {self.current_player(state)}: {ACTIONS[action]}"
+
+
+class EventTellingTinyGame(TinyGame):
+    """Broken: its log lines are safe, but an event noted at each deal tells everyone the card."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-event-telling")
+
+    def apply_recorded(self, state: TinyState, action: int) -> tuple[TinyState, list[Event]]:
+        new = self.apply(state, action)
+        if self.current_player(state) != CHANCE:
+            return new, []
+        return new, [Event("deal", f"seat {len(state.cards)} is dealt card {action}", data={"card": action})]

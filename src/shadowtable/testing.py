@@ -274,12 +274,13 @@ def check_resampling(game: Game[Any], state: Any, action: int, where: str, sampl
 
     For each seat and a spectator, on ``samples`` resampled states: the observation, its render
     and rules help; for the seat to move, every legal action's words and the answer to bad
-    input; and the log line of the action just taken (``action`` in ``state``): any action of a
-    resampled state that leaves the reader with the same observation must read the same.
+    input; and the events of the action just taken (``action`` in ``state``; its log line and
+    what the rules noted, :meth:`Game.told`): any action of a resampled state that leaves the
+    reader with the same observation must be told the same.
     """
     player = game.current_player(state)
     legal = game.legal_actions(state)
-    after = game.apply(state, action)
+    after, events = game.apply_recorded(state, action)
     probes = ["no such action", *(game.action_to_str(state, a) for a in legal[:3])]
     illegal = next((a for a in range(game.spec.num_distinct_actions) if a not in set(legal)), None)
     if player >= 0 and illegal is not None:
@@ -290,7 +291,7 @@ def check_resampling(game: Game[Any], state: Any, action: int, where: str, sampl
         shown = game.render(obs)
         help_text = game.rules_help(obs)
         seen_after = _canonical(game.observe(after, seat))
-        line = game.event_text(state, action, seat)
+        line = game.told(state, action, events, seat)
         told = _said_to_actor(game, state, legal, probes) if seat == player else []
         for k in range(samples):
             sampled = game.determinize(obs, random.Random(k))
@@ -306,14 +307,15 @@ def check_resampling(game: Game[Any], state: Any, action: int, where: str, sampl
             # The seat that decided knows its own choice; any other reader only what it saw.
             twins = [action] if seat == player else game.legal_actions(sampled)[:limit]
             for twin in twins:
-                if _canonical(game.observe(game.apply(sampled, twin), seat)) != seen_after:
+                twin_after, twin_events = game.apply_recorded(sampled, twin)
+                if _canonical(game.observe(twin_after, seat)) != seen_after:
                     continue
-                other = game.event_text(sampled, twin, seat)
+                other = game.told(sampled, twin, twin_events, seat)
                 if other != line:
                     _fail(
                         where,
-                        f"seat {seat} reads {line!r}, but {other!r} on a state it cannot tell apart: "
-                        "a log line reveals what the reader does not know",
+                        f"seat {seat} is told {line!r}, but {other!r} on a state it cannot tell apart: "
+                        "a log line or event reveals what the reader does not know",
                     )
 
 

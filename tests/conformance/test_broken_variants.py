@@ -14,6 +14,7 @@ from tiny_game import (
     ChattyTinyGame,
     DiscardTinyGame,
     DriftingTinyGame,
+    EventTellingTinyGame,
     IllegalAcceptingTinyGame,
     LeakyTinyGame,
     MutatingTinyGame,
@@ -56,7 +57,8 @@ def test_the_sound_discard_game_passes(registered: Any) -> None:
         (DriftingTinyGame, "different records|replay"),
         (IllegalAcceptingTinyGame, "illegal action"),
         (ChattyTinyGame, "indistinguishable actions"),
-        (TrueStateWordingTinyGame, "a log line reveals what the reader does not know"),
+        (TrueStateWordingTinyGame, "a log line or event reveals what the reader does not know"),
+        (EventTellingTinyGame, "a log line or event reveals what the reader does not know"),
         (SeatTrustingTinyGame, "accepted seat -1"),
     ],
     ids=[
@@ -66,6 +68,7 @@ def test_the_sound_discard_game_passes(registered: Any) -> None:
         "accepts-illegal",
         "log-leaks-cards",
         "log-worded-from-true-state",
+        "event-tells-hidden-cards",
         "trusts-seat-numbers",
     ],
 )

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from shadowtable.core import CHANCE, TERMINAL, Game, GameSpec, Observation, StateFormatError
+from shadowtable.core.events import Event
 from shadowtable.core.kernel import Kernel
 from third_game import checks, narration, notation, observe, render, summary
 from third_game.content import VALUES
@@ -52,6 +53,9 @@ class TinyStackGame(Game[State]):
 
     def apply(self, state: State, action: int) -> State:
         return KERNEL.apply(None, state, action)
+
+    def apply_recorded(self, state: State, action: int) -> tuple[State, list[Event]]:
+        return KERNEL.apply_recorded(None, state, action)
 
     def returns(self, state: State) -> list[float]:
         return [1.0 if state.over and seat in state.winners else 0.0 for seat in range(self.players)]

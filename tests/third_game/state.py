@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from shadowtable.core.events import Event
 from shadowtable.core.kernel import Task
 
 NOT_YET = -1
@@ -18,6 +19,7 @@ class State:
     winners: list[int] = field(default_factory=list)
     over: bool = False
     stack: list[Task] = field(default_factory=list)
+    journal: list[Event] | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> State:
         return State(self.deck[:], self.cards[:], self.bets[:], self.winners[:], self.over, self.stack[:])

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from shadowtable.core.errors import IllegalActionError, InvalidActionError, InvalidSeatError
+from shadowtable.core.events import Event, visible
 from shadowtable.core.spec import GameSpec
 
 CHANCE = -1
@@ -70,6 +71,25 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def apply(self, state: S, action: int) -> S:
         """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+
+    def apply_recorded(self, state: S, action: int) -> tuple[S, list[Event]]:
+        """:meth:`apply`, and the events the rules noted while carrying it out (every audience).
+
+        Games on the kernel override it (:meth:`shadowtable.core.kernel.Kernel.apply_recorded`);
+        the default notes nothing beyond the action itself (see :meth:`told`)."""
+        return self.apply(state, action), []
+
+    def told(self, state: S, action: int, events: Sequence[Event], seat: int | None) -> list[dict[str, Any]]:
+        """What ``seat`` is told of ``action`` taken in ``state``: the action in words
+        (:meth:`event_text`), then the ``events`` it caused whose audience holds ``seat``."""
+        line = self.event_text(state, action, seat)
+        head = [] if line is None else [{"kind": "action", "text": line, "rule": "", "data": {}}]
+        return head + visible(events, seat)
+
+    def events(self, state: S, action: int, seat: int | None) -> list[dict[str, Any]]:
+        """What ``seat`` is told when ``action`` is taken in ``state`` (the state is unchanged)."""
+        self.check_seat(seat)
+        return self.told(state, action, self.apply_recorded(state, action)[1], seat)
 
     def apply_unchecked(self, state: S, action: int) -> S:
         """:meth:`apply` without the legality check, for an action just taken from

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from shadowtable.core.errors import IllegalActionError, StateFormatError
+from shadowtable.core.events import Event
 
 CHANCE_SEAT = -1
 """``Pending.seat`` at a chance node (the same value as :data:`shadowtable.core.game.CHANCE`)."""
@@ -62,9 +63,11 @@ def task_kind(task_type: type[Task]) -> str:
 
 
 class KernelState(Protocol):
-    """What the kernel needs of a state: a stack of tasks and a full copy."""
+    """What the kernel needs of a state: a stack of tasks, a journal (``None`` unless the kernel
+    records; a copy starts with ``None``) and a full copy."""
 
     stack: list[Task]
+    journal: list[Event] | None
 
     def copy(self) -> Self: ...
 
@@ -308,17 +311,28 @@ class Kernel(Generic[C, S]):
         """:meth:`apply`, and the new state's legal actions (as :meth:`legal_actions`), listed
         once: when :meth:`advance` listed the decision's own actions to know it is not empty,
         that listing is reused.  For a game that keeps the listing with the new state."""
-        new, listed = self._carry_out(ctx, state, action, checked)
+        new, listed, _ = self._carry_out(ctx, state, action, checked)
         if listed is None:
             return new, self.legal_actions(ctx, new)
         return new, self._with_interjections(ctx, new, new.stack[-1], listed)
 
-    def _carry_out(self, ctx: C, state: S, action: int, checked: bool) -> tuple[S, list[int] | None]:
+    def apply_recorded(self, ctx: C, state: S, action: int, *, checked: bool = True) -> tuple[S, list[Event]]:
+        """:meth:`apply` while recording: the new state and the events the rules noted
+        (:func:`shadowtable.core.events.note`) while carrying out ``action`` and the automatic
+        work after it."""
+        new, _, journal = self._carry_out(ctx, state, action, checked, record=True)
+        return new, journal
+
+    def _carry_out(
+        self, ctx: C, state: S, action: int, checked: bool, record: bool = False
+    ) -> tuple[S, list[int] | None, list[Event]]:
         if checked:
             legal = self.legal_actions(ctx, state)
             if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
                 raise IllegalActionError(f"action {action!r} is not legal now")
         new = state.copy()
+        if record:
+            new.journal = []
         task = new.stack[-1]
         handler = self._handler(task)
         if isinstance(handler, Automatic):
@@ -333,7 +347,11 @@ class Kernel(Generic[C, S]):
             handler.apply(ctx, new, task, action)
         if self.after_apply is not None:
             self.after_apply(ctx, new)
-        return new, self.advance(ctx, new)
+        listed = self.advance(ctx, new)
+        if not record:
+            return new, listed, []
+        journal, new.journal = new.journal or [], None
+        return new, listed, journal
 
     def pending(self, state: S) -> Pending:
         """Who must decide what now, in words and as data."""

@@ -22,7 +22,7 @@ class Table:
     humans: list[int]
     history: list[tuple[Any, int]] = field(default_factory=list)
     """Every step so far as (state before it, action); rebuilt from the session's actions when empty."""
-    _log_cache: dict[int | None, tuple[int, list[str]]] = field(default_factory=dict, init=False, repr=False)
+    _log_cache: dict[int | None, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.history and self.session.actions:
@@ -82,18 +82,22 @@ class Table:
     def log(self, seat: int | None, last: int | None = None) -> list[str]:
         """The game log as ``seat`` may read it, from the first step (``last``: only that many lines).
 
-        Every line comes from :meth:`Game.event_text` for ``seat``; lines already written are kept
-        per seat, so a long game's log is not rebuilt on every redraw.
-        """
-        done, lines = self._log_cache.get(seat, (0, []))
+        One line per event ``seat`` is told (:meth:`events`)."""
+        lines = [event["text"] for event in self.events(seat)]
+        return lines if last is None else lines[-last:] if last > 0 else []
+
+    def events(self, seat: int | None) -> list[dict[str, Any]]:
+        """Every event of the game so far as ``seat`` is told it (:meth:`Game.told`), from the start.
+
+        Events already worked out are kept per seat, so a long game is not replayed on every redraw."""
+        done, told = self._log_cache.get(seat, (0, []))
         if done > len(self.history):
-            done, lines = 0, []
+            done, told = 0, []
         for state, action in self.history[done:]:
-            line = self.game.event_text(state, action, seat)
-            if line:
-                lines.append(line)
-        self._log_cache[seat] = (len(self.history), lines)
-        return list(lines if last is None else lines[-last:] if last > 0 else [])
+            _, events = self.game.apply_recorded(state, action)
+            told.extend(self.game.told(state, action, events, seat))
+        self._log_cache[seat] = (len(self.history), told)
+        return list(told)
 
 
 def replay_history(game: Game[Any], actions: Sequence[int]) -> list[tuple[Any, int]]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shadowtable.core import CHANCE, make
+from shadowtable.core.events import Event, visible
 from shadowtable.core.kernel import Decision, Rulebook, Task, always, task_kind
 from shadowtable.games.shadowlord.actions import DONE
 from shadowtable.games.shadowlord.game import ShadowlordGame
@@ -73,6 +74,7 @@ def game(players: int = 4, **options: Any) -> ShadowlordGame:
     g = make("shadowlord", players=players, **options)
     assert isinstance(g, ShadowlordGame)
     g.kernel = TEST_KERNEL
+    HEARD.clear()
     return g
 
 
@@ -139,16 +141,34 @@ def pending(g: ShadowlordGame, s: SLState, *tasks: Task) -> SLState:
     return s
 
 
+HEARD: list[Event] = []
+"""The events noted since the last :func:`game`, for every audience (read with :func:`heard`)."""
+
+
 def do(g: ShadowlordGame, s: SLState, text: str) -> SLState:
-    """Apply the legal action whose notation is ``text``."""
+    """Apply the legal action whose notation is ``text`` (its events go to :data:`HEARD`)."""
     assert g.current_player(s) != CHANCE, f"chance node pending: {s.stack[-1]}"
-    return g.apply(s, g.parse_action(s, text))
+    new, events = g.apply_recorded(s, g.parse_action(s, text))
+    HEARD.extend(events)
+    return new
 
 
 def chance(g: ShadowlordGame, s: SLState, outcome: int) -> SLState:
-    """Apply a chance outcome (card value index, die roll, disc kind...)."""
+    """Apply a chance outcome (card value index, die roll, disc kind...); events to :data:`HEARD`."""
     assert g.current_player(s) == CHANCE, f"not a chance node: {s.stack[-1] if s.stack else None}"
-    return g.apply(s, outcome)
+    new, events = g.apply_recorded(s, outcome)
+    HEARD.extend(events)
+    return new
+
+
+def heard(seat: int | None = None, kind: str | None = None) -> list[dict[str, Any]]:
+    """The events noted since the last :func:`game` that ``seat`` is told (``kind``: only those)."""
+    return [e for e in visible(HEARD, seat) if kind is None or e["kind"] == kind]
+
+
+def heard_text(seat: int | None = None) -> str:
+    """:func:`heard` as one text, a line per event."""
+    return "\n".join(e["text"] for e in heard(seat))
 
 
 def draw(g: ShadowlordGame, s: SLState, value: int) -> SLState:

@@ -80,7 +80,6 @@ def definitions() -> dict[str, Any]:
     kinds = [task_kind(t) for t in RULEBOOK.handlers]
     rules = sorted({h.rule for h in RULEBOOK.handlers.values() if isinstance(h, Decision)})
     lists: dict[str, Any] = {name: INTS for name in observe.PUBLIC_LISTS}
-    lists["log"] = {"type": "array", "items": {"type": "string"}, "description": "the last public log lines"}
     scalars: dict[str, Any] = {name: INT for name in observe.PUBLIC_SCALARS}
     scalars["end"] = {"type": "string", "description": "why the game ended ('' while it runs)"}
     duel = obj(

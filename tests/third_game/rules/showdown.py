@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.core.events import note
 from third_game.actions import BET
 from third_game.state import State
 from third_game.tasks import Showdown
@@ -14,3 +15,6 @@ def showdown(ctx: Any, s: State, task: Showdown) -> None:
     best = max((s.cards[seat] for seat in bettors), default=-1)
     s.winners = [seat for seat in bettors if s.cards[seat] == best]
     s.over = True
+    shown = ", ".join(f"seat {seat} {s.cards[seat]}" for seat in bettors) or "nobody bet"
+    won = ", ".join(f"seat {seat}" for seat in s.winners) or "nobody"
+    note(s, "showdown", f"showdown: {shown}; {won} wins", rule="bet", cards={str(k): s.cards[k] for k in bettors})

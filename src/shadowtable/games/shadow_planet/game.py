@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from shadowtable.core.errors import ContentError, InvalidOptionError, StateFormatError
+from shadowtable.core.events import Event
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadow_planet import actions as A
@@ -100,6 +101,9 @@ class ShadowPlanetGame(Game[State]):
     def apply_unchecked(self, state: State, action: int) -> State:
         """Apply without the legality check (for benchmarks and search bots that know it is legal)."""
         return KERNEL.apply(self.ctx, state, action, checked=False)
+
+    def apply_recorded(self, state: State, action: int) -> tuple[State, list[Event]]:
+        return KERNEL.apply_recorded(self.ctx, state, action)
 
     def returns(self, state: State) -> list[float]:
         if state.stack:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from shadowtable.core.events import Event
 from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet.tasks import task_to_json
 
@@ -50,7 +51,7 @@ LIST_FIELDS = (
 class State:
     """All facts of a game position.  Treat as immutable outside the engine."""
 
-    __slots__ = (*FIELDS, "stack")
+    __slots__ = (*FIELDS, "stack", "journal")
 
     stack: list[Task]  # pending work, the last task on top
     n: int
@@ -89,12 +90,14 @@ class State:
     trajectory: list[list[int]]  # [countdown, repair, threat] at the end of each round
     end_reason: int
     identity: list[int]  # per seat: matched Character or -1
+    journal: list[Event] | None  # events of the action being carried out (None: not recording)
 
     def copy(self) -> State:
         """A deep-enough copy: every list is new (nested lists of ``top`` too; ``auras``, ``trajectory``
         hold small lists that are never mutated in place, only appended to or replaced)."""
         # written out field by field: about three times faster than a getattr/setattr loop
         new = State.__new__(State)
+        new.journal = None
         new.stack = self.stack[:]
         new.n = self.n
         new.round = self.round
@@ -150,6 +153,7 @@ class State:
         """Rebuild from :meth:`to_json` output (``parse_task`` rebuilds one task); raises
         ``KeyError``/``TypeError``/``ValueError`` or the parser's error."""
         new = State.__new__(State)
+        new.journal = None
         if not isinstance(data, dict):
             raise TypeError("state must be an object")
         if not isinstance(data.get("stack"), list):

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from shadowtable.core.errors import IllegalActionError, InvalidOptionError
+from shadowtable.core.events import Event
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
 from shadowtable.core.kernel import CHANCE_SEAT
 from shadowtable.core.spec import GameSpec, OptionSpec
@@ -104,6 +105,12 @@ class ShadowlordGame(Game[SLState]):
         new, legal = self.kernel.apply_listing(self.ctx, state, action, checked=False)
         new.legal = legal
         return new
+
+    def apply_recorded(self, state: SLState, action: int) -> tuple[SLState, list[Event]]:
+        self.check_legal(state, action)
+        new, events = self.kernel.apply_recorded(self.ctx, state, action, checked=False)
+        new.legal = None  # listed on demand by legal_actions
+        return new, events
 
     def returns(self, state: SLState) -> list[float]:
         if not state.end or state.winner < 0:

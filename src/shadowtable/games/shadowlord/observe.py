@@ -3,7 +3,7 @@
 Public (every seat and a spectator): the board and the figures, loose ships, face-down discs
 (not their identities), supplies, the Power Stone and its timer, the turn, Truces and
 permissions, the open offer (offered cards are shown), the Battle plan with its Duels (drawn
-cards face up; committed cards only as a count), the vote (cast votes hidden), the log, the
+cards face up; committed cards only as a count), the vote (cast votes hidden), the
 counts of the deck, the discard pile, each Attack Hand and each portrait, and the pending work
 (``tasks``: every task on the stack as ``Task.to_json()``; no task holds a hidden value, and
 :func:`determinize` needs them to rebuild a state with the same future).  Per seat
@@ -44,7 +44,6 @@ PUBLIC_LISTS = (
     "alive",
     "perm",
     "seat_out",
-    "log",
 )
 """State lists every seat sees as they are."""
 PUBLIC_SCALARS = (

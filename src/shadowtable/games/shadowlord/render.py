@@ -24,7 +24,7 @@ def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
 def render(ctx: Context, obs: dict[str, Any]) -> str:
     """The board grid (cell name, kind, rings ``<colour><kind>:<ships>``, ``*`` = Power Stone,
     loose ships ``+n<colour>``, ``?`` = a face-down disc), then hands, timer, the pending
-    decision and the log."""
+    decision (the log is the game's events: :meth:`Game.events`)."""
     c = ctx.content
     p = obs["public"]
     width = 24
@@ -80,7 +80,6 @@ def render(ctx: Context, obs: dict[str, Any]) -> str:
         out.append(f"Pending (seat {pending['seat']}, {pending['kind']}): {pending['prompt']}")
     elif pending.get("seat") is not None:
         out.append(f"Pending: chance ({pending['kind']})")
-    out.extend(f"  {line}" for line in p["log"][-6:])
     if obs.get("outcome"):
         out.append(f"GAME OVER: {obs['outcome']}")
     return "\n".join(out)

@@ -18,6 +18,7 @@ def initial_state(ctx: Context) -> SLState:
     c = ctx.content
     nf, ng = c.num_figures, c.num_galaxies
     s = SLState.__new__(SLState)
+    s.journal = None
     s.owner = [NOBODY] * nf
     s.loc = [NOBODY] * nf
     s.status = [BAG] * nf
@@ -51,7 +52,6 @@ def initial_state(ctx: Context) -> SLState:
     s.boxed = [0 if a in in_play else sup["ships_per_colour"] for a in range(4)] + [0]
     s.alive = [1 if a in in_play else 0 for a in range(4)]
     s.perm = [0] * 4
-    s.log = []
     s.seat_out = [0] * 4
     for seat in range(ctx.players, 4):
         s.seat_out[seat] = 1

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from shadowtable.core.errors import StateFormatError
+from shadowtable.core.events import Event
 from shadowtable.core.kernel import Task
 
 BAG, ACTIVE, CAPTIVE, REMOVED = range(4)
@@ -46,7 +47,6 @@ LIST_FIELDS = (
     "boxed",
     "alive",
     "perm",
-    "log",
     "seat_out",
 )
 INT_FIELDS = (
@@ -107,7 +107,7 @@ def copy_battle(battle: dict[str, Any]) -> dict[str, Any]:
 class SLState:
     """Everything about one moment of a game; see ``docs/games/shadowlord.md``."""
 
-    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "legal")
+    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "legal", "journal")
 
     owner: list[int]
     loc: list[int]
@@ -129,8 +129,8 @@ class SLState:
     boxed: list[int]
     alive: list[int]
     perm: list[int]
-    log: list[str]
     seat_out: list[int]
+    journal: list[Event] | None  # events of the action being carried out (None: not recording)
     stone: int
     stone_passes: int
     timer: int
@@ -158,6 +158,7 @@ class SLState:
     def copy(self) -> SLState:
         """A deep-enough copy: lists copied, tasks (frozen) shared, small dicts cloned."""
         new = SLState.__new__(SLState)
+        new.journal = None
         new.owner, new.loc, new.status, new.ships = self.owner[:], self.loc[:], self.status[:], self.ships[:]
         new.captor, new.moves, new.flags, new.adjust = self.captor[:], self.moves[:], self.flags[:], self.adjust[:]
         new.pcards, new.loose_col, new.loose_n, new.disc = (
@@ -168,7 +169,7 @@ class SLState:
         )
         new.bag, new.deck, new.discard, new.hand = self.bag[:], self.deck[:], self.discard[:], self.hand[:]
         new.supply, new.boxed, new.alive, new.perm = self.supply[:], self.boxed[:], self.alive[:], self.perm[:]
-        new.log, new.seat_out = self.log[:], self.seat_out[:]
+        new.seat_out = self.seat_out[:]
         new.stone, new.stone_passes, new.timer, new.cur = self.stone, self.stone_passes, self.timer, self.cur
         new.turn, new.first_round_turns, new.bribed = self.turn, self.first_round_turns, self.bribed
         new.offers, new.truce, new.shadow_ctl, new.winner = self.offers, self.truce, self.shadow_ctl, self.winner
@@ -198,6 +199,7 @@ def state_from_json(data: Mapping[str, Any], task_from_json: Callable[[Mapping[s
     if not isinstance(data, Mapping):
         raise StateFormatError("shadowlord state must be a JSON object")
     state = SLState.__new__(SLState)
+    state.journal = None
     for name in LIST_FIELDS:
         value = data.get(name)
         if not isinstance(value, list):

@@ -3,6 +3,7 @@ the seven-character limit (Dismissing) and the end of the game."""
 
 from __future__ import annotations
 
+from shadowtable.core.events import note
 from shadowtable.games.shadowlord.board import (
     alliance_figs,
     alliance_size,
@@ -14,7 +15,6 @@ from shadowtable.games.shadowlord.board import (
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, MUST_LEAVE, NOBODY, REMOVED, SLState
 
 NV = CARD_VALUES
@@ -136,7 +136,7 @@ def eliminate(ctx: Context, s: SLState, colour: int, captor: int, reason: str) -
     s.boxed[colour] += s.supply[colour]
     s.supply[colour] = 0
     s.alive[colour] = 0
-    log(s, f"{ctx.content.colours[colour]} leaves the game ({reason})")
+    note(s, "alliance", f"{ctx.content.colours[colour]} leaves the game ({reason})")
     if not any(s.alive[a] for a in ctx.seat_alliances[seat]):
         s.seat_out[seat] = 1
         two_alliances = len(ctx.seat_alliances[seat]) > 1
@@ -162,11 +162,11 @@ def check_end(ctx: Context, s: SLState) -> None:
     if not seats:
         s.end = "shadowlord_wins"
         s.winner = NOBODY
-        log(s, "no Alliance is left: the Shadowlord is Master of the Universe")
+        note(s, "alliance", "no Alliance is left: the Shadowlord is Master of the Universe")
     elif len(seats) == 1 and lord_defeated(ctx, s):
         s.end = "master_of_universe"
         s.winner = seats[0]
-        log(s, f"seat {seats[0]} is Master of the Universe")
+        note(s, "alliance", f"seat {seats[0]} is Master of the Universe")
 
 
 def battle_in(ctx: Context, s: SLState, g: int) -> bool:
@@ -213,7 +213,7 @@ def resolve_diplomats(ctx: Context, s: SLState, exempt: int = NOBODY) -> None:
             for f in dips:
                 if s.owner[f] == c:
                     s.loc[f] = target
-            log(s, f"{ctx.content.colours[c]} Diplomats retreat from {ctx.content.galaxy_name(g)}")
+            note(s, "alliance", f"{ctx.content.colours[c]} Diplomats retreat from {ctx.content.galaxy_name(g)}")
 
 
 def can_join(s: SLState, ctx: Context, colour: int) -> bool:

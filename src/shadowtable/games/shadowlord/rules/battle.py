@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import ALLY_A0, ALLY_D0, DONE, FIG0, GAL0, TRUCE0, YES
 from shadowtable.games.shadowlord.board import alliance_figs, enemy_loose, figs_at, friendly, range_of
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW, SHADOWLORD
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, lord, resolve_diplomats
-from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.rules.movement import may_enter, may_pass
 from shadowtable.games.shadowlord.rules.shift import offer_shift
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, SLState
@@ -182,9 +182,9 @@ def truce_answer(ctx: Context, s: SLState, task: TruceA, action: int) -> None:
     if action == YES:
         entry[4] = OFF
         s.truce |= 1 << entry[0]
-        log(s, f"Truce in {ctx.content.galaxy_name(entry[0])}")
+        note(s, "battle", f"Truce in {ctx.content.galaxy_name(entry[0])}")
     else:
-        log(s, f"Truce refused in {ctx.content.galaxy_name(entry[0])}")
+        note(s, "battle", f"Truce refused in {ctx.content.galaxy_name(entry[0])}")
 
 
 def challenge_question(ctx: Context, s: SLState, task: ChallengeQ, action: int) -> None:
@@ -260,7 +260,7 @@ def call_own(ctx: Context, s: SLState, task: CallOwn, action: int) -> None:
     f, idx = action - FIG0, task.battle
     s.loc[f] = plan(s)[idx][0]
     s.battle["allies"][idx][1].append(f) if s.battle else None
-    log(s, f"{ctx.content.fig_name[f]} is called in to defend {ctx.content.galaxy_name(s.loc[f])}")
+    note(s, "battle", f"{ctx.content.fig_name[f]} is called in to defend {ctx.content.galaxy_name(s.loc[f])}")
 
 
 def ally_sides(ctx: Context, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
@@ -299,8 +299,9 @@ def send_ally(ctx: Context, s: SLState, task: SendAlly, action: int) -> None:
     idx = task.battle
     s.loc[f] = plan(s)[idx][0]
     s.battle["allies"][idx][side].append(f)
-    log(
+    note(
         s,
+        "battle",
         f"{ctx.content.fig_name[f]} joins the {'attacker' if side == 0 else 'defender'} in "
         f"{ctx.content.galaxy_name(s.loc[f])}",
     )
@@ -341,11 +342,11 @@ def battle_start(ctx: Context, s: SLState, task: BattleStart) -> None:
     g, att, dfd, kind, _ = plan(s)[idx]
     if att < BLACK and not s.alive[att] or not side_figs(ctx, s, idx, 0):
         return
-    log(s, f"Battle in {ctx.content.galaxy_name(g)}")
+    note(s, "battle", f"Battle in {ctx.content.galaxy_name(g)}")
     if kind == LOOSE and not side_figs(ctx, s, idx, 1):
         if s.loose_n[g] and s.loose_col[g] == dfd:
             s.supply[dfd] += s.loose_n[g]
-            log(s, f"{s.loose_n[g]} loose {ctx.content.colours[dfd]} Space Ships are destroyed")
+            note(s, "battle", f"{s.loose_n[g]} loose {ctx.content.colours[dfd]} Space Ships are destroyed")
             s.loose_n[g] = 0
             s.loose_col[g] = NOBODY
         return

@@ -3,11 +3,11 @@ and the cards of the Attack Hand placed under portraits."""
 
 from __future__ import annotations
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Chance, Handler, Task
 from shadowtable.games.shadowlord.actions import NF, place_id
 from shadowtable.games.shadowlord.content import CARD_VALUES, SHADOWLORD
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, SLState
 from shadowtable.games.shadowlord.tasks import D8Roll, Draw, DrawShadowShips, DrawToHand
 
@@ -45,7 +45,7 @@ def place_card(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
     """A card of ``seat``'s Attack Hand goes under ``f``'s portrait (its value stays private)."""
     s.hand[seat * NV + v] -= 1
     s.pcards[f * NV + v] += 1
-    log(s, f"{ctx.content.colours[s.cur]} places a card under {ctx.content.fig_name[f]}")
+    note(s, "cards", f"{ctx.content.colours[s.cur]} places a card under {ctx.content.fig_name[f]}")
 
 
 def reshuffle(ctx: Context, s: SLState) -> None:
@@ -55,7 +55,7 @@ def reshuffle(ctx: Context, s: SLState) -> None:
         s.discard[v] = 0
     if s.timer > 0 and ctx.options["timer_mode"] == "reshuffle":
         s.timer -= 1
-    log(s, f"the Power Card deck is reshuffled; timer {s.timer}")
+    note(s, "cards", f"the Power Card deck is reshuffled; timer {s.timer}")
 
 
 def prepare_draw(ctx: Context, s: SLState, task: Draw) -> None:
@@ -86,7 +86,7 @@ def sink_shadow_ships(ctx: Context, s: SLState, task: DrawShadowShips, v: int) -
     s.ships[f] += got
     s.supply[BLACK] -= got
     s.discard[v] += 1
-    log(s, f"{ctx.content.fig_name[f]} draws {ctx.content.card_values[v]}: {s.ships[f]} Space Ships")
+    note(s, "cards", f"{ctx.content.fig_name[f]} draws {ctx.content.card_values[v]}: {s.ships[f]} Space Ships")
 
 
 def d8_outcomes(ctx: Context, s: SLState, task: D8Roll) -> list[tuple[int, float]]:

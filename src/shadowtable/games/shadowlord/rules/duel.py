@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import BLAST_CARD, BLAST_SHIPS, COMMIT_H0, COMMIT_P0, DONE, FIG0, YES
 from shadowtable.games.shadowlord.board import (
@@ -29,7 +30,6 @@ from shadowtable.games.shadowlord.rules.battle import (
     uses_hand,
 )
 from shadowtable.games.shadowlord.rules.cards import d8_outcomes, draw_outcomes, prepare_draw
-from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, SLState
 from shadowtable.games.shadowlord.tasks import (
     BattleEnd,
@@ -104,10 +104,10 @@ def blast_check(ctx: Context, s: SLState, task: BlastCheck) -> None:
 def blast_roll(ctx: Context, s: SLState, task: BlastRoll, roll: int) -> None:
     side, idx = task.side, task.battle
     if roll >= ctx.content.blast_min_roll:
-        log(s, f"Power Blast! (rolled {roll})")
+        note(s, "duel", f"Power Blast! (rolled {roll})")
         s.stack.append(Blast(battle_seat_for(ctx, s, idx, side), side))
     else:
-        log(s, f"no Power Blast (rolled {roll})")
+        note(s, "duel", f"no Power Blast (rolled {roll})")
 
 
 def blast_legal(ctx: Context, s: SLState, task: Blast) -> list[int]:
@@ -130,7 +130,7 @@ def blast_ships_roll(ctx: Context, s: SLState, task: BlastShipsRoll, roll: int) 
         return
     enemy, mine = duel["figs"][1 - side], duel["figs"][side]
     destroy(s, enemy, mine, roll)
-    log(s, f"the Blast destroys {roll} Space Ship(s)")
+    note(s, "duel", f"the Blast destroys {roll} Space Ship(s)")
 
 
 def destroy(s: SLState, first: int, second: int, n: int) -> None:
@@ -204,7 +204,7 @@ def duel_resolve(ctx: Context, s: SLState, task: DuelResolve) -> None:
     attacker_wins = totals[0] > totals[1] or totals[0] == totals[1] and not ctx.content.tie_to_defender
     w, lo = (a, d) if attacker_wins else (d, a)
     names = ctx.content.fig_name
-    log(s, f"Duel {names[a]} {totals[0]} vs {names[d]} {totals[1]}: {names[w]} wins")
+    note(s, "duel", f"Duel {names[a]} {totals[0]} vs {names[d]} {totals[1]}: {names[w]} wins")
     s.battle["last"] = {
         "figs": [a, d],
         "totals": totals,
@@ -261,7 +261,7 @@ def capture(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
     if is_shadow_fig(ctx, lo) and g != ctx.content.fortress:
         s.status[lo] = REMOVED
         s.loc[lo] = NOBODY
-        log(s, f"{ctx.content.fig_name[lo]} is removed from the game")
+        note(s, "duel", f"{ctx.content.fig_name[lo]} is removed from the game")
         return
     s.status[lo] = CAPTIVE
     s.captor[lo] = w
@@ -303,7 +303,7 @@ def fortress_won(ctx: Context, s: SLState, g: int) -> None:
     s.boxed[BLACK] += s.supply[BLACK]
     s.supply[BLACK] = 0
     s.timer = -1
-    log(s, "the Shadowlord is defeated: shadows banished, the Power Stone Timer removed")
+    note(s, "duel", "the Shadowlord is defeated: shadows banished, the Power Stone Timer removed")
     holder = s.stone
     if holder >= 0 and s.owner[holder] < BLACK:
         seat = ctx.seat_of(s.owner[holder])
@@ -334,7 +334,7 @@ def give_stone_legal(ctx: Context, s: SLState, task: GiveStone) -> list[int]:
 def give_stone(ctx: Context, s: SLState, task: GiveStone, action: int) -> None:
     """The Power Stone goes to the chosen ring."""
     s.stone = action - FIG0
-    log(s, f"{ctx.content.fig_name[s.stone]} takes the Power Stone")
+    note(s, "duel", f"{ctx.content.fig_name[s.stone]} takes the Power Stone")
 
 
 def teleport_legal(ctx: Context, s: SLState, task: Teleport) -> list[int]:
@@ -347,12 +347,12 @@ def teleport(ctx: Context, s: SLState, task: Teleport, action: int) -> None:
         return
     home = ctx.content.home_of[s.cur]
     if not controls(ctx, s, home, s.cur):
-        log(s, "the Home Planet is controlled by enemies: no Teleport Home")
+        note(s, "duel", "the Home Planet is controlled by enemies: no Teleport Home")
         return
     for f in figs_at(s, ctx.content.fortress):
         if s.owner[f] == s.cur:
             s.loc[f] = home
-    log(s, f"{ctx.content.colours[s.cur]} Teleports Home")
+    note(s, "duel", f"{ctx.content.colours[s.cur]} Teleports Home")
 
 
 RULES: dict[type[Task], Handler] = {

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0
 from shadowtable.games.shadowlord.board import alliance_figs
@@ -10,7 +11,6 @@ from shadowtable.games.shadowlord.content import CARD_VALUES, EVENTS
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, release
 from shadowtable.games.shadowlord.rules.cards import d8_outcomes, hand_count, two_d8_outcomes
-from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.rules.recruit import bribable
 from shadowtable.games.shadowlord.state import CAPTIVE, SLState
 from shadowtable.games.shadowlord.tasks import (
@@ -34,7 +34,7 @@ DEFECT, ESCAPE, STORM, DISCOVER, STEAL, DRAW2 = (
 def roll_event(ctx: Context, s: SLState, task: EventRoll, total: int) -> None:
     """The 2d8 sum picks the Special Event."""
     event = ctx.content.events[total]
-    log(s, f"Special Event roll {total}: {EVENTS[event]}")
+    note(s, "special_event", f"Special Event roll {total}: {EVENTS[event]}")
     seat = ctx.seat_of(s.cur)
     if event == DRAW2:
         s.stack.extend([DrawToHand(seat)] * 2)
@@ -78,14 +78,14 @@ def resolve_event(ctx: Context, s: SLState, task: Event, action: int) -> None:
     """Skip (``done``) or name the event's target."""
     event = task.event
     if action == DONE:
-        log(s, f"{ctx.content.colours[s.cur]} skips the event")
+        note(s, "special_event", f"{ctx.content.colours[s.cur]} skips the event")
         return
     if event == DEFECT:
         s.stack.append(PutToVote("defect", action - FIG0))
     elif event == ESCAPE:
         f = action - FIG0
         release(ctx, s, f)
-        log(s, f"{ctx.content.fig_name[f]} Escapes to {ctx.content.galaxy_name(s.loc[f])}")
+        note(s, "special_event", f"{ctx.content.fig_name[f]} Escapes to {ctx.content.galaxy_name(s.loc[f])}")
     elif event == STORM:
         s.stack.append(PutToVote("storm", action - SEAT0))
     elif event == DISCOVER:
@@ -107,7 +107,7 @@ def steal_passes(ctx: Context, s: SLState, seat: int, _: int) -> None:
 def storm_roll(ctx: Context, s: SLState, task: StormRoll, roll: int) -> None:
     seat = task.seat
     n = min(roll, ships_of_seat(ctx, s, seat))
-    log(s, f"Spacestorm: seat {seat} loses {n} Space Ship(s) (rolled {roll})")
+    note(s, "special_event", f"Spacestorm: seat {seat} loses {n} Space Ship(s) (rolled {roll})")
     if n:
         s.stack.append(StormDiscard(seat, n))
 
@@ -146,7 +146,7 @@ def steal_card(ctx: Context, s: SLState, task: StealCard, v: int) -> None:
     victim, left = task.victim, task.count
     s.hand[victim * NV + v] -= 1
     s.hand[ctx.seat_of(s.cur) * NV + v] += 1
-    log(s, f"{ctx.content.colours[s.cur]} steals a card from seat {victim}")
+    note(s, "special_event", f"{ctx.content.colours[s.cur]} steals a card from seat {victim}")
     if left > 1 and hand_count(s, victim):
         s.stack.append(StealCard(victim, left - 1))
 

@@ -4,6 +4,7 @@ shadow.  A ring moves one galaxy per action; its range is its Space Ships plus t
 
 from __future__ import annotations
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, DROP0, MOVE0, PICK0, SEARCH0, STONE0
 from shadowtable.games.shadowlord.board import (
@@ -21,7 +22,6 @@ from shadowtable.games.shadowlord.board import (
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import battle_in, lord
-from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.rules.recruit import searchers, start_search
 from shadowtable.games.shadowlord.rules.shift import offer_shift
 from shadowtable.games.shadowlord.state import (
@@ -215,7 +215,7 @@ def move_shadow(ctx: Context, s: SLState, task: ShadowMove, action: int) -> None
     f, d = divmod(action - MOVE0, 4)
     origin = s.loc[f]
     s.loc[f] = direction_target(ctx, origin, d)
-    log(s, f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(s.loc[f])}")
+    note(s, "move", f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(s.loc[f])}")
     s.stack.append(PutToVote("move_shadow", f, origin))
 
 
@@ -228,7 +228,7 @@ def shadow_moved(ctx: Context, s: SLState, f: int, origin: int) -> None:
 def shadow_back(ctx: Context, s: SLState, f: int, origin: int) -> None:
     """The vote on a moved shadow failed: it goes back."""
     s.loc[f] = origin
-    log(s, f"{ctx.content.fig_name[f]} returns to {ctx.content.galaxy_name(origin)}")
+    note(s, "move", f"{ctx.content.fig_name[f]} returns to {ctx.content.galaxy_name(origin)}")
 
 
 RULES: dict[type[Task], Handler] = {

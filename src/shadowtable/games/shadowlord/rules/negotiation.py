@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import (
     DONE,
@@ -31,7 +32,6 @@ from shadowtable.games.shadowlord.board import add_loose, alliance_size, control
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, recolour, release, resolve_diplomats
-from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, STARTED, STOPPED, SLState
 from shadowtable.games.shadowlord.tasks import (
     Commit,
@@ -96,11 +96,11 @@ def revoke(ctx: Context, s: SLState, seat: int, action: int) -> None:
             bits |= 1 << b
         for a in ctx.seat_alliances[seat]:
             s.perm[a] &= ~bits
-        log(s, f"seat {seat} revokes the permission of seat {k}")
+        note(s, "offer", f"seat {seat} revokes the permission of seat {k}")
     else:
         g = action - REVOKE_T0
         s.truce &= ~(1 << g)
-        log(s, f"seat {seat} revokes the Truce in {ctx.content.galaxy_name(g)}")
+        note(s, "offer", f"seat {seat} revokes the Truce in {ctx.content.galaxy_name(g)}")
     before = any(type(t) is Move for t in s.stack)
     resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
 
@@ -121,7 +121,7 @@ def start_offer(ctx: Context, s: SLState, seat: int, target: int) -> None:
         "items": 0,
     }
     s.stack.append(OfferBuild(seat))
-    log(s, f"seat {seat} makes an offer to seat {target}")
+    note(s, "offer", f"seat {seat} makes an offer to seat {target}")
 
 
 def tradable_chars(ctx: Context, s: SLState, seat: int) -> list[int]:
@@ -198,7 +198,7 @@ def build_offer(ctx: Context, s: SLState, task: OfferBuild, action: int) -> None
     if action == DONE:
         return_escrow(s, o)
         s.offer = None
-        log(s, "the offer is withdrawn")
+        note(s, "offer", "the offer is withdrawn")
         return
     if action == OSEND:
         s.stack.append(OfferReply(o["to"]))
@@ -301,10 +301,10 @@ def reply(ctx: Context, s: SLState, task: OfferReply, action: int) -> None:
         return
     if action != YES:
         return_escrow(s, o)
-        log(s, f"seat {o['to']} refuses the offer")
+        note(s, "offer", f"seat {o['to']} refuses the offer")
         return
     execute(ctx, s, o)
-    log(s, f"seat {o['to']} accepts the offer")
+    note(s, "offer", f"seat {o['to']} accepts the offer")
 
 
 def execute(ctx: Context, s: SLState, o: dict[str, Any]) -> None:
@@ -359,7 +359,7 @@ def place_traded(ctx: Context, s: SLState, task: PlaceTraded, action: int) -> No
     f, g = task.figure, action - GAL0
     if g != s.loc[f]:
         s.loc[f] = g
-        log(s, f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(g)}")
+        note(s, "offer", f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(g)}")
 
 
 def _permit(ctx: Context, s: SLState, granter: int, grantee: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0, YES
 from shadowtable.games.shadowlord.board import (
@@ -28,7 +29,6 @@ from shadowtable.games.shadowlord.rules.alliances import (
     where,
 )
 from shadowtable.games.shadowlord.rules.cards import d8_outcomes, discard_portrait
-from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import (
     ACTIVE,
     BAG,
@@ -111,7 +111,7 @@ def become_traitor(ctx: Context, s: SLState, f: int, colour: int) -> None:
         kind = ctx.content.fig_kind
         if any(kind[e] != DIPLOMAT and not friendly(ctx, s.owner[e], colour) for e in figs_at(s, g)):
             s.flags[f] |= MUST_LEAVE
-    log(s, f"{ctx.content.fig_name[f]} leaves {ctx.content.colours[old]} for {ctx.content.colours[colour]}")
+    note(s, "recruit", f"{ctx.content.fig_name[f]} leaves {ctx.content.colours[old]} for {ctx.content.colours[colour]}")
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 
 
@@ -124,10 +124,10 @@ def bribe_answer(ctx: Context, s: SLState, task: BribeAnswerRoll, roll: int) -> 
     """Bribery succeeds when the briber rolled higher."""
     f, mine = task.figure, task.briber_roll
     if mine > roll and bribable(ctx, s, f, s.cur):
-        log(s, f"Bribery succeeds ({mine} against {roll}): {ctx.content.fig_name[f]} turns traitor")
+        note(s, "recruit", f"Bribery succeeds ({mine} against {roll}): {ctx.content.fig_name[f]} turns traitor")
         turn_traitor(ctx, s, f, s.cur)
     else:
-        log(s, f"Bribery fails ({mine} against {roll})")
+        note(s, "recruit", f"Bribery fails ({mine} against {roll})")
 
 
 def start_bribe(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
@@ -135,8 +135,9 @@ def start_bribe(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
     s.hand[seat * NV + v] -= 4
     s.discard[v] += 4
     s.bribed = 1
-    log(
+    note(
         s,
+        "recruit",
         f"{ctx.content.colours[s.cur]} tries to Bribe {ctx.content.fig_name[f]} with four "
         f"{ctx.content.card_values[v]}s",
     )
@@ -163,7 +164,7 @@ def searchers(ctx: Context, s: SLState, colour: int) -> list[int]:
 
 def start_search(ctx: Context, s: SLState, f: int) -> None:
     s.flags[f] |= SEARCHED | STOPPED
-    log(s, f"{ctx.content.fig_name[f]} searches for allies in {ctx.content.galaxy_name(s.loc[f])}")
+    note(s, "recruit", f"{ctx.content.fig_name[f]} searches for allies in {ctx.content.galaxy_name(s.loc[f])}")
     s.stack.append(Reveal(s.loc[f], False))
 
 
@@ -178,14 +179,14 @@ def reveal_disc(ctx: Context, s: SLState, task: Reveal, kind: int) -> None:
     s.bag[kind] -= 1
     s.disc[g] = 0
     seat = ctx.seat_of(s.cur)
-    log(s, f"the disc in {ctx.content.galaxy_name(g)} is {ctx.content.disc_names[kind]}")
+    note(s, "recruit", f"the disc in {ctx.content.galaxy_name(g)} is {ctx.content.disc_names[kind]}")
     fig = next((f for f in ctx.content.disc_figs[kind] if s.status[f] in (BAG, ACTIVE)), NOBODY)
     if kind < 3:
         fig = next(f for f in ctx.content.disc_figs[kind] if s.status[f] == BAG)
         s.stack.append(Enlist(seat, fig, g, task.discovered))
         return
     if fig == NOBODY or s.status[fig] != ACTIVE or s.loc[fig] != ctx.content.fortress:
-        log(s, "that shadow has left the Lost Fortress: the disc is removed with no effect")
+        note(s, "recruit", "that shadow has left the Lost Fortress: the disc is removed with no effect")
         return
     if shadow_targets(ctx, s, s.cur):
         s.stack.append(PlaceShadow(seat, fig))
@@ -219,7 +220,7 @@ def place_shadow(ctx: Context, s: SLState, task: PlaceShadow, action: int) -> No
     """Place the shadow, draw its Space Ships, then the vote (3-4 players)."""
     f, g = task.figure, action - GAL0
     s.loc[f] = g
-    log(s, f"{ctx.content.fig_name[f]} is placed in {ctx.content.galaxy_name(g)}")
+    note(s, "recruit", f"{ctx.content.fig_name[f]} is placed in {ctx.content.galaxy_name(g)}")
     s.stack.append(PutToVote("place_shadow", f))
     s.stack.append(DrawShadowShips(f))
 
@@ -232,7 +233,7 @@ def shadow_stays(ctx: Context, s: SLState, f: int, _: int) -> None:
 def shadow_removed(ctx: Context, s: SLState, f: int, _: int) -> None:
     """The vote on a placed shadow failed: it leaves the game."""
     remove_figure(ctx, s, f, NOBODY)
-    log(s, f"{ctx.content.fig_name[f]} is removed from the game")
+    note(s, "recruit", f"{ctx.content.fig_name[f]} is removed from the game")
 
 
 def enlist_legal(ctx: Context, s: SLState, task: Enlist) -> list[int]:
@@ -255,7 +256,7 @@ def enlist(ctx: Context, s: SLState, task: Enlist, action: int) -> None:
     f, g, discovered = task.figure, task.galaxy, task.discovered
     if action == DONE:
         s.status[f] = REMOVED
-        log(s, f"{ctx.content.fig_name[f]} is removed from the game")
+        note(s, "recruit", f"{ctx.content.fig_name[f]} is removed from the game")
         return
     if action == YES:
         s.stack.append(Join(f, s.cur, g, discovered))
@@ -274,7 +275,7 @@ def join(ctx: Context, s: SLState, task: Join) -> None:
         return
     s.owner[f], s.status[f], s.loc[f], s.ships[f] = colour, ACTIVE, g, 0
     s.flags[f] = FREED if discovered else NO_MOVE
-    log(s, f"{ctx.content.fig_name[f]} joins {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}")
+    note(s, "recruit", f"{ctx.content.fig_name[f]} joins {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}")
 
 
 def place_colour(ctx: Context, s: SLState, task: PlaceChar) -> int:
@@ -302,7 +303,9 @@ def place_char(ctx: Context, s: SLState, task: PlaceChar, action: int) -> None:
     else:
         recolour(ctx, s, f, colour)
     s.status[f], s.loc[f], s.flags[f] = ACTIVE, g, NO_MOVE
-    log(s, f"{ctx.content.fig_name[f]} goes to {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}")
+    note(
+        s, "recruit", f"{ctx.content.fig_name[f]} goes to {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}"
+    )
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 
 
@@ -313,7 +316,7 @@ def dismiss_legal(ctx: Context, s: SLState, task: Dismiss) -> list[int]:
 def dismiss(ctx: Context, s: SLState, task: Dismiss, action: int) -> None:
     """Dismiss a member: every other player says whether he wants him; removed if nobody does."""
     f = action - FIG0
-    log(s, f"{ctx.content.colours[task.colour]} Dismisses {ctx.content.fig_name[f]}")
+    note(s, "recruit", f"{ctx.content.colours[task.colour]} Dismisses {ctx.content.fig_name[f]}")
     s.stack.append(DismissAsk(f, 1, 0))
 
 
@@ -336,7 +339,7 @@ def dismiss_ask(ctx: Context, s: SLState, task: DismissAsk) -> None:
     else:
         discard_portrait(s, f)
         remove_figure(ctx, s, f, NOBODY)
-        log(s, f"nobody wants {ctx.content.fig_name[f]}: removed from the game")
+        note(s, "recruit", f"nobody wants {ctx.content.fig_name[f]}: removed from the game")
 
 
 def want_legal(ctx: Context, s: SLState, task: Want) -> list[int]:
@@ -350,7 +353,7 @@ def want(ctx: Context, s: SLState, task: Want, action: int) -> None:
     ask = s.stack.pop()  # the pending DismissAsk: note this player as a taker
     assert isinstance(ask, DismissAsk)
     s.stack.append(replace(ask, wanted=ask.wanted | 1 << task.seat))
-    log(s, f"seat {task.seat} wants {ctx.content.fig_name[task.figure]}")
+    note(s, "recruit", f"seat {task.seat} wants {ctx.content.fig_name[task.figure]}")
 
 
 def dismiss_to_legal(ctx: Context, s: SLState, task: DismissTo) -> list[int]:

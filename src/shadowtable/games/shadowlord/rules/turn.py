@@ -3,6 +3,7 @@ Ruins, the Power Stone Timer), Step 3 (building Space Ships) and passing the tur
 
 from __future__ import annotations
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import BUY0, DONE, FIG0, GAL0, YES
 from shadowtable.games.shadowlord.board import alliance_figs, control, room
@@ -10,7 +11,6 @@ from shadowtable.games.shadowlord.content import CARD_VALUES, MERCHANT
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, eliminate, lord, lord_defeated
 from shadowtable.games.shadowlord.rules.cards import discard_from_hand, place_actions
-from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NOBODY, SLState
 from shadowtable.games.shadowlord.tasks import (
     AfterDraw,
@@ -43,7 +43,7 @@ def count_step(ctx: Context, s: SLState) -> None:
     s.steps_turn += 1
     if s.steps_turn > TURN_STEP_LIMIT:
         s.end = "truncated"
-        log(s, "turn step limit reached: the game is truncated")
+        note(s, "turn", "turn step limit reached: the game is truncated")
 
 
 def order_from(ctx: Context, first: int) -> list[int]:
@@ -62,7 +62,7 @@ def roll_first(ctx: Context, s: SLState, task: First, seat: int) -> None:
     s.first_seat = seat
     first = ctx.seat_alliances[seat][0]
     s.cur = first
-    log(s, f"seat {seat} ({ctx.content.colours[first]}) plays first")
+    note(s, "turn", f"seat {seat} ({ctx.content.colours[first]}) plays first")
     s.stack.append(TurnStart())
     for colour in reversed(order_from(ctx, first)):
         for _ in range(ctx.content.supplies["start_ships"]):
@@ -98,14 +98,14 @@ def turn_start(ctx: Context, s: SLState, task: TurnStart) -> None:
     if s.timer == 0:
         s.end = "shadowlord_timer"
         s.winner = NOBODY
-        log(s, "the Power Stone Timer stands on the Starburst: the Shadowlord wins")
+        note(s, "turn", "the Power Stone Timer stands on the Starburst: the Shadowlord wins")
         return
     if s.turn >= ctx.options["turn_cap"]:
         s.end = "truncated"
-        log(s, f"turn cap {ctx.options['turn_cap']} reached: the game is truncated")
+        note(s, "turn", f"turn cap {ctx.options['turn_cap']} reached: the game is truncated")
         return
     seat = ctx.seat_of(s.cur)
-    log(s, f"turn {s.turn + 1}: {ctx.content.colours[s.cur]} (seat {seat})")
+    note(s, "turn", f"turn {s.turn + 1}: {ctx.content.colours[s.cur]} (seat {seat})")
     s.stack.append(TurnBody())
     if can_surrender(ctx, s, seat):
         s.stack.append(Surrender(seat))
@@ -129,7 +129,7 @@ def decide_surrender(ctx: Context, s: SLState, task: Surrender, action: int) -> 
         return
     seat = task.seat
     owner_seat = ctx.seat_of(s.owner[s.stone])
-    log(s, f"seat {seat} surrenders to seat {owner_seat}")
+    note(s, "turn", f"seat {seat} surrenders to seat {owner_seat}")
     for colour in ctx.seat_alliances[seat]:
         if s.alive[colour]:
             eliminate(ctx, s, colour, -1, "surrender")
@@ -159,7 +159,7 @@ def turn_body(ctx: Context, s: SLState, task: TurnBody) -> None:
             AfterDraw(),
         ]
     )
-    log(s, f"{ctx.content.colours[s.cur]} draws {draws} Power Card(s)")
+    note(s, "turn", f"{ctx.content.colours[s.cur]} draws {draws} Power Card(s)")
     s.stack.extend([DrawToHand(seat)] * draws)
 
 
@@ -211,7 +211,7 @@ def build(ctx: Context, s: SLState, task: Build, action: int) -> None:
     """Place one ship on a ring or loose, discard a card for ships, or finish building."""
     if action == DONE:
         if s.pool:
-            log(s, f"{ctx.content.colours[s.cur]} leaves {s.pool} Space Ship(s) unbuilt")
+            note(s, "turn", f"{ctx.content.colours[s.cur]} leaves {s.pool} Space Ship(s) unbuilt")
         s.pool = 0
         return
     s.stack.append(task)
@@ -219,7 +219,7 @@ def build(ctx: Context, s: SLState, task: Build, action: int) -> None:
         v = action - BUY0
         discard_from_hand(s, task.seat, v)
         s.pool += ctx.content.card_values[v]
-        log(s, f"{ctx.content.colours[s.cur]} discards a {ctx.content.card_values[v]} for Space Ships")
+        note(s, "turn", f"{ctx.content.colours[s.cur]} discards a {ctx.content.card_values[v]} for Space Ships")
     elif action >= GAL0:
         g = action - GAL0
         s.loose_col[g] = s.cur

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, YES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules import events, movement, recruit
 from shadowtable.games.shadowlord.rules.alliances import alive_seats
-from shadowtable.games.shadowlord.rules.log import log
 from shadowtable.games.shadowlord.state import SLState
 from shadowtable.games.shadowlord.tasks import PutToVote, Vote, VoteEnd, decider
 
@@ -69,7 +69,7 @@ def end_vote(ctx: Context, s: SLState, task: VoteEnd) -> None:
         return
     yes = [k for k, v in enumerate(vote["votes"]) if v == 1]
     passed = bool(yes)
-    log(s, f"vote on {vote['kind']}: {'passed' if passed else 'failed'} (yes: {yes})")
+    note(s, "vote", f"vote on {vote['kind']}: {'passed' if passed else 'failed'} (yes: {yes})")
     MOTIONS[vote["kind"]][0 if passed else 1](ctx, s, vote["a"], vote["b"])
 
 
