@@ -259,9 +259,12 @@ def _outcome(call: Callable[[], Any]) -> str:
 
 
 def _said_to_actor(game: Game[Any], state: Any, legal: list[int], probes: list[str]) -> list[str]:
-    """Everything the seat to move is told when it decides: each legal action's words, and the
-    answer (action or typed error) to each probe text and to an action id that is not legal."""
+    """Everything the seat to move is told when it decides: each legal action's words, how they
+    are grouped, the previews of the first three, and the answer (action or typed error) to each
+    probe text and to an action id that is not legal."""
     said = [game.action_to_str(state, a) for a in legal]
+    said.append(_canonical(game.choice_groups(state)))
+    said += [_canonical(game.preview(state, a)) for a in legal[:3]]
     said += [_outcome(partial(game.parse_action, state, text)) for text in probes]
     bound = game.spec.num_distinct_actions
     said.append(_outcome(lambda: game.apply(state, bound)))

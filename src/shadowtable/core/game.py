@@ -177,6 +177,47 @@ class Game(ABC, Generic[S]):
         """The rule that applies to the decision in ``observation``, quoted with its section."""
         return ""
 
+    def reference(self) -> dict[str, Any]:
+        """The printed material of the game as JSON data (card texts, board, how each role wins),
+        keyed by the ids and names observations use; nothing in it is secret (empty by default).
+        It never changes during a game: a front end fetches it once."""
+        return {}
+
+    # -- choices --------------------------------------------------------------------------------
+    def action_group(self, state: S, action: int) -> str | None:
+        """The label of the group ``action`` belongs to among the choices of ``state`` (``None``:
+        shown on its own).  Games group actions that differ only in a detail ("place a Power Card
+        under a portrait"), so a front end offers one choice that then asks for the detail."""
+        return None
+
+    def choice_groups(self, state: S) -> list[dict[str, Any]]:
+        """The legal actions of the seat to decide, in words, grouped (:meth:`action_group`):
+        ``[{"label": ..., "actions": [{"id": ..., "text": ...}, ...]}, ...]`` in the order of
+        their first action; an action on its own is a group labelled with its own words.  Empty
+        at a chance node or once the game is over."""
+        if self.current_player(state) < 0:
+            return []
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for action in self.legal_actions(state):
+            text = self.action_to_str(state, action)
+            groups.setdefault(self.action_group(state, action) or text, []).append({"id": action, "text": text})
+        return [{"label": label, "actions": actions} for label, actions in groups.items()]
+
+    def preview(self, state: S, action: int) -> dict[str, Any] | None:
+        """What comes next if the seat to decide takes ``action``, without changing ``state``:
+        ``{"prompt": ..., "choices": [words, ...]}`` when that seat decides again at once (where
+        a Move card lets it go, which movements follow), else ``None`` (chance or another seat
+        comes first, or the game ends).  Raises :class:`IllegalActionError` for an illegal action."""
+        player = self.current_player(state)
+        if player < 0:
+            return None
+        after = self.apply(state, action)
+        if self.current_player(after) != player:
+            return None
+        pending = self.observe(after, player).get("pending") or {}
+        prompt = str(pending.get("prompt") or "") if isinstance(pending, dict) else ""
+        return {"prompt": prompt, "choices": [self.action_to_str(after, a) for a in self.legal_actions(after)]}
+
     # -- notation -------------------------------------------------------------------------------
     @abstractmethod
     def action_to_str(self, state: S, action: int) -> str:

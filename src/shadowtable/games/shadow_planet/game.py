@@ -11,14 +11,15 @@ from shadowtable.core.events import Event
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet import notation, observe
+from shadowtable.games.shadow_planet import notation, observe, reference
 from shadowtable.games.shadow_planet.content import load_content
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK, current_player
+from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK, current_player, movement
 from shadowtable.games.shadow_planet.rules.endgame import outcome
 from shadowtable.games.shadow_planet.setup import new_state
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.summary import summary
+from shadowtable.games.shadow_planet.tasks import StepMove
 
 MAX_ROUNDS = 60
 """Rounds can never exceed this: the Countdown advances at least 1 per round and only the
@@ -123,6 +124,24 @@ class ShadowPlanetGame(Game[State]):
             return observe.determinize(self.ctx, dict(observation), rng)
         except (KeyError, TypeError, IndexError) as exc:
             raise StateFormatError(f"bad Shadow Planet observation: {exc}") from exc
+
+    def reference(self) -> dict[str, Any]:
+        return reference.reference(self.ctx)
+
+    def action_group(self, state: State, action: int) -> str | None:
+        return None if self.current_player(state) == CHANCE else notation.action_group(action)
+
+    def preview(self, state: State, action: int) -> dict[str, Any] | None:
+        """As :meth:`Game.preview`; during step I, Move, also where the points played so far
+        (with this card) could take the Character on foot (``reach``)."""
+        seen = super().preview(state, action)
+        if seen is None:
+            return None
+        after = self.apply(state, action)
+        top = after.stack[-1]
+        if isinstance(top, StepMove) and top.drive < 0 and top.total > 0:
+            seen["reach"] = movement.reachable(self.ctx, after, top.total)
+        return seen
 
     def render(self, observation: Observation) -> str:
         from shadowtable.games.shadow_planet.render import render

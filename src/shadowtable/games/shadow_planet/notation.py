@@ -130,3 +130,25 @@ def decision_from_str(r: Context, text: str) -> int | None:
             return a
     match = re.fullmatch(r"resolve ([0-9]) .*", words)
     return A.RESOLVE + int(match.group(1)) if match and int(match.group(1)) < 2 else None
+
+
+GROUPS = (
+    (A.PLAY, A.CHOOSE, "play a card from your hand"),
+    (A.CHOOSE, A.PLACE, "choose a card"),
+    (A.PLACE, A.DISCARD, "put a searched card back"),
+    (A.DISCARD, A.DONE, "discard a card face-down to the Messages pile"),
+    (A.GOTO, A.DRIVE, "move"),
+    (A.DRIVE, A.RIDE, "drive a Vehicle"),
+    (A.SEAT, A.COLOUR, "choose a player"),
+    (A.COLOUR, A.USE, "take a Marker from the pool"),
+    (A.DECK, A.IDENTITY, "take the top card of a deck"),
+)
+"""Id ranges whose actions differ only in a detail (a card, a place...), with their label."""
+
+
+def action_group(action: int) -> str | None:
+    """The label of the choice ``action`` belongs to (see :meth:`Game.action_group`)."""
+    for low, high, label in GROUPS:
+        if low <= action < high:
+            return label
+    return None

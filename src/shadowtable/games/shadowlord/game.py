@@ -11,7 +11,7 @@ from shadowtable.core.events import Event
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
 from shadowtable.core.kernel import CHANCE_SEAT
 from shadowtable.core.spec import GameSpec, OptionSpec
-from shadowtable.games.shadowlord import narration, notation, observe, render
+from shadowtable.games.shadowlord import narration, notation, observe, reference, render
 from shadowtable.games.shadowlord.actions import NUM_ACTIONS
 from shadowtable.games.shadowlord.checks import conservation_errors
 from shadowtable.games.shadowlord.content import cached_content
@@ -128,6 +128,12 @@ class ShadowlordGame(Game[SLState]):
 
     def rules_help(self, observation: Observation) -> str:
         return narration.rules_help(observation)
+
+    def reference(self) -> dict[str, Any]:
+        return reference.reference(self.ctx)
+
+    def action_group(self, state: SLState, action: int) -> str | None:
+        return notation.action_group(self.ctx, state, action)
 
     def render(self, observation: Observation) -> str:
         return render.render(self.ctx, observation)

@@ -216,3 +216,46 @@ def action_from_str(ctx: Context, s: SLState, text: str) -> int | None:
         if normalise_notation(action_to_str(ctx, s, a)) == wanted:
             return a
     return None
+
+
+GROUP_LABELS = {
+    "place": "place a Power Card under a portrait",
+    "bribe": "bribe a character with four matching Power Cards",
+    "drop": "drop a Space Ship from a character",
+    "pick": "pick up a Space Ship to a character",
+    "search": "search for allies with a character",
+    "stone": "pass the Power Stone",
+    "buy": "discard a Power Card for Space Ships",
+    "commit_p": "commit a Power Card from the portrait",
+    "commit_h": "commit a Power Card from the Attack Hand",
+    "ally_a": "send an ally to the attacker",
+    "ally_d": "send an ally to the defender",
+    "truce": "propose a Truce",
+    "offer_to": "make an offer to a player",
+    "ogive": "offer: give a Power Card",
+    "owant": "offer: ask for a Power Card",
+    "ochar": "offer: trade a character",
+    "orelease": "offer: release a captive",
+    "oship": "offer: a Space Ship from a character",
+    "otruce": "offer: a Truce",
+    "revoke_truce": "revoke a Truce",
+    "revoke_perm": "revoke a permission",
+}
+"""The group of each action block whose actions differ only in a detail (a card, a figure...)."""
+
+
+def action_group(ctx: Context, s: SLState, action: int) -> str | None:
+    """The label of the choice ``action`` belongs to (see :meth:`Game.action_group`)."""
+    if is_chance(s):
+        return None
+    kind = type(s.stack[-1]) if s.stack else Task
+    block, i = decode(action)
+    if block == "move":
+        return f"move {ctx.content.fig_name[i // 4]}"
+    if block == "fig":
+        return f"{FIG_VERBS.get(kind, 'choose')} a character"
+    if block == "gal":
+        return f"{GAL_VERBS.get(kind, 'choose')} a galaxy"
+    if block == "seat":
+        return f"{SEAT_VERBS.get(kind, 'seat')} ..."
+    return GROUP_LABELS.get(block)

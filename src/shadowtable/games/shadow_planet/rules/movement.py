@@ -56,3 +56,27 @@ def walk_step(ctx: Context, s: State, task: MovePoints, action: int) -> None:
     s.char_loc[ch], s.char_section[ch] = dest, -1
     if walk_options(ctx, s, points):
         s.stack.append(MovePoints(task.seat, points))
+
+
+def reachable(ctx: Context, s: State, points: int) -> list[str]:
+    """Where the active Character could walk with ``points`` Move points, in words with the
+    cheapest cost: Locations along Links, then Sections entered there (entering ends movement)."""
+    ch = s.active
+    start = s.char_loc[ch]
+    best = {start: 0}
+    frontier = [start]
+    while frontier:
+        here = frontier.pop()
+        for dest in range(len(ctx.c.location_names)):
+            cost = best[here] + ctx.c.link_cost[here][dest]
+            if ctx.walk_ok[here][dest] and cost <= points and cost < best.get(dest, points + 1):
+                best[dest] = cost
+                frontier.append(dest)
+    words = [f"go {ctx.c.location_names[loc]} (cost {cost})" for loc, cost in sorted(best.items()) if loc != start]
+    for sec, loc in enumerate(ctx.c.section_location):
+        if loc not in best or (loc == start and s.char_section[ch] >= 0 and best[loc] == 0):
+            continue
+        cost = best[loc] + ctx.c.section_entry[sec]
+        if cost <= points and can_enter(ctx, s, ch, sec):
+            words.append(f"enter {ctx.c.section_names[sec]} (cost {cost})")
+    return words

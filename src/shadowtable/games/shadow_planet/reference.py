@@ -1,0 +1,127 @@
+"""Reference data a player needs to choose: card texts, Sections (costs and payments), Links,
+Characters (colours, abilities), Vehicles and how each role wins, all from the content files.
+
+Every entry is keyed by the id or name the observation uses (card ids, Location, Section and
+Character names), so a front end looks up what the observation shows.  Nothing here is secret:
+it is the printed material of the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shadowtable.core.rules_help import quote
+from shadowtable.games.shadow_planet.content import COLOURS, Content
+from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.effects import TYPES
+
+PACKAGE = "shadowtable.games.shadow_planet"
+
+GOAL_RULES = {"alien": "goal_alien", "astronaut": "goal_astronaut", "guardian": "goal_guardian"}
+"""The rules-help entry quoting how each role wins."""
+
+
+def effect_text(content: Content, effect: dict[str, Any]) -> str:
+    """One effect of a card, Section or ability in words."""
+    kind = effect["kind"]
+    amount = effect.get("amount", 0)
+    count = effect.get("count", 0)
+    words = {
+        "aura_search": f"other Characters in the same Location get +{amount} Search this round"
+        + (" (this Character too)" if effect.get("include_self") else ""),
+        "forbid_type": f"you cannot play {str(effect.get('type', '')).capitalize()} cards for the rest of the turn",
+        "exclusive_type": f"play it only as your first {str(effect.get('type', '')).capitalize()} card this turn; "
+        f"no other {str(effect.get('type', '')).capitalize()} card after it",
+        "end_of_turn_to_messages": "at the end of the turn it goes to the Messages pile"
+        + (" face up" if effect.get("face_up", True) else " face down"),
+        "swap_with_player": "swap a card of your hand with a card of another player"
+        + (" (they choose theirs)" if effect.get("chooser", "other") == "other" else " (you choose theirs)"),
+        "vehicle_into_play": f"puts the {str(effect.get('vehicle', '')).capitalize()} into play in this Location"
+        + ("; then it goes to the Messages pile" if effect.get("discard_to_messages") else ""),
+        "endgame_count": f"at the end of the game it counts as {count} "
+        f"{str(effect.get('type', '')).capitalize()} card(s) in the Gear of an {str(effect.get('objective', ''))}",
+        "repair_advance": f"Repair Indicator {amount} step(s) closer to the end",
+        "messages_look_remove": f"look at the top {effect.get('look', 0)} Messages cards "
+        f"and remove {effect.get('remove', 0)}",
+        "robot_gear_swap": "swap a card of your hand with one of the Robot's Gear",
+        "countdown_adjust": f"move the Countdown Indicator {amount} step(s), forward or back",
+        "give_pool_markers": f"give {count} Marker(s) from the pool to Characters",
+        "give_pool_marker": f"give {count} Marker(s) from the pool to a Character",
+        "draw_any_location": f"take the top {count} card(s) of any Location deck",
+        "temple_pile": f"look at {count} cards of the Temple pile and take one",
+        "cancel_ability": "cancel another Character's ability this round",
+        "free_move_to_section": f"move for free from {effect.get('location', '')} into {effect.get('section', '')}",
+        "search_bonus": f"+{amount} Search",
+        "take_protagonist": "take the Protagonist card",
+    }
+    return str(words.get(kind, kind.replace("_", " ")))
+
+
+def card_text(content: Content, card: int) -> str:
+    """A card's printed text: its type and value, then its effects (or "no special effect")."""
+    kind = TYPES[content.card_type[card]].capitalize()
+    effects = "; ".join(effect_text(content, e) for e in content.card_effects[card]) or "no special effect"
+    return f"{kind} {content.card_value[card]}: {effects}."
+
+
+def _cost_text(cost: tuple[int, ...]) -> str:
+    return ", ".join(f"{n} {TYPES[t].capitalize()}" for t, n in enumerate(cost) if n) or "nothing"
+
+
+def reference(ctx: Context) -> dict[str, Any]:
+    """The game's reference data as JSON (see the module's documentation)."""
+    c = ctx.c
+    n_loc = len(c.location_names)
+    return {
+        "cards": [
+            {"id": k, "name": c.card_name[k], "type": TYPES[c.card_type[k]], "value": c.card_value[k],
+             "text": card_text(c, k)}
+            for k in range(c.num_cards)
+        ],
+        "links": [
+            {"between": [c.location_names[a], c.location_names[b]], "cost": c.link_cost[a][b],
+             "vehicle_only": c.link_vehicle_only[a][b]}
+            for a in range(n_loc) for b in range(a + 1, n_loc) if c.link_cost[a][b]
+        ],
+        "sections": [
+            {
+                "name": c.section_names[k],
+                "location": c.location_names[c.section_location[k]],
+                "entry_cost": c.section_entry[k],
+                "payments": [
+                    {"label": r.label, "cost": _cost_text(r.cost),
+                     "effect": "; ".join(effect_text(c, e) for e in r.effects)}
+                    for r in c.section_reveals[k]
+                ],
+            }
+            for k in range(len(c.section_names))
+        ],
+        "characters": [
+            {
+                "name": c.char_names[k],
+                "colour": COLOURS[c.char_colour[k]] if c.char_colour[k] >= 0 else None,
+                "start": c.location_names[c.char_start[k]],
+                "ability": "; ".join(effect_text(c, e) for e in c.char_controlled[k]) or None,
+                "uncontrolled": "; ".join(effect_text(c, e) for e in c.char_uncontrolled[k]) or None,
+            }
+            for k in range(len(c.char_names))
+        ],
+        "vehicles": [
+            {"name": c.vehicle_names[k], "capacity": c.vehicle_capacity[k],
+             "bonus": _bonus_text(*c.vehicle_bonus[k])}
+            for k in range(len(c.vehicle_names))
+        ],
+        "objectives": [
+            {"name": c.objective_names[k], "priority": k + 1, "role": c.objective_role[k],
+             "goal": quote(PACKAGE, GOAL_RULES[c.objective_role[k]])}
+            for k in range(len(c.objective_names))
+        ],
+    }  # fmt: skip
+
+
+def _bonus_text(kind: str, amount: int) -> str:
+    if kind == "multiply_total":
+        return f"Move total x{amount}"
+    if kind == "add_per_card":
+        return f"+{amount} Move per card played"
+    return f"{kind.replace('_', ' ')} {amount}"

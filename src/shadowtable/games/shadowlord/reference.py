@@ -1,0 +1,72 @@
+"""Reference data a player needs to choose: the characters (kind, strength, starting colour),
+the Power Cards, the Special Event table, the galaxies, the first-round moves and how to win,
+all from the content files.
+
+Entries are keyed by the names the observation uses (figure names, galaxy names such as
+``c3``), so a front end looks up what the observation shows.  Nothing here is secret.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shadowtable.core.rules_help import quote
+from shadowtable.games.shadowlord.content import CELL_KINDS, EVENTS, KIND_NAMES
+from shadowtable.games.shadowlord.context import Context
+
+PACKAGE = "shadowtable.games.shadowlord"
+
+EVENT_WORDS = {
+    "none": "no event",
+    "defect": "a character of another Alliance Defects to yours (a Vote in 3-4 player games)",
+    "escape": "one of your captured characters Escapes to your Master's galaxy",
+    "spacestorm": "another player loses 1d8 Space Ships (a Vote in 3-4 player games)",
+    "discover": "turn over a face-down character disc and follow Searching for Allies",
+    "steal": "steal two random cards from another player's Attack Hand (a Vote in 3-4 player games)",
+    "draw2": "draw 2 Power Cards (mandatory)",
+}
+"""What each Special Event does, in short."""
+
+CELL_WORDS = {
+    "space_base": "Space Base: +3 Space Ships a turn to the player who controls it",
+    "ruins": "Ruins: +1 Power Card a turn to the player who controls it",
+    "home": "Home Planet: shadows cannot enter; characters on it cannot be Bribed or Defect",
+    "lost_fortress": "the Lost Fortress: the Shadowlord's base",
+    "galaxy": "a galaxy",
+}
+
+
+def reference(ctx: Context) -> dict[str, Any]:
+    """The game's reference data as JSON (see the module's documentation)."""
+    c = ctx.content
+    colours = [*c.colours, "black"]
+    first_round = {
+        c.colours[colour]: [c.galaxy_name(g) for g in ctx.config.first_round[colour]] for colour in ctx.config.alliances
+    }
+    return {
+        "figures": [
+            {
+                "name": c.fig_name[f],
+                "kind": KIND_NAMES[c.fig_kind[f]],
+                "strength": c.fig_strength[f],
+                "colour": colours[c.fig_colour[f]] if 0 <= c.fig_colour[f] < len(colours) else None,
+            }
+            for f in range(c.num_figures)
+        ],
+        "power_cards": [
+            {"value": value, "copies": count, "text": f"Power Card {value}: adds {value} to a Duel, "
+             f"or discard it for {value} Space Ship(s)"}
+            for value, count in zip(c.card_values, c.card_counts, strict=True)
+        ],
+        "special_events": [
+            {"roll": roll, "event": EVENTS[c.events[roll]], "text": EVENT_WORDS[EVENTS[c.events[roll]]]}
+            for roll in range(2, len(c.events))
+        ],
+        "galaxies": [
+            {"name": c.galaxy_name(g), "kind": CELL_KINDS.get(kind, kind), "text": CELL_WORDS.get(
+                CELL_KINDS.get(kind, kind), kind)}
+            for g, kind in enumerate(c.cell_kind)
+        ],
+        "first_round_moves": first_round,
+        "goal": quote(PACKAGE, "goal"),
+    }  # fmt: skip
