@@ -24,7 +24,14 @@ from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.record import GameRecord
 from shadowtable.saves import create_new_save, create_save_at, overwrite_save, resume_command
 from shadowtable.tui.boards import board
+from shadowtable.tui.details import action_details, how_to_win
 from shadowtable.tui.table import Table
+
+COLLAPSE_ABOVE = 8
+"""With more legal actions than this, actions that differ in a detail are offered as one group."""
+
+FIGHT_KINDS = frozenset({"duel", "battle", "blast"})
+"""Event kinds shown as the latest fight's breakdown."""
 
 CSS = """
 #board { width: 2fr; border: round $primary; padding: 0 1; }
@@ -35,8 +42,11 @@ CSS = """
 #help { height: auto; max-height: 60%; border: round $panel; padding: 0 1; display: none; }
 #help.shown { display: block; }
 #help-text { height: auto; }
-#log { height: 10; border: round $panel; padding: 0 1; }
-#log-text { height: auto; }
+#detail { height: auto; max-height: 12; border: round $panel; padding: 0 1; }
+#bottom { height: 12; }
+#recent { width: 1fr; border: round $secondary; padding: 0 1; }
+#log { width: 1fr; border: round $panel; padding: 0 1; }
+#log-text, #recent-text { height: auto; }
 HandOver { align: center middle; }
 HandOver > Vertical {
     width: 60; height: auto; border: thick $primary; padding: 1 2; background: $surface;
@@ -110,6 +120,9 @@ class PlayApp(App[None]):
         self.spectator_seat = spectator_seat
         self.shown_seat: int | None = None
         self.handing_over = False
+        self.reference = table.game.reference()
+        self.open_group: str | None = None
+        """The group of choices opened (its label), or ``None``: the top-level list."""
 
     # -- layout ---------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -122,15 +135,23 @@ class PlayApp(App[None]):
                 yield OptionList(id="actions")
                 yield Input(placeholder="type an action, Enter to play", id="notation")
                 yield Static(id="message")
+                yield Static(id="detail")
                 with VerticalScroll(id="help"):
                     yield Static(id="help-text")
-        with VerticalScroll(id="log"):
-            yield Static(id="log-text")
+        with Horizontal(id="bottom"):
+            with VerticalScroll(id="recent"):
+                yield Static(id="recent-text")
+            with VerticalScroll(id="log"):
+                yield Static(id="log-text")
         yield Footer()
 
     def on_mount(self) -> None:
         game = self.table.game
         self.sub_title = f"{game.spec.name}, {game.players} players"
+        self.query_one("#recent", VerticalScroll).border_title = "While you waited"
+        self.query_one("#log", VerticalScroll).border_title = "Game log (scroll back to the start)"
+        self.query_one("#detail", Static).border_title = "About this choice"
+        self.query_one("#help", VerticalScroll).border_title = "Rules (r)"
         if self.watch_delay is not None:
             self.set_interval(max(self.watch_delay, 0.01), self._watch_tick)
         self.advance()
@@ -175,6 +196,8 @@ class PlayApp(App[None]):
         self.query_one("#board-text", Static).update("")
         self.query_one("#actions", OptionList).clear_options()
         self.query_one("#log-text", Static).update("")
+        self.query_one("#recent-text", Static).update("")
+        self.query_one("#detail", Static).update("")
         self.query_one("#help-text", Static).update("")
         self.query_one("#status", Static).update("hand-over")
 
@@ -183,19 +206,51 @@ class PlayApp(App[None]):
         observation = table.observation(seat)
         self.query_one("#board-text", Static).update(board(game, observation))
         self.query_one("#status", Static).update(Text(self._status_line(seat)))
+        self._fill_choices()
+        rules = game.rules_help(observation) or "No rule text for this moment."
+        goal = how_to_win(self.reference, observation)
+        self.query_one("#help-text", Static).update(Text(f"{rules}\n\n{goal}" if goal else rules))
+        self.query_one("#help", VerticalScroll).scroll_home(animate=False)
+        self.query_one("#recent-text", Static).update(Text(self._recent_text(seat)))
+        self.query_one("#log-text", Static).update(Text("\n".join(table.log(seat))))
+        for panel in ("#log", "#recent"):
+            scroll = self.query_one(panel, VerticalScroll)
+            scroll.call_after_refresh(scroll.scroll_end, animate=False)
+
+    def _fill_choices(self) -> None:
+        """The legal actions: every one when they are few; else one entry per group of actions
+        that differ in a detail (open it to choose the detail), or the opened group's actions."""
         options = self.query_one("#actions", OptionList)
         options.clear_options()
-        options.add_options([Option(Text(text), id=str(action)) for action, text in table.choices()])
-        self.query_one("#help-text", Static).update(
-            Text(game.rules_help(observation) or "No rule text for this moment.")
-        )
-        self.query_one("#help", VerticalScroll).scroll_home(animate=False)
-        self.query_one("#log-text", Static).update(Text("\n".join(table.log(seat))))
-        log = self.query_one("#log", VerticalScroll)
-        log.call_after_refresh(log.scroll_end, animate=False)
+        self.query_one("#detail", Static).update("")
+        groups = self.table.choice_groups()
+        total = sum(len(group["actions"]) for group in groups)
+        labels = [group["label"] for group in groups]
+        if self.open_group not in labels:
+            self.open_group = None
+        entries: list[Option] = []
+        for index, group in enumerate(groups):
+            actions = group["actions"]
+            if self.open_group is not None and group["label"] != self.open_group:
+                continue
+            if self.open_group is None and total > COLLAPSE_ABOVE and len(actions) > 1:
+                entries.append(Option(Text(f"\u25b8 {group['label']} ({len(actions)} choices)"), id=f"group:{index}"))
+                continue
+            entries.extend(Option(Text(a["text"]), id=str(a["id"])) for a in actions)
+        if self.open_group is not None:
+            entries.insert(0, Option(Text("\u25c2 back to all choices"), id="back"))
+        options.add_options(entries)
         if options.option_count:
             options.highlighted = 0
             options.focus()
+
+    def _recent_text(self, seat: int | None) -> str:
+        """What happened since the viewer's last decision, then the latest fight's breakdown."""
+        lines = [event["text"] for event in self.table.recent(seat)]
+        fight = self.table.latest(seat, FIGHT_KINDS)
+        if fight:
+            lines += ["", "Latest fight:", *(event["text"] for event in fight)]
+        return "\n".join(lines) or "Nothing yet."
 
     def _status_line(self, seat: int | None) -> str:
         session = self.table.session
@@ -210,8 +265,31 @@ class PlayApp(App[None]):
 
     # -- input ----------------------------------------------------------------------------------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id is not None:
-            self._play(lambda: self.table.play(int(event.option.id or 0)))
+        chosen = event.option.id
+        if chosen is None:
+            return
+        if chosen == "back" or chosen.startswith("group:"):
+            groups = self.table.choice_groups()
+            index = int(chosen.split(":")[1]) if chosen != "back" else -1
+            self.open_group = groups[index]["label"] if 0 <= index < len(groups) else None
+            self._fill_choices()
+            return
+        self.open_group = None
+        self._play(lambda: self.table.play(int(chosen)))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Say what the highlighted choice names (card texts, costs) and what would follow it."""
+        chosen = event.option.id
+        detail = self.query_one("#detail", Static)
+        if chosen is None or not chosen.isdigit() or not self.table.session.awaits_outside_decision():
+            detail.update("")
+            return
+        state = self.table.session.state
+        try:
+            text = action_details(self.table.game, self.reference, state, int(chosen))
+        except ShadowTableError:
+            text = ""
+        detail.update(Text(text))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Play the typed action; then, whatever happened, the single-key commands work again."""

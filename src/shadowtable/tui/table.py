@@ -22,7 +22,7 @@ class Table:
     humans: list[int]
     history: list[tuple[Any, int]] = field(default_factory=list)
     """Every step so far as (state before it, action); rebuilt from the session's actions when empty."""
-    _log_cache: dict[int | None, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict, init=False, repr=False)
+    _log_cache: dict[int | None, list[list[dict[str, Any]]]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.history and self.session.actions:
@@ -48,6 +48,12 @@ class Table:
             return []
         state = self.session.state
         return [(a, self.game.action_to_str(state, a)) for a in self.game.legal_actions(state)]
+
+    def choice_groups(self) -> list[dict[str, Any]]:
+        """The person's legal actions grouped (:meth:`Game.choice_groups`); empty when no person decides."""
+        if not self.session.awaits_outside_decision():
+            return []
+        return self.game.choice_groups(self.session.state)
 
     def step_automatic(self) -> bool:
         """Take one chance or bot step if one is due; returns whether it did."""
@@ -87,17 +93,39 @@ class Table:
         return lines if last is None else lines[-last:] if last > 0 else []
 
     def events(self, seat: int | None) -> list[dict[str, Any]]:
-        """Every event of the game so far as ``seat`` is told it (:meth:`Game.told`), from the start.
+        """Every event of the game so far as ``seat`` is told it (:meth:`Game.told`), from the start."""
+        return [event for step in self._told_by_step(seat) for event in step]
 
-        Events already worked out are kept per seat, so a long game is not replayed on every redraw."""
-        done, told = self._log_cache.get(seat, (0, []))
-        if done > len(self.history):
-            done, told = 0, []
-        for state, action in self.history[done:]:
+    def recent(self, seat: int | None) -> list[dict[str, Any]]:
+        """What happened while ``seat`` waited: the events since the last stretch of other seats'
+        and chance steps began, with ``seat``'s own decisions after it (every event for a
+        spectator, who never decides)."""
+        steps = self._told_by_step(seat)
+        players = [self.game.current_player(state) for state, _ in self.history]
+        index = len(players) - 1
+        while index >= 0 and players[index] == seat:
+            index -= 1
+        while index >= 0 and players[index] != seat:
+            index -= 1
+        return [event for step in steps[index + 1 :] for event in step]
+
+    def latest(self, seat: int | None, kinds: frozenset[str]) -> list[dict[str, Any]]:
+        """The events of the last step that noted one of ``kinds`` (e.g. a Duel's breakdown)."""
+        for step in reversed(self._told_by_step(seat)):
+            if any(event["kind"] in kinds for event in step):
+                return [event for event in step if event["kind"] in kinds]
+        return []
+
+    def _told_by_step(self, seat: int | None) -> list[list[dict[str, Any]]]:
+        """What ``seat`` is told at each step so far; kept per seat, so a long game is not
+        replayed on every redraw."""
+        steps = self._log_cache.setdefault(seat, [])
+        if len(steps) > len(self.history):
+            steps.clear()
+        for state, action in self.history[len(steps) :]:
             _, events = self.game.apply_recorded(state, action)
-            told.extend(self.game.told(state, action, events, seat))
-        self._log_cache[seat] = (len(self.history), told)
-        return list(told)
+            steps.append(self.game.told(state, action, events, seat))
+        return steps
 
 
 def replay_history(game: Game[Any], actions: Sequence[int]) -> list[tuple[Any, int]]:

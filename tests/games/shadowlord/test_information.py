@@ -96,8 +96,29 @@ def test_render_draws_the_board_as_a_grid() -> None:
     text = g.render(g.observe(s, 0))
     lines = text.splitlines()
     assert lines[0].startswith("+") and lines[0].count("+") == 6
-    assert "FORT" in text and "rW:2" in text and "Your hand (seat 0): 1x7, 1x10" in text
-    assert "1x0" not in text  # seat 1's cards are not shown to seat 0
+    assert "FORT" in text and "rW:2" in text and "Your Attack Hand (seat 0): Power Cards 7, 10" in text
+    assert "Power Cards 0" not in text  # seat 1's cards are not shown to seat 0
+
+
+def test_render_tells_recruited_characters_from_starting_ones_and_shows_votes_and_offers() -> None:
+    from shadowtable.games.shadowlord.render import fig_code, offer_words, vote_words
+
+    g = game(4)
+    c = g.ctx.content
+    yellow_warrior, found_warrior = c.fig_name.index("Yellow Warrior"), c.fig_name.index("Warrior W1")
+    assert fig_code(g.ctx, yellow_warrior, 2, 3, False) == "yW:3"
+    assert fig_code(g.ctx, found_warrior, 2, 0, False) == "yW1:0"
+    assert fig_code(g.ctx, c.fig_name.index("Shadow 8"), 4, 1, True) == "kS8:1*"
+    vote = {"kind": "defect", "a": found_warrior, "b": -1, "voters": [1, 2, 3], "votes": [-1, 1, -2, -1]}
+    words = vote_words(g.ctx, vote, 0)
+    assert "Warrior W1 Defects to red?" in words and "seat 1: yes" in words and "seat 2: voted" in words
+    offer = {
+        "from": 0, "to": 2, "give": [0, 0, 1, 0, 0], "want": [0, 0, 0, 0, 1], "chars": [], "release": [],
+        "ships": [], "perm_give": 1, "perm_want": 0, "truce": [], "items": 3,
+    }  # fmt: skip
+    assert offer_words(g.ctx, offer) == (
+        "Offer from seat 0 to seat 2: gives Power Card 4; asks for Power Card 10; gives permission to pass"
+    )
 
 
 def test_apply_never_mutates_its_input() -> None:

@@ -13,12 +13,63 @@ COLOUR_CODE = ["r", "b", "y", "g", "k"]
 
 
 def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
+    """``<colour><kind><number>:<ships>`` (``*``: holds the Power Stone); a character found on a
+    disc keeps its number (``yW1``), so it never reads like a starting character (``yW``)."""
     name = ctx.content.fig_name[f]
-    kind = name.split()[-1] if name.split()[0].lower() in ctx.content.colours else name.split()[0]
-    kind = "Shadow" if name.startswith("Shadow ") else kind
-    tag = SHORT.get(kind, kind[:2])
-    suffix = name.split()[-1] if name.startswith("Shadow ") else ""
-    return f"{COLOUR_CODE[owner] if 0 <= owner < 5 else '?'}{tag}{suffix}:{ships}{'*' if stone else ''}"
+    words = name.split()
+    if words[0].lower() in ctx.content.colours:
+        tag = SHORT.get(words[-1], words[-1][:2])
+    elif name.startswith("Shadow "):
+        tag = f"S{words[-1]}"
+    elif len(words) == 1:
+        tag = SHORT.get(words[0], words[0][:2])
+    else:
+        tag = SHORT.get(words[0], words[0][:2]) + "".join(ch for ch in words[-1] if ch.isdigit())
+    return f"{COLOUR_CODE[owner] if 0 <= owner < 5 else '?'}{tag}:{ships}{'*' if stone else ''}"
+
+
+MOTION_WORDS = {
+    "defect": "{a} Defects to {cur}",
+    "place_shadow": "{a} stays where it was placed",
+    "move_shadow": "{a} moves (back to {b} if refused)",
+    "storm": "seat {a} loses 1d8 Space Ships in a Spacestorm",
+    "steal": "{cur} steals two random Power Cards from seat {a}",
+}
+"""What a vote decides, by motion (``a`` the subject, ``b`` the origin, ``cur`` the current colour)."""
+
+
+def vote_words(ctx: Context, vote: dict[str, Any], cur: int) -> str:
+    """The vote in progress: what is voted on, who votes, the votes cast so far (public ones)."""
+    c = ctx.content
+    figure = vote["kind"] in ("defect", "place_shadow", "move_shadow")
+    subject = c.fig_name[vote["a"]] if figure else str(vote["a"])
+    origin = c.galaxy_name(vote["b"]) if vote["kind"] == "move_shadow" and vote["b"] >= 0 else str(vote["b"])
+    colour = c.colours[cur] if 0 <= cur < len(c.colours) else "the current player"
+    motion = MOTION_WORDS.get(vote["kind"], vote["kind"]).format(a=subject, b=origin, cur=colour)
+    cast = ", ".join(
+        f"seat {k}: {'yes' if v == 1 else 'no' if v == 0 else 'voted'}"
+        for k, v in enumerate(vote.get("votes", []))
+        if v != -1
+    )
+    return f"Vote: {motion}? Voters: seats {', '.join(map(str, vote['voters']))}; one 'yes' passes it." + (
+        f" Cast: {cast}." if cast else ""
+    )
+
+
+def offer_words(ctx: Context, offer: dict[str, Any]) -> str:
+    """The open offer's terms, item by item."""
+    c = ctx.content
+    vals = c.card_values
+    items = [f"gives Power Card {vals[v]}" for v, n in enumerate(offer["give"]) for _ in range(n)]
+    items += [f"asks for Power Card {vals[v]}" for v, n in enumerate(offer["want"]) for _ in range(n)]
+    items += [f"trades {c.fig_name[f]}" for f in offer["chars"]]
+    items += [f"releases {c.fig_name[f]}" for f in offer["release"]]
+    items += [f"a Space Ship from {c.fig_name[f]}" for f in offer["ships"]]
+    items += ["gives permission to pass"] * bool(offer["perm_give"])
+    items += ["asks permission to pass"] * bool(offer["perm_want"])
+    items += [f"a Truce in {c.galaxy_name(g)}" for g in offer["truce"]]
+    terms = "; ".join(items) or "nothing yet"
+    return f"Offer from seat {offer['from']} to seat {offer['to']}: {terms}"
 
 
 def render(ctx: Context, obs: dict[str, Any]) -> str:
@@ -71,15 +122,17 @@ def render(ctx: Context, obs: dict[str, Any]) -> str:
         out.append("Captives: " + "; ".join(captives))
     if obs["private"]["hand"] is not None:
         vals = c.card_values
-        out.append(
-            f"Your hand (seat {obs['seat']}): "
-            + ", ".join(f"{n}x{vals[v]}" for v, n in enumerate(obs["private"]["hand"]) if n)
-        )
+        cards = [str(vals[v]) for v, n in enumerate(obs["private"]["hand"]) for _ in range(n)]
+        out.append(f"Your Attack Hand (seat {obs['seat']}): Power Cards {', '.join(cards) or 'none'}")
+    if p.get("vote"):
+        out.append(vote_words(ctx, p["vote"], p["cur"]))
+    if p.get("offer"):
+        out.append(offer_words(ctx, p["offer"]))
     pending = obs.get("pending") or {}
     if pending.get("seat") is not None and pending["seat"] >= 0:
-        out.append(f"Pending (seat {pending['seat']}, {pending['kind']}): {pending['prompt']}")
+        out.append(f"Seat {pending['seat']} to decide: {pending['prompt']}")
     elif pending.get("seat") is not None:
-        out.append(f"Pending: chance ({pending['kind']})")
+        out.append("Chance decides next (a draw or a roll)")
     if obs.get("outcome"):
         out.append(f"GAME OVER: {obs['outcome']}")
     return "\n".join(out)
