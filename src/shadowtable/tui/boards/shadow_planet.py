@@ -49,11 +49,14 @@ def locations_table(c: Any, obs: Observation) -> Table:
             if where != loc:
                 continue
             controller = obs["controller"][ch]
-            label = c.char_names[ch] + (f" [seat {controller}]" if controller >= 0 else "")
+            colour = c.char_colour[ch]
+            label = c.char_names[ch] + (f" ({COLOUR_NAMES[colour]})" if colour >= 0 else "")
+            label += f" [seat {controller}]" if controller >= 0 else ""
             section = obs["char_section"][ch]
             if section >= 0:
                 label += f" in {c.section_names[section]}"
-            pawns.append(label + "\n", style="bold" if controller == obs["seat"] else "")
+            style = COLOUR_STYLES[colour] if colour >= 0 else ""
+            pawns.append(label + "\n", style=f"bold {style}" if controller == obs["seat"] else style)
         for v, at in enumerate(obs["vehicle_loc"]):
             if at == loc:
                 pawns.append(f"{c.vehicle_names[v]} (Vehicle)\n", style="cyan")
@@ -61,7 +64,7 @@ def locations_table(c: Any, obs: Observation) -> Table:
         sections = Text()
         for s, home in enumerate(c.section_location):
             if home == loc:
-                sections.append(f"{c.section_names[s]} ")
+                sections.append(f"{c.section_names[s]} (enter {c.section_entry[s]}) ")
                 sections.append_text(marker_dots(section_marks(obs["section_markers"][s])))
                 sections.append("\n")
         sections.rstrip()
@@ -69,6 +72,35 @@ def locations_table(c: Any, obs: Observation) -> Table:
         known = ", ".join("?" if k is None else c.short(k) for k in deck["top"])
         table.add_row(name, pawns, sections, f"{deck['size']} cards" + (f"\ntop: {known}" if known else ""))
     return table
+
+
+def map_table(reference: dict[str, Any]) -> Table:
+    """The Links with their Move cost and what each Section costs to pay at the end of a turn."""
+    table = Table(title="Links and Sections", expand=True, box=box.SIMPLE_HEAD)
+    table.add_column("Links (Move cost)")
+    table.add_column("Section: payment -> effect")
+    links = [
+        f"{a} - {b}: {link['cost']}" + (" (Vehicle only)" if link["vehicle_only"] else "")
+        for link in reference["links"]
+        for a, b in [link["between"]]
+    ]
+    payments = [
+        f"{section['name']}: {pay['cost']} -> {pay['effect']}"
+        for section in reference["sections"]
+        for pay in section["payments"]
+    ]
+    for row in range(max(len(links), len(payments))):
+        table.add_row(links[row] if row < len(links) else "", payments[row] if row < len(payments) else "")
+    return table
+
+
+def colours_line(c: Any) -> Text:
+    """Which colour of Marker belongs to which Character."""
+    text = Text("Marker colours: ", style="bold")
+    for ch, colour in enumerate(c.char_colour):
+        if colour >= 0:
+            text.append(f"● {c.char_names[ch]} ({COLOUR_NAMES[colour]})  ", style=COLOUR_STYLES[colour])
+    return text
 
 
 def players_table(c: Any, obs: Observation) -> Table:
@@ -138,6 +170,8 @@ def shadow_planet_board(game: Game[Any], obs: Observation) -> RenderableType:
         hand_panel(c, obs),
         locations_table(c, obs),
         players_table(c, obs),
+        colours_line(c),
+        map_table(game.reference()),
     ]
     outcome = outcome_panel(obs)
     if outcome is not None:

@@ -58,7 +58,8 @@ def legend(game: ShadowlordGame) -> Text:
     named = ", ".join(f"{code} {name}" for code, name in zip(COLOUR_CODE, colours, strict=False))
     kinds = ", ".join(f"{code} {name}" for name, code in SHORT.items())
     return Text(
-        f"Legend: {named} (shadows); {kinds} (S1-S8 the eight Shadows); "
+        f"Legend: {named} (shadows); {kinds} (S1-S8 the eight Shadows; a number after W, T or D: a "
+        "character found on a disc, e.g. yW1 is Warrior W1, now yellow); "
         ":n Space Ships on the ring, * holds the Power Stone, +n loose Space Ships, ? a face-down disc",
         style="dim",
     )
