@@ -152,7 +152,9 @@ def eliminate(ctx: Context, s: SLState, colour: int, captor: int, reason: str) -
         cards = f"{portrait_cards} Power Card(s) from its portraits"
         if seat_leaves:
             cards += f" and {hand_cards} from the Attack Hand of seat {seat}"
-        whither = f"go to seat {gainer}" if to_gainer and seat_leaves or gainer >= 0 and not seat_leaves else "are discarded"
+        whither = (
+            f"go to seat {gainer}" if to_gainer and seat_leaves or gainer >= 0 and not seat_leaves else "are discarded"
+        )
         if not seat_leaves and gainer >= 0:
             whither = f"go to seat {gainer} (portraits)"
         note(

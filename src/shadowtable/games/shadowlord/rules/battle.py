@@ -212,6 +212,7 @@ def challenge_question(ctx: Context, s: SLState, task: ChallengeQ, action: int) 
         challenged=action == YES,
     )
 
+
 def battle_galaxies(s: SLState) -> set[int]:
     return {e[0] for e in plan(s) if e[4] == DUE}
 

@@ -267,7 +267,14 @@ def duel_resolve(ctx: Context, s: SLState, task: DuelResolve) -> None:
     if s.owner[w] < BLACK and s.alive[s.owner[w]] and not s.end:
         seat = ctx.seat_of(s.owner[w])
         n = ctx.content.duel_reward
-        note(s, "reward", f"seat {seat} draws {n} Power Card(s) as the Duel reward", rule="shadow_fight", seat=seat, cards=n)
+        note(
+            s,
+            "reward",
+            f"seat {seat} draws {n} Power Card(s) as the Duel reward",
+            rule="shadow_fight",
+            seat=seat,
+            cards=n,
+        )
         s.stack.extend([DrawToHand(seat)] * n)
 
 
@@ -488,7 +495,14 @@ def fortress_won(ctx: Context, s: SLState, g: int) -> None:
         ships=ships,
         released=freed,
     )
-    note(s, "timer", f"the Power Stone Timer is removed from the game (it stood at {timer})", rule="fortress", timer=-1, was=timer)
+    note(
+        s,
+        "timer",
+        f"the Power Stone Timer is removed from the game (it stood at {timer})",
+        rule="fortress",
+        timer=-1,
+        was=timer,
+    )
     holder = s.stone
     if holder >= 0 and s.owner[holder] < BLACK:
         seat = ctx.seat_of(s.owner[holder])
