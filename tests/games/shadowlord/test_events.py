@@ -198,7 +198,7 @@ def test_steal_two_random_cards_from_an_attack_hand() -> None:
     s = chance(g, s, 4)
     s = chance(g, s, 3)
     assert hand(s, 0) == [0, 0, 0, 1, 1] and hand(s, 2) == [1, 0, 0, 0, 0] and settled(s)
-    assert "steals a card from seat 2" in heard_text(None) and "10" not in heard_text(None)
+    assert "steals a Power Card from seat 2" in heard_text(None) and "10" not in heard_text(None)
 
 
 def test_spacestorm_in_a_four_player_game_goes_to_a_vote() -> None:

@@ -83,6 +83,11 @@ def pass_captives(ctx: Context, s: SLState, loser: int, winner: int) -> None:
                 release(ctx, s, c)
 
 
+def colour_word(ctx: Context, colour: int) -> str:
+    """A colour in words: an Alliance's colour, or "the shadows" for black."""
+    return ctx.content.colours[colour] if 0 <= colour < BLACK else "the shadows"
+
+
 def remove_figure(ctx: Context, s: SLState, f: int, card_seat: int) -> None:
     """``f`` leaves the game; its portrait cards go to ``card_seat`` (or the discard pile)."""
     for v in range(NV):
@@ -124,6 +129,8 @@ def eliminate(ctx: Context, s: SLState, colour: int, captor: int, reason: str) -
     """An Alliance leaves the game (its Star Master was captured, or it surrendered)."""
     seat = ctx.seat_of(colour)
     gainer = ctx.seat_of(s.owner[captor]) if captor >= 0 and s.owner[captor] < BLACK else NOBODY
+    members = alliance_figs(s, colour, captives=True)
+    portrait_cards = sum(sum(s.pcards[f * NV : f * NV + NV]) for f in members)
     if captor >= 0 and s.stone in alliance_figs(s, colour, captives=True) and s.stone != captor:
         s.stone = captor
     for f in alliance_figs(s, colour, captives=True):
@@ -136,8 +143,36 @@ def eliminate(ctx: Context, s: SLState, colour: int, captor: int, reason: str) -
     s.boxed[colour] += s.supply[colour]
     s.supply[colour] = 0
     s.alive[colour] = 0
-    note(s, "alliance", f"{ctx.content.colours[colour]} leaves the game ({reason})")
-    if not any(s.alive[a] for a in ctx.seat_alliances[seat]):
+    seat_leaves = not any(s.alive[a] for a in ctx.seat_alliances[seat])
+    hand_cards = sum(s.hand[seat * NV : seat * NV + NV]) if seat_leaves else 0
+    to_gainer = gainer >= 0 and not len(ctx.seat_alliances[seat]) > 1
+    if s.journal is not None:
+        name = ctx.content.colours[colour]
+        why = f"its Star Master was captured by {ctx.content.fig_name[captor]}" if captor >= 0 else reason
+        cards = f"{portrait_cards} Power Card(s) from its portraits"
+        if seat_leaves:
+            cards += f" and {hand_cards} from the Attack Hand of seat {seat}"
+        whither = (
+            f"go to seat {gainer}" if to_gainer and seat_leaves or gainer >= 0 and not seat_leaves else "are discarded"
+        )
+        if not seat_leaves and gainer >= 0:
+            whither = f"go to seat {gainer} (portraits)"
+        note(
+            s,
+            "leave",
+            f"{name} leaves the game: {why}; {len(members)} character(s) removed; {cards} {whither}",
+            rule="capture_master" if captor >= 0 else "surrender",
+            colour=colour,
+            seat=seat,
+            reason="captured" if captor >= 0 else reason,
+            captor=captor,
+            gainer=gainer,
+            characters=members,
+            portrait_cards=portrait_cards,
+            hand_cards=hand_cards,
+            seat_out=seat_leaves,
+        )
+    if seat_leaves:
         s.seat_out[seat] = 1
         two_alliances = len(ctx.seat_alliances[seat]) > 1
         for v in range(NV):
@@ -162,11 +197,25 @@ def check_end(ctx: Context, s: SLState) -> None:
     if not seats:
         s.end = "shadowlord_wins"
         s.winner = NOBODY
-        note(s, "alliance", "no Alliance is left: the Shadowlord is Master of the Universe")
+        note(
+            s,
+            "end",
+            "no Alliance is left: the Shadowlord is Master of the Universe and every player loses",
+            rule="surrender",
+            end=s.end,
+            winner=NOBODY,
+        )
     elif len(seats) == 1 and lord_defeated(ctx, s):
         s.end = "master_of_universe"
         s.winner = seats[0]
-        note(s, "alliance", f"seat {seats[0]} is Master of the Universe")
+        note(
+            s,
+            "end",
+            f"seat {seats[0]} is Master of the Universe: the Shadowlord and every other Star Master are defeated",
+            rule="surrender",
+            end=s.end,
+            winner=seats[0],
+        )
 
 
 def battle_in(ctx: Context, s: SLState, g: int) -> bool:
@@ -213,7 +262,16 @@ def resolve_diplomats(ctx: Context, s: SLState, exempt: int = NOBODY) -> None:
             for f in dips:
                 if s.owner[f] == c:
                     s.loc[f] = target
-            note(s, "alliance", f"{ctx.content.colours[c]} Diplomats retreat from {ctx.content.galaxy_name(g)}")
+            note(
+                s,
+                "retreat",
+                f"{ctx.content.colours[c]} Diplomats retreat from {ctx.content.galaxy_name(g)} to "
+                f"{ctx.content.galaxy_name(target)} (Diplomatic Immunity)",
+                rule="immunity",
+                colour=c,
+                galaxy=g,
+                to=target,
+            )
 
 
 def can_join(s: SLState, ctx: Context, colour: int) -> bool:

@@ -182,15 +182,35 @@ def truce_answer(ctx: Context, s: SLState, task: TruceA, action: int) -> None:
     if action == YES:
         entry[4] = OFF
         s.truce |= 1 << entry[0]
-        note(s, "battle", f"Truce in {ctx.content.galaxy_name(entry[0])}")
-    else:
-        note(s, "battle", f"Truce refused in {ctx.content.galaxy_name(entry[0])}")
+    g = entry[0]
+    note(
+        s,
+        "truce",
+        f"seat {task.seat} {'accepts' if action == YES else 'refuses'} the Truce in {ctx.content.galaxy_name(g)}"
+        + (": no Battle there this turn" if action == YES else ": the Battle will be fought"),
+        rule="truce",
+        galaxy=g,
+        seat=task.seat,
+        accepted=action == YES,
+    )
 
 
 def challenge_question(ctx: Context, s: SLState, task: ChallengeQ, action: int) -> None:
     """Challenge the loose enemy Space Ships (``yes``) or leave them."""
+    g, _, dfd = plan(s)[task.battle][:3]
     if action != YES:
         plan(s)[task.battle][4] = OFF
+    note(
+        s,
+        "challenge",
+        f"seat {task.seat} {'challenges' if action == YES else 'leaves'} the loose {ctx.content.colours[dfd]} "
+        f"Space Ships in {ctx.content.galaxy_name(g)}",
+        rule="loose",
+        galaxy=g,
+        colour=dfd,
+        ships=s.loose_n[g],
+        challenged=action == YES,
+    )
 
 
 def battle_galaxies(s: SLState) -> set[int]:
@@ -260,7 +280,15 @@ def call_own(ctx: Context, s: SLState, task: CallOwn, action: int) -> None:
     f, idx = action - FIG0, task.battle
     s.loc[f] = plan(s)[idx][0]
     s.battle["allies"][idx][1].append(f) if s.battle else None
-    note(s, "battle", f"{ctx.content.fig_name[f]} is called in to defend {ctx.content.galaxy_name(s.loc[f])}")
+    note(
+        s,
+        "ally",
+        f"{ctx.content.fig_name[f]} is called in to defend {ctx.content.galaxy_name(s.loc[f])}",
+        rule="allies",
+        figure=f,
+        side="defender",
+        galaxy=s.loc[f],
+    )
 
 
 def ally_sides(ctx: Context, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
@@ -301,9 +329,13 @@ def send_ally(ctx: Context, s: SLState, task: SendAlly, action: int) -> None:
     s.battle["allies"][idx][side].append(f)
     note(
         s,
-        "battle",
+        "ally",
         f"{ctx.content.fig_name[f]} joins the {'attacker' if side == 0 else 'defender'} in "
         f"{ctx.content.galaxy_name(s.loc[f])}",
+        rule="allies",
+        figure=f,
+        side="attacker" if side == 0 else "defender",
+        galaxy=s.loc[f],
     )
 
 
@@ -342,11 +374,41 @@ def battle_start(ctx: Context, s: SLState, task: BattleStart) -> None:
     g, att, dfd, kind, _ = plan(s)[idx]
     if att < BLACK and not s.alive[att] or not side_figs(ctx, s, idx, 0):
         return
-    note(s, "battle", f"Battle in {ctx.content.galaxy_name(g)}")
+    if s.journal is not None:
+        names = ctx.content.fig_name
+        attackers, defenders = side_figs(ctx, s, idx, 0), side_figs(ctx, s, idx, 1)
+
+        def who(colour: int, figs: list[int]) -> str:
+            word = ctx.content.colours[colour] if colour < BLACK else "the shadows"
+            return f"{word} ({', '.join(names[f] for f in figs)})" if figs else word
+
+        what = {LOOSE: " over loose Space Ships", FORT: " for the Lost Fortress"}.get(kind, "")
+        note(
+            s,
+            "battle",
+            f"Battle in {ctx.content.galaxy_name(g)}{what}: {who(att, attackers)} attacks {who(dfd, defenders)}",
+            rule="truce",
+            battle=idx,
+            galaxy=g,
+            attacker=att,
+            defender=dfd,
+            battle_kind=kind,
+            attackers=attackers,
+            defenders=defenders,
+        )
     if kind == LOOSE and not side_figs(ctx, s, idx, 1):
         if s.loose_n[g] and s.loose_col[g] == dfd:
             s.supply[dfd] += s.loose_n[g]
-            note(s, "battle", f"{s.loose_n[g]} loose {ctx.content.colours[dfd]} Space Ships are destroyed")
+            note(
+                s,
+                "loose",
+                f"nobody defends them: {s.loose_n[g]} loose {ctx.content.colours[dfd]} Space Ship(s) in "
+                f"{ctx.content.galaxy_name(g)} are destroyed",
+                rule="loose",
+                galaxy=g,
+                colour=dfd,
+                destroyed=s.loose_n[g],
+            )
             s.loose_n[g] = 0
             s.loose_col[g] = NOBODY
         return

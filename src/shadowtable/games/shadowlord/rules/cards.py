@@ -45,17 +45,41 @@ def place_card(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
     """A card of ``seat``'s Attack Hand goes under ``f``'s portrait (its value stays private)."""
     s.hand[seat * NV + v] -= 1
     s.pcards[f * NV + v] += 1
-    note(s, "cards", f"{ctx.content.colours[s.cur]} places a card under {ctx.content.fig_name[f]}")
+    note(
+        s,
+        "cards",
+        f"{ctx.content.colours[s.cur]} places a Power Card under {ctx.content.fig_name[f]}",
+        rule="cards",
+        seat=seat,
+        figure=f,
+    )
 
 
 def reshuffle(ctx: Context, s: SLState) -> None:
     """The discard pile becomes the deck; the Power Stone Timer moves one notch (REC)."""
+    cards = sum(s.discard)
     for v in range(NV):
         s.deck[v] += s.discard[v]
         s.discard[v] = 0
+    note(
+        s,
+        "reshuffle",
+        f"the Power Card deck is empty: the {cards} discarded cards are shuffled into a new deck",
+        rule="timer",
+        cards=cards,
+    )
     if s.timer > 0 and ctx.options["timer_mode"] == "reshuffle":
         s.timer -= 1
-    note(s, "cards", f"the Power Card deck is reshuffled; timer {s.timer}")
+        note(
+            s,
+            "timer",
+            f"the Power Stone Timer moves one notch: {s.timer} left to the Starburst"
+            + (" (the Shadowlord wins at the start of the next turn unless defeated)" if not s.timer else ""),
+            rule="timer",
+            timer=s.timer,
+            was=s.timer + 1,
+            cause="reshuffle",
+        )
 
 
 def prepare_draw(ctx: Context, s: SLState, task: Draw) -> None:
@@ -86,7 +110,15 @@ def sink_shadow_ships(ctx: Context, s: SLState, task: DrawShadowShips, v: int) -
     s.ships[f] += got
     s.supply[BLACK] -= got
     s.discard[v] += 1
-    note(s, "cards", f"{ctx.content.fig_name[f]} draws {ctx.content.card_values[v]}: {s.ships[f]} Space Ships")
+    note(
+        s,
+        "shadow_ships",
+        f"{ctx.content.fig_name[f]} draws {ctx.content.card_values[v]}: {s.ships[f]} Space Ship(s) (six at most)",
+        rule="fortress" if s.loc[f] == ctx.content.fortress else "search",
+        figure=f,
+        card=ctx.content.card_values[v],
+        ships=s.ships[f],
+    )
 
 
 def d8_outcomes(ctx: Context, s: SLState, task: D8Roll) -> list[tuple[int, float]]:

@@ -20,7 +20,14 @@ from shadowtable.games.shadowlord.board import (
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.rules.alliances import check_end, eliminate, lord, pass_captives, release
+from shadowtable.games.shadowlord.rules.alliances import (
+    check_end,
+    colour_word,
+    eliminate,
+    lord,
+    pass_captives,
+    release,
+)
 from shadowtable.games.shadowlord.rules.battle import (
     FORT,
     battle_seat_for,
@@ -49,6 +56,7 @@ from shadowtable.games.shadowlord.tasks import (
 )
 
 NV = CARD_VALUES
+SIDES = ("attacker", "defender")
 
 
 def duel_run(ctx: Context, s: SLState, task: DuelRun) -> None:
@@ -103,11 +111,20 @@ def blast_check(ctx: Context, s: SLState, task: BlastCheck) -> None:
 
 def blast_roll(ctx: Context, s: SLState, task: BlastRoll, roll: int) -> None:
     side, idx = task.side, task.battle
-    if roll >= ctx.content.blast_min_roll:
-        note(s, "duel", f"Power Blast! (rolled {roll})")
+    hit = roll >= ctx.content.blast_min_roll
+    who = SIDES[side]
+    note(
+        s,
+        "blast",
+        f"Power Blast roll for the {who}: {roll} ({'a Blast' if hit else 'no Blast'}; "
+        f"{ctx.content.blast_min_roll}-8 Blasts)",
+        rule="blast",
+        side=side,
+        roll=roll,
+        blast=hit,
+    )
+    if hit:
         s.stack.append(Blast(battle_seat_for(ctx, s, idx, side), side))
-    else:
-        note(s, "duel", f"no Power Blast (rolled {roll})")
 
 
 def blast_legal(ctx: Context, s: SLState, task: Blast) -> list[int]:
@@ -129,8 +146,24 @@ def blast_ships_roll(ctx: Context, s: SLState, task: BlastShipsRoll, roll: int) 
     if duel is None:
         return
     enemy, mine = duel["figs"][1 - side], duel["figs"][side]
+    before = s.ships[enemy], s.ships[mine]
     destroy(s, enemy, mine, roll)
-    note(s, "duel", f"the Blast destroys {roll} Space Ship(s)")
+    lost_enemy, lost_mine = before[0] - s.ships[enemy], before[1] - s.ships[mine]
+    names = ctx.content.fig_name
+    text = f"the Power Blast (rolled {roll}) destroys {lost_enemy} Space Ship(s) of {names[enemy]}"
+    if lost_mine:
+        text += f" and {lost_mine} of {names[mine]}"
+    note(
+        s,
+        "blast",
+        text,
+        rule="blast",
+        side=side,
+        roll=roll,
+        figure=enemy,
+        destroyed=lost_enemy,
+        own_destroyed=lost_mine,
+    )
 
 
 def destroy(s: SLState, first: int, second: int, n: int) -> None:
@@ -203,8 +236,7 @@ def duel_resolve(ctx: Context, s: SLState, task: DuelResolve) -> None:
     totals = [duel_total(ctx, s, duel, 0), duel_total(ctx, s, duel, 1)]
     attacker_wins = totals[0] > totals[1] or totals[0] == totals[1] and not ctx.content.tie_to_defender
     w, lo = (a, d) if attacker_wins else (d, a)
-    names = ctx.content.fig_name
-    note(s, "duel", f"Duel {names[a]} {totals[0]} vs {names[d]} {totals[1]}: {names[w]} wins")
+    sides = [duel_side(ctx, s, duel, 0), duel_side(ctx, s, duel, 1)]
     s.battle["last"] = {
         "figs": [a, d],
         "totals": totals,
@@ -214,17 +246,104 @@ def duel_resolve(ctx: Context, s: SLState, task: DuelResolve) -> None:
             sorted(duel["drawn"][1] + _flat(duel["commit"][1])),
         ],
     }
-    destroy(s, lo, w, abs(totals[0] - totals[1]))
+    margin = abs(totals[0] - totals[1])
+    before = s.ships[lo], s.ships[w]
+    destroy(s, lo, w, margin)
+    lost = before[0] - s.ships[lo], before[1] - s.ships[w]
+    taken = s.ships[lo]
+    ring_before = s.ships[w]
     take_ships(ctx, s, w, lo, g)
-    if s.stone == lo:
+    kept = s.ships[w] - ring_before
+    stone = s.stone == lo
+    if stone:
         s.stone = w
         if room(ctx, s, w) < 0:
             s.ships[w] -= 1
             if add_loose(ctx, s, g, s.owner[w], 1):
                 s.supply[s.owner[w]] += 1
+    if s.journal is not None:
+        note_duel(ctx, s, idx, g, sides, w, lo, margin, lost, taken, kept, stone)
     capture(ctx, s, w, lo, g)
     if s.owner[w] < BLACK and s.alive[s.owner[w]] and not s.end:
-        s.stack.extend([DrawToHand(ctx.seat_of(s.owner[w]))] * ctx.content.duel_reward)
+        seat = ctx.seat_of(s.owner[w])
+        n = ctx.content.duel_reward
+        note(
+            s,
+            "reward",
+            f"seat {seat} draws {n} Power Card(s) as the Duel reward",
+            rule="shadow_fight",
+            seat=seat,
+            cards=n,
+        )
+        s.stack.extend([DrawToHand(seat)] * n)
+
+
+def duel_side(ctx: Context, s: SLState, duel: dict[str, Any], side: int) -> dict[str, Any]:
+    """One side of a resolved Duel in numbers: its figure, strength, Space Ships (the Power Stone
+    counts one), the values of its cards (drawn and committed, revealed now) and its total."""
+    f: int = duel["figs"][side]
+    values = ctx.content.card_values
+    cards = sorted(values[v] for v in duel["drawn"][side] + _flat(duel["commit"][side]))
+    strength, ships = ctx.content.fig_strength[f], range_of(s, f)
+    return {
+        "figure": f,
+        "strength": strength,
+        "ships": ships,
+        "cards": sum(cards),
+        "card_values": cards,
+        "total": strength + ships + sum(cards),
+    }
+
+
+def note_duel(
+    ctx: Context,
+    s: SLState,
+    idx: int,
+    g: int,
+    sides: list[dict[str, Any]],
+    w: int,
+    lo: int,
+    margin: int,
+    lost: tuple[int, int],
+    taken: int,
+    kept: int,
+    stone: bool,
+) -> None:
+    """The Duel's breakdown per side, the winner and what the margin destroyed."""
+    names = ctx.content.fig_name
+
+    def part(side: dict[str, Any]) -> str:
+        return (
+            f"{names[side['figure']]}: strength {side['strength']} + ships {side['ships']} + "
+            f"cards {side['cards']} = {side['total']}"
+        )
+
+    text = f"Duel: {part(sides[0])} vs {part(sides[1])}; {names[w]} wins by {margin}"
+    if not margin:
+        text += " (a tie goes to the defender)"
+    text += f"; {lost[0]} Space Ship(s) of {names[lo]} destroyed"
+    if lost[1]:
+        text += f" and {lost[1]} of {names[w]}"
+    if taken:
+        text += f"; {names[w]} takes {taken} ({kept} into his ring)"
+    if stone:
+        text += f"; {names[w]} wins the Power Stone"
+    note(
+        s,
+        "duel",
+        text,
+        rule="battle_board",
+        battle=idx,
+        galaxy=g,
+        attacker=sides[0],
+        defender=sides[1],
+        winner=w,
+        loser=lo,
+        margin=margin,
+        destroyed={"loser": lost[0], "winner": lost[1]},
+        taken=taken,
+        stone=stone,
+    )
 
 
 def _flat(counts: list[int]) -> list[int]:
@@ -257,15 +376,46 @@ def take_ships(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
 def capture(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
     """The loser becomes a captive under the winner (a shadow outside the Lost Fortress is removed
     instead); its captives pass to the winner; a captured Star Master ends its Alliance."""
+    names = ctx.content.fig_name
+    held = [c for c in range(len(s.captor)) if s.status[c] == CAPTIVE and s.captor[c] == lo]
     pass_captives(ctx, s, lo, w)
+    for c in held:
+        freed = s.status[c] != CAPTIVE
+        note(
+            s,
+            "capture",
+            f"{names[c]}, captive of {names[lo]}, "
+            + (f"is released to {ctx.content.galaxy_name(s.loc[c])}" if freed else f"passes to {names[w]}"),
+            rule="shadow_fight",
+            figure=c,
+            captor=NOBODY if freed else w,
+            released=freed,
+        )
     if is_shadow_fig(ctx, lo) and g != ctx.content.fortress:
         s.status[lo] = REMOVED
         s.loc[lo] = NOBODY
-        note(s, "duel", f"{ctx.content.fig_name[lo]} is removed from the game")
+        note(
+            s,
+            "remove",
+            f"{names[lo]} loses the Duel outside the Lost Fortress and is removed from the game",
+            rule="shadow_fight",
+            figure=lo,
+            galaxy=g,
+            winner=w,
+        )
         return
     s.status[lo] = CAPTIVE
     s.captor[lo] = w
     s.loc[lo] = NOBODY
+    note(
+        s,
+        "capture",
+        f"{names[lo]} is captured by {names[w]} in {ctx.content.galaxy_name(g)}",
+        rule="battle_board",
+        figure=lo,
+        captor=w,
+        galaxy=g,
+    )
     if ctx.content.fig_kind[lo] == MASTER:
         eliminate(ctx, s, s.owner[lo], w, f"Star Master captured by {ctx.content.fig_name[w]}")
 
@@ -276,10 +426,36 @@ def battle_end(ctx: Context, s: SLState, task: BattleEnd) -> None:
     g, att, dfd, kind, _ = plan(s)[idx]
     attacker_won = not side_figs(ctx, s, idx, 1)
     losers = dfd if attacker_won else att
+    names = ctx.content.fig_name
+    survivors = side_figs(ctx, s, idx, 0 if attacker_won else 1)
+    winners = att if attacker_won else dfd
+    note(
+        s,
+        "battle",
+        f"the Battle in {ctx.content.galaxy_name(g)} ends: {colour_word(ctx, winners)} "
+        f"({'attacker' if attacker_won else 'defender'}) wins"
+        + (f" with {', '.join(names[f] for f in survivors)} standing" if survivors else ""),
+        rule="battle_board",
+        battle=idx,
+        galaxy=g,
+        winner=winners,
+        loser=losers,
+        attacker_won=attacker_won,
+        survivors=survivors,
+    )
     if losers < BLACK:
         for f in figs_at(s, g):
             if ctx.content.fig_kind[f] == DIPLOMAT and friendly(ctx, s.owner[f], losers):
                 s.loc[f] = nearest_friendly(ctx, s, g, s.owner[f])
+                note(
+                    s,
+                    "retreat",
+                    f"{names[f]} retreats from {ctx.content.galaxy_name(g)} to {ctx.content.galaxy_name(s.loc[f])}",
+                    rule="immunity",
+                    figure=f,
+                    galaxy=g,
+                    to=s.loc[f],
+                )
     if kind == FORT:
         if attacker_won:
             fortress_won(ctx, s, g)
@@ -290,9 +466,13 @@ def battle_end(ctx: Context, s: SLState, task: BattleEnd) -> None:
 
 def fortress_won(ctx: Context, s: SLState, g: int) -> None:
     """All shadows banished, their captives go home, the Power Stone is won, the timer removed."""
+    freed = []
     for f in range(len(s.owner)):
         if s.status[f] == CAPTIVE and is_shadow_fig(ctx, s.captor[f]) and not is_shadow_fig(ctx, f):
             release(ctx, s, f)
+            freed.append(f)
+    banished = [f for f in range(len(s.owner)) if s.owner[f] == BLACK and s.status[f] != REMOVED]
+    ships = sum(s.ships[f] for f in banished)
     for f in range(len(s.owner)):
         if s.owner[f] == BLACK and s.status[f] != REMOVED:
             s.boxed[BLACK] += s.ships[f]
@@ -302,8 +482,27 @@ def fortress_won(ctx: Context, s: SLState, g: int) -> None:
             s.captor[f] = NOBODY
     s.boxed[BLACK] += s.supply[BLACK]
     s.supply[BLACK] = 0
-    s.timer = -1
-    note(s, "duel", "the Shadowlord is defeated: shadows banished, the Power Stone Timer removed")
+    timer, s.timer = s.timer, -1
+    names = ctx.content.fig_name
+    note(
+        s,
+        "fortress",
+        f"the Shadowlord is defeated: {len(banished)} shadow(s) banished with {ships} Space Ship(s)"
+        + (f"; {', '.join(names[f] for f in freed)} teleport(s) back to their Star Master" if freed else ""),
+        rule="fortress",
+        galaxy=g,
+        banished=banished,
+        ships=ships,
+        released=freed,
+    )
+    note(
+        s,
+        "timer",
+        f"the Power Stone Timer is removed from the game (it stood at {timer})",
+        rule="fortress",
+        timer=-1,
+        was=timer,
+    )
     holder = s.stone
     if holder >= 0 and s.owner[holder] < BLACK:
         seat = ctx.seat_of(s.owner[holder])
@@ -314,15 +513,32 @@ def fortress_won(ctx: Context, s: SLState, g: int) -> None:
 def fortress_lost(ctx: Context, s: SLState, g: int) -> None:
     """Captured shadows return without ships; the shadows' ships go to the Shadowlord."""
     lf = lord(ctx)
+    back = []
     for f in range(len(s.owner)):
         if s.owner[f] == BLACK and s.status[f] == CAPTIVE:
             s.status[f], s.captor[f], s.loc[f], s.ships[f] = ACTIVE, NOBODY, g, 0
+            back.append(f)
+    given = discarded = 0
     for f in figs_at(s, g):
         if s.owner[f] == BLACK and f != lf:
             k = min(s.ships[f], max(0, room(ctx, s, lf))) if s.status[lf] == ACTIVE else 0
             s.ships[lf] += k
             s.supply[BLACK] += s.ships[f] - k
+            given, discarded = given + k, discarded + s.ships[f] - k
             s.ships[f] = 0
+    names = ctx.content.fig_name
+    note(
+        s,
+        "fortress",
+        "the Lost Fortress holds"
+        + (f": {', '.join(names[f] for f in back)} released without Space Ships" if back else "")
+        + f"; the shadows give {given} Space Ship(s) to the Shadowlord, {discarded} discarded",
+        rule="fortress",
+        galaxy=g,
+        released=back,
+        given=given,
+        discarded=discarded,
+    )
 
 
 def give_stone_legal(ctx: Context, s: SLState, task: GiveStone) -> list[int]:
@@ -334,7 +550,7 @@ def give_stone_legal(ctx: Context, s: SLState, task: GiveStone) -> list[int]:
 def give_stone(ctx: Context, s: SLState, task: GiveStone, action: int) -> None:
     """The Power Stone goes to the chosen ring."""
     s.stone = action - FIG0
-    note(s, "duel", f"{ctx.content.fig_name[s.stone]} takes the Power Stone")
+    note(s, "stone", f"{ctx.content.fig_name[s.stone]} takes the Power Stone", rule="fortress", figure=s.stone)
 
 
 def teleport_legal(ctx: Context, s: SLState, task: Teleport) -> list[int]:
@@ -347,12 +563,26 @@ def teleport(ctx: Context, s: SLState, task: Teleport, action: int) -> None:
         return
     home = ctx.content.home_of[s.cur]
     if not controls(ctx, s, home, s.cur):
-        note(s, "duel", "the Home Planet is controlled by enemies: no Teleport Home")
+        note(
+            s,
+            "teleport",
+            "the Home Planet is controlled by enemies: no Teleport Home",
+            rule="teleport",
+            colour=s.cur,
+            figures=[],
+        )
         return
-    for f in figs_at(s, ctx.content.fortress):
-        if s.owner[f] == s.cur:
-            s.loc[f] = home
-    note(s, "duel", f"{ctx.content.colours[s.cur]} Teleports Home")
+    moved = [f for f in figs_at(s, ctx.content.fortress) if s.owner[f] == s.cur]
+    for f in moved:
+        s.loc[f] = home
+    note(
+        s,
+        "teleport",
+        f"{ctx.content.colours[s.cur]} Teleports Home: {', '.join(ctx.content.fig_name[f] for f in moved)}",
+        rule="teleport",
+        colour=s.cur,
+        figures=moved,
+    )
 
 
 RULES: dict[type[Task], Handler] = {

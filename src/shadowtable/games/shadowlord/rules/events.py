@@ -34,7 +34,14 @@ DEFECT, ESCAPE, STORM, DISCOVER, STEAL, DRAW2 = (
 def roll_event(ctx: Context, s: SLState, task: EventRoll, total: int) -> None:
     """The 2d8 sum picks the Special Event."""
     event = ctx.content.events[total]
-    note(s, "special_event", f"Special Event roll {total}: {EVENTS[event]}")
+    note(
+        s,
+        "special_event",
+        f"Special Event roll {total}: {EVENTS[event]}",
+        rule="event",
+        roll=total,
+        event=EVENTS[event],
+    )
     seat = ctx.seat_of(s.cur)
     if event == DRAW2:
         s.stack.extend([DrawToHand(seat)] * 2)
@@ -78,14 +85,28 @@ def resolve_event(ctx: Context, s: SLState, task: Event, action: int) -> None:
     """Skip (``done``) or name the event's target."""
     event = task.event
     if action == DONE:
-        note(s, "special_event", f"{ctx.content.colours[s.cur]} skips the event")
+        note(
+            s,
+            "special_event",
+            f"{ctx.content.colours[s.cur]} skips the event ({EVENTS[event]})",
+            rule="event",
+            event=EVENTS[event],
+            skipped=True,
+        )
         return
     if event == DEFECT:
         s.stack.append(PutToVote("defect", action - FIG0))
     elif event == ESCAPE:
         f = action - FIG0
         release(ctx, s, f)
-        note(s, "special_event", f"{ctx.content.fig_name[f]} Escapes to {ctx.content.galaxy_name(s.loc[f])}")
+        note(
+            s,
+            "escape",
+            f"{ctx.content.fig_name[f]} Escapes to {ctx.content.galaxy_name(s.loc[f])}, the galaxy of his Star Master",
+            rule="event",
+            figure=f,
+            galaxy=s.loc[f],
+        )
     elif event == STORM:
         s.stack.append(PutToVote("storm", action - SEAT0))
     elif event == DISCOVER:
@@ -107,7 +128,15 @@ def steal_passes(ctx: Context, s: SLState, seat: int, _: int) -> None:
 def storm_roll(ctx: Context, s: SLState, task: StormRoll, roll: int) -> None:
     seat = task.seat
     n = min(roll, ships_of_seat(ctx, s, seat))
-    note(s, "special_event", f"Spacestorm: seat {seat} loses {n} Space Ship(s) (rolled {roll})")
+    note(
+        s,
+        "storm",
+        f"Spacestorm: seat {seat} rolls {roll} and loses {n} Space Ship(s)" + (f" (only {n} left)" if n < roll else ""),
+        rule="storm",
+        seat=seat,
+        roll=roll,
+        lost=n,
+    )
     if n:
         s.stack.append(StormDiscard(seat, n))
 
@@ -131,6 +160,8 @@ def storm_discard(ctx: Context, s: SLState, task: StormDiscard, action: int) -> 
         f = action - FIG0
         s.ships[f] -= 1
         s.supply[s.owner[f]] += 1
+    if task.count == 1:
+        note(s, "storm", f"the Spacestorm is over for seat {task.seat}", rule="storm", seat=task.seat, lost=0)
     if task.count > 1:
         s.stack.append(StormDiscard(task.seat, task.count - 1))
 
@@ -146,7 +177,28 @@ def steal_card(ctx: Context, s: SLState, task: StealCard, v: int) -> None:
     victim, left = task.victim, task.count
     s.hand[victim * NV + v] -= 1
     s.hand[ctx.seat_of(s.cur) * NV + v] += 1
-    note(s, "special_event", f"{ctx.content.colours[s.cur]} steals a card from seat {victim}")
+    thief = ctx.seat_of(s.cur)
+    if s.journal is not None:
+        # Everyone is told that a card was stolen; only the thief and the victim which one.
+        note(
+            s,
+            "steal",
+            f"seat {thief} steals a Power Card from seat {victim}",
+            rule="event",
+            thief=thief,
+            victim=victim,
+        )
+        value = ctx.content.card_values[v]
+        note(
+            s,
+            "steal",
+            f"the Power Card stolen from seat {victim} is a {value}",
+            rule="event",
+            seats=(thief, victim),
+            thief=thief,
+            victim=victim,
+            card=value,
+        )
     if left > 1 and hand_count(s, victim):
         s.stack.append(StealCard(victim, left - 1))
 

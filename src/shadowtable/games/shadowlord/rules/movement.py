@@ -215,7 +215,15 @@ def move_shadow(ctx: Context, s: SLState, task: ShadowMove, action: int) -> None
     f, d = divmod(action - MOVE0, 4)
     origin = s.loc[f]
     s.loc[f] = direction_target(ctx, origin, d)
-    note(s, "move", f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(s.loc[f])}")
+    note(
+        s,
+        "move",
+        f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(s.loc[f])}",
+        rule="shadow_move",
+        figure=f,
+        galaxy=s.loc[f],
+        origin=origin,
+    )
     s.stack.append(PutToVote("move_shadow", f, origin))
 
 
@@ -228,7 +236,14 @@ def shadow_moved(ctx: Context, s: SLState, f: int, origin: int) -> None:
 def shadow_back(ctx: Context, s: SLState, f: int, origin: int) -> None:
     """The vote on a moved shadow failed: it goes back."""
     s.loc[f] = origin
-    note(s, "move", f"{ctx.content.fig_name[f]} returns to {ctx.content.galaxy_name(origin)}")
+    note(
+        s,
+        "move",
+        f"{ctx.content.fig_name[f]} returns to {ctx.content.galaxy_name(origin)}",
+        rule="vote",
+        figure=f,
+        galaxy=origin,
+    )
 
 
 RULES: dict[type[Task], Handler] = {

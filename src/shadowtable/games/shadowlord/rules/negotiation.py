@@ -96,11 +96,18 @@ def revoke(ctx: Context, s: SLState, seat: int, action: int) -> None:
             bits |= 1 << b
         for a in ctx.seat_alliances[seat]:
             s.perm[a] &= ~bits
-        note(s, "offer", f"seat {seat} revokes the permission of seat {k}")
+        note(s, "revoke", f"seat {seat} revokes the permission of seat {k}", rule="trade", seat=seat, of=k)
     else:
         g = action - REVOKE_T0
         s.truce &= ~(1 << g)
-        note(s, "offer", f"seat {seat} revokes the Truce in {ctx.content.galaxy_name(g)}")
+        note(
+            s,
+            "revoke",
+            f"seat {seat} revokes the Truce in {ctx.content.galaxy_name(g)}: a Battle follows there",
+            rule="truce",
+            seat=seat,
+            galaxy=g,
+        )
     before = any(type(t) is Move for t in s.stack)
     resolve_diplomats(ctx, s, exempt=s.cur if before else NOBODY)
 
@@ -121,7 +128,9 @@ def start_offer(ctx: Context, s: SLState, seat: int, target: int) -> None:
         "items": 0,
     }
     s.stack.append(OfferBuild(seat))
-    note(s, "offer", f"seat {seat} makes an offer to seat {target}")
+    note(
+        s, "offer", f"seat {seat} starts an offer to seat {target}", rule="trade", made_by=seat, to=target, step="start"
+    )
 
 
 def tradable_chars(ctx: Context, s: SLState, seat: int) -> list[int]:
@@ -198,10 +207,29 @@ def build_offer(ctx: Context, s: SLState, task: OfferBuild, action: int) -> None
     if action == DONE:
         return_escrow(s, o)
         s.offer = None
-        note(s, "offer", "the offer is withdrawn")
+        note(
+            s,
+            "offer",
+            f"seat {o['from']} withdraws the offer to seat {o['to']}",
+            rule="trade",
+            made_by=o["from"],
+            to=o["to"],
+            step="withdrawn",
+        )
         return
     if action == OSEND:
         s.stack.append(OfferReply(o["to"]))
+        if s.journal is not None:
+            note(
+                s,
+                "offer",
+                f"seat {o['from']} offers seat {o['to']}: {terms(ctx, o)}",
+                rule="trade",
+                made_by=o["from"],
+                to=o["to"],
+                step="sent",
+                terms=terms_data(ctx, s, o),
+            )
         return
     o["items"] += 1
     if action >= OSHIP0:
@@ -223,6 +251,46 @@ def build_offer(ctx: Context, s: SLState, task: OfferBuild, action: int) -> None
         o["give"][v] += 1
         s.hand[o["from"] * NV + v] -= 1  # offered cards are shown and held aside
     s.stack.append(task)
+
+
+def terms_data(ctx: Context, s: SLState, o: dict[str, Any]) -> dict[str, Any]:
+    """An offer's terms as data (card values, figures, galaxies; all public to the table)."""
+    values = ctx.content.card_values
+    return {
+        "give": [values[v] for v in range(NV) for _ in range(o["give"][v])],
+        "want": [values[v] for v in range(NV) for _ in range(o["want"][v])],
+        "characters": list(o["chars"]),
+        "release": list(o["release"]),
+        "ships_from": list(o["ships"]),
+        "permission_given": bool(o["perm_give"]),
+        "permission_wanted": bool(o["perm_want"]),
+        "truces": list(o["truce"]),
+    }
+
+
+def terms(ctx: Context, o: dict[str, Any]) -> str:
+    """An offer's terms in words, from the offering seat's side."""
+    values, names, me, you = ctx.content.card_values, ctx.content.fig_name, o["from"], o["to"]
+    parts = []
+    give = [str(values[v]) for v in range(NV) for _ in range(o["give"][v])]
+    want = [str(values[v]) for v in range(NV) for _ in range(o["want"][v])]
+    if give:
+        parts.append(f"seat {me} gives Power Card(s) {', '.join(give)}")
+    if want:
+        parts.append(f"seat {you} gives Power Card(s) {', '.join(want)}")
+    if o["chars"]:
+        parts.append(f"characters change hands: {', '.join(names[f] for f in o['chars'])}")
+    if o["release"]:
+        parts.append(f"captives released: {', '.join(names[f] for f in o['release'])}")
+    if o["ships"]:
+        parts.append(f"Space Ships change hands from: {', '.join(names[f] for f in o['ships'])}")
+    if o["perm_give"]:
+        parts.append(f"seat {me} lets seat {you} pass this turn")
+    if o["perm_want"]:
+        parts.append(f"seat {you} lets seat {me} pass this turn")
+    if o["truce"]:
+        parts.append(f"Truce in {', '.join(ctx.content.galaxy_name(g) for g in o['truce'])}")
+    return "; ".join(parts) or "nothing"
 
 
 def return_escrow(s: SLState, o: dict[str, Any]) -> None:
@@ -301,10 +369,28 @@ def reply(ctx: Context, s: SLState, task: OfferReply, action: int) -> None:
         return
     if action != YES:
         return_escrow(s, o)
-        note(s, "offer", f"seat {o['to']} refuses the offer")
+        note(
+            s,
+            "offer",
+            f"seat {o['to']} refuses the offer of seat {o['from']}: nothing changes hands",
+            rule="trade",
+            made_by=o["from"],
+            to=o["to"],
+            step="refused",
+        )
         return
+    if s.journal is not None:
+        note(
+            s,
+            "offer",
+            f"seat {o['to']} accepts the offer of seat {o['from']}; carried out: {terms(ctx, o)}",
+            rule="trade",
+            made_by=o["from"],
+            to=o["to"],
+            step="accepted",
+            terms=terms_data(ctx, s, o),
+        )
     execute(ctx, s, o)
-    note(s, "offer", f"seat {o['to']} accepts the offer")
 
 
 def execute(ctx: Context, s: SLState, o: dict[str, Any]) -> None:
@@ -359,7 +445,14 @@ def place_traded(ctx: Context, s: SLState, task: PlaceTraded, action: int) -> No
     f, g = task.figure, action - GAL0
     if g != s.loc[f]:
         s.loc[f] = g
-        note(s, "offer", f"{ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(g)}")
+        note(
+            s,
+            "trade",
+            f"the traded {ctx.content.fig_name[f]} moves to {ctx.content.galaxy_name(g)}",
+            rule="trade",
+            figure=f,
+            galaxy=g,
+        )
 
 
 def _permit(ctx: Context, s: SLState, granter: int, grantee: int) -> None:

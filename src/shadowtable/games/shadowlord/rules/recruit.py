@@ -111,7 +111,18 @@ def become_traitor(ctx: Context, s: SLState, f: int, colour: int) -> None:
         kind = ctx.content.fig_kind
         if any(kind[e] != DIPLOMAT and not friendly(ctx, s.owner[e], colour) for e in figs_at(s, g)):
             s.flags[f] |= MUST_LEAVE
-    note(s, "recruit", f"{ctx.content.fig_name[f]} leaves {ctx.content.colours[old]} for {ctx.content.colours[colour]}")
+    note(
+        s,
+        "traitor",
+        f"{ctx.content.fig_name[f]} leaves {ctx.content.colours[old]} for {ctx.content.colours[colour]} "
+        f"with {s.ships[f]} Space Ship(s) in {ctx.content.galaxy_name(g)}",
+        rule="bribe",
+        figure=f,
+        old=old,
+        new=colour,
+        galaxy=g,
+        ships=s.ships[f],
+    )
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 
 
@@ -123,11 +134,22 @@ def bribe_roll(ctx: Context, s: SLState, task: BribeRoll, roll: int) -> None:
 def bribe_answer(ctx: Context, s: SLState, task: BribeAnswerRoll, roll: int) -> None:
     """Bribery succeeds when the briber rolled higher."""
     f, mine = task.figure, task.briber_roll
-    if mine > roll and bribable(ctx, s, f, s.cur):
-        note(s, "recruit", f"Bribery succeeds ({mine} against {roll}): {ctx.content.fig_name[f]} turns traitor")
+    ok = mine > roll and bribable(ctx, s, f, s.cur)
+    name = ctx.content.fig_name[f]
+    note(
+        s,
+        "bribe",
+        f"Bribery of {name}: {ctx.content.colours[s.cur]} rolls {mine} against {roll}: "
+        + (f"{name} turns traitor" if ok else "he stays loyal (the briber must roll higher)"),
+        rule="bribe",
+        figure=f,
+        briber=s.cur,
+        briber_roll=mine,
+        answer_roll=roll,
+        success=ok,
+    )
+    if ok:
         turn_traitor(ctx, s, f, s.cur)
-    else:
-        note(s, "recruit", f"Bribery fails ({mine} against {roll})")
 
 
 def start_bribe(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
@@ -135,11 +157,17 @@ def start_bribe(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
     s.hand[seat * NV + v] -= 4
     s.discard[v] += 4
     s.bribed = 1
+    who, name = ctx.content.colours[s.cur], ctx.content.fig_name[f]
+    note(s, "bribe", f"{who} discards four matching Power Cards to Bribe {name}", rule="bribe", figure=f, briber=s.cur)
     note(
         s,
-        "recruit",
-        f"{ctx.content.colours[s.cur]} tries to Bribe {ctx.content.fig_name[f]} with four "
-        f"{ctx.content.card_values[v]}s",
+        "bribe",
+        f"the four cards discarded to Bribe {name} are {ctx.content.card_values[v]}s",
+        rule="bribe",
+        seats=(seat,),
+        figure=f,
+        briber=s.cur,
+        card=ctx.content.card_values[v],
     )
     s.stack.append(BribeRoll(f))
 
@@ -147,7 +175,17 @@ def start_bribe(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
 def defect_passes(ctx: Context, s: SLState, f: int, _: int) -> None:
     """The Defect event's vote passed: the character turns traitor (if he still may)."""
     if bribable(ctx, s, f, s.cur):
+        note(s, "defect", f"{ctx.content.fig_name[f]} Defects to {ctx.content.colours[s.cur]}", rule="event", figure=f)
         turn_traitor(ctx, s, f, s.cur)
+    else:
+        note(
+            s,
+            "defect",
+            f"{ctx.content.fig_name[f]} can no longer Defect: nothing happens",
+            rule="event",
+            figure=f,
+            defected=False,
+        )
 
 
 # -- Searching for Allies -----------------------------------------------------------------------
@@ -164,7 +202,14 @@ def searchers(ctx: Context, s: SLState, colour: int) -> list[int]:
 
 def start_search(ctx: Context, s: SLState, f: int) -> None:
     s.flags[f] |= SEARCHED | STOPPED
-    note(s, "recruit", f"{ctx.content.fig_name[f]} searches for allies in {ctx.content.galaxy_name(s.loc[f])}")
+    note(
+        s,
+        "search",
+        f"{ctx.content.fig_name[f]} searches for allies in {ctx.content.galaxy_name(s.loc[f])}",
+        rule="search",
+        figure=f,
+        galaxy=s.loc[f],
+    )
     s.stack.append(Reveal(s.loc[f], False))
 
 
@@ -179,14 +224,27 @@ def reveal_disc(ctx: Context, s: SLState, task: Reveal, kind: int) -> None:
     s.bag[kind] -= 1
     s.disc[g] = 0
     seat = ctx.seat_of(s.cur)
-    note(s, "recruit", f"the disc in {ctx.content.galaxy_name(g)} is {ctx.content.disc_names[kind]}")
+    note(
+        s,
+        "disc",
+        f"the disc in {ctx.content.galaxy_name(g)} is {ctx.content.disc_names[kind]}",
+        rule="search",
+        galaxy=g,
+        disc=ctx.content.disc_names[kind],
+    )
     fig = next((f for f in ctx.content.disc_figs[kind] if s.status[f] in (BAG, ACTIVE)), NOBODY)
     if kind < 3:
         fig = next(f for f in ctx.content.disc_figs[kind] if s.status[f] == BAG)
         s.stack.append(Enlist(seat, fig, g, task.discovered))
         return
     if fig == NOBODY or s.status[fig] != ACTIVE or s.loc[fig] != ctx.content.fortress:
-        note(s, "recruit", "that shadow has left the Lost Fortress: the disc is removed with no effect")
+        note(
+            s,
+            "disc",
+            "that shadow has left the Lost Fortress: the disc is removed with no effect",
+            rule="search",
+            galaxy=g,
+        )
         return
     if shadow_targets(ctx, s, s.cur):
         s.stack.append(PlaceShadow(seat, fig))
@@ -220,7 +278,14 @@ def place_shadow(ctx: Context, s: SLState, task: PlaceShadow, action: int) -> No
     """Place the shadow, draw its Space Ships, then the vote (3-4 players)."""
     f, g = task.figure, action - GAL0
     s.loc[f] = g
-    note(s, "recruit", f"{ctx.content.fig_name[f]} is placed in {ctx.content.galaxy_name(g)}")
+    note(
+        s,
+        "shadow",
+        f"{ctx.content.fig_name[f]} is placed in {ctx.content.galaxy_name(g)}",
+        rule="search",
+        figure=f,
+        galaxy=g,
+    )
     s.stack.append(PutToVote("place_shadow", f))
     s.stack.append(DrawShadowShips(f))
 
@@ -233,7 +298,7 @@ def shadow_stays(ctx: Context, s: SLState, f: int, _: int) -> None:
 def shadow_removed(ctx: Context, s: SLState, f: int, _: int) -> None:
     """The vote on a placed shadow failed: it leaves the game."""
     remove_figure(ctx, s, f, NOBODY)
-    note(s, "recruit", f"{ctx.content.fig_name[f]} is removed from the game")
+    note(s, "remove", f"{ctx.content.fig_name[f]} is removed from the game", rule="search", figure=f)
 
 
 def enlist_legal(ctx: Context, s: SLState, task: Enlist) -> list[int]:
@@ -256,7 +321,7 @@ def enlist(ctx: Context, s: SLState, task: Enlist, action: int) -> None:
     f, g, discovered = task.figure, task.galaxy, task.discovered
     if action == DONE:
         s.status[f] = REMOVED
-        note(s, "recruit", f"{ctx.content.fig_name[f]} is removed from the game")
+        note(s, "remove", f"{ctx.content.fig_name[f]} is removed from the game", rule="enlist", figure=f)
         return
     if action == YES:
         s.stack.append(Join(f, s.cur, g, discovered))
@@ -275,7 +340,15 @@ def join(ctx: Context, s: SLState, task: Join) -> None:
         return
     s.owner[f], s.status[f], s.loc[f], s.ships[f] = colour, ACTIVE, g, 0
     s.flags[f] = FREED if discovered else NO_MOVE
-    note(s, "recruit", f"{ctx.content.fig_name[f]} joins {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}")
+    note(
+        s,
+        "join",
+        f"{ctx.content.fig_name[f]} joins {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}",
+        rule="enlist",
+        figure=f,
+        colour=colour,
+        galaxy=g,
+    )
 
 
 def place_colour(ctx: Context, s: SLState, task: PlaceChar) -> int:
@@ -316,7 +389,14 @@ def dismiss_legal(ctx: Context, s: SLState, task: Dismiss) -> list[int]:
 def dismiss(ctx: Context, s: SLState, task: Dismiss, action: int) -> None:
     """Dismiss a member: every other player says whether he wants him; removed if nobody does."""
     f = action - FIG0
-    note(s, "recruit", f"{ctx.content.colours[task.colour]} Dismisses {ctx.content.fig_name[f]}")
+    note(
+        s,
+        "dismiss",
+        f"{ctx.content.colours[task.colour]} Dismisses {ctx.content.fig_name[f]}",
+        rule="dismiss",
+        figure=f,
+        colour=task.colour,
+    )
     s.stack.append(DismissAsk(f, 1, 0))
 
 
@@ -339,7 +419,7 @@ def dismiss_ask(ctx: Context, s: SLState, task: DismissAsk) -> None:
     else:
         discard_portrait(s, f)
         remove_figure(ctx, s, f, NOBODY)
-        note(s, "recruit", f"nobody wants {ctx.content.fig_name[f]}: removed from the game")
+        note(s, "remove", f"nobody wants {ctx.content.fig_name[f]}: removed from the game", rule="dismiss", figure=f)
 
 
 def want_legal(ctx: Context, s: SLState, task: Want) -> list[int]:
@@ -353,7 +433,14 @@ def want(ctx: Context, s: SLState, task: Want, action: int) -> None:
     ask = s.stack.pop()  # the pending DismissAsk: note this player as a taker
     assert isinstance(ask, DismissAsk)
     s.stack.append(replace(ask, wanted=ask.wanted | 1 << task.seat))
-    note(s, "recruit", f"seat {task.seat} wants {ctx.content.fig_name[task.figure]}")
+    note(
+        s,
+        "dismiss",
+        f"seat {task.seat} wants {ctx.content.fig_name[task.figure]}",
+        rule="dismiss",
+        seat=task.seat,
+        figure=task.figure,
+    )
 
 
 def dismiss_to_legal(ctx: Context, s: SLState, task: DismissTo) -> list[int]:

@@ -43,7 +43,7 @@ def count_step(ctx: Context, s: SLState) -> None:
     s.steps_turn += 1
     if s.steps_turn > TURN_STEP_LIMIT:
         s.end = "truncated"
-        note(s, "turn", "turn step limit reached: the game is truncated")
+        note(s, "end", "turn step limit reached: the game is truncated", end=s.end, winner=NOBODY)
 
 
 def order_from(ctx: Context, first: int) -> list[int]:
@@ -62,7 +62,7 @@ def roll_first(ctx: Context, s: SLState, task: First, seat: int) -> None:
     s.first_seat = seat
     first = ctx.seat_alliances[seat][0]
     s.cur = first
-    note(s, "turn", f"seat {seat} ({ctx.content.colours[first]}) plays first")
+    note(s, "turn", f"seat {seat} ({ctx.content.colours[first]}) plays first", rule="setup", seat=seat, colour=first)
     s.stack.append(TurnStart())
     for colour in reversed(order_from(ctx, first)):
         for _ in range(ctx.content.supplies["start_ships"]):
@@ -98,14 +98,38 @@ def turn_start(ctx: Context, s: SLState, task: TurnStart) -> None:
     if s.timer == 0:
         s.end = "shadowlord_timer"
         s.winner = NOBODY
-        note(s, "turn", "the Power Stone Timer stands on the Starburst: the Shadowlord wins")
+        note(
+            s,
+            "end",
+            "the Power Stone Timer stands on the Starburst at the start of a turn: the Shadowlord is Master "
+            "of the Universe and every player loses",
+            rule="timer",
+            end=s.end,
+            winner=NOBODY,
+            timer=0,
+        )
         return
     if s.turn >= ctx.options["turn_cap"]:
         s.end = "truncated"
-        note(s, "turn", f"turn cap {ctx.options['turn_cap']} reached: the game is truncated")
+        note(
+            s,
+            "end",
+            f"turn cap {ctx.options['turn_cap']} reached: the game is truncated",
+            end=s.end,
+            winner=NOBODY,
+            turns=s.turn,
+        )
         return
     seat = ctx.seat_of(s.cur)
-    note(s, "turn", f"turn {s.turn + 1}: {ctx.content.colours[s.cur]} (seat {seat})")
+    note(
+        s,
+        "turn",
+        f"turn {s.turn + 1}: {ctx.content.colours[s.cur]} (seat {seat}); Power Stone Timer {s.timer}",
+        turn=s.turn + 1,
+        colour=s.cur,
+        seat=seat,
+        timer=s.timer,
+    )
     s.stack.append(TurnBody())
     if can_surrender(ctx, s, seat):
         s.stack.append(Surrender(seat))
@@ -129,7 +153,14 @@ def decide_surrender(ctx: Context, s: SLState, task: Surrender, action: int) -> 
         return
     seat = task.seat
     owner_seat = ctx.seat_of(s.owner[s.stone])
-    note(s, "turn", f"seat {seat} surrenders to seat {owner_seat}")
+    note(
+        s,
+        "surrender",
+        f"seat {seat} surrenders to seat {owner_seat}, owner of the Power Stone",
+        rule="surrender",
+        seat=seat,
+        to=owner_seat,
+    )
     for colour in ctx.seat_alliances[seat]:
         if s.alive[colour]:
             eliminate(ctx, s, colour, -1, "surrender")
@@ -146,7 +177,8 @@ def turn_body(ctx: Context, s: SLState, task: TurnBody) -> None:
         s.stack.append(EndTurn())
         return
     seat = ctx.seat_of(s.cur)
-    draws = 1 + sum(1 for g in ctx.content.ruins if control(ctx, s, g) == s.cur)
+    ruins = sum(1 for g in ctx.content.ruins if control(ctx, s, g) == s.cur)
+    draws = 1 + ruins
     s.stack.extend(
         [
             EndTurn(),
@@ -159,7 +191,15 @@ def turn_body(ctx: Context, s: SLState, task: TurnBody) -> None:
             AfterDraw(),
         ]
     )
-    note(s, "turn", f"{ctx.content.colours[s.cur]} draws {draws} Power Card(s)")
+    note(
+        s,
+        "draw",
+        f"{ctx.content.colours[s.cur]} draws {draws} Power Card(s): 1 + {ruins} for controlled Ruins",
+        rule="cards",
+        seat=seat,
+        cards=draws,
+        ruins=ruins,
+    )
     s.stack.extend([DrawToHand(seat)] * draws)
 
 
@@ -167,6 +207,15 @@ def after_draw(ctx: Context, s: SLState, task: AfterDraw) -> None:
     """Option ``timer_mode="every_turn"``: the timer moves one notch every turn (Step 1)."""
     if ctx.options["timer_mode"] == "every_turn" and s.timer > 0:
         s.timer -= 1
+        note(
+            s,
+            "timer",
+            f"the Power Stone Timer moves one notch: {s.timer} left to the Starburst",
+            rule="timer",
+            timer=s.timer,
+            was=s.timer + 1,
+            cause="turn",
+        )
 
 
 def build_start(ctx: Context, s: SLState, task: BuildStart) -> None:
@@ -175,6 +224,17 @@ def build_start(ctx: Context, s: SLState, task: BuildStart) -> None:
     merchants = sum(1 for f in alliance_figs(s, s.cur) if ctx.content.fig_kind[f] == MERCHANT)
     bases = sum(1 for g in ctx.content.bases if control(ctx, s, g) == s.cur)
     s.pool = merchants * sup["ships_per_merchant"] + bases * sup["ships_per_space_base"]
+    note(
+        s,
+        "build",
+        f"{ctx.content.colours[s.cur]} gains {s.pool} Space Ship(s) to build: {merchants} Merchant(s) x "
+        f"{sup['ships_per_merchant']} + {bases} Space Base(s) x {sup['ships_per_space_base']}",
+        rule="build",
+        colour=s.cur,
+        ships=s.pool,
+        merchants=merchants,
+        bases=bases,
+    )
     s.stack.append(Build(ctx.seat_of(s.cur)))
 
 
@@ -211,7 +271,14 @@ def build(ctx: Context, s: SLState, task: Build, action: int) -> None:
     """Place one ship on a ring or loose, discard a card for ships, or finish building."""
     if action == DONE:
         if s.pool:
-            note(s, "turn", f"{ctx.content.colours[s.cur]} leaves {s.pool} Space Ship(s) unbuilt")
+            note(
+                s,
+                "build",
+                f"{ctx.content.colours[s.cur]} leaves {s.pool} Space Ship(s) unbuilt",
+                rule="build",
+                colour=s.cur,
+                unbuilt=s.pool,
+            )
         s.pool = 0
         return
     s.stack.append(task)
@@ -219,7 +286,16 @@ def build(ctx: Context, s: SLState, task: Build, action: int) -> None:
         v = action - BUY0
         discard_from_hand(s, task.seat, v)
         s.pool += ctx.content.card_values[v]
-        note(s, "turn", f"{ctx.content.colours[s.cur]} discards a {ctx.content.card_values[v]} for Space Ships")
+        value = ctx.content.card_values[v]
+        note(
+            s,
+            "build",
+            f"{ctx.content.colours[s.cur]} discards a {value} for {value} Space Ship(s): {s.pool} to build",
+            rule="build",
+            colour=s.cur,
+            card=value,
+            ships=s.pool,
+        )
     elif action >= GAL0:
         g = action - GAL0
         s.loose_col[g] = s.cur

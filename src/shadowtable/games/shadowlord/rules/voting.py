@@ -34,6 +34,23 @@ MOTIONS: dict[str, tuple[Effect, Effect]] = {
 """Motion -> (on pass, on fail); both get the motion's subject and origin."""
 
 
+def motion_words(ctx: Context, s: SLState, motion: str, subject: int, origin: int) -> str:
+    """What a motion asks, in words."""
+    names, me = ctx.content.fig_name, ctx.content.colours[s.cur]
+    if motion == "defect":
+        return f"{names[subject]} Defects to {me}"
+    if motion == "place_shadow":
+        return f"{names[subject]} stays in {ctx.content.galaxy_name(s.loc[subject])} (else he leaves the game)"
+    if motion == "move_shadow":
+        return (
+            f"{names[subject]} stays in {ctx.content.galaxy_name(s.loc[subject])} "
+            f"(else he returns to {ctx.content.galaxy_name(origin)})"
+        )
+    if motion == "storm":
+        return f"a Spacestorm strikes seat {subject} (1d8 Space Ships lost)"
+    return f"{me} steals 2 random Power Cards from seat {subject}"
+
+
 def voting_suspended(ctx: Context, s: SLState) -> bool:
     return len(alive_seats(s)) <= 2
 
@@ -41,12 +58,34 @@ def voting_suspended(ctx: Context, s: SLState) -> bool:
 def put_to_vote(ctx: Context, s: SLState, task: PutToVote) -> None:
     """Ask the other players about the motion; it passes at once when voting is suspended."""
     motion, subject, origin = task.motion, task.subject, task.origin
+    words = motion_words(ctx, s, motion, subject, origin) if s.journal is not None else ""
     if voting_suspended(ctx, s):
+        note(
+            s,
+            "vote",
+            f"no Vote needed (two players or fewer): {words}",
+            rule="vote",
+            motion=motion,
+            subject=subject,
+            origin=origin,
+            voters=[],
+            passed=True,
+        )
         MOTIONS[motion][0](ctx, s, subject, origin)
         return
     me = ctx.seat_of(s.cur)
     order = [(me + i) % ctx.players for i in range(1, ctx.players)]
     voters = [k for k in order if k in alive_seats(s)]
+    note(
+        s,
+        "vote",
+        f"Vote: {words}? seat(s) {', '.join(map(str, voters))} vote secretly; one yes passes it",
+        rule="vote",
+        motion=motion,
+        subject=subject,
+        origin=origin,
+        voters=voters,
+    )
     s.vote = {"kind": motion, "a": subject, "b": origin, "voters": voters, "votes": [-1] * ctx.players}
     s.stack.append(VoteEnd())
     for k in reversed(voters):
@@ -67,9 +106,24 @@ def end_vote(ctx: Context, s: SLState, task: VoteEnd) -> None:
     s.vote = None
     if vote is None:
         return
-    yes = [k for k, v in enumerate(vote["votes"]) if v == 1]
-    passed = bool(yes)
-    note(s, "vote", f"vote on {vote['kind']}: {'passed' if passed else 'failed'} (yes: {yes})")
+    passed = any(v == 1 for v in vote["votes"])
+    # The votes stay secret (cast votes are owner-only information): only the result is told,
+    # which the table sees anyway from its consequence.
+    motion = vote["kind"]
+    if s.journal is not None:
+        words = motion_words(ctx, s, motion, vote["a"], vote["b"])
+        result = "passes: at least one yes" if passed else "fails: nobody voted yes"
+        note(
+            s,
+            "vote",
+            f"the Vote {result}; {words}: {'so it happens' if passed else 'so it does not happen'}",
+            rule="vote",
+            motion=motion,
+            subject=vote["a"],
+            origin=vote["b"],
+            voters=list(vote["voters"]),
+            passed=passed,
+        )
     MOTIONS[vote["kind"]][0 if passed else 1](ctx, s, vote["a"], vote["b"])
 
 
