@@ -130,7 +130,10 @@ def test_watch_mode_plays_bots_to_the_end() -> None:
 
 
 @pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4), ("shadowlord", 3)])
-def test_a_whole_real_game_through_the_ui(game_id: str, players: int, tmp_path: Path) -> None:
+def test_a_whole_real_game_through_the_ui(
+    game_id: str, players: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("shadowtable.tui.app.COLLAPSE_ABOVE", 10**6)  # every Enter plays an action
     game = make(game_id, players=players)
     bots = [None] + [RandomBot() for _ in range(players - 1)]
     table = Table(Session(game, bots, 12, seat_names=["human"] + ["random"] * (players - 1)), [0])

@@ -61,6 +61,7 @@ PUBLIC_SCALARS = (
     "steps_turn",
     "pool",
     "first_seat",
+    "roll",
     "end",
 )
 """State numbers (and the end reason) every seat sees."""

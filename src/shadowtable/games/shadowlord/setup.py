@@ -65,6 +65,7 @@ def initial_state(ctx: Context) -> SLState:
     s.bribed = s.offers = s.truce = s.shadow_ctl = s.steps_turn = s.pool = 0
     s.winner = NOBODY
     s.first_seat = NOBODY
+    s.roll = -1
     s.battle = s.vote = s.offer = None
     s.stack = [First()]
     s.end = ""

@@ -64,6 +64,7 @@ INT_FIELDS = (
     "steps_turn",
     "pool",
     "first_seat",
+    "roll",
 )
 DICT_FIELDS = ("battle", "vote", "offer")
 
@@ -145,6 +146,7 @@ class SLState:
     steps_turn: int
     pool: int
     first_seat: int
+    roll: int  # the last die roll or face-up draw, public to all (-1: none yet)
     battle: dict[str, Any] | None
     vote: dict[str, Any] | None
     offer: dict[str, Any] | None
@@ -174,6 +176,7 @@ class SLState:
         new.turn, new.first_round_turns, new.bribed = self.turn, self.first_round_turns, self.bribed
         new.offers, new.truce, new.shadow_ctl, new.winner = self.offers, self.truce, self.shadow_ctl, self.winner
         new.steps_turn, new.pool, new.first_seat = self.steps_turn, self.pool, self.first_seat
+        new.roll = self.roll
         new.battle = copy_battle(self.battle) if self.battle is not None else None
         new.vote = _copy_flat(self.vote) if self.vote is not None else None
         new.offer = _copy_flat(self.offer) if self.offer is not None else None

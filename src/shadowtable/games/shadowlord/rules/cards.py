@@ -3,6 +3,9 @@ and the cards of the Attack Hand placed under portraits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Chance, Handler, Task
 from shadowtable.games.shadowlord.actions import NF, place_id
@@ -14,6 +17,19 @@ from shadowtable.games.shadowlord.tasks import D8Roll, Draw, DrawShadowShips, Dr
 NV = CARD_VALUES
 TWO_D8 = [(t, (8 - abs(t - 9)) / 64.0) for t in range(2, 17)]
 D8 = [(r, 0.125) for r in range(1, 9)]
+
+
+def public_roll(roll: Callable[[Context, SLState, Any, int], None]) -> Callable[[Context, SLState, Any, int], None]:
+    """A handler of a die roll or of a card drawn face up that first records the outcome in
+    ``s.roll``: both happen in the open, so the result is part of what every seat sees (two
+    outcomes with the same effect on the board are still told apart)."""
+
+    def rolled(ctx: Context, s: SLState, task: Any, outcome: int) -> None:
+        s.roll = outcome
+        roll(ctx, s, task, outcome)
+
+    rolled.__doc__ = roll.__doc__
+    return rolled
 
 
 def hand_count(s: SLState, seat: int) -> int:
@@ -143,6 +159,6 @@ def discard_portrait(s: SLState, f: int) -> None:
 
 RULES: dict[type[Task], Handler] = {
     DrawToHand: Chance(draw_outcomes, draw_to_hand, shown=("seat",), prepare=prepare_draw),
-    DrawShadowShips: Chance(draw_outcomes, sink_shadow_ships, shown=("figure",), prepare=prepare_draw),
+    DrawShadowShips: Chance(draw_outcomes, public_roll(sink_shadow_ships), shown=("figure",), prepare=prepare_draw),
 }
 """The rules of the Power Card draws, by task type (gathered into ``RULEBOOK``)."""

@@ -36,7 +36,7 @@ from shadowtable.games.shadowlord.rules.battle import (
     side_figs,
     uses_hand,
 )
-from shadowtable.games.shadowlord.rules.cards import d8_outcomes, draw_outcomes, prepare_draw
+from shadowtable.games.shadowlord.rules.cards import d8_outcomes, draw_outcomes, prepare_draw, public_roll
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, SLState
 from shadowtable.games.shadowlord.tasks import (
     BattleEnd,
@@ -589,7 +589,7 @@ RULES: dict[type[Task], Handler] = {
     DrawToDuel: Chance(draw_outcomes, sink_duel, shown=("side",), prepare=prepare_draw),
     DuelRun: Automatic(duel_run),
     BlastCheck: Automatic(blast_check),
-    BlastRoll: Chance(d8_outcomes, blast_roll, shown=("side", "battle")),
+    BlastRoll: Chance(d8_outcomes, public_roll(blast_roll), shown=("side", "battle")),
     Blast: Decision(
         decider,
         blast_legal,
@@ -599,7 +599,7 @@ RULES: dict[type[Task], Handler] = {
         shown=("side",),
         ready=always,
     ),
-    BlastShipsRoll: Chance(d8_outcomes, blast_ships_roll, shown=("side",)),
+    BlastShipsRoll: Chance(d8_outcomes, public_roll(blast_ships_roll), shown=("side",)),
     Commit: Decision(
         decider,
         commit_legal,

@@ -10,7 +10,7 @@ from shadowtable.games.shadowlord.board import alliance_figs
 from shadowtable.games.shadowlord.content import CARD_VALUES, EVENTS
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, release
-from shadowtable.games.shadowlord.rules.cards import d8_outcomes, hand_count, two_d8_outcomes
+from shadowtable.games.shadowlord.rules.cards import d8_outcomes, hand_count, public_roll, two_d8_outcomes
 from shadowtable.games.shadowlord.rules.recruit import bribable
 from shadowtable.games.shadowlord.state import CAPTIVE, SLState
 from shadowtable.games.shadowlord.tasks import (
@@ -204,7 +204,7 @@ def steal_card(ctx: Context, s: SLState, task: StealCard, v: int) -> None:
 
 
 RULES: dict[type[Task], Handler] = {
-    EventRoll: Chance(two_d8_outcomes, roll_event),
+    EventRoll: Chance(two_d8_outcomes, public_roll(roll_event)),
     Event: Decision(
         decider,
         event_legal,
@@ -214,7 +214,7 @@ RULES: dict[type[Task], Handler] = {
         shown=("event",),
         ready=always,
     ),
-    StormRoll: Chance(d8_outcomes, storm_roll, shown=("seat",)),
+    StormRoll: Chance(d8_outcomes, public_roll(storm_roll), shown=("seat",)),
     StormDiscard: Decision(
         decider,
         storm_legal,

@@ -28,7 +28,7 @@ from shadowtable.games.shadowlord.rules.alliances import (
     resolve_diplomats,
     where,
 )
-from shadowtable.games.shadowlord.rules.cards import d8_outcomes, discard_portrait
+from shadowtable.games.shadowlord.rules.cards import d8_outcomes, discard_portrait, public_roll
 from shadowtable.games.shadowlord.state import (
     ACTIVE,
     BAG,
@@ -455,8 +455,8 @@ def dismiss_to(ctx: Context, s: SLState, task: DismissTo, action: int) -> None:
 
 
 RULES: dict[type[Task], Handler] = {
-    BribeRoll: Chance(d8_outcomes, bribe_roll, shown=("figure",)),
-    BribeAnswerRoll: Chance(d8_outcomes, bribe_answer, shown=("figure", "briber_roll")),
+    BribeRoll: Chance(d8_outcomes, public_roll(bribe_roll), shown=("figure",)),
+    BribeAnswerRoll: Chance(d8_outcomes, public_roll(bribe_answer), shown=("figure", "briber_roll")),
     Traitor: Automatic(traitor_after_dismiss),
     Reveal: Chance(reveal_outcomes, reveal_disc, shown=("galaxy", "discovered")),
     Enlist: Decision(
