@@ -15,9 +15,9 @@ from typing import Any
 
 from shadowtable.core.errors import ContentError
 from shadowtable.games.shadow_planet.rules.effects import ABILITY, CARD, SECTION, TYPES, validate_effect
+from shadowtable.games.shadow_planet.rules.effects import COLOURS as COLOURS  # re-exported
 
 BUILTIN = "data/content.json"
-COLOURS = ("yellow", "orange", "red", "white", "black")
 GEAR_OWNERS = ("jenna", "nikke", "john", "rachel", "reed", "robot")
 NUM_LOCATIONS = 4
 NUM_CHARACTERS = 6

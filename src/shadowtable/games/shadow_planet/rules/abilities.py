@@ -4,22 +4,65 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import AbilityNext, CancelAbility, FreeMove, GiveSeat
 
 
-def auto_ability(s: State, ch: int, effect: dict[str, Any]) -> bool:
+def auto_ability(ctx: Context, s: State, ch: int, effect: dict[str, Any]) -> bool:
     """Apply an ability needing no decision; False if it needs one."""
     kind = effect["kind"]
+    rule = "ability" if s.controller[ch] >= 0 else "uncontrolled"
     if kind == "aura_search":
         s.auras.append([ch, effect["amount"], int(effect["include_self"])])
+        if s.journal is not None:
+            name, amount = ctx.c.char_names[ch], effect["amount"]
+            whom = "Characters" if effect["include_self"] else "other Characters"
+            note(
+                s,
+                "ability",
+                f"{name}'s ability: {whom} in {name}'s Location gain +{amount} Search this round",
+                rule=rule,
+                character=name,
+                effect=kind,
+                amount=amount,
+            )
     elif kind == "search_bonus":
+        before = s.bonus
         s.bonus += effect["amount"]
+        if s.journal is not None:
+            name = ctx.c.char_names[ch]
+            note(
+                s,
+                "ability",
+                f"{name}'s ability: +{effect['amount']} Search this turn (bonus {before} -> {s.bonus})",
+                rule=rule,
+                character=name,
+                effect=kind,
+                amount=effect["amount"],
+                before=before,
+                after=s.bonus,
+            )
     elif kind == "take_protagonist":
         if s.controller[ch] >= 0:
+            before = s.protagonist
             s.protagonist = s.controller[ch]
+            if s.journal is not None:
+                name = ctx.c.char_names[ch]
+                note(
+                    s,
+                    "protagonist",
+                    f"seat {s.protagonist} takes the Protagonist card from seat {before} ({name}'s ability)"
+                    if before != s.protagonist
+                    else f"seat {before} keeps the Protagonist card ({name}'s ability)",
+                    rule=rule,
+                    character=name,
+                    effect=kind,
+                    before=before,
+                    after=s.protagonist,
+                )
     else:
         return False
     return True
@@ -38,10 +81,13 @@ def ability_next(ctx: Context, s: State, task: AbilityNext) -> None:
     seat = s.controller[ch]
     effects = ctx.c.char_controlled[ch] if ch != s.cancelled else ()
     index = task.index
+    if s.journal is not None and ch == s.cancelled and index == 0 and ctx.c.char_controlled[ch]:
+        name = ctx.c.char_names[ch]
+        note(s, "cancel", f"{name}'s ability is cancelled this round: it does nothing", rule="ability", character=name)
     while index < len(effects):
         effect = effects[index]
         index += 1
-        if auto_ability(s, ch, effect):
+        if auto_ability(ctx, s, ch, effect):
             continue
         kind = effect["kind"]
         choice: CancelAbility | GiveSeat | FreeMove | None = None
@@ -67,6 +113,17 @@ def cancel_options(ctx: Context, s: State, task: CancelAbility) -> list[int]:
 def cancel(ctx: Context, s: State, task: CancelAbility, action: int) -> None:
     """Jenna cancels a Character's ability until the end of the round."""
     s.cancelled = action - A.CANCEL
+    if s.journal is not None:
+        name, target = ctx.c.char_names[s.active], ctx.c.char_names[s.cancelled]
+        note(
+            s,
+            "cancel",
+            f"{name}'s ability cancels {target}'s ability until the end of the round",
+            rule="ability",
+            seat=task.seat,
+            character=name,
+            cancelled=target,
+        )
 
 
 def free_move_options(ctx: Context, s: State, task: FreeMove) -> list[int]:
@@ -76,5 +133,22 @@ def free_move_options(ctx: Context, s: State, task: FreeMove) -> list[int]:
 def free_move(ctx: Context, s: State, task: FreeMove, action: int) -> None:
     """Reed moves into the Section for free (or not)."""
     if action == A.USE:
-        s.char_loc[s.active] = ctx.c.section_location[task.section]
-        s.char_section[s.active] = task.section
+        ch = s.active
+        before = s.char_loc[ch]
+        s.char_loc[ch] = ctx.c.section_location[task.section]
+        s.char_section[ch] = task.section
+        if s.journal is not None:
+            name, section = ctx.c.char_names[ch], ctx.c.section_names[task.section]
+            here, there = ctx.c.location_names[before], ctx.c.location_names[s.char_loc[ch]]
+            note(
+                s,
+                "move",
+                f"{name} moves {here} -> {there} and into the {section} for free (ability)",
+                rule="ability",
+                character=name,
+                by="ability",
+                origin=here,
+                to=there,
+                section=section,
+                cost=0,
+            )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import hand, take_marker, tell
 from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.causes import marker
 from shadowtable.games.shadow_planet.rules.decks import uniform
 from shadowtable.games.shadow_planet.rules.turn import reset_turn
 from shadowtable.games.shadow_planet.state import State
@@ -78,5 +80,31 @@ def reveal_draft(ctx: Context, s: State, task: RevealDraft) -> None:
         s.controller[ch], s.seat_char[seat] = seat, ch
         for card in hand(s, ch):
             tell(s, seat, card)
-        take_marker(s, seat, ctx.c.char_colour[ch])
+        taken = take_marker(s, seat, ctx.c.char_colour[ch])
+        if s.journal is not None:
+            name = ctx.c.char_names[ch]
+            note(
+                s,
+                "control",
+                f"seat {seat} controls {name} this round",
+                rule="control",
+                seat=seat,
+                character=name,
+                round=s.round,
+            )
+            why = f"controls {name}"
+            marker(ctx, s, seat, ctx.c.char_colour[ch], why, "control", "control", taken=taken, character=name)
+    if s.journal is not None:
+        for ch in range(6):
+            if s.controller[ch] < 0:
+                name = ctx.c.char_names[ch]
+                note(
+                    s,
+                    "control",
+                    f"{name} is uncontrolled this round",
+                    rule="uncontrolled",
+                    seat=-1,
+                    character=name,
+                    round=s.round,
+                )
     s.active, s.draft_random = 0, -1

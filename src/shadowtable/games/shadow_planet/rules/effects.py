@@ -12,6 +12,8 @@ from typing import Any
 
 TYPES = ("move", "search", "get", "repair", "attack")
 """Operation card types, in step order (I Move .. V Attack)."""
+COLOURS = ("yellow", "orange", "red", "white", "black")
+"""Marker colours, in Initiative order of the Characters that wear them (the Robot has none)."""
 
 CARD = "card"
 SECTION = "section"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import hand
 from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.effects import COLOURS
 from shadowtable.games.shadow_planet.state import (
     END_COUNTDOWN,
     END_REPAIR,
@@ -52,7 +54,11 @@ def match_identities(ctx: Context, s: State, task: MatchIdentities) -> None:
             s.stack.append(ChooseIdentity(seat))
             return
         s.identity[seat] = choices[0]
+        if s.journal is not None:
+            note_identity(ctx, s, seat, choices)
         position += 1
+    if s.journal is not None:
+        note_outcome(ctx, s)
 
 
 def identity_options(ctx: Context, s: State, task: ChooseIdentity) -> list[int]:
@@ -61,7 +67,60 @@ def identity_options(ctx: Context, s: State, task: ChooseIdentity) -> list[int]:
 
 def choose_identity(ctx: Context, s: State, task: ChooseIdentity, action: int) -> None:
     """The tied player picks the Character they prefer."""
+    choices = identity_choices(ctx, s, task.seat) if s.journal is not None else []
     s.identity[task.seat] = action - A.IDENTITY
+    if s.journal is not None:
+        note_identity(ctx, s, task.seat, choices)
+
+
+def note_identity(r: Context, s: State, seat: int, choices: list[int]) -> None:
+    """Note who ``seat`` turns out to be, and why (its fewest Markers; a tie it chose or that
+    went to the lowest Initiative)."""
+    ch = s.identity[seat]
+    objective = r.c.objective_names[s.objectives[seat]]
+    role = r.c.objective_role[s.objectives[seat]]
+    colour = r.c.char_colour[ch]
+    count = s.sheets[seat * 5 + colour]
+    why = f"fewest Markers: {count} {COLOURS[colour]}"
+    if len(choices) > 1:
+        tied = ", ".join(r.c.char_names[c] for c in choices)
+        how = "chosen" if r.options["identity_ties"] == "choose" else "lowest Initiative"
+        why += f" (tied among {tied}: {how})"
+    note(
+        s,
+        "identity",
+        f"seat {seat} ({objective}, {role}) is {r.c.char_names[ch]}: {why}",
+        rule="identity",
+        seat=seat,
+        objective=objective,
+        role=role,
+        character=r.c.char_names[ch],
+        colour=COLOURS[colour],
+        markers=count,
+        sheet=dict(zip(COLOURS, s.sheets[seat * 5 : seat * 5 + 5], strict=True)),
+        tied=[r.c.char_names[c] for c in choices] if len(choices) > 1 else [],
+    )
+
+
+def note_outcome(r: Context, s: State) -> None:
+    """Note who wins and why (the checks of the end condition, with their numbers), then each
+    seat's result."""
+    facts = outcome(r, s)
+    if facts["phantom_guardian"] is not None:
+        note(
+            s,
+            "identity",
+            f"no player holds the Guardian: {facts['phantom_guardian']} is the Guardian (highest Initiative unmatched)",
+            rule="identity",
+            seat=-1,
+            role="guardian",
+            character=facts["phantom_guardian"],
+        )
+    data = {k: v for k, v in facts.items() if k != "seats"}
+    winners = ", ".join(f"seat {seat}" for seat in facts["winners"]) or "nobody"
+    note(s, "outcome", f"{facts['why']}; winners: {winners}", rule="identity", **data)
+    for line in facts["seats"]:
+        note(s, "result", f"seat {line['seat']}: {line['why']}", rule="identity", **line)
 
 
 def _count(r: Context, s: State, ch: int, card_type: int, role: str) -> int:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet.rules.causes import marker
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import GiveColour, GiveSeat, SectionGiveColour, SectionGiveSeat
 
@@ -34,5 +35,15 @@ def give_colour(ctx: Any, s: State, task: GiveColour | SectionGiveColour, action
     colour = action - A.COLOUR
     s.pool[colour] -= 1
     s.sheets[task.target * 5 + colour] += 1
+    if s.journal is not None:
+        giver = s.active
+        name = ctx.c.char_names[giver]
+        if isinstance(task, GiveColour):
+            why, rule, cause = f"given by seat {task.seat} with {name}'s ability", "ability", "ability"
+        else:
+            section = s.char_section[giver]
+            place = ctx.c.section_names[section] if section >= 0 else "Section"
+            why, rule, cause = f"given by seat {task.seat} with the {place} effect", "section", "section"
+        marker(ctx, s, task.target, colour, why, rule, cause, giver=task.seat, character=name)
     if task.count > 1 and any(s.pool):
         s.stack.append(replace(task, count=task.count - 1))

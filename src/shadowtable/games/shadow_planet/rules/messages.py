@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import (
     forget,
     hand,
     move_card,
     move_openly,
-    set_countdown,
-    set_repair,
-    set_threat,
     tell,
     tell_all,
     zone_size,
 )
 from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.causes import (
+    END_BITS,
+    TYPE_NAMES,
+    compare,
+    end_value,
+    move_indicator,
+    secret,
+)
 from shadowtable.games.shadow_planet.rules.decks import top_known
+from shadowtable.games.shadow_planet.rules.effects import TYPES
 from shadowtable.games.shadow_planet.state import (
     DECK0,
     END_COUNTDOWN,
@@ -38,6 +45,8 @@ from shadowtable.games.shadow_planet.tasks import (
     StartMessages,
     StartRound,
 )
+
+MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
 
 
 def start_messages(ctx: Context, s: State, task: StartMessages) -> None:
@@ -69,6 +78,23 @@ def discard(ctx: Context, s: State, task: DiscardMessage, action: int) -> None:
     move_card(s, card, MSG)
     forget(s, card)
     tell(s, seat, card)
+    if s.journal is not None:
+        ch, size = s.seat_char[seat], zone_size(s, MSG)
+        name = ctx.c.char_names[ch]
+        secret(
+            s,
+            "discard",
+            (seat,),
+            f"seat {seat} discards {ctx.c.short(card)} from {name}'s Gear face down to the Messages pile",
+            f"seat {seat} discards a card from {name}'s Gear face down to the Messages pile",
+            "messages",
+            {"card": card, "name": ctx.c.card_name[card], "type": TYPES[ctx.ctype[card]]},
+            seat=seat,
+            character=name,
+            to="messages",
+            face_up=False,
+            pile=size,
+        )
 
 
 def shuffle_messages(ctx: Context, s: State, task: ShuffleMessages) -> None:
@@ -81,6 +107,17 @@ def shuffle_messages(ctx: Context, s: State, task: ShuffleMessages) -> None:
         for card in s.temple[:]:
             move_card(s, card, MSG)
     s.revealed, s.reveal_cards = [0] * 5, []
+    if s.journal is not None:
+        size, temple = zone_size(s, MSG), len(s.temple)
+        first = f"; the Temple pile ({temple}) is revealed first" if temple else ""
+        note(
+            s,
+            "shuffle",
+            f"the Messages pile ({size} cards) is shuffled face down{first}",
+            rule="messages",
+            pile=size,
+            temple=temple,
+        )
 
 
 def reveal_messages(ctx: Context, s: State, task: RevealMessages) -> None:
@@ -99,21 +136,55 @@ def reveal_messages(ctx: Context, s: State, task: RevealMessages) -> None:
 def _reveal(ctx: Context, s: State, card: int) -> None:
     """Turn ``card`` face up for everyone (``reveal_cards``), then remove it from the game face
     down: the removed pile itself is seen by nobody."""
+    from_temple = bool(s.temple) and s.temple[0] == card
     s.revealed[ctx.ctype[card]] += 1
     s.reveal_cards.append(card)
     move_card(s, card, REMOVED)
     forget(s, card)
+    if s.journal is not None:
+        number, t = len(s.reveal_cards), ctx.ctype[card]
+        pile = "the Temple pile" if from_temple else "the Messages pile"
+        note(
+            s,
+            "reveal",
+            f"Message {number} revealed from {pile}: {ctx.c.short(card)} ({TYPE_NAMES[t]} {s.revealed[t]} so far)",
+            rule="messages",
+            card=card,
+            name=ctx.c.card_name[card],
+            type=TYPES[t],
+            number=number,
+            source="temple" if from_temple else "messages",
+            counts=dict(zip(TYPES, s.revealed, strict=True)),
+        )
 
 
 def end_round(ctx: Context, s: State, task: EndRound) -> None:
     """The three consequences in order, the Countdown's +1 and +1 per depleted deck; then hands go
     back next to the board and a latched end condition ends the game now."""
     move, search, get, repair, attack = s.revealed
-    set_threat(ctx, s, s.threat + (get - attack))
-    set_repair(ctx, s, s.repair + (attack - repair))
-    set_countdown(ctx, s, s.countdown - (move - search))
-    depleted = sum(1 for d in range(4) if zone_size(s, DECK0 + d) == 0)
-    set_countdown(ctx, s, s.countdown - 1 - depleted)
+    compare(ctx, s, "threat", get, GET_T, attack, ATTACK_T)
+    compare(ctx, s, "repair", attack, ATTACK_T, repair, REPAIR_T)
+    compare(ctx, s, "countdown", search, SEARCH_T, move, MOVE_T)
+    empty = [d for d in range(4) if zone_size(s, DECK0 + d) == 0]
+    depleted = len(empty)
+    why, names = "", []
+    if s.journal is not None:
+        why = "end of the round (advances 1)"
+        names = [ctx.c.location_names[d] for d in empty]
+        if empty:
+            why += f" and {depleted} depleted Location deck{'s' if depleted > 1 else ''} ({', '.join(names)})"
+    move_indicator(
+        ctx,
+        s,
+        "countdown",
+        s.countdown - 1 - depleted,
+        why,
+        "messages",
+        cause="end_of_round",
+        round_end=1,
+        depleted=depleted,
+        decks=names,
+    )
     s.last_reveal = s.revealed[:]
     s.trajectory.append([s.countdown, s.repair, s.threat])
     if not ctx.options["latched_end"]:
@@ -127,12 +198,60 @@ def end_round(ctx: Context, s: State, task: EndRound) -> None:
         for card, zone in enumerate(s.where):
             if zone >= GEAR0:
                 tell_all(s, card)  # every Gear is revealed to award victory
+        if s.journal is not None:
+            note_end(ctx, s)
         s.stack.append(MatchIdentities(0))
-    else:
+    elif s.journal is not None:
+        note(
+            s,
+            "round",
+            f"round {s.round} ends: Countdown {s.countdown}, Repair {s.repair}, Threat {s.threat}",
+            rule="messages",
+            round=s.round,
+            countdown=s.countdown,
+            repair=s.repair,
+            threat=s.threat,
+            revealed=dict(zip(TYPES, s.last_reveal, strict=True)),
+        )
+    if not s.latched:
         s.stack.append(StartRound())
 
 
-def face_up_to_messages(s: State, card: int) -> None:
+def note_end(ctx: Context, s: State) -> None:
+    """The game ends at the end of this round: which end conditions hold, which one decides."""
+    held = [name for bit, name in END_BITS if s.latched & bit]
+    reason = held[0]
+    parts = [f"{name.capitalize()} reached {end_value(ctx, name)}" for name in held]
+    also = f" (also {', '.join(parts[1:])}; priority Threat, Repair, Countdown)" if len(held) > 1 else ""
+    now = f"Countdown {s.countdown}, Repair {s.repair}, Threat {s.threat}"
+    note(
+        s,
+        "end",
+        f"the game ends after round {s.round}: {parts[0]}{also}; {now}",
+        rule="messages",
+        reason=reason,
+        conditions=held,
+        round=s.round,
+        threat=s.threat,
+        repair=s.repair,
+        countdown=s.countdown,
+    )
+
+
+def face_up_to_messages(ctx: Context, s: State, card: int, why: str, rule: str) -> None:
     """A face-up discard to the Messages pile (Crying, Crawler)."""
     move_openly(s, card, MSG)
     tell_all(s, card)
+    if s.journal is not None:
+        note(
+            s,
+            "discard",
+            f"{ctx.c.short(card)} is discarded face up to the Messages pile ({why})",
+            rule=rule,
+            card=card,
+            name=ctx.c.card_name[card],
+            type=TYPES[ctx.ctype[card]],
+            to="messages",
+            face_up=True,
+            cause=why,
+        )

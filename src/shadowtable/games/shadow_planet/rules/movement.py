@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.abilities import can_enter
@@ -17,9 +18,28 @@ def move_end(ctx: Context, s: State, task: StepMove) -> None:
     if task.drive >= 0:
         points = drive_total(ctx, task)
         if ctx.drive_dist[here][task.dest] <= points:
-            drive_to(s, task.drive, task.passengers, task.dest)
+            drive_to(ctx, s, task.drive, task.passengers, task.dest, points)
         elif ctx.options["vehicle_fallback"] and fallback_destinations(ctx, s, points):
             s.stack.append(DriveFallback(task.seat, points, task.drive, task.passengers))
+        elif s.journal is not None:
+            c = ctx.c
+            dest, distance = c.location_names[task.dest], ctx.drive_dist[here][task.dest]
+            note(
+                s,
+                "drive",
+                f"{c.char_names[s.active]} stays in {c.location_names[here]}: {dest} is {distance} away, "
+                f"the Move total is {points}",
+                rule="vehicle",
+                character=c.char_names[s.active],
+                vehicle=c.vehicle_names[task.drive],
+                origin=c.location_names[here],
+                to=c.location_names[here],
+                passengers=[],
+                cost=0,
+                points=points,
+                wanted=dest,
+                distance=distance,
+            )
         return
     if walk_options(ctx, s, task.total):
         s.stack.append(MovePoints(task.seat, task.total))
@@ -50,10 +70,43 @@ def walk_step(ctx: Context, s: State, task: MovePoints, action: int) -> None:
         return
     if action >= A.ENTER:
         s.char_section[ch] = action - A.ENTER
+        if s.journal is not None:
+            section, entry = ctx.c.section_names[action - A.ENTER], ctx.c.section_entry[action - A.ENTER]
+            note(
+                s,
+                "move",
+                f"{ctx.c.char_names[ch]} enters the {section} (entry {entry}, {task.points} Move points; "
+                "movement ends)",
+                rule="move",
+                character=ctx.c.char_names[ch],
+                by="walk",
+                section=section,
+                cost=entry,
+                points=task.points,
+                left=0,
+            )
         return
     dest = action - A.GOTO
-    points = task.points - ctx.c.link_cost[s.char_loc[ch]][dest]
+    here = s.char_loc[ch]
+    cost = ctx.c.link_cost[here][dest]
+    points = task.points - cost
     s.char_loc[ch], s.char_section[ch] = dest, -1
+    if s.journal is not None:
+        start, there = ctx.c.location_names[here], ctx.c.location_names[dest]
+        note(
+            s,
+            "move",
+            f"{ctx.c.char_names[ch]} moves {start} -> {there} (Link cost {cost}, {points} of {task.points} "
+            "Move points left)",
+            rule="move",
+            character=ctx.c.char_names[ch],
+            by="walk",
+            origin=start,
+            to=there,
+            cost=cost,
+            points=task.points,
+            left=points,
+        )
     if walk_options(ctx, s, points):
         s.stack.append(MovePoints(task.seat, points))
 

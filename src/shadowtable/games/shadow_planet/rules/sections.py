@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import hand, tell_all
 from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.causes import TYPE_NAMES, article, secret
+from shadowtable.games.shadow_planet.rules.effects import COLOURS, TYPES
 from shadowtable.games.shadow_planet.rules.section_effects import start_effect
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import EffectNext, RevealPick, SectionChoice, SectionEnd
@@ -33,12 +36,25 @@ def section_end(ctx: Context, s: State, task: SectionEnd) -> None:
     if payable(ctx, s, section):
         s.stack.append(SectionChoice(s.controller[s.active], section))
     else:
-        expel(s)
+        expel(ctx, s, "its effect is not paid")
 
 
-def expel(s: State) -> None:
+def expel(ctx: Context, s: State, why: str) -> None:
     """The Character leaves the Section for its Location."""
+    section = s.char_section[s.active]
     s.char_section[s.active] = -1
+    if s.journal is not None:
+        name, place = ctx.c.char_names[s.active], ctx.c.location_names[s.char_loc[s.active]]
+        note(
+            s,
+            "expel",
+            f"{name} is expelled from the {ctx.c.section_names[section]} into {place} ({why})",
+            rule="section",
+            character=name,
+            section=ctx.c.section_names[section],
+            to=place,
+            cause=why,
+        )
 
 
 def choice_options(ctx: Context, s: State, task: SectionChoice) -> list[int]:
@@ -48,7 +64,7 @@ def choice_options(ctx: Context, s: State, task: SectionChoice) -> list[int]:
 def choose(ctx: Context, s: State, task: SectionChoice, action: int) -> None:
     """Leave, or start paying a reveal: forced cards are shown at once, the player picks the rest."""
     if action == A.LEAVE:
-        expel(s)
+        expel(ctx, s, f"seat {task.seat} does not pay its effect")
     else:
         _reveal_forced(ctx, s, RevealPick(task.seat, task.section, action - A.RESOLVE, ()))
 
@@ -94,6 +110,28 @@ def _reveal_forced(ctx: Context, s: State, task: RevealPick) -> None:
         s.stack.append(task)
     else:
         s.stack.append(EffectNext(task.section, task.reveal, 0))
+        if s.journal is not None:
+            c = ctx.c
+            rv = c.section_reveals[task.section][task.reveal]
+            # which card of a type was shown is the payer's choice, and the observation keeps
+            # only that the cards are known: the others are told the cost, not the cards
+            cost = ", ".join(f"{n} {TYPE_NAMES[t]}" for t, n in enumerate(rv.cost) if n)
+            head = f"seat {task.seat} pays the {c.section_names[task.section]} effect ({rv.label}) by revealing {cost}"
+            secret(
+                s,
+                "pay",
+                (task.seat,),
+                f"{head}: {', '.join(c.short(card) for card in shown)}",
+                f"{head} from hand",
+                "section",
+                {"cards": shown, "names": [c.card_name[card] for card in shown]},
+                seat=task.seat,
+                character=c.char_names[s.active],
+                section=c.section_names[task.section],
+                reveal=task.reveal,
+                label=rv.label,
+                cost={TYPES[t]: n for t, n in enumerate(rv.cost) if n},
+            )
 
 
 def effect_next(ctx: Context, s: State, task: EffectNext) -> None:
@@ -110,4 +148,35 @@ def effect_next(ctx: Context, s: State, task: EffectNext) -> None:
     if colour >= 0 and s.pool[colour] > 0 and not (s.section_markers[task.section] >> colour) & 1:
         s.pool[colour] -= 1
         s.section_markers[task.section] |= 1 << colour
-    expel(s)
+        if s.journal is not None:
+            name, section = ctx.c.char_names[s.active], ctx.c.section_names[task.section]
+            note(
+                s,
+                "marker",
+                f"{article(COLOURS[colour])} {COLOURS[colour]} Marker is placed on the {section}: "
+                f"{name} applied its effect ({name} may not enter it again)",
+                rule="section",
+                colour=COLOURS[colour],
+                to="section",
+                section=section,
+                character=name,
+                cause="section",
+                pool=s.pool[colour],
+            )
+    elif s.journal is not None and colour >= 0:
+        name, section = ctx.c.char_names[s.active], ctx.c.section_names[task.section]
+        why = "the pool has none left" if s.pool[colour] == 0 else "one is there already"
+        note(
+            s,
+            "marker",
+            f"no {COLOURS[colour]} Marker is placed on the {section}: {why}",
+            rule="section",
+            colour=COLOURS[colour],
+            to="section",
+            section=section,
+            character=name,
+            cause="section",
+            placed=0,
+            pool=s.pool[colour],
+        )
+    expel(ctx, s, "after its effect")

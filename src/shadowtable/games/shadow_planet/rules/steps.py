@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import cards_in, forget, hand, move_openly, move_secretly, tell, zone_size
 from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.causes import cards, secret
 from shadowtable.games.shadow_planet.rules.decks import top_known
+from shadowtable.games.shadow_planet.rules.effects import TYPES
 from shadowtable.games.shadow_planet.rules.messages import face_up_to_messages
 from shadowtable.games.shadow_planet.rules.movement import move_end
 from shadowtable.games.shadow_planet.rules.swap import swap_targets
@@ -65,9 +68,14 @@ def play_card(ctx: Context, s: State, card: int) -> bool:
     counts = True
     if vplay is not None:
         vehicle, to_messages, counts = vplay
+        before = s.vehicle_loc[vehicle]
         s.vehicle_loc[vehicle] = s.char_loc[ch]
+        if s.journal is not None:
+            note_vehicle(
+                ctx, s, vehicle, before, f"{ctx.c.card_name[card]} played by {ctx.c.char_names[ch]}", "vehicle"
+            )
         if to_messages:
-            face_up_to_messages(s, card)
+            face_up_to_messages(ctx, s, card, "played to put a Vehicle into play", "vehicle")
             if ctx.options["crawler_is_move_card"]:
                 s.excl |= (1 << t) << LEFT_SHIFT  # still a card of its type played this turn
         else:
@@ -80,6 +88,23 @@ def play_card(ctx: Context, s: State, card: int) -> bool:
     if aura is not None:
         s.auras.append([ch, aura[0], int(aura[1])])
     return counts
+
+
+def note_vehicle(ctx: Context, s: State, vehicle: int, before: int, why: str, rule: str) -> None:
+    """Note a Vehicle tile put into play (or moved there from another Location)."""
+    c = ctx.c
+    name, at = c.vehicle_names[vehicle], s.vehicle_loc[vehicle]
+    moved = f" (its tile moves from {c.location_names[before]})" if before >= 0 and before != at else ""
+    note(
+        s,
+        "vehicle",
+        f"the {name} is put into play in {c.location_names[at]}{moved}: {why}",
+        rule=rule,
+        vehicle=name,
+        to=c.location_names[at],
+        origin=c.location_names[before] if before >= 0 else None,
+        cause=why,
+    )
 
 
 def _after_play(ctx: Context, s: State, card: int, seat: int) -> None:
@@ -157,6 +182,23 @@ def search_look(ctx: Context, s: State, task: SearchLook) -> None:
     for card in look:
         forget(s, card)
         tell(s, seat, card)
+    if s.journal is not None:
+        name, place = ctx.c.char_names[s.active], ctx.c.location_names[deck]
+        head = f"seat {seat} ({name}) looks at the top {cards(len(look))} of the {place} deck (Search {wanted})"
+        secret(
+            s,
+            "search",
+            (seat,),
+            f"{head}: {', '.join(ctx.c.short(card) for card in look)}",
+            head,
+            "search",
+            {"cards": look, "names": [ctx.c.card_name[card] for card in look]},
+            seat=seat,
+            character=name,
+            deck=place,
+            total=wanted,
+            looked=len(look),
+        )
     if len(look) >= 2:
         s.stack.append(Reorder(seat, deck, len(look)))
 
@@ -175,10 +217,28 @@ def place(ctx: Context, s: State, task: Reorder, action: int) -> None:
 
 
 # -- step III: Get ------------------------------------------------------------------------------
-def draw_to_hand(s: State, deck: int) -> None:
+def draw_to_hand(ctx: Context, s: State, deck: int, why: str, rule: str) -> None:
     """The top card of ``deck`` (already known to the state) goes secretly to the active hand."""
     card = s.top[deck][0]
-    move_secretly(s, card, GEAR0 + s.active, s.controller[s.active])
+    seat = s.controller[s.active]
+    move_secretly(s, card, GEAR0 + s.active, seat)
+    if s.journal is not None:
+        name, place = ctx.c.char_names[s.active], ctx.c.location_names[deck]
+        head = f"seat {seat} ({name}) takes the top card of the {place} deck ({why})"
+        secret(
+            s,
+            "draw",
+            (seat,),
+            f"{head}: {ctx.c.short(card)}",
+            head,
+            rule,
+            {"card": card, "name": ctx.c.card_name[card], "type": TYPES[ctx.ctype[card]]},
+            seat=seat,
+            character=name,
+            deck=place,
+            left=zone_size(s, deck),
+            cause=why,
+        )
 
 
 def get_mandatory(ctx: Context, s: State, task: GetMandatory) -> None:
@@ -187,7 +247,7 @@ def get_mandatory(ctx: Context, s: State, task: GetMandatory) -> None:
     if zone_size(s, deck) > 0:
         if not top_known(s, deck, 1, task):
             return
-        draw_to_hand(s, deck)
+        draw_to_hand(ctx, s, deck, "the mandatory Get", "get")
 
 
 def get_options(ctx: Context, s: State, task: StepGet) -> list[int]:
@@ -212,7 +272,7 @@ def get_draws(ctx: Context, s: State, task: GetDraws) -> None:
     while draws > 0 and zone_size(s, deck) > 0:
         if not top_known(s, deck, 1, GetDraws(draws)):
             return
-        draw_to_hand(s, deck)
+        draw_to_hand(ctx, s, deck, "a Get draw", "get")
         draws -= 1
 
 

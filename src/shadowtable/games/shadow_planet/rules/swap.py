@@ -6,6 +6,7 @@ from __future__ import annotations
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import hand, move_secretly
 from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules.causes import secret
 from shadowtable.games.shadow_planet.state import GEAR0, State
 from shadowtable.games.shadow_planet.tasks import ScrapGive, ScrapTake, ScrapTarget
 
@@ -39,5 +40,25 @@ def take_options(ctx: Context, s: State, task: ScrapTake) -> list[int]:
 def swap(ctx: Context, s: State, task: ScrapTake, action: int) -> None:
     """The chosen card and the other player's card change hands."""
     me, other = task.giver, task.seat
+    back = action - A.CHOOSE
     move_secretly(s, task.given, GEAR0 + s.seat_char[other], me, other)
-    move_secretly(s, action - A.CHOOSE, GEAR0 + s.active, me, other)
+    move_secretly(s, back, GEAR0 + s.active, me, other)
+    if s.journal is not None:
+        c = ctx.c
+        head = f"seat {me} and seat {other} swap a card (Scrap Metal)"
+        secret(
+            s,
+            "swap",
+            (me, other),
+            f"{head}: seat {me} gives {c.short(task.given)}, seat {other} gives {c.short(back)}",
+            head,
+            "repair",
+            {
+                "given": task.given,
+                "taken": back,
+                "given_name": c.card_name[task.given],
+                "taken_name": c.card_name[back],
+            },
+            holders=[me, other],
+            characters=[c.char_names[s.active], c.char_names[s.seat_char[other]]],
+        )

@@ -9,12 +9,15 @@ closed this turn) and ``bonus`` (the Search bonus of abilities).
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
+from shadowtable.core.events import note
 from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet.board import move_openly, move_secretly, zone_size
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.abilities import auto_ability
 from shadowtable.games.shadow_planet.rules.decks import top_known
+from shadowtable.games.shadow_planet.rules.effects import TYPES
 from shadowtable.games.shadow_planet.rules.messages import face_up_to_messages
 from shadowtable.games.shadow_planet.state import DISCARD, MSG, PLAYED0, State
 from shadowtable.games.shadow_planet.tasks import (
@@ -52,7 +55,7 @@ def start_turn(ctx: Context, s: State, task: StartTurn) -> None:
     if seat < 0:
         if ch != s.cancelled:
             for effect in ctx.c.char_uncontrolled[ch]:
-                auto_ability(s, ch, effect)
+                auto_ability(ctx, s, ch, effect)
         s.stack.append(UncontrolledDiscard())
         return
     s.stack += _turn_tasks(seat)
@@ -64,7 +67,33 @@ def uncontrolled_discard(ctx: Context, s: State, task: UncontrolledDiscard) -> N
     if zone_size(s, deck) > 0:
         if not top_known(s, deck, 1, task):
             return
-        move_openly(s, s.top[deck][0], DISCARD)
+        card = s.top[deck][0]
+        # who knew the card on top: the Discarded area shows which cards are there, not which
+        # Character discarded which, so a reader that did not know the top is told its name by
+        # the chance outcome that turned it up (its log line) or not at all; who else knew it is
+        # no business of that reader (nor of spectators), so it is told the same either way
+        bit = 1 << card
+        was_public = s.public & bit
+        knew = [seat for seat in range(s.n) if s.known[seat] & bit] if s.journal is not None else []
+        move_openly(s, card, DISCARD)
+        if s.journal is not None:
+            name, place = ctx.c.char_names[s.active], ctx.c.location_names[deck]
+            head = f"{name} (uncontrolled) discards the top card of the {place} deck face up"
+            facts: dict[str, Any] = {
+                "character": name,
+                "deck": place,
+                "to": "discard",
+                "face_up": True,
+                "left": zone_size(s, deck),
+            }
+            shown: dict[str, Any] = {"card": card, "name": ctx.c.card_name[card], "type": TYPES[ctx.ctype[card]]}
+            if was_public:
+                note(s, "discard", f"{head}: {ctx.c.short(card)}", rule="uncontrolled", **facts, **shown)
+            else:
+                note(s, "discard", head, rule="uncontrolled", **facts)
+                if knew:
+                    told = f"{head}: it is {ctx.c.short(card)}, the top card you knew"
+                    note(s, "discard", told, rule="uncontrolled", seats=knew, **facts, **shown)
     s.active += 1
     s.stack.append(START_TURN)
 
@@ -75,9 +104,21 @@ def end_turn(ctx: Context, s: State, task: EndTurn) -> None:
     for card in ctx.eot_cards:
         if s.where[card] == PLAYED0 + ch:
             if ctx.eot[card]:
-                face_up_to_messages(s, card)
+                face_up_to_messages(ctx, s, card, "its end-of-turn effect", "ability")
             else:
                 move_secretly(s, card, MSG, controller_seat(s))
+                if s.journal is not None:  # it was face up on the table: its name is no secret
+                    note(
+                        s,
+                        "discard",
+                        f"{ctx.c.short(card)} goes face down to the Messages pile (its end-of-turn effect)",
+                        rule="ability",
+                        card=card,
+                        name=ctx.c.card_name[card],
+                        type=TYPES[ctx.ctype[card]],
+                        to="messages",
+                        face_up=False,
+                    )
     s.char_section[ch] = -1
     s.active += 1
     s.stack.append(START_TURN)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
@@ -64,12 +65,34 @@ def drive_total(ctx: Context, task: StepMove) -> int:
     return task.total + amount * task.cards
 
 
-def drive_to(s: State, vehicle: int, passengers: tuple[int, ...], dest: int) -> None:
-    """Driver, passengers and the Vehicle tile arrive at ``dest``."""
+def drive_to(ctx: Context, s: State, vehicle: int, passengers: tuple[int, ...], dest: int, points: int) -> None:
+    """Driver, passengers and the Vehicle tile arrive at ``dest`` (``points``: the Move total
+    with the Vehicle bonus that paid the distance)."""
+    here = s.char_loc[s.active]
     for ch in [s.active, *passengers]:
         s.char_loc[ch] = dest
         s.char_section[ch] = -1
     s.vehicle_loc[vehicle] = dest
+    if s.journal is not None:
+        c = ctx.c
+        driver, car = c.char_names[s.active], c.vehicle_names[vehicle]
+        there, start = c.location_names[dest], c.location_names[here]
+        riders = [c.char_names[ch] for ch in passengers]
+        with_ = f" with {', '.join(riders)}" if riders else ""
+        distance = ctx.drive_dist[here][dest]
+        note(
+            s,
+            "drive",
+            f"{driver} drives the {car} {start} -> {there}{with_} (distance {distance}, Move total {points})",
+            rule="vehicle",
+            character=driver,
+            vehicle=car,
+            origin=start,
+            to=there,
+            passengers=riders,
+            cost=distance,
+            points=points,
+        )
 
 
 def fallback_destinations(ctx: Context, s: State, points: int) -> list[int]:
@@ -85,4 +108,4 @@ def fallback_options(ctx: Context, s: State, task: DriveFallback) -> list[int]:
 def fallback(ctx: Context, s: State, task: DriveFallback, action: int) -> None:
     """Drive to another reachable Location, or stay."""
     if action != A.DONE:
-        drive_to(s, task.drive, task.passengers, action - A.GOTO)
+        drive_to(ctx, s, task.drive, task.passengers, action - A.GOTO, task.points)
