@@ -129,6 +129,7 @@ def test_watch_mode_plays_bots_to_the_end() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4), ("shadowlord", 3)])
 def test_a_whole_real_game_through_the_ui(
     game_id: str, players: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -151,6 +152,29 @@ def test_a_whole_real_game_through_the_ui(
 
     asyncio.run(scenario())
     assert set(game.returns(table.session.state)) <= {0.0, 1.0}
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4), ("shadowlord", 3)])
+def test_a_real_game_goes_on_through_the_ui(game_id: str, players: int, tmp_path: Path) -> None:
+    """The first hundred Enters (the whole game is the slow test above): every one is taken,
+    and the log on screen is the seat's log of the game so far."""
+    game = make(game_id, players=players)
+    bots = [None] + [RandomBot() for _ in range(players - 1)]
+    table = Table(Session(game, bots, 12, seat_names=["human"] + ["random"] * (players - 1)), [0])
+
+    async def scenario() -> None:
+        app = PlayApp(table, save_path=tmp_path / "save.json")
+        async with app.run_test(size=(160, 48)) as pilot:
+            decided = 0
+            for _ in range(100):
+                before = len(table.session.actions)
+                await pilot.press("enter")
+                await pilot.pause()
+                decided += len(table.session.actions) > before
+            assert decided > 50  # Enter on a group opens it, the next Enter plays
+            assert _text(app, "#log-text").split("\n") == table.log(0)
+
+    asyncio.run(scenario())
 
 
 def test_hot_seat_with_a_real_game_never_shows_the_previous_hand() -> None:

@@ -160,6 +160,7 @@ def definitions() -> dict[str, Any]:
             "offer": nullable("#/$defs/offer"),
             "vote": nullable("#/$defs/vote"),
             "battle": nullable("#/$defs/battle"),
+            "last_duel": nullable("#/$defs/last_duel"),
             "tasks": {
                 "type": "array",
                 "items": {"$ref": "#/$defs/task"},

@@ -94,6 +94,7 @@ def observe(ctx: Context, kernel: Kernel[Context, SLState], s: SLState, seat: in
     public["offer"] = None if s.offer is None else {name: _plain(s.offer[name]) for name in OFFER_FIELDS}
     public["vote"] = None if s.vote is None else _vote_view(s.vote, seat)
     public["battle"] = None if s.battle is None else _battle_view(s.battle)
+    public["last_duel"] = _plain(s.last_duel)
     public["tasks"] = [task.to_json() for task in s.stack]
     private: dict[str, Any] = {"hand": None, "portraits": {}, "commit": [None, None], "ready_commit": []}
     if seat is not None:
@@ -235,6 +236,7 @@ def _determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: ran
     data["offer"] = offer
     data["vote"] = vote
     data["battle"] = battle
+    data["last_duel"] = _plain(public.get("last_duel"))
     data["stack"] = public["tasks"]
     return state_from_json(data, rulebook.task_from_json)
 

@@ -66,7 +66,7 @@ INT_FIELDS = (
     "first_seat",
     "roll",
 )
-DICT_FIELDS = ("battle", "vote", "offer")
+DICT_FIELDS = ("battle", "vote", "offer", "last_duel")
 
 
 def clone(value: Any) -> Any:
@@ -146,6 +146,7 @@ class SLState:
     steps_turn: int
     pool: int
     first_seat: int
+    last_duel: dict[str, Any] | None  # the last Duel resolved (figures, totals, winner, cards), public
     roll: int  # the last die roll or face-up draw, public to all (-1: none yet)
     battle: dict[str, Any] | None
     vote: dict[str, Any] | None
@@ -177,6 +178,7 @@ class SLState:
         new.offers, new.truce, new.shadow_ctl, new.winner = self.offers, self.truce, self.shadow_ctl, self.winner
         new.steps_turn, new.pool, new.first_seat = self.steps_turn, self.pool, self.first_seat
         new.roll = self.roll
+        new.last_duel = self.last_duel  # never mutated: shared
         new.battle = copy_battle(self.battle) if self.battle is not None else None
         new.vote = _copy_flat(self.vote) if self.vote is not None else None
         new.offer = _copy_flat(self.offer) if self.offer is not None else None

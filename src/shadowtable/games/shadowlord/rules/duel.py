@@ -237,7 +237,7 @@ def duel_resolve(ctx: Context, s: SLState, task: DuelResolve) -> None:
     attacker_wins = totals[0] > totals[1] or totals[0] == totals[1] and not ctx.content.tie_to_defender
     w, lo = (a, d) if attacker_wins else (d, a)
     sides = [duel_side(ctx, s, duel, 0), duel_side(ctx, s, duel, 1)]
-    s.battle["last"] = {
+    s.battle["last"] = s.last_duel = {
         "figs": [a, d],
         "totals": totals,
         "winner": w,
