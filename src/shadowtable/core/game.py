@@ -205,9 +205,9 @@ class Game(ABC, Generic[S]):
 
     def preview(self, state: S, action: int) -> dict[str, Any] | None:
         """What comes next if the seat to decide takes ``action``, without changing ``state``:
-        ``{"prompt": ..., "choices": [words, ...]}`` when that seat decides again at once (where
-        a Move card lets it go, which movements follow), else ``None`` (chance or another seat
-        comes first, or the game ends).  Raises :class:`IllegalActionError` for an illegal action."""
+        ``{"prompt": ..., "choices": [words, ...]}`` when that seat goes on with the same decision
+        at once (where a Move card lets it go, which movements follow), else ``None`` (chance,
+        another seat or another step comes first, or the game ends).  Raises :class:`IllegalActionError` for an illegal action."""
         player = self.current_player(state)
         if player < 0:
             return None
@@ -215,7 +215,13 @@ class Game(ABC, Generic[S]):
         if self.current_player(after) != player:
             return None
         pending = self.observe(after, player).get("pending") or {}
-        prompt = str(pending.get("prompt") or "") if isinstance(pending, dict) else ""
+        if not isinstance(pending, dict):
+            return None
+        # Only within the same decision (more Move cards, more moves, more cards placed): a new
+        # step may start with automatic work that reveals what the seat does not know yet.
+        if pending.get("kind") != (self.observe(state, player).get("pending") or {}).get("kind"):
+            return None
+        prompt = str(pending.get("prompt") or "")
         return {"prompt": prompt, "choices": [self.action_to_str(after, a) for a in self.legal_actions(after)]}
 
     # -- notation -------------------------------------------------------------------------------
