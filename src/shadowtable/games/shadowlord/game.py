@@ -104,12 +104,14 @@ class ShadowlordGame(Game[SLState]):
         """Apply without the legality check: only for actions taken from ``legal_actions``."""
         new, legal = self.kernel.apply_listing(self.ctx, state, action, checked=False)
         new.legal = legal
+        new.announced = narration.public_action(state, action)
         return new
 
     def apply_recorded(self, state: SLState, action: int) -> tuple[SLState, list[Event]]:
         self.check_legal(state, action)
         new, events = self.kernel.apply_recorded(self.ctx, state, action, checked=False)
         new.legal = None  # listed on demand by legal_actions
+        new.announced = narration.public_action(state, action)
         return new, events
 
     def returns(self, state: SLState) -> list[float]:

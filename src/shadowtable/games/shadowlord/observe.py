@@ -62,6 +62,7 @@ PUBLIC_SCALARS = (
     "pool",
     "first_seat",
     "roll",
+    "announced",
     "end",
 )
 """State numbers (and the end reason) every seat sees."""

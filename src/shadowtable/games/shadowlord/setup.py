@@ -66,6 +66,7 @@ def initial_state(ctx: Context) -> SLState:
     s.winner = NOBODY
     s.first_seat = NOBODY
     s.roll = -1
+    s.announced = -1
     s.last_duel = None
     s.battle = s.vote = s.offer = None
     s.stack = [First()]

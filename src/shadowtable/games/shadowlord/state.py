@@ -65,6 +65,7 @@ INT_FIELDS = (
     "pool",
     "first_seat",
     "roll",
+    "announced",
 )
 DICT_FIELDS = ("battle", "vote", "offer", "last_duel")
 
@@ -147,6 +148,7 @@ class SLState:
     pool: int
     first_seat: int
     last_duel: dict[str, Any] | None  # the last Duel resolved (figures, totals, winner, cards), public
+    announced: int  # the last decision every seat read in full (narration.public_action), -1: none
     roll: int  # the last die roll or face-up draw, public to all (-1: none yet)
     battle: dict[str, Any] | None
     vote: dict[str, Any] | None
@@ -177,7 +179,7 @@ class SLState:
         new.turn, new.first_round_turns, new.bribed = self.turn, self.first_round_turns, self.bribed
         new.offers, new.truce, new.shadow_ctl, new.winner = self.offers, self.truce, self.shadow_ctl, self.winner
         new.steps_turn, new.pool, new.first_seat = self.steps_turn, self.pool, self.first_seat
-        new.roll = self.roll
+        new.roll, new.announced = self.roll, self.announced
         new.last_duel = self.last_duel  # never mutated: shared
         new.battle = copy_battle(self.battle) if self.battle is not None else None
         new.vote = _copy_flat(self.vote) if self.vote is not None else None
