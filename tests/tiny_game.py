@@ -337,7 +337,7 @@ class EventTellingTinyGame(TinyGame):
 
     SPEC = replace(TinyGame.SPEC, id="tiny-event-telling")
 
-    def apply_recorded(self, state: TinyState, action: int) -> tuple[TinyState, list[Event]]:
+    def apply_recorded(self, state: TinyState, action: int, *, checked: bool = True) -> tuple[TinyState, list[Event]]:
         new = self.apply(state, action)
         if self.current_player(state) != CHANCE:
             return new, []

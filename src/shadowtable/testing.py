@@ -310,7 +310,7 @@ def check_resampling(game: Game[Any], state: Any, action: int, where: str, sampl
             # The seat that decided knows its own choice; any other reader only what it saw.
             twins = [action] if seat == player else game.legal_actions(sampled)[:limit]
             for twin in twins:
-                twin_after, twin_events = game.apply_recorded(sampled, twin)
+                twin_after, twin_events = game.apply_recorded(sampled, twin, checked=seat == player)
                 if _canonical(game.observe(twin_after, seat)) != seen_after:
                     continue
                 other = game.told(sampled, twin, twin_events, seat)

@@ -10,8 +10,8 @@ DEFAULT = {"games": 30, "full_every": 1}
 
 GAME_SETTINGS: dict[str, dict[str, int]] = {
     "tiny-showdown": {"games": 60, "full_every": 1},
-    "shadow-planet": {"games": 100, "full_every": 25},
-    "shadowlord": {"games": 75, "full_every": 25},
+    "shadow-planet": {"games": 100, "full_every": 32},
+    "shadowlord": {"games": 75, "full_every": 32},
 }
 
 CHUNK = 25

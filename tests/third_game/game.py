@@ -54,8 +54,8 @@ class TinyStackGame(Game[State]):
     def apply(self, state: State, action: int) -> State:
         return KERNEL.apply(None, state, action)
 
-    def apply_recorded(self, state: State, action: int) -> tuple[State, list[Event]]:
-        return KERNEL.apply_recorded(None, state, action)
+    def apply_recorded(self, state: State, action: int, *, checked: bool = True) -> tuple[State, list[Event]]:
+        return KERNEL.apply_recorded(None, state, action, checked=checked)
 
     def returns(self, state: State) -> list[float]:
         return [1.0 if state.over and seat in state.winners else 0.0 for seat in range(self.players)]

@@ -156,7 +156,7 @@ def test_a_whole_real_game_through_the_ui(
 
 @pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4), ("shadowlord", 3)])
 def test_a_real_game_goes_on_through_the_ui(game_id: str, players: int, tmp_path: Path) -> None:
-    """The first hundred Enters (the whole game is the slow test above): every one is taken,
+    """The first sixty Enters (the whole game is the slow test above): every one is taken,
     and the log on screen is the seat's log of the game so far."""
     game = make(game_id, players=players)
     bots = [None] + [RandomBot() for _ in range(players - 1)]
@@ -166,12 +166,12 @@ def test_a_real_game_goes_on_through_the_ui(game_id: str, players: int, tmp_path
         app = PlayApp(table, save_path=tmp_path / "save.json")
         async with app.run_test(size=(160, 48)) as pilot:
             decided = 0
-            for _ in range(100):
+            for _ in range(60):
                 before = len(table.session.actions)
                 await pilot.press("enter")
                 await pilot.pause()
                 decided += len(table.session.actions) > before
-            assert decided > 50  # Enter on a group opens it, the next Enter plays
+            assert decided > 30  # Enter on a group opens it, the next Enter plays
             assert _text(app, "#log-text").split("\n") == table.log(0)
 
     asyncio.run(scenario())

@@ -72,12 +72,13 @@ class Game(ABC, Generic[S]):
     def apply(self, state: S, action: int) -> S:
         """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
 
-    def apply_recorded(self, state: S, action: int) -> tuple[S, list[Event]]:
+    def apply_recorded(self, state: S, action: int, *, checked: bool = True) -> tuple[S, list[Event]]:
         """:meth:`apply`, and the events the rules noted while carrying it out (every audience).
 
         Games on the kernel override it (:meth:`shadowtable.core.kernel.Kernel.apply_recorded`);
-        the default notes nothing beyond the action itself (see :meth:`told`)."""
-        return self.apply(state, action), []
+        the default notes nothing beyond the action itself (see :meth:`told`).  ``checked=False``
+        skips the legality check, for an action just taken from :meth:`legal_actions`."""
+        return (self.apply(state, action) if checked else self.apply_unchecked(state, action)), []
 
     def told(self, state: S, action: int, events: Sequence[Event], seat: int | None) -> list[dict[str, Any]]:
         """What ``seat`` is told of ``action`` taken in ``state``: the action in words
@@ -207,7 +208,8 @@ class Game(ABC, Generic[S]):
         """What comes next if the seat to decide takes ``action``, without changing ``state``:
         ``{"prompt": ..., "choices": [words, ...]}`` when that seat goes on with the same decision
         at once (where a Move card lets it go, which movements follow), else ``None`` (chance,
-        another seat or another step comes first, or the game ends).  Raises :class:`IllegalActionError` for an illegal action."""
+        another seat or another step comes first, or the game ends).  Raises
+        :class:`IllegalActionError` for an illegal action."""
         player = self.current_player(state)
         if player < 0:
             return None

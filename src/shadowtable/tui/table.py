@@ -123,7 +123,7 @@ class Table:
         if len(steps) > len(self.history):
             steps.clear()
         for state, action in self.history[len(steps) :]:
-            _, events = self.game.apply_recorded(state, action)
+            _, events = self.game.apply_recorded(state, action, checked=False)
             steps.append(self.game.told(state, action, events, seat))
         return steps
 

@@ -103,8 +103,8 @@ class ShadowPlanetGame(Game[State]):
         """Apply without the legality check (for benchmarks and search bots that know it is legal)."""
         return KERNEL.apply(self.ctx, state, action, checked=False)
 
-    def apply_recorded(self, state: State, action: int) -> tuple[State, list[Event]]:
-        return KERNEL.apply_recorded(self.ctx, state, action)
+    def apply_recorded(self, state: State, action: int, *, checked: bool = True) -> tuple[State, list[Event]]:
+        return KERNEL.apply_recorded(self.ctx, state, action, checked=checked)
 
     def returns(self, state: State) -> list[float]:
         if state.stack:

@@ -107,8 +107,9 @@ class ShadowlordGame(Game[SLState]):
         new.announced = narration.public_action(state, action)
         return new
 
-    def apply_recorded(self, state: SLState, action: int) -> tuple[SLState, list[Event]]:
-        self.check_legal(state, action)
+    def apply_recorded(self, state: SLState, action: int, *, checked: bool = True) -> tuple[SLState, list[Event]]:
+        if checked:
+            self.check_legal(state, action)
         new, events = self.kernel.apply_recorded(self.ctx, state, action, checked=False)
         new.legal = None  # listed on demand by legal_actions
         new.announced = narration.public_action(state, action)
