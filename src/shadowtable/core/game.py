@@ -181,7 +181,8 @@ class Game(ABC, Generic[S]):
     def reference(self) -> dict[str, Any]:
         """The printed material of the game as JSON data (card texts, board, how each role wins),
         keyed by the ids and names observations use; nothing in it is secret (empty by default).
-        It never changes during a game: a front end fetches it once."""
+        It never changes during a game: a front end fetches it once (games work it out once and
+        return the same object: do not change it)."""
         return {}
 
     # -- choices --------------------------------------------------------------------------------
@@ -224,7 +225,13 @@ class Game(ABC, Generic[S]):
         if pending.get("kind") != (self.observe(state, player).get("pending") or {}).get("kind"):
             return None
         prompt = str(pending.get("prompt") or "")
-        return {"prompt": prompt, "choices": [self.action_to_str(after, a) for a in self.legal_actions(after)]}
+        choices = [self.action_to_str(after, a) for a in self.legal_actions(after)]
+        return {"prompt": prompt, "choices": choices, **self.preview_details(after)}
+
+    def preview_details(self, after: S) -> dict[str, Any]:
+        """What a game adds to a :meth:`preview` from the state the action would lead to (the
+        same seat still deciding); empty by default."""
+        return {}
 
     # -- notation -------------------------------------------------------------------------------
     @abstractmethod

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shadowtable.core.errors import BotError, IllegalActionError, InvalidPlayersError
+from shadowtable.core.events import Event
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.runner import Session
 
@@ -23,6 +24,8 @@ class Table:
     history: list[tuple[Any, int]] = field(default_factory=list)
     """Every step so far as (state before it, action); rebuilt from the session's actions when empty."""
     _log_cache: dict[int | None, list[list[dict[str, Any]]]] = field(default_factory=dict, init=False, repr=False)
+    _noted: list[list[Event]] = field(default_factory=list, init=False, repr=False)
+    """The events each step noted, for every audience: worked out once, told to each seat."""
 
     def __post_init__(self) -> None:
         if not self.history and self.session.actions:
@@ -119,11 +122,13 @@ class Table:
     def _told_by_step(self, seat: int | None) -> list[list[dict[str, Any]]]:
         """What ``seat`` is told at each step so far; kept per seat, so a long game is not
         replayed on every redraw."""
+        if len(self._noted) > len(self.history):
+            self._noted.clear()
+            self._log_cache.clear()
+        for state, action in self.history[len(self._noted) :]:
+            self._noted.append(self.game.apply_recorded(state, action, checked=False)[1])
         steps = self._log_cache.setdefault(seat, [])
-        if len(steps) > len(self.history):
-            steps.clear()
-        for state, action in self.history[len(steps) :]:
-            _, events = self.game.apply_recorded(state, action, checked=False)
+        for (state, action), events in zip(self.history[len(steps) :], self._noted[len(steps) :], strict=True):
             steps.append(self.game.told(state, action, events, seat))
         return steps
 

@@ -49,7 +49,9 @@ class Context:
         walk_cost = tuple(
             tuple(c if self.walk_ok[a][b] else 0 for b, c in enumerate(row)) for a, row in enumerate(content.link_cost)
         )
-        self.walk_reach = [[d < NO_PATH for d in row] for row in _shortest_paths(walk_cost)]
+        self.walk_dist = _shortest_paths(walk_cost)
+        """Cheapest Move cost on foot between two Locations (``NO_PATH``: none)."""
+        self.walk_reach = [[d < NO_PATH for d in row] for row in self.walk_dist]
         self.colour_char = {col: ch for ch, col in enumerate(content.char_colour) if col >= 0}
         self.robot = content.char_colour.index(-1)
         self.repair_start = content.repair_start[players]

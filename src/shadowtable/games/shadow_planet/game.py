@@ -78,6 +78,7 @@ class ShadowPlanetGame(Game[State]):
         except ContentError as exc:
             raise InvalidOptionError(f"option 'content': {exc}") from exc
         self.ctx = Context(content, players, self.options)
+        self._reference: dict[str, Any] | None = None
 
     # -- dynamics -------------------------------------------------------------------------------
     def initial_state(self) -> State:
@@ -126,22 +127,19 @@ class ShadowPlanetGame(Game[State]):
             raise StateFormatError(f"bad Shadow Planet observation: {exc}") from exc
 
     def reference(self) -> dict[str, Any]:
-        return reference.reference(self.ctx)
+        if self._reference is None:
+            self._reference = reference.reference(self.ctx)
+        return self._reference
 
     def action_group(self, state: State, action: int) -> str | None:
         return None if self.current_player(state) == CHANCE else notation.action_group(action)
 
-    def preview(self, state: State, action: int) -> dict[str, Any] | None:
-        """As :meth:`Game.preview`; during step I, Move, also where the points played so far
-        (with this card) could take the Character on foot (``reach``)."""
-        seen = super().preview(state, action)
-        if seen is None:
-            return None
-        after = self.apply(state, action)
+    def preview_details(self, after: State) -> dict[str, Any]:
+        """During step I, Move: where the points played so far could take the Character on foot."""
         top = after.stack[-1]
         if isinstance(top, StepMove) and top.drive < 0 and top.total > 0:
-            seen["reach"] = movement.reachable(self.ctx, after, top.total)
-        return seen
+            return {"reach": movement.reachable(self.ctx, after, top.total)}
+        return {}
 
     def render(self, observation: Observation) -> str:
         from shadowtable.games.shadow_planet.render import render

@@ -70,6 +70,7 @@ class ShadowlordGame(Game[SLState]):
         key = "2m" if self.options["modified"] else str(players)
         self.ctx = Context(content, content.configurations[key], players, self.options)
         self.kernel = KERNEL
+        self._reference: dict[str, Any] | None = None
 
     @classmethod
     def standard_configurations(cls) -> list[dict[str, Any]]:
@@ -133,7 +134,9 @@ class ShadowlordGame(Game[SLState]):
         return narration.rules_help(observation)
 
     def reference(self) -> dict[str, Any]:
-        return reference.reference(self.ctx)
+        if self._reference is None:
+            self._reference = reference.reference(self.ctx)
+        return self._reference
 
     def action_group(self, state: SLState, action: int) -> str | None:
         return notation.action_group(self.ctx, state, action)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from shadowtable.games.shadowlord.context import Context
+from shadowtable.games.shadowlord.rules.voting import motion_text
 from shadowtable.games.shadowlord.state import STATUS_NAMES
 
 CELL_MARK = {"space_base": "Base", "ruins": "Ruins", "home": "Home", "lost_fortress": "FORT", "galaxy": ""}
@@ -28,24 +29,10 @@ def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
     return f"{COLOUR_CODE[owner] if 0 <= owner < 5 else '?'}{tag}:{ships}{'*' if stone else ''}"
 
 
-MOTION_WORDS = {
-    "defect": "{a} Defects to {cur}",
-    "place_shadow": "{a} stays where it was placed",
-    "move_shadow": "{a} moves (back to {b} if refused)",
-    "storm": "seat {a} loses 1d8 Space Ships in a Spacestorm",
-    "steal": "{cur} steals two random Power Cards from seat {a}",
-}
-"""What a vote decides, by motion (``a`` the subject, ``b`` the origin, ``cur`` the current colour)."""
-
-
-def vote_words(ctx: Context, vote: dict[str, Any], cur: int) -> str:
-    """The vote in progress: what is voted on, who votes, the votes cast so far (public ones)."""
-    c = ctx.content
-    figure = vote["kind"] in ("defect", "place_shadow", "move_shadow")
-    subject = c.fig_name[vote["a"]] if figure else str(vote["a"])
-    origin = c.galaxy_name(vote["b"]) if vote["kind"] == "move_shadow" and vote["b"] >= 0 else str(vote["b"])
-    colour = c.colours[cur] if 0 <= cur < len(c.colours) else "the current player"
-    motion = MOTION_WORDS.get(vote["kind"], vote["kind"]).format(a=subject, b=origin, cur=colour)
+def vote_words(ctx: Context, vote: dict[str, Any], cur: int, loc: list[int]) -> str:
+    """The vote in progress: what is voted on (worded as its event is), who votes, the votes
+    cast so far (public ones)."""
+    motion = motion_text(ctx, cur, loc, vote["kind"], vote["a"], vote["b"])
     cast = ", ".join(
         f"seat {k}: {'yes' if v == 1 else 'no' if v == 0 else 'voted'}"
         for k, v in enumerate(vote.get("votes", []))
@@ -125,7 +112,7 @@ def render(ctx: Context, obs: dict[str, Any]) -> str:
         cards = [str(vals[v]) for v, n in enumerate(obs["private"]["hand"]) for _ in range(n)]
         out.append(f"Your Attack Hand (seat {obs['seat']}): Power Cards {', '.join(cards) or 'none'}")
     if p.get("vote"):
-        out.append(vote_words(ctx, p["vote"], p["cur"]))
+        out.append(vote_words(ctx, p["vote"], p["cur"], p["loc"]))
     if p.get("offer"):
         out.append(offer_words(ctx, p["offer"]))
     pending = obs.get("pending") or {}

@@ -94,18 +94,6 @@ def map_table(reference: dict[str, Any]) -> Table:
     return table
 
 
-_REFERENCES: dict[int, dict[str, Any]] = {}
-
-
-def reference_of(game: Game[Any]) -> dict[str, Any]:
-    """``game.reference()``, worked out once per game object (it never changes)."""
-    key = id(game)
-    if key not in _REFERENCES:
-        _REFERENCES.clear()
-        _REFERENCES[key] = game.reference()
-    return _REFERENCES[key]
-
-
 def colours_line(c: Any) -> Text:
     """Which colour of Marker belongs to which Character."""
     text = Text("Marker colours: ", style="bold")
@@ -183,7 +171,7 @@ def shadow_planet_board(game: Game[Any], obs: Observation) -> RenderableType:
         locations_table(c, obs),
         players_table(c, obs),
         colours_line(c),
-        map_table(reference_of(game)),
+        map_table(game.reference()),
     ]
     outcome = outcome_panel(obs)
     if outcome is not None:

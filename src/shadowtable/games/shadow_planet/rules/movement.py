@@ -116,15 +116,7 @@ def reachable(ctx: Context, s: State, points: int) -> list[str]:
     cheapest cost: Locations along Links, then Sections entered there (entering ends movement)."""
     ch = s.active
     start = s.char_loc[ch]
-    best = {start: 0}
-    frontier = [start]
-    while frontier:
-        here = frontier.pop()
-        for dest in range(len(ctx.c.location_names)):
-            cost = best[here] + ctx.c.link_cost[here][dest]
-            if ctx.walk_ok[here][dest] and cost <= points and cost < best.get(dest, points + 1):
-                best[dest] = cost
-                frontier.append(dest)
+    best = {loc: cost for loc, cost in enumerate(ctx.walk_dist[start]) if cost <= points}
     words = [f"go {ctx.c.location_names[loc]} (cost {cost})" for loc, cost in sorted(best.items()) if loc != start]
     for sec, loc in enumerate(ctx.c.section_location):
         if loc not in best or (loc == start and s.char_section[ch] >= 0 and best[loc] == 0):

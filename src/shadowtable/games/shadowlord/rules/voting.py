@@ -6,7 +6,7 @@ The motions and what passing or failing does are one explicit table, :data:`MOTI
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
@@ -36,14 +36,20 @@ MOTIONS: dict[str, tuple[Effect, Effect]] = {
 
 def motion_words(ctx: Context, s: SLState, motion: str, subject: int, origin: int) -> str:
     """What a motion asks, in words."""
-    names, me = ctx.content.fig_name, ctx.content.colours[s.cur]
+    return motion_text(ctx, s.cur, s.loc, motion, subject, origin)
+
+
+def motion_text(ctx: Context, cur: int, loc: Sequence[int], motion: str, subject: int, origin: int) -> str:
+    """What a motion asks, in words, from public facts only (the current colour and where the
+    figures stand), so a state and an observation word it alike."""
+    names, me = ctx.content.fig_name, ctx.content.colours[cur] if 0 <= cur < 4 else "the current player"
     if motion == "defect":
         return f"{names[subject]} Defects to {me}"
     if motion == "place_shadow":
-        return f"{names[subject]} stays in {ctx.content.galaxy_name(s.loc[subject])} (else he leaves the game)"
+        return f"{names[subject]} stays in {ctx.content.galaxy_name(loc[subject])} (else he leaves the game)"
     if motion == "move_shadow":
         return (
-            f"{names[subject]} stays in {ctx.content.galaxy_name(s.loc[subject])} "
+            f"{names[subject]} stays in {ctx.content.galaxy_name(loc[subject])} "
             f"(else he returns to {ctx.content.galaxy_name(origin)})"
         )
     if motion == "storm":
