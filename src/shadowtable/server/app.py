@@ -1,0 +1,353 @@
+"""The FastAPI application: the REST API, ``/healthz`` and one WebSocket per seat (``/ws/{table}``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from fastapi import Body, FastAPI, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.websockets import WebSocketState
+
+import shadowtable
+from shadowtable.bots.registry import available_bots
+from shadowtable.core.registry import available_games, game_class
+from shadowtable.server.bots import BotRunner
+from shadowtable.server.config import ServerConfig
+from shadowtable.server.errors import ServiceError, Unavailable
+from shadowtable.server.service import Connection, NewTable, Table, TableService
+from shadowtable.server.store import Store
+from shadowtable.server.tokens import SeatTokens
+
+log = logging.getLogger("shadowtable.server")
+
+COOKIE_PREFIX = "shadowtable_seat_"
+TableId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", max_length=32)]
+
+
+# -- REST models ------------------------------------------------------------------------------------
+class Problem(BaseModel):
+    """An error: what was wrong, in words."""
+
+    error: str
+
+
+class ClockSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    initial_s: int = Field(ge=1, le=604800, description="time each seat starts with")
+    bonus_s: int = Field(0, ge=0, le=604800, description="time added after each of the seat's moves")
+    on_timeout: Literal["bot", "skip"] = Field(
+        "bot", description="bot: a bot takes the seat over; skip: a bot makes that one move"
+    )
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=64, description="game id, e.g. shadow-planet or shadowlord")
+    players: int = Field(ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+    seats: list[Annotated[str, Field(max_length=200)]] | None = Field(
+        None, max_length=16, description="per seat: human or bot:<name>; default: every seat human"
+    )
+    clock: ClockSettings | None = None
+    listed: bool = Field(True, description="shown in the lobby")
+    name: str | None = Field(None, max_length=64, description="your name, if you sit at the table")
+    sit: bool = Field(True, description="take the first human seat (the answer holds its token)")
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(None, max_length=64)
+    seat: int | None = Field(None, ge=0, le=15, description="the seat wanted; default: the first free one")
+
+
+class SeatOut(BaseModel):
+    seat: int
+    kind: str
+    bot: str | None
+    name: str
+    taken: bool
+    bot_playing: bool
+
+
+class TableOut(BaseModel):
+    id: str
+    game: str
+    version: str
+    players: int
+    options: dict[str, Any]
+    status: Literal["open", "playing", "over"]
+    listed: bool
+    clock: ClockSettings | None
+    seats: list[SeatOut]
+    created_at: float
+    returns: list[float] | None
+    rematch: str | None
+
+
+class Seated(BaseModel):
+    table: TableOut
+    seat: int | None = Field(description="your seat (null: you did not sit)")
+    token: str | None = Field(description="your seat token: send it in hello; keep it secret")
+
+
+class GameOut(BaseModel):
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+
+
+class Catalogue(BaseModel):
+    games: list[GameOut]
+    bots: list[str]
+
+
+class Health(BaseModel):
+    ok: bool
+    database: bool
+    version: str
+    tables_in_memory: int
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": Problem},
+    403: {"model": Problem},
+    404: {"model": Problem},
+    409: {"model": Problem},
+    503: {"model": Problem},
+}
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    """The server application for ``config`` (the defaults: SQLite in the data folder)."""
+    config = config or ServerConfig()
+    state: dict[str, TableService] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store = Store(config.database_url(), sqlite_synchronous=config.sqlite_synchronous)
+        await store.open()
+        bots = BotRunner(config.bot_workers, config.bot_budget_s)
+        service = TableService(config, store, SeatTokens(config.signing_secret(), config.token_max_age_s), bots)
+        state["service"] = service
+        resumed = asyncio.ensure_future(service.resume_all())
+        log.info("server started", extra={"event": "start"})
+        try:
+            yield
+        finally:
+            resumed.cancel()
+            await service.stop()
+            await store.close()
+            bots.close()
+            log.info("server stopped", extra={"event": "stop"})
+
+    app = FastAPI(
+        title="ShadowTable",
+        version=shadowtable.__version__,
+        description="Online play of The Shadow Planet and Shadowlord!: tables, seats, bots and the game protocol.",
+        lifespan=lifespan,
+    )
+
+    def service() -> TableService:
+        return state["service"]
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    @app.get("/healthz", response_model=Health, responses={503: {"model": Health}})
+    async def healthz() -> JSONResponse:
+        """Whether the server and its database answer."""
+        svc = service()
+        database = await svc.store.ping()
+        body = Health(ok=database, database=database, version=shadowtable.__version__, tables_in_memory=len(svc.tables))
+        return JSONResponse(body.model_dump(), status_code=200 if database else 503)
+
+    @app.get("/api/games", response_model=Catalogue)
+    async def games() -> Catalogue:
+        """The games and bots this server offers."""
+        out = []
+        for game_id in available_games():
+            spec = game_class(game_id).SPEC
+            out.append(
+                GameOut(
+                    id=spec.id,
+                    name=spec.name,
+                    min_players=spec.min_players,
+                    max_players=spec.max_players,
+                    options={o.name: o.default for o in spec.options},
+                )
+            )
+        return Catalogue(games=out, bots=available_bots())
+
+    @app.get("/api/games/{game_id}/reference", responses=ERRORS)
+    async def reference(game_id: Annotated[str, Path(max_length=64)], players: int = Query(ge=1, le=16)) -> Any:
+        """The printed material of a game (cards, board, how each role wins): nothing secret."""
+        from shadowtable.core.errors import ShadowTableError
+        from shadowtable.core.registry import make
+
+        try:
+            return make(game_id, players=players).reference()
+        except ShadowTableError as exc:
+            raise ServiceError(str(exc)) from exc
+
+    @app.get("/api/tables", response_model=list[TableOut])
+    async def lobby(
+        status: Literal["open", "playing", "over"] = "open", limit: Annotated[int, Query(ge=1, le=200)] = 50
+    ) -> list[dict[str, Any]]:
+        """The lobby: listed tables, newest first (``open``: waiting for players)."""
+        return await service().lobby(status, limit)
+
+    @app.post("/api/tables", response_model=Seated, status_code=201, responses=ERRORS)
+    async def create(body: CreateTable, response: Response) -> dict[str, Any]:
+        """Create a table; with ``sit`` you take its first human seat and get that seat's token."""
+        svc = service()
+        seats = body.seats if body.seats is not None else ["human"] * body.players
+        clock = body.clock.model_dump() if body.clock is not None else None
+        table = await svc.create(NewTable(body.game, body.players, body.options, seats, clock, body.listed))
+        if body.sit and any(not s.taken for s in table.seats):
+            table, seat, token = await svc.join(table.id, body.name, None)
+            _set_cookie(response, table.id, token, config)
+            return {"table": svc.info(table), "seat": seat, "token": token}
+        return {"table": svc.info(table), "seat": None, "token": None}
+
+    @app.get("/api/tables/{table_id}", response_model=TableOut, responses=ERRORS)
+    async def table_info(table_id: TableId) -> dict[str, Any]:
+        """What anyone may know of a table."""
+        svc = service()
+        return svc.info(await svc.table(table_id))
+
+    @app.post("/api/tables/{table_id}/join", response_model=Seated, responses=ERRORS)
+    async def join(table_id: TableId, body: JoinTable, response: Response) -> dict[str, Any]:
+        """Take a free seat: the answer (and an HttpOnly cookie) holds the seat's token."""
+        svc = service()
+        table, seat, token = await svc.join(table_id, body.name, body.seat)
+        _set_cookie(response, table.id, token, config)
+        return {"table": svc.info(table), "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/leave", response_model=TableOut, responses=ERRORS)
+    async def leave(
+        table_id: TableId, request: Request, response: Response, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Give up your seat (its token is revoked; in play a bot takes it over)."""
+        svc = service()
+        table = await svc.leave(table_id, _token(request, table_id, authorization))
+        response.delete_cookie(COOKIE_PREFIX + table.id, path="/")
+        return svc.info(table)
+
+    @app.post("/api/tables/{table_id}/start", response_model=TableOut, responses=ERRORS)
+    async def start(
+        table_id: TableId, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Start now: bots take the seats nobody joined."""
+        svc = service()
+        return svc.info(await svc.start_now(table_id, _token(request, table_id, authorization)))
+
+    @app.post("/api/tables/{table_id}/rematch", response_model=TableOut, responses=ERRORS)
+    async def rematch(
+        table_id: TableId, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The rematch table of a finished game (join it to play again)."""
+        svc = service()
+        return svc.info(await svc.rematch(table_id, _token(request, table_id, authorization)))
+
+    @app.get("/api/tables/{table_id}/record", responses=ERRORS)
+    async def record(table_id: TableId) -> JSONResponse:
+        """The full game record of a finished table, for ``shadowtable replay`` and ``view``."""
+        rec = await service().record(table_id)
+        return JSONResponse(
+            rec.to_json(),
+            headers={"Content-Disposition": f'attachment; filename="{rec.game}-{table_id}.json"'},
+        )
+
+    @app.websocket("/ws/{table_id}")
+    async def socket(websocket: WebSocket, table_id: str) -> None:
+        """One seat's (or a spectator's) connection: see ``docs/server.md`` for the protocol."""
+        if not _origin_allowed(websocket, config):
+            await websocket.close(code=1008)
+            return
+        svc = service()
+        try:
+            table = await svc.table(table_id)
+        except ServiceError:
+            await websocket.close(code=4404)
+            return
+        await websocket.accept()
+        cookies = {table_id: websocket.cookies[COOKIE_PREFIX + table_id]} if COOKIE_PREFIX + table_id in websocket.cookies else {}
+        connection = Connection(cookies)
+        sender = asyncio.ensure_future(_send_loop(websocket, connection))
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                frame = message.get("text")
+                if frame is None:
+                    frame = message.get("bytes") or b""
+                if not await svc.receive(table, connection, frame):
+                    break
+        except WebSocketDisconnect:
+            pass
+        except Unavailable:
+            connection.push({"t": "notice", "text": "the server cannot reach its database: reconnect in a moment"})
+        finally:
+            svc.disconnect(table, connection)
+            connection.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, 5)
+            if websocket.client_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=4403 if not connection.greeted else 1000)
+
+    return app
+
+
+async def _send_loop(websocket: WebSocket, connection: Connection) -> None:
+    while True:
+        text = await connection.outbox.get()
+        if text is None:
+            if websocket.client_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+            return
+        try:
+            await websocket.send_text(text)
+        except Exception:  # noqa: BLE001 - the peer went away; the receive loop ends the connection
+            return
+
+
+def _token(request: Request, table_id: str, authorization: str | None) -> str | None:
+    """The seat token from ``Authorization: Bearer ...`` or the table's HttpOnly cookie."""
+    if authorization and authorization.startswith("Bearer "):
+        return authorization.removeprefix("Bearer ").strip()
+    return request.cookies.get(COOKIE_PREFIX + table_id)
+
+
+def _set_cookie(response: Response, table_id: str, token: str, config: ServerConfig) -> None:
+    response.set_cookie(
+        COOKIE_PREFIX + table_id,
+        token,
+        max_age=config.token_max_age_s,
+        httponly=True,
+        samesite="strict",
+        path="/",
+    )
+
+
+def _origin_allowed(websocket: WebSocket, config: ServerConfig) -> bool:
+    """No ``Origin`` (not a browser), the server's own origin, or one of the allowed ones."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in config.allowed_origins:
+        return True
+    host = websocket.headers.get("host", "")
+    parts = urlsplit(origin)
+    return parts.scheme in {"http", "https"} and parts.netloc == host

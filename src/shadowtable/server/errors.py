@@ -1,0 +1,27 @@
+"""Errors the server answers with: each carries the HTTP status it maps to."""
+
+from __future__ import annotations
+
+from shadowtable.core.errors import ShadowTableError
+
+
+class ServiceError(ShadowTableError):
+    """A request the server refuses; ``status`` is its HTTP status code."""
+
+    status = 400
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Conflict(ServiceError):
+    status = 409
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class Unavailable(ServiceError):
+    status = 503

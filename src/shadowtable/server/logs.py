@@ -1,0 +1,37 @@
+"""Structured logs: one JSON object per line, never a token or a hidden value."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+_STANDARD = set(vars(logging.makeLogRecord({})))
+
+
+class JsonFormatter(logging.Formatter):
+    """Formats a record as JSON: time, level, logger, message and the ``extra`` fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "at": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        entry.update({k: v for k, v in vars(record).items() if k not in _STANDARD and not k.startswith("_")})
+        if record.exc_info:
+            entry["error"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str)
+
+
+def configure(level: str = "info") -> None:
+    """Send ``shadowtable`` and uvicorn logs to standard error as JSON lines."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonFormatter())
+    for name in ("shadowtable", "uvicorn", "uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.propagate = False
+        logger.setLevel(level.upper())

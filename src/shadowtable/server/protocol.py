@@ -1,0 +1,129 @@
+"""The WebSocket protocol: client frames parsed into typed messages, refusing anything else.
+
+Client to server (JSON objects with a ``t`` field):
+
+- ``{"t": "hello", "token": str?, "v": int?}``: sit at the seat the token names (or watch as a
+  spectator without one); ``v`` is the last version the client holds.
+- ``{"t": "act", "id": str|int, "turn": int, "action": int}`` or ``"notation": str`` instead of
+  ``action``.
+- ``{"t": "sync", "v": int}``, ``{"t": "chat", "text": str}``, ``{"t": "ping"}``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from shadowtable.core.errors import ShadowTableError
+
+MAX_ID = 64
+MAX_NOTATION = 200
+MAX_CHAT = 500
+MAX_INT = 2**31 - 1
+
+
+class ProtocolError(ShadowTableError):
+    """A frame that is not a valid client message; ``id`` is the act id when one was readable."""
+
+    def __init__(self, why: str, id: str | None = None) -> None:
+        super().__init__(why)
+        self.id = id
+
+
+@dataclass(frozen=True)
+class Hello:
+    token: str | None
+    v: int | None
+
+
+@dataclass(frozen=True)
+class Act:
+    id: str
+    turn: int
+    action: int | None
+    notation: str | None
+
+
+@dataclass(frozen=True)
+class Sync:
+    v: int
+
+
+@dataclass(frozen=True)
+class Chat:
+    text: str
+
+
+@dataclass(frozen=True)
+class Ping:
+    pass
+
+
+Message = Hello | Act | Sync | Chat | Ping
+
+
+def parse_frame(frame: str | bytes, max_bytes: int) -> Message:
+    """The message in ``frame``; :class:`ProtocolError` with a clear reason otherwise."""
+    if isinstance(frame, bytes):
+        raise ProtocolError("frames are JSON text, not binary")
+    if len(frame.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ProtocolError(f"frame too large: at most {max_bytes} bytes")
+    try:
+        data = json.loads(frame)
+    except (ValueError, RecursionError):
+        raise ProtocolError("frame is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("frame must be a JSON object with a 't' field")
+    kind = data.get("t")
+    if kind == "act":
+        return _act(data)
+    if kind == "hello":
+        token = data.get("token")
+        if token is not None and not isinstance(token, str):
+            raise ProtocolError("hello: 'token' must be a string")
+        return Hello(token, _optional_count(data, "v", "hello"))
+    if kind == "sync":
+        v = _optional_count(data, "v", "sync")
+        return Sync(0 if v is None else v)
+    if kind == "chat":
+        text = data.get("text")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT:
+            raise ProtocolError(f"chat: 'text' must be 1 to {MAX_CHAT} characters")
+        return Chat(text.strip())
+    if kind == "ping":
+        return Ping()
+    raise ProtocolError("unknown message type: expected hello, act, sync, chat or ping")
+
+
+def _act(data: dict[str, Any]) -> Act:
+    raw_id = data.get("id")
+    if isinstance(raw_id, bool) or not isinstance(raw_id, str | int):
+        raise ProtocolError("act: 'id' must be a string or an integer")
+    act_id = str(raw_id)
+    if not 0 < len(act_id) <= MAX_ID:
+        raise ProtocolError(f"act: 'id' must be 1 to {MAX_ID} characters")
+    turn = data.get("turn")
+    if not _is_count(turn):
+        raise ProtocolError("act: 'turn' must be a whole number", act_id)
+    action, notation = data.get("action"), data.get("notation")
+    if (action is None) == (notation is None):
+        raise ProtocolError("act: give exactly one of 'action' (an id) or 'notation' (words)", act_id)
+    if action is not None and not _is_count(action):
+        raise ProtocolError("act: 'action' must be a legal action id", act_id)
+    if notation is not None and (not isinstance(notation, str) or not 0 < len(notation) <= MAX_NOTATION):
+        raise ProtocolError(f"act: 'notation' must be 1 to {MAX_NOTATION} characters", act_id)
+    return Act(act_id, turn, action, notation)
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_INT
+
+
+def _optional_count(data: dict[str, Any], name: str, kind: str) -> int | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if not _is_count(value):
+        raise ProtocolError(f"{kind}: '{name}' must be a whole number")
+    return int(value)

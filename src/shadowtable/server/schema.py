@@ -1,0 +1,65 @@
+"""The database schema (SQLAlchemy Core): one schema for SQLite and PostgreSQL.
+
+``actions`` is append-only and the source of truth: a table's state is its actions replayed.
+Alembic migrations (``shadowtable/server/migrations``) create and change it; this module is what
+the code reads and writes with.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("version", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # open | playing | over
+    sa.Column("clock", sa.JSON, nullable=True),
+    sa.Column("listed", sa.Boolean, nullable=False),
+    sa.Column("returns", sa.JSON, nullable=True),
+    sa.Column("rematch", sa.String(32), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=True),
+)
+sa.Index("ix_tables_status", tables.c.status, tables.c.created_at)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),  # human | bot
+    sa.Column("bot", sa.String(200), nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("key_hash", sa.String(64), nullable=True),  # null: nobody holds the seat's token
+    sa.Column("zombie", sa.Boolean, nullable=False),
+    sa.Column("clock_ms", sa.BigInteger, nullable=True),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seat", sa.Integer, nullable=False),  # -1: chance
+    sa.Column("action", sa.Integer, nullable=False),
+    sa.Column("client_id", sa.String(64), nullable=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.UniqueConstraint("table_id", "seat", "client_id", name="uq_actions_client_id"),
+)
+
+chat = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("text", sa.String(500), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)

@@ -1,0 +1,893 @@
+"""The table service: tables and seats, the write path, bots, clocks and what each seat is sent.
+
+Each table is a single writer: every change takes the table's lock, is worked out without
+touching the table, is **stored** (:class:`~shadowtable.server.store.Store`), then acknowledged,
+then made the table's own, and only then does every connection get its new view.  The
+``actions`` rows are the truth; a table not in memory is rebuilt by replaying them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+
+from shadowtable.bots.registry import make_bot
+from shadowtable.core.errors import ShadowTableError
+from shadowtable.core.game import Game
+from shadowtable.core.record import GameRecord
+from shadowtable.core.registry import make
+from shadowtable.server import schema
+from shadowtable.server.bots import BotRunner
+from shadowtable.server.config import ServerConfig
+from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Unavailable
+from shadowtable.server.live import LiveTable, Step, plan, replayed
+from shadowtable.server.protocol import Act, Chat, Hello, Message, Ping, ProtocolError, Sync, parse_frame
+from shadowtable.server.store import Store, StoreError
+from shadowtable.server.tokens import SeatClaim, SeatTokens, TokenError, key_hash, matches, new_key
+from shadowtable.server.views import encode, seat_view
+
+log = logging.getLogger("shadowtable.server")
+
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+NAME_LIMIT = 32
+CHAT_SHOWN = 50
+TIMEOUT_POLICIES = ("bot", "skip")
+RETURN_GRACE_MS = 30_000
+"""The least time a seat whose clock ran out has once its player takes it back."""
+
+
+@dataclass
+class Seat:
+    """A seat of a table as stored."""
+
+    kind: str  # human | bot
+    bot: str | None
+    name: str | None
+    key_hash: str | None
+    zombie: bool = False
+    clock_ms: int | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.key_hash is not None
+
+
+class Connection:
+    """One WebSocket: an outbox drained by the socket's sender, and who it speaks for."""
+
+    def __init__(self, cookie_tokens: dict[str, str] | None = None) -> None:
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.seat: int | None = None
+        self.greeted = False
+        self.sent_v = 0
+        self.told_over = False
+        self.cookie_tokens = cookie_tokens or {}
+
+    def push(self, message: dict[str, Any]) -> None:
+        self.outbox.put_nowait(encode(message))
+
+    def close(self) -> None:
+        self.outbox.put_nowait(None)
+
+
+@dataclass
+class Table:
+    """A table in memory: its stored fields, its live game and who is connected."""
+
+    id: str
+    game: Game[Any]
+    status: str  # open | playing | over
+    clock: dict[str, Any] | None
+    listed: bool
+    created_at: float
+    seats: list[Seat]
+    live: LiveTable
+    returns: list[float] | None = None
+    rematch: str | None = None
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    acked: set[tuple[int, str]] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    clock_for: tuple[int, int] | None = None
+    turn_started: float = 0.0
+    skip_once: tuple[int, int] | None = None
+    away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """What a table is created with (validated by :meth:`TableService.create`)."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seats: list[str]
+    """Per seat: ``"human"`` or ``"bot:<spec>"`` (e.g. ``"bot:heuristic"``)."""
+    clock: dict[str, Any] | None = None
+    listed: bool = True
+
+
+class TableService:
+    """Every table of the server, the store they persist to and the bots that play for them."""
+
+    def __init__(self, config: ServerConfig, store: Store, tokens: SeatTokens, bots: BotRunner) -> None:
+        self.config = config
+        self.store = store
+        self.tokens = tokens
+        self.bots = bots
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False
+
+    # -- life -----------------------------------------------------------------------------------
+    async def resume_all(self) -> int:
+        """Load every table in play (replaying its actions) so its bots and clocks go on."""
+        rows = await self.store.fetch(sa.select(schema.tables.c.id).where(schema.tables.c.status == "playing"))
+        for row in rows:
+            with contextlib.suppress(ServiceError):
+                await self.table(row["id"])
+        return len(rows)
+
+    async def stop(self) -> None:
+        """Stop bots, clocks and sockets; queued writes are finished by the store's close."""
+        self.closing = True
+        for table in self.tables.values():
+            for task in [table.bot_task, table.clock_task, *table.away.values()]:
+                if task is not None:
+                    task.cancel()
+            for connection in table.connections:
+                connection.push({"t": "notice", "text": "the server is restarting: reconnect in a moment"})
+                connection.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _spawn(self, work: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # -- tables ---------------------------------------------------------------------------------
+    async def create(self, new: NewTable) -> Table:
+        """Create, store and return a table; :class:`ServiceError` for a bad request."""
+        try:
+            game = make(new.game, players=new.players, **new.options)
+        except ShadowTableError as exc:
+            raise ServiceError(str(exc)) from exc
+        seats = _seats(new.seats, game.players)
+        clock = _clock(new.clock)
+        if clock is not None:
+            for seat in seats:
+                seat.clock_ms = clock["initial_ms"] if seat.kind == "human" else None
+        table_id = secrets.token_urlsafe(9)
+        now = time.time()
+        table = Table(table_id, game, "open", clock, new.listed, now, seats, LiveTable.new(game))
+        await self._write(
+            sa.insert(schema.tables).values(
+                id=table_id,
+                game=game.spec.id,
+                version=game.spec.version,
+                players=game.players,
+                options=game.options,
+                status="open",
+                clock=clock,
+                listed=new.listed,
+                created_at=now,
+            ),
+            sa.insert(schema.seats).values([_seat_row(table_id, i, s) for i, s in enumerate(seats)]),
+        )
+        self.tables[table_id] = table
+        log.info("table created", extra={"event": "create", "table": table_id, "game": game.spec.id})
+        if all(seat.taken for seat in seats):
+            await self._start_game(table)
+        return table
+
+    async def table(self, table_id: str) -> Table:
+        """The table ``table_id``, loaded and replayed from the store if not in memory."""
+        if not isinstance(table_id, str) or not TABLE_ID.match(table_id):
+            raise NotFound("no such table")
+        if table_id in self.tables:
+            return self.tables[table_id]
+        if table_id in self._loading:
+            return await asyncio.shield(self._loading[table_id])
+        future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            table = await self._load(table_id)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved here, so an unawaited failure is not reported twice
+            raise
+        finally:
+            self._loading.pop(table_id, None)
+        future.set_result(table)
+        self.tables[table_id] = table
+        self._after_change(table)
+        return table
+
+    async def _load(self, table_id: str) -> Table:
+        found = await self._fetch(sa.select(schema.tables).where(schema.tables.c.id == table_id))
+        if not found:
+            raise NotFound("no such table")
+        row = found[0]
+        seat_rows = await self._fetch(
+            sa.select(schema.seats).where(schema.seats.c.table_id == table_id).order_by(schema.seats.c.seat)
+        )
+        action_rows = await self._fetch(
+            sa.select(schema.actions).where(schema.actions.c.table_id == table_id).order_by(schema.actions.c.idx)
+        )
+        chat_rows = await self._fetch(
+            sa.select(schema.chat).where(schema.chat.c.table_id == table_id).order_by(schema.chat.c.seq)
+        )
+        try:
+            game = make(row["game"], players=row["players"], **row["options"])
+        except ShadowTableError as exc:
+            raise Unavailable(f"table {table_id} cannot be played by this server: {exc}") from exc
+        seats = [Seat(r["kind"], r["bot"], r["name"], r["key_hash"], bool(r["zombie"]), r["clock_ms"]) for r in seat_rows]
+        live = LiveTable.new(game)
+        stored = [(r["seat"], r["action"]) for r in action_rows]
+        live.commit(await asyncio.to_thread(replayed, game, stored))
+        table = Table(
+            table_id,
+            game,
+            row["status"],
+            row["clock"],
+            bool(row["listed"]),
+            row["created_at"],
+            seats,
+            live,
+            returns=row["returns"],
+            rematch=row["rematch"],
+            chat=[_chat_message(r["seat"], seats, r["text"], r["at"]) for r in chat_rows],
+            acked={(r["seat"], r["client_id"]) for r in action_rows if r["client_id"] is not None},
+        )
+        log.info("table replayed", extra={"event": "load", "table": table_id, "steps": len(stored)})
+        return table
+
+    def info(self, table: Table) -> dict[str, Any]:
+        """What anyone may know of a table: the lobby's and the REST API's description."""
+        return {
+            "id": table.id,
+            "game": table.game.spec.id,
+            "version": table.game.spec.version,
+            "players": table.game.players,
+            "options": table.game.options,
+            "status": table.status,
+            "listed": table.listed,
+            "clock": _public_clock(table.clock),
+            "seats": [_seat_info(i, seat) for i, seat in enumerate(table.seats)],
+            "created_at": table.created_at,
+            "returns": table.returns,
+            "rematch": table.rematch,
+        }
+
+    async def lobby(self, status: str, limit: int) -> list[dict[str, Any]]:
+        """Listed tables with ``status`` (``open``: waiting for players), newest first."""
+        query = (
+            sa.select(schema.tables.c.id)
+            .where(schema.tables.c.status == status, schema.tables.c.listed.is_(True))
+            .order_by(schema.tables.c.created_at.desc())
+            .limit(limit)
+        )
+        out = []
+        for row in await self._fetch(query):
+            with contextlib.suppress(ServiceError):
+                out.append(self.info(await self.table(row["id"])))
+        return out
+
+    async def record(self, table_id: str) -> GameRecord:
+        """The full record of a finished table (refused before the end: it holds every secret)."""
+        table = await self.table(table_id)
+        if table.status != "over":
+            raise Conflict("the record is available once the game is over")
+        game = table.game
+        return GameRecord(
+            game=game.spec.id,
+            version=game.spec.version,
+            players=game.players,
+            options=dict(game.options),
+            seats=[_seat_name(i, seat) for i, seat in enumerate(table.seats)],
+            actions=table.live.actions,
+            seed=None,
+            returns=list(game.returns(table.live.state)),
+            truncated=False,
+            metadata={"table": table.id, **game.summary(table.live.state)},
+        )
+
+    # -- seats ----------------------------------------------------------------------------------
+    async def join(self, table_id: str, name: str | None, wanted: int | None) -> tuple[Table, int, str]:
+        """Sit at a free seat (``wanted`` or the first one); returns the table, seat and token."""
+        table = await self.table(table_id)
+        async with table.lock:
+            if table.status == "over":
+                raise Conflict("the game is over")
+            free = [i for i, seat in enumerate(table.seats) if not seat.taken]
+            if wanted is not None:
+                if not 0 <= wanted < len(table.seats):
+                    raise ServiceError(f"seat must be between 0 and {len(table.seats) - 1}")
+                if wanted not in free:
+                    raise Conflict(f"seat {wanted} is not free")
+                seat = wanted
+            elif free:
+                seat = free[0]
+            else:
+                raise Conflict("every seat is taken")
+            shown = _name(name, seat)
+            key = new_key()
+            await self._write(_seat_update(table.id, seat, key_hash=key_hash(key), name=shown))
+            table.seats[seat].key_hash = key_hash(key)
+            table.seats[seat].name = shown
+            starts = table.status == "open" and all(s.taken for s in table.seats)
+        log.info("seat joined", extra={"event": "join", "table": table.id, "seat": seat})
+        if starts:
+            await self._start_game(table)
+        self._send_presence(table)
+        return table, seat, self.tokens.issue(table.id, seat, key)
+
+    def claim(self, table: Table, token: object) -> SeatClaim:
+        """The seat a token holds at ``table``; :class:`Forbidden` if forged, expired, revoked or
+        for another table."""
+        try:
+            claim = self.tokens.read(token)
+        except TokenError as exc:
+            raise Forbidden(str(exc)) from exc
+        if claim.table != table.id or not 0 <= claim.seat < len(table.seats):
+            raise Forbidden("the seat token is not for this table")
+        if not matches(claim, table.seats[claim.seat].key_hash):
+            raise Forbidden("the seat token was revoked: join the table again")
+        return claim
+
+    async def leave(self, table_id: str, token: object) -> Table:
+        """Give up a seat: its token is revoked; in play a bot takes the seat over."""
+        table = await self.table(table_id)
+        async with table.lock:
+            seat = self.claim(table, token).seat
+            playing = table.status == "playing"
+            await self._write(_seat_update(table.id, seat, key_hash=None, zombie=playing or table.seats[seat].zombie))
+            table.seats[seat].key_hash = None
+            table.seats[seat].zombie = playing or table.seats[seat].zombie
+        for connection in [c for c in table.connections if c.seat == seat]:
+            connection.push({"t": "refused", "why": "you left this seat"})
+            connection.close()
+        if playing:
+            self._notice(table, f"{_seat_name(seat, table.seats[seat])} left: a bot plays seat {seat}")
+        self._send_presence(table)
+        self._after_change(table)
+        return table
+
+    async def start_now(self, table_id: str, token: object) -> Table:
+        """Start an open table, bots taking the seats nobody joined."""
+        table = await self.table(table_id)
+        async with table.lock:
+            self.claim(table, token)
+            if table.status != "open":
+                raise Conflict("the game has already started")
+            free = [i for i, seat in enumerate(table.seats) if not seat.taken]
+            bot = self.config.default_bot
+            if free:
+                await self._write(*[_seat_update(table.id, i, kind="bot", bot=bot, clock_ms=None) for i in free])
+            for i in free:
+                table.seats[i] = Seat("bot", bot, None, None)
+        await self._start_game(table)
+        self._send_presence(table)
+        return table
+
+    async def rematch(self, table_id: str, token: object) -> Table:
+        """The table of the rematch of a finished game (created by the first to ask)."""
+        table = await self.table(table_id)
+        async with table.lock:
+            self.claim(table, token)
+            if table.status != "over":
+                raise Conflict("a rematch can start once the game is over")
+            if table.rematch is not None:
+                return await self.table(table.rematch)
+            kinds = ["human" if s.kind == "human" else f"bot:{s.bot}" for s in table.seats]
+            clock = None if table.clock is None else _public_clock(table.clock)
+            new = await self.create(
+                NewTable(table.game.spec.id, table.game.players, dict(table.game.options), kinds, clock, table.listed)
+            )
+            await self._write(
+                sa.update(schema.tables).where(schema.tables.c.id == table.id).values(rematch=new.id)
+            )
+            table.rematch = new.id
+        self._notice(table, "a rematch is open", rematch=new.id)
+        return new
+
+    # -- the write path -------------------------------------------------------------------------
+    async def _write(self, *statements: sa.Executable) -> None:
+        try:
+            await self.store.write(*statements)
+        except StoreError as exc:
+            raise Unavailable(str(exc)) from exc
+
+    async def _fetch(self, query: sa.Executable) -> list[dict[str, Any]]:
+        try:
+            return await self.store.fetch(query)
+        except StoreError as exc:
+            raise Unavailable(str(exc)) from exc
+
+    async def _persist(self, table: Table, steps: Sequence[Step], client_id: str | None, *extra: sa.Executable) -> None:
+        """Store ``steps`` (and ``extra``) in one transaction; the game's end goes with them."""
+        base, now = len(table.live.rows), time.time()
+        rows = [
+            {
+                "table_id": table.id,
+                "idx": base + i,
+                "seat": step.seat,
+                "action": step.action,
+                "client_id": client_id if i == 0 and step.seat >= 0 else None,
+                "at": now,
+            }
+            for i, step in enumerate(steps)
+        ]
+        statements: list[sa.Executable] = [sa.insert(schema.actions).values(rows)] if rows else []
+        if steps and table.game.is_terminal(steps[-1].after):
+            returns = list(table.game.returns(steps[-1].after))
+            statements.append(
+                sa.update(schema.tables)
+                .where(schema.tables.c.id == table.id)
+                .values(status="over", returns=returns, finished_at=now)
+            )
+        await self._write(*statements, *extra)
+
+    def _commit(self, table: Table, steps: list[Step]) -> None:
+        table.live.commit(steps)
+        if table.status == "playing" and table.game.is_terminal(table.live.state):
+            table.status = "over"
+            table.returns = list(table.game.returns(table.live.state))
+            log.info("game over", extra={"event": "over", "table": table.id})
+
+    async def _start_game(self, table: Table) -> None:
+        async with table.lock:
+            if table.status != "open":
+                return
+            steps = plan(table.game, table.live.state, None, None)
+            start = sa.update(schema.tables).where(schema.tables.c.id == table.id).values(status="playing")
+            await self._persist(table, steps, None, start)
+            table.status = "playing"
+            self._commit(table, steps)
+        log.info("game started", extra={"event": "start", "table": table.id})
+        self._after_change(table)
+
+    async def act(self, table: Table, connection: Connection, act: Act) -> None:
+        """A seat's decision: checked, stored, acknowledged, then shown to everyone."""
+        seat = connection.seat
+        if seat is None:
+            self._reject(table, connection, act.id, "spectators cannot act")
+            return
+        async with table.lock:
+            if (seat, act.id) in table.acked:
+                connection.push({"t": "ack", "id": act.id})
+                return
+            why = self._refusal(table, seat, act)
+            if why is not None:
+                self._reject(table, connection, act.id, why)
+                return
+            state = table.live.state
+            try:
+                action = act.action if act.action is not None else table.game.parse_action(state, act.notation or "")
+                steps = plan(table.game, state, seat, action)
+            except ShadowTableError as exc:
+                self._reject(table, connection, act.id, str(exc))
+                return
+            clock = self._spend_clock(table, seat)
+            try:
+                await self._persist(table, steps, act.id, *clock)
+            except ServiceError as exc:
+                self._reject(table, connection, act.id, f"not saved, so not played: {exc}")
+                return
+            table.acked.add((seat, act.id))
+            connection.push({"t": "ack", "id": act.id})
+            self._commit(table, steps)
+        self._after_change(table)
+
+    def _refusal(self, table: Table, seat: int, act: Act) -> str | None:
+        if table.status != "playing":
+            return "the game is not in play" if table.status == "open" else "the game is over"
+        if table.game.current_player(table.live.state) != seat:
+            return "it is not your turn"
+        if act.turn != table.live.decisions(seat):
+            return "that choice was made already (stale turn): here is the current view"
+        return None
+
+    def _reject(self, table: Table, connection: Connection, act_id: str | None, why: str) -> None:
+        connection.push({"t": "reject", "id": act_id, "why": why})
+        self._send_view(table, connection, force=True)
+
+    # -- what is sent ---------------------------------------------------------------------------
+    def _after_change(self, table: Table) -> None:
+        for connection in list(table.connections):
+            self._send_view(table, connection)
+        if table.status == "over":
+            for task in [table.clock_task, *table.away.values()]:
+                if task is not None:
+                    task.cancel()
+            for connection in list(table.connections):
+                if not connection.told_over:
+                    connection.told_over = True
+                    connection.push(self._over(table))
+            return
+        self._schedule(table)
+
+    def _over(self, table: Table) -> dict[str, Any]:
+        record = GameRecord(
+            game=table.game.spec.id,
+            version=table.game.spec.version,
+            players=table.game.players,
+            options=dict(table.game.options),
+            seats=[_seat_name(i, seat) for i, seat in enumerate(table.seats)],
+            actions=table.live.actions,
+            returns=list(table.game.returns(table.live.state)),
+        )
+        return {"t": "over", "returns": record.returns, "record": record.to_json()}
+
+    def view(self, table: Table, seat: int | None, since: int) -> dict[str, Any]:
+        """The view message of ``seat`` with the events after version ``since``."""
+        channel = table.live.channels[seat]
+        return seat_view(
+            table.game,
+            table.live.state,
+            seat,
+            v=channel.v,
+            events=channel.since(since),
+            turn=None if seat is None else table.live.decisions(seat),
+            clock=self._clock_view(table, seat),
+            presence=self.presence(table),
+        )
+
+    def _send_view(self, table: Table, connection: Connection, *, force: bool = False) -> None:
+        if not connection.greeted:
+            return
+        channel = table.live.channels[connection.seat]
+        if channel.v == connection.sent_v and not force:
+            return
+        connection.push(self.view(table, connection.seat, connection.sent_v))
+        connection.sent_v = channel.v
+
+    def presence(self, table: Table) -> list[dict[str, Any]]:
+        """Who sits where and who is connected (public)."""
+        here = {c.seat for c in table.connections if c.greeted}
+        return [
+            {
+                "seat": i,
+                "name": _seat_name(i, seat),
+                "kind": seat.kind,
+                "here": seat.kind == "bot" or i in here,
+                "bot_playing": seat.kind == "bot" or seat.zombie,
+            }
+            for i, seat in enumerate(table.seats)
+        ]
+
+    def _send_presence(self, table: Table) -> None:
+        message = {"t": "presence", "presence": self.presence(table)}
+        for connection in table.connections:
+            if connection.greeted:
+                connection.push(message)
+
+    def _notice(self, table: Table, text: str, **data: Any) -> None:
+        for connection in table.connections:
+            if connection.greeted:
+                connection.push({"t": "notice", "text": text, **data})
+
+    # -- sockets --------------------------------------------------------------------------------
+    async def receive(self, table: Table, connection: Connection, frame: str | bytes) -> bool:
+        """Handle one frame; returns ``False`` when the connection must close."""
+        try:
+            message = parse_frame(frame, self.config.max_frame)
+        except ProtocolError as exc:
+            connection.push({"t": "reject", "id": exc.id, "why": str(exc)})
+            return True
+        return await self._handle(table, connection, message)
+
+    async def _handle(self, table: Table, connection: Connection, message: Message) -> bool:
+        if isinstance(message, Hello):
+            return await self._hello(table, connection, message)
+        if not connection.greeted:
+            connection.push({"t": "reject", "id": getattr(message, "id", None), "why": "say hello first"})
+            return True
+        if isinstance(message, Act):
+            await self.act(table, connection, message)
+        elif isinstance(message, Sync):
+            connection.sent_v = message.v
+            self._send_view(table, connection, force=True)
+        elif isinstance(message, Chat):
+            await self._chat(table, connection, message.text)
+        elif isinstance(message, Ping):
+            connection.push({"t": "pong"})
+        return True
+
+    async def _hello(self, table: Table, connection: Connection, hello: Hello) -> bool:
+        if connection.greeted:
+            connection.push({"t": "reject", "id": None, "why": "hello was said already"})
+            return True
+        token = hello.token or connection.cookie_tokens.get(table.id)
+        seat: int | None = None
+        if token:
+            try:
+                seat = self.claim(table, token).seat
+            except Forbidden as exc:
+                connection.push({"t": "refused", "why": str(exc)})
+                return False
+        connection.seat = seat
+        connection.greeted = True
+        connection.sent_v = hello.v or 0
+        table.connections.add(connection)
+        connection.push(
+            {"t": "welcome", "seat": seat, "table": self.info(table), "chat": table.chat[-CHAT_SHOWN:]}
+        )
+        if seat is not None:
+            away = table.away.pop(seat, None)
+            if away is not None:
+                away.cancel()
+            if table.seats[seat].zombie and table.status == "playing":
+                await self._take_back(table, seat)
+        self._send_view(table, connection, force=True)
+        if table.status == "over":
+            connection.told_over = True
+            connection.push(self._over(table))
+        self._send_presence(table)
+        return True
+
+    def disconnect(self, table: Table, connection: Connection) -> None:
+        """A socket closed: after the grace period a bot takes the seat over."""
+        table.connections.discard(connection)
+        seat = connection.seat
+        if self.closing or seat is None or not connection.greeted:
+            return
+        if any(c.seat == seat for c in table.connections) or table.status != "playing":
+            self._send_presence(table)
+            return
+        if table.seats[seat].kind == "human" and not table.seats[seat].zombie and seat not in table.away:
+            table.away[seat] = self._spawn(self._away(table, seat))
+        self._send_presence(table)
+
+    async def _away(self, table: Table, seat: int) -> None:
+        await asyncio.sleep(self.config.grace_s)
+        table.away.pop(seat, None)
+        if any(c.seat == seat for c in table.connections) or table.status != "playing":
+            return
+        await self._set_zombie(table, seat, f"{_seat_name(seat, table.seats[seat])} is away: a bot plays seat {seat}")
+
+    async def _set_zombie(self, table: Table, seat: int, notice: str, **clock: Any) -> None:
+        async with table.lock:
+            if table.seats[seat].zombie:
+                return
+            try:
+                await self._write(_seat_update(table.id, seat, zombie=True, **clock))
+            except ServiceError:
+                return
+            table.seats[seat].zombie = True
+            if "clock_ms" in clock:
+                table.seats[seat].clock_ms = clock["clock_ms"]
+        log.info("bot takes over", extra={"event": "zombie", "table": table.id, "seat": seat})
+        self._notice(table, notice)
+        self._send_presence(table)
+        self._after_change(table)
+
+    async def _take_back(self, table: Table, seat: int) -> None:
+        async with table.lock:
+            clock: dict[str, Any] = {}
+            if table.clock is not None:
+                clock["clock_ms"] = max(table.seats[seat].clock_ms or 0, table.clock["bonus_ms"], RETURN_GRACE_MS)
+            try:
+                await self._write(_seat_update(table.id, seat, zombie=False, **clock))
+            except ServiceError:
+                return
+            table.seats[seat].zombie = False
+            if clock:
+                table.seats[seat].clock_ms = clock["clock_ms"]
+        self._notice(table, f"{_seat_name(seat, table.seats[seat])} is back at seat {seat}")
+        self._after_change(table)
+
+    async def _chat(self, table: Table, connection: Connection, text: str) -> None:
+        seat = connection.seat
+        if seat is None:
+            connection.push({"t": "reject", "id": None, "why": "spectators cannot chat"})
+            return
+        async with table.lock:
+            now = time.time()
+            try:
+                await self._write(
+                    sa.insert(schema.chat).values(table_id=table.id, seq=len(table.chat), seat=seat, text=text, at=now)
+                )
+            except ServiceError as exc:
+                connection.push({"t": "reject", "id": None, "why": f"not saved, so not sent: {exc}"})
+                return
+            message = _chat_message(seat, table.seats, text, now)
+            table.chat.append(message)
+        for other in table.connections:
+            if other.greeted:
+                other.push({"t": "chat", **message})
+
+    # -- bots and clocks ------------------------------------------------------------------------
+    def _schedule(self, table: Table) -> None:
+        if table.status != "playing" or self.closing:
+            return
+        player = table.game.current_player(table.live.state)
+        if player < 0:
+            return
+        decision = (player, len(table.live.rows))
+        seat = table.seats[player]
+        if seat.kind == "bot" or seat.zombie or table.skip_once == decision:
+            if table.bot_task is None or table.bot_task.done():
+                table.bot_task = self._spawn(self._bot_move(table, player, len(table.live.rows)))
+            return
+        if table.clock is not None and table.clock_for != decision:
+            if table.clock_task is not None:
+                table.clock_task.cancel()
+            table.clock_for = decision
+            table.turn_started = time.monotonic()
+            table.clock_task = self._spawn(self._timeout(table, decision, (seat.clock_ms or 0) / 1000))
+
+    async def _bot_move(self, table: Table, seat: int, at: int) -> None:
+        try:
+            if self.config.bot_delay_s:
+                await asyncio.sleep(self.config.bot_delay_s)
+            state = table.live.state
+            spec = table.seats[seat].bot or self.config.default_bot
+            legal = table.game.legal_actions(state)
+            action = await self.bots.choose(table.game, spec, seat, table.game.observe(state, seat), legal)
+            async with table.lock:
+                if len(table.live.rows) == at and table.status == "playing":
+                    steps = plan(table.game, state, seat, action)
+                    try:
+                        await self._persist(table, steps, None)
+                    except ServiceError:
+                        await asyncio.sleep(1.0)  # the store is down: nothing was lost, try again
+                    else:
+                        if table.skip_once == (seat, at):
+                            table.skip_once = None
+                        self._commit(table, steps)
+        finally:
+            table.bot_task = None
+        self._after_change(table)
+
+    def _spend_clock(self, table: Table, seat: int) -> list[sa.Executable]:
+        """The clock update of ``seat`` deciding now (stored with the action)."""
+        if table.clock is None or table.seats[seat].clock_ms is None:
+            return []
+        elapsed = int((time.monotonic() - table.turn_started) * 1000) if table.clock_for is not None else 0
+        left = max(0, (table.seats[seat].clock_ms or 0) - elapsed) + int(table.clock["bonus_ms"])
+        table.seats[seat].clock_ms = left
+        table.clock_for = None
+        if table.clock_task is not None:
+            table.clock_task.cancel()
+        return [_seat_update(table.id, seat, clock_ms=left)]
+
+    async def _timeout(self, table: Table, decision: tuple[int, int], seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+        seat, at = decision
+        if table.clock_for != decision or len(table.live.rows) != at or table.status != "playing":
+            return
+        assert table.clock is not None
+        table.clock_for = None
+        name = _seat_name(seat, table.seats[seat])
+        if table.clock["on_timeout"] == "bot":
+            await self._set_zombie(table, seat, f"{name} ran out of time: a bot plays seat {seat}", clock_ms=0)
+            return
+        bonus = int(table.clock["bonus_ms"])
+        async with table.lock:
+            with contextlib.suppress(ServiceError):
+                await self._write(_seat_update(table.id, seat, clock_ms=bonus))
+            table.seats[seat].clock_ms = bonus
+            table.skip_once = decision
+        self._notice(table, f"{name} ran out of time: a bot makes this move for seat {seat}")
+        self._after_change(table)
+
+    def _clock_view(self, table: Table, seat: int | None) -> dict[str, Any] | None:
+        if table.clock is None or seat is None or table.seats[seat].clock_ms is None:
+            return None
+        left = table.seats[seat].clock_ms or 0
+        running = table.clock_for is not None and table.clock_for[0] == seat and table.status == "playing"
+        if running:
+            left = max(0, left - int((time.monotonic() - table.turn_started) * 1000))
+        return {"ms_left": left, "running": running, **_public_clock(table.clock)}
+
+
+# -- helpers --------------------------------------------------------------------------------------
+def _seats(specs: list[str], players: int) -> list[Seat]:
+    if len(specs) != players:
+        raise ServiceError(f"seats: expected {players} entries (human or bot:<name>), got {len(specs)}")
+    seats = []
+    for i, spec in enumerate(specs):
+        if spec == "human":
+            seats.append(Seat("human", None, None, None))
+            continue
+        kind, _, bot = spec.partition(":")
+        if kind != "bot" or not bot:
+            raise ServiceError(f"seats[{i}]: expected 'human' or 'bot:<name>', got {spec[:40]!r}")
+        try:
+            make_bot(bot)
+        except ShadowTableError as exc:
+            raise ServiceError(f"seats[{i}]: {exc}") from exc
+        seats.append(Seat("bot", bot, None, None))
+    return seats
+
+
+def _clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    if clock is None:
+        return None
+    initial, bonus, policy = clock.get("initial_s"), clock.get("bonus_s", 0), clock.get("on_timeout", "bot")
+    for name, value, low in (("initial_s", initial, 1), ("bonus_s", bonus, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 7 * 24 * 3600:
+            raise ServiceError(f"clock.{name}: expected whole seconds from {low} to 604800")
+    if policy not in TIMEOUT_POLICIES:
+        raise ServiceError(f"clock.on_timeout: expected one of {', '.join(TIMEOUT_POLICIES)}")
+    assert isinstance(initial, int) and isinstance(bonus, int)
+    return {"initial_ms": initial * 1000, "bonus_ms": bonus * 1000, "on_timeout": policy}
+
+
+def _public_clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    if clock is None:
+        return None
+    return {
+        "initial_s": clock["initial_ms"] // 1000,
+        "bonus_s": clock["bonus_ms"] // 1000,
+        "on_timeout": clock["on_timeout"],
+    }
+
+
+def _name(name: str | None, seat: int) -> str:
+    shown = " ".join((name or "").split())
+    if not shown:
+        return f"Player {seat + 1}"
+    if len(shown) > NAME_LIMIT or not shown.isprintable():
+        raise ServiceError(f"name: 1 to {NAME_LIMIT} printable characters")
+    return shown
+
+
+def _seat_name(index: int, seat: Seat) -> str:
+    if seat.kind == "bot":
+        return f"bot {seat.bot}"
+    return seat.name or f"Player {index + 1}"
+
+
+def _seat_info(index: int, seat: Seat) -> dict[str, Any]:
+    return {
+        "seat": index,
+        "kind": seat.kind,
+        "bot": seat.bot,
+        "name": _seat_name(index, seat),
+        "taken": seat.taken,
+        "bot_playing": seat.kind == "bot" or seat.zombie,
+    }
+
+
+def _seat_row(table_id: str, index: int, seat: Seat) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seat": index,
+        "kind": seat.kind,
+        "bot": seat.bot,
+        "name": seat.name,
+        "key_hash": seat.key_hash,
+        "zombie": seat.zombie,
+        "clock_ms": seat.clock_ms,
+    }
+
+
+def _seat_update(table_id: str, seat: int, **values: Any) -> sa.Executable:
+    return (
+        sa.update(schema.seats)
+        .where(schema.seats.c.table_id == table_id, schema.seats.c.seat == seat)
+        .values(**values)
+    )
+
+
+def _chat_message(seat: int, seats: list[Seat], text: str, at: float) -> dict[str, Any]:
+    return {"seat": seat, "name": _seat_name(seat, seats[seat]), "text": text, "at": at}
+
+
+SendText = Callable[[str], Awaitable[None]]

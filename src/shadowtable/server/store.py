@@ -1,0 +1,219 @@
+"""The store: the server's database, written by one group-commit writer.
+
+Every write goes through :meth:`Store.write`, which queues its statements and returns once they
+are committed.  A single writer task takes everything queued, runs it in one transaction and
+commits once, so one slow disk sync is shared by every table that wrote meanwhile instead of
+stalling each in turn.  If the batch fails, each write is retried on its own, so one bad write
+(a duplicate client id) fails alone.  A failed write raises :class:`StoreError`: the caller has
+not been acknowledged and must not acknowledge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from shadowtable.core.errors import ShadowTableError
+from shadowtable.server import schema
+
+log = logging.getLogger("shadowtable.server.store")
+
+
+class StoreError(ShadowTableError):
+    """The database could not take or give data (down, full, or a write conflicted)."""
+
+
+def async_url(url: str) -> str:
+    """``url`` with the async driver this server uses: aiosqlite for SQLite, asyncpg for PostgreSQL.
+
+    A plain path is a SQLite file."""
+    if "://" not in url:
+        return f"sqlite+aiosqlite:///{Path(url).expanduser()}"
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return parsed.set(drivername="sqlite+aiosqlite").render_as_string(hide_password=False)
+    if parsed.get_backend_name() in {"postgresql", "postgres"}:
+        return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+    raise StoreError(f"unsupported database {parsed.get_backend_name()!r}: use a SQLite path or postgresql://...")
+
+
+def shown_url(url: str) -> str:
+    """``url`` without its password, for logs and messages."""
+    return make_url(async_url(url)).render_as_string(hide_password=True)
+
+
+@dataclass
+class _Write:
+    statements: Sequence[sa.Executable]
+    done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+class Store:
+    """The database: schema migrations at :meth:`open`, group-committed writes, reads."""
+
+    def __init__(self, url: str, *, sqlite_synchronous: str = "NORMAL") -> None:
+        self.url = async_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        self._sync = sqlite_synchronous
+        self.engine: AsyncEngine | None = None
+        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.writes = 0
+
+    async def open(self) -> None:
+        """Connect, apply the migrations and start the writer."""
+        if self.is_sqlite:
+            path = make_url(self.url).database
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_async_engine(self.url)
+            sync_mode = self._sync
+
+            @sa.event.listens_for(engine.sync_engine, "connect")
+            def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+                cursor = dbapi_connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute(f"PRAGMA synchronous={sync_mode}")
+                cursor.execute("PRAGMA busy_timeout=5000")
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.close()
+
+        else:
+            engine = create_async_engine(self.url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+        self.engine = engine
+        try:
+            async with engine.begin() as connection:
+                await connection.run_sync(_migrate)
+        except (OSError, sa.exc.SQLAlchemyError) as exc:
+            await engine.dispose()
+            raise StoreError(f"cannot open the database {shown_url(self.url)}: {_reason(exc)}") from exc
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    async def close(self) -> None:
+        """Finish every queued write, then disconnect."""
+        if self._writer is not None:
+            await self._queue.put(None)
+            await self._writer
+            self._writer = None
+        if self.engine is not None:
+            await self.engine.dispose()
+            self.engine = None
+
+    # -- writes ------------------------------------------------------------------------------
+    async def write(self, *statements: sa.Executable) -> None:
+        """Run ``statements`` in a transaction shared with other queued writes; returns once
+        committed, or raises :class:`StoreError` (nothing of this write is stored)."""
+        if self._writer is None:
+            raise StoreError("the store is closed")
+        item = _Write(statements)
+        await self._queue.put(item)
+        await asyncio.shield(item.done)
+
+    async def _write_loop(self) -> None:
+        while True:
+            first = await self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while not self._queue.empty():
+                item = self._queue.get_nowait()
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            await self._commit(batch)
+            if stop:
+                return
+
+    async def _commit(self, batch: list[_Write]) -> None:
+        assert self.engine is not None
+        self.batches += 1
+        self.writes += len(batch)
+        try:
+            async with self.engine.begin() as connection:
+                for item in batch:
+                    await _run(connection, item.statements)
+        except Exception as exc:  # noqa: BLE001 - any failure: retry each write alone
+            if len(batch) == 1:
+                _settle(batch[0], exc)
+                return
+            for item in batch:
+                try:
+                    async with self.engine.begin() as connection:
+                        await _run(connection, item.statements)
+                except Exception as single:  # noqa: BLE001
+                    _settle(item, single)
+                else:
+                    _settle(item, None)
+            return
+        for item in batch:
+            _settle(item, None)
+
+    # -- reads -------------------------------------------------------------------------------
+    async def fetch(self, query: sa.Executable) -> list[dict[str, Any]]:
+        """The rows of ``query`` as dictionaries; :class:`StoreError` when the database fails."""
+        if self.engine is None:
+            raise StoreError("the store is closed")
+        try:
+            async with self.engine.connect() as connection:
+                result = await connection.execute(query)
+                return [dict(row._mapping) for row in result]
+        except (OSError, sa.exc.SQLAlchemyError) as exc:
+            raise StoreError(f"the database did not answer: {_reason(exc)}") from exc
+
+    async def ping(self) -> bool:
+        """Whether the database answers a trivial query."""
+        try:
+            await self.fetch(sa.select(sa.literal(1)))
+        except StoreError:
+            return False
+        return True
+
+
+def _migrate(connection: sa.Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+async def _run(connection: AsyncConnection, statements: Sequence[sa.Executable]) -> None:
+    for statement in statements:
+        await connection.execute(statement)
+
+
+def _settle(item: _Write, error: BaseException | None) -> None:
+    if item.done.done():
+        return
+    if error is None:
+        item.done.set_result(None)
+        return
+    log.warning("write failed", extra={"event": "write_failed", "reason": _reason(error)})
+    wrapped = StoreError(f"the change could not be saved: {_reason(error)}")
+    wrapped.__cause__ = error
+    item.done.set_exception(wrapped)
+
+
+def _reason(exc: BaseException) -> str:
+    """A short reason for a database failure, without statement parameters (they may hold secrets)."""
+    if isinstance(exc, sa.exc.IntegrityError):
+        return "a conflicting row exists"
+    if isinstance(exc, sa.exc.DBAPIError) and exc.orig is not None:
+        return type(exc.orig).__name__
+    if isinstance(exc, sa.exc.SQLAlchemyError):
+        return type(exc).__name__
+    return str(exc) or type(exc).__name__
+

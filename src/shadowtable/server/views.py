@@ -1,0 +1,65 @@
+"""What a seat is sent: messages built only from that seat's observation and events.
+
+These functions are pure, so the secrecy tests can build the message a seat would receive from
+two states it cannot tell apart and compare the bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from shadowtable.core.game import Game
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as compact JSON text with sorted keys (the same message, the same bytes)."""
+    return json.dumps(message, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def to_decide(game: Game[Any], state: Any, seat: int | None) -> bool:
+    """Whether ``seat`` decides now (a seat knows this from its own observation's ``pending``)."""
+    return seat is not None and game.current_player(state) == seat
+
+
+def legal_words(game: Game[Any], state: Any) -> list[list[Any]]:
+    """``[[action id, words], ...]`` for the seat to decide."""
+    return [[action, game.action_to_str(state, action)] for action in game.legal_actions(state)]
+
+
+def choice_groups(game: Game[Any], state: Any) -> list[dict[str, Any]]:
+    """The legal actions grouped (:meth:`Game.choice_groups`), each group listing action ids."""
+    return [
+        {"label": group["label"], "actions": [a["id"] for a in group["actions"]]} for group in game.choice_groups(state)
+    ]
+
+
+def seat_view(
+    game: Game[Any],
+    state: Any,
+    seat: int | None,
+    *,
+    v: int,
+    events: list[dict[str, Any]],
+    turn: int | None,
+    clock: dict[str, Any] | None = None,
+    presence: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The ``view`` message for ``seat`` (``None``: a spectator).
+
+    ``legal``, ``groups`` and ``turn`` go only to the seat that decides now; everything else comes
+    from ``observe(state, seat)`` and the events told to that seat."""
+    observation = game.observe(state, seat)
+    deciding = to_decide(game, state, seat)
+    return {
+        "t": "view",
+        "v": v,
+        "obs": observation,
+        "pending": observation.get("pending"),
+        "legal": legal_words(game, state) if deciding else None,
+        "groups": choice_groups(game, state) if deciding else None,
+        "turn": turn if deciding else None,
+        "events": events,
+        "clock": clock,
+        "presence": presence or [],
+    }
