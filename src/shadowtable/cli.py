@@ -526,6 +526,74 @@ def view(
     ReplayApp(record, seat).run()
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(envvar="SHADOWTABLE_HOST", help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(envvar="SHADOWTABLE_PORT", help="port to listen on", min=0, max=65535)] = 8000,
+    database: Annotated[
+        str,
+        typer.Option(
+            envvar="SHADOWTABLE_DATABASE",
+            help="a SQLite file or URL, or postgresql://user@host/db (default: server.db in the data folder)",
+        ),
+    ] = "",
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(envvar="SHADOWTABLE_ALLOWED_ORIGINS", help="another origin whose pages may connect (repeatable)"),
+    ] = None,
+    grace: Annotated[
+        float,
+        typer.Option(envvar="SHADOWTABLE_GRACE", help="seconds a player may be away before a bot takes over", min=0),
+    ] = 60.0,
+    bot_budget: Annotated[
+        float, typer.Option(envvar="SHADOWTABLE_BOT_BUDGET", help="seconds a bot may think per move", min=0.01)
+    ] = 5.0,
+    bot_workers: Annotated[
+        int, typer.Option(envvar="SHADOWTABLE_BOT_WORKERS", help="processes that run bots (0: a thread)", min=0)
+    ] = 1,
+    bot_delay: Annotated[
+        float,
+        typer.Option(
+            envvar="SHADOWTABLE_BOT_DELAY", help="seconds a bot waits before moving, so people can follow", min=0
+        ),
+    ] = 0.5,
+    default_bot: Annotated[
+        str, typer.Option(envvar="SHADOWTABLE_DEFAULT_BOT", help="the bot that takes over a seat")
+    ] = "heuristic",
+    sqlite_sync: Annotated[
+        str, typer.Option(envvar="SHADOWTABLE_SQLITE_SYNC", help="SQLite synchronous: NORMAL or FULL")
+    ] = "NORMAL",
+    log_level: Annotated[
+        str, typer.Option(envvar="SHADOWTABLE_LOG_LEVEL", help="debug, info, warning or error")
+    ] = "info",
+) -> None:
+    """Run the game server: tables, seats and bots over HTTP and WebSockets (needs the [web] extra).
+
+    The token signing key comes from $SHADOWTABLE_SECRET, else a file kept in the data folder."""
+    try:
+        from shadowtable.server.run import ServeOptions
+        from shadowtable.server.run import serve as run_server
+    except ImportError as exc:
+        raise CliError(
+            f"the server needs the [web] extra ({exc.name} is missing): pip install 'shadowtable[web]'"
+        ) from exc
+    run_server(
+        ServeOptions(
+            host=host,
+            port=port,
+            database=database,
+            allowed_origins=list(allowed_origin or []),
+            grace_s=grace,
+            bot_budget_s=bot_budget,
+            bot_workers=bot_workers,
+            bot_delay_s=bot_delay,
+            default_bot=default_bot,
+            sqlite_synchronous=sqlite_sync,
+            log_level=log_level,
+        )
+    )
+
+
 @content_app.command("check")
 def content_check(
     file: Annotated[Path, typer.Argument(help="a content JSON file")],

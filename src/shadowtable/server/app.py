@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import Body, FastAPI, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
@@ -20,7 +20,7 @@ from shadowtable.core.registry import available_games, game_class
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.errors import ServiceError, Unavailable
-from shadowtable.server.service import Connection, NewTable, Table, TableService
+from shadowtable.server.service import Connection, NewTable, TableService
 from shadowtable.server.store import Store
 from shadowtable.server.tokens import SeatTokens
 
@@ -162,6 +162,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
+    @app.get("/", include_in_schema=False)
+    async def home() -> RedirectResponse:
+        """The API's documentation (the browser pages are served beside it)."""
+        return RedirectResponse("/docs")
+
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}})
     async def healthz() -> JSONResponse:
         """Whether the server and its database answer."""
@@ -280,7 +285,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await websocket.close(code=4404)
             return
         await websocket.accept()
-        cookies = {table_id: websocket.cookies[COOKIE_PREFIX + table_id]} if COOKIE_PREFIX + table_id in websocket.cookies else {}
+        cookies = (
+            {table_id: websocket.cookies[COOKIE_PREFIX + table_id]}
+            if COOKIE_PREFIX + table_id in websocket.cookies
+            else {}
+        )
         connection = Connection(cookies)
         sender = asyncio.ensure_future(_send_loop(websocket, connection))
         try:

@@ -49,9 +49,7 @@ class BotRunner:
             self._executor = ThreadPoolExecutor(1, thread_name_prefix="bot")
         self.timeouts = 0
 
-    async def choose(
-        self, game: Game[Any], spec: str, seat: int, observation: Observation, legal: list[int]
-    ) -> int:
+    async def choose(self, game: Game[Any], spec: str, seat: int, observation: Observation, legal: list[int]) -> int:
         """The bot's action; a random legal action if it takes longer than the budget or fails."""
         options = json.dumps(game.options, sort_keys=True)
         loop = asyncio.get_running_loop()

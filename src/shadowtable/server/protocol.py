@@ -103,7 +103,7 @@ def _act(data: dict[str, Any]) -> Act:
     act_id = str(raw_id)
     if not 0 < len(act_id) <= MAX_ID:
         raise ProtocolError(f"act: 'id' must be 1 to {MAX_ID} characters")
-    turn = data.get("turn")
+    turn: Any = data.get("turn")
     if not _is_count(turn):
         raise ProtocolError("act: 'turn' must be a whole number", act_id)
     action, notation = data.get("action"), data.get("notation")

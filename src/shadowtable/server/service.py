@@ -235,7 +235,9 @@ class TableService:
             game = make(row["game"], players=row["players"], **row["options"])
         except ShadowTableError as exc:
             raise Unavailable(f"table {table_id} cannot be played by this server: {exc}") from exc
-        seats = [Seat(r["kind"], r["bot"], r["name"], r["key_hash"], bool(r["zombie"]), r["clock_ms"]) for r in seat_rows]
+        seats = [
+            Seat(r["kind"], r["bot"], r["name"], r["key_hash"], bool(r["zombie"]), r["clock_ms"]) for r in seat_rows
+        ]
         live = LiveTable.new(game)
         stored = [(r["seat"], r["action"]) for r in action_rows]
         live.commit(await asyncio.to_thread(replayed, game, stored))
@@ -398,9 +400,7 @@ class TableService:
             new = await self.create(
                 NewTable(table.game.spec.id, table.game.players, dict(table.game.options), kinds, clock, table.listed)
             )
-            await self._write(
-                sa.update(schema.tables).where(schema.tables.c.id == table.id).values(rematch=new.id)
-            )
+            await self._write(sa.update(schema.tables).where(schema.tables.c.id == table.id).values(rematch=new.id))
             table.rematch = new.id
         self._notice(table, "a rematch is open", rematch=new.id)
         return new
@@ -496,10 +496,10 @@ class TableService:
     def _refusal(self, table: Table, seat: int, act: Act) -> str | None:
         if table.status != "playing":
             return "the game is not in play" if table.status == "open" else "the game is over"
-        if table.game.current_player(table.live.state) != seat:
-            return "it is not your turn"
-        if act.turn != table.live.decisions(seat):
+        if act.turn < table.live.decisions(seat):
             return "that choice was made already (stale turn): here is the current view"
+        if table.game.current_player(table.live.state) != seat or act.turn != table.live.decisions(seat):
+            return "it is not your turn"
         return None
 
     def _reject(self, table: Table, connection: Connection, act_id: str | None, why: str) -> None:
@@ -624,9 +624,7 @@ class TableService:
         connection.greeted = True
         connection.sent_v = hello.v or 0
         table.connections.add(connection)
-        connection.push(
-            {"t": "welcome", "seat": seat, "table": self.info(table), "chat": table.chat[-CHAT_SHOWN:]}
-        )
+        connection.push({"t": "welcome", "seat": seat, "table": self.info(table), "chat": table.chat[-CHAT_SHOWN:]})
         if seat is not None:
             away = table.away.pop(seat, None)
             if away is not None:
@@ -793,7 +791,7 @@ class TableService:
         running = table.clock_for is not None and table.clock_for[0] == seat and table.status == "playing"
         if running:
             left = max(0, left - int((time.monotonic() - table.turn_started) * 1000))
-        return {"ms_left": left, "running": running, **_public_clock(table.clock)}
+        return {"ms_left": left, "running": running, **(_public_clock(table.clock) or {})}
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -880,9 +878,7 @@ def _seat_row(table_id: str, index: int, seat: Seat) -> dict[str, Any]:
 
 def _seat_update(table_id: str, seat: int, **values: Any) -> sa.Executable:
     return (
-        sa.update(schema.seats)
-        .where(schema.seats.c.table_id == table_id, schema.seats.c.seat == seat)
-        .values(**values)
+        sa.update(schema.seats).where(schema.seats.c.table_id == table_id, schema.seats.c.seat == seat).values(**values)
     )
 
 

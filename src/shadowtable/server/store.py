@@ -22,7 +22,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from shadowtable.core.errors import ShadowTableError
-from shadowtable.server import schema
 
 log = logging.getLogger("shadowtable.server.store")
 
@@ -216,4 +215,3 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, sa.exc.SQLAlchemyError):
         return type(exc).__name__
     return str(exc) or type(exc).__name__
-

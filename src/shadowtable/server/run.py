@@ -1,0 +1,102 @@
+"""``shadowtable serve``: check the settings, open the database, then run uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import os
+import socket
+from dataclasses import dataclass, field
+
+from shadowtable.bots.registry import make_bot
+from shadowtable.core.errors import ShadowTableError
+from shadowtable.server.config import ServerConfig
+from shadowtable.server.store import Store, shown_url
+
+SYNC_MODES = ("NORMAL", "FULL")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+class ServeError(ShadowTableError):
+    """A server setting that cannot work (a taken port, a database that does not open)."""
+
+
+@dataclass
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database: str = ""
+    allowed_origins: list[str] = field(default_factory=list)
+    grace_s: float = 60.0
+    bot_budget_s: float = 5.0
+    bot_workers: int = 1
+    bot_delay_s: float = 0.5
+    default_bot: str = "heuristic"
+    sqlite_synchronous: str = "NORMAL"
+    log_level: str = "info"
+
+
+def config_from(options: ServeOptions) -> ServerConfig:
+    """The server configuration of ``options``; :class:`ServeError` for a bad value."""
+    sync = options.sqlite_synchronous.upper()
+    if sync not in SYNC_MODES:
+        raise ServeError(f"--sqlite-sync must be NORMAL or FULL, got {options.sqlite_synchronous[:20]!r}")
+    if options.log_level.lower() not in LOG_LEVELS:
+        raise ServeError(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
+    make_bot(options.default_bot)
+    origins = [o.strip().rstrip("/") for item in options.allowed_origins for o in item.split(",") if o.strip()]
+    return ServerConfig(
+        database=options.database,
+        secret=os.environ.get("SHADOWTABLE_SECRET", ""),
+        allowed_origins=origins,
+        grace_s=options.grace_s,
+        bot_budget_s=options.bot_budget_s,
+        bot_workers=options.bot_workers,
+        bot_delay_s=options.bot_delay_s,
+        default_bot=options.default_bot,
+        sqlite_synchronous=sync,
+    )
+
+
+async def _check_database(config: ServerConfig) -> None:
+    store = Store(config.database_url(), sqlite_synchronous=config.sqlite_synchronous)
+    await store.open()  # applies the migrations; raises StoreError with the reason
+    await store.close()
+
+
+def _check_port(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            why = "it is in use" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
+            raise ServeError(f"cannot listen on {host}:{port}: {why} (choose another with --port)") from exc
+
+
+def serve(options: ServeOptions) -> None:
+    """Run the server until interrupted (Ctrl+C or SIGTERM finish the writes first)."""
+    import uvicorn
+
+    from shadowtable.server import logs
+    from shadowtable.server.app import create_app
+
+    config = config_from(options)
+    config.signing_secret()
+    asyncio.run(_check_database(config))
+    _check_port(options.host, options.port)
+    logs.configure(options.log_level)
+    shown_host = f"[{options.host}]" if ":" in options.host else options.host
+    print(
+        f"ShadowTable server: open http://{shown_host}:{options.port}/ (database: {shown_url(config.database_url())})"
+    )
+    print("Stop it with Ctrl+C.", flush=True)
+    uvicorn.run(
+        create_app(config),
+        host=options.host,
+        port=options.port,
+        log_config=None,
+        ws_max_size=config.max_frame,
+        timeout_graceful_shutdown=10,
+        access_log=True,
+    )

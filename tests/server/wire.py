@@ -1,0 +1,95 @@
+"""A seat's side of the protocol for tests: say hello, read messages, act."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.testclient import WebSocketTestSession
+
+
+class Seat:
+    """A WebSocket of one seat (or a spectator) with the messages it has received."""
+
+    def __init__(self, ws: WebSocketTestSession) -> None:
+        self.ws = ws
+        self.received: list[dict[str, Any]] = []
+        self.view: dict[str, Any] | None = None
+        self.events: list[dict[str, Any]] = []
+        self.over: dict[str, Any] | None = None
+        self.sent = 0
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_text(json.dumps(message))
+
+    def read(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.receive_text())
+        self.received.append(message)
+        if message["t"] == "view":
+            self.view = message
+            self.events.extend(message["events"])
+        elif message["t"] == "over":
+            self.over = message
+        return message
+
+    def until(self, kind: str, limit: int = 10_000) -> dict[str, Any]:
+        """Read until a message of ``kind`` arrives; returns it."""
+        for _ in range(limit):
+            message = self.read()
+            if message["t"] == kind:
+                return message
+        raise AssertionError(f"no {kind!r} message in {limit} messages")
+
+    def hello(self, token: str | None = None, v: int | None = None) -> dict[str, Any]:
+        """Say hello; returns the welcome (then the first view has been read too)."""
+        message: dict[str, Any] = {"t": "hello"}
+        if token is not None:
+            message["token"] = token
+        if v is not None:
+            message["v"] = v
+        self.send(message)
+        welcome = self.read()
+        if welcome["t"] == "welcome":
+            self.until("view")
+        return welcome
+
+    def act(self, action: int, *, turn: int | None = None, id: str | None = None) -> str:
+        """Send an ``act`` for ``action`` at the current view's turn; returns its id."""
+        assert self.view is not None
+        self.sent += 1
+        act_id = id or f"a{self.sent}"
+        self.send({"t": "act", "id": act_id, "turn": self.view["turn"] if turn is None else turn, "action": action})
+        return act_id
+
+    def wait_to_decide(self, limit: int = 10_000) -> bool:
+        """Read until this seat has legal actions (``True``) or the game is over (``False``)."""
+        for _ in range(limit):
+            if self.over is not None:
+                return False
+            if self.view is not None and self.view["legal"]:
+                return True
+            self.read()
+        raise AssertionError("the seat never got to decide")
+
+
+def create(client: Any, **body: Any) -> dict[str, Any]:
+    """POST /api/tables; returns the answer (asserting 201)."""
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def play_out(seat: Seat, choose: Any = None) -> dict[str, Any]:
+    """Play ``seat`` until the game ends (the first legal action, or ``choose(view)``); returns ``over``."""
+    while seat.wait_to_decide():
+        assert seat.view is not None
+        action = choose(seat.view) if choose else seat.view["legal"][0][0]
+        seat.act(action)
+        ack = seat.read()
+        while ack["t"] not in ("ack", "reject"):
+            ack = seat.read()
+        assert ack["t"] == "ack", ack
+        seat.view = {**seat.view, "legal": None}  # that choice is made: wait for the next view
+    assert seat.over is not None
+    return seat.over
