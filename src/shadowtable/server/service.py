@@ -508,6 +508,7 @@ class TableService:
 
     # -- what is sent ---------------------------------------------------------------------------
     def _after_change(self, table: Table) -> None:
+        self._schedule(table)  # first, so the views show the clock that now runs
         for connection in list(table.connections):
             self._send_view(table, connection)
         if table.status == "over":
@@ -518,8 +519,6 @@ class TableService:
                 if not connection.told_over:
                     connection.told_over = True
                     connection.push(self._over(table))
-            return
-        self._schedule(table)
 
     def _over(self, table: Table) -> dict[str, Any]:
         record = GameRecord(
