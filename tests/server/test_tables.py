@@ -211,3 +211,24 @@ def test_bad_requests_get_a_clear_error(serve: Any) -> None:
         assert client.get("/api/tables/nope").status_code == 404
         assert client.get("/api/tables/../etc").status_code == 404
         assert client.get("/healthz").json()["ok"] is True
+
+
+def test_a_finished_table_offers_one_rematch_to_everyone(serve: Any) -> None:
+    with serve() as client:
+        answer = create(client, game="tiny-showdown", players=2, seats=["human", "bot:random"])
+        table_id = answer["table"]["id"]
+        headers = {"Authorization": f"Bearer {answer['token']}"}
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            seat = Seat(ws)
+            seat.hello(answer["token"])
+            play_out(seat)
+            rematch = client.post(f"/api/tables/{table_id}/rematch", headers=headers)
+            assert rematch.status_code == 200
+            new = rematch.json()
+            assert new["status"] == "open" and [s["kind"] for s in new["seats"]] == ["human", "bot"]
+            notice = seat.until("notice")
+            assert notice == {"t": "notice", "text": "a rematch is open", "rematch": new["id"]}
+        again = client.post(f"/api/tables/{table_id}/rematch", headers=headers)
+        assert again.json()["id"] == new["id"]
+        assert client.get(f"/api/tables/{table_id}").json()["rematch"] == new["id"]
+        assert client.post(f"/api/tables/{table_id}/rematch", headers={"Authorization": "Bearer x"}).status_code == 403
