@@ -120,3 +120,24 @@ def test_a_downloaded_record_replays_on_the_command_line(
     monkeypatch.setattr(ReplayApp, "run", lambda self, *a, **k: shown.append(len(self.actions)))
     assert main(["view", str(path), "--seat", "1"]) == 0
     assert shown and shown[0] == len(GameRecord.loads(response.text).actions)
+
+
+def test_acting_takes_the_seat_back_from_the_bot(serve: Any) -> None:
+    with serve(bot_delay_s=1.0) as client:
+        answer = create(
+            client,
+            game="tiny-showdown",
+            players=2,
+            seats=["human", "bot:random"],
+            clock={"initial_s": 1, "bonus_s": 10, "on_timeout": "bot"},
+        )
+        with client.websocket_connect(f"/ws/{answer['table']['id']}") as ws:
+            seat = Seat(ws)
+            seat.hello(answer["token"])
+            assert seat.until("notice")["text"] == "Player 1 ran out of time: a bot plays seat 0"
+            assert seat.view is not None and seat.view["legal"]  # the bot waits a second: the seat still decides
+            seat.act(seat.view["legal"][0][0], id="mine")
+            assert seat.until("ack")["id"] == "mine"
+            assert seat.until("notice")["text"] == "Player 1 is back at seat 0"
+        info = client.get(f"/api/tables/{answer['table']['id']}").json()
+        assert info["seats"][0]["bot_playing"] is False

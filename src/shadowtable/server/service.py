@@ -41,6 +41,8 @@ TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 NAME_LIMIT = 32
 CHAT_SHOWN = 50
 TIMEOUT_POLICIES = ("bot", "skip")
+OUTBOX_LIMIT = 2000
+"""Messages queued for a socket before it is cut off as not reading."""
 RETURN_GRACE_MS = 30_000
 """The least time a seat whose clock ran out has once its player takes it back."""
 
@@ -70,9 +72,17 @@ class Connection:
         self.greeted = False
         self.sent_v = 0
         self.told_over = False
+        self.cut_off = False
         self.cookie_tokens = cookie_tokens or {}
 
     def push(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; a client that reads nothing for :data:`OUTBOX_LIMIT` messages is cut off
+        (it reconnects and resyncs)."""
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            if not self.cut_off:
+                self.cut_off = True
+                self.outbox.put_nowait(None)
+            return
         self.outbox.put_nowait(encode(message))
 
     def close(self) -> None:
@@ -240,7 +250,11 @@ class TableService:
         ]
         live = LiveTable.new(game)
         stored = [(r["seat"], r["action"]) for r in action_rows]
-        live.commit(await asyncio.to_thread(replayed, game, stored))
+        try:
+            live.commit(await asyncio.to_thread(replayed, game, stored))
+        except ShadowTableError as exc:
+            log.error("table does not replay", extra={"event": "load_failed", "table": table_id})
+            raise Unavailable(f"table {table_id} does not replay on this server: {exc}") from exc
         table = Table(
             table_id,
             game,
@@ -482,14 +496,28 @@ class TableService:
             except ShadowTableError as exc:
                 self._reject(table, connection, act.id, str(exc))
                 return
-            clock = self._spend_clock(table, seat)
+            left = self._spent_clock(table, seat)
+            returning = table.seats[seat].zombie
+            changes: dict[str, Any] = {} if left is None else {"clock_ms": left}
+            if returning:
+                changes["zombie"] = False
             try:
-                await self._persist(table, steps, act.id, *clock)
+                await self._persist(
+                    table, steps, act.id, *([_seat_update(table.id, seat, **changes)] if changes else [])
+                )
             except ServiceError as exc:
                 self._reject(table, connection, act.id, f"not saved, so not played: {exc}")
                 return
+            if left is not None:
+                table.seats[seat].clock_ms = left
+                table.clock_for = None
+                if table.clock_task is not None:
+                    table.clock_task.cancel()
             table.acked.add((seat, act.id))
             connection.push({"t": "ack", "id": act.id})
+            if returning:
+                table.seats[seat].zombie = False
+                self._notice(table, f"{_seat_name(seat, table.seats[seat])} is back at seat {seat}")
             self._commit(table, steps)
         self._after_change(table)
 
@@ -643,6 +671,9 @@ class TableService:
         seat = connection.seat
         if self.closing or seat is None or not connection.greeted:
             return
+        if table.status == "over" and not table.connections:
+            self.tables.pop(table.id, None)  # finished and unwatched: reloaded from the store if asked for
+            return
         if any(c.seat == seat for c in table.connections) or table.status != "playing":
             self._send_presence(table)
             return
@@ -751,17 +782,13 @@ class TableService:
             table.bot_task = None
         self._after_change(table)
 
-    def _spend_clock(self, table: Table, seat: int) -> list[sa.Executable]:
-        """The clock update of ``seat`` deciding now (stored with the action)."""
+    def _spent_clock(self, table: Table, seat: int) -> int | None:
+        """The time ``seat`` has left after deciding now (bonus added), or ``None`` without a clock."""
         if table.clock is None or table.seats[seat].clock_ms is None:
-            return []
-        elapsed = int((time.monotonic() - table.turn_started) * 1000) if table.clock_for is not None else 0
-        left = max(0, (table.seats[seat].clock_ms or 0) - elapsed) + int(table.clock["bonus_ms"])
-        table.seats[seat].clock_ms = left
-        table.clock_for = None
-        if table.clock_task is not None:
-            table.clock_task.cancel()
-        return [_seat_update(table.id, seat, clock_ms=left)]
+            return None
+        running = table.clock_for == (seat, len(table.live.rows))
+        elapsed = int((time.monotonic() - table.turn_started) * 1000) if running else 0
+        return max(0, (table.seats[seat].clock_ms or 0) - elapsed) + int(table.clock["bonus_ms"])
 
     async def _timeout(self, table: Table, decision: tuple[int, int], seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds))
