@@ -7,7 +7,7 @@ import logging
 import time
 from typing import Any
 
-_STANDARD = set(vars(logging.makeLogRecord({})))
+_STANDARD = set(vars(logging.makeLogRecord({}))) | {"color_message"}
 
 
 class JsonFormatter(logging.Formatter):

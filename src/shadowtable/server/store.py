@@ -45,8 +45,11 @@ def async_url(url: str) -> str:
 
 
 def shown_url(url: str) -> str:
-    """``url`` without its password, for logs and messages."""
-    return make_url(async_url(url)).render_as_string(hide_password=True)
+    """``url`` without its password, for logs and messages (a SQLite file: its path)."""
+    parsed = make_url(async_url(url))
+    if parsed.get_backend_name() == "sqlite":
+        return f"SQLite {parsed.database or ':memory:'}"
+    return parsed.set(drivername=parsed.get_backend_name()).render_as_string(hide_password=True)
 
 
 @dataclass

@@ -1,0 +1,71 @@
+"""``shadowtable serve``: the address it prints, /healthz, and one error line for a bad setting."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from shadowtable.cli import main
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_serve_prints_the_address_and_answers_health_checks(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {**os.environ, "SHADOWTABLE_DATA_DIR": str(tmp_path), "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-c", "from shadowtable.cli import run; run()", "serve", "--port", str(port)]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = server.stdout.readline() if server.stdout else ""
+        assert first.startswith(f"ShadowTable server: open http://127.0.0.1:{port}/")
+        assert str(tmp_path / "server.db") in first  # the default database: SQLite in the data folder
+        for _ in range(100):
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        assert health.status_code == 200 and health.json()["ok"] is True
+        assert (tmp_path / "server-secret").stat().st_mode & 0o077 == 0  # the signing key is private
+    finally:
+        server.terminate()
+        _, errors = server.communicate(timeout=20)
+    assert server.returncode in (0, -15)  # uvicorn re-raises SIGTERM once it has shut down
+    assert '"message": "server stopped"' in errors  # a graceful shutdown, logged as JSON
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--sqlite-sync", "sometimes"], "--sqlite-sync must be NORMAL or FULL"),
+        (["--log-level", "loud"], "--log-level must be one of"),
+        (["--default-bot", "nobody"], "unknown bot 'nobody'"),
+        (["--database", "postgresql://nobody@127.0.0.1:1/none"], "cannot open the database postgresql://nobody@"),
+        (["--database", "mysql://x/y"], "unsupported database 'mysql'"),
+    ],
+)
+def test_a_bad_setting_is_one_error_line(args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and words in err and err.count("\n") == 1
+
+
+def test_a_taken_port_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: cannot listen on 127.0.0.1:{port}: it is in use (choose another with --port)\n"
