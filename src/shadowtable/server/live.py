@@ -8,6 +8,7 @@ from the operating system) without changing the table; the caller persists them,
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from collections.abc import Iterable
@@ -67,11 +68,20 @@ def replayed(game: Game[Any], rows: Iterable[tuple[int, int]]) -> list[Step]:
 @dataclass
 class Channel:
     """What one audience (a seat, or ``None``: spectators) has been told: a version ``v`` that
-    moves only when its view changes, and the events of each version."""
+    moves only when its view changes, and the events of each version.
+
+    ``log[k]`` holds the events of version ``k + 1`` as JSON text: a string per version instead of
+    a dictionary per event keeps a long game's log out of the garbage collector's full passes,
+    which otherwise stall the server's event loop for hundreds of milliseconds."""
 
     v: int = 0
     last: str = ""
-    log: list[tuple[int, list[dict[str, Any]]]] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+    def add(self, events: list[dict[str, Any]]) -> None:
+        """A new version with ``events``."""
+        self.v += 1
+        self.log.append(json.dumps(events, separators=(",", ":"), ensure_ascii=False))
 
     def since(self, v: int) -> list[dict[str, Any]]:
         """The events of every version after ``v`` (all of them if ``v`` is not one this
@@ -79,9 +89,8 @@ class Channel:
         if not 0 <= v <= self.v:
             v = 0
         out: list[dict[str, Any]] = []
-        for version, events in self.log:
-            if version > v:
-                out.extend(events)
+        for text in self.log[v:]:
+            out.extend(json.loads(text))
         return out
 
 
@@ -117,8 +126,7 @@ class LiveTable:
                 told = self.game.told(step.before, step.action, step.events, audience)
                 seen = encode(self.game.observe(step.after, audience))
                 if told or seen != channel.last:
-                    channel.v += 1
-                    channel.log.append((channel.v, told))
+                    channel.add(told)
                     channel.last = seen
             self.rows.append((step.seat, step.action))
             self.state = step.after
