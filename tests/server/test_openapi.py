@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.python import asgi
 from schemathesis.specs.openapi.checks import (
@@ -53,3 +54,43 @@ def _stop_the_app() -> Iterator[None]:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 def test_every_operation_answers_as_its_schema_says(case: schemathesis.Case) -> None:
     case.call_and_validate(checks=CHECKS)
+
+
+def tables_in_every_state() -> list[str]:
+    """Tables open, in play and over (random ids mostly find none), made through the API."""
+    import time
+
+    with asgi.get_client(APP) as client:
+        made = [
+            client.post("/api/tables", json={"game": "tiny-showdown", "players": 3}),
+            client.post("/api/tables", json={"game": "tiny-showdown", "players": 2, "seats": ["human", "bot:random"]}),
+            client.post("/api/tables", json={"game": "tiny-showdown", "players": 2, "seats": ["bot:random"] * 2}),
+        ]
+        ids = [response.json()["table"]["id"] for response in made]
+        for _ in range(200):
+            if client.get(f"/api/tables/{ids[2]}").json()["status"] == "over":
+                break
+            time.sleep(0.01)
+        assert [client.get(f"/api/tables/{i}").json()["status"] for i in ids] == ["open", "playing", "over"]
+    return ids
+
+
+TABLE_OPERATIONS = [
+    (path, method.upper())
+    for path, methods in APP.openapi()["paths"].items()
+    if "{table_id}" in path
+    for method in methods
+]
+
+
+@pytest.mark.parametrize(("path", "method"), TABLE_OPERATIONS)
+def test_operations_on_tables_that_exist_answer_as_documented(path: str, method: str) -> None:
+    tables = tables_in_every_state()
+
+    @given(case=schema[path][method].as_strategy(), table=st.sampled_from(tables))
+    @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    def answers_as_documented(case: schemathesis.Case, table: str) -> None:
+        case.path_parameters = {**(case.path_parameters or {}), "table_id": table}
+        case.call_and_validate(checks=CHECKS)
+
+    answers_as_documented()
