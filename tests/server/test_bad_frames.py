@@ -216,6 +216,15 @@ def _is_id_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < len(str(value)) <= MAX_ID
 
 
+def _lone_surrogate(text: str) -> bool:
+    """Whether ``text`` still holds a lone surrogate once sent as JSON (a high and a low one pair up)."""
+    try:
+        json.loads(json.dumps(text)).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def _parses(text: str) -> bool:
     try:
         json.loads(text)
@@ -265,7 +274,7 @@ def everyones() -> st.SearchStrategy[str | bytes]:
         JSON.filter(lambda v: not isinstance(v, str)),
         st.text(" \t\n", max_size=5),
         st.text(min_size=MAX_CHAT + 1, max_size=MAX_CHAT + 20),
-        st.text(st.characters(categories=["Cs"]), min_size=1, max_size=2),
+        texts(1, 8).filter(_lone_surrogate),
     )
     return st.one_of(
         st.text(max_size=40).filter(lambda s: not _parses(s)),
