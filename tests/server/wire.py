@@ -93,3 +93,44 @@ def play_out(seat: Seat, choose: Any = None) -> dict[str, Any]:
         seat.view = {**seat.view, "legal": None}  # that choice is made: wait for the next view
     assert seat.over is not None
     return seat.over
+
+
+def two_humans(client: Any) -> tuple[str, str, str]:
+    """A tiny-showdown table in play with two human seats: its id and the tokens of seats 0 and 1."""
+    answer = create(client, game="tiny-showdown", players=2, seats=["human", "human"])
+    table_id = answer["table"]["id"]
+    joined = client.post(f"/api/tables/{table_id}/join", json={})
+    assert joined.status_code == 200, joined.text
+    client.cookies.clear()  # each socket says whose it is in its hello
+    return table_id, answer["token"], joined.json()["token"]
+
+
+def stored(database: str, table_id: str) -> dict[str, list[tuple[Any, ...]]]:
+    """What the database holds for ``table_id``: its row, seats, actions and chat (read directly)."""
+    import asyncio
+
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from shadowtable.server import schema
+    from shadowtable.server.store import async_url
+
+    async def read() -> dict[str, list[tuple[Any, ...]]]:
+        engine = create_async_engine(async_url(database))
+        try:
+            async with engine.connect() as connection:
+                out = {}
+                for table, order in (
+                    (schema.tables, schema.tables.c.id),
+                    (schema.seats, schema.seats.c.seat),
+                    (schema.actions, schema.actions.c.idx),
+                    (schema.chat, schema.chat.c.seq),
+                ):
+                    key = table.c.id if table is schema.tables else table.c.table_id
+                    rows = await connection.execute(sa.select(table).where(key == table_id).order_by(order))
+                    out[table.name] = [tuple(row) for row in rows]
+                return out
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(read())

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketState
 
 import shadowtable
@@ -124,6 +125,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": Problem},
     503: {"model": Problem},
 }
+UNAVAILABLE: dict[int | str, dict[str, Any]] = {503: {"model": Problem}}
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -167,6 +169,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
+    @app.exception_handler(HTTPException)
+    async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        """The framework's own refusals (a body that is not JSON, an unknown path) as ``{"error": ...}``."""
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
     @app.get("/", include_in_schema=False)
     async def home() -> RedirectResponse:
         """The API's documentation (the browser pages are served beside it)."""
@@ -208,7 +215,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         except ShadowTableError as exc:
             raise ServiceError(str(exc)) from exc
 
-    @app.get("/api/tables", response_model=list[TableOut])
+    @app.get("/api/tables", response_model=list[TableOut], responses=UNAVAILABLE)
     async def lobby(
         status: Literal["open", "playing", "over"] = "open", limit: Annotated[int, Query(ge=1, le=200)] = 50
     ) -> list[dict[str, Any]]:

@@ -73,6 +73,8 @@ def parse_frame(frame: str | bytes, max_bytes: int) -> Message:
         data = json.loads(frame)
     except (ValueError, RecursionError):
         raise ProtocolError("frame is not JSON") from None
+    if not _is_unicode(data):
+        raise ProtocolError("frame holds text that is not valid Unicode (a lone surrogate)")
     if not isinstance(data, dict):
         raise ProtocolError("frame must be a JSON object with a 't' field")
     kind = data.get("t")
@@ -114,6 +116,16 @@ def _act(data: dict[str, Any]) -> Act:
     if notation is not None and (not isinstance(notation, str) or not 0 < len(notation) <= MAX_NOTATION):
         raise ProtocolError(f"act: 'notation' must be 1 to {MAX_NOTATION} characters", act_id)
     return Act(act_id, turn, action, notation)
+
+
+def _is_unicode(data: Any) -> bool:
+    """Whether every string in ``data`` can be sent back as UTF-8 (JSON escapes can carry lone
+    surrogates, which would break the reply that quotes them, the store and the token check)."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def _is_count(value: Any) -> bool:

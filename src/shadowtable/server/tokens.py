@@ -52,7 +52,7 @@ class SeatTokens:
     def read(self, token: object) -> SeatClaim:
         """The claim of a genuine, unexpired token; :class:`TokenError` otherwise (it does not
         check revocation: compare :attr:`SeatClaim.key` with the seat's key hash)."""
-        if not isinstance(token, str) or not 0 < len(token) <= 512:
+        if not isinstance(token, str) or not 0 < len(token) <= 512 or not token.isascii():
             raise TokenError("the seat token is missing or malformed")
         try:
             data = self._serializer.loads(token, max_age=self.max_age_s)
