@@ -308,19 +308,7 @@ class TableService:
         table = await self.table(table_id)
         if table.status != "over":
             raise Conflict("the record is available once the game is over")
-        game = table.game
-        return GameRecord(
-            game=game.spec.id,
-            version=game.spec.version,
-            players=game.players,
-            options=dict(game.options),
-            seats=[_seat_name(i, seat) for i, seat in enumerate(table.seats)],
-            actions=table.live.actions,
-            seed=None,
-            returns=list(game.returns(table.live.state)),
-            truncated=False,
-            metadata={"table": table.id, **game.summary(table.live.state)},
-        )
+        return _finished_record(table)
 
     # -- seats ----------------------------------------------------------------------------------
     async def join(self, table_id: str, name: str | None, wanted: int | None) -> tuple[Table, int, str]:
@@ -549,15 +537,7 @@ class TableService:
                     connection.push(self._over(table))
 
     def _over(self, table: Table) -> dict[str, Any]:
-        record = GameRecord(
-            game=table.game.spec.id,
-            version=table.game.spec.version,
-            players=table.game.players,
-            options=dict(table.game.options),
-            seats=[_seat_name(i, seat) for i, seat in enumerate(table.seats)],
-            actions=table.live.actions,
-            returns=list(table.game.returns(table.live.state)),
-        )
+        record = _finished_record(table)
         return {"t": "over", "returns": record.returns, "record": record.to_json()}
 
     def view(self, table: Table, seat: int | None, since: int) -> dict[str, Any]:
@@ -821,6 +801,23 @@ class TableService:
 
 
 # -- helpers --------------------------------------------------------------------------------------
+def _finished_record(table: Table) -> GameRecord:
+    """The full record of a finished table: every action, no seed (the draws came from the OS)."""
+    game, state = table.game, table.live.state
+    return GameRecord(
+        game=game.spec.id,
+        version=game.spec.version,
+        players=game.players,
+        options=dict(game.options),
+        seats=[_seat_name(i, seat) for i, seat in enumerate(table.seats)],
+        actions=table.live.actions,
+        seed=None,
+        returns=list(game.returns(state)),
+        truncated=False,
+        metadata={"table": table.id, **game.summary(state)},
+    )
+
+
 def _seats(specs: list[str], players: int) -> list[Seat]:
     if len(specs) != players:
         raise ServiceError(f"seats: expected {players} entries (human or bot:<name>), got {len(specs)}")
