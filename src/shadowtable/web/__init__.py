@@ -1,0 +1,1 @@
+"""The browser pages of ``shadowtable serve``: the lobby, the table page and the boards."""
