@@ -23,6 +23,7 @@ class Manifest:
     - ``heuristic_bot``: a class whose instances are :class:`shadowtable.bots.base.Bot`;
     - ``encoder``: a factory ``(game) -> Encoder`` of fixed-shape observation arrays;
     - ``terminal_board``: ``(game, observation) -> rich renderable`` for the terminal app;
+    - ``web_board``: ``(game, view message) -> shadowtable.web.boards.BoardHtml`` for the browser;
     - ``evaluations``: name to ``(game, state) -> list[float]``, for search cut-offs;
     - ``gym_id``: the Gymnasium environment id registered for the game.
     """
@@ -30,6 +31,7 @@ class Manifest:
     heuristic_bot: str | None = None
     encoder: str | None = None
     terminal_board: str | None = None
+    web_board: str | None = None
     evaluations: Mapping[str, str] = field(default_factory=dict)
     gym_id: str | None = None
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketState
@@ -21,14 +21,16 @@ from shadowtable.bots.registry import available_bots
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.config import ServerConfig
+from shadowtable.server.cookies import clear_seat_cookie, cookie_name, request_token, set_seat_cookie
 from shadowtable.server.errors import ServiceError, Unavailable
 from shadowtable.server.service import Connection, NewTable, TableService
 from shadowtable.server.store import Store
 from shadowtable.server.tokens import SeatTokens
+from shadowtable.web.pages import add_pages
+from shadowtable.web.render import view_fragments
 
 log = logging.getLogger("shadowtable.server")
 
-COOKIE_PREFIX = "shadowtable_seat_"
 TableId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", max_length=32)]
 
 
@@ -138,7 +140,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         store = Store(config.database_url(), sqlite_synchronous=config.sqlite_synchronous)
         await store.open()
         bots = BotRunner(config.bot_workers, config.bot_budget_s)
-        service = TableService(config, store, SeatTokens(config.signing_secret(), config.token_max_age_s), bots)
+        service = TableService(
+            config, store, SeatTokens(config.signing_secret(), config.token_max_age_s), bots, view_fragments
+        )
         state["service"] = service
         # what start-up made (modules, the app, the schema) lives as long as the server: kept out of
         # the garbage collector's full passes, which pause every connection while they run
@@ -173,11 +177,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
         """The framework's own refusals (a body that is not JSON, an unknown path) as ``{"error": ...}``."""
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
-
-    @app.get("/", include_in_schema=False)
-    async def home() -> RedirectResponse:
-        """The API's documentation (the browser pages are served beside it)."""
-        return RedirectResponse("/docs")
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}})
     async def healthz() -> JSONResponse:
@@ -231,7 +230,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         table = await svc.create(NewTable(body.game, body.players, body.options, seats, clock, body.listed))
         if body.sit and any(not s.taken for s in table.seats):
             table, seat, token = await svc.join(table.id, body.name, None)
-            _set_cookie(response, table.id, token, config)
+            set_seat_cookie(response, table.id, token, config)
             return {"table": svc.info(table), "seat": seat, "token": token}
         return {"table": svc.info(table), "seat": None, "token": None}
 
@@ -246,7 +245,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Take a free seat: the answer (and an HttpOnly cookie) holds the seat's token."""
         svc = service()
         table, seat, token = await svc.join(table_id, body.name, body.seat)
-        _set_cookie(response, table.id, token, config)
+        set_seat_cookie(response, table.id, token, config)
         return {"table": svc.info(table), "seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/leave", response_model=TableOut, responses=ERRORS)
@@ -255,8 +254,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         """Give up your seat (its token is revoked; in play a bot takes it over)."""
         svc = service()
-        table = await svc.leave(table_id, _token(request, table_id, authorization))
-        response.delete_cookie(COOKIE_PREFIX + table.id, path="/")
+        table = await svc.leave(table_id, request_token(request, table_id, authorization))
+        clear_seat_cookie(response, table.id)
         return svc.info(table)
 
     @app.post("/api/tables/{table_id}/start", response_model=TableOut, responses=ERRORS)
@@ -265,7 +264,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         """Start now: bots take the seats nobody joined."""
         svc = service()
-        return svc.info(await svc.start_now(table_id, _token(request, table_id, authorization)))
+        return svc.info(await svc.start_now(table_id, request_token(request, table_id, authorization)))
 
     @app.post("/api/tables/{table_id}/rematch", response_model=TableOut, responses=ERRORS)
     async def rematch(
@@ -273,7 +272,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         """The rematch table of a finished game (join it to play again)."""
         svc = service()
-        return svc.info(await svc.rematch(table_id, _token(request, table_id, authorization)))
+        return svc.info(await svc.rematch(table_id, request_token(request, table_id, authorization)))
 
     @app.get("/api/tables/{table_id}/record", responses=ERRORS)
     async def record(table_id: TableId) -> JSONResponse:
@@ -298,9 +297,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             return
         await websocket.accept()
         cookies = (
-            {table_id: websocket.cookies[COOKIE_PREFIX + table_id]}
-            if COOKIE_PREFIX + table_id in websocket.cookies
-            else {}
+            {table_id: websocket.cookies[cookie_name(table_id)]} if cookie_name(table_id) in websocket.cookies else {}
         )
         connection = Connection(cookies)
         sender = asyncio.ensure_future(_send_loop(websocket, connection))
@@ -327,6 +324,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 with contextlib.suppress(Exception):
                     await websocket.close(code=4403 if not connection.greeted else 1000)
 
+    add_pages(app, service, config)
     return app
 
 
@@ -342,24 +340,6 @@ async def _send_loop(websocket: WebSocket, connection: Connection) -> None:
             await websocket.send_text(text)
         except Exception:  # noqa: BLE001 - the peer went away; the receive loop ends the connection
             return
-
-
-def _token(request: Request, table_id: str, authorization: str | None) -> str | None:
-    """The seat token from ``Authorization: Bearer ...`` or the table's HttpOnly cookie."""
-    if authorization and authorization.startswith("Bearer "):
-        return authorization.removeprefix("Bearer ").strip()
-    return request.cookies.get(COOKIE_PREFIX + table_id)
-
-
-def _set_cookie(response: Response, table_id: str, token: str, config: ServerConfig) -> None:
-    response.set_cookie(
-        COOKIE_PREFIX + table_id,
-        token,
-        max_age=config.token_max_age_s,
-        httponly=True,
-        samesite="strict",
-        path="/",
-    )
 
 
 def _origin_allowed(websocket: WebSocket, config: ServerConfig) -> bool:

@@ -2,8 +2,9 @@
 
 Client to server (JSON objects with a ``t`` field):
 
-- ``{"t": "hello", "token": str?, "v": int?}``: sit at the seat the token names (or watch as a
-  spectator without one); ``v`` is the last version the client holds.
+- ``{"t": "hello", "token": str?, "v": int?, "html": bool?}``: sit at the seat the token names
+  (or watch as a spectator without one); ``v`` is the last version the client holds; ``html``
+  asks for each view's HTML fragments too (the browser page).
 - ``{"t": "act", "id": str|int, "turn": int, "action": int}`` or ``"notation": str`` instead of
   ``action``.
 - ``{"t": "sync", "v": int}``, ``{"t": "chat", "text": str}``, ``{"t": "ping"}``.
@@ -35,6 +36,7 @@ class ProtocolError(ShadowTableError):
 class Hello:
     token: str | None
     v: int | None
+    html: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,10 @@ def parse_frame(frame: str | bytes, max_bytes: int) -> Message:
         token = data.get("token")
         if token is not None and not isinstance(token, str):
             raise ProtocolError("hello: 'token' must be a string")
-        return Hello(token, _optional_count(data, "v", "hello"))
+        html = data.get("html", False)
+        if not isinstance(html, bool):
+            raise ProtocolError("hello: 'html' must be true or false")
+        return Hello(token, _optional_count(data, "v", "hello"), html)
     if kind == "sync":
         v = _optional_count(data, "v", "sync")
         return Sync(0 if v is None else v)

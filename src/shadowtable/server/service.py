@@ -45,6 +45,11 @@ OUTBOX_LIMIT = 2000
 """Messages queued for a socket before it is cut off as not reading."""
 RETURN_GRACE_MS = 30_000
 """The least time a seat whose clock ran out has once its player takes it back."""
+SERVER_REFUSED_OPTIONS = frozenset({"content"})
+"""Options naming a file on the server's own disk: never accepted from a client."""
+
+Renderer = Callable[[Game[Any], dict[str, Any], dict[str, Any]], dict[str, str]]
+"""Turns a seat's ``view`` message (and the table's public description) into HTML fragments."""
 
 
 @dataclass
@@ -73,6 +78,7 @@ class Connection:
         self.sent_v = 0
         self.told_over = False
         self.cut_off = False
+        self.html = False
         self.cookie_tokens = cookie_tokens or {}
 
     def push(self, message: dict[str, Any]) -> None:
@@ -131,8 +137,16 @@ class NewTable:
 class TableService:
     """Every table of the server, the store they persist to and the bots that play for them."""
 
-    def __init__(self, config: ServerConfig, store: Store, tokens: SeatTokens, bots: BotRunner) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: Store,
+        tokens: SeatTokens,
+        bots: BotRunner,
+        renderer: Renderer | None = None,
+    ) -> None:
         self.config = config
+        self.renderer = renderer
         self.store = store
         self.tokens = tokens
         self.bots = bots
@@ -172,6 +186,9 @@ class TableService:
     # -- tables ---------------------------------------------------------------------------------
     async def create(self, new: NewTable) -> Table:
         """Create, store and return a table; :class:`ServiceError` for a bad request."""
+        refused = sorted(SERVER_REFUSED_OPTIONS & set(new.options))
+        if refused:
+            raise ServiceError(f"option {refused[0]!r} is not accepted by the server (it names a file on its disk)")
         try:
             game = make(new.game, players=new.players, **new.options)
         except ShadowTableError as exc:
@@ -548,6 +565,7 @@ class TableService:
             table.live.state,
             seat,
             v=channel.v,
+            after=since if 0 <= since <= channel.v else 0,
             events=channel.since(since),
             turn=None if seat is None else table.live.decisions(seat),
             clock=self._clock_view(table, seat),
@@ -560,7 +578,11 @@ class TableService:
         channel = table.live.channels[connection.seat]
         if channel.v == connection.sent_v and not force:
             return
-        connection.push(self.view(table, connection.seat, connection.sent_v))
+        message = self.view(table, connection.seat, connection.sent_v)
+        if connection.html and self.renderer is not None:
+            # built from the message alone: the page shows nothing the message does not hold
+            message["html"] = self.renderer(table.game, message, self.info(table))
+        connection.push(message)
         connection.sent_v = channel.v
 
     def presence(self, table: Table) -> list[dict[str, Any]]:
@@ -629,6 +651,7 @@ class TableService:
                 return False
         connection.seat = seat
         connection.greeted = True
+        connection.html = hello.html
         connection.sent_v = hello.v or 0
         table.connections.add(connection)
         connection.push({"t": "welcome", "seat": seat, "table": self.info(table), "chat": table.chat[-CHAT_SHOWN:]})

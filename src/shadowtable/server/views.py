@@ -41,6 +41,7 @@ def seat_view(
     *,
     v: int,
     events: list[dict[str, Any]],
+    after: int = 0,
     turn: int | None,
     clock: dict[str, Any] | None = None,
     presence: list[dict[str, Any]] | None = None,
@@ -48,12 +49,14 @@ def seat_view(
     """The ``view`` message for ``seat`` (``None``: a spectator).
 
     ``legal``, ``groups`` and ``turn`` go only to the seat that decides now; everything else comes
-    from ``observe(state, seat)`` and the events told to that seat."""
+    from ``observe(state, seat)`` and the events told to that seat.  ``events`` are those of the
+    versions after ``after`` (0: the whole log)."""
     observation = game.observe(state, seat)
     deciding = to_decide(game, state, seat)
     return {
         "t": "view",
         "v": v,
+        "after": after,
         "obs": observation,
         "pending": observation.get("pending"),
         "legal": legal_words(game, state) if deciding else None,

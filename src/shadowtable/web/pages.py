@@ -1,0 +1,288 @@
+"""The browser pages: the lobby, table creation, joining a seat and the table page.
+
+Forms post plainly (they work without scripts) and answer with a redirect; htmx refreshes the
+lobby's table lists and the game-dependent part of the creation form; ``static/table.js`` keeps
+the table page live over the game socket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+import shadowtable
+from shadowtable.bots.registry import available_bots
+from shadowtable.core.registry import available_games, game_class
+from shadowtable.core.spec import GameSpec, OptionSpec
+from shadowtable.server.config import ServerConfig
+from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie
+from shadowtable.server.errors import Forbidden, ServiceError
+from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService
+from shadowtable.web.render import view_fragments
+from shadowtable.web.templating import render
+
+BOT_LEVELS = {
+    "random": "Random (level 0: any legal move)",
+    "heuristic": "Heuristic (level 1: plays sensibly, quick)",
+    "ismcts": "ISMCTS (level 2: searches, stronger and slower)",
+}
+CLOCKS = {"": "No clock", "300": "5 minutes each", "900": "15 minutes each", "1800": "30 minutes each"}
+TABLE_PATH = r"^[A-Za-z0-9_-]{1,32}$"
+
+
+def page(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    return HTMLResponse(render(template, version=shadowtable.__version__, **context), status_code=status_code)
+
+
+def error_page(exc: ServiceError) -> HTMLResponse:
+    return page("error.html", status_code=exc.status, message=str(exc))
+
+
+def see(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def game_specs() -> list[GameSpec]:
+    return [game_class(game_id).SPEC for game_id in available_games()]
+
+
+def offered_options(spec: GameSpec) -> list[OptionSpec]:
+    """The options a player may set from the browser (never one naming a server file)."""
+    return [option for option in spec.options if option.name not in SERVER_REFUSED_OPTIONS]
+
+
+def parse_options(spec: GameSpec, form: dict[str, str]) -> dict[str, Any]:
+    """The game options of a creation form (``opt_<name>`` fields), typed; unknown text refused."""
+    options: dict[str, Any] = {}
+    for option in offered_options(spec):
+        raw = form.get(f"opt_{option.name}")
+        if raw is None or raw == "":
+            continue
+        if option.type is bool:
+            if raw not in {"yes", "no"}:
+                raise ServiceError(f"option {option.name}: expected yes or no")
+            options[option.name] = raw == "yes"
+        elif option.type is int:
+            try:
+                options[option.name] = int(raw)
+            except ValueError:
+                raise ServiceError(f"option {option.name}: expected a whole number") from None
+        else:
+            options[option.name] = raw
+    return options
+
+
+def parse_clock(form: dict[str, str]) -> dict[str, Any] | None:
+    initial = form.get("clock", "")
+    if initial == "":
+        return None
+    try:
+        initial_s, bonus_s = int(initial), int(form.get("clock_bonus", "0") or 0)
+    except ValueError:
+        raise ServiceError("clock: expected whole seconds") from None
+    return {"initial_s": initial_s, "bonus_s": bonus_s, "on_timeout": form.get("on_timeout", "bot")}
+
+
+def parse_seats(form: dict[str, str], players: int) -> list[str]:
+    """Seat 0 is the creator's; every other seat is ``human`` or ``bot:<name>``."""
+    seats = ["human"]
+    for i in range(1, players):
+        choice = form.get(f"seat_{i}", "human")
+        if choice != "human" and choice.removeprefix("bot:") not in BOT_LEVELS:
+            raise ServiceError(f"seat {i}: expected human or one of the bots")
+        seats.append(choice)
+    return seats
+
+
+def parse_players(spec: GameSpec, raw: str | None) -> int:
+    try:
+        players = int(raw or spec.min_players)
+    except ValueError:
+        raise ServiceError("players: expected a number") from None
+    if not spec.min_players <= players <= spec.max_players:
+        raise ServiceError(f"players: {spec.name} takes {spec.min_players} to {spec.max_players}")
+    return players
+
+
+def spec_of(game_id: str | None) -> GameSpec:
+    for spec in game_specs():
+        if spec.id == game_id:
+            return spec
+    raise ServiceError("game: choose one of " + ", ".join(s.id for s in game_specs()))
+
+
+def seat_of(service: TableService, table: Table, request: Request) -> tuple[int | None, str | None]:
+    """The seat this browser holds at ``table`` (by its cookie), and why none if it was refused."""
+    token = request_token(request, table.id)
+    if token is None:
+        return None, None
+    try:
+        return service.claim(table, token).seat, None
+    except Forbidden as exc:
+        return None, str(exc)
+
+
+def add_pages(app: FastAPI, service: Callable[[], TableService], config: ServerConfig) -> None:
+    """Mount the static files and the browser pages on ``app``."""
+    static = resources.files("shadowtable.web").joinpath("static")
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/", response_class=HTMLResponse)
+    async def lobby() -> HTMLResponse:
+        specs = game_specs()
+        return page(
+            "lobby.html",
+            games=specs,
+            setup=setup_context(specs[0], specs[0].min_players),
+            clocks=CLOCKS,
+        )
+
+    def setup_context(spec: GameSpec, players: int) -> dict[str, Any]:
+        return {
+            "spec": spec,
+            "players": players,
+            "options": offered_options(spec),
+            "bots": BOT_LEVELS,
+            "bots_here": [b for b in BOT_LEVELS if b in available_bots()],
+        }
+
+    @router.get("/lobby/setup", response_class=HTMLResponse)
+    async def setup(game: str | None = None, players: str | None = None) -> HTMLResponse:
+        """The game-dependent part of the creation form (htmx swaps it when the game changes)."""
+        try:
+            spec = spec_of(game)
+            try:
+                count = parse_players(spec, players)
+            except ServiceError:
+                count = spec.min_players
+        except ServiceError as exc:
+            return error_page(exc)
+        return page("fragments/setup.html", setup=setup_context(spec, count))
+
+    @router.get("/lobby/tables", response_class=HTMLResponse)
+    async def tables(status: str = "open") -> HTMLResponse:
+        if status not in {"open", "playing", "over"}:
+            return error_page(ServiceError("status: open, playing or over"))
+        try:
+            found = await service().lobby(status, 30)
+        except ServiceError as exc:
+            return error_page(exc)
+        names = {spec.id: spec.name for spec in game_specs()}
+        return page("fragments/tables.html", tables=found, status=status, names=names)
+
+    @router.post("/tables")
+    async def create(request: Request) -> Response:
+        form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+        svc = service()
+        try:
+            spec = spec_of(form.get("game"))
+            players = parse_players(spec, form.get("players"))
+            new = NewTable(
+                spec.id,
+                players,
+                parse_options(spec, form),
+                parse_seats(form, players),
+                parse_clock(form),
+                form.get("listed", "yes") == "yes",
+            )
+            table = await svc.create(new)
+            table, _seat, token = await svc.join(table.id, form.get("name"), 0)
+        except ServiceError as exc:
+            return error_page(exc)
+        response = see(f"/t/{table.id}")
+        set_seat_cookie(response, table.id, token, config)
+        return response
+
+    @router.get("/t/{table_id}", response_class=HTMLResponse)
+    async def table_page(table_id: str, request: Request) -> HTMLResponse:
+        svc = service()
+        try:
+            table = await svc.table(table_id)
+        except ServiceError as exc:
+            return error_page(exc)
+        seat, refused = seat_of(svc, table, request)
+        info = svc.info(table)
+        message = svc.view(table, seat, 0)
+        fragments = view_fragments(table.game, message, info)
+        base = str(request.base_url).rstrip("/")
+        return page(
+            "table.html",
+            table=info,
+            game_name=table.game.spec.name,
+            seat=seat,
+            refused=refused,
+            v=message["v"],
+            fragments=fragments,
+            base=base,
+        )
+
+    @router.get("/t/{table_id}/seat/{seat}", response_class=HTMLResponse)
+    async def seat_page(table_id: str, seat: int) -> HTMLResponse:
+        """The join link of one seat: a page with a button (a link alone never takes a seat)."""
+        svc = service()
+        try:
+            table = await svc.table(table_id)
+        except ServiceError as exc:
+            return error_page(exc)
+        info = svc.info(table)
+        if not 0 <= seat < len(info["seats"]):
+            return error_page(ServiceError(f"seat must be between 0 and {len(info['seats']) - 1}"))
+        return page("join.html", table=info, game_name=table.game.spec.name, seat=info["seats"][seat])
+
+    @router.post("/t/{table_id}/join")
+    async def join(table_id: str, request: Request) -> Response:
+        form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+        raw_seat = form.get("seat", "")
+        try:
+            wanted = int(raw_seat) if raw_seat != "" else None
+        except ValueError:
+            return error_page(ServiceError("seat: expected a number"))
+        try:
+            table, _seat, token = await service().join(table_id, form.get("name"), wanted)
+        except ServiceError as exc:
+            return error_page(exc)
+        response = see(f"/t/{table.id}")
+        set_seat_cookie(response, table.id, token, config)
+        return response
+
+    @router.post("/t/{table_id}/start")
+    async def start(table_id: str, request: Request) -> Response:
+        try:
+            await service().start_now(table_id, request_token(request, table_id))
+        except ServiceError as exc:
+            return error_page(exc)
+        return see(f"/t/{table_id}")
+
+    @router.post("/t/{table_id}/leave")
+    async def leave(table_id: str, request: Request) -> Response:
+        try:
+            await service().leave(table_id, request_token(request, table_id))
+        except ServiceError as exc:
+            return error_page(exc)
+        response = see(f"/t/{table_id}")
+        clear_seat_cookie(response, table_id)
+        return response
+
+    @router.post("/t/{table_id}/rematch")
+    async def rematch(table_id: str, request: Request) -> Response:
+        svc = service()
+        token = request_token(request, table_id)
+        try:
+            old = await svc.table(table_id)
+            seat = svc.claim(old, token).seat
+            new = await svc.rematch(table_id, token)
+            name = old.seats[seat].name
+            new, _seat, new_token = await svc.join(new.id, name, seat)
+        except ServiceError as exc:
+            return error_page(exc)
+        response = see(f"/t/{new.id}")
+        set_seat_cookie(response, new.id, new_token, config)
+        return response
+
+    app.include_router(router)

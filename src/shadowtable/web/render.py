@@ -1,0 +1,119 @@
+"""A seat's view message as the HTML fragments of the table page.
+
+Everything here is built from the message the seat is sent (and the table's public description),
+never from a game state, so the page holds exactly what the seat's message holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from shadowtable.core.errors import ShadowTableError
+from shadowtable.core.game import Game
+from shadowtable.core.manifest import load, manifest_of
+from shadowtable.core.rules_help import load_rules_help
+from shadowtable.web.boards import BoardHtml
+from shadowtable.web.templating import render
+
+BoardRenderer = Callable[[Game[Any], dict[str, Any]], BoardHtml]
+
+
+@cache
+def board_renderer(game_class: type[Game[Any]]) -> BoardRenderer:
+    """The browser board a game's manifest names, or its text rendering in a ``<pre>``."""
+    reference = manifest_of(game_class).web_board
+    if reference is not None:
+        try:
+            found: BoardRenderer = load(reference)
+            return found
+        except ShadowTableError:
+            pass
+    return text_board
+
+
+def text_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
+    """The board of a game with no browser board of its own: its text rendering."""
+    text = game.render(message["obs"])
+    board = render("text_board.html", text=text, name=game.spec.name)
+    return BoardHtml(board=board, panel="", goal="")
+
+
+def rule_sections(game: Game[Any]) -> dict[str, dict[str, str]]:
+    """The game's rule keys with their section and quote (empty if it has none)."""
+    package = type(game).__module__.rpartition(".")[0]
+    try:
+        rules: dict[str, dict[str, str]] = load_rules_help(package)["rules"]
+    except (FileNotFoundError, ModuleNotFoundError, KeyError):
+        return {}
+    return rules
+
+
+def seat_names(table: dict[str, Any]) -> list[str]:
+    return [seat["name"] for seat in table["seats"]]
+
+
+def status_line(message: dict[str, Any], table: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """Who decides now and what about, from the message's ``pending`` (public in every view)."""
+    names = seat_names(table)
+    pending = message.get("pending") or {}
+    if table["status"] == "open":
+        return {"kind": "open", "text": "Waiting for players to sit down"}
+    if table["status"] == "over" or not pending:
+        return {"kind": "over", "text": "The game is over"}
+    deciding = pending.get("seat", -1)
+    prompt = str(pending.get("prompt") or "")
+    if deciding is None or deciding < 0:
+        return {"kind": "chance", "text": "Chance decides"}
+    if message.get("legal"):
+        return {"kind": "you", "text": f"Your decision: {prompt}"}
+    who = names[deciding] if 0 <= deciding < len(names) else f"seat {deciding}"
+    return {"kind": "wait", "text": f"Waiting for {who} (seat {deciding}): {prompt}", "seat": deciding}
+
+
+def log_entries(game: Game[Any], events: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Each told event with its cause: the rule section it applies, where it names one."""
+    sections = rule_sections(game)
+    entries = []
+    for event in events:
+        key = str(event.get("rule") or "")
+        section = sections.get(key, {}).get("section", "") if key else ""
+        entries.append({"text": str(event.get("text", "")), "kind": str(event.get("kind", "")), "cause": section})
+    return entries
+
+
+def action_groups(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """The legal actions in words, grouped as the game groups them."""
+    legal = message.get("legal") or []
+    words = {action: text for action, text in legal}
+    groups = message.get("groups") or [{"label": text, "actions": [action]} for action, text in legal]
+    return [
+        {"label": group["label"], "actions": [{"id": a, "text": words[a]} for a in group["actions"] if a in words]}
+        for group in groups
+    ]
+
+
+def rule_help(game: Game[Any], message: dict[str, Any]) -> dict[str, str] | None:
+    """The rule that applies to the decision now, quoted with its section."""
+    text = game.rules_help(message["obs"]).strip()
+    if not text:
+        return None
+    section, _, quote = text.partition("\n\n")
+    return {"section": section.strip(), "quote": quote.strip()}
+
+
+def view_fragments(game: Game[Any], message: dict[str, Any], table: dict[str, Any]) -> dict[str, str]:
+    """The fragments of the table page for one view message (swapped in by ``table.js``)."""
+    seat = message["obs"].get("seat") if isinstance(message.get("obs"), dict) else None
+    board = board_renderer(type(game))(game, message)
+    return {
+        "board": board.board,
+        "panel": board.panel,
+        "goal": render("fragments/goal.html", goal=board.goal),
+        "status": render("fragments/status.html", status=status_line(message, table, seat)),
+        "actions": render("fragments/actions.html", groups=action_groups(message), turn=message.get("turn")),
+        "rule": render("fragments/rule.html", rule=rule_help(game, message)),
+        "log": render("fragments/log.html", entries=log_entries(game, message.get("events") or [])),
+        "log_mode": "append" if message.get("after") else "replace",
+    }

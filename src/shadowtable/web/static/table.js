@@ -1,0 +1,272 @@
+// The table page's game socket: hello with the last version held, server-rendered fragments
+// swapped in, acts sent with ids (kept and resent after a reconnect: the server answers a
+// repeated id with its ack and never plays it twice), reconnection with jittered backoff.
+// Everything the server sends as text is put in with textContent; only the fragments, which the
+// server renders from this seat's own view, are put in as HTML.
+
+const body = document.body;
+const tableId = body.dataset.table;
+const FRAGMENTS = ["board", "panel", "goal", "status", "actions", "rule"];
+
+const state = {
+  v: Number(body.dataset.v || 0),
+  turn: null,
+  socket: null,
+  attempt: 0,
+  pending: null, // {id, frame}: the act sent and not yet acknowledged
+  stopped: false,
+  pendingSeat: null,
+  clock: null, // {msLeft, running, at}
+  presence: [],
+};
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+function setConnection(text, ok) {
+  const el = $("conn");
+  el.textContent = text;
+  el.classList.toggle("ok", ok);
+}
+
+function notice(text, kind = "info") {
+  const el = document.createElement("p");
+  el.className = `notice notice-${kind}`;
+  el.textContent = text;
+  const box = $("notices");
+  box.prepend(el);
+  while (box.children.length > 4) box.lastChild.remove();
+}
+
+function connect() {
+  if (state.stopped) return;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}`);
+  state.socket = socket;
+  setConnection("connecting…", false);
+  socket.addEventListener("open", () => {
+    state.attempt = 0;
+    socket.send(JSON.stringify({ t: "hello", v: state.v, html: true }));
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    handle(message);
+  });
+  socket.addEventListener("close", (event) => {
+    state.socket = null;
+    if (event.code === 4404 || event.code === 1008 || event.code === 4403) {
+      state.stopped = true;
+      setConnection("disconnected", false);
+      notice(event.code === 4404 ? "This table does not exist." : "The server refused this connection.", "error");
+      return;
+    }
+    if (state.stopped) return;
+    const delay = Math.min(30000, 500 * 2 ** state.attempt) * (0.5 + Math.random());
+    state.attempt += 1;
+    setConnection(`reconnecting in ${Math.ceil(delay / 1000)} s…`, false);
+    setTimeout(connect, delay);
+  });
+}
+
+function send(message) {
+  if (state.socket && state.socket.readyState === WebSocket.OPEN) {
+    state.socket.send(JSON.stringify(message));
+    return true;
+  }
+  return false;
+}
+
+function handle(message) {
+  switch (message.t) {
+    case "welcome":
+      setConnection(message.seat === null ? "connected (watching)" : "connected", true);
+      (message.chat || []).forEach(chatLine);
+      if (state.pending) send(state.pending.frame); // same id: played at most once
+      break;
+    case "view":
+      onView(message);
+      break;
+    case "ack":
+      if (state.pending && state.pending.id === message.id) state.pending = null;
+      break;
+    case "reject":
+      if (state.pending && state.pending.id === message.id) state.pending = null;
+      notice(`Not played: ${message.why}`, "error");
+      break;
+    case "presence":
+      state.presence = message.presence;
+      showPresence();
+      break;
+    case "notice":
+      notice(message.text);
+      if (message.rematch) showRematch(message.rematch);
+      break;
+    case "chat":
+      chatLine(message);
+      break;
+    case "over":
+      onOver(message);
+      break;
+    case "refused":
+      state.stopped = true;
+      notice(`Seat refused: ${message.why}. Reload the page to watch.`, "error");
+      break;
+    default:
+      break;
+  }
+}
+
+function onView(message) {
+  state.v = message.v;
+  state.turn = message.turn;
+  state.pendingSeat = message.pending ? message.pending.seat : null;
+  const html = message.html || {};
+  for (const name of FRAGMENTS) {
+    if (name in html) $(`frag-${name}`).innerHTML = html[name];
+  }
+  if ("log" in html) {
+    const log = $("frag-log");
+    if (html.log_mode === "replace") log.innerHTML = html.log;
+    else log.insertAdjacentHTML("beforeend", html.log);
+    log.lastElementChild?.scrollIntoView({ block: "nearest" });
+  }
+  const kind = $("frag-status").querySelector("[data-kind]")?.dataset.kind;
+  if (kind && kind !== "open") body.dataset.status = kind === "over" ? "over" : "playing";
+  if (message.clock) {
+    state.clock = { msLeft: message.clock.ms_left, running: message.clock.running, at: performance.now() };
+  } else {
+    state.clock = null;
+  }
+  showClock();
+  showPresence();
+  if (message.legal) {
+    document.title = `Your move - ${document.title.replace(/^Your move - /, "")}`;
+  } else {
+    document.title = document.title.replace(/^Your move - /, "");
+  }
+}
+
+function onOver(message) {
+  body.dataset.status = "over";
+  $("over").hidden = false;
+  const results = $("results");
+  results.replaceChildren();
+  (message.returns || []).forEach((value, seat) => {
+    const li = document.createElement("li");
+    const who = state.presence[seat] ? state.presence[seat].name : `seat ${seat}`;
+    li.textContent = `${who} (seat ${seat}): ${value > 0 ? "won" : value < 0 ? "lost" : "drew"} (${value})`;
+    results.append(li);
+  });
+  const leave = document.querySelector("form.leave");
+  if (leave) leave.remove();
+}
+
+function showRematch(id) {
+  const p = $("rematch-link");
+  p.replaceChildren();
+  const a = document.createElement("a");
+  const seat = body.dataset.seat;
+  a.href = seat === "" ? `/t/${id}` : `/t/${id}/seat/${seat}`;
+  a.textContent = "A rematch is open: take your seat";
+  p.append(a);
+  p.hidden = false;
+}
+
+function showPresence() {
+  const list = $("presence");
+  if (!state.presence.length) return;
+  list.replaceChildren();
+  for (const p of state.presence) {
+    const li = document.createElement("li");
+    li.dataset.seat = p.seat;
+    const waiting = state.pendingSeat === p.seat;
+    const where = p.bot_playing ? (p.kind === "bot" ? "bot" : "away: a bot plays") : p.here ? "here" : "not connected";
+    li.textContent = `${p.name} (seat ${p.seat}): ${where}${waiting ? " - deciding now" : ""}`;
+    li.classList.toggle("deciding", waiting);
+    li.classList.toggle("away", !p.here && !p.bot_playing);
+    list.append(li);
+    const link = document.querySelector(`#seat-links li[data-seat="${p.seat}"] .seat-name`);
+    if (link) link.textContent = p.name;
+  }
+}
+
+function showClock() {
+  const el = $("clock");
+  if (!state.clock) {
+    el.hidden = true;
+    return;
+  }
+  const spent = state.clock.running ? performance.now() - state.clock.at : 0;
+  const left = Math.max(0, state.clock.msLeft - spent);
+  const s = Math.ceil(left / 1000);
+  el.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}${state.clock.running ? " ⏱" : ""}`;
+  el.hidden = false;
+  el.classList.toggle("low", left < 30000);
+}
+
+function chatLine(message) {
+  const li = document.createElement("li");
+  li.textContent = `${message.name}: ${message.text}`;
+  $("chat-lines").append(li);
+}
+
+function newId() {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+function act(payload) {
+  if (state.turn === null || state.turn === undefined) {
+    notice("It is not your decision now.", "error");
+    return;
+  }
+  const id = newId();
+  const frame = { t: "act", id, turn: state.turn, ...payload };
+  state.pending = { id, frame };
+  state.turn = null; // one act per view: the next view brings the next turn
+  for (const el of document.querySelectorAll("[data-act]")) el.setAttribute("aria-disabled", "true");
+  if (!send(frame)) notice("Not connected: your choice is sent when the connection is back.");
+}
+
+document.addEventListener("click", (event) => {
+  const target = event.target.closest("[data-act]");
+  if (!target || target.getAttribute("aria-disabled") === "true") return;
+  event.preventDefault();
+  act({ action: Number(target.dataset.act) });
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" && event.key !== " ") return;
+  const target = event.target.closest?.("[data-act]");
+  if (!target || target.tagName === "BUTTON") return; // buttons click themselves
+  event.preventDefault();
+  target.click();
+});
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (form.matches("[data-notation]")) {
+    event.preventDefault();
+    const text = form.elements.notation.value.trim();
+    if (text) act({ notation: text });
+  } else if (form.id === "chat-form") {
+    event.preventDefault();
+    const text = form.elements.text.value.trim();
+    if (text && send({ t: "chat", text })) form.elements.text.value = "";
+  }
+});
+
+setInterval(() => {
+  if (state.clock && state.clock.running) showClock();
+}, 1000);
+setInterval(() => send({ t: "ping" }), 25000);
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && !state.socket && !state.stopped) connect();
+});
+
+connect();
