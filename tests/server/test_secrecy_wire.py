@@ -40,7 +40,7 @@ SAMPLED_SEEDS = (1, 2)
 """Seeds checked at every ``SAMPLE_EVERY``-th step (and the last), to cover more games in the time."""
 SAMPLE_EVERY = 7
 
-VIEW_KEYS = {"t", "v", "obs", "pending", "legal", "groups", "turn", "events", "clock", "presence"}
+VIEW_KEYS = {"t", "v", "after", "obs", "pending", "legal", "groups", "turn", "events", "clock", "presence"}
 FRAME_KEYS = {
     "welcome": {"t", "seat", "table", "chat"},
     "view": VIEW_KEYS,

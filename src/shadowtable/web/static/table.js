@@ -125,6 +125,8 @@ function handle(message) {
 function onView(message) {
   state.v = message.v;
   state.turn = message.turn;
+  body.dataset.v = String(message.v);
+  body.dataset.turn = message.turn === null || message.turn === undefined ? "" : String(message.turn);
   state.pendingSeat = message.pending ? message.pending.seat : null;
   const html = message.html || {};
   for (const name of FRAGMENTS) {
@@ -154,6 +156,7 @@ function onView(message) {
 
 function onOver(message) {
   body.dataset.status = "over";
+  body.dataset.over = "1";
   $("over").hidden = false;
   const results = $("results");
   results.replaceChildren();
