@@ -44,7 +44,11 @@ KIND_CLASS = {
 ARROWS = {"n": "\u2191", "e": "\u2192", "s": "\u2193", "w": "\u2190"}
 DIR_WORDS = {"n": "north", "e": "east", "s": "south", "w": "west"}
 STATUS_WORDS = ("in the bag", "active", "captive", "out of the game")
-BATTLE_KIND_WORDS = {"normal": "Battle", "loose": "challenge of loose Space Ships", "fort": "Battle for the Lost Fortress"}
+BATTLE_KIND_WORDS = {
+    "normal": "Battle",
+    "loose": "challenge of loose Space Ships",
+    "fort": "Battle for the Lost Fortress",
+}
 BATTLE_STATUS_WORDS = ("due", "called off (Truce)", "fought")
 VOTE_WORDS = {-1: "not voted yet", -2: "voted (secret)", 0: "no", 1: "yes"}
 OWN_DECISION_SECTIONS = {"vote": "vote", "offer_reply": "offer", "offer_build": "offer"}
@@ -110,7 +114,11 @@ def _goal(ctx: Context, reference: dict[str, Any], seat: int | None) -> str:
     return (
         f"You lead the {who} {plural}: defeat the Shadowlord and every other Star Master to become "
         "Master of the Universe"
-        + (", or hold the Power Stone (once taken from the Shadowlord) until the others surrender to you" if surrender else "")
+        + (
+            ", or hold the Power Stone (once taken from the Shadowlord) until the others surrender to you"
+            if surrender
+            else ""
+        )
         + ". If the Power Stone Timer reaches the Starburst first, the Shadowlord wins and every player loses."
     )
 
@@ -204,9 +212,9 @@ class _Model:
         c, p = self.c, self.pub
         fig_acts = {i: (a, w) for a, i, w in self.acts("fig")}
         gal_acts = {i: (a, w) for a, i, w in self.acts("gal")}
-        moves: dict[int, list[tuple[int, int, str]]] = {}
+        moves: dict[int, list[tuple[int, int, int]]] = {}
         reach: set[int] = set()
-        for a, i, w in self.acts("move"):
+        for a, i, _w in self.acts("move"):
             f, d = divmod(i, 4)
             src = p["loc"][f]
             if not 0 <= src < c.num_galaxies:
@@ -298,7 +306,9 @@ class _Model:
         desc.append(timer["words"])
         stone = p["stone"]
         stone_words = (
-            f"The Power Stone is held by {self.names[stone]}." if 0 <= stone < self.nf else "The Power Stone is off the board."
+            f"The Power Stone is held by {self.names[stone]}."
+            if 0 <= stone < self.nf
+            else "The Power Stone is off the board."
         )
         desc.append(stone_words)
         legend = [
@@ -332,7 +342,7 @@ class _Model:
             "act": None,
         }
 
-    def _move_chips(self, moves: dict[int, list[tuple[int, int, str]]]) -> list[dict[str, Any]]:
+    def _move_chips(self, moves: dict[int, list[tuple[int, int, int]]]) -> list[dict[str, Any]]:
         """A clickable arrow chip on the edge a figure crosses, one per legal move."""
         chips: list[dict[str, Any]] = []
         p = self.pub
@@ -590,12 +600,19 @@ class _Model:
         for idx, pair in enumerate((b or {}).get("allies", [])):
             for side, figs in enumerate(pair):
                 for f in figs:
-                    allies.append(f"{self.names[f]} joins the {'attacker' if side == 0 else 'defender'} (Battle {idx + 1})")
+                    allies.append(
+                        f"{self.names[f]} joins the {'attacker' if side == 0 else 'defender'} (Battle {idx + 1})"
+                    )
         duel = None
         if b and b.get("duel"):
             duel = self._duel_view(b["duel"], self.priv.get("commit") or [None, None])
         ready = [
-            self._duel_view(d, (self.priv.get("ready_commit") or [])[k] if k < len(self.priv.get("ready_commit") or []) else [None, None])
+            self._duel_view(
+                d,
+                (self.priv.get("ready_commit") or [])[k]
+                if k < len(self.priv.get("ready_commit") or [])
+                else [None, None],
+            )
             for k, d in enumerate((b or {}).get("ready", []))
         ]
         return {
