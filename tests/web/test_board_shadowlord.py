@@ -148,7 +148,7 @@ def check_render(game: ShadowlordGame, s: SLState, seat: int | None, msg: dict[s
     pending = msg["pending"] or {}
     for a, _words in msg["legal"] or []:
         block, i = decode(a)
-        placed = block in ("move", "gal", "place", "bribe") or block in OFFER_BLOCKS
+        placed = block in ("move", "gal", "place", "bribe", "drop", "pick", "search") or block in OFFER_BLOCKS
         if block == "fig" and s.status[i] == ACTIVE and s.loc[i] >= 0:
             placed = True
         if block in ("yes", "done") and pending.get("kind") in ("vote", "offer_reply", "offer_build"):

@@ -359,7 +359,7 @@ class _Model:
                 elif direction == "s":
                     cx, cy = x + CELL - 4 - CHIP_W - k * (CHIP_W + 2), y + CELL - CHIP_H // 2
                 elif direction == "e":
-                    cx, cy = x + CELL - CHIP_W // 2, y + 18 + k * (CHIP_H + 2)
+                    cx, cy = x + CELL - CHIP_W // 2, y + 30 + k * (CHIP_H + 2)
                 else:
                     cx, cy = x - CHIP_W // 2, y + CELL - 4 - CHIP_H - k * (CHIP_H + 2)
                 dest = self.ctx.steps[src][d]
@@ -487,6 +487,9 @@ class _Model:
         for a, i, w in self.acts("place"):
             v, f = divmod(i, NF)
             places.setdefault(f, []).append(self.place(a, w))
+        for block in ("drop", "pick", "search", "stone"):
+            for a, f, w in self.acts(block):
+                places.setdefault(f, []).append(self.place(a, w))
         bribes: dict[int, list[dict[str, Any]]] = {}
         for a, i, w in self.acts("bribe"):
             v, f = divmod(i, NF)
