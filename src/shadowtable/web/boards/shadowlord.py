@@ -49,7 +49,7 @@ BATTLE_KIND_WORDS = {
     "loose": "challenge of loose Space Ships",
     "fort": "Battle for the Lost Fortress",
 }
-BATTLE_STATUS_WORDS = ("due", "called off (Truce)", "fought")
+BATTLE_STATUS_WORDS = ("due", "called off", "begun or fought")
 VOTE_WORDS = {-1: "not voted yet", -2: "voted (secret)", 0: "no", 1: "yes"}
 OWN_DECISION_SECTIONS = {"vote": "vote", "offer_reply": "offer", "offer_build": "offer"}
 """Pending kinds whose yes / done actions sit in their own panel section, not the generic box."""
