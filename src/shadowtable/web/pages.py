@@ -23,7 +23,7 @@ from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie
 from shadowtable.server.errors import Forbidden, ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService
-from shadowtable.web.render import view_fragments
+from shadowtable.web.render import board_stylesheet, view_fragments
 from shadowtable.web.templating import render
 
 BOT_LEVELS = {
@@ -220,6 +220,7 @@ def add_pages(app: FastAPI, service: Callable[[], TableService], config: ServerC
             v=message["v"],
             fragments=fragments,
             base=base,
+            stylesheet=board_stylesheet(type(table.game)),
         )
 
     @router.get("/t/{table_id}/seat/{seat}", response_class=HTMLResponse)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from importlib import resources
 from typing import Any
 
 from shadowtable.core.errors import ShadowTableError
@@ -31,6 +32,18 @@ def board_renderer(game_class: type[Game[Any]]) -> BoardRenderer:
         except ShadowTableError:
             pass
     return text_board
+
+
+@cache
+def board_stylesheet(game_class: type[Game[Any]]) -> str | None:
+    """The path under ``/static/`` of a game's board stylesheet, if it has one."""
+    reference = manifest_of(game_class).web_board
+    if reference is None:
+        return None
+    name = reference.partition(":")[0].rpartition(".")[2]
+    path = f"boards/{name}.css"
+    found = resources.files("shadowtable.web").joinpath("static", *path.split("/")).is_file()
+    return path if found else None
 
 
 def text_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:

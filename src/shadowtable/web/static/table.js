@@ -136,7 +136,7 @@ function onView(message) {
     const log = $("frag-log");
     if (html.log_mode === "replace") log.innerHTML = html.log;
     else log.insertAdjacentHTML("beforeend", html.log);
-    log.lastElementChild?.scrollIntoView({ block: "nearest" });
+    log.scrollTop = log.scrollHeight;
   }
   const kind = $("frag-status").querySelector("[data-kind]")?.dataset.kind;
   if (kind && kind !== "open") body.dataset.status = kind === "over" ? "over" : "playing";

@@ -1,0 +1,109 @@
+"""Fixtures for the browser pages: a real server on a free port, and Debian's Chromium.
+
+Browser tests skip where Chromium or Playwright is missing, unless ``SHADOWTABLE_REQUIRE_BROWSER``
+is set (CI sets it, so a missing browser fails loudly there)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("SHADOWTABLE_CHROMIUM", "/usr/bin/chromium")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """``shadowtable serve`` in a subprocess, on SQLite in a temporary folder."""
+
+    def __init__(self, folder: Path, **settings: Any) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "SHADOWTABLE_DATA_DIR": str(folder),
+            "SHADOWTABLE_SECRET": "browser-tests-secret",
+            "SHADOWTABLE_BOT_DELAY": str(settings.get("bot_delay", 0)),
+            "SHADOWTABLE_BOT_WORKERS": "0",
+            "SHADOWTABLE_GRACE": str(settings.get("grace", 1.0)),
+            "SHADOWTABLE_LOG_LEVEL": "warning",
+        }
+        self.log = (folder / "server.log").open("w")
+        self.process = subprocess.Popen(
+            [str(Path(sys.executable).with_name("shadowtable")), "serve", "--port", str(self.port)],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {(folder / 'server.log').read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not answer within 30 s")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
+    servers: list[LiveServer] = []
+
+    def start(**settings: Any) -> LiveServer:
+        server = LiveServer(tmp_path, **settings)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def _browser_missing() -> str | None:
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "playwright is not installed"
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"Chromium not found at {CHROMIUM} (apt install chromium)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    missing = _browser_missing()
+    if missing:
+        if os.environ.get("SHADOWTABLE_REQUIRE_BROWSER"):
+            pytest.fail(f"browser tests are required here: {missing}")
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
