@@ -1,0 +1,191 @@
+"""Players in a real browser: each a Playwright context on the table page, choosing by clicking.
+
+Every WebSocket frame a page receives and the text of its board at every version it shows are
+kept, so the secrecy checks can compare them with the true game afterwards."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+Choice = tuple[int, str]
+"""A legal action on the page: its id and its words."""
+Policy = Callable[["Player", list[Choice]], int]
+
+
+@dataclass
+class Player:
+    """One browser context at the table (a seat, or a spectator)."""
+
+    page: Any
+    name: str
+    rng: random.Random
+    frames: list[str] = field(default_factory=list)
+    shown: dict[int, str] = field(default_factory=dict)
+    """The text of the board and panel at each version the page showed."""
+    clicked: list[str] = field(default_factory=list)
+    board_clicks: int = 0
+    last_turn: str | None = None
+    last_click_at: float = 0.0
+
+    def listen(self) -> None:
+        def on_socket(socket: Any) -> None:
+            socket.on("framereceived", lambda payload: self.frames.append(payload) if isinstance(payload, str) else None)
+
+        self.page.on("websocket", on_socket)
+
+    # -- reading the page ---------------------------------------------------------------------------
+    def dataset(self) -> dict[str, str]:
+        result: dict[str, str] = self.page.evaluate("() => ({...document.body.dataset})")
+        return result
+
+    def over(self) -> bool:
+        return self.page.evaluate("() => document.body.dataset.over === '1'")
+
+    def choices(self) -> list[Choice]:
+        found: list[list[Any]] = self.page.evaluate(
+            """() => [...document.querySelectorAll('#frag-actions [data-act]')]
+                   .map(b => [Number(b.dataset.act), b.textContent.trim()])"""
+        )
+        return [(int(a), str(t)) for a, t in found]
+
+    def board_targets(self) -> list[int]:
+        found: list[str] = self.page.evaluate(
+            "() => [...document.querySelectorAll('#frag-board [data-act], #frag-panel [data-act]')]"
+            ".map(e => e.dataset.act)"
+        )
+        return [int(a) for a in found]
+
+    def remember_shown(self) -> None:
+        """Keep the text of the board and panel now shown, under the page's version."""
+        data = self.page.evaluate(
+            """() => ({v: document.body.dataset.v,
+                       text: ['frag-board', 'frag-panel'].map(id => document.getElementById(id).textContent).join('')})"""
+        )
+        self.shown[int(data["v"] or 0)] = data["text"]
+
+    # -- acting -----------------------------------------------------------------------------------
+    def click(self, action: int, *, on_board: bool) -> None:
+        if on_board:
+            target = self.page.locator(f'#frag-board [data-act="{action}"], #frag-panel [data-act="{action}"]').first
+            self.board_clicks += 1
+        else:
+            self.page.evaluate(
+                "id => document.querySelector(`#frag-actions [data-act=\"${id}\"]`)"
+                "?.closest('details')?.setAttribute('open', '')",
+                action,
+            )
+            target = self.page.locator(f'#frag-actions [data-act="{action}"]')
+        target.click(timeout=5000)
+
+    def step(self, policy: Policy) -> bool:
+        """Take one decision if this page has one; whether it did."""
+        data = self.dataset()
+        turn = data.get("turn", "")
+        if not turn:
+            return False
+        if turn == self.last_turn and time.monotonic() - self.last_click_at < 3:
+            return False  # the click is on its way: its view has not come back yet
+        choices = self.choices()
+        if not choices:
+            return False
+        self.remember_shown()
+        action = policy(self, choices)
+        words = dict(choices)[action]
+        on_board = action in self.board_targets() and self.rng.random() < 0.5
+        self.click(action, on_board=on_board)
+        self.clicked.append(words)
+        self.last_turn = turn
+        self.last_click_at = time.monotonic()
+        return True
+
+    def messages(self, kind: str | None = None) -> list[dict[str, Any]]:
+        decoded = [json.loads(frame) for frame in self.frames]
+        return [m for m in decoded if kind is None or m.get("t") == kind]
+
+
+def random_policy(player: Player, choices: list[Choice]) -> int:
+    return player.rng.choice(choices)[0]
+
+
+def play_until_over(players: list[Player], policies: dict[str, Policy], *, limit_s: float) -> int:
+    """Click for every seated page until every page shows the end; the number of clicks."""
+    deadline = time.monotonic() + limit_s
+    clicks = 0
+    while not all(p.over() for p in players):
+        if time.monotonic() > deadline:
+            states = {p.name: p.dataset() for p in players}
+            raise AssertionError(f"the game did not end within {limit_s} s ({clicks} clicks): {states}")
+        moved = False
+        for player in players:
+            policy = policies.get(player.name)
+            if policy is not None and player.step(policy):
+                clicks += 1
+                moved = True
+        if not moved:
+            time.sleep(0.02)
+    for player in players:
+        player.remember_shown()
+    return clicks
+
+
+# -- pages ------------------------------------------------------------------------------------------
+def create_table(page: Any, url: str, *, game: str, players: int, seats: dict[int, str], options: dict[str, str]) -> str:
+    """Create a table from the lobby form; the table's id (the creator sits at seat 0)."""
+    page.goto(url + "/")
+    page.fill("input[name=name]", "Ada")
+    page.select_option("select[name=game]", game)
+    page.wait_for_selector(f"select[name=players] option[value='{players}']", state="attached")
+    page.select_option("select[name=players]", str(players))
+    if players > 1:
+        page.wait_for_selector(f"select[name=seat_{players - 1}]", state="attached")
+    for seat, choice in seats.items():
+        page.select_option(f"select[name=seat_{seat}]", choice)
+    if options:
+        page.click("details summary:has-text('Game options')")
+        for name, value in options.items():
+            page.fill(f"input[name=opt_{name}]", value)
+    page.click("button.primary")
+    page.wait_for_url(re.compile(r".*/t/[A-Za-z0-9_-]+$"))
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def join_seat(page: Any, url: str, table: str, seat: int, name: str) -> None:
+    page.goto(f"{url}/t/{table}/seat/{seat}")
+    page.fill("input[name=name]", name)
+    page.click("button.primary")
+    page.wait_for_url(re.compile(rf".*/t/{table}$"))
+
+
+def new_player(browser: Any, name: str, seed: int, viewport: dict[str, int] | None = None) -> Player:
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    player = Player(context.new_page(), name, random.Random(seed))
+    player.listen()
+    return player
+
+
+# -- text of HTML, as a browser's textContent gives it ---------------------------------------------
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def text_of(html: str) -> str:
+    """The text content of ``html`` with every whitespace removed (for comparing with the DOM)."""
+    parser = _Text()
+    parser.feed(html)
+    return squeeze("".join(parser.parts))
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)

@@ -1,0 +1,186 @@
+"""Whole games in a real browser (Debian's Chromium driven by Playwright), with secrecy checks.
+
+- The Shadow Planet: three contexts and two bots play to the end screen; one context reloads
+  mid-game and keeps its seat; a spectator watches the board.
+- Shadowlord! with two players: two contexts play to the end, with an offer made and accepted.
+- Shadowlord! with three players (two contexts and a bot): a vote is cast from the page (the
+  rulebook suspends voting with two players, so a vote needs three).
+- Closing a context hands its seat to a bot, and the game goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from web.driver import Choice, Player, create_table, join_seat, new_player, play_until_over, random_policy
+from web.secrecy import check_player, finished_record, table_info
+
+pytestmark = pytest.mark.browser
+
+
+def _players(browser: Any, url: str, table: str, creator: Player, seats: list[int]) -> list[Player]:
+    joined = [creator]
+    for seat in seats:
+        player = new_player(browser, f"seat{seat}", seed=seat)
+        join_seat(player.page, url, table, seat, f"Friend {seat}")
+        joined.append(player)
+    return joined
+
+
+def _close(players: list[Player]) -> None:
+    for player in players:
+        player.page.context.close()
+
+
+def test_three_browsers_and_two_bots_play_the_shadow_planet_to_the_end(browser: Any, live_server: Any) -> None:
+    server = live_server()
+    creator = new_player(browser, "seat0", seed=0)
+    table = create_table(
+        creator.page,
+        server.url,
+        game="shadow-planet",
+        players=5,
+        seats={1: "human", 2: "human", 3: "bot:heuristic", 4: "bot:random"},
+        options={},
+    )
+    spectator = new_player(browser, "spectator", seed=9)
+    spectator.page.goto(f"{server.url}/t/{table}")
+    players = _players(browser, server.url, table, creator, [1, 2])
+    try:
+        spectator.page.wait_for_selector("#frag-board svg", state="attached", timeout=15000)
+        assert "watching" in spectator.page.inner_text("header")
+        policies = {p.name: random_policy for p in players}
+        # play a while, reload one page mid-game: it keeps its seat and goes on
+        deadline = time.monotonic() + 60
+        clicks = 0
+        while clicks < 40 and time.monotonic() < deadline:
+            clicks += sum(p.step(random_policy) for p in players)
+        players[1].page.reload()
+        players[1].page.wait_for_selector("#conn.ok", timeout=15000)
+        assert "you: Friend 1 (seat 1)" in players[1].page.inner_text("header")
+        clicks += play_until_over([*players, spectator], policies, limit_s=240)
+        for player in players:
+            over = player.page.inner_text("#over")
+            assert "won" in over or "lost" in over or "drew" in over
+        # the end-of-game reveal names what each seat was
+        assert "Objective" in players[0].page.inner_text("#frag-panel")
+        record = finished_record(server.url, table)
+        info = table_info(server.url, table)
+        checked = sum(check_player(p, seat, record, info) for seat, p in enumerate(players))
+        checked += check_player(spectator, None, record, info)
+        assert checked > 3 * 100
+        assert sum(p.board_clicks for p in players) > 0, "no choice was made on the board itself"
+        assert len(spectator.messages("view")) > 50
+    finally:
+        _close([*players, spectator])
+
+
+def _offer_policy(state: dict[str, Any]) -> Any:
+    """Seat 0 makes one offer with one item; seat 1 accepts it; otherwise random, no more offers."""
+
+    def choose(player: Player, choices: list[Choice]) -> int:
+        words = {text: action for action, text in choices}
+        if player.name == "seat1" and "accept offer" in words:
+            state["accepted"] = True
+            return words["accept offer"]
+        if player.name == "seat0":
+            if not state.get("started") and "make offer to seat 1" in words:
+                state["started"] = True
+                return words["make offer to seat 1"]
+            if state.get("started") and not state.get("sent"):
+                if "send offer" in words and state.get("items"):
+                    state["sent"] = True
+                    return words["send offer"]
+                # something given, never asked for: the other seat can always accept it
+                items = [a for a, t in choices if t.startswith("offer ") and "want" not in t]
+                if items:
+                    state["items"] = True
+                    return player.rng.choice(items)
+        calm = [a for a, t in choices if not t.startswith(("make offer", "withdraw", "offer "))]
+        return player.rng.choice(calm or [a for a, _ in choices])
+
+    return choose
+
+
+def test_two_browsers_play_shadowlord_with_an_offer_accepted(browser: Any, live_server: Any) -> None:
+    server = live_server()
+    creator = new_player(browser, "seat0", seed=1)
+    table = create_table(
+        creator.page, server.url, game="shadowlord", players=2, seats={1: "human"}, options={"turn_cap": "8"}
+    )
+    players = _players(browser, server.url, table, creator, [1])
+    try:
+        state: dict[str, Any] = {}
+        policy = _offer_policy(state)
+        play_until_over(players, {p.name: policy for p in players}, limit_s=240)
+        assert state.get("accepted"), f"no offer was accepted: {state}"
+        texts = " ".join(players[0].page.inner_text("#frag-log").split())
+        assert "accept" in texts.lower()
+        record = finished_record(server.url, table)
+        info = table_info(server.url, table)
+        assert sum(check_player(p, seat, record, info) for seat, p in enumerate(players)) > 50
+    finally:
+        _close(players)
+
+
+def test_a_vote_is_cast_from_the_page_in_shadowlord_with_three(browser: Any, live_server: Any) -> None:
+    server = live_server()
+    creator = new_player(browser, "seat0", seed=3)
+    table = create_table(
+        creator.page,
+        server.url,
+        game="shadowlord",
+        players=3,
+        seats={1: "human", 2: "bot:heuristic"},
+        options={"turn_cap": "10"},
+    )
+    players = _players(browser, server.url, table, creator, [1])
+    votes: list[str] = []
+
+    def choose(player: Player, choices: list[Choice]) -> int:
+        words = {text: action for action, text in choices}
+        if "vote yes" in words:
+            votes.append(player.page.inner_text("#frag-panel"))
+            return words["vote yes" if len(votes) % 2 else "vote no"]
+        calm = [a for a, t in choices if not t.startswith(("make offer", "withdraw", "offer "))]
+        return player.rng.choice(calm or [a for a, _ in choices])
+
+    try:
+        play_until_over(players, {p.name: choose for p in players}, limit_s=240)
+        assert votes, "no vote came to a browser seat"
+        assert "Vote" in votes[0], "the vote's subject was not shown"
+        record = finished_record(server.url, table)
+        info = table_info(server.url, table)
+        assert sum(check_player(p, seat, record, info) for seat, p in enumerate(players)) > 30
+    finally:
+        _close(players)
+
+
+def test_closing_a_browser_hands_the_seat_to_a_bot(browser: Any, live_server: Any) -> None:
+    server = live_server(grace=0.5)
+    creator = new_player(browser, "seat0", seed=4)
+    table = create_table(creator.page, server.url, game="shadowlord", players=2, seats={1: "human"}, options={})
+    leaver = new_player(browser, "seat1", seed=5)
+    join_seat(leaver.page, server.url, table, 1, "Leaver")
+    try:
+        creator.page.wait_for_selector("#presence li", timeout=15000)
+        leaver.page.context.close()
+        creator.page.wait_for_function(
+            "() => document.querySelector('#notices').textContent.includes('a bot plays seat 1')", timeout=15000
+        )
+        assert "away: a bot plays" in creator.page.inner_text("#presence")
+        # the bot decides for seat 1 from now on: the game goes on past seat 1's turns
+        before = creator.page.locator("#frag-log li").count()
+        deadline = time.monotonic() + 90
+        new_entries: list[str] = []
+        while time.monotonic() < deadline and not creator.over():
+            if not creator.step(random_policy):
+                time.sleep(0.05)
+            new_entries = creator.page.locator("#frag-log li").all_inner_texts()[before:]
+            if any(entry.startswith("seat 1") for entry in new_entries):
+                break
+        assert any(entry.startswith("seat 1") for entry in new_entries), "seat 1 never acted after its player left"
+    finally:
+        creator.page.context.close()
