@@ -192,7 +192,9 @@ def _links(d: _Decoder, boxes: dict[int, Box]) -> list[dict[str, Any]]:
     return out
 
 
-def _pawn(d: _Decoder, obs: dict[str, Any], ch: int, x: float, y: float, r: float, acts: dict[int, Act]) -> dict[str, Any]:
+def _pawn(
+    d: _Decoder, obs: dict[str, Any], ch: int, x: float, y: float, r: float, acts: dict[int, Act]
+) -> dict[str, Any]:
     colour = d.char_colour[ch]
     controller = obs["controller"][ch]
     seat = obs["seat"]
@@ -275,7 +277,7 @@ def _board(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
             sec = {
                 "k": k, "name": row["name"], "entry": row["entry"], "x": sx, "y": y, "w": sw, "h": row["h"],
                 "markers": markers, "lines": pay_rows, "reach": k in enter,
-                "marker_words": ", ".join(m["colour"] for m in markers) or "no Markers",
+                "marker_words": ", ".join(str(m["colour"]) for m in markers) or "no Markers",
             }  # fmt: skip
             sections.append(sec)
             for n, ch in enumerate(inside):
@@ -332,8 +334,9 @@ def _gauges(d: _Decoder, obs: dict[str, Any], overlay: list[dict[str, Any]]) -> 
                     "cells": cells, "words": f"{label} {value} of {top}, the game ends at {end}"})  # fmt: skip
         if key == "countdown":
             for a, step in adjust.items():
-                if a in d.legal and 0 <= value + step <= top:
-                    overlay.append({"kind": "gauge", "x": GAUGE_X + CELL * (value + step), "y": y, "w": CELL - 2,
+                if a in d.legal:  # on the cell it moves to (the current one when it cannot move further)
+                    cell = min(top, max(0, value + step))
+                    overlay.append({"kind": "gauge", "x": GAUGE_X + CELL * cell, "y": y, "w": CELL - 2,
                                     "h": 24, "act": Act(a, d.legal[a])})  # fmt: skip
     return out
 
@@ -501,8 +504,12 @@ def _panel(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
         details.append(f"Move total so far: {data['total']}")
 
     return {
-        "prompt": {"actor": actor, "text": pending.get("prompt", ""), "details": details,
-                   "mine": message.get("legal") is not None},  # fmt: skip
+        "prompt": {
+            "actor": actor,
+            "text": pending.get("prompt", ""),
+            "details": details,
+            "mine": message.get("legal") is not None,
+        },  # fmt: skip
         "me": me,
         "hand": hand,
         "choices": choices,
