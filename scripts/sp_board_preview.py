@@ -21,7 +21,7 @@ CSS = Path(__file__).resolve().parents[1] / "src/shadowtable/web/static/boards/s
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--kind", default="move_points")
+    parser.add_argument("--kind", default="move_points", help="pending kind to stop at; 'over': the end")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seat", type=int, default=0)

@@ -86,7 +86,7 @@ class Page(HTMLParser):
         assert self.stack, f"</{tag}> closes nothing"
         assert self.stack[-1][0] == tag, f"</{tag}> closes <{self.stack[-1][0]}>"
         self.stack.pop()
-        if tag == "tr":
+        if tag in ("tr", "li"):
             self._row = None
 
     def handle_data(self, data: str) -> None:

@@ -487,8 +487,9 @@ def _panel(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
     }
 
     who = pending.get("seat")
+    text = pending.get("prompt", "")
     if who is None:
-        actor = "The game is over"
+        actor, text = "The game is over", ""
     elif who < 0:
         actor = "Chance"
     elif who == seat:
@@ -506,7 +507,7 @@ def _panel(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
     return {
         "prompt": {
             "actor": actor,
-            "text": pending.get("prompt", ""),
+            "text": text,
             "details": details,
             "mine": message.get("legal") is not None,
         },  # fmt: skip
