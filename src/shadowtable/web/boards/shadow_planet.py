@@ -43,7 +43,7 @@ ROW_GAP = 70
 TITLE_H = 30
 PAWN_H = 62  # pawn line + vehicle line
 SECTION_LINE = 13
-PAY_CHARS = 30  # wrap width of a payment line (10px font, ~160px)
+PAY_CHARS = 29  # wrap width of a payment line (10px font, ~160px)
 
 NO_PLACE = frozenset({A.DONE, A.RIDE, A.STAY, A.USE, A.SKIP, A.LEAVE})
 """Decisions with no place on the board: they stay only in the list of actions in words."""
@@ -134,7 +134,7 @@ def _section_rows(d: _Decoder) -> list[dict[str, Any]]:
         for i, pay in enumerate(section["payments"]):
             for line in _wrap(f"{pay['label']}: pay {pay['cost']}", PAY_CHARS):
                 lines.append((i, line))
-        height = max(54, 36 + SECTION_LINE * len(lines) + 4)
+        height = max(58, 36 + SECTION_LINE * len(lines) + 4)
         rows.append({"k": k, "name": section["name"], "entry": section["entry_cost"], "lines": lines, "h": height})
     return rows
 
@@ -267,7 +267,7 @@ def _board(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
             mask = obs["section_markers"][k]
             markers = [
                 {"colour": COLOURS[col], "letter": COLOUR_LETTER[col], "fill": COLOUR_FILL[col],
-                 "ink": COLOUR_INK[col], "x": sx + sw - 88 + 17 * j, "y": y + 5}
+                 "ink": COLOUR_INK[col], "x": sx + sw - 88 + 17 * j, "y": y + 16}
                 for j, col in enumerate(col for col in range(5) if (mask >> col) & 1)
             ]  # fmt: skip
             inside = [ch for ch, at in enumerate(obs["char_section"]) if at == k]
@@ -281,7 +281,7 @@ def _board(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
             }  # fmt: skip
             sections.append(sec)
             for n, ch in enumerate(inside):
-                pawns.append(_pawn(d, obs, ch, sx + sw - 80 + 26 * n, y + row["h"] - 15, 11, pawn_acts))
+                pawns.append(_pawn(d, obs, ch, sx + sw - 64 + 24 * n, y + row["h"] - 14, 11, pawn_acts))
             if k in enter:
                 overlay.append({"kind": "section", "x": sx, "y": y, "w": sw, "h": row["h"], "act": enter[k]})
             if k == pending_section and resolve:
@@ -289,7 +289,7 @@ def _board(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
                     mine = [p for p in pay_rows if p["i"] == i]
                     if not mine:
                         continue
-                    top = mine[0]["y"] - 11
+                    top = mine[0]["y"]
                     overlay.append({"kind": "pay", "x": sx + 2, "y": top, "w": 170,
                                     "h": SECTION_LINE * len(mine) + 3, "act": act})  # fmt: skip
             y += row["h"] + 4
