@@ -36,7 +36,9 @@ class Player:
 
     def listen(self) -> None:
         def on_socket(socket: Any) -> None:
-            socket.on("framereceived", lambda payload: self.frames.append(payload) if isinstance(payload, str) else None)
+            socket.on(
+                "framereceived", lambda payload: self.frames.append(payload) if isinstance(payload, str) else None
+            )
 
         self.page.on("websocket", on_socket)
 
@@ -77,7 +79,7 @@ class Player:
             self.board_clicks += 1
         else:
             self.page.evaluate(
-                "id => document.querySelector(`#frag-actions [data-act=\"${id}\"]`)"
+                'id => document.querySelector(`#frag-actions [data-act="${id}"]`)'
                 "?.closest('details')?.setAttribute('open', '')",
                 action,
             )
@@ -136,7 +138,9 @@ def play_until_over(players: list[Player], policies: dict[str, Policy], *, limit
 
 
 # -- pages ------------------------------------------------------------------------------------------
-def create_table(page: Any, url: str, *, game: str, players: int, seats: dict[int, str], options: dict[str, str]) -> str:
+def create_table(
+    page: Any, url: str, *, game: str, players: int, seats: dict[int, str], options: dict[str, str]
+) -> str:
     """Create a table from the lobby form; the table's id (the creator sits at seat 0)."""
     page.goto(url + "/")
     page.fill("input[name=name]", "Ada")

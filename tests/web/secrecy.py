@@ -15,11 +15,10 @@ import json
 import urllib.request
 from typing import Any
 
-from web.driver import Player, squeeze, text_of
-
 from shadowtable.core.record import GameRecord, replay_states
 from shadowtable.server.views import encode
 from shadowtable.web.render import view_fragments
+from web.driver import Player, squeeze, text_of
 
 SECRET_KEYS = {"seed", "state", "actions", "record", "history", "current_player"}
 FRAME_KINDS = {"welcome", "view", "ack", "reject", "presence", "notice", "chat", "pong", "over", "refused"}
@@ -58,7 +57,8 @@ def check_player(player: Player, seat: int | None, record: GameRecord, info: dic
             assert seat is not None and message["pending"]["seat"] == seat, f"{player.name}: legal actions sent"
         html = message.pop("html")
         rendered = [view_fragments(game, message, {**info, "status": status}) for status in ("open", "playing", "over")]
-        assert html in rendered, f"{player.name}: v{message['v']} HTML is not the render of its own message"
+        differing = sorted(key for key in html if all(html[key] != r.get(key) for r in rendered))
+        assert not differing, f"{player.name}: v{message['v']} HTML is not the render of its own message: {differing}"
         html_by_v[message["v"]] = html
     for v, text in player.shown.items():
         html = html_by_v.get(v)

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import pytest
+
 from web.driver import Choice, Player, create_table, join_seat, new_player, play_until_over, random_policy
 from web.secrecy import check_player, finished_record, table_info
 

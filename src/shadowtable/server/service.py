@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 import secrets
@@ -580,8 +581,9 @@ class TableService:
             return
         message = self.view(table, connection.seat, connection.sent_v)
         if connection.html and self.renderer is not None:
-            # built from the message alone: the page shows nothing the message does not hold
-            message["html"] = self.renderer(table.game, message, self.info(table))
+            # built from the message alone, as the browser receives it (JSON, keys sorted): the page
+            # shows nothing the message does not hold
+            message["html"] = self.renderer(table.game, json.loads(encode(message)), self.info(table))
         connection.push(message)
         connection.sent_v = channel.v
 

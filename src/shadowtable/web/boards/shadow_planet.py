@@ -553,8 +553,9 @@ def _outcome(obs: dict[str, Any]) -> dict[str, Any] | None:
     return {
         "reason": out.get("reason", ""),
         "why": out.get("why", ""),
-        "indicators": ", ".join(f"{k.capitalize()} {v}" for k, v in indicators.items()),
-        "roles": [f"{name}: {role}" for name, role in (out.get("roles") or {}).items()],
+        # sorted: the message reaches a browser as JSON with sorted keys, and the page must read the same
+        "indicators": ", ".join(f"{k.capitalize()} {v}" for k, v in sorted(indicators.items())),
+        "roles": [f"{name}: {role}" for name, role in sorted((out.get("roles") or {}).items())],
         "phantom": out.get("phantom_guardian"),
         "counts": counts,
         "seats": seats,
