@@ -68,7 +68,8 @@ class Player:
         """Keep the text of the board and panel now shown, under the page's version."""
         data = self.page.evaluate(
             """() => ({v: document.body.dataset.v,
-                       text: ['frag-board', 'frag-panel'].map(id => document.getElementById(id).textContent).join('')})"""
+                       text: ['frag-board', 'frag-panel']
+                             .map(id => document.getElementById(id).textContent).join('')})"""
         )
         self.shown[int(data["v"] or 0)] = data["text"]
 
