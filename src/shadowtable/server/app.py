@@ -23,7 +23,7 @@ from shadowtable.server.bots import BotRunner
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, cookie_name, request_token, set_seat_cookie
 from shadowtable.server.errors import ServiceError, Unavailable
-from shadowtable.server.service import Connection, NewTable, TableService
+from shadowtable.server.service import Connection, NewTable, TableService, display_name
 from shadowtable.server.store import Store
 from shadowtable.server.tokens import SeatTokens
 from shadowtable.web.pages import add_pages
@@ -225,6 +225,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def create(body: CreateTable, response: Response) -> dict[str, Any]:
         """Create a table; with ``sit`` you take its first human seat and get that seat's token."""
         svc = service()
+        if body.sit:
+            display_name(body.name, 0)  # checked before anything is created
         seats = body.seats if body.seats is not None else ["human"] * body.players
         clock = body.clock.model_dump() if body.clock is not None else None
         table = await svc.create(NewTable(body.game, body.players, body.options, seats, clock, body.listed))

@@ -187,7 +187,7 @@ class TableService:
     # -- tables ---------------------------------------------------------------------------------
     async def create(self, new: NewTable) -> Table:
         """Create, store and return a table; :class:`ServiceError` for a bad request."""
-        refused = sorted(SERVER_REFUSED_OPTIONS & set(new.options))
+        refused = sorted(name for name in SERVER_REFUSED_OPTIONS & set(new.options) if new.options[name] is not None)
         if refused:
             raise ServiceError(f"option {refused[0]!r} is not accepted by the server (it names a file on its disk)")
         try:
@@ -346,7 +346,7 @@ class TableService:
                 seat = free[0]
             else:
                 raise Conflict("every seat is taken")
-            shown = _name(name, seat)
+            shown = display_name(name, seat)
             key = new_key()
             await self._write(_seat_update(table.id, seat, key_hash=key_hash(key), name=shown))
             table.seats[seat].key_hash = key_hash(key)
@@ -885,7 +885,8 @@ def _public_clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
-def _name(name: str | None, seat: int) -> str:
+def display_name(name: str | None, seat: int) -> str:
+    """The name shown for a player (``Player N`` when none is given); :class:`ServiceError` if unfit."""
     shown = " ".join((name or "").split())
     if not shown:
         return f"Player {seat + 1}"

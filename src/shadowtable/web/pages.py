@@ -22,7 +22,7 @@ from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie
 from shadowtable.server.errors import Forbidden, ServiceError
-from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService
+from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService, display_name
 from shadowtable.web.render import board_stylesheet, view_fragments
 from shadowtable.web.templating import render
 
@@ -183,6 +183,7 @@ def add_pages(app: FastAPI, service: Callable[[], TableService], config: ServerC
         try:
             spec = spec_of(form.get("game"))
             players = parse_players(spec, form.get("players"))
+            display_name(form.get("name"), 0)  # checked before anything is created
             new = NewTable(
                 spec.id,
                 players,
