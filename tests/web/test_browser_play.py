@@ -185,3 +185,28 @@ def test_closing_a_browser_hands_the_seat_to_a_bot(browser: Any, live_server: An
         assert any(entry.startswith("seat 1") for entry in new_entries), "seat 1 never acted after its player left"
     finally:
         creator.page.context.close()
+
+
+def test_keyboard_alone_plays_from_the_board_and_the_list(browser: Any, live_server: Any) -> None:
+    server = live_server()
+    player = new_player(browser, "seat0", seed=6)
+    create_table(player.page, server.url, game="shadowlord", players=2, seats={1: "bot:random"}, options={})
+    page = player.page
+    try:
+        for where in ("#frag-board [data-act], #frag-panel [data-act]", "#frag-actions button[data-act]"):
+            page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=15000)
+            before = page.evaluate("() => document.body.dataset.v")
+            target = page.locator(where).first
+            if where.startswith("#frag-actions"):
+                page.evaluate("() => document.querySelectorAll('#frag-actions details').forEach(d => d.open = true)")
+            target.focus()
+            assert page.evaluate("() => document.activeElement.hasAttribute('data-act')")
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"() => document.body.dataset.v !== '{before}'", timeout=15000)
+        labels = page.evaluate(
+            "() => [...document.querySelectorAll('#frag-board [data-act]')].map(e => e.getAttribute('aria-label'))"
+        )
+        assert all(labels), "every clickable place on the board has its action in words"
+        assert page.locator("#frag-board svg[role='img'] title").count() >= 1
+    finally:
+        page.context.close()
