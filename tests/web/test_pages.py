@@ -146,3 +146,11 @@ def test_rematch_seats_the_asker_at_the_same_seat_of_a_new_table(client: Any) ->
     new = answer.headers["location"].rsplit("/", 1)[1]
     assert new != table
     assert "you: Ada (seat 0)" in client.get(f"/t/{new}").text
+
+
+def test_a_name_with_markup_is_shown_as_text(client: Any) -> None:
+    name = "<img src=x onerror=alert(1)>"
+    table = _create(client, name=name, seat_1="bot:random").headers["location"].rsplit("/", 1)[1]
+    page = client.get(f"/t/{table}").text
+    assert name not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
