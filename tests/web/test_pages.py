@@ -115,7 +115,9 @@ def test_options_naming_a_server_file_are_refused_over_rest(client: Any) -> None
 def test_unknown_tables_and_seats_get_an_error_page(client: Any) -> None:
     assert client.get("/t/nosuchtable").status_code == 404
     table = _create(client).headers["location"].rsplit("/", 1)[1]
-    assert client.get(f"/t/{table}/seat/7").status_code == 400
+    for seat in ("7", "-1", "x", "١"):
+        answer = client.get(f"/t/{table}/seat/{seat}")
+        assert answer.status_code == 400 and "error: seat must be between 0 and 1" in answer.text
     taken = client.post(f"/t/{table}/join", data={"seat": "0"}, follow_redirects=False)
     assert taken.status_code == 409 and "seat 0 is not free" in taken.text
     # start, leave and rematch need the seat's cookie

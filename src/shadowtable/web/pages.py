@@ -225,7 +225,7 @@ def add_pages(app: FastAPI, service: Callable[[], TableService], config: ServerC
         )
 
     @router.get("/t/{table_id}/seat/{seat}", response_class=HTMLResponse)
-    async def seat_page(table_id: str, seat: int) -> HTMLResponse:
+    async def seat_page(table_id: str, seat: str) -> HTMLResponse:
         """The join link of one seat: a page with a button (a link alone never takes a seat)."""
         svc = service()
         try:
@@ -233,9 +233,10 @@ def add_pages(app: FastAPI, service: Callable[[], TableService], config: ServerC
         except ServiceError as exc:
             return error_page(exc)
         info = svc.info(table)
-        if not 0 <= seat < len(info["seats"]):
+        number = int(seat) if seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
+        if not 0 <= number < len(info["seats"]):
             return error_page(ServiceError(f"seat must be between 0 and {len(info['seats']) - 1}"))
-        return page("join.html", table=info, game_name=table.game.spec.name, seat=info["seats"][seat])
+        return page("join.html", table=info, game_name=table.game.spec.name, seat=info["seats"][number])
 
     @router.post("/t/{table_id}/join")
     async def join(table_id: str, request: Request) -> Response:
