@@ -35,7 +35,12 @@ def free_port() -> int:
 
 def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = {**os.environ, "SHADOWTABLE_DATA_DIR": str(folder), "SHADOWTABLE_BOT_DELAY": "0", "SHADOWTABLE_BOT_WORKERS": "0"}
+    env = {
+        **os.environ,
+        "SHADOWTABLE_DATA_DIR": str(folder),
+        "SHADOWTABLE_BOT_DELAY": "0",
+        "SHADOWTABLE_BOT_WORKERS": "0",
+    }
     command = [str(Path(sys.executable).with_name("shadowtable")), "serve", "--port", str(port)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
