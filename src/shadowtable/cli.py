@@ -566,6 +566,19 @@ def serve(
     log_level: Annotated[
         str, typer.Option(envvar="SHADOWTABLE_LOG_LEVEL", help="debug, info, warning or error")
     ] = "info",
+    redis: Annotated[
+        str,
+        typer.Option(
+            envvar="SHADOWTABLE_REDIS",
+            help="redis://host:port/db joining several server processes on one PostgreSQL database",
+        ),
+    ] = "",
+    lease: Annotated[
+        float,
+        typer.Option(
+            envvar="SHADOWTABLE_LEASE", help="seconds a process owns a table without renewing (failover time)", min=1
+        ),
+    ] = 10.0,
 ) -> None:
     """Run the game server: tables, seats and bots over HTTP and WebSockets (needs the [web] extra).
 
@@ -590,6 +603,8 @@ def serve(
             default_bot=default_bot,
             sqlite_synchronous=sqlite_sync,
             log_level=log_level,
+            redis_url=redis,
+            lease_s=lease,
         )
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +38,12 @@ class ServerConfig:
     """The largest WebSocket frame accepted, in bytes."""
     bot_delay_s: float = 0.0
     """A pause before each bot move, so people can follow (0 in tests)."""
+    redis_url: str = ""
+    """``redis://host:port/db`` carrying table events between server processes; empty: one process."""
+    lease_s: float = 10.0
+    """How long a process owns a table without renewing (a dead owner's tables move after this)."""
+    process_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}")
+    """This process's name in table leases (unique per start)."""
 
     def database_url(self) -> str:
         """The database to use (the default SQLite file in the data folder)."""

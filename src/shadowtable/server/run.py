@@ -34,6 +34,8 @@ class ServeOptions:
     default_bot: str = "heuristic"
     sqlite_synchronous: str = "NORMAL"
     log_level: str = "info"
+    redis_url: str = ""
+    lease_s: float = 10.0
 
 
 def config_from(options: ServeOptions) -> ServerConfig:
@@ -44,6 +46,10 @@ def config_from(options: ServeOptions) -> ServerConfig:
     if options.log_level.lower() not in LOG_LEVELS:
         raise ServeError(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
     make_bot(options.default_bot)
+    if options.redis_url and not options.redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ServeError("--redis must be a redis://host:port/db address")
+    if options.redis_url and not options.database.startswith("postgresql"):
+        raise ServeError("--redis joins several processes: they need a shared --database postgresql://...")
     origins = [o.strip().rstrip("/") for item in options.allowed_origins for o in item.split(",") if o.strip()]
     return ServerConfig(
         database=options.database,
@@ -55,6 +61,8 @@ def config_from(options: ServeOptions) -> ServerConfig:
         bot_delay_s=options.bot_delay_s,
         default_bot=options.default_bot,
         sqlite_synchronous=sync,
+        redis_url=options.redis_url,
+        lease_s=options.lease_s,
     )
 
 
