@@ -144,6 +144,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             config, store, SeatTokens(config.signing_secret(), config.token_max_age_s), bots, view_fragments
         )
         state["service"] = service
+        await service.start()
         # what start-up made (modules, the app, the schema) lives as long as the server: kept out of
         # the garbage collector's full passes, which pause every connection while they run
         gc.collect()

@@ -25,3 +25,7 @@ class Forbidden(ServiceError):
 
 class Unavailable(ServiceError):
     status = 503
+
+
+class Stale(Conflict):
+    """Another server process changed the table first: re-read it and decide again."""

@@ -54,10 +54,11 @@ def plan(game: Game[Any], state: Any, seat: int | None, action: int | None, rng:
     return steps
 
 
-def replayed(game: Game[Any], rows: Iterable[tuple[int, int]]) -> list[Step]:
-    """The steps of a stored log of ``(seat, action)`` rows, from the initial state."""
+def replayed(game: Game[Any], rows: Iterable[tuple[int, int]], state: Any = None) -> list[Step]:
+    """The steps of a stored log of ``(seat, action)`` rows, from ``state`` (default: the initial
+    state)."""
     steps: list[Step] = []
-    state = game.initial_state()
+    state = game.initial_state() if state is None else state
     for seat, action in rows:
         after, events = game.apply_recorded(state, action)
         steps.append(Step(seat, action, state, after, events))

@@ -63,3 +63,12 @@ chat = sa.Table(
     sa.Column("text", sa.String(500), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
 )
+
+leases = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("owner", sa.String(128), nullable=False),  # the process id (ServerConfig.process_id)
+    sa.Column("expires_at", sa.Float, nullable=False),  # time.time() past which another may take it
+)
+"""Which process owns a live table (several processes on one database, ``--redis``)."""

@@ -28,11 +28,12 @@ from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
 from shadowtable.server import schema
 from shadowtable.server.bots import BotRunner
+from shadowtable.server.cluster import Bus, Leases
 from shadowtable.server.config import ServerConfig
-from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Unavailable
+from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Stale, Unavailable
 from shadowtable.server.live import LiveTable, Step, plan, replayed
 from shadowtable.server.protocol import Act, Chat, Hello, Message, Ping, ProtocolError, Sync, parse_frame
-from shadowtable.server.store import Store, StoreError
+from shadowtable.server.store import Store, StoreConflict, StoreError
 from shadowtable.server.tokens import SeatClaim, SeatTokens, TokenError, key_hash, matches, new_key
 from shadowtable.server.views import encode, seat_view
 
@@ -120,6 +121,10 @@ class Table:
     turn_started: float = 0.0
     skip_once: tuple[int, int] | None = None
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    owned: bool = True
+    """Whether this process runs the table's bots, clocks and takeovers (always, in one process)."""
+    remote: dict[str, tuple[float, frozenset[int]]] = field(default_factory=dict)
+    """Seats connected to other processes: process id -> (valid until, seats)."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +160,16 @@ class TableService:
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
+        clustered = bool(config.redis_url)
+        self.leases = Leases(store, config.process_id, config.lease_s) if clustered else None
+        self.bus = Bus(config.redis_url, config.process_id) if clustered else None
+        self._lease_task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Join the other processes (with ``--redis``): listen on the bus, keep and take leases."""
+        if self.bus is not None:
+            await self.bus.start(self._on_bus)
+            self._lease_task = asyncio.ensure_future(self._lease_loop())
 
     # -- life -----------------------------------------------------------------------------------
     async def resume_all(self) -> int:
@@ -166,8 +181,16 @@ class TableService:
         return len(rows)
 
     async def stop(self) -> None:
-        """Stop bots, clocks and sockets; queued writes are finished by the store's close."""
+        """Stop bots, clocks and sockets; queued writes are finished by the store's close; leases
+        are given up so another process takes this one's tables over at once."""
         self.closing = True
+        if self._lease_task is not None:
+            self._lease_task.cancel()
+        if self.leases is not None:
+            with contextlib.suppress(StoreError):
+                await self.leases.release([t.id for t in self.tables.values() if t.owned])
+        if self.bus is not None:
+            await self.bus.stop()
         for table in self.tables.values():
             for task in [table.bot_task, table.clock_task, *table.away.values()]:
                 if task is not None:
@@ -216,6 +239,8 @@ class TableService:
             ),
             sa.insert(schema.seats).values([_seat_row(table_id, i, s) for i, s in enumerate(seats)]),
         )
+        if self.leases is not None:
+            table.owned = await self._acquire(table_id)
         self.tables[table_id] = table
         log.info("table created", extra={"event": "create", "table": table_id, "game": game.spec.id})
         if all(seat.taken for seat in seats):
@@ -234,6 +259,8 @@ class TableService:
         self._loading[table_id] = future
         try:
             table = await self._load(table_id)
+            if self.leases is not None and table.status != "over":
+                table.owned = await self._acquire(table_id)
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # retrieved here, so an unawaited failure is not reported twice
@@ -242,7 +269,7 @@ class TableService:
             self._loading.pop(table_id, None)
         future.set_result(table)
         self.tables[table_id] = table
-        self._after_change(table)
+        self._after_change(table, local=False)
         return table
 
     async def _load(self, table_id: str) -> Table:
@@ -355,6 +382,7 @@ class TableService:
         log.info("seat joined", extra={"event": "join", "table": table.id, "seat": seat})
         if starts:
             await self._start_game(table)
+        self._publish(table)
         self._send_presence(table)
         return table, seat, self.tokens.issue(table.id, seat, key)
 
@@ -422,6 +450,7 @@ class TableService:
             )
             await self._write(sa.update(schema.tables).where(schema.tables.c.id == table.id).values(rematch=new.id))
             table.rematch = new.id
+        self._publish(table)
         self._notice(table, "a rematch is open", rematch=new.id)
         return new
 
@@ -429,6 +458,8 @@ class TableService:
     async def _write(self, *statements: sa.Executable) -> None:
         try:
             await self.store.write(*statements)
+        except StoreConflict as exc:
+            raise Stale("another server process changed this table first") from exc
         except StoreError as exc:
             raise Unavailable(str(exc)) from exc
 
@@ -475,18 +506,39 @@ class TableService:
                 return
             steps = plan(table.game, table.live.state, None, None)
             start = sa.update(schema.tables).where(schema.tables.c.id == table.id).values(status="playing")
-            await self._persist(table, steps, None, start)
-            table.status = "playing"
-            self._commit(table, steps)
+            try:
+                await self._persist(table, steps, None, start)
+            except Stale:
+                started = False  # another process started it first
+            else:
+                started = True
+                table.status = "playing"
+                self._commit(table, steps)
+        if not started:
+            await self.refresh(table)
+            return
         log.info("game started", extra={"event": "start", "table": table.id})
         self._after_change(table)
 
     async def act(self, table: Table, connection: Connection, act: Act) -> None:
-        """A seat's decision: checked, stored, acknowledged, then shown to everyone."""
+        """A seat's decision: checked, stored, acknowledged, then shown to everyone.  When another
+        process appended first, the table is re-read and the decision checked again."""
         seat = connection.seat
         if seat is None:
             self._reject(table, connection, act.id, "spectators cannot act")
             return
+        for _attempt in range(3):
+            try:
+                await self._act_once(table, connection, seat, act)
+            except Stale:
+                await self.refresh(table)
+                continue
+            break
+        else:
+            self._reject(table, connection, act.id, "the table is busy: try again")
+        self._after_change(table)
+
+    async def _act_once(self, table: Table, connection: Connection, seat: int, act: Act) -> None:
         async with table.lock:
             if (seat, act.id) in table.acked:
                 connection.push({"t": "ack", "id": act.id})
@@ -511,6 +563,8 @@ class TableService:
                 await self._persist(
                     table, steps, act.id, *([_seat_update(table.id, seat, **changes)] if changes else [])
                 )
+            except Stale:
+                raise
             except ServiceError as exc:
                 self._reject(table, connection, act.id, f"not saved, so not played: {exc}")
                 return
@@ -525,7 +579,6 @@ class TableService:
                 table.seats[seat].zombie = False
                 self._notice(table, f"{_seat_name(seat, table.seats[seat])} is back at seat {seat}")
             self._commit(table, steps)
-        self._after_change(table)
 
     def _refusal(self, table: Table, seat: int, act: Act) -> str | None:
         if table.status != "playing":
@@ -541,7 +594,11 @@ class TableService:
         self._send_view(table, connection, force=True)
 
     # -- what is sent ---------------------------------------------------------------------------
-    def _after_change(self, table: Table) -> None:
+    def _after_change(self, table: Table, *, local: bool = True) -> None:
+        """Send every connection its new view; a change made here is announced to the other
+        processes (``local``), which re-read the table from the database."""
+        if local:
+            self._publish(table)
         self._schedule(table)  # first, so the views show the clock that now runs
         for connection in list(table.connections):
             self._send_view(table, connection)
@@ -589,7 +646,7 @@ class TableService:
 
     def presence(self, table: Table) -> list[dict[str, Any]]:
         """Who sits where and who is connected (public)."""
-        here = {c.seat for c in table.connections if c.greeted}
+        here = self._here(table)
         return [
             {
                 "seat": i,
@@ -607,10 +664,12 @@ class TableService:
             if connection.greeted:
                 connection.push(message)
 
-    def _notice(self, table: Table, text: str, **data: Any) -> None:
+    def _notice(self, table: Table, text: str, *, relay: bool = True, **data: Any) -> None:
         for connection in table.connections:
             if connection.greeted:
                 connection.push({"t": "notice", "text": text, **data})
+        if relay:
+            self._publish(table, kind="notice", text=text, data=data)
 
     # -- sockets --------------------------------------------------------------------------------
     async def receive(self, table: Table, connection: Connection, frame: str | bytes) -> bool:
@@ -646,10 +705,19 @@ class TableService:
         token = hello.token or connection.cookie_tokens.get(table.id)
         seat: int | None = None
         if token:
+            why = ""
             try:
                 seat = self.claim(table, token).seat
             except Forbidden as exc:
-                connection.push({"t": "refused", "why": str(exc)})
+                why = str(exc)
+            if seat is None and self.bus is not None:  # the seat may have been taken elsewhere
+                await self.refresh(table)
+                try:
+                    seat = self.claim(table, token).seat
+                except Forbidden as exc:
+                    why = str(exc)
+            if seat is None:
+                connection.push({"t": "refused", "why": why})
                 return False
         connection.seat = seat
         connection.greeted = True
@@ -667,6 +735,7 @@ class TableService:
         if table.status == "over":
             connection.told_over = True
             connection.push(self._over(table))
+        self._publish_presence(table)
         self._send_presence(table)
         return True
 
@@ -679,17 +748,21 @@ class TableService:
         if table.status == "over" and not table.connections:
             self.tables.pop(table.id, None)  # finished and unwatched: reloaded from the store if asked for
             return
-        if any(c.seat == seat for c in table.connections) or table.status != "playing":
-            self._send_presence(table)
+        self._publish_presence(table)
+        self._watch_away(table, seat)
+        self._send_presence(table)
+
+    def _watch_away(self, table: Table, seat: int) -> None:
+        """The owner starts the grace period of a human seat connected nowhere."""
+        if not table.owned or table.status != "playing" or self._connected(table, seat):
             return
         if table.seats[seat].kind == "human" and not table.seats[seat].zombie and seat not in table.away:
             table.away[seat] = self._spawn(self._away(table, seat))
-        self._send_presence(table)
 
     async def _away(self, table: Table, seat: int) -> None:
         await asyncio.sleep(self.config.grace_s)
         table.away.pop(seat, None)
-        if any(c.seat == seat for c in table.connections) or table.status != "playing":
+        if self._connected(table, seat) or table.status != "playing" or not table.owned:
             return
         await self._set_zombie(table, seat, f"{_seat_name(seat, table.seats[seat])} is away: a bot plays seat {seat}")
 
@@ -729,24 +802,182 @@ class TableService:
         if seat is None:
             connection.push({"t": "reject", "id": None, "why": "spectators cannot chat"})
             return
-        async with table.lock:
-            now = time.time()
-            try:
-                await self._write(
-                    sa.insert(schema.chat).values(table_id=table.id, seq=len(table.chat), seat=seat, text=text, at=now)
-                )
-            except ServiceError as exc:
-                connection.push({"t": "reject", "id": None, "why": f"not saved, so not sent: {exc}"})
-                return
-            message = _chat_message(seat, table.seats, text, now)
-            table.chat.append(message)
+        for _attempt in range(3):
+            async with table.lock:
+                now = time.time()
+                try:
+                    await self._write(
+                        sa.insert(schema.chat).values(
+                            table_id=table.id, seq=len(table.chat), seat=seat, text=text, at=now
+                        )
+                    )
+                except Stale:
+                    message = None  # another process stored a line first: re-read, then try again
+                except ServiceError as exc:
+                    connection.push({"t": "reject", "id": None, "why": f"not saved, so not sent: {exc}"})
+                    return
+                else:
+                    message = _chat_message(seat, table.seats, text, now)
+                    table.chat.append(message)
+            if message is not None:
+                break
+            await self.refresh(table)
+        else:
+            connection.push({"t": "reject", "id": None, "why": "the table is busy: say it again"})
+            return
+        self._publish(table)
         for other in table.connections:
             if other.greeted:
                 other.push({"t": "chat", **message})
 
+    # -- other processes (``--redis``) ----------------------------------------------------------
+    def _here(self, table: Table) -> set[int]:
+        """Seats connected to this process or, as last heard, to another one."""
+        here = {c.seat for c in table.connections if c.greeted and c.seat is not None}
+        now = time.monotonic()
+        for until, seats in table.remote.values():
+            if until > now:
+                here |= seats
+        return here
+
+    def _connected(self, table: Table, seat: int) -> bool:
+        return seat in self._here(table)
+
+    def _publish(self, table: Table, kind: str = "changed", **data: Any) -> None:
+        """Tell the other processes that ``table`` changed (they re-read it) or pass a notice on."""
+        if self.bus is not None and not self.closing:
+            self._spawn(self.bus.publish(table.id, {"kind": kind, **data}))
+
+    def _publish_presence(self, table: Table) -> None:
+        if self.bus is not None:
+            seats = sorted({c.seat for c in table.connections if c.greeted and c.seat is not None})
+            self._publish(table, kind="presence", seats=seats)
+
+    async def _on_bus(self, table_id: str, body: dict[str, Any]) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return  # not loaded here: it is read from the database when first asked for
+        kind = body.get("kind")
+        if kind == "changed":
+            await self.refresh(table)
+        elif kind == "notice" and isinstance(body.get("text"), str):
+            data = body.get("data")
+            self._notice(table, body["text"], relay=False, **(data if isinstance(data, dict) else {}))
+        elif kind == "presence" and isinstance(body.get("seats"), list):
+            seats = frozenset(s for s in body["seats"] if isinstance(s, int) and 0 <= s < len(table.seats))
+            table.remote[str(body.get("from"))] = (time.monotonic() + 2 * self.config.lease_s, seats)
+            for seat in range(len(table.seats)):
+                if seat in seats and seat in table.away:
+                    table.away.pop(seat).cancel()
+                else:
+                    self._watch_away(table, seat)
+            self._send_presence(table)
+
+    async def refresh(self, table: Table) -> None:
+        """Re-read ``table`` from the database (another process changed it) and send what is new."""
+        async with table.lock:
+            changed = await self._reread(table)
+        if changed:
+            self._after_change(table, local=False)
+            self._send_presence(table)
+
+    async def _reread(self, table: Table) -> bool:
+        found = await self._fetch(sa.select(schema.tables).where(schema.tables.c.id == table.id))
+        if not found:
+            return False
+        row = found[0]
+        seat_rows = await self._fetch(
+            sa.select(schema.seats).where(schema.seats.c.table_id == table.id).order_by(schema.seats.c.seat)
+        )
+        action_rows = await self._fetch(
+            sa.select(schema.actions)
+            .where(schema.actions.c.table_id == table.id, schema.actions.c.idx >= len(table.live.rows))
+            .order_by(schema.actions.c.idx)
+        )
+        chat_rows = await self._fetch(
+            sa.select(schema.chat)
+            .where(schema.chat.c.table_id == table.id, schema.chat.c.seq >= len(table.chat))
+            .order_by(schema.chat.c.seq)
+        )
+        changed = bool(action_rows or chat_rows)
+        for seat, r in zip(table.seats, seat_rows, strict=False):
+            now = (r["kind"], r["bot"], r["name"], r["key_hash"], bool(r["zombie"]), r["clock_ms"])
+            if now != (seat.kind, seat.bot, seat.name, seat.key_hash, seat.zombie, seat.clock_ms):
+                seat.kind, seat.bot, seat.name, seat.key_hash, seat.zombie, seat.clock_ms = now
+                changed = True
+        if (row["status"], row["returns"], row["rematch"]) != (table.status, table.returns, table.rematch):
+            table.status, table.returns, table.rematch = row["status"], row["returns"], row["rematch"]
+            changed = True
+        if action_rows and action_rows[0]["idx"] == len(table.live.rows):
+            rows = [(r["seat"], r["action"]) for r in action_rows]
+            table.live.commit(await asyncio.to_thread(replayed, table.game, rows, table.live.state))
+            table.acked |= {(r["seat"], r["client_id"]) for r in action_rows if r["client_id"] is not None}
+        for r in chat_rows:
+            message = _chat_message(r["seat"], table.seats, r["text"], r["at"])
+            table.chat.append(message)
+            for connection in table.connections:
+                if connection.greeted:
+                    connection.push({"t": "chat", **message})
+        return changed
+
+    async def _acquire(self, table_id: str) -> bool:
+        assert self.leases is not None
+        try:
+            return await self.leases.acquire(table_id)
+        except StoreError as exc:
+            raise Unavailable(str(exc)) from exc
+
+    async def _lease_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.lease_s / 3)
+            try:
+                await self._lease_tick()
+            except (StoreError, ServiceError) as exc:
+                log.warning("lease round failed", extra={"event": "lease_failed", "reason": str(exc)})
+
+    async def _lease_tick(self) -> None:
+        """Renew our leases, give up the ones lost, take over tables whose owner went away, say
+        who is connected here, and re-read the tables watched here if the bus is down."""
+        assert self.leases is not None and self.bus is not None
+        mine = [t for t in self.tables.values() if t.owned and t.status != "over"]
+        kept = await self.leases.renew([t.id for t in mine])
+        for table in mine:
+            if table.id not in kept:
+                self._lose(table)
+        for table_id in await self.leases.orphans():
+            if await self._acquire(table_id):
+                loaded = self.tables.get(table_id)
+                if loaded is None:
+                    await self.table(table_id)  # loads, replays and schedules its bots and clocks
+                else:
+                    await self._gain(loaded)
+        for table in list(self.tables.values()):
+            if table.connections:
+                self._publish_presence(table)
+                if not self.bus.healthy:
+                    await self.refresh(table)
+
+    async def _gain(self, table: Table) -> None:
+        log.info("table taken over", extra={"event": "takeover", "table": table.id})
+        table.owned = True
+        table.clock_for = None  # the clock of the decision in progress starts again here
+        await self.refresh(table)
+        self._after_change(table, local=False)
+        for seat in range(len(table.seats)):
+            self._watch_away(table, seat)
+
+    def _lose(self, table: Table) -> None:
+        log.warning("lease lost", extra={"event": "lease_lost", "table": table.id})
+        table.owned = False
+        for task in [table.bot_task, table.clock_task, *table.away.values()]:
+            if task is not None:
+                task.cancel()
+        table.away.clear()
+        table.clock_for = None
+
     # -- bots and clocks ------------------------------------------------------------------------
     def _schedule(self, table: Table) -> None:
-        if table.status != "playing" or self.closing:
+        if table.status != "playing" or self.closing or not table.owned:
             return
         player = table.game.current_player(table.live.state)
         if player < 0:
@@ -765,6 +996,7 @@ class TableService:
             table.clock_task = self._spawn(self._timeout(table, decision, (seat.clock_ms or 0) / 1000))
 
     async def _bot_move(self, table: Table, seat: int, at: int) -> None:
+        stale = False
         try:
             if self.config.bot_delay_s:
                 await asyncio.sleep(self.config.bot_delay_s)
@@ -777,6 +1009,8 @@ class TableService:
                     steps = plan(table.game, state, seat, action)
                     try:
                         await self._persist(table, steps, None)
+                    except Stale:
+                        stale = True  # another process moved first: re-read, then decide again
                     except ServiceError:
                         await asyncio.sleep(1.0)  # the store is down: nothing was lost, try again
                     else:
@@ -785,6 +1019,8 @@ class TableService:
                         self._commit(table, steps)
         finally:
             table.bot_task = None
+        if stale:
+            await self.refresh(table)
         self._after_change(table)
 
     def _spent_clock(self, table: Table, seat: int) -> int | None:

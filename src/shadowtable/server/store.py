@@ -30,6 +30,11 @@ class StoreError(ShadowTableError):
     """The database could not take or give data (down, full, or a write conflicted)."""
 
 
+class StoreConflict(StoreError):
+    """A write met a row that is already there (another process appended first, or an id was
+    used): nothing of the write is stored; the caller re-reads the truth."""
+
+
 def async_url(url: str) -> str:
     """``url`` with the async driver this server uses: aiosqlite for SQLite, asyncpg for PostgreSQL.
 
@@ -173,6 +178,18 @@ class Store:
         except (OSError, sa.exc.SQLAlchemyError) as exc:
             raise StoreError(f"the database did not answer: {_reason(exc)}") from exc
 
+    async def execute(self, statement: sa.Executable) -> list[dict[str, Any]]:
+        """Run one statement in its own transaction at once (not group-committed) and return its
+        rows (``RETURNING``); for leases, which must be decided before anything else is done."""
+        if self.engine is None:
+            raise StoreError("the store is closed")
+        try:
+            async with self.engine.begin() as connection:
+                result = await connection.execute(statement)
+                return [dict(row._mapping) for row in result] if result.returns_rows else []
+        except (OSError, sa.exc.SQLAlchemyError) as exc:
+            raise StoreError(f"the database did not answer: {_reason(exc)}") from exc
+
     async def ping(self) -> bool:
         """Whether the database answers a trivial query."""
         try:
@@ -204,7 +221,8 @@ def _settle(item: _Write, error: BaseException | None) -> None:
         item.done.set_result(None)
         return
     log.warning("write failed", extra={"event": "write_failed", "reason": _reason(error)})
-    wrapped = StoreError(f"the change could not be saved: {_reason(error)}")
+    kind = StoreConflict if isinstance(error, sa.exc.IntegrityError) else StoreError
+    wrapped = kind(f"the change could not be saved: {_reason(error)}")
     wrapped.__cause__ = error
     item.done.set_exception(wrapped)
 
