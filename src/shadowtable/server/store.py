@@ -203,6 +203,9 @@ def _migrate(connection: sa.Connection) -> None:
     from alembic import command
     from alembic.config import Config
 
+    if connection.dialect.name == "postgresql":
+        # several processes may start at once on one database: one migrates, the others wait
+        connection.execute(sa.text("SELECT pg_advisory_xact_lock(726173)"))
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     config.attributes["connection"] = connection

@@ -1,0 +1,188 @@
+"""Three server processes on PostgreSQL and Redis: seats of one table on different processes play
+whole games of both titles; the owning process killed with SIGKILL mid-game; Redis stopped and
+started; idempotent acts and secrecy across processes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.cluster import Cluster, Redis, SeatClient, get, post
+from shadowtable.core.record import GameRecord, replay_states
+from shadowtable.server.views import encode
+
+pytest.importorskip("redis")
+pytest.importorskip("websockets")
+
+
+@pytest.fixture
+def redis(tmp_path: Path) -> Iterator[Redis]:
+    server = Redis(tmp_path)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, postgres_database: str, redis: Redis) -> Iterator[Cluster]:
+    running = Cluster(tmp_path, postgres_database, redis)
+    yield running
+    running.stop()
+
+
+def _table(cluster: Cluster, game: str, players: int, seats: list[str], **options: Any) -> tuple[str, list[str]]:
+    """A table created through process 0 (its owner); the tokens of its human seats."""
+    answer = post(cluster.servers[0].url, "/api/tables", {"game": game, "players": players, "seats": seats,
+                                                          "options": options, "sit": True})  # fmt: skip
+    table = answer["table"]["id"]
+    tokens = [answer["token"]]
+    for _ in range(seats.count("human") - 1):
+        tokens.append(post(cluster.servers[1].url, f"/api/tables/{table}/join", {})["token"])
+    return table, tokens
+
+
+def _play(clients: list[SeatClient], table: str, limit_s: float = 120) -> None:
+    async def run() -> None:
+        await asyncio.gather(*(client.play(table, limit_s) for client in clients))
+
+    asyncio.run(run())
+
+
+def _record(cluster: Cluster, table: str, server: int = -1) -> GameRecord:
+    return GameRecord.from_json(get(cluster.servers[server].url, f"/api/tables/{table}/record"))
+
+
+def _check_secrecy(client: SeatClient, record: GameRecord) -> int:
+    """Each view the client got is its seat's observation of a state the game passed through."""
+    observed = {encode(game.observe(state, client.seat)) for game, state in replay_states(record)}
+    views = [m for m in client.frames if m["t"] == "view"]
+    for view in views:
+        assert encode(view["obs"]) in observed, f"seat {client.seat}: v{view['v']} is no true state's view"
+        if view["legal"] is not None:
+            assert view["pending"]["seat"] == client.seat
+    return len(views)
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [("shadow-planet", 3, {}), ("shadowlord", 2, {"turn_cap": 12})],
+)
+def test_seats_on_different_processes_play_a_whole_game(
+    cluster: Cluster, game: str, players: int, options: dict[str, Any]
+) -> None:
+    table, tokens = _table(cluster, game, players, ["human"] * players, **options)
+    clients = [
+        SeatClient(seat, token, [cluster.servers[seat % 3].ws], random.Random(seat))
+        for seat, token in enumerate(tokens)
+    ]
+    _play(clients, table)
+    record = _record(cluster, table)
+    assert all(client.over is not None and client.over["returns"] == record.returns for client in clients)
+    assert sum(_check_secrecy(client, record) for client in clients) > 50
+    assert {i for client in clients for i in client.acked} == _client_ids(cluster, table)
+
+
+def test_killing_the_owner_mid_game_loses_no_acknowledged_action(cluster: Cluster) -> None:
+    table, tokens = _table(cluster, "shadow-planet", 3, ["human", "human", "bot:random"])
+    # both people play through processes 1 and 2; process 0 owns the table and runs its bot
+    clients = [SeatClient(seat, token, [cluster.servers[1 + seat].ws, cluster.servers[2 - seat].ws],
+                          random.Random(seat), pause_s=0.01)
+               for seat, token in enumerate(tokens)]  # fmt: skip
+
+    async def run() -> float:
+        games = asyncio.gather(*(client.play(table, 120) for client in clients))
+        await asyncio.sleep(1.5)
+        owner = await _owner(cluster, table)
+        cluster.servers[0].kill()
+        killed_at = time.monotonic()
+        while await _owner(cluster, table) == owner:
+            await asyncio.sleep(0.05)
+        taken_over_s = time.monotonic() - killed_at
+        await games
+        return taken_over_s
+
+    taken_over_s = asyncio.run(run())
+    assert taken_over_s < cluster.lease_s + 3, f"taken over after {taken_over_s:.1f} s"
+    record = _record(cluster, table, server=1)
+    assert record.returns is not None
+    assert any(client.reconnects == 0 for client in clients)
+    acked = {i for client in clients for i in client.acked}
+    stored = _client_ids(cluster, table)
+    assert acked <= stored, f"acknowledged but not stored: {sorted(acked - stored)[:5]}"
+
+
+async def _owner(cluster: Cluster, table: str) -> str | None:
+    import asyncpg
+
+    connection = await asyncpg.connect(cluster.database)
+    try:
+        row = await connection.fetchrow("SELECT owner FROM leases WHERE table_id = $1", table)
+    finally:
+        await connection.close()
+    return None if row is None else str(row["owner"])
+
+
+def _client_ids(cluster: Cluster, table: str) -> set[str]:
+    import asyncpg
+
+    async def read() -> set[str]:
+        connection = await asyncpg.connect(cluster.database)
+        try:
+            rows = await connection.fetch("SELECT client_id FROM actions WHERE table_id = $1", table)
+        finally:
+            await connection.close()
+        return {r["client_id"] for r in rows if r["client_id"] is not None}
+
+    return asyncio.run(read())
+
+
+def test_play_goes_on_while_redis_is_down_and_after_it_is_back(cluster: Cluster, redis: Redis) -> None:
+    table, tokens = _table(cluster, "shadowlord", 2, ["human", "human"], turn_cap=8)
+    clients = [SeatClient(seat, token, [cluster.servers[seat * 2].ws], random.Random(seat), pause_s=0.005)
+               for seat, token in enumerate(tokens)]  # fmt: skip
+
+    async def run() -> None:
+        games = asyncio.gather(*(client.play(table, 180) for client in clients))
+        await asyncio.sleep(1.0)
+        redis.stop()
+        await asyncio.sleep(3.0)
+        redis.start()
+        await games
+
+    asyncio.run(run())
+    record = _record(cluster, table)
+    assert all(client.over is not None for client in clients)
+    assert sum(_check_secrecy(client, record) for client in clients) > 20
+
+
+def test_an_act_resent_to_another_process_is_stored_once(cluster: Cluster) -> None:
+    import websockets.sync.client as ws
+
+    table, tokens = _table(cluster, "shadowlord", 2, ["human", "human"])
+    first = ws.connect(f"{cluster.servers[1].ws}/ws/{table}")
+    first.send(json.dumps({"t": "hello", "token": tokens[0]}))
+    view = _until(first, lambda m: m["t"] == "view" and m["legal"])
+    act = {"t": "act", "id": "same-id", "turn": view["turn"], "action": view["legal"][0][0]}
+    first.send(json.dumps(act))
+    assert _until(first, lambda m: m["t"] in ("ack", "reject"))["t"] == "ack"
+    first.close()
+    second = ws.connect(f"{cluster.servers[2].ws}/ws/{table}")
+    second.send(json.dumps({"t": "hello", "token": tokens[0]}))
+    second.send(json.dumps(act))
+    assert _until(second, lambda m: m["t"] in ("ack", "reject")) == {"t": "ack", "id": "same-id"}
+    second.close()
+    assert _client_ids(cluster, table) == {"same-id"}
+
+
+def _until(socket: Any, wanted: Any, limit: int = 200) -> dict[str, Any]:
+    for _ in range(limit):
+        message: dict[str, Any] = json.loads(socket.recv(timeout=10))
+        if wanted(message):
+            return message
+    raise AssertionError("the message never came")
