@@ -36,10 +36,12 @@ def cluster(tmp_path: Path, postgres_database: str, redis: Redis) -> Iterator[Cl
     running.stop()
 
 
-def _table(cluster: Cluster, game: str, players: int, seats: list[str], **options: Any) -> tuple[str, list[str]]:
+def _table(
+    cluster: Cluster, game: str, players: int, seats: list[str], clock: dict[str, Any] | None = None, **options: Any
+) -> tuple[str, list[str]]:
     """A table created through process 0 (its owner); the tokens of its human seats."""
-    answer = post(cluster.servers[0].url, "/api/tables", {"game": game, "players": players, "seats": seats,
-                                                          "options": options, "sit": True})  # fmt: skip
+    body = {"game": game, "players": players, "seats": seats, "options": options, "sit": True, "clock": clock}
+    answer = post(cluster.servers[0].url, "/api/tables", body)
     table = answer["table"]["id"]
     tokens = [answer["token"]]
     for _ in range(seats.count("human") - 1):
@@ -89,7 +91,8 @@ def test_seats_on_different_processes_play_a_whole_game(
 
 
 def test_killing_the_owner_mid_game_loses_no_acknowledged_action(cluster: Cluster) -> None:
-    table, tokens = _table(cluster, "shadow-planet", 3, ["human", "human", "bot:random"])
+    clock = {"initial_s": 600, "bonus_s": 1, "on_timeout": "bot"}
+    table, tokens = _table(cluster, "shadow-planet", 3, ["human", "human", "bot:random"], clock=clock)
     # both people play through processes 1 and 2; process 0 owns the table and runs its bot
     clients = [SeatClient(seat, token, [cluster.servers[1 + seat].ws, cluster.servers[2 - seat].ws],
                           random.Random(seat), pause_s=0.01)
@@ -101,17 +104,22 @@ def test_killing_the_owner_mid_game_loses_no_acknowledged_action(cluster: Cluste
         owner = await _owner(cluster, table)
         cluster.servers[0].kill()
         killed_at = time.monotonic()
+        seen_before.extend(len(client.frames) for client in clients)
         while await _owner(cluster, table) == owner:
             await asyncio.sleep(0.05)
         taken_over_s = time.monotonic() - killed_at
         await games
         return taken_over_s
 
+    seen_before: list[int] = []
     taken_over_s = asyncio.run(run())
     assert taken_over_s < cluster.lease_s + 3, f"taken over after {taken_over_s:.1f} s"
     record = _record(cluster, table, server=1)
     assert record.returns is not None
     assert any(client.reconnects == 0 for client in clients)
+    # the new owner runs the clocks: a seat it serves sees its own clock running again
+    after = [m for c, n in zip(clients, seen_before, strict=True) for m in c.frames[n:] if m["t"] == "view"]
+    assert any((m["clock"] or {}).get("running") for m in after), "no clock ran after the takeover"
     acked = {i for client in clients for i in client.acked}
     stored = _client_ids(cluster, table)
     assert acked <= stored, f"acknowledged but not stored: {sorted(acked - stored)[:5]}"
