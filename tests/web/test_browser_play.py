@@ -193,7 +193,7 @@ def test_keyboard_alone_plays_from_the_board_and_the_list(browser: Any, live_ser
     create_table(player.page, server.url, game="shadowlord", players=2, seats={1: "bot:random"}, options={})
     page = player.page
     try:
-        for where in ("#frag-board [data-act], #frag-panel [data-act]", "#frag-actions button[data-act]"):
+        for where in ("#frag-board svg [data-act]", "#frag-actions button[data-act]"):
             page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=15000)
             before = page.evaluate("() => document.body.dataset.v")
             target = page.locator(where).first

@@ -248,7 +248,8 @@ document.addEventListener("keydown", (event) => {
   const target = event.target.closest?.("[data-act]");
   if (!target || target.tagName === "BUTTON") return; // buttons click themselves
   event.preventDefault();
-  target.click();
+  if (target.getAttribute("aria-disabled") === "true") return;
+  act({ action: Number(target.dataset.act) }); // SVG elements have no click(): act directly
 });
 
 document.addEventListener("submit", (event) => {
