@@ -320,9 +320,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             os.sched_setaffinity(0, client)
     log_dir = Path(tempfile.mkdtemp(prefix="shadowtable-cluster-load-"))
     summary = []
-    print(
-        f"{'procs':>5} {'run':>3} {'seats':>5} {'dec/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'games':>5} {'err':>4}"
-    )
+    print(f"{'procs':>5} {'run':>3} {'seats':>5} {'dec/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}", end="")
+    print(f" {'games':>5} {'err':>4}")
     for processes in args.processes:
         rows = []
         for run in range(args.runs):

@@ -85,7 +85,7 @@ def _free_ports(count: int) -> int:
 
 
 async def _admin(sql: str) -> None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     connection = await asyncpg.connect(POSTGRES, timeout=5)
     try:
