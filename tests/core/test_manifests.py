@@ -19,7 +19,13 @@ def _game_specific_modules() -> set[str]:
     names: set[str] = set()
     for gid in BUILTIN:
         manifest = manifest_of(game_class(gid))
-        refs = [manifest.heuristic_bot, manifest.encoder, manifest.terminal_board, *manifest.evaluations.values()]
+        refs = [
+            manifest.heuristic_bot,
+            manifest.encoder,
+            manifest.terminal_board,
+            manifest.web_board,
+            *manifest.evaluations.values(),
+        ]
         names |= {ref.partition(":")[0] for ref in refs if ref}
     return names
 
@@ -39,7 +45,8 @@ def test_every_builtin_game_names_its_adapters_and_they_load() -> None:
     for gid in BUILTIN:
         manifest = manifest_of(game_class(gid))
         assert manifest is not NO_ADAPTERS and manifest.heuristic_bot and manifest.encoder and manifest.terminal_board
-        for ref in (manifest.heuristic_bot, manifest.terminal_board, *manifest.evaluations.values()):
+        assert manifest.web_board
+        for ref in (manifest.heuristic_bot, manifest.terminal_board, manifest.web_board, *manifest.evaluations.values()):
             assert callable(load(ref))
 
 

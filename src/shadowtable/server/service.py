@@ -173,7 +173,10 @@ class TableService:
 
     # -- life -----------------------------------------------------------------------------------
     async def resume_all(self) -> int:
-        """Load every table in play (replaying its actions) so its bots and clocks go on."""
+        """Load every table in play (replaying its actions) so its bots and clocks go on.  With
+        several processes each table goes to whichever process's lease round finds it orphaned."""
+        if self.leases is not None:
+            return 0
         rows = await self.store.fetch(sa.select(schema.tables.c.id).where(schema.tables.c.status == "playing"))
         for row in rows:
             with contextlib.suppress(ServiceError):
@@ -240,7 +243,9 @@ class TableService:
             sa.insert(schema.seats).values([_seat_row(table_id, i, s) for i, s in enumerate(seats)]),
         )
         if self.leases is not None:
-            table.owned = await self._acquire(table_id)
+            # owned by the process its seats reach first (nginx hashes a table's pages and sockets
+            # to one process), not necessarily the one that answered the creation
+            table.owned = False
         self.tables[table_id] = table
         log.info("table created", extra={"event": "create", "table": table_id, "game": game.spec.id})
         if all(seat.taken for seat in seats):
@@ -359,6 +364,8 @@ class TableService:
     async def join(self, table_id: str, name: str | None, wanted: int | None) -> tuple[Table, int, str]:
         """Sit at a free seat (``wanted`` or the first one); returns the table, seat and token."""
         table = await self.table(table_id)
+        if self.bus is not None:
+            await self.refresh(table)  # the seats as they are now, whichever process took them
         async with table.lock:
             if table.status == "over":
                 raise Conflict("the game is over")
@@ -375,7 +382,24 @@ class TableService:
                 raise Conflict("every seat is taken")
             shown = display_name(name, seat)
             key = new_key()
-            await self._write(_seat_update(table.id, seat, key_hash=key_hash(key), name=shown))
+            # only if still free: another process may have seated someone a moment ago
+            claimed = (
+                sa.update(schema.seats)
+                .where(
+                    schema.seats.c.table_id == table.id,
+                    schema.seats.c.seat == seat,
+                    schema.seats.c.key_hash.is_(None),
+                    schema.seats.c.kind == "human",
+                )
+                .values(key_hash=key_hash(key), name=shown)
+                .returning(schema.seats.c.seat)
+            )
+            try:
+                taken = await self.store.execute(claimed)
+            except StoreError as exc:
+                raise Unavailable(str(exc)) from exc
+            if not taken:
+                raise Conflict(f"seat {seat} was taken a moment ago: try again")
             table.seats[seat].key_hash = key_hash(key)
             table.seats[seat].name = shown
             starts = table.status == "open" and all(s.taken for s in table.seats)

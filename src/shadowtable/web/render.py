@@ -56,9 +56,11 @@ def text_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
 def rule_sections(game: Game[Any]) -> dict[str, dict[str, str]]:
     """The game's rule keys with their section and quote (empty if it has none)."""
     package = type(game).__module__.rpartition(".")[0]
+    if not package:
+        return {}  # a game defined outside a package has no rules data
     try:
         rules: dict[str, dict[str, str]] = load_rules_help(package)["rules"]
-    except (FileNotFoundError, ModuleNotFoundError, KeyError):
+    except (OSError, ImportError, KeyError, TypeError, ValueError):
         return {}
     return rules
 
