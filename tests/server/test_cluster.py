@@ -93,19 +93,21 @@ def test_seats_on_different_processes_play_a_whole_game(
 def test_killing_the_owner_mid_game_loses_no_acknowledged_action(cluster: Cluster) -> None:
     clock = {"initial_s": 600, "bonus_s": 1, "on_timeout": "bot"}
     table, tokens = _table(cluster, "shadow-planet", 3, ["human", "human", "bot:random"], clock=clock)
-    # both people play through processes 1 and 2; process 0 owns the table and runs its bot
-    clients = [SeatClient(seat, token, [cluster.servers[1 + seat].ws, cluster.servers[2 - seat].ws],
-                          random.Random(seat), pause_s=0.01)
+    owner = asyncio.run(_wait_for_owner(cluster, table))
+    victim = next(i for i, server in enumerate(cluster.servers) if f"-{server.process.pid}-" in owner)
+    others = [server.ws for i, server in enumerate(cluster.servers) if i != victim]
+    # both people play through the two other processes; the owner runs the bot and the clocks
+    clients = [SeatClient(seat, token, others[seat:] + others[:seat], random.Random(seat), pause_s=0.01)
                for seat, token in enumerate(tokens)]  # fmt: skip
 
     async def run() -> float:
         games = asyncio.gather(*(client.play(table, 120) for client in clients))
         await asyncio.sleep(1.5)
-        owner = await _owner(cluster, table)
-        cluster.servers[0].kill()
+        cluster.servers[victim].kill()
         killed_at = time.monotonic()
         seen_before.extend(len(client.frames) for client in clients)
         while await _owner(cluster, table) == owner:
+            assert time.monotonic() - killed_at < 30, "nobody took the table over"
             await asyncio.sleep(0.05)
         taken_over_s = time.monotonic() - killed_at
         await games
@@ -114,15 +116,24 @@ def test_killing_the_owner_mid_game_loses_no_acknowledged_action(cluster: Cluste
     seen_before: list[int] = []
     taken_over_s = asyncio.run(run())
     assert taken_over_s < cluster.lease_s + 3, f"taken over after {taken_over_s:.1f} s"
-    record = _record(cluster, table, server=1)
+    record = _record(cluster, table, server=(victim + 1) % len(cluster.servers))
     assert record.returns is not None
-    assert any(client.reconnects == 0 for client in clients)
+    assert all(client.reconnects == 0 for client in clients), "no seat was connected to the killed process"
     # the new owner runs the clocks: a seat it serves sees its own clock running again
     after = [m for c, n in zip(clients, seen_before, strict=True) for m in c.frames[n:] if m["t"] == "view"]
     assert any((m["clock"] or {}).get("running") for m in after), "no clock ran after the takeover"
     acked = {i for client in clients for i in client.acked}
     stored = _client_ids(cluster, table)
     assert acked <= stored, f"acknowledged but not stored: {sorted(acked - stored)[:5]}"
+
+
+async def _wait_for_owner(cluster: Cluster, table: str) -> str:
+    for _ in range(100):
+        owner = await _owner(cluster, table)
+        if owner is not None:
+            return owner
+        await asyncio.sleep(0.05)
+    raise AssertionError("no process took the table")
 
 
 async def _owner(cluster: Cluster, table: str) -> str | None:
