@@ -156,15 +156,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         # the garbage collector's full passes, which pause every connection while they run
         gc.collect()
         gc.freeze()
+        await ratings.apply_pending()  # ends stored but not counted (the server stopped in between)
         resumed = asyncio.ensure_future(service.resume_all())
-        pending = asyncio.ensure_future(ratings.apply_pending())  # ends stored but not yet counted
         log.info("server started", extra={"event": "start"})
         try:
             yield
         finally:
             resumed.cancel()
-            pending.cancel()
             await service.stop()
+            await ratings.drain()
             await store.close()
             bots.close()
             log.info("server stopped", extra={"event": "stop"})

@@ -11,6 +11,8 @@ applied after the game's last action is stored; a table whose end was stored but
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Sequence
@@ -71,6 +73,7 @@ class Ratings:
 
     def __init__(self, store: Store | None = None) -> None:
         self.store = store
+        self._running: set[asyncio.Task[bool]] = set()
 
     def _store(self) -> Store:
         if self.store is None:
@@ -86,10 +89,22 @@ class Ratings:
     async def table_over(self, table_id: str) -> None:
         """The service's end hook: count the table in the ratings (a failure is logged; the table
         is counted at the next start)."""
-        try:
-            await self.apply(table_id)
-        except Exception:  # noqa: BLE001 - never let the hook break the table; apply_pending retries
-            log.warning("rating not applied", extra={"event": "rating_failed", "table": table_id}, exc_info=True)
+        # its own task, shielded: a transaction cut off half way would leave the driver waiting
+        task = asyncio.ensure_future(self.apply(table_id))
+        self._running.add(task)
+        task.add_done_callback(self._done)
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.shield(task)
+
+    def _done(self, task: asyncio.Task[bool]) -> None:
+        self._running.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("rating not applied", extra={"event": "rating_failed"}, exc_info=task.exception())
+
+    async def drain(self) -> None:
+        """Wait for the ratings being applied (before the store closes)."""
+        if self._running:
+            await asyncio.wait(list(self._running), timeout=10)
 
     async def apply(self, table_id: str) -> bool:
         """Count a finished table in its players' ratings, in one transaction, once.  Returns
