@@ -99,9 +99,19 @@ def test_the_leaderboard_history_and_replay_pages(client: Any) -> None:
             assert f"Step {step} of {steps}" in page.text
             assert ('rel="next"' in page.text) == (step < steps) and ('rel="prev"' in page.text) == (step > 0)
             assert "data-act" not in page.text, "a replay offers no actions"
+
     # the seat's view hides the other card until the end; the spectator sees none before it
-    first = client.get(f"/replay/{table_id}", params={"seat": "0", "step": "2"}).text
-    assert "as seat 0 (Ann)" in first
+    def cards(seat: str, step: int) -> list[str]:
+        page = client.get(f"/replay/{table_id}", params={"seat": seat, "step": str(step)}).text
+        found = re.search(r"&#34;cards&#34;: \[\s*([^,\s]+),\s*([^\s\]]+)", page)
+        assert found is not None, page
+        return [found[1], found[2]]
+
+    assert "as seat 0 (Ann)" in client.get(f"/replay/{table_id}", params={"seat": "0", "step": "2"}).text
+    assert cards("0", 2)[0] != "null" and cards("0", 2)[1] == "null", "a seat sees its own card only"
+    assert cards("1", 2)[0] == "null" and cards("1", 2)[1] != "null"
+    assert cards("", 2) == ["null", "null"], "the spectator sees no card before the end"
+    assert "null" not in cards("", steps), "every card is shown at the end"
     assert client.get(link.group(1).replace("&amp;", "&")).status_code == 200
     for bad in ({"seat": "9"}, {"seat": "x"}, {"step": str(steps + 1)}, {"step": "-1"}):
         assert client.get(f"/replay/{table_id}", params=bad).status_code == 400
