@@ -46,7 +46,12 @@ def test_every_builtin_game_names_its_adapters_and_they_load() -> None:
         manifest = manifest_of(game_class(gid))
         assert manifest is not NO_ADAPTERS and manifest.heuristic_bot and manifest.encoder and manifest.terminal_board
         assert manifest.web_board
-        for ref in (manifest.heuristic_bot, manifest.terminal_board, manifest.web_board, *manifest.evaluations.values()):
+        for ref in (
+            manifest.heuristic_bot,
+            manifest.terminal_board,
+            manifest.web_board,
+            *manifest.evaluations.values(),
+        ):
             assert callable(load(ref))
 
 

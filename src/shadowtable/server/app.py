@@ -19,13 +19,17 @@ from starlette.websockets import WebSocketState
 import shadowtable
 from shadowtable.bots.registry import available_bots
 from shadowtable.core.registry import available_games, game_class
+from shadowtable.server.account_api import add_account_api
+from shadowtable.server.accounts import AccountMiddleware, Accounts
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, cookie_name, request_token, set_seat_cookie
 from shadowtable.server.errors import ServiceError, Unavailable
+from shadowtable.server.ratings import Ratings
 from shadowtable.server.service import Connection, NewTable, TableService, display_name
 from shadowtable.server.store import Store
 from shadowtable.server.tokens import SeatTokens
+from shadowtable.web.account_pages import add_account_pages
 from shadowtable.web.pages import add_pages
 from shadowtable.web.render import view_fragments
 
@@ -134,6 +138,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The server application for ``config`` (the defaults: SQLite in the data folder)."""
     config = config or ServerConfig()
     state: dict[str, TableService] = {}
+    accounts, ratings = Accounts(), Ratings()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -144,11 +149,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             config, store, SeatTokens(config.signing_secret(), config.token_max_age_s), bots, view_fragments
         )
         state["service"] = service
+        accounts.open(store, config.signing_secret())
+        ratings.store = store
+        service.on_over.append(ratings.table_over)
         await service.start()
         # what start-up made (modules, the app, the schema) lives as long as the server: kept out of
         # the garbage collector's full passes, which pause every connection while they run
         gc.collect()
         gc.freeze()
+        await ratings.apply_pending()  # ends stored but not counted (the server stopped in between)
         resumed = asyncio.ensure_future(service.resume_all())
         log.info("server started", extra={"event": "start"})
         try:
@@ -156,6 +165,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         finally:
             resumed.cancel()
             await service.stop()
+            await ratings.drain()
             await store.close()
             bots.close()
             log.info("server stopped", extra={"event": "stop"})
@@ -223,16 +233,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return await service().lobby(status, limit)
 
     @app.post("/api/tables", response_model=Seated, status_code=201, responses=ERRORS)
-    async def create(body: CreateTable, response: Response) -> dict[str, Any]:
-        """Create a table; with ``sit`` you take its first human seat and get that seat's token."""
+    async def create(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
+        """Create a table; with ``sit`` you take its first human seat and get that seat's token
+        (signed in: as your account, under its name)."""
         svc = service()
+        account = accounts.current(request)
         if body.sit:
             display_name(body.name, 0)  # checked before anything is created
         seats = body.seats if body.seats is not None else ["human"] * body.players
         clock = body.clock.model_dump() if body.clock is not None else None
         table = await svc.create(NewTable(body.game, body.players, body.options, seats, clock, body.listed))
         if body.sit and any(not s.taken for s in table.seats):
-            table, seat, token = await svc.join(table.id, body.name, None)
+            name, account_id = (account.name, account.id) if account else (body.name, None)
+            table, seat, token = await svc.join(table.id, name, None, account_id)
             set_seat_cookie(response, table.id, token, config)
             return {"table": svc.info(table), "seat": seat, "token": token}
         return {"table": svc.info(table), "seat": None, "token": None}
@@ -244,10 +257,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return svc.info(await svc.table(table_id))
 
     @app.post("/api/tables/{table_id}/join", response_model=Seated, responses=ERRORS)
-    async def join(table_id: TableId, body: JoinTable, response: Response) -> dict[str, Any]:
-        """Take a free seat: the answer (and an HttpOnly cookie) holds the seat's token."""
+    async def join(table_id: TableId, body: JoinTable, request: Request, response: Response) -> dict[str, Any]:
+        """Take a free seat: the answer (and an HttpOnly cookie) holds the seat's token (signed in:
+        the seat is your account's, under its name)."""
         svc = service()
-        table, seat, token = await svc.join(table_id, body.name, body.seat)
+        account = accounts.current(request)
+        name, account_id = (account.name, account.id) if account else (body.name, None)
+        table, seat, token = await svc.join(table_id, name, body.seat, account_id)
         set_seat_cookie(response, table.id, token, config)
         return {"table": svc.info(table), "seat": seat, "token": token}
 
@@ -327,7 +343,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 with contextlib.suppress(Exception):
                     await websocket.close(code=4403 if not connection.greeted else 1000)
 
-    add_pages(app, service, config)
+    app.state.accounts, app.state.ratings = accounts, ratings
+    add_account_api(app, accounts, ratings)
+    add_pages(app, service, config, accounts)
+    add_account_pages(app, service, accounts, ratings)
+    app.add_middleware(AccountMiddleware, accounts=accounts)
     return app
 
 

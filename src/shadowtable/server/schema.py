@@ -26,6 +26,9 @@ tables = sa.Table(
     sa.Column("rematch", sa.String(32), nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
+    # false once a bot plays a human seat, or when a seat is not a human with an account (revision 0002)
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("rated_at", sa.Float, nullable=True),  # when the end was counted in the ratings (once)
 )
 sa.Index("ix_tables_status", tables.c.status, tables.c.created_at)
 
@@ -40,7 +43,9 @@ seats = sa.Table(
     sa.Column("key_hash", sa.String(64), nullable=True),  # null: nobody holds the seat's token
     sa.Column("zombie", sa.Boolean, nullable=False),
     sa.Column("clock_ms", sa.BigInteger, nullable=True),
+    sa.Column("account_id", sa.String(32), nullable=True),  # the signed-in player who took the seat
 )
+sa.Index("ix_seats_account", seats.c.account_id)
 
 actions = sa.Table(
     "actions",
@@ -63,6 +68,29 @@ chat = sa.Table(
     sa.Column("text", sa.String(500), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
 )
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(32), nullable=False),
+    sa.Column("name_key", sa.String(128), nullable=False),  # the name casefolded: unique
+    sa.Column("password_hash", sa.String(256), nullable=False),  # argon2id, never the password
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.UniqueConstraint("name_key", name="uq_accounts_name_key"),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("players", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)
+sa.Index("ix_ratings_board", ratings.c.game, ratings.c.players)
 
 leases = sa.Table(
     "leases",

@@ -33,6 +33,7 @@ from shadowtable.server.config import ServerConfig
 from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Stale, Unavailable
 from shadowtable.server.live import LiveTable, Step, plan, replayed
 from shadowtable.server.protocol import Act, Chat, Hello, Message, Ping, ProtocolError, Sync, parse_frame
+from shadowtable.server.ratings import unrated
 from shadowtable.server.store import Store, StoreConflict, StoreError
 from shadowtable.server.tokens import SeatClaim, SeatTokens, TokenError, key_hash, matches, new_key
 from shadowtable.server.views import encode, seat_view
@@ -160,6 +161,8 @@ class TableService:
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
+        self.on_over: list[Callable[[str], Awaitable[Any]]] = []
+        """Called with a table's id once its end is stored (the ratings); each in its own task."""
         clustered = bool(config.redis_url)
         self.leases = Leases(store, config.process_id, config.lease_s) if clustered else None
         self.bus = Bus(config.redis_url, config.process_id) if clustered else None
@@ -361,8 +364,11 @@ class TableService:
         return _finished_record(table)
 
     # -- seats ----------------------------------------------------------------------------------
-    async def join(self, table_id: str, name: str | None, wanted: int | None) -> tuple[Table, int, str]:
-        """Sit at a free seat (``wanted`` or the first one); returns the table, seat and token."""
+    async def join(
+        self, table_id: str, name: str | None, wanted: int | None, account_id: str | None = None
+    ) -> tuple[Table, int, str]:
+        """Sit at a free seat (``wanted`` or the first one), as the signed-in ``account_id`` if any;
+        returns the table, seat and token."""
         table = await self.table(table_id)
         if self.bus is not None:
             await self.refresh(table)  # the seats as they are now, whichever process took them
@@ -391,7 +397,7 @@ class TableService:
                     schema.seats.c.key_hash.is_(None),
                     schema.seats.c.kind == "human",
                 )
-                .values(key_hash=key_hash(key), name=shown)
+                .values(key_hash=key_hash(key), name=shown, account_id=account_id)
                 .returning(schema.seats.c.seat)
             )
             try:
@@ -429,7 +435,10 @@ class TableService:
         async with table.lock:
             seat = self.claim(table, token).seat
             playing = table.status == "playing"
-            await self._write(_seat_update(table.id, seat, key_hash=None, zombie=playing or table.seats[seat].zombie))
+            await self._write(
+                _seat_update(table.id, seat, key_hash=None, zombie=playing or table.seats[seat].zombie),
+                *([unrated(table.id)] if playing else []),
+            )
             table.seats[seat].key_hash = None
             table.seats[seat].zombie = playing or table.seats[seat].zombie
         for connection in [c for c in table.connections if c.seat == seat]:
@@ -523,6 +532,8 @@ class TableService:
             table.status = "over"
             table.returns = list(table.game.returns(table.live.state))
             log.info("game over", extra={"event": "over", "table": table.id})
+            for hook in self.on_over:
+                self._spawn(hook(table.id))
 
     async def _start_game(self, table: Table) -> None:
         async with table.lock:
@@ -795,7 +806,7 @@ class TableService:
             if table.seats[seat].zombie:
                 return
             try:
-                await self._write(_seat_update(table.id, seat, zombie=True, **clock))
+                await self._write(_seat_update(table.id, seat, zombie=True, **clock), unrated(table.id))
             except ServiceError:
                 return
             table.seats[seat].zombie = True
@@ -1069,7 +1080,7 @@ class TableService:
         bonus = int(table.clock["bonus_ms"])
         async with table.lock:
             with contextlib.suppress(ServiceError):
-                await self._write(_seat_update(table.id, seat, clock_ms=bonus))
+                await self._write(_seat_update(table.id, seat, clock_ms=bonus), unrated(table.id))
             table.seats[seat].clock_ms = bonus
             table.skip_once = decision
         self._notice(table, f"{name} ran out of time: a bot makes this move for seat {seat}")

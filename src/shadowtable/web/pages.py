@@ -19,6 +19,7 @@ import shadowtable
 from shadowtable.bots.registry import available_bots
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
+from shadowtable.server.accounts import Accounts, signed_in
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie
 from shadowtable.server.errors import Forbidden, ServiceError
@@ -36,6 +37,7 @@ TABLE_PATH = r"^[A-Za-z0-9_-]{1,32}$"
 
 
 def page(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    context.setdefault("account", signed_in.get())
     return HTMLResponse(render(template, version=shadowtable.__version__, **context), status_code=status_code)
 
 
@@ -127,8 +129,16 @@ def seat_of(service: TableService, table: Table, request: Request) -> tuple[int 
         return None, str(exc)
 
 
-def add_pages(app: FastAPI, service: Callable[[], TableService], config: ServerConfig) -> None:
+def add_pages(
+    app: FastAPI, service: Callable[[], TableService], config: ServerConfig, accounts: Accounts | None = None
+) -> None:
     """Mount the static files and the browser pages on ``app``."""
+
+    def sitter(request: Request, name: str | None) -> tuple[str | None, str | None]:
+        """The name and account a seat is taken with: a signed-in browser's account, else ``name``."""
+        account = accounts.current(request) if accounts is not None else None
+        return (account.name, account.id) if account is not None else (name, None)
+
     static = resources.files("shadowtable.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     router = APIRouter(include_in_schema=False)
@@ -183,7 +193,8 @@ def add_pages(app: FastAPI, service: Callable[[], TableService], config: ServerC
         try:
             spec = spec_of(form.get("game"))
             players = parse_players(spec, form.get("players"))
-            display_name(form.get("name"), 0)  # checked before anything is created
+            name, account_id = sitter(request, form.get("name"))
+            display_name(name, 0)  # checked before anything is created
             new = NewTable(
                 spec.id,
                 players,
@@ -193,7 +204,7 @@ def add_pages(app: FastAPI, service: Callable[[], TableService], config: ServerC
                 form.get("listed", "yes") == "yes",
             )
             table = await svc.create(new)
-            table, _seat, token = await svc.join(table.id, form.get("name"), 0)
+            table, _seat, token = await svc.join(table.id, name, 0, account_id)
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{table.id}")
@@ -247,7 +258,8 @@ def add_pages(app: FastAPI, service: Callable[[], TableService], config: ServerC
         except ValueError:
             return error_page(ServiceError("seat: expected a number"))
         try:
-            table, _seat, token = await service().join(table_id, form.get("name"), wanted)
+            name, account_id = sitter(request, form.get("name"))
+            table, _seat, token = await service().join(table_id, name, wanted, account_id)
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{table.id}")
@@ -280,8 +292,8 @@ def add_pages(app: FastAPI, service: Callable[[], TableService], config: ServerC
             old = await svc.table(table_id)
             seat = svc.claim(old, token).seat
             new = await svc.rematch(table_id, token)
-            name = old.seats[seat].name
-            new, _seat, new_token = await svc.join(new.id, name, seat)
+            name, account_id = sitter(request, old.seats[seat].name)
+            new, _seat, new_token = await svc.join(new.id, name, seat, account_id)
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{new.id}")

@@ -1,0 +1,118 @@
+"""The account pages over HTTP: sign up, sign in and out, the header, the leaderboard, a player's
+games and the replay of every step from each seat and the spectator's view."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from server.account_helpers import PASSWORD, seat0_wins, table_of  # noqa: E402
+from server.conftest import config_for  # noqa: E402
+from shadowtable.server.app import create_app  # noqa: E402
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    app = create_app(config_for(f"sqlite:///{tmp_path / 'pages.db'}"))
+    with TestClient(app, base_url="http://testserver") as test_client:
+        yield test_client
+
+
+def _sign_up(client: Any, name: str, password: str = PASSWORD) -> Any:
+    client.cookies.clear()
+    return client.post("/signup", data={"name": name, "password": password}, follow_redirects=False)
+
+
+def test_signing_up_signs_in_and_the_header_says_so(client: Any) -> None:
+    page = client.get("/")
+    assert 'href="/login"' in page.text and 'href="/signup"' in page.text and 'href="/leaderboard"' in page.text
+    form = client.get("/signup")
+    assert form.status_code == 200 and 'type="password"' in form.text and 'action="/signup"' in form.text
+    made = _sign_up(client, "Ada <b>")
+    assert made.status_code == 303 and "shadowtable_account=" in made.headers["set-cookie"]
+    page = client.get("/")
+    assert "Ada &lt;b&gt;" in page.text and "Sign out" in page.text and "<b>" not in page.text
+    assert "You sit as" in page.text, "signed in, the creation form sits you as your account"
+    # creating a table from the form takes the seat as the account
+    created = client.post("/tables", data={"game": "tiny-showdown", "players": "2"}, follow_redirects=False)
+    table = created.headers["location"].rsplit("/", 1)[1]
+    assert "you: Ada &lt;b&gt; (seat 0)" in client.get(f"/t/{table}").text
+    out = client.post("/logout", follow_redirects=False)
+    assert out.status_code == 303 and "shadowtable_account" not in client.cookies
+    assert "Sign out" not in client.get("/").text
+
+
+def test_sign_in_errors_are_pages_with_their_status(client: Any) -> None:
+    assert _sign_up(client, "Ada").status_code == 303
+    taken = _sign_up(client, "ADA")
+    assert taken.status_code == 409 and "error: that name is taken" in taken.text
+    short = _sign_up(client, "Bo", "password123")
+    assert short.status_code == 400 and "error: name: 3 to 32" in short.text
+    weak = _sign_up(client, "Bobby", "short")
+    assert weak.status_code == 400 and "error: password: 8 to 256" in weak.text
+    client.cookies.clear()
+    wrong = client.post("/login", data={"name": "Ada", "password": "wrong password"}, follow_redirects=False)
+    unknown = client.post("/login", data={"name": "Nobody", "password": "wrong password"}, follow_redirects=False)
+    assert wrong.status_code == unknown.status_code == 403
+    assert re.search(r"error: [^<]+", wrong.text)[0] == re.search(r"error: [^<]+", unknown.text)[0]  # type: ignore[index]
+    good = client.post("/login", data={"name": "ada", "password": PASSWORD}, follow_redirects=False)
+    assert good.status_code == 303 and "shadowtable_account=" in good.headers["set-cookie"]
+
+
+def test_the_leaderboard_history_and_replay_pages(client: Any) -> None:
+    for name in ("Ann", "Bob"):
+        client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    table_id, token0, token1 = table_of(client, "Ann", "Bob")
+    # a live game is never replayed
+    playing = client.get(f"/replay/{table_id}", params={"seat": "0"})
+    assert playing.status_code == 409 and "once the game is over" in playing.text
+    seat0_wins(client, table_id, token0, token1)
+    for _ in range(500):
+        board = client.get("/leaderboard", params={"game": "tiny-showdown", "players": "2"})
+        if "Bob" in board.text:
+            break
+    assert board.status_code == 200
+    assert board.text.index("Ann") < board.text.index("Bob"), "the winner first"
+    default = client.get("/leaderboard")
+    assert default.status_code == 200 and "Tiny Showdown, 2 players" in default.text
+    assert client.get("/leaderboard", params={"game": "nope"}).status_code == 400
+
+    history = client.get("/players/bob")
+    assert history.status_code == 200
+    assert "Tiny Showdown" in history.text and "lost (placed 2 of 2)" in history.text
+    link = re.search(r'href="(/replay/[^"]+)"', history.text)
+    assert link is not None
+    assert client.get("/players/nobody").status_code == 404
+
+    steps = len(client.get(f"/api/tables/{table_id}/record").json()["actions"])
+    for seat in ("", "0", "1"):
+        for step in range(steps + 1):
+            page = client.get(f"/replay/{table_id}", params={"seat": seat, "step": str(step)})
+            assert page.status_code == 200, (seat, step, page.text)
+            assert f"Step {step} of {steps}" in page.text
+            assert ('rel="next"' in page.text) == (step < steps) and ('rel="prev"' in page.text) == (step > 0)
+            assert "data-act" not in page.text, "a replay offers no actions"
+
+    # the seat's view hides the other card until the end; the spectator sees none before it
+    def cards(seat: str, step: int) -> list[str]:
+        page = client.get(f"/replay/{table_id}", params={"seat": seat, "step": str(step)}).text
+        found = re.search(r"&#34;cards&#34;: \[\s*([^,\s]+),\s*([^\s\]]+)", page)
+        assert found is not None, page
+        return [found[1], found[2]]
+
+    assert "as seat 0 (Ann)" in client.get(f"/replay/{table_id}", params={"seat": "0", "step": "2"}).text
+    assert cards("0", 2)[0] != "null" and cards("0", 2)[1] == "null", "a seat sees its own card only"
+    assert cards("1", 2)[0] == "null" and cards("1", 2)[1] != "null"
+    assert cards("", 2) == ["null", "null"], "the spectator sees no card before the end"
+    assert "null" not in cards("", steps), "every card is shown at the end"
+    assert client.get(link.group(1).replace("&amp;", "&")).status_code == 200
+    for bad in ({"seat": "9"}, {"seat": "x"}, {"step": str(steps + 1)}, {"step": "-1"}):
+        assert client.get(f"/replay/{table_id}", params=bad).status_code == 400
+    assert client.get("/replay/nosuchtable").status_code == 404
