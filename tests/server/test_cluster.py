@@ -184,15 +184,19 @@ def test_an_act_resent_to_another_process_is_stored_once(cluster: Cluster) -> No
     import websockets.sync.client as ws
 
     table, tokens = _table(cluster, "shadowlord", 2, ["human", "human"])
-    first = ws.connect(f"{cluster.servers[1].ws}/ws/{table}")
-    first.send(json.dumps({"t": "hello", "token": tokens[0]}))
-    view = _until(first, lambda m: m["t"] == "view" and m["legal"])
+    sockets = [ws.connect(f"{cluster.servers[1].ws}/ws/{table}") for _ in tokens]
+    for socket, token in zip(sockets, tokens, strict=True):
+        socket.send(json.dumps({"t": "hello", "token": token}))
+    views = [_until(socket, lambda m: m["t"] == "view") for socket in sockets]
+    deciding = next(i for i, view in enumerate(views) if view["legal"])  # chance chose who starts
+    first, view, token = sockets[deciding], views[deciding], tokens[deciding]
+    sockets[1 - deciding].close()
     act = {"t": "act", "id": "same-id", "turn": view["turn"], "action": view["legal"][0][0]}
     first.send(json.dumps(act))
     assert _until(first, lambda m: m["t"] in ("ack", "reject"))["t"] == "ack"
     first.close()
     second = ws.connect(f"{cluster.servers[2].ws}/ws/{table}")
-    second.send(json.dumps({"t": "hello", "token": tokens[0]}))
+    second.send(json.dumps({"t": "hello", "token": token}))
     second.send(json.dumps(act))
     assert _until(second, lambda m: m["t"] in ("ack", "reject")) == {"t": "ack", "id": "same-id"}
     second.close()

@@ -36,6 +36,8 @@ from server.conftest import POSTGRES, _admin, _postgres_url  # noqa: E402
 from shadowtable.core.registry import make  # noqa: E402
 from shadowtable.server.live import LiveTable, replayed  # noqa: E402
 
+pytestmark = pytest.mark.serial  # kills servers under load and restarts PostgreSQL itself
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 GAME, PLAYERS = "shadow-planet", 5
 
