@@ -70,7 +70,7 @@ def add_account_api(app: FastAPI, accounts: Accounts, ratings: Ratings) -> None:
         accounts.set_cookie(response, account)
         return {"name": account.name}
 
-    @app.post("/api/session", response_model=AccountOut, responses=_errors(403, 503))
+    @app.post("/api/session", response_model=AccountOut, responses=_errors(400, 403, 503))
     async def log_in(body: Credentials, response: Response) -> dict[str, Any]:
         """Sign in: seats you join from now on are rated under this account."""
         account = await accounts.log_in(body.name, body.password)
