@@ -193,6 +193,8 @@ class SeatClient:
                         await socket_.send(json.dumps(pending))  # same id: stored at most once
                     sent_turn = None if pending is None else pending["turn"]
                     while self.over is None:
+                        if time.monotonic() > deadline:
+                            raise AssertionError(f"seat {self.seat}: the game did not end within {limit_s} s")
                         message = json.loads(await asyncio.wait_for(socket_.recv(), timeout=limit_s))
                         self.frames.append(message)
                         kind = message["t"]

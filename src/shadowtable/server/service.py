@@ -754,6 +754,8 @@ class TableService:
             if seat is None:
                 connection.push({"t": "refused", "why": why})
                 return False
+        if self.bus is not None:
+            await self.refresh(table)  # start from the truth: a message of the bus may have been lost
         connection.seat = seat
         connection.greeted = True
         connection.html = hello.html
@@ -899,6 +901,7 @@ class TableService:
             data = body.get("data")
             self._notice(table, body["text"], relay=False, **(data if isinstance(data, dict) else {}))
         elif kind == "presence" and isinstance(body.get("seats"), list):
+            before = self.presence(table)
             seats = frozenset(s for s in body["seats"] if isinstance(s, int) and 0 <= s < len(table.seats))
             table.remote[str(body.get("from"))] = (time.monotonic() + 2 * self.config.lease_s, seats)
             for seat in range(len(table.seats)):
@@ -906,7 +909,8 @@ class TableService:
                     table.away.pop(seat).cancel()
                 else:
                     self._watch_away(table, seat)
-            self._send_presence(table)
+            if self.presence(table) != before:
+                self._send_presence(table)
 
     async def refresh(self, table: Table) -> None:
         """Re-read ``table`` from the database (another process changed it) and send what is new."""
@@ -989,8 +993,14 @@ class TableService:
         for table in list(self.tables.values()):
             if table.connections:
                 self._publish_presence(table)
-                if not self.bus.healthy:
-                    await self.refresh(table)
+                if not self.bus.healthy or await self._behind(table):
+                    await self.refresh(table)  # Redis is down, or a message of it was lost
+
+    async def _behind(self, table: Table) -> bool:
+        """Whether the database holds actions this copy of ``table`` has not seen."""
+        query = sa.select(sa.func.count()).select_from(schema.actions).where(schema.actions.c.table_id == table.id)
+        rows = await self._fetch(query)
+        return bool(rows) and int(next(iter(rows[0].values()))) != len(table.live.rows)
 
     async def _gain(self, table: Table) -> None:
         log.info("table taken over", extra={"event": "takeover", "table": table.id})
