@@ -146,6 +146,10 @@ class Load:
         self.stop = asyncio.Event()
         self.decisions = 0  # every ack, measured or not (the probe uses it)
         self.gate = asyncio.Semaphore(50)
+        self.last_act: dict[str, tuple[float, int]] = {}
+        """Per table: when its last act was sent, and by which seat."""
+        self.handoffs_ms: list[float] = []
+        """Act sent by one seat → the next deciding seat (another one) has its view: the fan-out."""
 
     def error(self, kind: str, why: str) -> None:
         if not self.measuring:
@@ -187,6 +191,7 @@ class Load:
             await asyncio.sleep(random.uniform(*self.step.think))
             count += 1
             pending[str(count)] = time.perf_counter()
+            self.last_act[table] = (pending[str(count)], index)
             action = random.choice(view["legal"])[0]
             await ws.send(json.dumps({"t": "act", "id": str(count), "turn": view["turn"], "action": action}))
 
@@ -207,6 +212,9 @@ class Load:
                 kind = message["t"]
                 if kind == "view":
                     if message["legal"] and message["turn"] != acting["turn"]:
+                        last = self.last_act.pop(table, None)
+                        if last is not None and last[1] != index and self.measuring:
+                            self.handoffs_ms.append((time.perf_counter() - last[0]) * 1000)
                         acting["turn"] = message["turn"]
                         acting["task"] = asyncio.ensure_future(act(message))
                 elif kind == "ack":
@@ -284,7 +292,11 @@ async def run_once(processes: int, args: argparse.Namespace, log_dir: Path) -> d
             slot.cancel()
         await asyncio.gather(*slots, return_exceptions=True)
         lat = sorted(step.latencies_ms)
+        handoffs = sorted(load.handoffs_ms)
         return {
+            "handoff_p50_ms": _pct(handoffs, 50),
+            "handoff_p99_ms": _pct(handoffs, 99),
+            "handoffs": len(handoffs),
             "processes": processes,
             "cross": args.cross,
             "available": True,
@@ -344,6 +356,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 "median_decisions_per_s": _median(available, "decisions_per_s"),
                 "median_p50_ms": _median(available, "p50_ms"),
                 "median_p99_ms": _median(available, "p99_ms"),
+                "median_handoff_p50_ms": _median(available, "handoff_p50_ms"),
+                "median_handoff_p99_ms": _median(available, "handoff_p99_ms"),
                 "errors": sum(r["errors"] for r in available),
             }
         )
@@ -354,7 +368,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             continue
         print(
             f"  {s['processes']} process(es): {s['median_decisions_per_s']} decisions/s, "
-            f"p50 {s['median_p50_ms']:.1f} ms, p99 {s['median_p99_ms']:.1f} ms, {s['errors']} errors"
+            f"p50 {s['median_p50_ms']:.1f} ms, p99 {s['median_p99_ms']:.1f} ms, {s['errors']} errors; "
+            f"hand-over to the next seat p50 {s['median_handoff_p50_ms'] or 0:.1f} ms, "
+            f"p99 {s['median_handoff_p99_ms'] or 0:.1f} ms"
         )
     return {
         "game": args.game,
