@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -18,20 +17,16 @@ from typing import Any
 
 import pytest
 
+from server.cluster import free_port
+
 CHROMIUM = os.environ.get("SHADOWTABLE_CHROMIUM", "/usr/bin/chromium")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class LiveServer:
     """``shadowtable serve`` in a subprocess, on SQLite in a temporary folder."""
 
     def __init__(self, folder: Path, **settings: Any) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {
             **os.environ,
