@@ -85,7 +85,7 @@ class Player:
                 action,
             )
             target = self.page.locator(f'#frag-actions [data-act="{action}"]')
-        target.click(timeout=5000)
+        target.click(timeout=15000)
 
     def step(self, policy: Policy) -> bool:
         """Take one decision if this page has one; whether it did."""

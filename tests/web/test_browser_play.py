@@ -193,16 +193,24 @@ def test_keyboard_alone_plays_from_the_board_and_the_list(browser: Any, live_ser
     create_table(player.page, server.url, game="shadowlord", players=2, seats={1: "bot:random"}, options={})
     page = player.page
     try:
-        for where in ("#frag-board svg [data-act]", "#frag-actions button[data-act]"):
-            page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=15000)
+        used: set[str] = set()
+        for _ in range(30):
+            if used == {"board", "list"}:
+                break
+            page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=30000)
             before = page.evaluate("() => document.body.dataset.v")
-            target = page.locator(where).first
-            if where.startswith("#frag-actions"):
+            on_board = page.locator("#frag-board svg [data-act]")
+            if "board" not in used and on_board.count():
+                target, used_now = on_board.first, "board"
+            else:
                 page.evaluate("() => document.querySelectorAll('#frag-actions details').forEach(d => d.open = true)")
+                target, used_now = page.locator("#frag-actions button[data-act]").first, "list"
             target.focus()
             assert page.evaluate("() => document.activeElement.hasAttribute('data-act')")
             page.keyboard.press("Enter")
-            page.wait_for_function(f"() => document.body.dataset.v !== '{before}'", timeout=15000)
+            page.wait_for_function(f"() => document.body.dataset.v !== '{before}'", timeout=30000)
+            used.add(used_now)
+        assert used == {"board", "list"}, f"played with the keyboard from {used} only"
         labels = page.evaluate(
             "() => [...document.querySelectorAll('#frag-board [data-act]')].map(e => e.getAttribute('aria-label'))"
         )
