@@ -42,6 +42,7 @@ class Toy:
     prepared: int = 0
     listed: int = 0
     over: bool = False
+    legal: list[int] | None = None
 
     def copy(self) -> Toy:
         return Toy(
@@ -154,12 +155,18 @@ def test_chance_nodes_prepare_before_their_outcomes_are_listed() -> None:
     assert k.apply(None, noted, 1).rolls == [1]
 
 
-def test_apply_listing_lists_the_new_state_once() -> None:
+def test_apply_caches_the_new_states_listing_once() -> None:
     k = kernel()
     s = Toy([Finish(), Ask(1), Ask(0)])
-    k.advance(None, s)
-    new, legal = k.apply_listing(None, s, 0, checked=False)
+    k.prepare(None, s)
+    assert s.legal == [0, 1, NOTE] and s.listed == 1
+    new = k.apply(None, s, 0)
     assert new.listed == 2  # the listing advance made (to know Ask(1) is not empty) is reused
-    assert legal == k.legal_actions(None, new) == [0, 1]
-    noted, legal = k.apply_listing(None, Toy([Finish(), Ask(0)]), NOTE)
-    assert legal == [0, 1, NOTE] and noted.notes == [0]
+    assert new.legal == k.legal_actions(None, new) == k.list_legal(None, new) == [0, 1]
+    assert new.listed == 3  # only list_legal listed again
+    assert s.legal == [0, 1, NOTE], "the caller's state keeps its own listing"
+    listing = k.legal_actions(None, new)
+    listing.append(99)
+    assert new.legal == [0, 1], "a caller's list is a copy"
+    noted = k.apply(None, Toy([Finish(), Ask(0)]), NOTE)
+    assert noted.legal == [0, 1, NOTE] and noted.notes == [0]

@@ -25,6 +25,7 @@ class Board:
     stack: list[Task] = field(default_factory=list)
     listed: int = 0
     chosen: list[int] = field(default_factory=list)
+    legal: list[int] | None = None
 
     def copy(self) -> Board:
         return Board(self.stack[:], self.listed, self.chosen[:])

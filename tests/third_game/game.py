@@ -38,7 +38,7 @@ class TinyStackGame(Game[State]):
 
     def initial_state(self) -> State:
         state = initial_state(self.players)
-        KERNEL.advance(None, state)
+        KERNEL.prepare(None, state)
         return state
 
     def current_player(self, state: State) -> int:

@@ -20,6 +20,7 @@ class State:
     over: bool = False
     stack: list[Task] = field(default_factory=list)
     journal: list[Event] | None = field(default=None, compare=False, repr=False)
+    legal: list[int] | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> State:
         return State(self.deck[:], self.cards[:], self.bets[:], self.winners[:], self.over, self.stack[:])

@@ -13,7 +13,11 @@ name, never by position.  Every task type has exactly one handler, declared in t
 work until a seat or chance must act or the game is over; :meth:`Kernel.apply` copies the state
 once, then mutates the copy, so the caller's state never changes; :meth:`Kernel.pending` says
 who must decide what, in words and as data, for bots and front ends.  The kernel writes nothing
-onto a caller's state (no caches).
+onto a caller's state: the one cache, ``state.legal`` (the legal actions at a decision), is
+listed by :meth:`Kernel.apply` into the new state it builds (the outcomes' ids at a
+chance node), and states are never changed once
+``apply`` returns them, so the listing stays valid (code that edits a state by hand, such as a
+scenario test, sets it to ``None``).
 
 A game may need more than tasks and their handlers; the kernel takes these optional, generic
 hooks (none of them names a game):
@@ -64,10 +68,12 @@ def task_kind(task_type: type[Task]) -> str:
 
 class KernelState(Protocol):
     """What the kernel needs of a state: a stack of tasks, a journal (``None`` unless the kernel
-    records; a copy starts with ``None``) and a full copy."""
+    records; a copy starts with ``None``), the cached legal actions (``None``: not listed; a
+    copy starts with ``None``; never serialised) and a full copy."""
 
     stack: list[Task]
     journal: list[Event] | None
+    legal: list[int] | None
 
     def copy(self) -> Self: ...
 
@@ -220,7 +226,7 @@ class Kernel(Generic[C, S]):
         a seat or chance must act or the game is over.
 
         Returns the decision's own legal actions when it had to list them to know that the
-        decision it stopped at is not empty (else ``None``): :meth:`apply_listing` reuses them."""
+        decision it stopped at is not empty (else ``None``): :meth:`apply` caches them."""
         handlers = self._handlers
         is_over = self.is_over
         seat_out = self.seat_out
@@ -272,7 +278,15 @@ class Kernel(Generic[C, S]):
         return handler.seat(task) if isinstance(handler, Decision) else CHANCE_SEAT
 
     def legal_actions(self, ctx: C, state: S) -> list[int]:
-        """Sorted legal actions; at a chance node the outcomes; empty once the game is over."""
+        """Sorted legal actions; at a chance node the outcomes; empty once the game is over.
+        A new list: the state's cached listing when it has one."""
+        cached = state.legal
+        if cached is not None:
+            return cached[:]
+        return self.list_legal(ctx, state)
+
+    def list_legal(self, ctx: C, state: S) -> list[int]:
+        """:meth:`legal_actions` listed from the rules, whatever the state has cached."""
         stack = state.stack
         if not stack or self._over(state):
             return []
@@ -307,29 +321,15 @@ class Kernel(Generic[C, S]):
         hands it to its handler.  ``after_apply`` runs before :meth:`advance`."""
         return self._carry_out(ctx, state, action, checked)[0]
 
-    def apply_listing(self, ctx: C, state: S, action: int, *, checked: bool = True) -> tuple[S, list[int]]:
-        """:meth:`apply`, and the new state's legal actions (as :meth:`legal_actions`), listed
-        once: when :meth:`advance` listed the decision's own actions to know it is not empty,
-        that listing is reused.  For a game that keeps the listing with the new state."""
-        new, listed, _ = self._carry_out(ctx, state, action, checked)
-        if listed is None:
-            return new, self.legal_actions(ctx, new)
-        return new, self._with_interjections(ctx, new, new.stack[-1], listed)
-
     def apply_recorded(self, ctx: C, state: S, action: int, *, checked: bool = True) -> tuple[S, list[Event]]:
         """:meth:`apply` while recording: the new state and the events the rules noted
         (:func:`shadowtable.core.events.note`) while carrying out ``action`` and the automatic
         work after it."""
-        new, _, journal = self._carry_out(ctx, state, action, checked, record=True)
-        return new, journal
+        return self._carry_out(ctx, state, action, checked, record=True)
 
-    def _carry_out(
-        self, ctx: C, state: S, action: int, checked: bool, record: bool = False
-    ) -> tuple[S, list[int] | None, list[Event]]:
+    def _carry_out(self, ctx: C, state: S, action: int, checked: bool, record: bool = False) -> tuple[S, list[Event]]:
         if checked:
-            legal = self.legal_actions(ctx, state)
-            if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
-                raise IllegalActionError(f"action {action!r} is not legal now")
+            self.check_legal(ctx, state, action)
         new = state.copy()
         if record:
             new.journal = []
@@ -347,11 +347,34 @@ class Kernel(Generic[C, S]):
             handler.apply(ctx, new, task, action)
         if self.after_apply is not None:
             self.after_apply(ctx, new)
-        listed = self.advance(ctx, new)
+        self._list_into(ctx, new, self.advance(ctx, new))
         if not record:
-            return new, listed, []
+            return new, []
         journal, new.journal = new.journal or [], None
-        return new, listed, journal
+        return new, journal
+
+    def check_legal(self, ctx: C, state: S, action: int) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action must be an int, got {action!r}")
+        legal = state.legal
+        if legal is None:
+            legal = self.list_legal(ctx, state)
+        if action not in legal:
+            raise IllegalActionError(f"action {action} is not legal now")
+
+    def _list_into(self, ctx: C, state: S, listed: list[int] | None) -> None:
+        """Cache the legal actions (or chance outcomes) in a state the kernel has just built
+        (``listed``: the decision's own actions, when :meth:`advance` had to list them)."""
+        if listed is None:
+            state.legal = self.list_legal(ctx, state)
+        else:
+            state.legal = self._with_interjections(ctx, state, state.stack[-1], listed)
+
+    def prepare(self, ctx: C, state: S) -> None:
+        """:meth:`advance` a state the game has just built (the initial state) and cache its
+        legal actions."""
+        self._list_into(ctx, state, self.advance(ctx, state))
 
     def pending(self, state: S) -> Pending:
         """Who must decide what now, in words and as data."""

@@ -35,6 +35,8 @@ class Table:
 
     @property
     def s(self) -> State:
+        """The state, to edit by hand: its cached legal actions are dropped."""
+        self.state.legal = None
         return self.state
 
     def do(self, *texts: str) -> Table:
@@ -127,7 +129,7 @@ def advance(table: Table, *tasks: Task) -> Table:
     kernel runs automatic work until a seat or chance must act."""
     if tasks:
         table.state.stack = list(tasks)
-    KERNEL.advance(table.game.ctx, table.state)
+    KERNEL.prepare(table.game.ctx, table.state)
     return table
 
 

@@ -83,7 +83,7 @@ class ShadowPlanetGame(Game[State]):
     # -- dynamics -------------------------------------------------------------------------------
     def initial_state(self) -> State:
         state = new_state(self.ctx)
-        KERNEL.advance(self.ctx, state)
+        KERNEL.prepare(self.ctx, state)
         return state
 
     def current_player(self, state: State) -> int:
@@ -97,8 +97,7 @@ class ShadowPlanetGame(Game[State]):
         return KERNEL.chance_outcomes(self.ctx, state)
 
     def apply(self, state: State, action: int) -> State:
-        self.check_legal(state, action)
-        return self.apply_unchecked(state, action)
+        return KERNEL.apply(self.ctx, state, action)
 
     def apply_unchecked(self, state: State, action: int) -> State:
         """Apply without the legality check (for benchmarks and search bots that know it is legal)."""

@@ -127,7 +127,7 @@ def _draft(s: State, seat: int | None) -> dict[str, Any]:
 def determinize(r: Context, obs: dict[str, Any], rng: random.Random) -> State:
     """A full state agreeing with everything ``obs`` shows."""
     s = State.__new__(State)
-    s.journal = None
+    s.journal, s.legal = None, None
     for name in PUBLIC:
         value = obs[name]
         setattr(s, name, [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value)

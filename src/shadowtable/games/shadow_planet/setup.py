@@ -15,7 +15,7 @@ def new_state(ctx: Context) -> State:
     """
     c, n = ctx.c, ctx.n
     s = State.__new__(State)
-    s.journal = None
+    s.journal, s.legal = None, None
     s.n, s.round, s.protagonist = n, 0, -1
     s.objectives, s.removed_objectives = [-1] * n, []
     s.countdown, s.repair, s.threat, s.latched = c.countdown_start, ctx.repair_start, c.threat_start, 0

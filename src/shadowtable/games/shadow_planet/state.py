@@ -51,7 +51,7 @@ LIST_FIELDS = (
 class State:
     """All facts of a game position.  Treat as immutable outside the engine."""
 
-    __slots__ = (*FIELDS, "stack", "journal")
+    __slots__ = (*FIELDS, "stack", "journal", "legal")
 
     stack: list[Task]  # pending work, the last task on top
     n: int
@@ -91,6 +91,7 @@ class State:
     end_reason: int
     identity: list[int]  # per seat: matched Character or -1
     journal: list[Event] | None  # events of the action being carried out (None: not recording)
+    legal: list[int] | None  # the legal actions, cached by the kernel's apply (None: not listed)
 
     def copy(self) -> State:
         """A deep-enough copy: every list is new (nested lists of ``top`` too; ``auras``, ``trajectory``
@@ -98,6 +99,7 @@ class State:
         # written out field by field: about three times faster than a getattr/setattr loop
         new = State.__new__(State)
         new.journal = None
+        new.legal = None
         new.stack = self.stack[:]
         new.n = self.n
         new.round = self.round
@@ -154,6 +156,7 @@ class State:
         ``KeyError``/``TypeError``/``ValueError`` or the parser's error."""
         new = State.__new__(State)
         new.journal = None
+        new.legal = None
         if not isinstance(data, dict):
             raise TypeError("state must be an object")
         if not isinstance(data.get("stack"), list):

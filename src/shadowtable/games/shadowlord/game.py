@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from shadowtable.core.errors import IllegalActionError, InvalidOptionError
+from shadowtable.core.errors import InvalidOptionError
 from shadowtable.core.events import Event
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
 from shadowtable.core.kernel import CHANCE_SEAT
@@ -57,8 +57,8 @@ class ShadowlordGame(Game[SLState]):
     """Shadowlord! for 2 (two Alliances each, or the modified game), 3 or 4 players.
 
     The engine loop is :data:`.rules.KERNEL` (the kernel on the game's ``RULEBOOK``);
-    ``apply`` lists the new state's legal actions into it (``state.legal``), so that listing
-    them and checking the next action costs one listing."""
+    The kernel's ``apply`` lists the new state's legal actions into it (``state.legal``), so
+    that listing them and checking the next action costs one listing."""
 
     SPEC = SPEC
 
@@ -78,7 +78,7 @@ class ShadowlordGame(Game[SLState]):
 
     def initial_state(self) -> SLState:
         state = initial_state(self.ctx)
-        self.kernel.advance(self.ctx, state)
+        self.kernel.prepare(self.ctx, state)
         return state
 
     def current_player(self, state: SLState) -> int:
@@ -86,25 +86,18 @@ class ShadowlordGame(Game[SLState]):
         return TERMINAL if seat is None else CHANCE if seat == CHANCE_SEAT else seat
 
     def legal_actions(self, state: SLState) -> list[int]:
-        if state.legal is not None:
-            return state.legal[:]
         return self.kernel.legal_actions(self.ctx, state)
 
     def chance_outcomes(self, state: SLState) -> list[tuple[int, float]]:
         return self.kernel.chance_outcomes(self.ctx, state)
 
     def apply(self, state: SLState, action: int) -> SLState:
-        legal = state.legal if state.legal is not None else self.kernel.legal_actions(self.ctx, state)
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"action must be an int, got {action!r}")
-        if action not in legal:
-            raise IllegalActionError(f"action {action} is not legal now")
+        self.kernel.check_legal(self.ctx, state, action)
         return self.apply_unchecked(state, action)
 
     def apply_unchecked(self, state: SLState, action: int) -> SLState:
         """Apply without the legality check: only for actions taken from ``legal_actions``."""
-        new, legal = self.kernel.apply_listing(self.ctx, state, action, checked=False)
-        new.legal = legal
+        new = self.kernel.apply(self.ctx, state, action, checked=False)
         new.announced = narration.public_action(state, action)
         return new
 
@@ -112,7 +105,6 @@ class ShadowlordGame(Game[SLState]):
         if checked:
             self.check_legal(state, action)
         new, events = self.kernel.apply_recorded(self.ctx, state, action, checked=False)
-        new.legal = None  # listed on demand by legal_actions
         new.announced = narration.public_action(state, action)
         return new, events
 
