@@ -28,6 +28,7 @@ from shadowtable.core import CHANCE, make
 from shadowtable.core.events import Event
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.board import move_card
 from shadowtable.testing import check_resampling
 
 
@@ -128,7 +129,7 @@ def test_equal_counts_cancel_out_and_depleted_decks_are_named() -> None:
     t = at_discards()
     for card in range(60, 80):
         if t.s.where[card] == 3:
-            t.s.where[card] = M.REMOVED
+            move_card(t.s, card, M.REMOVED)
     record(t, "discard Move (Move 1) #92", "discard Search (Search 1) #100", "discard Search (Search 1) #107")
     events = record_ids(t, 92, 100, 118, 120, 116, 117)  # 2 Move, 2 Search, 1 Get, 1 Attack
     threat = one(events, "threat")

@@ -6,6 +6,7 @@ import json
 import random
 
 from games.shadow_planet.helpers import JOHN, MELITA, RACHEL, REED, ROBOT, controlling, run_until, standard
+from shadowtable.games.shadow_planet.state import zone_index
 
 
 def test_own_objective_only_until_the_end() -> None:
@@ -61,6 +62,7 @@ def test_states_differing_only_in_hidden_cards_look_the_same() -> None:
     b = controlling(JOHN, others=[RACHEL, REED])
     hidden_a = [c for c, z in enumerate(a.s.where) if z == 1][:2]
     b.s.where[hidden_a[0]], b.s.where[hidden_a[1]] = 1, 1  # same E/Rico multiset: nothing differs yet
+    b.s.zones = zone_index(b.s.where)
     assert a.game.observe(a.s, 1) == b.game.observe(b.s, 1)
     c = controlling(JOHN, others=[RACHEL, REED])
     c.s.objectives[2], c.s.objectives[1] = c.s.objectives[1], c.s.objectives[2]

@@ -75,6 +75,7 @@ def test_swapping_two_cards_a_seat_cannot_see_leaves_its_observation_unchanged(p
                 for i, card in enumerate(zone_list):
                     zone_list[i] = b if card == a else a if card == b else card
             swapped.where[a], swapped.where[b] = s.where[b], s.where[a]  # type: ignore[attr-defined]
+            swapped.zones = M.zone_index(swapped.where)  # type: ignore[attr-defined]
             for i, task in enumerate(swapped.stack):
                 if isinstance(task, ScrapTake) and task.given in (a, b):
                     swapped.stack[i] = replace(task, given=b if task.given == a else a)

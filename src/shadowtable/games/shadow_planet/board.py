@@ -14,14 +14,24 @@ from shadowtable.games.shadow_planet.state import (
 )
 
 
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bitmask, by id."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def cards_in(s: State, zone: int) -> list[int]:
     """Cards in ``zone``, by id."""
-    return [card for card, z in enumerate(s.where) if z == zone]
+    return cards_of(s.zones[zone])
 
 
 def zone_size(s: State, zone: int) -> int:
     """Number of cards in ``zone``."""
-    return s.where.count(zone)
+    return s.zones[zone].bit_count()
 
 
 def hand(s: State, ch: int) -> list[int]:
@@ -37,6 +47,9 @@ def move_card(s: State, card: int, zone: int) -> None:
     elif old == TEMPLE:
         s.temple.remove(card)
     s.where[card] = zone
+    bit = 1 << card
+    s.zones[old] &= ~bit
+    s.zones[zone] |= bit
 
 
 def forget(s: State, card: int) -> None:

@@ -22,6 +22,8 @@ def conservation_errors(r: Context, s: State) -> list[str]:
         errors.append("Temple pile order disagrees with card zones")
     if any(not 0 <= z <= M.PLAYED0 + 5 for z in s.where):
         errors.append("a card is in an unknown zone")
+    elif s.zones != M.zone_index(s.where):
+        errors.append("the zone index disagrees with the cards' zones")
     total_markers = r.c.markers_per_colour * 5
     on_sections = sum(bin(m).count("1") for m in s.section_markers)
     have = sum(s.pool) + sum(s.sheets) + on_sections

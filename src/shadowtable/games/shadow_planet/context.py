@@ -35,6 +35,12 @@ class Context:
                 self._card_effect(card, e)
         self.eot_cards = tuple(card for card, face_up in enumerate(self.eot) if face_up is not None)
         """Cards that leave for the Messages pile at the end of the turn they are played in."""
+        self.type_mask = tuple(sum(1 << c for c in cards) for cards in self.cards_of_type)
+        """Per card type: the bitmask of its cards."""
+        self.excl_mask = tuple(
+            sum(1 << c for c in cards if self.excl[c] & (1 << k)) for k, cards in enumerate(self.cards_of_type)
+        )
+        """Per card type: the bitmask of its cards that are exclusive for that type (Space Suit)."""
         self.deck_cards = tuple(
             tuple(c for c, home in enumerate(content.card_home) if home == deck) for deck in range(4)
         )

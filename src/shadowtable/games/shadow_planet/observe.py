@@ -17,7 +17,7 @@ from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK
 from shadowtable.games.shadow_planet.rules.control import draft_drawer, draft_received
-from shadowtable.games.shadow_planet.state import State
+from shadowtable.games.shadow_planet.state import State, zone_index
 from shadowtable.games.shadow_planet.tasks import (
     ChooseIdentity,
     ChooseProtagonist,
@@ -219,6 +219,7 @@ def _cards(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> Non
     unknown = [c for c in range(r.num_cards) if where[c] < 0]
     _deal(r, s, where, slots, unknown, rng)
     s.where = where
+    s.zones = zone_index(where)
     private = 0
     for c in obs["private"]:
         private |= 1 << c

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.state import GEAR0, MSG, State
+from shadowtable.games.shadow_planet.state import GEAR0, MSG, State, zone_index
 from shadowtable.games.shadow_planet.tasks import ChooseProtagonist, DealObjective, RemoveObjective, StartRound
 
 
@@ -24,6 +24,7 @@ def new_state(ctx: Context) -> State:
     s.char_loc, s.char_section = list(c.char_start), [-1] * 6
     s.controller, s.seat_char, s.vehicle_loc = [-1] * 6, [-1] * n, [-1] * len(c.vehicle_names)
     s.where = [h if h < 4 else (GEAR0 + h - 4 if h < 10 else MSG) for h in c.card_home]
+    s.zones = zone_index(s.where)
     s.top, s.temple, s.known, s.public = [[] for _ in range(5)], [], [0] * n, 0
     s.draft_random, s.draft_picks = -1, [-1] * n
     s.active, s.forbid, s.excl, s.bonus, s.auras, s.cancelled = 0, 0, 0, 0, [], -1

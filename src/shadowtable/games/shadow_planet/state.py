@@ -4,6 +4,8 @@ The engine never mutates a state it was given: ``apply`` copies, then mutates th
 Operation card lives in exactly one zone, recorded in ``where[card]``; order matters only for
 the known tops of the Location decks and the Messages pile (``top``) and the Temple pile.
 A deck is a known ordered top (cards someone has looked at) on an unknown, unordered rest.
+``zones`` indexes ``where`` by zone (a bitmask of cards per zone, moved with the cards by
+:func:`.board.move_card`; derived, never serialised).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ DISCARD = 6
 REMOVED = 7
 GEAR0 = 8  # 8..13: a Character's Gear (its controller's hand, or its pile if uncontrolled)
 PLAYED0 = 14  # 14..19: played this turn/round by that Character, face up
+NUM_ZONES = PLAYED0 + 6
 
 ZONE_NAMES = ("deck", "deck", "deck", "deck", "messages", "temple", "discard", "removed")
 
@@ -48,10 +51,18 @@ LIST_FIELDS = (
 )  # fmt: skip
 
 
+def zone_index(where: list[int]) -> list[int]:
+    """Per zone, the bitmask of the cards ``where`` puts there."""
+    zones = [0] * NUM_ZONES
+    for card, zone in enumerate(where):
+        zones[zone] |= 1 << card
+    return zones
+
+
 class State:
     """All facts of a game position.  Treat as immutable outside the engine."""
 
-    __slots__ = (*FIELDS, "stack", "journal", "legal")
+    __slots__ = (*FIELDS, "stack", "journal", "legal", "zones")
 
     stack: list[Task]  # pending work, the last task on top
     n: int
@@ -72,6 +83,7 @@ class State:
     seat_char: list[int]  # per seat: Character or -1
     vehicle_loc: list[int]  # -1: not in play
     where: list[int]  # zone per card
+    zones: list[int]  # per zone: bitmask of its cards (the index of ``where``)
     top: list[list[int]]  # known ordered tops: 4 Location decks + the Messages pile
     temple: list[int]
     known: list[int]  # per seat: bitmask of cards whose place it knows
@@ -119,6 +131,7 @@ class State:
         new.seat_char = self.seat_char[:]
         new.vehicle_loc = self.vehicle_loc[:]
         new.where = self.where[:]
+        new.zones = self.zones[:]
         new.top = [t[:] for t in self.top]
         new.temple = self.temple[:]
         new.known = self.known[:]
@@ -174,6 +187,9 @@ class State:
             setattr(new, name, value)
         new.known = [int(k) for k in data["known"]]
         new.public = int(data["public"])
+        if any(not isinstance(z, int) or isinstance(z, bool) or not 0 <= z < NUM_ZONES for z in new.where):
+            raise ValueError("field where holds an unknown zone")
+        new.zones = zone_index(new.where)
         for name in FIELDS:
             if (
                 name not in LIST_FIELDS

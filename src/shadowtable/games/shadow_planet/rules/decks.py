@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shadowtable.core.kernel import Task
-from shadowtable.games.shadow_planet.board import zone_size
+from shadowtable.games.shadow_planet.board import cards_of, zone_size
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import RevealTop
@@ -31,9 +31,10 @@ def top_known(s: State, deck: int, wanted: int, resume: Task) -> bool:
 
 def reveal_outcomes(ctx: Context, s: State, task: RevealTop) -> list[tuple[int, float]]:
     """Every card of the deck's unknown rest, equally likely."""
-    deck, top, where = task.deck, s.top[task.deck], s.where
-    cards = ctx.deck_cards[deck] if deck < 4 else range(ctx.num_cards)  # the Messages pile: any card
-    return uniform([card for card in cards if where[card] == deck and card not in top])
+    rest = s.zones[task.deck]  # a Location deck holds its own cards; the Messages pile any card
+    for card in s.top[task.deck]:
+        rest &= ~(1 << card)
+    return uniform(cards_of(rest))
 
 
 def reveal(ctx: Context, s: State, task: RevealTop, card: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.board import (
+    cards_of,
     forget,
     hand,
     move_card,
@@ -52,17 +53,21 @@ MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
 def start_messages(ctx: Context, s: State, task: StartMessages) -> None:
     """Players pick up their played cards; then the secret discards, from the Protagonist to the
     left (a player with an empty Gear has nothing to discard and is skipped)."""
-    where = s.where
-    for card, zone in enumerate(where):
-        if zone >= PLAYED0:
-            where[card] = zone - PLAYED0 + GEAR0  # picked up in everyone's sight: still known
+    where, zones = s.where, s.zones
+    for ch in range(6):
+        played = zones[PLAYED0 + ch]
+        if played:  # picked up in everyone's sight: still known
+            for card in cards_of(played):
+                where[card] = GEAR0 + ch
+            zones[GEAR0 + ch] |= played
+            zones[PLAYED0 + ch] = 0
     s.stack.extend(DiscardMessage((s.protagonist + k) % s.n) for k in reversed(range(s.n)))
 
 
 def has_gear(ctx: Context, s: State, task: DiscardMessage) -> bool:
     """Whether the seat has a card to discard (a player with an empty Gear is skipped)."""
     ch = s.seat_char[task.seat]
-    return ch >= 0 and GEAR0 + ch in s.where
+    return ch >= 0 and s.zones[GEAR0 + ch] != 0
 
 
 def discard_options(ctx: Context, s: State, task: DiscardMessage) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet.board import cards_in, forget, hand, move_openly, move_secretly, tell, zone_size
+from shadowtable.games.shadow_planet.board import cards_of, forget, hand, move_openly, move_secretly, tell, zone_size
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.causes import cards, secret
 from shadowtable.games.shadow_planet.rules.decks import top_known
@@ -43,20 +43,14 @@ def playable(ctx: Context, s: State, step_type: int) -> list[int]:
     if s.forbid & bit or s.excl & bit:
         return []
     ch = s.active
-    gear = GEAR0 + ch
-    out = []
-    played_of_type = -1
-    ctype, excl, where = ctx.ctype, ctx.excl, s.where
-    for card in ctx.cards_of_type[step_type]:
-        if where[card] == gear:
-            if excl[card] & bit:
-                if played_of_type < 0:
-                    played_of_type = sum(1 for c in cards_in(s, PLAYED0 + ch) if ctype[c] == step_type)
-                    played_of_type += (s.excl >> LEFT_SHIFT) & bit
-                if played_of_type:
-                    continue
-            out.append(card)
-    return out
+    mask = s.zones[GEAR0 + ch] & ctx.type_mask[step_type]
+    if not mask:
+        return []
+    if mask & ctx.excl_mask[step_type]:
+        played_of_type = (s.zones[PLAYED0 + ch] & ctx.type_mask[step_type]) or (s.excl >> LEFT_SHIFT) & bit
+        if played_of_type:  # an exclusive card may only be the step's first card of its type
+            mask &= ~ctx.excl_mask[step_type]
+    return cards_of(mask)
 
 
 def play_card(ctx: Context, s: State, card: int) -> bool:
