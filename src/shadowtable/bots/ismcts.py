@@ -210,7 +210,7 @@ class ISMCTSBot:
         if child is None:
             child = root.children[action] = Node(action, seat)
         child.availability += 1
-        path, end = self.descend(game, child, game.apply(state, action), rng)
+        path, end = self.descend(game, child, game.apply_unchecked(state, action), rng)
         values = self.rollout(game, end, rng)
         back_up([root, *path], values)
         return values[seat]
@@ -261,7 +261,7 @@ class ISMCTSBot:
             if player == TERMINAL:
                 return path, state
             if player == CHANCE:
-                state = game.apply(state, sample_outcome(game.chance_outcomes(state), rng))
+                state = game.apply_unchecked(state, sample_outcome(game.chance_outcomes(state), rng))
                 continue
             if table is not None and len(path) > 1:
                 node = table.setdefault(information_key(player, game.observe(state, player)), Node())
@@ -273,10 +273,10 @@ class ISMCTSBot:
                 child = node.children[action] = Node(action, player)
                 child.availability = 1
                 path.append(child)
-                return path, game.apply(state, action)
+                return path, game.apply_unchecked(state, action)
             node = select_child(node, legal, self.c, rng)
             path.append(node)
-            state = game.apply(state, node.action)
+            state = game.apply_unchecked(state, node.action)
 
     def rollout(self, game: Game[Any], state: Any, rng: random.Random) -> list[float]:
         """Play the rollout policy to the end (or the step cap); each seat's normalised return."""
@@ -285,20 +285,21 @@ class ISMCTSBot:
             player = game.current_player(state)
             if player == TERMINAL:
                 return normalised_returns(game, game.returns(state))
-            state = game.apply(state, self._rollout_action(game, state, player, rng))
+            state = self._rollout_step(game, state, player, rng)
         if game.is_terminal(state):
             return normalised_returns(game, game.returns(state))
         if self.evaluate is not None:
             return evaluator(game.spec.id, self.evaluate)(game, state)
         return [0.5] * game.players
 
-    def _rollout_action(self, game: Game[Any], state: Any, player: int, rng: random.Random) -> int:
+    def _rollout_step(self, game: Game[Any], state: Any, player: int, rng: random.Random) -> Any:
+        """The state after one rollout step (the engine checks only a rollout policy's own choice)."""
         if player == CHANCE:
-            return sample_outcome(game.chance_outcomes(state), rng)
+            return game.apply_unchecked(state, sample_outcome(game.chance_outcomes(state), rng))
         legal = game.legal_actions(state)
         if type(self.rollout_policy) is RandomBot:  # same choice as RandomBot, without observing
-            return legal[rng.randrange(len(legal))]
-        return int(self.rollout_policy.choose(game, player, game.observe(state, player), legal, rng))
+            return game.apply_unchecked(state, legal[rng.randrange(len(legal))])
+        return game.apply(state, int(self.rollout_policy.choose(game, player, game.observe(state, player), legal, rng)))
 
 
 InformationTable = dict[tuple[int, str], Node]
