@@ -107,6 +107,17 @@ def check_json_roundtrip(game: Game[Any], state: Any, where: str) -> None:
         _fail(where, "legal actions differ after state round-trip")
 
 
+def check_apply_in_place(game: Game[Any], state: Any, action: int, after: Any, where: str) -> None:
+    """``apply_in_place`` on an owned copy of ``state`` reaches the state ``apply`` built, with the
+    same legal actions."""
+    owned = game.state_from_json(json.loads(json.dumps(game.state_to_json(state))))
+    changed = game.apply_in_place(owned, action)
+    if _canonical(game.state_to_json(changed)) != _canonical(game.state_to_json(after)):
+        _fail(where, f"apply_in_place({action}) reached another state than apply")
+    if game.legal_actions(changed) != game.legal_actions(after):
+        _fail(where, f"apply_in_place({action}) left other legal actions than apply")
+
+
 def check_notation(game: Game[Any], state: Any, legal: list[int], where: str) -> None:
     """Every legal action has distinct notation that parses back to it."""
     seen: dict[str, int] = {}
@@ -356,6 +367,7 @@ def checked_playout(game: Game[Any], seed: int, *, full_every: int = 1) -> Playo
         if full and _canonical(game.state_to_json(state)) != before:
             _fail(where, f"apply({action}) mutated its input state")
         if full:
+            check_apply_in_place(game, state, action, next_state, where)
             check_event_text(game, state, legal, where)
             check_resampling(game, state, action, where, samples=1)
             check_seats_validated(game, state, where)

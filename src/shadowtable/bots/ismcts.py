@@ -281,25 +281,30 @@ class ISMCTSBot:
     def rollout(self, game: Game[Any], state: Any, rng: random.Random) -> list[float]:
         """Play the rollout policy to the end (or the step cap); each seat's normalised return."""
         limit = self.max_rollout_steps or game.spec.max_game_length
-        for _ in range(limit):
+        for step in range(limit):
             player = game.current_player(state)
             if player == TERMINAL:
                 return normalised_returns(game, game.returns(state))
-            state = self._rollout_step(game, state, player, rng)
+            state = self._rollout_step(game, state, player, rng, owned=step > 0)
         if game.is_terminal(state):
             return normalised_returns(game, game.returns(state))
         if self.evaluate is not None:
             return evaluator(game.spec.id, self.evaluate)(game, state)
         return [0.5] * game.players
 
-    def _rollout_step(self, game: Game[Any], state: Any, player: int, rng: random.Random) -> Any:
-        """The state after one rollout step (the engine checks only a rollout policy's own choice)."""
+    def _rollout_step(self, game: Game[Any], state: Any, player: int, rng: random.Random, *, owned: bool) -> Any:
+        """The state after one rollout step: ``state`` itself, changed, once the rollout ``owned``
+        it (from its second step on); the engine checks only a rollout policy's own choice."""
+        apply = game.apply_in_place if owned else game.apply_unchecked
         if player == CHANCE:
-            return game.apply_unchecked(state, sample_outcome(game.chance_outcomes(state), rng))
+            return apply(state, sample_outcome(game.chance_outcomes(state), rng))
         legal = game.legal_actions(state)
         if type(self.rollout_policy) is RandomBot:  # same choice as RandomBot, without observing
-            return game.apply_unchecked(state, legal[rng.randrange(len(legal))])
-        return game.apply(state, int(self.rollout_policy.choose(game, player, game.observe(state, player), legal, rng)))
+            return apply(state, legal[rng.randrange(len(legal))])
+        action = int(self.rollout_policy.choose(game, player, game.observe(state, player), legal, rng))
+        if action not in legal:
+            raise BotError(f"rollout policy chose illegal action {action!r}")
+        return apply(state, action)
 
 
 InformationTable = dict[tuple[int, str], Node]

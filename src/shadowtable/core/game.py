@@ -98,6 +98,12 @@ class Game(ABC, Generic[S]):
         costs; the default checks anyway."""
         return self.apply(state, action)
 
+    def apply_in_place(self, state: S, action: int) -> S:
+        """The state after a legal ``action``, which may be ``state`` itself, changed: only for
+        a state the caller owns and no one else holds (a search's rollout, after its first
+        :meth:`apply_unchecked`).  Games override it to skip the copy; the default copies."""
+        return self.apply_unchecked(state, action)
+
     def is_terminal(self, state: S) -> bool:
         """Whether the game is over."""
         return self.current_player(state) == TERMINAL

@@ -333,7 +333,22 @@ class Kernel(Generic[C, S]):
         new = state.copy()
         if record:
             new.journal = []
-        task = new.stack[-1]
+        self._list_into(ctx, new, self._change(ctx, new, action))
+        if not record:
+            return new, []
+        journal, new.journal = new.journal or [], None
+        return new, journal
+
+    def apply_in_place(self, ctx: C, state: S, action: int) -> None:
+        """Carry out a legal ``action`` on ``state`` itself, with no copy and no check: only for
+        a state the caller owns (a search's rollout).  The listing is cached only where
+        :meth:`advance` made it anyway."""
+        listed = self._change(ctx, state, action)
+        state.legal = None if listed is None else self._with_interjections(ctx, state, state.stack[-1], listed)
+
+    def _change(self, ctx: C, state: S, action: int) -> list[int] | None:
+        """Carry out ``action`` on ``state`` and :meth:`advance` (returning its listing)."""
+        task = state.stack[-1]
         handler = self._handler(task)
         if isinstance(handler, Automatic):
             raise StateFormatError(f"task {type(task).__name__} is automatic: nothing to decide")
@@ -341,17 +356,13 @@ class Kernel(Generic[C, S]):
         if (
             interjections is None
             or not isinstance(handler, Decision)
-            or not interjections.apply(ctx, new, task, action)
+            or not interjections.apply(ctx, state, task, action)
         ):
-            new.stack.pop()
-            handler.apply(ctx, new, task, action)
+            state.stack.pop()
+            handler.apply(ctx, state, task, action)
         if self.after_apply is not None:
-            self.after_apply(ctx, new)
-        self._list_into(ctx, new, self.advance(ctx, new))
-        if not record:
-            return new, []
-        journal, new.journal = new.journal or [], None
-        return new, journal
+            self.after_apply(ctx, state)
+        return self.advance(ctx, state)
 
     def check_legal(self, ctx: C, state: S, action: int) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``."""

@@ -103,6 +103,10 @@ class ShadowPlanetGame(Game[State]):
         """Apply without the legality check (for benchmarks and search bots that know it is legal)."""
         return KERNEL.apply(self.ctx, state, action, checked=False)
 
+    def apply_in_place(self, state: State, action: int) -> State:
+        KERNEL.apply_in_place(self.ctx, state, action)
+        return state
+
     def apply_recorded(self, state: State, action: int, *, checked: bool = True) -> tuple[State, list[Event]]:
         return KERNEL.apply_recorded(self.ctx, state, action, checked=checked)
 

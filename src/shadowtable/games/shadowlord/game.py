@@ -101,6 +101,12 @@ class ShadowlordGame(Game[SLState]):
         new.announced = narration.public_action(state, action)
         return new
 
+    def apply_in_place(self, state: SLState, action: int) -> SLState:
+        announced = narration.public_action(state, action)
+        self.kernel.apply_in_place(self.ctx, state, action)
+        state.announced = announced
+        return state
+
     def apply_recorded(self, state: SLState, action: int, *, checked: bool = True) -> tuple[SLState, list[Event]]:
         if checked:
             self.check_legal(state, action)
