@@ -85,14 +85,23 @@ BLOCKS: tuple[tuple[str, int, int], ...] = (
 )
 
 
-def decode(action: int) -> tuple[str, int]:
-    """``(block name, index within the block)`` of an action id."""
+def _decode_slowly(action: int) -> tuple[str, int] | None:
     for name, start, size in reversed(BLOCKS):
         if action >= start:
-            if action < start + size:
-                return name, action - start
-            break
-    raise ValueError(f"action {action} outside the action space")
+            return (name, action - start) if action < start + size else None
+    return None
+
+
+DECODED: tuple[tuple[str, int] | None, ...] = tuple(_decode_slowly(action) for action in range(NUM_ACTIONS))
+"""Every action id's ``(block name, index within the block)`` (``None``: no action)."""
+
+
+def decode(action: int) -> tuple[str, int]:
+    """``(block name, index within the block)`` of an action id."""
+    decoded = DECODED[action] if 0 <= action < NUM_ACTIONS else None
+    if decoded is None:
+        raise ValueError(f"action {action} outside the action space")
+    return decoded
 
 
 def place_id(value_index: int, fig: int) -> int:
