@@ -76,6 +76,16 @@ class ShadowPlanetEncoder(ArrayEncoder):
         self.markers_max = float(content.markers_per_colour) if content is not None else 15.0
         super().__init__(self._layout())
         self._index_data()
+        at = self.offsets
+        self.board_at = [at["round"], at["indicators"], at["indicators"] + 1, at["indicators"] + 2]
+        self.board_tops = [MAX_ROUNDS, self.countdown_max, self.repair_max, self.threat_max]
+        sizes, reveals = at["zone_sizes"] + DECKS + CHARACTERS, at["reveals"] + 2 * TYPES
+        self.zone_at = [reveals, reveals + 1, sizes, sizes + 1, sizes + 2]  # Temple, removed, discard, unknowns
+        self.zone_tops = [5, self.cards, self.cards, 5, DECK_SCALE]
+        self.deck_at = [at[f"deck_{d}"] for d in range(DECKS)]
+        self.depth_at = [at[f"deck_{d}_depth"] for d in range(DECKS)]
+        self.gear_at = [at[f"gear_{ch}"] for ch in range(CHARACTERS)]
+        self.played_at = [at[f"played_{ch}"] for ch in range(CHARACTERS)]
 
     def _layout(self) -> list[tuple[str, int]]:
         n, cards = self.players, self.cards
@@ -179,11 +189,7 @@ class ShadowPlanetEncoder(ArrayEncoder):
     def _board(self, o: Observation, f: Features) -> None:
         """Round, indicators, Markers, Characters and Vehicles on the board, identities."""
         at, n = self.offsets, self.players
-        f.scaled(at["round"], o["round"], MAX_ROUNDS)
-        indicators = at["indicators"]
-        f.scaled(indicators, o["countdown"], self.countdown_max)
-        f.scaled(indicators + 1, o["repair"], self.repair_max)
-        f.scaled(indicators + 2, o["threat"], self.threat_max)
+        f.scaled_tops(self.board_at, [o["round"], o["countdown"], o["repair"], o["threat"]], self.board_tops)
         f.bits(at["latched"], o["latched"], 3)
         f.bits(at["end_reason"], o["end_reason"], 3)
         f.scaled_run(at["pool"], o["pool"], self.markers_max)
@@ -226,30 +232,36 @@ class ShadowPlanetEncoder(ArrayEncoder):
         """Reveals, zone sizes and every card whose place the observation shows."""
         at, cards, seat = self.offsets, self.cards, o["seat"]
         zones = o["zones"]
-        decks, gear, temple = zones["decks"], zones["gear"], zones["temple"]
-        base = at["reveals"]
-        f.scaled_run(base, o["revealed"], REVEAL_SCALE)
-        f.scaled_run(base + TYPES, o["last_reveal"], REVEAL_SCALE)
-        f.scaled(base + 2 * TYPES, len(temple), 5)
-        f.scaled(base + 2 * TYPES + 1, zones["removed"], cards)
-        base = at["zone_sizes"]
-        f.scaled_run(base, [deck["size"] for deck in decks], DECK_SCALE)
-        f.scaled_run(base + DECKS, [g["size"] for g in gear], GEAR_SCALE)
-        f.scaled(base + DECKS + CHARACTERS, len(zones["discard"]), cards)
-        f.scaled(base + DECKS + CHARACTERS + 1, sum(1 for c in temple if c is None), 5)
-        f.scaled(base + DECKS + CHARACTERS + 2, sum(1 for d in decks for c in d["top"] if c is None), DECK_SCALE)
+        decks, gear, temple, discard = zones["decks"], zones["gear"], zones["temple"], zones["discard"]
+        unknown_temple = sum(1 for c in temple if c is None)
+        unknown_tops = sum(1 for d in decks for c in d["top"] if c is None)
+        f.scaled_tops(
+            self.zone_at, [len(temple), zones["removed"], len(discard), unknown_temple, unknown_tops], self.zone_tops
+        )
+        f.scaled_run(at["reveals"], o["revealed"], REVEAL_SCALE)
+        f.scaled_run(at["reveals"] + TYPES, o["last_reveal"], REVEAL_SCALE)
+        f.scaled_run(at["zone_sizes"], [deck["size"] for deck in decks], DECK_SCALE)
+        f.scaled_run(at["zone_sizes"] + DECKS, [g["size"] for g in gear], GEAR_SCALE)
+        depth = [
+            (base + (c if 0 <= c < cards else slot(c, cards)), 1 + i)
+            for base, deck in zip(self.depth_at, decks, strict=False)
+            for i, c in enumerate(deck["top"])
+            if c is not None
+        ]
+        f.at.extend([position for position, _ in depth])
+        f.values.extend([1] * len(depth))
+        f.tops.extend([top for _, top in depth])
         ch = o["seat_char"][seat] if seat is not None else -1
         blocks = [(at["hand"], gear[ch]["known"] if ch >= 0 else []), (at["private"], o["private"])]
-        for d, deck in enumerate(decks):
-            blocks += [(at[f"deck_{d}"], deck["top"]), (at[f"deck_{d}"], deck["rest_known"])]
-            depth = at[f"deck_{d}_depth"]
-            for i, card in enumerate(deck["top"]):
-                if card is not None:
-                    f.scaled(depth + slot(card, cards), 1, 1 + i)
-        blocks += [(at["temple"], temple), (at["discard"], zones["discard"])]
-        blocks += [(at[f"gear_{ch}"], held["known"]) for ch, held in enumerate(gear)]
-        blocks += [(at[f"played_{ch}"], played) for ch, played in enumerate(zones["played"])]
-        blocks.append((at["shown"], o["pending"]["data"].get("shown", [])))
+        blocks += [(base, deck["top"]) for base, deck in zip(self.deck_at, decks, strict=False)]
+        blocks += [(base, deck["rest_known"]) for base, deck in zip(self.deck_at, decks, strict=False)]
+        blocks += [
+            (at["temple"], temple),
+            (at["discard"], discard),
+            (at["shown"], o["pending"]["data"].get("shown", [])),
+        ]
+        blocks += [(base, held["known"]) for base, held in zip(self.gear_at, gear, strict=False)]
+        blocks += [(base, played) for base, played in zip(self.played_at, zones["played"], strict=False)]
         f.members_each(blocks, cards)
 
     def _secret(self, o: Observation, f: Features) -> None:

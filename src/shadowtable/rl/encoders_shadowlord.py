@@ -17,7 +17,7 @@ from typing import Any
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadowlord.content import CARD_VALUES, MAX_FIGURES, MAX_GALAXIES
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.rl.encoding import ArrayEncoder, Features, set_bits, shifted_slot
+from shadowtable.rl.encoding import ArrayEncoder, Features, set_bits, shifted_slot, within
 
 SEATS = 4
 COLOURS = 5
@@ -90,7 +90,6 @@ F_FLAGS, F_MOVES, F_LOC, F_DUEL, F_VOTE, F_OFFER = 20, 25, 26, 52, 54, 55
 
 
 NOBODY: frozenset[int] = frozenset()
-NO_COLOURS: set[int] = set()
 
 
 def pending_of(observation: Observation) -> dict[str, Any]:
@@ -98,17 +97,35 @@ def pending_of(observation: Observation) -> dict[str, Any]:
     return dict(observation.get("pending") or {})
 
 
-def control(cols: set[int], loose: int, home_owner: int, alive: Sequence[int]) -> int:
-    """The controlling colour of a galaxy: the only colour with rings there; among several, the
-    loose ships' colour if it is one of them (else nobody, -1); with none, a Home Planet's living
-    owner unless another colour's loose ships are there, else the loose ships' colour (or -1)."""
-    if len(cols) == 1:
-        return next(iter(cols))
-    if cols:
-        return loose if loose in cols else -1
-    if home_owner >= 0 and alive[home_owner] and loose in (-1, home_owner):
-        return home_owner
-    return loose
+def rulers(
+    count: int, rings: Counter[int], loose: dict[int, int], homes: Sequence[tuple[int, int]], alive: Sequence[int]
+) -> list[int]:
+    """Each galaxy's controlling colour (-1: nobody).  ``rings`` counts rings by ``galaxy *
+    COLOURS + colour``, ``loose`` holds the colour of the loose ships in a galaxy, ``homes``
+    pairs each Home Planet with its owner.
+
+    The only colour with rings in a galaxy controls it; among several, the loose ships' colour
+    if it is one of them (else nobody); with none, a Home Planet's living owner unless another
+    colour's loose ships are there, else the loose ships' colour."""
+    ruler = [-1] * count
+    for g, colour in loose.items():
+        ruler[g] = colour
+    for g, owner in homes:
+        if alive[owner] and ruler[g] in (-1, owner):
+            ruler[g] = owner
+    several: set[int] = set()
+    held: dict[int, int] = {}
+    for cell in rings:
+        g, colour = divmod(cell, COLOURS)
+        if g in held:
+            several.add(g)
+        held[g] = colour
+    for g, colour in held.items():
+        ruler[g] = colour
+    for g in several:
+        colour = loose.get(g, -1)
+        ruler[g] = colour if 0 <= colour < COLOURS and g * COLOURS + colour in rings else -1
+    return ruler
 
 
 def battle_galaxies(pub: dict[str, Any]) -> set[int]:
@@ -152,11 +169,24 @@ class ShadowlordEncoder(ArrayEncoder):
         }
         self.alive_at = [colours + 4 * c + 2 for c in range(4)]
         self.seat_out_at = [(colours + 4 * c + 3, self.seat_of[c]) for c in range(4) if self.seat_of[c] >= 0]
-        self.homes = frozenset(g for g in homes if 0 <= g < len(self.galaxy_at))
+        cards, flags = self.offsets["cards"] + CARD_VALUES + SEATS, self.offsets["turn_flags"]
+        self.count_at = [
+            self.offsets["clock"],
+            cards,
+            cards + 1,
+            flags + 1,
+            flags + 2,
+        ]  # turn, deck, discard, offers, pool
+        self.count_tops = [self.turn_cap, DECK_SCALE, DECK_SCALE, 3.0, SHIP_SCALE]
+        self.home_pairs = [(g, self.home_owner[g]) for g in sorted(set(homes)) if 0 <= g < len(self.galaxy_at)]
+        self.control_at = [b + G_CONTROL + 1 for b in self.galaxy_at]  # where colour 0 goes; -1 just before
         self.ring_at = [b + G_RINGS + c for b in self.galaxy_at for c in range(COLOURS)]
         self.fleet_at = [b + G_SHIPS + c for b in self.galaxy_at for c in range(COLOURS)]
         self.kind_at = [b + G_KINDS + k for b in self.galaxy_at for k in range(2 * KINDS)]
         self.disc_at = [b + G_DISC for b in self.galaxy_at]
+        columns = ((F_SHIPS, 6.0), (F_PORTRAITS, CARD_SCALE), (F_MOVES, MOVES_SCALE))
+        self.figure_scaled_at = [b + column for column, _ in columns for b in self.figure_at]
+        self.figure_tops = [top for _, top in columns for _ in self.figure_at]
         self.figure_columns = {c: [b + c for b in self.figure_at] for c in (F_SHIPS, F_PORTRAITS, F_MOVES)}
 
     @staticmethod
@@ -227,28 +257,23 @@ class ShadowlordEncoder(ArrayEncoder):
         """Clock, end reason, cards, discs, supply, permissions and this turn's flags."""
         at, pub = self.offsets, o["public"]
         timer = int(pub["timer"])
-        base = at["clock"]
-        f.scaled(base, pub["turn"], self.turn_cap)
+        f.at.extend(self.count_at)
+        f.values.extend([pub["turn"], pub["deck_count"], pub["discard_count"], pub["offers"], pub["pool"]])
+        f.tops.extend(self.count_tops)
         if timer >= 0:
-            f.scaled(base + 1, timer, self.timer_top)
-        f.flag(base + 2, timer < 0)
-        f.flag(base + 3, pub["first_round_turns"] > 0)
+            f.scaled(at["clock"] + 1, timer, self.timer_top)
+        f.flag(at["clock"] + 2, timer < 0)
+        f.flag(at["clock"] + 3, pub["first_round_turns"] > 0)
+        f.flag(at["turn_flags"], pub["bribed"])
         end = pub.get("end") or ""
         if end in END_SLOT:
             f.ones.append(at["end_reason"] + END_SLOT[end])
         hand = (o.get("private") or {}).get("hand") or [0] * CARD_VALUES
-        base = at["cards"]
-        f.scaled_run(base, hand[:CARD_VALUES], CARD_SCALE)
-        f.scaled_run(base + CARD_VALUES, pub["hand_counts"][:SEATS], HAND_SCALE)
-        f.scaled(base + CARD_VALUES + SEATS, pub["deck_count"], DECK_SCALE)
-        f.scaled(base + CARD_VALUES + SEATS + 1, pub["discard_count"], DECK_SCALE)
+        f.scaled_run(at["cards"], hand[:CARD_VALUES], CARD_SCALE)
+        f.scaled_run(at["cards"] + CARD_VALUES, pub["hand_counts"][:SEATS], HAND_SCALE)
         f.scaled_run(at["discs_left"], pub["bag"][:DISC_KINDS], 4)
         f.scaled_run(at["supply"], pub["supply"][:COLOURS], SUPPLY_SCALE)
         f.each_bits(at["permissions"], [int(mask) for mask in pub["perm"][:4]], 4)
-        base = at["turn_flags"]
-        f.flag(base, pub["bribed"])
-        f.scaled(base + 1, pub["offers"], 3)
-        f.scaled(base + 2, pub["pool"], SHIP_SCALE)
 
     # -- the board ----------------------------------------------------------------------------
     def _galaxies(self, o: Observation, f: Features) -> None:
@@ -276,29 +301,26 @@ class ShadowlordEncoder(ArrayEncoder):
             [loc[k] * 2 * KINDS + kind_of[k] + (0 if c in mine else KINDS) for k, c in zip(figs, colours, strict=True)]
         )
         f.scaled_each(list(map(self.kind_at.__getitem__, kinds)), list(kinds.values()), RING_SCALE)
-        held: dict[int, set[int]] = {}  # galaxy: the colours with rings there
-        for cell in rings:
-            held.setdefault(cell // COLOURS, set()).add(cell % COLOURS)
         f.ones.extend(self.cell_ones)
-        self._control(pub, held, f)
+        self._control(pub, rings, f)
         f.ones.extend(compress(self.disc_at, pub["disc"]))
         f.ones.extend([at[g] + G_DUE for g in battle_galaxies(pub) if 0 <= g < count])
         truce = int(pub["truce"])
         if truce:
             f.ones.extend([base + G_TRUCE for g, base in enumerate(at) if truce >> g & 1])
 
-    def _control(self, pub: dict[str, Any], held: dict[int, set[int]], f: Features) -> None:
+    def _control(self, pub: dict[str, Any], rings: Counter[int], f: Features) -> None:
         """Each galaxy's controlling colour (one-hot+1) and loose ships."""
-        at, loose_col, loose_n, alive = self.galaxy_at, pub["loose_col"], pub["loose_n"], pub["alive"]
-        loose = {g: int(loose_col[g]) for g in range(len(at)) if loose_n[g] > 0}
-        ruled = self.homes | held.keys() | loose.keys()
-        f.ones.extend([base + G_CONTROL for g, base in enumerate(at) if g not in ruled])  # nobody: slot 0
-        for g in ruled:
-            ruler = control(held.get(g, NO_COLOURS), loose.get(g, -1), self.home_owner[g], alive)
-            f.ones.append(at[g] + G_CONTROL + min(COLOURS, max(0, ruler + 1)))
-        for g, colour in loose.items():
-            if 0 <= colour < COLOURS:
-                f.scaled(at[g] + G_LOOSE + colour, loose_n[g], LOOSE_SCALE)
+        at, loose_col, loose_n = self.galaxy_at, pub["loose_col"], pub["loose_n"]
+        count = len(at)
+        loose = {g: int(loose_col[g]) for g in compress(range(count), loose_n[:count]) if loose_n[g] > 0}
+        ruler = rulers(count, rings, loose, self.home_pairs, pub["alive"])
+        if within(ruler, -1, COLOURS - 1):
+            f.ones.extend(map(add, self.control_at, ruler))
+        else:
+            f.ones.extend([p + min(COLOURS - 1, max(-1, r)) for p, r in zip(self.control_at, ruler, strict=True)])
+        shown = [g for g, colour in loose.items() if 0 <= colour < COLOURS]
+        f.scaled_each([at[g] + G_LOOSE + loose[g] for g in shown], [loose_n[g] for g in shown], LOOSE_SCALE)
 
     def _figures(self, o: Observation, f: Features) -> None:
         """Per figure: status, owner, ships, Power Stone, portrait cards, captivity, flags,
@@ -325,12 +347,15 @@ class ShadowlordEncoder(ArrayEncoder):
         flags = pub["flags"]
         if any(flags):
             ones.extend([b + F_FLAGS + i for b, m in zip(at, flags, strict=False) if m for i in set_bits(int(m), 5)])
-        columns = self.figure_columns
-        f.scaled_each(columns[F_SHIPS][:nf], pub["ships"][:nf], 6.0)
-        f.scaled_each(columns[F_PORTRAITS][:nf], pub["portrait_counts"][:nf], CARD_SCALE)
-        f.scaled_each(columns[F_MOVES][:nf], pub["moves"][:nf], MOVES_SCALE)
-        portraits = (o.get("private") or {}).get("portraits") or {}
-        for key, cards in portraits.items():
+        ships, portraits, moves = pub["ships"][:nf], pub["portrait_counts"][:nf], pub["moves"][:nf]
+        if len(ships) == len(portraits) == len(moves) == MAX_FIGURES:
+            f.scaled_tops(self.figure_scaled_at, ships + portraits + moves, self.figure_tops)
+        else:
+            columns = self.figure_columns
+            f.scaled_each(columns[F_SHIPS][:nf], ships, 6.0)
+            f.scaled_each(columns[F_PORTRAITS][:nf], portraits, CARD_SCALE)
+            f.scaled_each(columns[F_MOVES][:nf], moves, MOVES_SCALE)
+        for key, cards in ((o.get("private") or {}).get("portraits") or {}).items():
             fig = self.figure_of_key.get(key)
             if fig is not None and fig < nf and cards:
                 f.scaled_run(at[fig] + F_CARDS, cards[:CARD_VALUES], CARD_SCALE)

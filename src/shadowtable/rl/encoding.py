@@ -90,7 +90,10 @@ def shifted_slot(value: int | None, size: int) -> int:
 
 def within(values: Sequence[Any], low: int, high: int) -> TypeGuard[Sequence[int]]:
     """Whether the (non-empty) ``values`` are all numbers from ``low`` to ``high`` (no ``None``)."""
-    return None not in values and low <= min(values) and max(values) <= high
+    try:
+        return bool(low <= min(values) and max(values) <= high)
+    except (TypeError, ValueError):  # a None among them, or none at all
+        return False
 
 
 @lru_cache(maxsize=4096)
@@ -173,6 +176,12 @@ class Features:
         """:meth:`scaled` of each value, at consecutive positions from ``offset`` (zeros are
         left out: the array holds zero there already)."""
         self.scaled_each(range(offset, offset + len(values)), values, top)
+
+    def scaled_tops(self, positions: Sequence[int], values: Sequence[float], tops: Sequence[float]) -> None:
+        """``values[k] / tops[k]`` clipped to ``[0, 1]`` at ``positions[k]``, zeros left out."""
+        self.at.extend(compress(positions, values))
+        self.values.extend(filter(None, values))
+        self.tops.extend(compress(tops, values))
 
     def scaled_each(self, positions: Sequence[int], values: Sequence[float], top: float) -> None:
         """:meth:`scaled` of ``values[k]`` at ``positions[k]``, zeros left out."""
