@@ -76,16 +76,7 @@ class ShadowPlanetEncoder(ArrayEncoder):
         self.markers_max = float(content.markers_per_colour) if content is not None else 15.0
         super().__init__(self._layout())
         self._index_data()
-        at = self.offsets
-        self.board_at = [at["round"], at["indicators"], at["indicators"] + 1, at["indicators"] + 2]
-        self.board_tops = [MAX_ROUNDS, self.countdown_max, self.repair_max, self.threat_max]
-        sizes, reveals = at["zone_sizes"] + DECKS + CHARACTERS, at["reveals"] + 2 * TYPES
-        self.zone_at = [reveals, reveals + 1, sizes, sizes + 1, sizes + 2]  # Temple, removed, discard, unknowns
-        self.zone_tops = [5, self.cards, self.cards, 5, DECK_SCALE]
-        self.deck_at = [at[f"deck_{d}"] for d in range(DECKS)]
-        self.depth_at = [at[f"deck_{d}_depth"] for d in range(DECKS)]
-        self.gear_at = [at[f"gear_{ch}"] for ch in range(CHARACTERS)]
-        self.played_at = [at[f"played_{ch}"] for ch in range(CHARACTERS)]
+        self._index_board()
 
     def _layout(self) -> list[tuple[str, int]]:
         n, cards = self.players, self.cards
@@ -128,6 +119,19 @@ class ShadowPlanetEncoder(ArrayEncoder):
             ("secret", cards + 1),
             ("winners", n),
         ]
+
+    def _index_board(self) -> None:
+        """Positions (and tops) of the scalars read by name, and where each card zone starts."""
+        at = self.offsets
+        self.board_at = [at["round"], at["indicators"], at["indicators"] + 1, at["indicators"] + 2]
+        self.board_tops = [MAX_ROUNDS, self.countdown_max, self.repair_max, self.threat_max]
+        sizes, reveals = at["zone_sizes"] + DECKS + CHARACTERS, at["reveals"] + 2 * TYPES
+        self.zone_at = [reveals, reveals + 1, sizes, sizes + 1, sizes + 2]  # Temple, removed, discard, unknowns
+        self.zone_tops = [5, self.cards, self.cards, 5, DECK_SCALE]
+        self.deck_at = [at[f"deck_{d}"] for d in range(DECKS)]
+        self.depth_at = [at[f"deck_{d}_depth"] for d in range(DECKS)]
+        self.gear_at = [at[f"gear_{ch}"] for ch in range(CHARACTERS)]
+        self.played_at = [at[f"played_{ch}"] for ch in range(CHARACTERS)]
 
     def _index_data(self) -> None:
         """Where each ``pending.data`` field goes (precomputed: the block is read by name)."""
@@ -182,9 +186,7 @@ class ShadowPlanetEncoder(ArrayEncoder):
                 f.shifted(offset, data.get(name), size)
             else:
                 f.members(offset, data.get(name, []), size)
-        f.at.extend(self._scaled_at)
-        f.values.extend([data.get(name, 0) for name in self._scaled_names])
-        f.tops.extend(self._scaled_tops)
+        f.scaled_tops(self._scaled_at, [data.get(name, 0) for name in self._scaled_names], self._scaled_tops)
 
     def _board(self, o: Observation, f: Features) -> None:
         """Round, indicators, Markers, Characters and Vehicles on the board, identities."""
@@ -243,14 +245,13 @@ class ShadowPlanetEncoder(ArrayEncoder):
         f.scaled_run(at["zone_sizes"], [deck["size"] for deck in decks], DECK_SCALE)
         f.scaled_run(at["zone_sizes"] + DECKS, [g["size"] for g in gear], GEAR_SCALE)
         depth = [
-            (base + (c if 0 <= c < cards else slot(c, cards)), 1 + i)
+            (base + (c if 0 <= c < cards else slot(c, cards)), i)
             for base, deck in zip(self.depth_at, decks, strict=False)
             for i, c in enumerate(deck["top"])
             if c is not None
         ]
         f.at.extend([position for position, _ in depth])
-        f.values.extend([1] * len(depth))
-        f.tops.extend([top for _, top in depth])
+        f.ratios.extend([1.0 / (1 + i) for _, i in depth])
         ch = o["seat_char"][seat] if seat is not None else -1
         blocks = [(at["hand"], gear[ch]["known"] if ch >= 0 else []), (at["private"], o["private"])]
         blocks += [(base, deck["top"]) for base, deck in zip(self.deck_at, decks, strict=False)]

@@ -152,23 +152,24 @@ class ShadowlordEncoder(ArrayEncoder):
         homes = list(self.content.home_of)
         self.home_owner = [homes.index(g) if g in homes else -1 for g in range(len(self.cells))]
         self.mine = {seat: frozenset(c for c in range(4) if self.seat_of[c] == seat) for seat in [None, *range(SEATS)]}
-        galaxies, figures = self.offsets["galaxies"], self.offsets["figures"]
-        self.galaxy_at = [galaxies + g * GALAXY_SIZE for g in range(min(len(self.cells), MAX_GALAXIES))]
-        self.cell_ones = [at + cell for at, cell in zip(self.galaxy_at, self.cells, strict=False)]
-        self.figure_at = [figures + f * FIGURE_SIZE for f in range(MAX_FIGURES)]
-        self.figure_of_key = {str(f): f for f in range(MAX_FIGURES)}
-        colours = self.offsets["colours"]
-        self.colour_ones = {
+        self._index_colours()
+        self._index_galaxies(homes)
+        self._index_figures()
+
+    def _index_colours(self) -> None:
+        """Positions of the colour flags known from the configuration, and of the counts."""
+        colours, seat_of = self.offsets["colours"], self.seat_of
+        self.colour_ones = {  # in play; played by the seat
             seat: [
                 colours + 4 * c + k
                 for c in range(4)
                 for k in (0, 1)
-                if self.seat_of[c] >= 0 and (k == 0 or self.seat_of[c] == seat)
+                if seat_of[c] >= 0 and (k == 0 or seat_of[c] == seat)
             ]
             for seat in [None, *range(SEATS)]
         }
         self.alive_at = [colours + 4 * c + 2 for c in range(4)]
-        self.seat_out_at = [(colours + 4 * c + 3, self.seat_of[c]) for c in range(4) if self.seat_of[c] >= 0]
+        self.seat_out_at = [(colours + 4 * c + 3, seat_of[c]) for c in range(4) if seat_of[c] >= 0]
         cards, flags = self.offsets["cards"] + CARD_VALUES + SEATS, self.offsets["turn_flags"]
         self.count_at = [
             self.offsets["clock"],
@@ -178,16 +179,30 @@ class ShadowlordEncoder(ArrayEncoder):
             flags + 2,
         ]  # turn, deck, discard, offers, pool
         self.count_tops = [self.turn_cap, DECK_SCALE, DECK_SCALE, 3.0, SHIP_SCALE]
+
+    def _index_galaxies(self, homes: list[int]) -> None:
+        """Where each galaxy's block and its columns start; the cell kinds (they never change)."""
+        galaxies = self.offsets["galaxies"]
+        self.galaxy_at = [galaxies + g * GALAXY_SIZE for g in range(min(len(self.cells), MAX_GALAXIES))]
+        self.cell_ones = [at + cell for at, cell in zip(self.galaxy_at, self.cells, strict=False)]
         self.home_pairs = [(g, self.home_owner[g]) for g in sorted(set(homes)) if 0 <= g < len(self.galaxy_at)]
         self.control_at = [b + G_CONTROL + 1 for b in self.galaxy_at]  # where colour 0 goes; -1 just before
         self.ring_at = [b + G_RINGS + c for b in self.galaxy_at for c in range(COLOURS)]
         self.fleet_at = [b + G_SHIPS + c for b in self.galaxy_at for c in range(COLOURS)]
         self.kind_at = [b + G_KINDS + k for b in self.galaxy_at for k in range(2 * KINDS)]
         self.disc_at = [b + G_DISC for b in self.galaxy_at]
+
+    def _index_figures(self) -> None:
+        """Where each figure's block and its columns start."""
+        figures = self.offsets["figures"]
+        self.figure_at = [figures + f * FIGURE_SIZE for f in range(MAX_FIGURES)]
+        self.owner_at = [b + F_OWNER + 1 for b in self.figure_at]  # one-hot+1: where owner 0 goes
+        self.loc_at = [b + F_LOC + 1 for b in self.figure_at]
+        self.figure_of_key = {str(f): f for f in range(MAX_FIGURES)}
         columns = ((F_SHIPS, 6.0), (F_PORTRAITS, CARD_SCALE), (F_MOVES, MOVES_SCALE))
         self.figure_scaled_at = [b + column for column, _ in columns for b in self.figure_at]
         self.figure_tops = [top for _, top in columns for _ in self.figure_at]
-        self.figure_columns = {c: [b + c for b in self.figure_at] for c in (F_SHIPS, F_PORTRAITS, F_MOVES)}
+        self.figure_columns = {column: [b + column for b in self.figure_at] for column, _ in columns}
 
     @staticmethod
     def _layout() -> list[tuple[str, int]]:
@@ -257,9 +272,8 @@ class ShadowlordEncoder(ArrayEncoder):
         """Clock, end reason, cards, discs, supply, permissions and this turn's flags."""
         at, pub = self.offsets, o["public"]
         timer = int(pub["timer"])
-        f.at.extend(self.count_at)
-        f.values.extend([pub["turn"], pub["deck_count"], pub["discard_count"], pub["offers"], pub["pool"]])
-        f.tops.extend(self.count_tops)
+        counts = [pub["turn"], pub["deck_count"], pub["discard_count"], pub["offers"], pub["pool"]]
+        f.scaled_tops(self.count_at, counts, self.count_tops)
         if timer >= 0:
             f.scaled(at["clock"] + 1, timer, self.timer_top)
         f.flag(at["clock"] + 2, timer < 0)
@@ -290,17 +304,17 @@ class ShadowlordEncoder(ArrayEncoder):
             slots = [c if c >= 0 else c + COLOURS for c in colours]
         cells = [loc[k] * COLOURS + c for k, c in zip(figs, slots, strict=True)]  # galaxy * COLOURS + colour
         rings = Counter(cells)
-        f.scaled_each(list(map(self.ring_at.__getitem__, rings)), list(rings.values()), RING_SCALE)
+        f.scaled_each(map(self.ring_at.__getitem__, rings), rings.values(), RING_SCALE)
         fleet: dict[int, int] = {}
         for cell, k in zip(cells, figs, strict=True):
             if ships[k]:
                 fleet[cell] = fleet.get(cell, 0) + int(ships[k])
-        f.scaled_each(list(map(self.fleet_at.__getitem__, fleet)), list(fleet.values()), SHIP_SCALE)
+        f.scaled_each(map(self.fleet_at.__getitem__, fleet), fleet.values(), SHIP_SCALE)
         mine, kind_of = self.mine.get(o["seat"], NOBODY), self.fig_kind
         kinds = Counter(
             [loc[k] * 2 * KINDS + kind_of[k] + (0 if c in mine else KINDS) for k, c in zip(figs, colours, strict=True)]
         )
-        f.scaled_each(list(map(self.kind_at.__getitem__, kinds)), list(kinds.values()), RING_SCALE)
+        f.scaled_each(map(self.kind_at.__getitem__, kinds), kinds.values(), RING_SCALE)
         f.ones.extend(self.cell_ones)
         self._control(pub, rings, f)
         f.ones.extend(compress(self.disc_at, pub["disc"]))
@@ -327,19 +341,22 @@ class ShadowlordEncoder(ArrayEncoder):
         moves, galaxy, its part in a Duel, a vote or an offer."""
         pub, ones = o["public"], f.ones
         mine = self.mine.get(o["seat"], NOBODY)
-        owner = pub["owner"][:MAX_FIGURES]
+        owner = pub["owner"]
+        if len(owner) > MAX_FIGURES:
+            owner = owner[:MAX_FIGURES]
         nf = len(owner)
         if not nf:
             return
-        at = self.figure_at[:nf]
-        status = pub["status"]
-        if status and min(status) >= 0 and max(status) < STATUSES:
-            ones.extend(map(add, at, status))
+        at = self.figure_at if nf == MAX_FIGURES else self.figure_at[:nf]
+        status, loc = pub["status"], pub["loc"]
+        if within(status, 0, STATUSES - 1) and within(owner, -1, COLOURS - 1) and within(loc, -1, MAX_GALAXIES - 1):
+            ones.extend(map(add, at, status))  # one-hots (one-hot+1: the slot of 0 precomputed)
+            ones.extend(map(add, self.owner_at, owner))
+            ones.extend(map(add, self.loc_at, loc))
         else:
             ones.extend([b + min(max(int(s), 0), STATUSES - 1) for b, s in zip(at, status, strict=False)])
-        colours = owner if max(owner) < COLOURS else [min(int(x), COLOURS - 1) for x in owner]
-        f.each_shifted(at[0] + F_OWNER, colours, COLOURS + 1, FIGURE_SIZE)
-        f.each_shifted(at[0] + F_LOC, pub["loc"][:nf], MAX_GALAXIES + 1, FIGURE_SIZE)
+            f.each_shifted(at[0] + F_OWNER, [min(int(x), COLOURS - 1) for x in owner], COLOURS + 1, FIGURE_SIZE)
+            f.each_shifted(at[0] + F_LOC, loc[:nf], MAX_GALAXIES + 1, FIGURE_SIZE)
         if mine:
             ones.extend([b + F_MINE for b, x in zip(at, owner, strict=False) if x in mine])
             captors = pub["captor"]
@@ -347,14 +364,14 @@ class ShadowlordEncoder(ArrayEncoder):
         flags = pub["flags"]
         if any(flags):
             ones.extend([b + F_FLAGS + i for b, m in zip(at, flags, strict=False) if m for i in set_bits(int(m), 5)])
-        ships, portraits, moves = pub["ships"][:nf], pub["portrait_counts"][:nf], pub["moves"][:nf]
-        if len(ships) == len(portraits) == len(moves) == MAX_FIGURES:
+        ships, portraits, moves = pub["ships"], pub["portrait_counts"], pub["moves"]
+        if len(ships) == len(portraits) == len(moves) == nf == MAX_FIGURES:
             f.scaled_tops(self.figure_scaled_at, ships + portraits + moves, self.figure_tops)
         else:
             columns = self.figure_columns
-            f.scaled_each(columns[F_SHIPS][:nf], ships, 6.0)
-            f.scaled_each(columns[F_PORTRAITS][:nf], portraits, CARD_SCALE)
-            f.scaled_each(columns[F_MOVES][:nf], moves, MOVES_SCALE)
+            f.scaled_each(columns[F_SHIPS][:nf], ships[:nf], 6.0)
+            f.scaled_each(columns[F_PORTRAITS][:nf], portraits[:nf], CARD_SCALE)
+            f.scaled_each(columns[F_MOVES][:nf], moves[:nf], MOVES_SCALE)
         for key, cards in ((o.get("private") or {}).get("portraits") or {}).items():
             fig = self.figure_of_key.get(key)
             if fig is not None and fig < nf and cards:

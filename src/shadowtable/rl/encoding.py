@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import lru_cache
-from itertools import compress
-from operator import add
+from itertools import compress, repeat
+from operator import add, truediv
 from typing import Any, Protocol, TypeGuard
 
 import numpy as np
@@ -103,20 +103,20 @@ def set_bits(mask: int, size: int) -> tuple[int, ...]:
 
 
 class Features:
-    """An encoding being collected: the positions that hold a one, and positions that hold
-    ``value / top`` clipped to ``[0, 1]``; :meth:`write` puts them into an array, zeros elsewhere.
+    """An encoding being collected: the positions that hold a one, and positions with their
+    ratios ``value / top`` (clipped to ``[0, 1]`` when written); :meth:`write` puts them into an
+    array, zeros elsewhere.
 
     Collecting positions in lists and writing them with two vectorised assignments costs far
     less than a Python call and a list per feature.  Runs of ints that are all in range take a
     fast path (checked with ``min``/``max``); anything else takes the general one."""
 
-    __slots__ = ("ones", "at", "values", "tops")
+    __slots__ = ("ones", "at", "ratios")
 
     def __init__(self) -> None:
         self.ones: list[int] = []
         self.at: list[int] = []
-        self.values: list[float] = []
-        self.tops: list[float] = []
+        self.ratios: list[float] = []
 
     def one_hot(self, offset: int, index: int | None, size: int) -> None:
         """A one at ``offset + index`` (nothing for ``None``; negative counts from the end)."""
@@ -169,26 +169,22 @@ class Features:
     def scaled(self, position: int, value: float, top: float) -> None:
         """``value / top`` clipped to ``[0, 1]`` at ``position``."""
         self.at.append(position)
-        self.values.append(value)
-        self.tops.append(top)
+        self.ratios.append(value / top)
 
     def scaled_run(self, offset: int, values: Sequence[float], top: float) -> None:
         """:meth:`scaled` of each value, at consecutive positions from ``offset`` (zeros are
         left out: the array holds zero there already)."""
         self.scaled_each(range(offset, offset + len(values)), values, top)
 
+    def scaled_each(self, positions: Iterable[int], values: Collection[float], top: float) -> None:
+        """:meth:`scaled` of ``values[k]`` at ``positions[k]``, zeros left out."""
+        self.at.extend(compress(positions, values))
+        self.ratios.extend(map(truediv, filter(None, values), repeat(top)))
+
     def scaled_tops(self, positions: Sequence[int], values: Sequence[float], tops: Sequence[float]) -> None:
         """``values[k] / tops[k]`` clipped to ``[0, 1]`` at ``positions[k]``, zeros left out."""
         self.at.extend(compress(positions, values))
-        self.values.extend(filter(None, values))
-        self.tops.extend(compress(tops, values))
-
-    def scaled_each(self, positions: Sequence[int], values: Sequence[float], top: float) -> None:
-        """:meth:`scaled` of ``values[k]`` at ``positions[k]``, zeros left out."""
-        nonzero = list(filter(None, values))
-        self.at.extend(compress(positions, values))
-        self.values.extend(nonzero)
-        self.tops.extend([top] * len(nonzero))
+        self.ratios.extend(map(truediv, filter(None, values), compress(tops, values)))
 
     def write(self, out: Vector) -> Vector:
         """``out`` holding the features (and zeros everywhere else)."""
@@ -196,10 +192,9 @@ class Features:
         if self.ones:
             out[np.array(self.ones, dtype=np.intp)] = 1.0
         if self.at:
-            ratios = np.array(self.values, dtype=np.float64)
-            ratios /= np.array(self.tops, dtype=np.float64)
-            np.maximum(ratios, 0.0, out=ratios)
-            np.minimum(ratios, 1.0, out=ratios)
+            ratios = self.ratios
+            if min(ratios) < 0.0 or max(ratios) > 1.0:
+                ratios = [min(1.0, max(0.0, r)) for r in ratios]
             out[np.array(self.at, dtype=np.intp)] = ratios
         return out
 
