@@ -97,6 +97,21 @@ def pending_of(observation: Observation) -> dict[str, Any]:
     return dict(observation.get("pending") or {})
 
 
+def on_board(
+    status: Sequence[int], owner: Sequence[int], loc: Sequence[int], count: int
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The active figures (status 1) in one of the ``count`` galaxies: their ids, galaxies,
+    colours (owners, at most the shadows' 4) and where each colour lands in a per-colour list
+    (a negative one counts from the end, as a list index would)."""
+    figs = [k for k, g in enumerate(loc) if status[k] == 1 and 0 <= g < count]
+    gals = [loc[k] for k in figs]
+    colours = [owner[k] for k in figs]
+    if not figs or within(colours, 0, COLOURS - 1):
+        return figs, gals, colours, colours
+    colours = [min(int(c), COLOURS - 1) for c in colours]
+    return figs, gals, colours, [c if c >= 0 else c + COLOURS for c in colours]
+
+
 def rulers(
     count: int, rings: Counter[int], loose: dict[int, int], homes: Sequence[tuple[int, int]], alive: Sequence[int]
 ) -> list[int]:
@@ -198,6 +213,7 @@ class ShadowlordEncoder(ArrayEncoder):
         self.figure_at = [figures + f * FIGURE_SIZE for f in range(MAX_FIGURES)]
         self.owner_at = [b + F_OWNER + 1 for b in self.figure_at]  # one-hot+1: where owner 0 goes
         self.loc_at = [b + F_LOC + 1 for b in self.figure_at]
+        self.mine_at = [b + F_MINE for b in self.figure_at]
         self.figure_of_key = {str(f): f for f in range(MAX_FIGURES)}
         columns = ((F_SHIPS, 6.0), (F_PORTRAITS, CARD_SCALE), (F_MOVES, MOVES_SCALE))
         self.figure_scaled_at = [b + column for column, _ in columns for b in self.figure_at]
@@ -294,31 +310,28 @@ class ShadowlordEncoder(ArrayEncoder):
         """Per galaxy: cell kind, controlling colour, rings, ships and figure kinds by colour,
         loose ships, disc, Battle due, Truce."""
         pub = o["public"]
-        status, owner, loc, ships, at = pub["status"], pub["owner"], pub["loc"], pub["ships"], self.galaxy_at
-        count = len(at)
-        figs = [k for k, g in enumerate(loc) if status[k] == 1 and 0 <= g < count]  # active, on the board
-        colours = [owner[k] for k in figs]
-        slots = colours  # where each figure's colour lands in a per-colour list
-        if colours and (min(colours) < 0 or max(colours) >= COLOURS):
-            colours = [min(int(c), COLOURS - 1) for c in colours]
-            slots = [c if c >= 0 else c + COLOURS for c in colours]
-        cells = [loc[k] * COLOURS + c for k, c in zip(figs, slots, strict=True)]  # galaxy * COLOURS + colour
+        at, kind_of = self.galaxy_at, self.fig_kind
+        figs, gals, colours, slots = on_board(pub["status"], pub["owner"], pub["loc"], len(at))
+        cells = [g * COLOURS + c for g, c in zip(gals, slots, strict=True)]  # galaxy * COLOURS + colour
         rings = Counter(cells)
         f.scaled_each(map(self.ring_at.__getitem__, rings), rings.values(), RING_SCALE)
+        weights = [pub["ships"][k] for k in figs]
         fleet: dict[int, int] = {}
-        for cell, k in zip(cells, figs, strict=True):
-            if ships[k]:
-                fleet[cell] = fleet.get(cell, 0) + int(ships[k])
+        for cell, ships in compress(zip(cells, weights, strict=True), weights):
+            fleet[cell] = fleet.get(cell, 0) + ships
         f.scaled_each(map(self.fleet_at.__getitem__, fleet), fleet.values(), SHIP_SCALE)
-        mine, kind_of = self.mine.get(o["seat"], NOBODY), self.fig_kind
+        mine = self.mine.get(o["seat"], NOBODY)  # kinds of this seat's figures first, then the others'
         kinds = Counter(
-            [loc[k] * 2 * KINDS + kind_of[k] + (0 if c in mine else KINDS) for k, c in zip(figs, colours, strict=True)]
+            [
+                g * 2 * KINDS + kind_of[k] + (0 if c in mine else KINDS)
+                for k, g, c in zip(figs, gals, colours, strict=True)
+            ]
         )
         f.scaled_each(map(self.kind_at.__getitem__, kinds), kinds.values(), RING_SCALE)
         f.ones.extend(self.cell_ones)
         self._control(pub, rings, f)
         f.ones.extend(compress(self.disc_at, pub["disc"]))
-        f.ones.extend([at[g] + G_DUE for g in battle_galaxies(pub) if 0 <= g < count])
+        f.ones.extend([at[g] + G_DUE for g in battle_galaxies(pub) if 0 <= g < len(at)])
         truce = int(pub["truce"])
         if truce:
             f.ones.extend([base + G_TRUCE for g, base in enumerate(at) if truce >> g & 1])
@@ -358,9 +371,10 @@ class ShadowlordEncoder(ArrayEncoder):
             f.each_shifted(at[0] + F_OWNER, [min(int(x), COLOURS - 1) for x in owner], COLOURS + 1, FIGURE_SIZE)
             f.each_shifted(at[0] + F_LOC, loc[:nf], MAX_GALAXIES + 1, FIGURE_SIZE)
         if mine:
-            ones.extend([b + F_MINE for b, x in zip(at, owner, strict=False) if x in mine])
+            ones.extend(compress(self.mine_at, map(mine.__contains__, owner)))
             captors = pub["captor"]
-            ones.extend([b + F_CAPTIVE for b, c in zip(at, captors, strict=False) if c >= 0 and owner[c] in mine])
+            if captors and max(captors) >= 0:  # any captive at all
+                ones.extend([b + F_CAPTIVE for b, c in zip(at, captors, strict=False) if c >= 0 and owner[c] in mine])
         flags = pub["flags"]
         if any(flags):
             ones.extend([b + F_FLAGS + i for b, m in zip(at, flags, strict=False) if m for i in set_bits(int(m), 5)])
