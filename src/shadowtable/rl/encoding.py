@@ -189,13 +189,14 @@ class Features:
     def write(self, out: Vector) -> Vector:
         """``out`` holding the features (and zeros everywhere else)."""
         out.fill(0.0)
-        if self.ones:
-            out[np.array(self.ones, dtype=np.intp)] = 1.0
-        if self.at:
+        ones, at = self.ones, self.at
+        if ones:
+            out[np.fromiter(ones, dtype=np.intp, count=len(ones))] = 1.0
+        if at:
             ratios = self.ratios
             if min(ratios) < 0.0 or max(ratios) > 1.0:
                 ratios = [min(1.0, max(0.0, r)) for r in ratios]
-            out[np.array(self.at, dtype=np.intp)] = ratios
+            out[np.fromiter(at, dtype=np.intp, count=len(at))] = ratios
         return out
 
 
