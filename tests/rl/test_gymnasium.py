@@ -53,3 +53,15 @@ def test_illegal_action_changes_nothing_and_is_penalised() -> None:
     again, reward, done, _, info = env.step(7 if env.action_space.n > 7 else 99)
     assert info["illegal_action"] and reward == -1.0 and not done
     assert env.session.actions == before and (again == obs).all()
+
+
+def test_masks_and_observations_handed_out_are_copies() -> None:
+    env = ShadowTableEnv("shadow-planet", players=4)
+    observation, info = env.reset(seed=2)
+    mask = env.action_masks()
+    kept = observation.tobytes(), mask.tobytes()
+    observation[:] = 0.5
+    mask[:] = 0
+    info["action_mask"][:] = 0
+    assert env.action_masks().tobytes() == kept[1]
+    assert env._observation().tobytes() == kept[0]

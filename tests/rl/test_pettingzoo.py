@@ -6,9 +6,11 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from shadowtable.rl.pettingzoo_env import env  # noqa: E402
+from shadowtable.core.errors import IllegalActionError  # noqa: E402
+from shadowtable.rl.pettingzoo_env import env, raw_env  # noqa: E402
 
 GAMES = [
     ("tiny-showdown", 2),
@@ -52,3 +54,33 @@ def test_the_short_module_name_gives_the_same_environment() -> None:
     e = short.env("shadow-planet", players=4)
     e.reset(seed=1)
     assert e.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+
+
+def test_observations_handed_out_never_change_later() -> None:
+    e = env("shadowlord", players=3)
+    e.reset(seed=5)
+    kept = []
+    for agent in e.agent_iter(60):
+        observation, _, terminated, truncated, _ = e.last()
+        kept.append((observation, observation["observation"].tobytes(), observation["action_mask"].tobytes()))
+        observation["observation"][:] = 0.5  # a caller's own copy: the environment must not reuse it
+        observation["action_mask"][:] = 0
+        again = e.observe(agent)
+        assert again["observation"].tobytes() == kept[-1][1] and again["action_mask"].tobytes() == kept[-1][2]
+        mask = np.frombuffer(kept[-1][2], dtype=np.int8)
+        e.step(None if terminated or truncated else int(np.flatnonzero(mask)[0]))
+    assert all((o["observation"] == 0.5).all() for o, _, _ in kept)
+
+
+def test_the_raw_environment_refuses_an_illegal_action_and_changes_nothing() -> None:
+    e = raw_env("shadow-planet", players=4)
+    e.reset(seed=2)
+    agent = e.agent_selection
+    before = e.observe(agent)
+    illegal = int(np.flatnonzero(before["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        e.step(illegal)
+    after = e.observe(agent)
+    assert e.agent_selection == agent
+    assert after["observation"].tobytes() == before["observation"].tobytes()
+    assert after["action_mask"].tobytes() == before["action_mask"].tobytes()

@@ -57,13 +57,27 @@ class Task:
 
     def to_json(self) -> dict[str, Any]:
         """``{"task": kind, ...fields}``: the task as JSON data."""
-        return {"task": task_kind(type(self)), **{f.name: getattr(self, f.name) for f in fields(self)}}
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))
+        return {"task": task_kind(type(self)), **{name: getattr(self, name) for name in names}}
 
 
 def task_kind(task_type: type[Task]) -> str:
     """The task's kind in data: its class name in snake case (``ChooseCard`` -> ``choose_card``)."""
-    name = task_type.__name__
-    return "".join(f"_{ch.lower()}" if ch.isupper() and i else ch.lower() for i, ch in enumerate(name))
+    kind = _KINDS.get(task_type)
+    if kind is None:
+        name = task_type.__name__
+        kind = _KINDS[task_type] = "".join(
+            f"_{ch.lower()}" if ch.isupper() and i else ch.lower() for i, ch in enumerate(name)
+        )
+    return kind
+
+
+_KINDS: dict[type[Task], str] = {}
+"""Each task type's kind, worked out once (observations name every pending task's kind)."""
+_FIELD_NAMES: dict[type[Task], tuple[str, ...]] = {}
+"""Each task type's field names, looked up once."""
 
 
 class KernelState(Protocol):

@@ -101,9 +101,10 @@ class Session:
             return random.Random(self._system.getrandbits(64))  # seeded by the OS, fast to draw from
         return bot_rng(self.seed, seat, step)
 
-    def apply(self, action: int) -> None:
-        """Apply a legal action (raises :class:`IllegalActionError` and changes nothing otherwise)."""
-        self.state = self.game.apply(self.state, action)
+    def apply(self, action: int, *, checked: bool = True) -> None:
+        """Apply a legal action (raises :class:`IllegalActionError` and changes nothing otherwise).
+        ``checked=False`` skips the check, for an action just taken from ``legal_actions``."""
+        self.state = self.game.apply(self.state, action) if checked else self.game.apply_unchecked(self.state, action)
         self.actions.append(action)
 
     def _apply_chosen(self, action: int) -> None:

@@ -7,39 +7,24 @@ observation shows is encoded, so a seat's vector never leaks hidden facts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from operator import add
 from typing import Any
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadow_planet.rules import PENDING_KINDS
-from shadowtable.rl.encoding import Block, BlockEncoder, bits, one_hot, one_hot_shifted
+from shadowtable.rl.encoding import ArrayEncoder, Features, slot, within
 
 CHARACTERS, LOCATIONS, SECTIONS, VEHICLES, OBJECTIVES, COLOURS, TYPES = 6, 4, 7, 2, 5, 5, 5
 KINDS = (*PENDING_KINDS, "over")
 """``pending.kind`` values: the game's decisions and chance nodes (rules.PENDING_KINDS), then ``over``."""
+KIND_SLOT = {kind: index for index, kind in enumerate(KINDS)}
 MAX_ROUNDS = 60
 DECKS = 5
 """The four Location decks and the Messages pile."""
 DECK_SCALE, GEAR_SCALE, POINTS_SCALE, SMALL_SCALE, REVEAL_SCALE = 20, 30, 20, 10, 6
-
-
-def scaled(value: float, top: float) -> float:
-    """``value / top`` clipped to ``[0, 1]``."""
-    return min(1.0, max(0.0, value / top))
-
-
-def each_shifted(values: Sequence[int | None], size: int) -> list[float]:
-    """:func:`one_hot_shifted` of each value, concatenated."""
-    return [v for x in values for v in one_hot_shifted(x, size)]
-
-
-def members(items: Sequence[int | None], size: int) -> list[float]:
-    """Multi-hot of the non-negative ints in ``items``."""
-    vector = [0.0] * size
-    for item in items:
-        if item is not None and 0 <= item < size:
-            vector[item] = 1.0
-    return vector
+SHIFTED, MEMBERS, SCALED = "shifted", "members", "scaled"
+DRAFT_SIZE = 7 + CHARACTERS + 7 + 1
+TURN_SIZE = 7 + 5 + 5 + 6 + 7 + 1
 
 
 def objective_slot(objective: int | None) -> int:
@@ -49,7 +34,35 @@ def objective_slot(objective: int | None) -> int:
     return OBJECTIVES + 1 if objective < 0 else objective
 
 
-class ShadowPlanetEncoder(BlockEncoder):
+def data_fields(players: int) -> list[tuple[str, str, float]]:
+    """The ``pending.data`` fields encoded, in order: name, how (one-hot+1 or multi-hot over a
+    size, or scaled by a top) and that size or top.  Absent fields encode as none/0."""
+    n = players
+    return [
+        ("deck", SHIFTED, 6),
+        *[(name, SCALED, top) for name, top in (("total", 20), ("cards", 10), ("points", 20), ("draws", 10))],
+        ("drive", SHIFTED, 3),
+        ("dest", SHIFTED, 5),
+        ("passengers", MEMBERS, CHARACTERS),
+        ("waiting", MEMBERS, CHARACTERS),
+        ("rider", SHIFTED, 7),
+        ("target", SHIFTED, n + 1),
+        ("section", SHIFTED, SECTIONS + 1),
+        ("reveal", SHIFTED, 3),
+        *[(name, SCALED, SMALL_SCALE) for name in ("count", "amount", "remove", "looked")],
+        ("size", SCALED, POINTS_SCALE),
+        ("placed", SCALED, POINTS_SCALE),
+        ("step", SCALED, n),
+        ("giver", SHIFTED, n + 1),
+    ]
+
+
+def field_size(how: str, size: float) -> int:
+    """Slots a pending-data field takes."""
+    return 1 if how == SCALED else int(size)
+
+
+class ShadowPlanetEncoder(ArrayEncoder):
     """Encodes observations of one configured Shadow Planet game (fixed player count)."""
 
     def __init__(self, game: Game[Any]) -> None:
@@ -61,190 +74,203 @@ class ShadowPlanetEncoder(BlockEncoder):
         self.repair_max = float(content.repair_max) if content is not None else 10.0
         self.threat_max = float(content.threat_max) if content is not None else 8.0
         self.markers_max = float(content.markers_per_colour) if content is not None else 15.0
-        self.set_blocks(self._blocks())
+        super().__init__(self._layout())
+        self._index_data()
+        self._index_board()
 
-    # -- blocks ---------------------------------------------------------------------------------
-    def _blocks(self) -> list[Block]:
+    def _layout(self) -> list[tuple[str, int]]:
         n, cards = self.players, self.cards
         return [
-            ("seat", n, lambda o: one_hot(o["seat"], n)),
-            ("own_objective", OBJECTIVES + 2, self._own_objective),
-            ("objectives", n * (OBJECTIVES + 2), self._objectives),
-            ("removed_objectives", 1, lambda o: [scaled(o["removed_objectives"], 2)]),
-            ("to_act", n + 2, self._to_act),
-            ("my_turn", 1, lambda o: [float(o["pending"]["seat"] == o["seat"])]),
-            ("pending", len(KINDS), lambda o: one_hot(KINDS.index(o["pending"]["kind"]), len(KINDS))),
-            ("pending_data", self._data_size(), self._data),
-            ("round", 1, lambda o: [scaled(o["round"], MAX_ROUNDS)]),
-            ("protagonist", n, lambda o: members([o["protagonist"]], n)),
-            ("indicators", 3, self._indicators),
-            ("latched", 3, lambda o: bits(o["latched"], 3)),
-            ("end_reason", 3, lambda o: bits(o["end_reason"], 3)),
-            ("pool", COLOURS, lambda o: [scaled(x, self.markers_max) for x in o["pool"]]),
-            ("sheets", n * COLOURS, lambda o: [scaled(x, self.markers_max) for x in o["sheets"]]),
-            ("section_markers", SECTIONS * COLOURS, lambda o: [b for m in o["section_markers"] for b in bits(m, 5)]),
-            ("char_loc", CHARACTERS * LOCATIONS, lambda o: [v for x in o["char_loc"] for v in one_hot(x, LOCATIONS)]),
-            ("char_section", CHARACTERS * (SECTIONS + 1), self._char_section),
-            (
-                "controller",
-                CHARACTERS * (n + 1),
-                lambda o: each_shifted(o["controller"], n + 1),
-            ),
-            ("seat_char", n * (CHARACTERS + 1), lambda o: each_shifted(o["seat_char"], 7)),
-            (
-                "vehicle_loc",
-                VEHICLES * (LOCATIONS + 1),
-                lambda o: each_shifted(o["vehicle_loc"], 5),
-            ),
-            ("identity", n * (CHARACTERS + 1), lambda o: each_shifted(o["identity"], 7)),
-            ("draft", 7 + CHARACTERS + 7 + 1, self._draft),
-            ("turn", self._turn_size(), self._turn),
-            ("reveals", 2 * TYPES + 2, self._reveals),
-            ("zone_sizes", DECKS + CHARACTERS + 3, self._zone_sizes),
-            ("hand", cards, self._hand),
-            ("private", cards, lambda o: members(o["private"], cards)),
-            *[(f"deck_{d}", cards, self._deck(d)) for d in range(DECKS)],
-            *[(f"deck_{d}_depth", cards, self._depth(d)) for d in range(DECKS)],
-            ("temple", cards, lambda o: members(o["zones"]["temple"], cards)),
-            ("discard", cards, lambda o: members(o["zones"]["discard"], cards)),
-            *[(f"gear_{ch}", cards, self._gear(ch)) for ch in range(CHARACTERS)],
-            *[(f"played_{ch}", cards, self._played(ch)) for ch in range(CHARACTERS)],
-            ("shown", cards, lambda o: members(o["pending"]["data"].get("shown", []), cards)),
-            ("secret", cards + 1, self._secret),
-            ("winners", n, self._winners),
+            ("seat", n),
+            ("own_objective", OBJECTIVES + 2),
+            ("objectives", n * (OBJECTIVES + 2)),
+            ("removed_objectives", 1),
+            ("to_act", n + 2),
+            ("my_turn", 1),
+            ("pending", len(KINDS)),
+            ("pending_data", sum(field_size(how, size) for _, how, size in data_fields(n))),
+            ("round", 1),
+            ("protagonist", n),
+            ("indicators", 3),
+            ("latched", 3),
+            ("end_reason", 3),
+            ("pool", COLOURS),
+            ("sheets", n * COLOURS),
+            ("section_markers", SECTIONS * COLOURS),
+            ("char_loc", CHARACTERS * LOCATIONS),
+            ("char_section", CHARACTERS * (SECTIONS + 1)),
+            ("controller", CHARACTERS * (n + 1)),
+            ("seat_char", n * (CHARACTERS + 1)),
+            ("vehicle_loc", VEHICLES * (LOCATIONS + 1)),
+            ("identity", n * (CHARACTERS + 1)),
+            ("draft", DRAFT_SIZE),
+            ("turn", TURN_SIZE),
+            ("reveals", 2 * TYPES + 2),
+            ("zone_sizes", DECKS + CHARACTERS + 3),
+            ("hand", cards),
+            ("private", cards),
+            *[(f"deck_{d}", cards) for d in range(DECKS)],
+            *[(f"deck_{d}_depth", cards) for d in range(DECKS)],
+            ("temple", cards),
+            ("discard", cards),
+            *[(f"gear_{ch}", cards) for ch in range(CHARACTERS)],
+            *[(f"played_{ch}", cards) for ch in range(CHARACTERS)],
+            ("shown", cards),
+            ("secret", cards + 1),
+            ("winners", n),
         ]
 
-    def _own_objective(self, o: Observation) -> list[float]:
-        seat = o["seat"]
-        return one_hot(objective_slot(o["objectives"][seat] if seat is not None else None), OBJECTIVES + 2)
+    def _index_board(self) -> None:
+        """Positions (and tops) of the scalars read by name, and where each card zone starts."""
+        at = self.offsets
+        self.board_at = [at["round"], at["indicators"], at["indicators"] + 1, at["indicators"] + 2]
+        self.board_tops = [MAX_ROUNDS, self.countdown_max, self.repair_max, self.threat_max]
+        sizes, reveals = at["zone_sizes"] + DECKS + CHARACTERS, at["reveals"] + 2 * TYPES
+        self.zone_at = [reveals, reveals + 1, sizes, sizes + 1, sizes + 2]  # Temple, removed, discard, unknowns
+        self.zone_tops = [5, self.cards, self.cards, 5, DECK_SCALE]
+        self.deck_at = [at[f"deck_{d}"] for d in range(DECKS)]
+        self.depth_at = [at[f"deck_{d}_depth"] for d in range(DECKS)]
+        self.gear_at = [at[f"gear_{ch}"] for ch in range(CHARACTERS)]
+        self.played_at = [at[f"played_{ch}"] for ch in range(CHARACTERS)]
 
-    def _objectives(self, o: Observation) -> list[float]:
-        return [v for x in o["objectives"] for v in one_hot(objective_slot(x), OBJECTIVES + 2)]
+    def _index_data(self) -> None:
+        """Where each ``pending.data`` field goes (precomputed: the block is read by name)."""
+        offset = self.offsets["pending_data"]
+        self._data_slots: list[tuple[str, str, int, int]] = []
+        self._scaled_names: list[str] = []
+        self._scaled_at: list[int] = []
+        self._scaled_tops: list[float] = []
+        for name, how, size in data_fields(self.players):
+            if how == SCALED:
+                self._scaled_names.append(name)
+                self._scaled_at.append(offset)
+                self._scaled_tops.append(size)
+            else:
+                self._data_slots.append((name, how, offset, int(size)))
+            offset += field_size(how, size)
 
-    def _to_act(self, o: Observation) -> list[float]:
-        n, who = self.players, o["pending"]["seat"]
-        return one_hot(n + 1 if who is None else who if who >= 0 else n, n + 2)
+    # -- collecting -----------------------------------------------------------------------------
+    def collect(self, observation: Observation, features: Features) -> None:
+        self._seats(observation, features)
+        self._pending(observation, features)
+        self._board(observation, features)
+        self._draft(observation, features)
+        self._turn(observation, features)
+        self._zones(observation, features)
+        self._secret(observation, features)
 
-    def _indicators(self, o: Observation) -> list[float]:
-        return [
-            scaled(o["countdown"], self.countdown_max),
-            scaled(o["repair"], self.repair_max),
-            scaled(o["threat"], self.threat_max),
-        ]
+    def _seats(self, o: Observation, f: Features) -> None:
+        """Own seat and Objective, every seat's Objective, the Protagonist, the winners."""
+        at, n, seat = self.offsets, self.players, o["seat"]
+        objectives = o["objectives"]
+        f.one_hot(at["seat"], seat, n)
+        f.one_hot(at["own_objective"], objective_slot(objectives[seat] if seat is not None else None), OBJECTIVES + 2)
+        base = at["objectives"]
+        f.ones.extend([base + k * (OBJECTIVES + 2) + objective_slot(x) for k, x in enumerate(objectives)])
+        f.scaled(at["removed_objectives"], o["removed_objectives"], 2)
+        f.members(at["protagonist"], [o["protagonist"]], n)
+        outcome = o.get("outcome")
+        f.members(at["winners"], outcome["winners"] if outcome else [], n)
 
-    def _char_section(self, o: Observation) -> list[float]:
-        return each_shifted(o["char_section"], SECTIONS + 1)
+    def _pending(self, o: Observation, f: Features) -> None:
+        """Who acts, the decision's kind and its public arguments."""
+        at, n = self.offsets, self.players
+        pending = o["pending"]
+        who = pending["seat"]
+        f.one_hot(at["to_act"], n + 1 if who is None else who if who >= 0 else n, n + 2)
+        f.flag(at["my_turn"], pending["seat"] == o["seat"])
+        f.ones.append(at["pending"] + KIND_SLOT[pending["kind"]])
+        data = pending["data"]
+        for name, how, offset, size in self._data_slots:
+            if how == SHIFTED:
+                f.shifted(offset, data.get(name), size)
+            else:
+                f.members(offset, data.get(name, []), size)
+        f.scaled_tops(self._scaled_at, [data.get(name, 0) for name in self._scaled_names], self._scaled_tops)
 
-    def _draft(self, o: Observation) -> list[float]:
-        draft = o["draft"]
-        own = draft["picks"][o["seat"]] if o["seat"] is not None else None
-        return [
-            *one_hot_shifted(draft["random"], 7),
-            *members(draft["received"] or [], CHARACTERS),
-            *one_hot_shifted(own, 7),
-            scaled(o["pending"]["data"].get("step", 0), self.players),
-        ]
+    def _board(self, o: Observation, f: Features) -> None:
+        """Round, indicators, Markers, Characters and Vehicles on the board, identities."""
+        at, n = self.offsets, self.players
+        f.scaled_tops(self.board_at, [o["round"], o["countdown"], o["repair"], o["threat"]], self.board_tops)
+        f.bits(at["latched"], o["latched"], 3)
+        f.bits(at["end_reason"], o["end_reason"], 3)
+        f.scaled_run(at["pool"], o["pool"], self.markers_max)
+        f.scaled_run(at["sheets"], o["sheets"], self.markers_max)
+        f.each_bits(at["section_markers"], o["section_markers"], COLOURS)
+        base, places = at["char_loc"], o["char_loc"]
+        if within(places, 0, LOCATIONS - 1):
+            f.ones.extend(map(add, range(base, base + LOCATIONS * len(places), LOCATIONS), places))
+        else:
+            for k, location in enumerate(places):
+                f.one_hot(base + k * LOCATIONS, location, LOCATIONS)
+        f.each_shifted(at["char_section"], o["char_section"], SECTIONS + 1)
+        f.each_shifted(at["controller"], o["controller"], n + 1)
+        f.each_shifted(at["seat_char"], o["seat_char"], CHARACTERS + 1)
+        f.each_shifted(at["vehicle_loc"], o["vehicle_loc"], LOCATIONS + 1)
+        f.each_shifted(at["identity"], o["identity"], CHARACTERS + 1)
 
-    def _turn_size(self) -> int:
-        return 7 + 5 + 5 + 6 + 7 + 1
+    def _draft(self, o: Observation, f: Features) -> None:
+        """The random draft card, the Characters offered, own pick, picks made."""
+        base, draft, seat = self.offsets["draft"], o["draft"], o["seat"]
+        f.shifted(base, draft["random"], 7)
+        f.members(base + 7, draft["received"] or [], CHARACTERS)
+        f.shifted(base + 7 + CHARACTERS, draft["picks"][seat] if seat is not None else None, 7)
+        f.scaled(base + 14 + CHARACTERS, o["pending"]["data"].get("step", 0), self.players)
 
-    def _turn(self, o: Observation) -> list[float]:
-        auras = [0.0] * CHARACTERS
+    def _turn(self, o: Observation, f: Features) -> None:
+        """The active Character, restrictions, auras, the cancelled card, the bonus."""
+        base = self.offsets["turn"]
+        auras = [0] * CHARACTERS
         for ch, amount, _ in o["auras"]:
             auras[ch] += amount
-        return [
-            *one_hot(min(o["active"], CHARACTERS), CHARACTERS + 1),
-            *bits(o["forbid"], 5),
-            *bits(o["excl"], 5),
-            *[scaled(x, 3) for x in auras],
-            *one_hot_shifted(o["cancelled"], 7),
-            scaled(o["bonus"], SMALL_SCALE),
-        ]
+        f.one_hot(base, min(o["active"], CHARACTERS), CHARACTERS + 1)
+        f.bits(base + 7, o["forbid"], 5)
+        f.bits(base + 12, o["excl"], 5)
+        f.scaled_run(base + 17, auras, 3)
+        f.shifted(base + 23, o["cancelled"], 7)
+        f.scaled(base + 30, o["bonus"], SMALL_SCALE)
 
-    def _data_size(self) -> int:
-        n = self.players
-        return 6 + 4 + 3 + 5 + 6 + 6 + 7 + (n + 1) + 8 + 3 + 6 + 1 + (n + 1)
-
-    def _data(self, o: Observation) -> list[float]:
-        """The pending decision's public arguments (``pending.data``), by name; absent ones as none/0."""
-        d, n = o["pending"]["data"], self.players
-        return [
-            *one_hot_shifted(d.get("deck"), 6),
-            scaled(d.get("total", 0), POINTS_SCALE),
-            scaled(d.get("cards", 0), SMALL_SCALE),
-            scaled(d.get("points", 0), POINTS_SCALE),
-            scaled(d.get("draws", 0), SMALL_SCALE),
-            *one_hot_shifted(d.get("drive"), 3),
-            *one_hot_shifted(d.get("dest"), 5),
-            *members(d.get("passengers", []), CHARACTERS),
-            *members(d.get("waiting", []), CHARACTERS),
-            *one_hot_shifted(d.get("rider"), 7),
-            *one_hot_shifted(d.get("target"), n + 1),
-            *one_hot_shifted(d.get("section"), SECTIONS + 1),
-            *one_hot_shifted(d.get("reveal"), 3),
-            *[scaled(d.get(name, 0), SMALL_SCALE) for name in ("count", "amount", "remove", "looked")],
-            scaled(d.get("size", 0), POINTS_SCALE),
-            scaled(d.get("placed", 0), POINTS_SCALE),
-            scaled(d.get("step", 0), n),
-            *one_hot_shifted(d.get("giver"), n + 1),
-        ]
-
-    def _reveals(self, o: Observation) -> list[float]:
-        return [
-            *[scaled(x, REVEAL_SCALE) for x in o["revealed"]],
-            *[scaled(x, REVEAL_SCALE) for x in o["last_reveal"]],
-            scaled(len(o["zones"]["temple"]), 5),
-            scaled(o["zones"]["removed"], self.cards),
-        ]
-
-    def _zone_sizes(self, o: Observation) -> list[float]:
+    def _zones(self, o: Observation, f: Features) -> None:
+        """Reveals, zone sizes and every card whose place the observation shows."""
+        at, cards, seat = self.offsets, self.cards, o["seat"]
         zones = o["zones"]
-        return [
-            *[scaled(deck["size"], DECK_SCALE) for deck in zones["decks"]],
-            *[scaled(gear["size"], GEAR_SCALE) for gear in zones["gear"]],
-            scaled(len(zones["discard"]), self.cards),
-            scaled(sum(1 for c in zones["temple"] if c is None), 5),
-            scaled(sum(1 for deck in zones["decks"] for c in deck["top"] if c is None), DECK_SCALE),
+        decks, gear, temple, discard = zones["decks"], zones["gear"], zones["temple"], zones["discard"]
+        unknown_temple = sum(1 for c in temple if c is None)
+        unknown_tops = sum(1 for d in decks for c in d["top"] if c is None)
+        f.scaled_tops(
+            self.zone_at, [len(temple), zones["removed"], len(discard), unknown_temple, unknown_tops], self.zone_tops
+        )
+        f.scaled_run(at["reveals"], o["revealed"], REVEAL_SCALE)
+        f.scaled_run(at["reveals"] + TYPES, o["last_reveal"], REVEAL_SCALE)
+        f.scaled_run(at["zone_sizes"], [deck["size"] for deck in decks], DECK_SCALE)
+        f.scaled_run(at["zone_sizes"] + DECKS, [g["size"] for g in gear], GEAR_SCALE)
+        depth = [
+            (base + (c if 0 <= c < cards else slot(c, cards)), i)
+            for base, deck in zip(self.depth_at, decks, strict=False)
+            for i, c in enumerate(deck["top"])
+            if c is not None
         ]
+        f.at.extend([position for position, _ in depth])
+        f.ratios.extend([1.0 / (1 + i) for _, i in depth])
+        ch = o["seat_char"][seat] if seat is not None else -1
+        blocks = [(at["hand"], gear[ch]["known"] if ch >= 0 else []), (at["private"], o["private"])]
+        blocks += [(base, deck["top"]) for base, deck in zip(self.deck_at, decks, strict=False)]
+        blocks += [(base, deck["rest_known"]) for base, deck in zip(self.deck_at, decks, strict=False)]
+        blocks += [
+            (at["temple"], temple),
+            (at["discard"], discard),
+            (at["shown"], o["pending"]["data"].get("shown", [])),
+        ]
+        blocks += [(base, held["known"]) for base, held in zip(self.gear_at, gear, strict=False)]
+        blocks += [(base, played) for base, played in zip(self.played_at, zones["played"], strict=False)]
+        f.members_each(blocks, cards)
 
-    def _hand(self, o: Observation) -> list[float]:
-        ch = o["seat_char"][o["seat"]] if o["seat"] is not None else -1
-        return members(o["zones"]["gear"][ch]["known"] if ch >= 0 else [], self.cards)
-
-    def _deck(self, d: int) -> Callable[[Observation], list[float]]:
-        def block(o: Observation) -> list[float]:
-            deck = o["zones"]["decks"][d]
-            return members([*deck["top"], *deck["rest_known"]], self.cards)
-
-        return block
-
-    def _depth(self, d: int) -> Callable[[Observation], list[float]]:
-        def block(o: Observation) -> list[float]:
-            vector = [0.0] * self.cards
-            for i, card in enumerate(o["zones"]["decks"][d]["top"]):
-                if card is not None:
-                    vector[card] = 1.0 / (1 + i)
-            return vector
-
-        return block
-
-    def _gear(self, ch: int) -> Callable[[Observation], list[float]]:
-        return lambda o: members(o["zones"]["gear"][ch]["known"], self.cards)
-
-    def _played(self, ch: int) -> Callable[[Observation], list[float]]:
-        return lambda o: members(o["zones"]["played"][ch], self.cards)
-
-    def _secret(self, o: Observation) -> list[float]:
+    def _secret(self, o: Observation, f: Features) -> None:
         """Cards chosen face down in the pending work that this seat knows; the last slot: one
         that is hidden from it."""
-        vector = [0.0] * (self.cards + 1)
+        base, cards = self.offsets["secret"], self.cards
         for task in o["tasks"]:
             for name in ("given", "taken"):
                 if name in task:
                     card = task[name]
-                    vector[self.cards if card is None else card] = 1.0
-        return vector
-
-    def _winners(self, o: Observation) -> list[float]:
-        outcome = o.get("outcome")
-        return members(outcome["winners"] if outcome else [], self.players)
+                    f.one_hot(base, cards if card is None else card, cards + 1)

@@ -8,13 +8,16 @@ is encoded, so a seat's vector never depends on facts hidden from it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from itertools import compress
+from operator import add
 from typing import Any
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadowlord.content import CARD_VALUES, MAX_FIGURES, MAX_GALAXIES
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.rl.encoding import Block, BlockEncoder, bits, one_hot, one_hot_shifted
+from shadowtable.rl.encoding import ArrayEncoder, Features, set_bits, shifted_slot, within
 
 SEATS = 4
 COLOURS = 5
@@ -73,15 +76,20 @@ RING_SCALE, SHIP_SCALE, LOOSE_SCALE, CARD_SCALE, HAND_SCALE = 9.0, 36.0, 30.0, 1
 DECK_SCALE, SUPPLY_SCALE, MOVES_SCALE, TIMER_SCALE = 50.0, 30.0, 7.0, 10.0
 
 
-def scaled(value: float, top: float) -> float:
-    """``value / top`` clipped to ``[0, 1]``."""
-    return min(1.0, max(0.0, value / top))
+DECISION_SLOT = {kind: index for index, kind in enumerate(DECISION_KINDS)}
+END_SLOT = {reason: index for index, reason in enumerate(END_REASONS)}
+GALAXY_SIZE = len(CELL_KINDS) + (COLOURS + 1) + 3 * COLOURS + 1 + 2 * KINDS + 2
+"""Per galaxy: cell kind, controlling colour (one-hot+1), rings, ships, loose ships, disc, figure
+kinds (own, others'), Battle due, Truce."""
+FIGURE_SIZE = STATUSES + (COLOURS + 1) + 1 + 1 + 1 + 1 + CARD_VALUES + 1 + FLAG_BITS + 1 + (MAX_GALAXIES + 1) + 2 + 2
+"""Per figure: status, owner (one-hot+1), own, ships, Power Stone, portrait cards (count, own by
+value), captive of own, flags, moves, galaxy (one-hot+1), Duel sides, vote subject, in the offer."""
+G_CONTROL, G_RINGS, G_SHIPS, G_LOOSE, G_DISC, G_KINDS, G_DUE, G_TRUCE = 5, 11, 16, 21, 26, 27, 39, 40
+F_OWNER, F_MINE, F_SHIPS, F_STONE, F_PORTRAITS, F_CARDS, F_CAPTIVE = 4, 10, 11, 12, 13, 14, 19
+F_FLAGS, F_MOVES, F_LOC, F_DUEL, F_VOTE, F_OFFER = 20, 25, 26, 52, 54, 55
 
 
-def padded(values: Sequence[float], size: int) -> list[float]:
-    """``values`` cut or zero-padded to ``size``."""
-    out = [float(x) for x in values[:size]]
-    return out + [0.0] * (size - len(out))
+NOBODY: frozenset[int] = frozenset()
 
 
 def pending_of(observation: Observation) -> dict[str, Any]:
@@ -89,7 +97,59 @@ def pending_of(observation: Observation) -> dict[str, Any]:
     return dict(observation.get("pending") or {})
 
 
-class ShadowlordEncoder(BlockEncoder):
+def on_board(
+    status: Sequence[int], owner: Sequence[int], loc: Sequence[int], count: int
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The active figures (status 1) in one of the ``count`` galaxies: their ids, galaxies,
+    colours (owners, at most the shadows' 4) and where each colour lands in a per-colour list
+    (a negative one counts from the end, as a list index would)."""
+    figs = [k for k, g in enumerate(loc) if status[k] == 1 and 0 <= g < count]
+    gals = [loc[k] for k in figs]
+    colours = [owner[k] for k in figs]
+    if not figs or within(colours, 0, COLOURS - 1):
+        return figs, gals, colours, colours
+    colours = [min(int(c), COLOURS - 1) for c in colours]
+    return figs, gals, colours, [c if c >= 0 else c + COLOURS for c in colours]
+
+
+def rulers(
+    count: int, rings: Counter[int], loose: dict[int, int], homes: Sequence[tuple[int, int]], alive: Sequence[int]
+) -> list[int]:
+    """Each galaxy's controlling colour (-1: nobody).  ``rings`` counts rings by ``galaxy *
+    COLOURS + colour``, ``loose`` holds the colour of the loose ships in a galaxy, ``homes``
+    pairs each Home Planet with its owner.
+
+    The only colour with rings in a galaxy controls it; among several, the loose ships' colour
+    if it is one of them (else nobody); with none, a Home Planet's living owner unless another
+    colour's loose ships are there, else the loose ships' colour."""
+    ruler = [-1] * count
+    for g, colour in loose.items():
+        ruler[g] = colour
+    for g, owner in homes:
+        if alive[owner] and ruler[g] in (-1, owner):
+            ruler[g] = owner
+    several: set[int] = set()
+    held: dict[int, int] = {}
+    for cell in rings:
+        g, colour = divmod(cell, COLOURS)
+        if g in held:
+            several.add(g)
+        held[g] = colour
+    for g, colour in held.items():
+        ruler[g] = colour
+    for g in several:
+        colour = loose.get(g, -1)
+        ruler[g] = colour if 0 <= colour < COLOURS and g * COLOURS + colour in rings else -1
+    return ruler
+
+
+def battle_galaxies(pub: dict[str, Any]) -> set[int]:
+    """Galaxies where a Battle is due."""
+    battle = pub.get("battle") or {}
+    return {int(e[0]) for e in battle.get("plan") or [] if len(e) > 4 and e[4] == 0}
+
+
+class ShadowlordEncoder(ArrayEncoder):
     """Encodes observations of one configured Shadowlord! game as one flat vector."""
 
     def __init__(self, game: Game[Any]) -> None:
@@ -102,240 +162,290 @@ class ShadowlordEncoder(BlockEncoder):
         self.turn_cap = float(game.options.get("turn_cap") or 150)
         self.timer_top = float(max(self.content.timer_notches, self.content.timer_every_turn_notches, 1))
         self.cells = [CELL_KINDS.index(k) if k in CELL_KINDS else 0 for k in self.content.cell_kind]
-        self.set_blocks(self._blocks())
+        self.fig_kind = [int(k) for k in self.content.fig_kind]
+        super().__init__(self._layout())
+        homes = list(self.content.home_of)
+        self.home_owner = [homes.index(g) if g in homes else -1 for g in range(len(self.cells))]
+        self.mine = {seat: frozenset(c for c in range(4) if self.seat_of[c] == seat) for seat in [None, *range(SEATS)]}
+        self._index_colours()
+        self._index_galaxies(homes)
+        self._index_figures()
 
-    # -- blocks ---------------------------------------------------------------------------------
-    def _blocks(self) -> list[Block]:
-        nf, ng, nv = MAX_FIGURES, MAX_GALAXIES, CARD_VALUES
+    def _index_colours(self) -> None:
+        """Positions of the colour flags known from the configuration, and of the counts."""
+        colours, seat_of = self.offsets["colours"], self.seat_of
+        self.colour_ones = {  # in play; played by the seat
+            seat: [
+                colours + 4 * c + k
+                for c in range(4)
+                for k in (0, 1)
+                if seat_of[c] >= 0 and (k == 0 or seat_of[c] == seat)
+            ]
+            for seat in [None, *range(SEATS)]
+        }
+        self.alive_at = [colours + 4 * c + 2 for c in range(4)]
+        self.seat_out_at = [(colours + 4 * c + 3, seat_of[c]) for c in range(4) if seat_of[c] >= 0]
+        cards, flags = self.offsets["cards"] + CARD_VALUES + SEATS, self.offsets["turn_flags"]
+        self.count_at = [
+            self.offsets["clock"],
+            cards,
+            cards + 1,
+            flags + 1,
+            flags + 2,
+        ]  # turn, deck, discard, offers, pool
+        self.count_tops = [self.turn_cap, DECK_SCALE, DECK_SCALE, 3.0, SHIP_SCALE]
+
+    def _index_galaxies(self, homes: list[int]) -> None:
+        """Where each galaxy's block and its columns start; the cell kinds (they never change)."""
+        galaxies = self.offsets["galaxies"]
+        self.galaxy_at = [galaxies + g * GALAXY_SIZE for g in range(min(len(self.cells), MAX_GALAXIES))]
+        self.cell_ones = [at + cell for at, cell in zip(self.galaxy_at, self.cells, strict=False)]
+        self.home_pairs = [(g, self.home_owner[g]) for g in sorted(set(homes)) if 0 <= g < len(self.galaxy_at)]
+        self.control_at = [b + G_CONTROL + 1 for b in self.galaxy_at]  # where colour 0 goes; -1 just before
+        self.ring_at = [b + G_RINGS + c for b in self.galaxy_at for c in range(COLOURS)]
+        self.fleet_at = [b + G_SHIPS + c for b in self.galaxy_at for c in range(COLOURS)]
+        self.kind_at = [b + G_KINDS + k for b in self.galaxy_at for k in range(2 * KINDS)]
+        self.disc_at = [b + G_DISC for b in self.galaxy_at]
+
+    def _index_figures(self) -> None:
+        """Where each figure's block and its columns start."""
+        figures = self.offsets["figures"]
+        self.figure_at = [figures + f * FIGURE_SIZE for f in range(MAX_FIGURES)]
+        self.owner_at = [b + F_OWNER + 1 for b in self.figure_at]  # one-hot+1: where owner 0 goes
+        self.loc_at = [b + F_LOC + 1 for b in self.figure_at]
+        self.mine_at = [b + F_MINE for b in self.figure_at]
+        self.figure_of_key = {str(f): f for f in range(MAX_FIGURES)}
+        columns = ((F_SHIPS, 6.0), (F_PORTRAITS, CARD_SCALE), (F_MOVES, MOVES_SCALE))
+        self.figure_scaled_at = [b + column for column, _ in columns for b in self.figure_at]
+        self.figure_tops = [top for _, top in columns for _ in self.figure_at]
+        self.figure_columns = {column: [b + column for b in self.figure_at] for column, _ in columns}
+
+    @staticmethod
+    def _layout() -> list[tuple[str, int]]:
+        nv = CARD_VALUES
         return [
-            ("seat", SEATS, lambda o: one_hot(o["seat"], SEATS)),
-            ("colours", 4 * 4, self._colours),
-            ("current_colour", 4, lambda o: one_hot_shifted(o["public"]["cur"], 5)[1:]),
-            ("pending", PENDING_SLOTS, self._pending),
-            ("pending_seat", SEATS + 1, self._pending_seat),
-            ("event", EVENT_SLOTS, self._event),
-            ("clock", 4, self._clock),
-            ("end_reason", len(END_REASONS), self._end_reason),
-            ("winner", SEATS, lambda o: padded(one_hot_shifted(o["public"]["winner"], SEATS + 1)[1:], SEATS)),
-            ("cards", nv + SEATS + 2, self._cards),
-            ("discs_left", DISC_KINDS, lambda o: [scaled(x, 4) for x in padded(o["public"]["bag"], DISC_KINDS)]),
-            ("supply", COLOURS, lambda o: [scaled(x, SUPPLY_SCALE) for x in padded(o["public"]["supply"], COLOURS)]),
-            ("permissions", 16, lambda o: [b for m in padded(o["public"]["perm"], 4) for b in bits(int(m), 4)]),
-            ("turn_flags", 3, self._turn_flags),
-            ("galaxies", ng * self._galaxy_size(), self._galaxies),
-            ("figures", nf * self._figure_size(), self._figures),
-            ("duel", 2 * nv + 2 + nv + 1, self._duel),
-            ("vote", len(VOTE_KINDS) + 2, self._vote),
-            ("offer", 2 * nv + 6, self._offer),
+            ("seat", SEATS),
+            ("colours", 4 * 4),
+            ("current_colour", 4),
+            ("pending", PENDING_SLOTS),
+            ("pending_seat", SEATS + 1),
+            ("event", EVENT_SLOTS),
+            ("clock", 4),
+            ("end_reason", len(END_REASONS)),
+            ("winner", SEATS),
+            ("cards", nv + SEATS + 2),
+            ("discs_left", DISC_KINDS),
+            ("supply", COLOURS),
+            ("permissions", 16),
+            ("turn_flags", 3),
+            ("galaxies", MAX_GALAXIES * GALAXY_SIZE),
+            ("figures", MAX_FIGURES * FIGURE_SIZE),
+            ("duel", 2 * nv + 2 + nv + 1),
+            ("vote", len(VOTE_KINDS) + 2),
+            ("offer", 2 * nv + 6),
         ]
 
-    def _colours(self, o: Observation) -> list[float]:
-        """Per colour: in play, this seat's, alive, its seat out of the game."""
-        pub = o["public"]
-        out: list[float] = []
-        for colour in range(4):
-            seat = self.seat_of[colour]
-            out += [
-                float(seat >= 0),
-                float(seat >= 0 and seat == o["seat"]),
-                float(bool(pub["alive"][colour])),
-                float(seat >= 0 and bool(pub["seat_out"][seat])),
-            ]
-        return out
+    def collect(self, observation: Observation, features: Features) -> None:
+        self._colours(observation, features)
+        self._pending(observation, features)
+        self._counts(observation, features)
+        self._galaxies(observation, features)
+        self._figures(observation, features)
+        self._duel(observation, features)
+        self._vote(observation, features)
+        self._offer(observation, features)
 
-    def _pending(self, o: Observation) -> list[float]:
-        """The pending decision's kind (then: chance, game over)."""
-        pending = pending_of(o)
+    def _colours(self, o: Observation, f: Features) -> None:
+        """The seat; per colour: in play, this seat's, alive, its seat out of the game; the
+        current colour and the winner."""
+        at, pub, seat = self.offsets, o["public"], o["seat"]
+        f.one_hot(at["seat"], seat, SEATS)
+        f.ones.extend(self.colour_ones.get(seat, self.colour_ones[None]))
+        f.ones.extend(compress(self.alive_at, pub["alive"][:4]))
+        seat_out = pub["seat_out"]
+        f.ones.extend([position for position, owner in self.seat_out_at if seat_out[owner]])
+        for name, value in (("current_colour", pub["cur"]), ("winner", pub["winner"])):
+            index = shifted_slot(value, SEATS + 1)
+            if index:
+                f.ones.append(at[name] + index - 1)
+
+    def _pending(self, o: Observation, f: Features) -> None:
+        """The pending decision's kind (then: chance, game over), the seat to decide (last slot:
+        nobody), the event drawn."""
+        at, pending = self.offsets, pending_of(o)
         kind = str(pending.get("kind") or "over")
-        if o["public"].get("end") or kind == "over":
-            return one_hot(PENDING_SLOTS - 1, PENDING_SLOTS)
-        index = DECISION_KINDS.index(kind) if kind in DECISION_KINDS else len(DECISION_KINDS)
-        return one_hot(index, PENDING_SLOTS)
-
-    def _pending_seat(self, o: Observation) -> list[float]:
-        """The seat to decide (last slot: nobody, a chance node or the end)."""
-        pending = pending_of(o)
+        over = o["public"].get("end") or kind == "over"
+        f.ones.append(at["pending"] + (PENDING_SLOTS - 1 if over else DECISION_SLOT.get(kind, len(DECISION_KINDS))))
         seat = pending.get("seat")
-        if str(pending.get("kind")) in DECISION_KINDS and isinstance(seat, int) and 0 <= seat < SEATS:
-            return one_hot(seat, SEATS + 1)
-        return one_hot(SEATS, SEATS + 1)
-
-    def _event(self, o: Observation) -> list[float]:
-        pending = pending_of(o)
+        if not (str(pending.get("kind")) in DECISION_SLOT and isinstance(seat, int) and 0 <= seat < SEATS):
+            seat = SEATS  # nobody decides
+        f.ones.append(at["pending_seat"] + seat)
         event = (pending.get("data") or {}).get("event")
         if pending.get("kind") == "event" and isinstance(event, int):
-            return one_hot(min(event, EVENT_SLOTS - 1), EVENT_SLOTS)
-        return [0.0] * EVENT_SLOTS
+            f.one_hot(at["event"], min(event, EVENT_SLOTS - 1), EVENT_SLOTS)
 
-    def _clock(self, o: Observation) -> list[float]:
-        """Turn, Power Stone Timer (and whether it is gone), first round."""
-        pub = o["public"]
+    def _counts(self, o: Observation, f: Features) -> None:
+        """Clock, end reason, cards, discs, supply, permissions and this turn's flags."""
+        at, pub = self.offsets, o["public"]
         timer = int(pub["timer"])
-        return [
-            scaled(pub["turn"], self.turn_cap),
-            scaled(timer, self.timer_top) if timer >= 0 else 0.0,
-            float(timer < 0),
-            float(pub["first_round_turns"] > 0),
-        ]
-
-    def _end_reason(self, o: Observation) -> list[float]:
-        end = o["public"].get("end") or ""
-        return [float(end == reason) for reason in END_REASONS]
-
-    def _cards(self, o: Observation) -> list[float]:
-        """Own Attack Hand by value, every seat's hand size, deck and discard sizes."""
-        pub, private = o["public"], o.get("private") or {}
-        hand = private.get("hand") or [0] * CARD_VALUES
-        return (
-            [scaled(x, CARD_SCALE) for x in padded(hand, CARD_VALUES)]
-            + [scaled(x, HAND_SCALE) for x in padded(pub["hand_counts"], SEATS)]
-            + [scaled(pub["deck_count"], DECK_SCALE), scaled(pub["discard_count"], DECK_SCALE)]
-        )
-
-    def _turn_flags(self, o: Observation) -> list[float]:
-        """Bribery used this turn, offers made this turn, Space Ships waiting to be built."""
-        pub = o["public"]
-        return [float(bool(pub["bribed"])), scaled(pub["offers"], 3), scaled(pub["pool"], SHIP_SCALE)]
+        counts = [pub["turn"], pub["deck_count"], pub["discard_count"], pub["offers"], pub["pool"]]
+        f.scaled_tops(self.count_at, counts, self.count_tops)
+        if timer >= 0:
+            f.scaled(at["clock"] + 1, timer, self.timer_top)
+        f.flag(at["clock"] + 2, timer < 0)
+        f.flag(at["clock"] + 3, pub["first_round_turns"] > 0)
+        f.flag(at["turn_flags"], pub["bribed"])
+        end = pub.get("end") or ""
+        if end in END_SLOT:
+            f.ones.append(at["end_reason"] + END_SLOT[end])
+        hand = (o.get("private") or {}).get("hand") or [0] * CARD_VALUES
+        f.scaled_run(at["cards"], hand[:CARD_VALUES], CARD_SCALE)
+        f.scaled_run(at["cards"] + CARD_VALUES, pub["hand_counts"][:SEATS], HAND_SCALE)
+        f.scaled_run(at["discs_left"], pub["bag"][:DISC_KINDS], 4)
+        f.scaled_run(at["supply"], pub["supply"][:COLOURS], SUPPLY_SCALE)
+        f.each_bits(at["permissions"], [int(mask) for mask in pub["perm"][:4]], 4)
 
     # -- the board ----------------------------------------------------------------------------
-    @staticmethod
-    def _galaxy_size() -> int:
-        return len(CELL_KINDS) + (COLOURS + 1) + 3 * COLOURS + 1 + 2 * KINDS + 2
-
-    def _galaxies(self, o: Observation) -> list[float]:
+    def _galaxies(self, o: Observation, f: Features) -> None:
+        """Per galaxy: cell kind, controlling colour, rings, ships and figure kinds by colour,
+        loose ships, disc, Battle due, Truce."""
         pub = o["public"]
-        mine = {c for c in range(4) if self.seat_of[c] == o["seat"]}
-        count = len(self.cells)
-        rings = [[0] * COLOURS for _ in range(MAX_GALAXIES)]
-        ships = [[0] * COLOURS for _ in range(MAX_GALAXIES)]
-        kinds = [[0] * (2 * KINDS) for _ in range(MAX_GALAXIES)]
-        for f, g in enumerate(pub["loc"]):
-            if pub["status"][f] != 1 or not 0 <= g < MAX_GALAXIES:
-                continue
-            colour = min(int(pub["owner"][f]), COLOURS - 1)
-            rings[g][colour] += 1
-            ships[g][colour] += int(pub["ships"][f])
-            kind = int(self.content.fig_kind[f])
-            kinds[g][kind + (0 if colour in mine else KINDS)] += 1
-        due = self._battle_galaxies(pub)
-        out: list[float] = []
-        for g in range(MAX_GALAXIES):
-            if g >= count:
-                out += [0.0] * self._galaxy_size()
-                continue
-            loose = [0.0] * COLOURS
-            if pub["loose_n"][g] > 0 and 0 <= pub["loose_col"][g] < COLOURS:
-                loose[pub["loose_col"][g]] = scaled(pub["loose_n"][g], LOOSE_SCALE)
-            out += one_hot(self.cells[g], len(CELL_KINDS))
-            out += one_hot_shifted(self._control(pub, g, rings[g]), COLOURS + 1)
-            out += [scaled(x, RING_SCALE) for x in rings[g]]
-            out += [scaled(x, SHIP_SCALE) for x in ships[g]]
-            out += loose
-            out.append(float(bool(pub["disc"][g])))
-            out += [scaled(x, RING_SCALE) for x in kinds[g]]
-            out += [float(g in due), float(bool(int(pub["truce"]) >> g & 1))]
-        return out
+        at, kind_of = self.galaxy_at, self.fig_kind
+        figs, gals, colours, slots = on_board(pub["status"], pub["owner"], pub["loc"], len(at))
+        cells = [g * COLOURS + c for g, c in zip(gals, slots, strict=True)]  # galaxy * COLOURS + colour
+        rings = Counter(cells)
+        f.scaled_each(map(self.ring_at.__getitem__, rings), rings.values(), RING_SCALE)
+        weights = [pub["ships"][k] for k in figs]
+        fleet: dict[int, int] = {}
+        for cell, ships in compress(zip(cells, weights, strict=True), weights):
+            fleet[cell] = fleet.get(cell, 0) + ships
+        f.scaled_each(map(self.fleet_at.__getitem__, fleet), fleet.values(), SHIP_SCALE)
+        mine = self.mine.get(o["seat"], NOBODY)  # kinds of this seat's figures first, then the others'
+        kinds = Counter(
+            [
+                g * 2 * KINDS + kind_of[k] + (0 if c in mine else KINDS)
+                for k, g, c in zip(figs, gals, colours, strict=True)
+            ]
+        )
+        f.scaled_each(map(self.kind_at.__getitem__, kinds), kinds.values(), RING_SCALE)
+        f.ones.extend(self.cell_ones)
+        self._control(pub, rings, f)
+        f.ones.extend(compress(self.disc_at, pub["disc"]))
+        f.ones.extend([at[g] + G_DUE for g in battle_galaxies(pub) if 0 <= g < len(at)])
+        truce = int(pub["truce"])
+        if truce:
+            f.ones.extend([base + G_TRUCE for g, base in enumerate(at) if truce >> g & 1])
 
-    def _control(self, pub: dict[str, Any], g: int, rings: list[int]) -> int:
-        """The controlling colour (rings, then loose ships; a Home Planet defaults to its owner)."""
-        cols = {c for c in range(COLOURS) if rings[c]}
-        loose = int(pub["loose_col"][g]) if pub["loose_n"][g] > 0 else -1
-        homes = list(self.content.home_of)
-        if g in homes:
-            owner = homes.index(g)
-            if pub["alive"][owner] and not (cols - {owner}) and loose in (-1, owner):
-                return owner
-        if len(cols) == 1:
-            return next(iter(cols))
-        if cols:
-            return loose if loose in cols else -1
-        return loose
+    def _control(self, pub: dict[str, Any], rings: Counter[int], f: Features) -> None:
+        """Each galaxy's controlling colour (one-hot+1) and loose ships."""
+        at, loose_col, loose_n = self.galaxy_at, pub["loose_col"], pub["loose_n"]
+        count = len(at)
+        loose = {g: int(loose_col[g]) for g in compress(range(count), loose_n[:count]) if loose_n[g] > 0}
+        ruler = rulers(count, rings, loose, self.home_pairs, pub["alive"])
+        if within(ruler, -1, COLOURS - 1):
+            f.ones.extend(map(add, self.control_at, ruler))
+        else:
+            f.ones.extend([p + min(COLOURS - 1, max(-1, r)) for p, r in zip(self.control_at, ruler, strict=True)])
+        shown = [g for g, colour in loose.items() if 0 <= colour < COLOURS]
+        f.scaled_each([at[g] + G_LOOSE + loose[g] for g in shown], [loose_n[g] for g in shown], LOOSE_SCALE)
 
-    @staticmethod
-    def _battle_galaxies(pub: dict[str, Any]) -> set[int]:
-        battle = pub.get("battle") or {}
-        return {int(e[0]) for e in battle.get("plan") or [] if len(e) > 4 and e[4] == 0}
-
-    @staticmethod
-    def _figure_size() -> int:
-        return STATUSES + (COLOURS + 1) + 1 + 1 + 1 + 1 + CARD_VALUES + 1 + FLAG_BITS + 1 + (MAX_GALAXIES + 1) + 2 + 2
-
-    def _figures(self, o: Observation) -> list[float]:
-        pub = o["public"]
-        portraits = (o.get("private") or {}).get("portraits") or {}
+    def _figures(self, o: Observation, f: Features) -> None:
+        """Per figure: status, owner, ships, Power Stone, portrait cards, captivity, flags,
+        moves, galaxy, its part in a Duel, a vote or an offer."""
+        pub, ones = o["public"], f.ones
+        mine = self.mine.get(o["seat"], NOBODY)
+        owner = pub["owner"]
+        if len(owner) > MAX_FIGURES:
+            owner = owner[:MAX_FIGURES]
+        nf = len(owner)
+        if not nf:
+            return
+        at = self.figure_at if nf == MAX_FIGURES else self.figure_at[:nf]
+        status, loc = pub["status"], pub["loc"]
+        if within(status, 0, STATUSES - 1) and within(owner, -1, COLOURS - 1) and within(loc, -1, MAX_GALAXIES - 1):
+            ones.extend(map(add, at, status))  # one-hots (one-hot+1: the slot of 0 precomputed)
+            ones.extend(map(add, self.owner_at, owner))
+            ones.extend(map(add, self.loc_at, loc))
+        else:
+            ones.extend([b + min(max(int(s), 0), STATUSES - 1) for b, s in zip(at, status, strict=False)])
+            f.each_shifted(at[0] + F_OWNER, [min(int(x), COLOURS - 1) for x in owner], COLOURS + 1, FIGURE_SIZE)
+            f.each_shifted(at[0] + F_LOC, loc[:nf], MAX_GALAXIES + 1, FIGURE_SIZE)
+        if mine:
+            ones.extend(compress(self.mine_at, map(mine.__contains__, owner)))
+            captors = pub["captor"]
+            if captors and max(captors) >= 0:  # any captive at all
+                ones.extend([b + F_CAPTIVE for b, c in zip(at, captors, strict=False) if c >= 0 and owner[c] in mine])
+        flags = pub["flags"]
+        if any(flags):
+            ones.extend([b + F_FLAGS + i for b, m in zip(at, flags, strict=False) if m for i in set_bits(int(m), 5)])
+        ships, portraits, moves = pub["ships"], pub["portrait_counts"], pub["moves"]
+        if len(ships) == len(portraits) == len(moves) == nf == MAX_FIGURES:
+            f.scaled_tops(self.figure_scaled_at, ships + portraits + moves, self.figure_tops)
+        else:
+            columns = self.figure_columns
+            f.scaled_each(columns[F_SHIPS][:nf], ships[:nf], 6.0)
+            f.scaled_each(columns[F_PORTRAITS][:nf], portraits[:nf], CARD_SCALE)
+            f.scaled_each(columns[F_MOVES][:nf], moves[:nf], MOVES_SCALE)
+        for key, cards in ((o.get("private") or {}).get("portraits") or {}).items():
+            fig = self.figure_of_key.get(key)
+            if fig is not None and fig < nf and cards:
+                f.scaled_run(at[fig] + F_CARDS, cards[:CARD_VALUES], CARD_SCALE)
         duel = (pub.get("battle") or {}).get("duel") or {}
-        duel_figs = list(duel.get("figs") or [])
         vote = pub.get("vote") or {}
         offer = pub.get("offer") or {}
-        mine = {c for c in range(4) if self.seat_of[c] == o["seat"]}
-        out: list[float] = []
-        for f in range(MAX_FIGURES):
-            if f >= len(pub["owner"]):
-                out += [0.0] * self._figure_size()
-                continue
-            owner, status, captor = int(pub["owner"][f]), int(pub["status"][f]), int(pub["captor"][f])
-            own_cards = portraits.get(str(f)) or [0] * CARD_VALUES
-            out += one_hot(min(max(status, 0), STATUSES - 1), STATUSES)
-            out += one_hot_shifted(min(owner, COLOURS - 1), COLOURS + 1)
-            out.append(float(owner in mine))
-            out.append(scaled(pub["ships"][f], 6))
-            out.append(float(pub["stone"] == f))
-            out.append(scaled(pub["portrait_counts"][f], CARD_SCALE))
-            out += [scaled(x, CARD_SCALE) for x in padded(own_cards, CARD_VALUES)]
-            out.append(float(captor >= 0 and int(pub["owner"][captor]) in mine))
-            out += bits(int(pub["flags"][f]), FLAG_BITS)
-            out.append(scaled(pub["moves"][f], MOVES_SCALE))
-            out += one_hot_shifted(int(pub["loc"][f]), MAX_GALAXIES + 1)
-            out += [float(len(duel_figs) > side and duel_figs[side] == f) for side in (0, 1)]
-            out += [
-                float(vote.get("a") == f),
-                float(f in (offer.get("chars") or []) or f in (offer.get("release") or [])),
-            ]
-        return out
+        marks = [(pub["stone"], F_STONE), (vote.get("a"), F_VOTE)]
+        marks += [(fig, F_DUEL + side) for side, fig in enumerate(list(duel.get("figs") or [])[:2])]
+        if offer:
+            marks += [(fig, F_OFFER) for fig in {*(offer.get("chars") or []), *(offer.get("release") or [])}]
+        ones.extend([at[int(fig)] + column for fig, column in marks if fig in range(nf)])
 
     # -- Battle, vote, offer ------------------------------------------------------------------
-    def _duel(self, o: Observation) -> list[float]:
+    def _duel(self, o: Observation, f: Features) -> None:
         """Cards drawn by each side (by value), cards committed by each side, own commitment."""
+        base = self.offsets["duel"]
         duel = ((o["public"].get("battle") or {}).get("duel")) or {}
+        commits = (o.get("private") or {}).get("commit") or [None, None]
+        if not duel and not any(commits):
+            return  # all zeros
         drawn: list[list[int]] = list(duel.get("drawn") or [[], []])
         counts = list(duel.get("count") or [0, 0])
-        out: list[float] = []
         for side in (0, 1):
             per_value = [0] * CARD_VALUES
             for v in drawn[side] if side < len(drawn) else []:
                 if 0 <= v < CARD_VALUES:
                     per_value[v] += 1
-            out += [scaled(x, 3) for x in per_value]
-        out += [scaled(counts[0], CARD_SCALE), scaled(counts[1], CARD_SCALE)]
-        commits = (o.get("private") or {}).get("commit") or [None, None]
+            f.scaled_run(base + side * CARD_VALUES, per_value, 3)
+        f.scaled(base + 2 * CARD_VALUES, counts[0], CARD_SCALE)
+        f.scaled(base + 2 * CARD_VALUES + 1, counts[1], CARD_SCALE)
         own = next((c for c in commits if c), None) or [0] * CARD_VALUES
-        out += [scaled(x, CARD_SCALE) for x in padded(own, CARD_VALUES)]
-        out.append(float(bool(duel)))
-        return out
+        f.scaled_run(base + 2 * CARD_VALUES + 2, own[:CARD_VALUES], CARD_SCALE)
+        f.flag(base + 3 * CARD_VALUES + 2, duel)
 
-    def _vote(self, o: Observation) -> list[float]:
+    def _vote(self, o: Observation, f: Features) -> None:
         """Vote kind, own vote cast (and whether it was yes)."""
-        vote = o["public"].get("vote") or {}
+        base, seat = self.offsets["vote"], o["seat"]
+        vote = o["public"].get("vote")
+        if not vote:
+            return  # all zeros
         kind = vote.get("kind")
-        out = [float(kind == k) for k in VOTE_KINDS]
+        f.ones.extend([base + k for k, name in enumerate(VOTE_KINDS) if kind == name])
         votes = vote.get("votes") or []
-        own = votes[o["seat"]] if isinstance(o["seat"], int) and o["seat"] < len(votes) else -1
-        return [*out, float(own in (0, 1)), float(own == 1)]
+        own = votes[seat] if isinstance(seat, int) and seat < len(votes) else -1
+        f.flag(base + len(VOTE_KINDS), own in (0, 1))
+        f.flag(base + len(VOTE_KINDS) + 1, own == 1)
 
-    def _offer(self, o: Observation) -> list[float]:
+    def _offer(self, o: Observation, f: Features) -> None:
         """The open offer: cards given and wanted, from/to this seat, permissions, Truces."""
-        offer = o["public"].get("offer") or {}
-        give = padded(offer.get("give") or [], CARD_VALUES)
-        want = padded(offer.get("want") or [], CARD_VALUES)
-        return (
-            [scaled(x, 4) for x in give]
-            + [scaled(x, 4) for x in want]
-            + [
-                float(bool(offer) and offer.get("from") == o["seat"]),
-                float(bool(offer) and offer.get("to") == o["seat"]),
-                float(bool(offer.get("perm_give"))),
-                float(bool(offer.get("perm_want"))),
-                scaled(len(offer.get("truce") or []), 4),
-                float(bool(offer)),
-            ]
-        )
+        base, seat = self.offsets["offer"], o["seat"]
+        offer = o["public"].get("offer")
+        if not offer:
+            return  # all zeros
+        f.scaled_run(base, (offer.get("give") or [])[:CARD_VALUES], 4)
+        f.scaled_run(base + CARD_VALUES, (offer.get("want") or [])[:CARD_VALUES], 4)
+        base += 2 * CARD_VALUES
+        f.flag(base, offer.get("from") == seat)
+        f.flag(base + 1, offer.get("to") == seat)
+        f.flag(base + 2, offer.get("perm_give"))
+        f.flag(base + 3, offer.get("perm_want"))
+        f.scaled(base + 4, len(offer.get("truce") or []), 4)
+        f.flag(base + 5, offer)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Collection, Iterable, Sequence
+from functools import lru_cache
+from itertools import compress, repeat
+from operator import add, truediv
+from typing import Any, Protocol, TypeGuard
 
 import numpy as np
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.manifest import load, manifest_of
+
+Vector = np.ndarray[Any, np.dtype[np.float32]]
 
 
 class Encoder(Protocol):
@@ -18,8 +23,8 @@ class Encoder(Protocol):
     low: float
     high: float
 
-    def encode(self, observation: Observation) -> np.ndarray[Any, np.dtype[np.float32]]:
-        """The observation as an array of ``shape`` with values in ``[low, high]``."""
+    def encode(self, observation: Observation) -> Vector:
+        """The observation as a new array of ``shape`` with values in ``[low, high]``."""
         ...
 
 
@@ -44,6 +49,16 @@ def encoder_for(game: Game[Any]) -> Encoder:
     return factory(game)
 
 
+def encode_into(encoder: Encoder, observation: Observation, out: Vector) -> Vector:
+    """``encoder.encode(observation)`` written into ``out`` (in place where the encoder can)."""
+    write = getattr(encoder, "encode_into", None)
+    if write is not None:
+        result: Vector = write(observation, out)
+        return result
+    out[...] = encoder.encode(observation)
+    return out
+
+
 def action_mask(game: Game[Any], legal: Sequence[int]) -> np.ndarray[Any, np.dtype[np.int8]]:
     """A 0/1 ``int8`` vector over ``num_distinct_actions`` with ones at ``legal``."""
     mask = np.zeros(game.spec.num_distinct_actions, dtype=np.int8)
@@ -59,44 +74,166 @@ def one_hot(index: int | None, size: int) -> list[float]:
     return vector
 
 
-def one_hot_shifted(value: int | None, size: int) -> list[float]:
-    """One-hot of ``value + 1`` (``-1``/``None`` map to slot 0; large values clip)."""
-    index = 0 if value is None else min(size - 1, max(0, value + 1))
-    return one_hot(index, size)
+def slot(index: int, size: int) -> int:
+    """``index`` as a position in ``size`` slots, counting from the end when negative (as a list
+    index does); :class:`IndexError` outside them."""
+    position = index + size if index < 0 else index
+    if not 0 <= position < size:
+        raise IndexError(f"slot {index} out of {size}")
+    return position
 
 
-def bits(mask: int, size: int) -> list[float]:
-    """The low ``size`` bits of ``mask``."""
-    return [float((mask >> i) & 1) for i in range(size)]
+def shifted_slot(value: int | None, size: int) -> int:
+    """The slot of ``value + 1`` in ``size`` slots (``-1``/``None``: slot 0; large values clip)."""
+    return 0 if value is None else min(size - 1, max(0, value + 1))
 
 
-Block = tuple[str, int, Callable[[Observation], list[float]]]
-"""A named, fixed-size part of an encoding and the function that fills it."""
+def within(values: Sequence[Any], low: int, high: int) -> TypeGuard[Sequence[int]]:
+    """Whether the (non-empty) ``values`` are all numbers from ``low`` to ``high`` (no ``None``)."""
+    try:
+        return bool(low <= min(values) and max(values) <= high)
+    except (TypeError, ValueError):  # a None among them, or none at all
+        return False
 
 
-class BlockEncoder:
-    """An encoder made of named fixed-size blocks concatenated in order, values in ``[0, 1]``."""
+@lru_cache(maxsize=4096)
+def set_bits(mask: int, size: int) -> tuple[int, ...]:
+    """The positions of the set bits among the low ``size`` bits of ``mask``."""
+    return tuple(i for i in range(size) if mask >> i & 1)
+
+
+class Features:
+    """An encoding being collected: the positions that hold a one, and positions with their
+    ratios ``value / top`` (clipped to ``[0, 1]`` when written); :meth:`write` puts them into an
+    array, zeros elsewhere.
+
+    Collecting positions in lists and writing them with two vectorised assignments costs far
+    less than a Python call and a list per feature.  Runs of ints that are all in range take a
+    fast path (checked with ``min``/``max``); anything else takes the general one."""
+
+    __slots__ = ("ones", "at", "ratios")
+
+    def __init__(self) -> None:
+        self.ones: list[int] = []
+        self.at: list[int] = []
+        self.ratios: list[float] = []
+
+    def one_hot(self, offset: int, index: int | None, size: int) -> None:
+        """A one at ``offset + index`` (nothing for ``None``; negative counts from the end)."""
+        if index is not None:
+            self.ones.append(offset + slot(index, size))
+
+    def shifted(self, offset: int, value: int | None, size: int) -> None:
+        """A one-hot of ``value + 1`` (see :func:`shifted_slot`)."""
+        self.ones.append(offset + shifted_slot(value, size))
+
+    def each_shifted(self, offset: int, values: Sequence[int | None], size: int, stride: int = 0) -> None:
+        """:meth:`shifted` of each value, value ``k``'s slots starting at ``offset + k * stride``
+        (``stride`` defaults to ``size``: consecutive runs)."""
+        stride = stride or size
+        if values and within(values, -1, size - 2):
+            self.ones.extend(map(add, range(offset + 1, offset + 1 + stride * len(values), stride), values))
+            return
+        top = size - 1
+        self.ones.extend(
+            [offset + k * stride + (0 if x is None else min(top, max(0, x + 1))) for k, x in enumerate(values)]
+        )
+
+    def members(self, offset: int, items: Sequence[int | None], size: int) -> None:
+        """Ones at the non-negative ints of ``items`` below ``size`` (a multi-hot)."""
+        if not items:
+            return
+        if within(items, 0, size - 1):
+            self.ones.extend(map(offset.__add__, items))
+        else:
+            self.ones.extend([offset + x for x in items if x is not None and 0 <= x < size])
+
+    def members_each(self, blocks: Sequence[tuple[int, Sequence[int | None]]], size: int) -> None:
+        """:meth:`members` of each ``(offset, items)`` (one pass: many short lists are common)."""
+        self.ones.extend([o + x for o, items in blocks for x in items if x is not None and 0 <= x < size])
+
+    def each_bits(self, offset: int, masks: Sequence[int], size: int) -> None:
+        """:meth:`bits` of each mask, in consecutive runs of ``size``."""
+        self.ones.extend([offset + k * size + i for k, m in enumerate(masks) if m for i in set_bits(m, size)])
+
+    def bits(self, offset: int, mask: int, size: int) -> None:
+        """The low ``size`` bits of ``mask``."""
+        if mask:
+            self.ones.extend(map(offset.__add__, set_bits(mask, size)))
+
+    def flag(self, position: int, value: object) -> None:
+        """A one at ``position`` when ``value`` is true."""
+        if value:
+            self.ones.append(position)
+
+    def scaled(self, position: int, value: float, top: float) -> None:
+        """``value / top`` clipped to ``[0, 1]`` at ``position``."""
+        self.at.append(position)
+        self.ratios.append(value / top)
+
+    def scaled_run(self, offset: int, values: Sequence[float], top: float) -> None:
+        """:meth:`scaled` of each value, at consecutive positions from ``offset`` (zeros are
+        left out: the array holds zero there already)."""
+        self.scaled_each(range(offset, offset + len(values)), values, top)
+
+    def scaled_each(self, positions: Iterable[int], values: Collection[float], top: float) -> None:
+        """:meth:`scaled` of ``values[k]`` at ``positions[k]``, zeros left out."""
+        self.at.extend(compress(positions, values))
+        self.ratios.extend(map(truediv, filter(None, values), repeat(top)))
+
+    def scaled_tops(self, positions: Sequence[int], values: Sequence[float], tops: Sequence[float]) -> None:
+        """``values[k] / tops[k]`` clipped to ``[0, 1]`` at ``positions[k]``, zeros left out."""
+        self.at.extend(compress(positions, values))
+        self.ratios.extend(map(truediv, filter(None, values), compress(tops, values)))
+
+    def write(self, out: Vector) -> Vector:
+        """``out`` holding the features (and zeros everywhere else)."""
+        out.fill(0.0)
+        ones, at = self.ones, self.at
+        if ones:
+            out[np.fromiter(ones, dtype=np.intp, count=len(ones))] = 1.0
+        if at:
+            ratios = self.ratios
+            if min(ratios) < 0.0 or max(ratios) > 1.0:
+                ratios = [min(1.0, max(0.0, r)) for r in ratios]
+            out[np.fromiter(at, dtype=np.intp, count=len(at))] = ratios
+        return out
+
+
+class ArrayEncoder:
+    """An encoder made of named fixed-size blocks laid end to end, values in ``[0, 1]``.
+
+    Subclasses fill :meth:`collect`; :meth:`encode_into` writes into an array the caller keeps
+    (an environment holds one per seat) and :meth:`encode` returns a new one."""
 
     low = 0.0
     high = 1.0
-    blocks: list[Block]
-    shape: tuple[int, ...]
 
-    def set_blocks(self, blocks: list[Block]) -> None:
-        """Fix the layout; the shape is the total of the block sizes."""
-        self.blocks = blocks
-        self.shape = (sum(size for _, size, _ in blocks),)
+    def __init__(self, blocks: Sequence[tuple[str, int]]) -> None:
+        self.blocks = list(blocks)
+        self.offsets: dict[str, int] = {}
+        total = 0
+        for name, size in self.blocks:
+            self.offsets[name] = total
+            total += size
+        self.shape: tuple[int, ...] = (total,)
 
-    def encode(self, observation: Observation) -> np.ndarray[Any, np.dtype[np.float32]]:
-        """Every block of ``observation``, concatenated; a block of the wrong size is an error."""
-        values: list[float] = []
-        for name, size, block in self.blocks:
-            part = block(observation)
-            if len(part) != size:
-                raise ValueError(f"block {name!r} has {len(part)} values, expected {size}")
-            values.extend(part)
-        return np.asarray(values, dtype=np.float32)
+    def collect(self, observation: Observation, features: Features) -> None:
+        """Add the features of ``observation``."""
+        raise NotImplementedError
+
+    def encode_into(self, observation: Observation, out: Vector) -> Vector:
+        """``observation`` encoded into ``out`` (a ``float32`` array of ``shape``); returns it."""
+        if out.shape != self.shape or out.dtype != np.float32:
+            raise ValueError(f"expected a float32 array of shape {self.shape}, got {out.dtype} {out.shape}")
+        features = Features()
+        self.collect(observation, features)
+        return features.write(out)
+
+    def encode(self, observation: Observation) -> Vector:
+        """``observation`` encoded into a new array."""
+        return self.encode_into(observation, np.empty(self.shape, dtype=np.float32))
 
     def layout(self) -> list[tuple[str, int]]:
         """Block names and sizes, in order."""
-        return [(name, size) for name, size, _ in self.blocks]
+        return list(self.blocks)

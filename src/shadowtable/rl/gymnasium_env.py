@@ -18,7 +18,7 @@ from shadowtable.core.game import Game
 from shadowtable.core.manifest import manifest_of
 from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.core.runner import Session
-from shadowtable.rl.encoding import action_mask, encoder_for
+from shadowtable.rl.encoding import action_mask, encode_into, encoder_for
 
 
 class ShadowTableEnv(gym.Env[Any, Any]):
@@ -50,20 +50,35 @@ class ShadowTableEnv(gym.Env[Any, Any]):
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, self.encoder.shape, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.spec.num_distinct_actions)
         self.session: Session | None = None
+        self._seen: Any = None  # the state that _encoded, _legal and _mask describe
+        self._encoded = np.zeros(self.encoder.shape, dtype=np.float32)
+        self._legal: list[int] = []
+        self._mask = action_mask(self.game, [])
 
     def _bots(self) -> list[Any]:
         others = iter(self.opponent_specs)
         return [None if s == self.seat else make_bot(next(others)) for s in range(self.game.players)]
 
+    def _view(self) -> None:
+        """Note the agent's encoded view and legal actions once per state (they are read from
+        the game only when the state has changed)."""
+        assert self.session is not None, "call reset() first"
+        state = self.session.state
+        if state is self._seen:
+            return
+        self._legal = [] if self.session.is_over() else self.game.legal_actions(state)
+        self._mask = action_mask(self.game, self._legal)
+        encode_into(self.encoder, self.game.observe(state, self.seat), self._encoded)
+        self._seen = state
+
     def _observation(self) -> np.ndarray[Any, Any]:
-        assert self.session is not None
-        return self.encoder.encode(self.game.observe(self.session.state, self.seat))
+        self._view()
+        return self._encoded.copy()
 
     def action_masks(self) -> np.ndarray[Any, Any]:
         """The legal actions of the agent now (all zeros once the game is over)."""
-        assert self.session is not None
-        over = self.session.is_over()
-        return action_mask(self.game, [] if over else self.game.legal_actions(self.session.state))
+        self._view()
+        return self._mask.copy()
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}
@@ -79,9 +94,10 @@ class ShadowTableEnv(gym.Env[Any, Any]):
         assert self.session is not None, "call reset() first"
         if self.session.is_over():
             raise RuntimeError("the episode is over; call reset()")
-        if int(action) not in self.game.legal_actions(self.session.state):
+        self._view()
+        if int(action) not in self._legal:
             return self._observation(), self.illegal_penalty, False, False, {**self._info(), "illegal_action": True}
-        self.session.apply(int(action))
+        self.session.apply(int(action), checked=False)
         self.session.run()
         over = self.session.is_over()
         reward = float(self.game.returns(self.session.state)[self.seat]) if over else 0.0

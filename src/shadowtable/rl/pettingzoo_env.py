@@ -15,14 +15,19 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from shadowtable.core.game import CHANCE, Game
+from shadowtable.core.errors import IllegalActionError
+from shadowtable.core.game import CHANCE, TERMINAL, Game
 from shadowtable.core.registry import make
 from shadowtable.core.rng import sample_outcome
-from shadowtable.rl.encoding import action_mask, encoder_for
+from shadowtable.rl.encoding import encode_into, encoder_for
 
 
 class ShadowTableAEC(AECEnv):  # type: ignore[misc]
-    """One game as an agent-environment-cycle environment; agents are ``player_0 .. player_{n-1}``."""
+    """One game as an agent-environment-cycle environment; agents are ``player_0 .. player_{n-1}``.
+
+    After each step the environment notes the seat to act and its legal actions once; each
+    seat's encoding is written into that seat's own array, at most once per state, and every
+    observation handed out is a copy of it (a caller may keep it: it never changes later)."""
 
     metadata = {"render_modes": ["ansi"], "name": "shadowtable_v0", "is_parallelizable": False}
 
@@ -32,7 +37,8 @@ class ShadowTableAEC(AECEnv):  # type: ignore[misc]
         self.encoder = encoder_for(self.game)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        actions = self.game.spec.num_distinct_actions
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        actions = self._actions = self.game.spec.num_distinct_actions
         observation = spaces.Box(self.encoder.low, self.encoder.high, self.encoder.shape, dtype=np.float32)
         self._observation_spaces = {
             agent: spaces.Dict({"observation": observation, "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8)})
@@ -41,6 +47,11 @@ class ShadowTableAEC(AECEnv):  # type: ignore[misc]
         self._action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self._rng = random.Random()
         self.state: Any = None
+        self._player = TERMINAL
+        self._legal: list[int] = []
+        self._version = 0  # counts the states the environment has settled on
+        self._encoded = [np.zeros(self.encoder.shape, dtype=np.float32) for _ in range(players)]
+        self._encoded_version = [-1] * players  # the state each seat's array holds
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
@@ -48,33 +59,39 @@ class ShadowTableAEC(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_spaces[agent]
 
-    def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
-
-    def _resolve_chance(self) -> None:
-        while self.game.current_player(self.state) == CHANCE:
-            outcome = sample_outcome(self.game.chance_outcomes(self.state), self._rng)
-            self.state = self.game.apply(self.state, outcome)
+    def _settle(self, state: Any) -> None:
+        """Take ``state``, resolve chance nodes, and note the seat to act and its legal actions."""
+        game, rng = self.game, self._rng
+        player = game.current_player(state)
+        while player == CHANCE:
+            state = game.apply_unchecked(state, sample_outcome(game.chance_outcomes(state), rng))
+            player = game.current_player(state)
+        self.state, self._player = state, player
+        self._legal = game.legal_actions(state) if player >= 0 else []
+        self._version += 1
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self.state = self.game.initial_state()
-        self._resolve_chance()
+        self._settle(self.game.initial_state())
         self.agents = list(self.possible_agents)
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player(self.state)]
+        self.agent_selection = self.possible_agents[self._player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        seat = self._seat(agent)
-        encoded = self.encoder.encode(self.game.observe(self.state, seat))
-        acting = not self.game.is_terminal(self.state) and self.game.current_player(self.state) == seat
-        legal = self.game.legal_actions(self.state) if acting else []
-        return {"observation": encoded, "action_mask": action_mask(self.game, legal)}
+        seat = self._seats[agent]
+        encoded = self._encoded[seat]
+        if self._encoded_version[seat] != self._version:
+            encode_into(self.encoder, self.game.observe(self.state, seat), encoded)
+            self._encoded_version[seat] = self._version
+        mask = np.zeros(self._actions, dtype=np.int8)
+        if seat == self._player:
+            mask[self._legal] = 1
+        return {"observation": encoded.copy(), "action_mask": mask}
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
@@ -82,16 +99,18 @@ class ShadowTableAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.state = self.game.apply(self.state, int(action))
-        self._resolve_chance()
-        if self.game.is_terminal(self.state):
+        choice = int(action)
+        if choice not in self._legal:
+            raise IllegalActionError(f"action {choice} is not legal now")
+        self._settle(self.game.apply_unchecked(self.state, choice))
+        if self._player == TERMINAL:
             returns = self.game.returns(self.state)
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = float(returns[seat])
                 self.terminations[name] = True
         else:
-            self.rewards = {name: 0.0 for name in self.agents}
-            self.agent_selection = self.possible_agents[self.game.current_player(self.state)]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.agent_selection = self.possible_agents[self._player]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
