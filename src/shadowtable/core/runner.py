@@ -107,16 +107,10 @@ class Session:
         self.state = self.game.apply(self.state, action) if checked else self.game.apply_unchecked(self.state, action)
         self.actions.append(action)
 
-    def _apply_chosen(self, action: int) -> None:
-        """Apply an action :meth:`next_automatic_action` took from the legal actions or the
-        chance outcomes (so the engine need not check it again)."""
-        self.state = self.game.apply_unchecked(self.state, action)
-        self.actions.append(action)
-
     def step(self) -> int:
         """Take one chance or bot step; returns the action."""
         action = self.next_automatic_action()
-        self._apply_chosen(action)
+        self.apply(action, checked=False)  # taken from the legal actions or the chance outcomes
         return action
 
     def run(self, *, max_steps: int | None = None, on_step: StepHook | None = None) -> None:
@@ -127,7 +121,7 @@ class Session:
             action = self.next_automatic_action()
             if on_step is not None:
                 on_step(self.game, state, player, action)
-            self._apply_chosen(action)
+            self.apply(action, checked=False)  # taken from the legal actions or the chance outcomes
 
     def record(self) -> GameRecord:
         """The record of the game so far (``truncated`` while unfinished)."""
