@@ -14,6 +14,7 @@ from typing import Any
 
 from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.board import cards_of
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK
 from shadowtable.games.shadow_planet.rules.control import draft_drawer, draft_received
@@ -54,7 +55,7 @@ def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
     obs["objectives"] = [o if ended or seat == i or o == -1 else None for i, o in enumerate(s.objectives)]
     obs["removed_objectives"] = len(s.removed_objectives)
     obs["zones"] = _zones(r, s, mask)
-    obs["private"] = sorted(c for c in range(r.num_cards) if (s.known[seat] >> c) & 1) if seat is not None else []
+    obs["private"] = cards_of(s.known[seat]) if seat is not None else []
     obs["draft"] = _draft(s, seat)
     obs["tasks"] = [_task_seen(task, seat) for task in s.stack]
     return obs
@@ -70,32 +71,28 @@ def _task_seen(task: Task, seat: int | None) -> dict[str, Any]:
 
 
 def _zones(r: Context, s: State, mask: int) -> dict[str, Any]:
-    by_zone: list[list[int]] = [[] for _ in range(M.PLAYED0 + 6)]
-    for card, zone in enumerate(s.where):
-        by_zone[zone].append(card)
+    zones = s.zones
     decks = []
     for d in range(5):
         top = s.top[d]
-        on_top = set(top)
-        cards = by_zone[d]
+        on_top = 0
+        for c in top:
+            on_top |= 1 << c
         decks.append(
             {
-                "size": len(cards),
+                "size": zones[d].bit_count(),
                 "top": [c if (mask >> c) & 1 else None for c in top],
-                "rest_known": [c for c in cards if (mask >> c) & 1 and c not in on_top],
+                "rest_known": cards_of(zones[d] & mask & ~on_top),
             }
         )
-    gear = [
-        {"size": len(by_zone[M.GEAR0 + ch]), "known": [c for c in by_zone[M.GEAR0 + ch] if (mask >> c) & 1]}
-        for ch in range(6)
-    ]
+    gear = [{"size": zones[M.GEAR0 + ch].bit_count(), "known": cards_of(zones[M.GEAR0 + ch] & mask)} for ch in range(6)]
     return {
         "decks": decks,
         "temple": [c if (mask >> c) & 1 else None for c in s.temple],
-        "discard": by_zone[M.DISCARD],
-        "removed": len(by_zone[M.REMOVED]),
+        "discard": cards_of(zones[M.DISCARD]),
+        "removed": zones[M.REMOVED].bit_count(),
         "gear": gear,
-        "played": [by_zone[M.PLAYED0 + ch] for ch in range(6)],
+        "played": [cards_of(zones[M.PLAYED0 + ch]) for ch in range(6)],
     }
 
 
