@@ -160,6 +160,8 @@ class State:
             raise TypeError("field stack must be a list of tasks")
         new.stack = [parse_task(task) for task in data["stack"]]
         data = {"reveal_cards": [], **data}  # states saved before the rules audit lack this field
+        # every field is checked before any is set (the compiled build checks types on setting)
+        values: dict[str, Any] = {}
         for name in FIELDS:
             value = data[name]
             if name in LIST_FIELDS or name == "top":
@@ -168,14 +170,12 @@ class State:
                 value = [x[:] if isinstance(x, list) else x for x in value]
             elif not isinstance(value, int | str) or isinstance(value, bool):
                 raise TypeError(f"field {name} must be an int")
-            setattr(new, name, value)
-        new.known = [int(k) for k in data["known"]]
-        new.public = int(data["public"])
+            values[name] = value
+        values["known"] = [int(k) for k in data["known"]]
+        values["public"] = int(data["public"])
         for name in FIELDS:
-            if (
-                name not in LIST_FIELDS
-                and name not in ("top", "known", "public")
-                and not isinstance(getattr(new, name), int)
-            ):
+            if name not in LIST_FIELDS and name not in ("top", "known", "public") and not isinstance(values[name], int):
                 raise TypeError(f"field {name} must be an int")
+        for name, value in values.items():
+            setattr(new, name, value)
         return new
