@@ -83,6 +83,16 @@ def _compiler_problem() -> str | None:
     return None
 
 
+def _remove_compiled_in_place() -> None:
+    """Remove the extension modules an earlier compiled build left in src/ (editable installs
+    build in place): else a pure build would still import them."""
+    found = [path for path in (ROOT / "src").rglob("*") if path.suffix in (".so", ".pyd") and path.is_file()]
+    for path in found:
+        path.unlink()
+    if found:
+        _say(f"removed {len(found)} extension modules of an earlier compiled build from src/")
+
+
 def _ext_modules() -> list[object]:
     commands = [arg for arg in sys.argv[1:] if not arg.startswith("-") or arg in NO_BUILD]
     if commands and all(command in NO_BUILD for command in commands):
@@ -92,6 +102,7 @@ def _ext_modules() -> list[object]:
         if required:
             raise SystemExit("shadowtable build: SHADOWTABLE_PURE and SHADOWTABLE_REQUIRE_COMPILED are both set")
         _say("SHADOWTABLE_PURE is set: building the pure-Python package")
+        _remove_compiled_in_place()
         return []
     try:
         from mypyc.build import mypycify
@@ -103,6 +114,7 @@ def _ext_modules() -> list[object]:
         if required:
             raise SystemExit(f"shadowtable build: the compiled build is required but cannot be built: {problem}")
         _say(f"no compiled build ({problem}): building the pure-Python package")
+        _remove_compiled_in_place()
         return []
     paths = _paths()
     start = time.perf_counter()
