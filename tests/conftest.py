@@ -32,6 +32,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_report_header() -> str:
+    """Which build the tests run on (docs/performance.md): ``compiled: True`` or ``compiled: False``."""
+    import shadowtable
+
+    where = Path(shadowtable.__file__).parent
+    return f"shadowtable {shadowtable.build()} from {where}; compiled: {shadowtable.compiled()}"
+
+
 # Property tests check behaviour, never speed: no per-example deadline (a loaded machine is slow).
 settings.register_profile("shadowtable", deadline=None)
 settings.load_profile("shadowtable")

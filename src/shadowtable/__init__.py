@@ -30,6 +30,20 @@ from shadowtable.core import (
 
 __version__ = "0.1.0"
 
+
+def compiled() -> bool:
+    """Whether this is the compiled build: the engines imported as mypyc extension modules
+    rather than as Python source (docs/performance.md)."""
+    from shadowtable.core import kernel
+
+    return not kernel.__file__.endswith((".py", ".pyc"))
+
+
+def build() -> str:
+    """This build in words: ``"compiled (mypyc)"`` or ``"pure Python"``."""
+    return "compiled (mypyc)" if compiled() else "pure Python"
+
+
 __all__ = [
     "CHANCE",
     "TERMINAL",
@@ -52,6 +66,8 @@ __all__ = [
     "UnknownGameError",
     "UnknownOptionError",
     "available_games",
+    "build",
+    "compiled",
     "make",
     "play_game",
     "replay",

@@ -169,6 +169,26 @@ def _replayed(record: GameRecord, label: str) -> tuple[Game[Any], Any]:
     return game, state
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        import shadowtable
+
+        typer.echo(f"shadowtable {shadowtable.__version__}, {shadowtable.build()}, Python {sys.version.split()[0]}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and the build, and exit."
+        ),
+    ] = False,
+) -> None:
+    """ShadowTable: The Shadow Planet and Shadowlord! rules engines, bots and tools."""
+
+
 @app.command()
 def games() -> None:
     """List the available games with their player counts and options."""

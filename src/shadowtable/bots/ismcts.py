@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import Any
 
+from shadowtable._mypyc import mypyc_attr
 from shadowtable.bots.evaluation import evaluator
 from shadowtable.bots.random_bot import RandomBot
 from shadowtable.core.errors import BotError
@@ -84,6 +85,7 @@ class Node:
         return self.mean_value + c * math.sqrt(math.log(self.availability) / self.visits)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the compiled build: subclasses in Python (docs/performance.md)
 class ISMCTSBot:
     """SO-ISMCTS over ``game.determinize``; see the module docstring.
 

@@ -39,8 +39,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Generic, Protocol, Self, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeAlias, TypeVar
 
+from shadowtable._mypyc import mypyc_attr
 from shadowtable.core.errors import IllegalActionError, StateFormatError
 from shadowtable.core.events import Event
 
@@ -51,6 +52,7 @@ C = TypeVar("C")
 S = TypeVar("S", bound="KernelState")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the compiled build: tasks defined in Python too
 @dataclass(frozen=True, slots=True)
 class Task:
     """Pending work: subclasses are frozen dataclasses whose fields are the task's arguments."""
@@ -61,6 +63,11 @@ class Task:
         if names is None:
             names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))
         return {"task": task_kind(type(self)), **{name: getattr(self, name) for name in names}}
+
+    def __reduce__(self) -> tuple[type[Task], tuple[Any, ...]]:
+        """Copies and pickles are made by the constructor (the compiled build cannot set the fields
+        of a frozen task any other way)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
 
 def task_kind(task_type: type[Task]) -> str:
@@ -92,6 +99,8 @@ class KernelState(Protocol):
     def copy(self) -> Self: ...
 
 
+# the compiled build compiles no handler class: mypyc cannot build a generic dataclass (mypyc/mypyc#827)
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Automatic(Generic[C, S]):
     """Work done at once: ``run(ctx, state, task)`` mutates ``state`` (the task is already popped)."""
@@ -99,6 +108,7 @@ class Automatic(Generic[C, S]):
     run: Callable[[C, S, Any], None]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Decision(Generic[C, S]):
     """A choice for one seat.
@@ -122,6 +132,7 @@ class Decision(Generic[C, S]):
     ready: Callable[[C, S, Any], bool] | None = None
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Chance(Generic[C, S]):
     """A chance node: ``outcomes(ctx, state, task)`` lists ``(outcome, probability)`` pairs
@@ -143,6 +154,7 @@ def always(ctx: Any, state: Any, task: Any) -> bool:
     return True
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Interjections(Generic[C, S]):
     """Actions a seat may take at its pending decision without answering it.
@@ -158,7 +170,9 @@ class Interjections(Generic[C, S]):
     apply: Callable[[C, S, Any, int], bool]
 
 
-Handler = Automatic[Any, Any] | Decision[Any, Any] | Chance[Any, Any]
+Handler: TypeAlias = "Automatic[Any, Any] | Decision[Any, Any] | Chance[Any, Any]"
+"""Any handler (a string for the type checker: the compiled build's handler classes, plain Python
+classes, cannot be subscripted at run time)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +195,8 @@ class Pending:
         return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt, "rule": self.rule, "data": self.data}
 
 
+# the compiled build: subclasses in Python, and copies as in Python (docs/performance.md)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Rulebook:
     """One game's table from task type to handler, declared in one place."""
 
@@ -205,6 +221,7 @@ class Rulebook:
             raise StateFormatError(f"bad task {dict(data)!r}: {exc}") from exc
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # as Rulebook
 class Kernel(Generic[C, S]):
     """The engine loop shared by every game built on tasks.
 

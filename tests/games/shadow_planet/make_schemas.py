@@ -47,14 +47,14 @@ def ints(size: int | None = None, item: dict[str, Any] = INT) -> dict[str, Any]:
 def field_schema(annotation: Any) -> dict[str, Any]:
     if annotation is int:
         return INT
-    if typing.get_origin(annotation) is tuple:
+    if typing.get_origin(annotation) is tuple or annotation is tuple:  # the compiled build keeps no parameters
         return INTS
     raise TypeError(f"no schema for task field type {annotation!r}")
 
 
 def task_fields(task_type: type[Any]) -> dict[str, dict[str, Any]]:
     hints = typing.get_type_hints(task_type, vars(tasks))
-    secret = getattr(task_type, "SECRET", {})
+    secret = tasks.SECRET.get(task_type, {})
     out = {}
     for f in fields(task_type):
         schema = field_schema(hints[f.name])

@@ -8,7 +8,6 @@ games handed to ``pending()``) run on :data:`TEST_KERNEL`: the game's rulebook p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from shadowtable.core import CHANCE, make
@@ -56,9 +55,10 @@ def vi(value: int) -> int:
     return VALUES.index(value)
 
 
-@dataclass(frozen=True, slots=True)
-class Hold(SeatDecision):
-    """Test sentinel: a decision (``done`` only) under the work being tested."""
+Hold = SeatDecision
+"""Test sentinel: a decision (``done`` only) under the work being tested.  It is the base class
+of the decisions, which no rule of the game handles (a subclass of it defined here could not be
+made in the compiled build, whose task classes take no subclasses in Python)."""
 
 
 TEST_RULEBOOK = Rulebook(

@@ -22,6 +22,13 @@ SCHEMAS = Path(__file__).resolve().parents[3] / "src" / "shadowtable" / "games" 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 JSON_TYPES = {"int": "integer", "bool": "boolean", "str": "string"}
 
+
+def json_type(annotation: Any) -> str:
+    """The JSON type of a task field: its annotation is a string (``from __future__ import
+    annotations``), or the type itself in the compiled build."""
+    return JSON_TYPES[annotation if isinstance(annotation, str) else annotation.__name__]
+
+
 INT: dict[str, Any] = {"type": "integer"}
 INTS: dict[str, Any] = {"type": "array", "items": INT}
 CARDS: dict[str, Any] = {
@@ -56,7 +63,7 @@ def task_schema() -> dict[str, Any]:
     props: dict[str, Any] = {}
     for task_type in RULEBOOK.handlers:
         for f in fields(task_type):
-            props[f.name] = {"type": JSON_TYPES[str(f.type)]}
+            props[f.name] = {"type": json_type(f.type)}
     return {
         "type": "object",
         "additionalProperties": False,
@@ -70,7 +77,7 @@ def shown_fields() -> dict[str, Any]:
     """Every field a pending task may show, with its JSON type."""
     out: dict[str, Any] = {}
     for task_type, handler in RULEBOOK.handlers.items():
-        types = {f.name: JSON_TYPES[str(f.type)] for f in fields(task_type)}
+        types = {f.name: json_type(f.type) for f in fields(task_type)}
         for name in getattr(handler, "shown", ()):
             out[name] = {"type": types[name]}
     return dict(sorted(out.items()))

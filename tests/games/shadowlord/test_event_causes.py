@@ -12,6 +12,7 @@ from .helpers import (
     BLUE,
     RED,
     G,
+    Hold,
     board,
     chance,
     do,
@@ -123,7 +124,7 @@ def test_loose_ships_nobody_defends_are_destroyed_with_their_number() -> None:
     s.supply[BLUE] -= 3
     s = pending(g, s, Fight())
     s = do(g, s, "challenge loose ships")
-    while top(s).__class__.__name__ != "Hold":
+    while type(top(s)) is not Hold:
         s = do(g, s, "send nobody" if "send nobody" in [g.action_to_str(s, a) for a in g.legal_actions(s)] else "done")
     [destroyed] = heard(None, "loose")
     assert destroyed["data"] == {"galaxy": C4, "colour": BLUE, "destroyed": 3}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from shadowtable._mypyc import mypyc_attr
+
 if TYPE_CHECKING:
     from shadowtable.games.shadow_planet.content import Content
 
@@ -11,6 +13,7 @@ if TYPE_CHECKING:
 NO_PATH = 10**6
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the compiled build: copies as in Python (docs/performance.md)
 class Context:
     """Everything the rules look up while playing: content, options, precomputed tables."""
 

@@ -108,7 +108,9 @@ class ShadowPlanetGame(Game[State]):
         return state
 
     def apply_recorded(self, state: State, action: int, *, checked: bool = True) -> tuple[State, list[Event]]:
-        return KERNEL.apply_recorded(self.ctx, state, action, checked=checked)
+        if checked:  # here, as apply does: the compiled kernel takes only an int (docs/performance.md)
+            self.check_legal(state, action)
+        return KERNEL.apply_recorded(self.ctx, state, action, checked=False)
 
     def returns(self, state: State) -> list[float]:
         if state.stack:

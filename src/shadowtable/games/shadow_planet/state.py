@@ -176,6 +176,8 @@ class State:
             raise TypeError("field stack must be a list of tasks")
         new.stack = [parse_task(task) for task in data["stack"]]
         data = {"reveal_cards": [], **data}  # states saved before the rules audit lack this field
+        # every field is checked before any is set (the compiled build checks types on setting)
+        values: dict[str, Any] = {}
         for name in FIELDS:
             value = data[name]
             if name in LIST_FIELDS or name == "top":
@@ -184,17 +186,16 @@ class State:
                 value = [x[:] if isinstance(x, list) else x for x in value]
             elif not isinstance(value, int | str) or isinstance(value, bool):
                 raise TypeError(f"field {name} must be an int")
-            setattr(new, name, value)
-        new.known = [int(k) for k in data["known"]]
-        new.public = int(data["public"])
-        if any(not isinstance(z, int) or isinstance(z, bool) or not 0 <= z < NUM_ZONES for z in new.where):
-            raise ValueError("field where holds an unknown zone")
-        new.zones = zone_index(new.where)
+            values[name] = value
+        values["known"] = [int(k) for k in data["known"]]
+        values["public"] = int(data["public"])
         for name in FIELDS:
-            if (
-                name not in LIST_FIELDS
-                and name not in ("top", "known", "public")
-                and not isinstance(getattr(new, name), int)
-            ):
+            if name not in LIST_FIELDS and name not in ("top", "known", "public") and not isinstance(values[name], int):
                 raise TypeError(f"field {name} must be an int")
+        where = values["where"]
+        if any(not isinstance(z, int) or isinstance(z, bool) or not 0 <= z < NUM_ZONES for z in where):
+            raise ValueError("field where holds an unknown zone")
+        for name, value in values.items():
+            setattr(new, name, value)
+        new.zones = zone_index(where)
         return new

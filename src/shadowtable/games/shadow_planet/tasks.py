@@ -2,14 +2,14 @@
 
 ``state.stack`` holds tasks, the last one on top.  A task's fields are its arguments, named
 for what they are; the handler of each task type is declared in ``rules/__init__.py``
-(``RULEBOOK``).  A task whose class lists ``SECRET`` fields holds something only one seat
-knows (a card chosen face down): observations show it to that seat alone.
+(``RULEBOOK``).  A task whose type :data:`SECRET` lists holds something only one seat knows
+(a card chosen face down): observations show it to that seat alone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from shadowtable.core.kernel import Task
 
@@ -230,8 +230,6 @@ class ScrapTake(Task):
     """``seat`` chooses the card of its hand it gives back to ``giver``, who gives ``given``
     (known only to the giver)."""
 
-    SECRET: ClassVar[dict[str, str]] = {"given": "giver"}
-
     seat: int
     giver: int
     given: int
@@ -305,8 +303,6 @@ class TakeRobotCard(Task):
 @dataclass(frozen=True, slots=True)
 class GiveRobotCard(Task):
     """``seat`` chooses the card of its hand the Robot gets for ``taken`` (known only to it)."""
-
-    SECRET: ClassVar[dict[str, str]] = {"taken": "seat"}
 
     seat: int
     taken: int
@@ -409,10 +405,18 @@ class ChooseIdentity(Task):
     seat: int
 
 
+SECRET: dict[type[Task], dict[str, str]] = {
+    ScrapTake: {"given": "giver"},
+    GiveRobotCard: {"taken": "seat"},
+}
+"""The tasks that hold a secret: each secret field with the field naming the one seat that knows
+it.  (A table, not a class attribute: the compiled build would make a ClassVar of a dataclass a
+field; docs/performance.md.)"""
+
+
 def secrets(task: Task) -> dict[str, str]:
     """The task's secret fields, each with the field naming the one seat that knows it."""
-    found: dict[str, str] = getattr(task, "SECRET", {})
-    return found
+    return SECRET.get(type(task), {})
 
 
 def task_to_json(task: Task) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import ClassVar
 
 from shadowtable.core.kernel import Task
 
@@ -129,49 +128,67 @@ class D8Roll(ChanceNode):
     """Base of the d8 rolls (chance: the outcome is the roll, 1-8); ``purpose`` names it in
     notation."""
 
-    purpose: ClassVar[str] = "d8"
+    # a property, not a ClassVar: mypyc would make a dataclass's ClassVar a field (docs/performance.md)
+    @property
+    def purpose(self) -> str:
+        return "d8"
 
 
 @dataclass(frozen=True, slots=True)
 class BribeRoll(D8Roll):
     """Bribery: the briber's d8 against ``figure``."""
 
-    purpose: ClassVar[str] = "bribe1"
     figure: int
+
+    @property
+    def purpose(self) -> str:
+        return "bribe1"
 
 
 @dataclass(frozen=True, slots=True)
 class BribeAnswerRoll(D8Roll):
     """Bribery: the answering d8 for ``figure``; the briber rolled ``briber_roll``."""
 
-    purpose: ClassVar[str] = "bribe2"
     figure: int
     briber_roll: int
+
+    @property
+    def purpose(self) -> str:
+        return "bribe2"
 
 
 @dataclass(frozen=True, slots=True)
 class BlastRoll(D8Roll):
     """The Power Stone wielder on ``side`` of Battle ``battle`` rolls for a Power Blast."""
 
-    purpose: ClassVar[str] = "blast"
     side: int
     battle: int
+
+    @property
+    def purpose(self) -> str:
+        return "blast"
 
 
 @dataclass(frozen=True, slots=True)
 class BlastShipsRoll(D8Roll):
     """A Power Blast by ``side`` destroys a d8 of the enemy duellist's Space Ships."""
 
-    purpose: ClassVar[str] = "blast_ships"
     side: int
+
+    @property
+    def purpose(self) -> str:
+        return "blast_ships"
 
 
 @dataclass(frozen=True, slots=True)
 class StormRoll(D8Roll):
     """Spacestorm: ``seat`` loses a d8 of Space Ships."""
 
-    purpose: ClassVar[str] = "storm"
     seat: int
+
+    @property
+    def purpose(self) -> str:
+        return "storm"
 
 
 # -- Special Events -----------------------------------------------------------------------------

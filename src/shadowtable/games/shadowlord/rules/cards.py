@@ -4,6 +4,7 @@ and the cards of the Attack Hand placed under portraits."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from shadowtable.core.events import note
@@ -24,12 +25,16 @@ def public_roll(roll: Callable[[Context, SLState, Any, int], None]) -> Callable[
     ``s.roll``: both happen in the open, so the result is part of what every seat sees (two
     outcomes with the same effect on the board are still told apart)."""
 
-    def rolled(ctx: Context, s: SLState, task: Any, outcome: int) -> None:
-        s.roll = outcome
-        roll(ctx, s, task, outcome)
-
+    rolled = partial(_rolled, roll)  # not a closure: the compiled build's closures cannot be deep-copied
     rolled.__doc__ = roll.__doc__
     return rolled
+
+
+def _rolled(
+    roll: Callable[[Context, SLState, Any, int], None], ctx: Context, s: SLState, task: Any, outcome: int
+) -> None:
+    s.roll = outcome
+    roll(ctx, s, task, outcome)
 
 
 def hand_count(s: SLState, seat: int) -> int:
