@@ -32,12 +32,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def pytest_report_header() -> str:
-    """Which build the tests run on (docs/performance.md): ``compiled: True`` or ``compiled: False``."""
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Print which build the tests run on (docs/performance.md), ``compiled: True`` or
+    ``compiled: False``, even with ``-q`` (which hides the report header)."""
     import shadowtable
 
-    where = Path(shadowtable.__file__).parent
-    return f"shadowtable {shadowtable.build()} from {where}; compiled: {shadowtable.compiled()}"
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        where = Path(shadowtable.__file__).parent
+        reporter.write_line(f"shadowtable {shadowtable.build()} from {where}; compiled: {shadowtable.compiled()}")
 
 
 # Property tests check behaviour, never speed: no per-example deadline (a loaded machine is slow).
