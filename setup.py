@@ -46,7 +46,9 @@ go into one shared library, ``shadowtable_native__mypyc``, one C file per module
 keeps a small extension module of its own name."""
 
 NO_BUILD = {"egg_info", "dist_info", "sdist", "check", "clean", "--name", "--version"}
-"""setup.py commands that build nothing (pip asks for metadata this way): no C to generate."""
+"""setup.py commands that build nothing (pip asks for metadata this way): no C to generate..."""
+BUILD = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install", "bdist", "bdist_egg"}
+"""... unless one of these commands comes with them."""
 
 
 def _say(text: str) -> None:
@@ -77,7 +79,7 @@ def _compiler_problem() -> str | None:
         with tempfile.TemporaryDirectory() as tmp:
             source = Path(tmp, "probe.c")
             source.write_text("#include <Python.h>\nint probe(void) { return 0; }\n")
-            compiler.compile([str(source)], include_dirs=[sysconfig.get_python_inc()])  # the object goes to tmp
+            compiler.compile([str(source)], output_dir=tmp, include_dirs=[sysconfig.get_python_inc()])
     except Exception as exc:  # any failure (missing compiler, headers, ...) means: no compiled build
         return f"{type(exc).__name__}: {exc}".strip()
     return None
@@ -94,8 +96,8 @@ def _remove_compiled_in_place() -> None:
 
 
 def _ext_modules() -> list[object]:
-    commands = [arg for arg in sys.argv[1:] if not arg.startswith("-") or arg in NO_BUILD]
-    if commands and all(command in NO_BUILD for command in commands):
+    words = set(sys.argv[1:])
+    if words & NO_BUILD and not words & BUILD:
         return []
     required = _flag("SHADOWTABLE_REQUIRE_COMPILED")
     if _flag("SHADOWTABLE_PURE"):
