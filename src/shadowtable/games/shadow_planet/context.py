@@ -44,10 +44,6 @@ class Context:
             sum(1 << c for c in cards if self.excl[c] & (1 << k)) for k, cards in enumerate(self.cards_of_type)
         )
         """Per card type: the bitmask of its cards that are exclusive for that type (Space Suit)."""
-        self.deck_cards = tuple(
-            tuple(c for c, home in enumerate(content.card_home) if home == deck) for deck in range(4)
-        )
-        """The cards of each Location deck (a Location deck only ever holds its own cards)."""
         self.caves_vehicle_only = bool(options["caves_vehicle_only"])
         self.walk_ok = [
             [content.link_cost[a][b] > 0 and not (self.caves_vehicle_only and content.link_vehicle_only[a][b])
