@@ -29,6 +29,7 @@ PACKAGE = ROOT / "src" / "shadowtable"
 
 COMPILED = [
     "core/kernel.py",
+    "core/rng.py",
     "games/shadow_planet/state.py",
     "games/shadow_planet/tasks.py",
     "games/shadow_planet/context.py",

@@ -283,11 +283,16 @@ class ISMCTSBot:
     def rollout(self, game: Game[Any], state: Any, rng: random.Random) -> list[float]:
         """Play the rollout policy to the end (or the step cap); each seat's normalised return."""
         limit = self.max_rollout_steps or game.spec.max_game_length
-        for step in range(limit):
+        if type(self.rollout_policy) is RandomBot:  # the same choices as RandomBot, in the engine's loop
             player = game.current_player(state)
-            if player == TERMINAL:
-                return normalised_returns(game, game.returns(state))
-            state = self._rollout_step(game, state, player, rng, owned=step > 0)
+            if limit > 0 and player != TERMINAL:
+                state = game.random_rollout(self._rollout_step(game, state, player, rng, owned=False), rng, limit - 1)
+        else:
+            for step in range(limit):
+                player = game.current_player(state)
+                if player == TERMINAL:
+                    break
+                state = self._rollout_step(game, state, player, rng, owned=step > 0)
         if game.is_terminal(state):
             return normalised_returns(game, game.returns(state))
         if self.evaluate is not None:

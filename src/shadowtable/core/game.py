@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from shadowtable.core.errors import IllegalActionError, InvalidActionError, InvalidSeatError
 from shadowtable.core.events import Event, visible
+from shadowtable.core.rng import sample_outcome
 from shadowtable.core.spec import GameSpec
 
 CHANCE = -1
@@ -103,6 +104,25 @@ class Game(ABC, Generic[S]):
         a state the caller owns and no one else holds (a search's rollout, after its first
         :meth:`apply_unchecked`).  Games override it to skip the copy; the default copies."""
         return self.apply_unchecked(state, action)
+
+    def random_rollout(self, state: S, rng: random.Random, limit: int) -> S:
+        """The state after uniformly random play from ``state`` for at most ``limit`` steps or
+        to the end, changing ``state`` as :meth:`apply_in_place` does (only for a state the
+        caller owns): each decision ``legal[rng.randrange(len(legal))]``, each chance node
+        :func:`~shadowtable.core.rng.sample_outcome`.  Games on the kernel run the same loop
+        compiled (:meth:`shadowtable.core.kernel.Kernel.random_rollout`): the same draws, the
+        same state."""
+        for _ in range(limit):
+            player = self.current_player(state)
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                action = sample_outcome(self.chance_outcomes(state), rng)
+            else:
+                legal = self.legal_actions(state)
+                action = legal[rng.randrange(len(legal))]
+            state = self.apply_in_place(state, action)
+        return state
 
     def is_terminal(self, state: S) -> bool:
         """Whether the game is over."""

@@ -26,6 +26,8 @@ hooks (none of them names a game):
   it* (the decision stays pending): free actions, starting an offer, revoking a permission...
   Their legal actions are merged into the decision's; ``apply`` says whether it handled one.
 - ``seat_out(state, seat)``: a decision for a seat that is out of the game is skipped.
+- ``before_apply(state, action)``: runs on the state just before every action or chance outcome
+  is carried out (what every seat reads of the last decision).
 - ``after_apply(ctx, state)``: runs on the new state after every action or chance outcome is
   carried out, before :meth:`Kernel.advance` (a step counter, a limit on a turn's length).
 - ``ready`` on :class:`Decision` and :class:`Chance`: a cheap test that there is something to
@@ -37,6 +39,7 @@ hooks (none of them names a game):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Protocol, Self, TypeAlias, TypeVar
@@ -44,6 +47,7 @@ from typing import Any, Generic, Protocol, Self, TypeAlias, TypeVar
 from shadowtable._mypyc import mypyc_attr
 from shadowtable.core.errors import IllegalActionError, StateFormatError
 from shadowtable.core.events import Event
+from shadowtable.core.rng import randbelow, sample_outcome
 
 CHANCE_SEAT = -1
 """``Pending.seat`` at a chance node (the same value as :data:`shadowtable.core.game.CHANCE`)."""
@@ -227,7 +231,8 @@ class Kernel(Generic[C, S]):
 
     ``is_over(state)`` tells whether the game has ended (an empty stack also ends it; ``None``:
     only an empty stack does).  The optional hooks (see the module's documentation):
-    ``interjections``, ``seat_out(state, seat)`` and ``after_apply(ctx, state)``.
+    ``interjections``, ``seat_out(state, seat)``, ``before_apply(state, action)`` and
+    ``after_apply(ctx, state)``.
     """
 
     def __init__(
@@ -237,12 +242,14 @@ class Kernel(Generic[C, S]):
         *,
         interjections: Interjections[C, S] | None = None,
         seat_out: Callable[[S, int], bool] | None = None,
+        before_apply: Callable[[S, int], None] | None = None,
         after_apply: Callable[[C, S], None] | None = None,
     ) -> None:
         self.rulebook = rulebook
         self.is_over = is_over
         self.interjections = interjections
         self.seat_out = seat_out
+        self.before_apply = before_apply
         self.after_apply = after_apply
         self._handlers = rulebook.handlers  # looked up on every step: a plain dict
 
@@ -377,8 +384,31 @@ class Kernel(Generic[C, S]):
         listed = self._change(ctx, state, action)
         state.legal = None if listed is None else self._with_interjections(ctx, state, state.stack[-1], listed)
 
+    def random_rollout(self, ctx: C, state: S, rng: random.Random, limit: int) -> int:
+        """Play on ``state`` itself, as :meth:`apply_in_place` does, for at most ``limit`` steps
+        or to the end: each decision a uniformly random legal action (``legal[rng.randrange(n)]``),
+        each chance node an outcome by its odds (:func:`~shadowtable.core.rng.sample_outcome`).
+        Returns the steps played.  Only for a state the caller owns (a search's rollout)."""
+        steps = 0
+        while steps < limit:
+            seat = self.current_player(state)
+            if seat is None:
+                break
+            if seat == CHANCE_SEAT:
+                action = sample_outcome(self.chance_outcomes(ctx, state), rng)
+            else:
+                legal = state.legal
+                if legal is None:
+                    legal = self.list_legal(ctx, state)
+                action = legal[randbelow(rng, len(legal))]
+            self.apply_in_place(ctx, state, action)
+            steps += 1
+        return steps
+
     def _change(self, ctx: C, state: S, action: int) -> list[int] | None:
         """Carry out ``action`` on ``state`` and :meth:`advance` (returning its listing)."""
+        if self.before_apply is not None:
+            self.before_apply(state, action)
         task = state.stack[-1]
         handler = self._handler(task)
         if isinstance(handler, Automatic):

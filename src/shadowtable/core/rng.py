@@ -31,3 +31,15 @@ def sample_outcome(outcomes: Sequence[tuple[int, float]], rng: random.Random) ->
         if point < total:
             return outcome
     return outcomes[-1][0]
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n >= 1``, the same number drawn the same way (rejection sampling
+    on ``n.bit_length()`` random bits), without the checks: for a search's inner loop."""
+    if type(rng) is not random.Random:  # a subclass may draw differently
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r

@@ -13,14 +13,23 @@ from shadowtable.games.shadow_planet.state import (
     State,
 )
 
+WORD_BITS = 62
+"""Bits taken from a mask at a time: a word this size stays a small int (fast when compiled)."""
+WORD = (1 << WORD_BITS) - 1
+
 
 def cards_of(mask: int) -> list[int]:
     """The cards of a bitmask, by id."""
     out = []
+    base = 0
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        word = mask & WORD
+        while word:
+            low = word & -word
+            out.append(base + low.bit_length() - 1)
+            word ^= low
+        mask >>= WORD_BITS
+        base += WORD_BITS
     return out
 
 
@@ -54,9 +63,13 @@ def move_card(s: State, card: int, zone: int) -> None:
 
 def forget(s: State, card: int) -> None:
     """Nobody knows where ``card`` is any more (it moved out of sight)."""
-    mask = ~(1 << card)
-    s.public &= mask
-    s.known = [k & mask for k in s.known]
+    bit = 1 << card
+    if s.public & bit:
+        s.public ^= bit
+    known = s.known
+    for seat in range(len(known)):
+        if known[seat] & bit:
+            known[seat] ^= bit
 
 
 def tell(s: State, seat: int, card: int) -> None:

@@ -107,6 +107,10 @@ class ShadowPlanetGame(Game[State]):
         KERNEL.apply_in_place(self.ctx, state, action)
         return state
 
+    def random_rollout(self, state: State, rng: random.Random, limit: int) -> State:
+        KERNEL.random_rollout(self.ctx, state, rng, limit)
+        return state
+
     def apply_recorded(self, state: State, action: int, *, checked: bool = True) -> tuple[State, list[Event]]:
         if checked:  # here, as apply does: the compiled kernel takes only an int (docs/performance.md)
             self.check_legal(state, action)

@@ -214,6 +214,7 @@ def _cards(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> Non
         for c in played:
             where[c] = M.PLAYED0 + ch
     unknown = [c for c in range(r.num_cards) if where[c] < 0]
+    dealt = set(unknown)
     _deal(r, s, where, slots, unknown, rng)
     s.where = where
     s.zones = zone_index(where)
@@ -222,7 +223,7 @@ def _cards(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> Non
         private |= 1 << c
     shown = 0
     for c in range(r.num_cards):
-        if where[c] >= 0 and c not in unknown:
+        if where[c] >= 0 and c not in dealt:
             shown |= 1 << c
     s.public = shown & ~private
     seat = obs["seat"]

@@ -97,22 +97,20 @@ class ShadowlordGame(Game[SLState]):
 
     def apply_unchecked(self, state: SLState, action: int) -> SLState:
         """Apply without the legality check: only for actions taken from ``legal_actions``."""
-        new = self.kernel.apply(self.ctx, state, action, checked=False)
-        new.announced = narration.public_action(state, action)
-        return new
+        return self.kernel.apply(self.ctx, state, action, checked=False)
 
     def apply_in_place(self, state: SLState, action: int) -> SLState:
-        announced = narration.public_action(state, action)
         self.kernel.apply_in_place(self.ctx, state, action)
-        state.announced = announced
+        return state
+
+    def random_rollout(self, state: SLState, rng: random.Random, limit: int) -> SLState:
+        self.kernel.random_rollout(self.ctx, state, rng, limit)
         return state
 
     def apply_recorded(self, state: SLState, action: int, *, checked: bool = True) -> tuple[SLState, list[Event]]:
         if checked:
             self.check_legal(state, action)
-        new, events = self.kernel.apply_recorded(self.ctx, state, action, checked=False)
-        new.announced = narration.public_action(state, action)
-        return new, events
+        return self.kernel.apply_recorded(self.ctx, state, action, checked=False)
 
     def returns(self, state: SLState) -> list[float]:
         if not state.end or state.winner < 0:

@@ -63,18 +63,6 @@ def event_text(ctx: Context, s: SLState, action: int, seat: int | None) -> str |
     return f"{who}: {action_to_str(ctx, s, action)}"
 
 
-def public_action(s: SLState, action: int) -> int:
-    """``action`` (taken in ``s``) if every seat reads it in full, else -1: a chance outcome
-    (public ones show on the board or in ``roll``), a secret vote, or a decision that handles a
-    hidden card.  Kept in the state as ``announced``, so two public decisions with the same
-    effect on the board are still told apart in every observation."""
-    top = s.stack[-1]
-    if not isinstance(top, SeatDecision) or type(top) in SECRET_TASKS:
-        return -1
-    block = decode(action)[0]
-    return -1 if block in ("place", "bribe") or block in SECRET_CARD_WORDS else action
-
-
 def _chance_text(ctx: Context, s: SLState, outcome: int, seat: int | None) -> str | None:
     """A chance outcome, named only to the seats that see it."""
     task = s.stack[-1]

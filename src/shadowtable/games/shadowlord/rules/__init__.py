@@ -1,13 +1,14 @@
 """The rules of Shadowlord!, one concept per module, and the one table that ties every task to
 its rule: :data:`RULEBOOK`.  :func:`make_kernel` builds the engine loop on it, with the
 game's interjections (free actions, offers, revocations), the skipping of decisions of seats
-out of the game and the per-turn step limit."""
+out of the game, what every seat reads of each decision and the per-turn step limit."""
 
 from __future__ import annotations
 
 from shadowtable.core.kernel import Handler, Interjections, Kernel, Rulebook, Task
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules import (
+    announcement,
     battle,
     cards,
     duel,
@@ -66,7 +67,14 @@ def seat_out(s: SLState, seat: int) -> bool:
 
 def make_kernel(rulebook: Rulebook = RULEBOOK) -> Kernel[Context, SLState]:
     """The engine loop of Shadowlord! on ``rulebook`` (tests extend :data:`RULEBOOK`)."""
-    return Kernel(rulebook, is_over, interjections=INTERJECTIONS, seat_out=seat_out, after_apply=turn.count_step)
+    return Kernel(
+        rulebook,
+        is_over,
+        interjections=INTERJECTIONS,
+        seat_out=seat_out,
+        before_apply=announcement.announce,
+        after_apply=turn.count_step,
+    )
 
 
 KERNEL = make_kernel()
