@@ -24,6 +24,7 @@ from shadowtable import CHANCE, RandomBot, make, play_game
 from shadowtable.bots.heuristic_shadowlord import ShadowlordHeuristicBot
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.kernel import Task, task_kind
+from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import REMOVED, SLState
 from shadowtable.games.shadowlord.tasks import (
@@ -278,7 +279,8 @@ def fortress_board(game: ShadowlordGame, ships: int, *hand: int) -> SLState:
     Shadowlord still guards."""
     state = board(game)
     for i in range(1, 9):
-        state.status[shadow(i)], state.loc[shadow(i)] = REMOVED, -1
+        state.status[shadow(i)] = REMOVED
+        place(state, shadow(i), -1)
     put(state, warrior(RED), G(1, 2), ships=ships)
     give_hand(state, 0, *hand)
     return pending(game, state, Move(0))

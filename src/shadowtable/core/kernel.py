@@ -341,7 +341,7 @@ class Kernel(Generic[C, S]):
         if self.interjections is not None:
             extra = self.interjections.legal(ctx, state, task)
             if extra:
-                return sorted(set(legal).union(extra))
+                return _merged(legal, extra)
         return legal
 
     def chance_outcomes(self, ctx: C, state: S) -> list[tuple[int, float]]:
@@ -461,6 +461,18 @@ class Kernel(Generic[C, S]):
         if isinstance(handler, Decision):
             return Pending(handler.seat(task), kind, handler.prompt, handler.rule, data)
         return Pending(CHANCE_SEAT, kind, "chance decides", "", data)
+
+
+def _merged(legal: list[int], extra: list[int]) -> list[int]:
+    """The sorted union of ``legal`` (sorted, no repeats) and ``extra``: joined end to end when
+    ``extra`` is ascending and comes after ``legal`` (interjections usually have ids of their
+    own, above the decision's), else sorted again."""
+    previous = legal[-1] if legal else -1
+    for action in extra:
+        if action <= previous:
+            return sorted(set(legal).union(extra))
+        previous = action
+    return legal + extra
 
 
 def _json_value(value: Any) -> Any:

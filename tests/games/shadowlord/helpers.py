@@ -14,6 +14,7 @@ from shadowtable.core import CHANCE, make
 from shadowtable.core.events import Event, visible
 from shadowtable.core.kernel import Decision, Rulebook, Task, always, task_kind
 from shadowtable.games.shadowlord.actions import DONE
+from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.rules import RULEBOOK, make_kernel
 from shadowtable.games.shadowlord.setup import initial_state
@@ -102,7 +103,7 @@ def put(s: SLState, f: int, g: int, ships: int = 0, owner: int | None = None) ->
         s.owner[f] = owner
     colour = s.owner[f]
     s.status[f] = ACTIVE
-    s.loc[f] = g
+    place(s, f, g)
     s.supply[colour] += s.ships[f] - ships
     s.ships[f] = ships
 

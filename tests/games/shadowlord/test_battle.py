@@ -3,6 +3,7 @@ capturing a Star Master, and the Lost Fortress."""
 
 from __future__ import annotations
 
+from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, SLState
 from shadowtable.games.shadowlord.tasks import (
@@ -299,7 +300,7 @@ def test_shadow_beaten_outside_the_fortress_is_removed_and_captives_released() -
     put(s, shadow(1), C4, ships=1)
     s.status[diplomat(RED)] = CAPTIVE
     s.captor[diplomat(RED)] = shadow(1)
-    s.loc[diplomat(RED)] = -1
+    place(s, diplomat(RED), -1)
     s = start_fight(g, s)
     s = do(g, s, "attack with Red Warrior")
     s = do(g, s, "defend with Shadow 1")
@@ -411,7 +412,7 @@ def test_lost_fortress_shadows_first_and_the_shadowlord_last() -> None:
     put(s, warrior(RED), FORTRESS, ships=6)
     for i in range(2, 9):
         s.status[shadow(i)] = REMOVED
-        s.loc[shadow(i)] = -1
+        place(s, shadow(i), -1)
     s = pending(g, s, Fight())
     s = draw(g, s, 7)  # Shadow 1 draws its Space Ships: 6 at most
     assert s.ships[shadow(1)] == 6
@@ -426,12 +427,12 @@ def test_winning_the_lost_fortress() -> None:
     put(s, yellow := warrior(YELLOW), G(4, 4), ships=0)
     for i in range(1, 9):
         s.status[shadow(i)] = REMOVED
-        s.loc[shadow(i)] = -1
+        place(s, shadow(i), -1)
     s.status[yellow] = CAPTIVE
     s.captor[yellow] = shadow(1)
     s.status[shadow(1)] = ACTIVE
-    s.loc[shadow(1)] = G(4, 4)
-    s.loc[yellow] = -1
+    place(s, shadow(1), G(4, 4))
+    place(s, yellow, -1)
     s = pending(g, s, Fight())
     s = do(g, s, "attack with Red Master")
     s = do(g, s, "defend with Shadowlord")
@@ -455,7 +456,7 @@ def test_losing_in_the_lost_fortress() -> None:
     put(s, warrior(RED), FORTRESS, ships=1)
     for i in range(3, 9):
         s.status[shadow(i)] = REMOVED
-        s.loc[shadow(i)] = -1
+        place(s, shadow(i), -1)
     s = pending(g, s, Fight())
     s = draw(g, s, 4)  # Shadow 2 (4): four ships
     s = draw(g, s, 2)  # Shadow 1 (3): two ships

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.content import EVENTS
 from shadowtable.games.shadowlord.tasks import Draw, DrawToHand, Event, EventRoll, Move, StormDiscard, Vote
 
@@ -137,7 +138,7 @@ def test_escape_frees_a_captive_to_the_masters_galaxy_without_ships() -> None:
     s.captor[warrior(RED)] = warrior(BLUE)
     s.supply[RED] += s.ships[warrior(RED)]
     s.ships[warrior(RED)] = 0
-    s.loc[warrior(RED)] = -1
+    place(s, warrior(RED), -1)
     s = pending(g, s, Event(0, EVENTS.index("escape")))
     s = do(g, s, "target Red Warrior")
     assert s.status[warrior(RED)] == 1 and s.loc[warrior(RED)] == G(1, 2) and s.ships[warrior(RED)] == 0

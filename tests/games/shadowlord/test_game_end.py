@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import REMOVED, SLState
 from shadowtable.games.shadowlord.tasks import EndTurn, Fight, Surrender, TurnStart
@@ -32,7 +33,7 @@ def banish_shadows(s: SLState) -> None:
         s.boxed[4] += s.ships[f]
         s.ships[f] = 0
         s.status[f] = REMOVED
-        s.loc[f] = -1
+        place(s, f, -1)
     s.boxed[4] += s.supply[4]
     s.supply[4] = 0
     s.timer = -1

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, SLState
 from shadowtable.games.shadowlord.tasks import (
@@ -230,7 +231,7 @@ def test_captured_characters_cannot_be_dismissed() -> None:
     put(s, warrior(BLUE), G(4, 4), ships=1)
     s.status[12] = CAPTIVE
     s.captor[12] = warrior(BLUE)
-    s.loc[12] = -1
+    place(s, 12, -1)
     s = pending(g, s, Dismiss(0, RED))
     assert "dismiss Warrior W1" not in texts(g, s)
 
@@ -315,7 +316,7 @@ def test_release_a_captive_as_part_of_a_negotiation() -> None:
     put(s, master(BLUE), G(1, 4), ships=1)
     s.status[warrior(BLUE)] = CAPTIVE
     s.captor[warrior(BLUE)] = warrior(RED)
-    s.loc[warrior(BLUE)] = -1
+    place(s, warrior(BLUE), -1)
     s.supply[BLUE] += s.ships[warrior(BLUE)]
     s.ships[warrior(BLUE)] = 0
     give_hand(s, 1, 7)

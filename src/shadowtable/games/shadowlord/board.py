@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from shadowtable.games.shadowlord.content import DIPLOMAT
+from shadowtable.games.shadowlord.content import DIPLOMAT, MAX_GALAXIES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, SLState
 
@@ -19,16 +19,40 @@ def friendly(ctx: Context, a: int, b: int) -> bool:
     return ctx.config.seat_of[a] == ctx.config.seat_of[b]
 
 
+def occupancy(loc: list[int], galaxies: int) -> list[int]:
+    """For each galaxy, the bitmask of the figures whose location it is."""
+    at = [0] * galaxies
+    for f in range(len(loc)):
+        g = loc[f]
+        if g >= 0:
+            at[g] |= 1 << f
+    return at
+
+
 def figs_at(s: SLState, g: int) -> list[int]:
-    """Active (not captive) figures in galaxy ``g`` (only active figures have a location)."""
-    loc = s.loc
-    n = loc.count(g)
-    if not n:
-        return []
-    out = [loc.index(g)]
-    for _ in range(n - 1):
-        out.append(loc.index(g, out[-1] + 1))
+    """Active (not captive) figures in galaxy ``g``, by id (only active figures have a location)."""
+    at = s.at
+    if at is None:
+        at = s.at = occupancy(s.loc, MAX_GALAXIES)
+    mask = at[g]
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
+
+
+def place(s: SLState, f: int, g: int) -> None:
+    """Put figure ``f`` in galaxy ``g`` (``NOBODY``: off the board), keeping the occupancy index."""
+    at = s.at
+    if at is not None:
+        old = s.loc[f]
+        if old >= 0:
+            at[old] &= ~(1 << f)
+        if g >= 0:
+            at[g] |= 1 << f
+    s.loc[f] = g
 
 
 def control(ctx: Context, s: SLState, g: int) -> int:

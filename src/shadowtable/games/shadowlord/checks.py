@@ -1,9 +1,10 @@
 """Component conservation: 50 Power Cards, Space Ships and rings per colour, every character
-exactly once."""
+exactly once; the occupancy index agrees with the figures' locations."""
 
 from __future__ import annotations
 
-from shadowtable.games.shadowlord.content import CARD_VALUES
+from shadowtable.games.shadowlord.board import occupancy
+from shadowtable.games.shadowlord.content import CARD_VALUES, MAX_GALAXIES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, CAPTIVE, REMOVED, SLState
 
@@ -68,6 +69,8 @@ def conservation_errors(ctx: Context, s: SLState) -> list[str]:
             errors.append(f"{c.fig_name[f]} is captive with Space Ships")
     if s.stone >= 0 and s.status[s.stone] not in (ACTIVE, CAPTIVE):
         errors.append("the Power Stone is held by a figure out of play")
+    if s.at is not None and s.at != occupancy(s.loc, MAX_GALAXIES):
+        errors.append("the occupancy index disagrees with the figures' locations")
     bag_left = sum(s.bag)
     if bag_left != sum(s.disc):
         errors.append(f"{bag_left} discs in the bag but {sum(s.disc)} face down on the board")

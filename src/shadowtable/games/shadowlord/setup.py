@@ -72,4 +72,5 @@ def initial_state(ctx: Context) -> SLState:
     s.stack = [First()]
     s.end = ""
     s.legal = None
+    s.at = None
     return s

@@ -109,7 +109,7 @@ def copy_battle(battle: dict[str, Any]) -> dict[str, Any]:
 class SLState:
     """Everything about one moment of a game; see ``docs/games/shadowlord.md``."""
 
-    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "legal", "journal")
+    __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "legal", "journal", "at")
 
     owner: list[int]
     loc: list[int]
@@ -159,6 +159,11 @@ class SLState:
     """The legal actions, listed by ``apply`` into the new state it builds (never into a
     caller's state; never serialised): states are not changed once ``apply`` returns them, so
     the list stays valid.  Code that edits a state by hand (scenario tests) resets it."""
+    at: list[int] | None
+    """The occupancy index: for each galaxy, a bitmask of the figures in it (``loc``), built
+    when first asked for (:func:`shadowtable.games.shadowlord.board.figs_at`), then kept by
+    :func:`~shadowtable.games.shadowlord.board.place`; ``None``: not built.  Never serialised;
+    code that sets ``loc`` by hand (scenario tests) resets it, or uses ``place``."""
 
     def copy(self) -> SLState:
         """A deep-enough copy: lists copied, tasks (frozen) shared, small dicts cloned."""
@@ -187,6 +192,8 @@ class SLState:
         new.stack = self.stack[:]
         new.end = self.end
         new.legal = None
+        at = self.at
+        new.at = None if at is None else at[:]
         return new
 
 
@@ -231,4 +238,5 @@ def state_from_json(data: Mapping[str, Any], task_from_json: Callable[[Mapping[s
         raise StateFormatError("shadowlord state field 'end' must be a string")
     state.end = end
     state.legal = None
+    state.at = None
     return state

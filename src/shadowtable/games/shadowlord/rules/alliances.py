@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from shadowtable.core.events import note
 from shadowtable.games.shadowlord.board import (
+    place,
     alliance_figs,
     alliance_size,
     control,
@@ -70,7 +71,7 @@ def release(ctx: Context, s: SLState, f: int) -> None:
         return
     s.status[f] = ACTIVE
     s.captor[f] = NOBODY
-    s.loc[f] = where(s, colour)
+    place(s, f, where(s, colour))
     s.ships[f] = 0
 
 
@@ -104,7 +105,7 @@ def remove_figure(ctx: Context, s: SLState, f: int, card_seat: int) -> None:
     s.ships[f] = 0
     holder_galaxy = where(s, f)
     s.status[f] = REMOVED
-    s.loc[f] = NOBODY
+    place(s, f, NOBODY)
     s.captor[f] = NOBODY
     if s.stone == f:
         _rehome_stone(ctx, s, f, holder_galaxy)
@@ -261,7 +262,7 @@ def resolve_diplomats(ctx: Context, s: SLState, exempt: int = NOBODY) -> None:
             target = nearest_friendly(ctx, s, g, c)
             for f in dips:
                 if s.owner[f] == c:
-                    s.loc[f] = target
+                    place(s, f, target)
             note(
                 s,
                 "retreat",

@@ -15,7 +15,7 @@ from typing import Any
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import ALLY_A0, ALLY_D0, DONE, FIG0, GAL0, TRUCE0, YES
-from shadowtable.games.shadowlord.board import alliance_figs, enemy_loose, figs_at, friendly, range_of
+from shadowtable.games.shadowlord.board import alliance_figs, enemy_loose, figs_at, friendly, range_of, place
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW, SHADOWLORD
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, lord, resolve_diplomats
@@ -278,7 +278,7 @@ def call_own(ctx: Context, s: SLState, task: CallOwn, action: int) -> None:
     if action == DONE:
         return
     f, idx = action - FIG0, task.battle
-    s.loc[f] = plan(s)[idx][0]
+    place(s, f, plan(s)[idx][0])
     s.battle["allies"][idx][1].append(f) if s.battle else None
     note(
         s,
@@ -325,7 +325,7 @@ def send_ally(ctx: Context, s: SLState, task: SendAlly, action: int) -> None:
     side = 0 if action < ALLY_D0 else 1
     f = action - (ALLY_A0 if side == 0 else ALLY_D0)
     idx = task.battle
-    s.loc[f] = plan(s)[idx][0]
+    place(s, f, plan(s)[idx][0])
     s.battle["allies"][idx][side].append(f)
     note(
         s,

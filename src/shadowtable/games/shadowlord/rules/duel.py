@@ -10,6 +10,7 @@ from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import BLAST_CARD, BLAST_SHIPS, COMMIT_H0, COMMIT_P0, DONE, FIG0, YES
 from shadowtable.games.shadowlord.board import (
+    place,
     add_loose,
     controls,
     figs_at,
@@ -393,7 +394,7 @@ def capture(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
         )
     if is_shadow_fig(ctx, lo) and g != ctx.content.fortress:
         s.status[lo] = REMOVED
-        s.loc[lo] = NOBODY
+        place(s, lo, NOBODY)
         note(
             s,
             "remove",
@@ -406,7 +407,7 @@ def capture(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
         return
     s.status[lo] = CAPTIVE
     s.captor[lo] = w
-    s.loc[lo] = NOBODY
+    place(s, lo, NOBODY)
     note(
         s,
         "capture",
@@ -446,7 +447,7 @@ def battle_end(ctx: Context, s: SLState, task: BattleEnd) -> None:
     if losers < BLACK:
         for f in figs_at(s, g):
             if ctx.content.fig_kind[f] == DIPLOMAT and friendly(ctx, s.owner[f], losers):
-                s.loc[f] = nearest_friendly(ctx, s, g, s.owner[f])
+                place(s, f, nearest_friendly(ctx, s, g, s.owner[f]))
                 note(
                     s,
                     "retreat",
@@ -478,7 +479,7 @@ def fortress_won(ctx: Context, s: SLState, g: int) -> None:
             s.boxed[BLACK] += s.ships[f]
             s.ships[f] = 0
             s.status[f] = REMOVED
-            s.loc[f] = NOBODY
+            place(s, f, NOBODY)
             s.captor[f] = NOBODY
     s.boxed[BLACK] += s.supply[BLACK]
     s.supply[BLACK] = 0
@@ -516,7 +517,8 @@ def fortress_lost(ctx: Context, s: SLState, g: int) -> None:
     back = []
     for f in range(len(s.owner)):
         if s.owner[f] == BLACK and s.status[f] == CAPTIVE:
-            s.status[f], s.captor[f], s.loc[f], s.ships[f] = ACTIVE, NOBODY, g, 0
+            s.status[f], s.captor[f], s.ships[f] = ACTIVE, NOBODY, 0
+            place(s, f, g)
             back.append(f)
     given = discarded = 0
     for f in figs_at(s, g):
@@ -574,7 +576,7 @@ def teleport(ctx: Context, s: SLState, task: Teleport, action: int) -> None:
         return
     moved = [f for f in figs_at(s, ctx.content.fortress) if s.owner[f] == s.cur]
     for f in moved:
-        s.loc[f] = home
+        place(s, f, home)
     note(
         s,
         "teleport",

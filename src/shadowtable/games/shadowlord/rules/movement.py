@@ -8,6 +8,7 @@ from shadowtable.core.events import note
 from shadowtable.core.kernel import Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, DROP0, MOVE0, PICK0, SEARCH0, STONE0
 from shadowtable.games.shadowlord.board import (
+    place,
     alliance_figs,
     control,
     diplomat_of,
@@ -173,7 +174,7 @@ def _adjusted(s: SLState, f: int) -> None:
 def step(ctx: Context, s: SLState, f: int, g: int) -> None:
     """Enter ``g``; movement stops in unoccupied or enemy galaxies (and in the first round)."""
     passable = may_pass(ctx, s, g, s.owner[f])
-    s.loc[f] = g
+    place(s, f, g)
     s.moves[f] += 1
     s.flags[f] |= STARTED
     if s.first_round_turns > 0 or not passable:
@@ -214,7 +215,7 @@ def move_shadow(ctx: Context, s: SLState, task: ShadowMove, action: int) -> None
         return
     f, d = divmod(action - MOVE0, 4)
     origin = s.loc[f]
-    s.loc[f] = direction_target(ctx, origin, d)
+    place(s, f, direction_target(ctx, origin, d))
     note(
         s,
         "move",
@@ -235,7 +236,7 @@ def shadow_moved(ctx: Context, s: SLState, f: int, origin: int) -> None:
 
 def shadow_back(ctx: Context, s: SLState, f: int, origin: int) -> None:
     """The vote on a moved shadow failed: it goes back."""
-    s.loc[f] = origin
+    place(s, f, origin)
     note(
         s,
         "move",

@@ -28,7 +28,7 @@ from shadowtable.games.shadowlord.actions import (
     REVOKE_T0,
     YES,
 )
-from shadowtable.games.shadowlord.board import add_loose, alliance_size, control, figs_at, room
+from shadowtable.games.shadowlord.board import add_loose, alliance_size, control, figs_at, room, place
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, recolour, release, resolve_diplomats
@@ -444,7 +444,7 @@ def place_traded(ctx: Context, s: SLState, task: PlaceTraded, action: int) -> No
     """A traded character stays where he is or goes to a galaxy his new owner controls."""
     f, g = task.figure, action - GAL0
     if g != s.loc[f]:
-        s.loc[f] = g
+        place(s, f, g)
         note(
             s,
             "trade",

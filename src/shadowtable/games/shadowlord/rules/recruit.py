@@ -9,6 +9,7 @@ from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0, YES
 from shadowtable.games.shadowlord.board import (
+    place,
     alliance_figs,
     control,
     diplomat_of,
@@ -277,7 +278,7 @@ def place_shadow_legal(ctx: Context, s: SLState, task: PlaceShadow) -> list[int]
 def place_shadow(ctx: Context, s: SLState, task: PlaceShadow, action: int) -> None:
     """Place the shadow, draw its Space Ships, then the vote (3-4 players)."""
     f, g = task.figure, action - GAL0
-    s.loc[f] = g
+    place(s, f, g)
     note(
         s,
         "shadow",
@@ -338,7 +339,8 @@ def join(ctx: Context, s: SLState, task: Join) -> None:
     if not can_join(s, ctx, colour) or not s.alive[colour]:
         s.status[f] = REMOVED
         return
-    s.owner[f], s.status[f], s.loc[f], s.ships[f] = colour, ACTIVE, g, 0
+    s.owner[f], s.status[f], s.ships[f] = colour, ACTIVE, 0
+    place(s, f, g)
     s.flags[f] = FREED if discovered else NO_MOVE
     note(
         s,
@@ -375,7 +377,8 @@ def place_char(ctx: Context, s: SLState, task: PlaceChar, action: int) -> None:
         s.ships[f] = 0
     else:
         recolour(ctx, s, f, colour)
-    s.status[f], s.loc[f], s.flags[f] = ACTIVE, g, NO_MOVE
+    s.status[f], s.flags[f] = ACTIVE, NO_MOVE
+    place(s, f, g)
     note(
         s, "recruit", f"{ctx.content.fig_name[f]} goes to {ctx.content.colours[colour]} in {ctx.content.galaxy_name(g)}"
     )
