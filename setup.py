@@ -34,11 +34,13 @@ COMPILED = [
     "games/shadow_planet/tasks.py",
     "games/shadow_planet/context.py",
     "games/shadow_planet/board.py",
+    "games/shadow_planet/observe.py",
     "games/shadow_planet/rules/*.py",
     "games/shadowlord/state.py",
     "games/shadowlord/tasks.py",
     "games/shadowlord/context.py",
     "games/shadowlord/board.py",
+    "games/shadowlord/observe.py",
     "games/shadowlord/rules/*.py",
     "bots/ismcts.py",
 ]
