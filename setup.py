@@ -13,6 +13,7 @@ Environment:
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import tempfile
@@ -48,6 +49,14 @@ COMPILED = [
 go into one shared library, ``shadowtable_native__mypyc``, one C file per module, and each
 keeps a small extension module of its own name."""
 
+COMPILED_WITH_NUMPY = [
+    "rl/encoding.py",
+    "rl/encoders_shadow_planet.py",
+    "rl/encoders_shadowlord.py",
+]
+"""The RL encoders, compiled too where the build has NumPy to type-check them against
+(``pyproject.toml`` asks for it); without it they stay pure Python."""
+
 NO_BUILD = {"egg_info", "dist_info", "sdist", "check", "clean", "--name", "--version"}
 """setup.py commands that build nothing (pip asks for metadata this way): no C to generate..."""
 BUILD = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install", "bdist", "bdist_egg"}
@@ -63,8 +72,13 @@ def _flag(name: str) -> bool:
 
 
 def _paths() -> list[str]:
+    patterns = list(COMPILED)
+    if importlib.util.find_spec("numpy") is not None:
+        patterns += COMPILED_WITH_NUMPY
+    else:
+        _say("NumPy is not installed where this builds: the RL encoders stay pure Python")
     paths: list[str] = []
-    for pattern in COMPILED:
+    for pattern in patterns:
         found = sorted(PACKAGE.glob(pattern))
         if not found:
             raise SystemExit(f"setup.py: no module matches {pattern}")

@@ -17,11 +17,14 @@ from shadowtable.cli import main
 
 ENGINE_MODULES = (
     "shadowtable.core.kernel",
+    "shadowtable.core.rng",
+    "shadowtable.games.shadow_planet.observe",
     "shadowtable.games.shadow_planet.rules.steps",
     "shadowtable.games.shadow_planet.state",
     "shadowtable.games.shadowlord.rules.battle",
     "shadowtable.games.shadowlord.tasks",
     "shadowtable.bots.ismcts",
+    "shadowtable.rl.encoding",
 )
 """A sample of the compiled modules (setup.py lists them all)."""
 

@@ -90,6 +90,9 @@ class ShadowPlanetGame(Game[State]):
         seat = KERNEL.current_player(state)
         return TERMINAL if seat is None else seat
 
+    def is_terminal(self, state: State) -> bool:
+        return KERNEL.current_player(state) is None
+
     def legal_actions(self, state: State) -> list[int]:
         return KERNEL.legal_actions(self.ctx, state)
 

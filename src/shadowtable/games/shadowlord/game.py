@@ -93,7 +93,10 @@ class ShadowlordGame(Game[SLState]):
 
     def apply(self, state: SLState, action: int) -> SLState:
         self.kernel.check_legal(self.ctx, state, action)
-        return self.apply_unchecked(state, action)
+        return self.kernel.apply(self.ctx, state, action, checked=False)
+
+    def is_terminal(self, state: SLState) -> bool:
+        return self.kernel.current_player(state) is None
 
     def apply_unchecked(self, state: SLState, action: int) -> SLState:
         """Apply without the legality check: only for actions taken from ``legal_actions``."""

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from shadowtable.core.events import note
 from shadowtable.games.shadowlord.board import (
-    place,
     alliance_figs,
     alliance_size,
     control,
     figs_at,
     friendly,
     nearest_friendly,
+    place,
     room,
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER

@@ -15,7 +15,7 @@ from typing import Any
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import ALLY_A0, ALLY_D0, DONE, FIG0, GAL0, TRUCE0, YES
-from shadowtable.games.shadowlord.board import alliance_figs, enemy_loose, figs_at, friendly, range_of, place
+from shadowtable.games.shadowlord.board import alliance_figs, enemy_loose, figs_at, friendly, place, range_of
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW, SHADOWLORD
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, lord, resolve_diplomats

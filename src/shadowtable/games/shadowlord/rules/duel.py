@@ -10,12 +10,12 @@ from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import BLAST_CARD, BLAST_SHIPS, COMMIT_H0, COMMIT_P0, DONE, FIG0, YES
 from shadowtable.games.shadowlord.board import (
-    place,
     add_loose,
     controls,
     figs_at,
     friendly,
     nearest_friendly,
+    place,
     range_of,
     room,
 )

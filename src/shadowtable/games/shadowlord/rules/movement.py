@@ -8,7 +8,6 @@ from shadowtable.core.events import note
 from shadowtable.core.kernel import Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, DROP0, MOVE0, PICK0, SEARCH0, STONE0
 from shadowtable.games.shadowlord.board import (
-    place,
     alliance_figs,
     control,
     diplomat_of,
@@ -16,6 +15,7 @@ from shadowtable.games.shadowlord.board import (
     enemy_present,
     figs_at,
     friendly,
+    place,
     protected_against,
     range_of,
     room,

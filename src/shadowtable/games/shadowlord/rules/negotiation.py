@@ -28,7 +28,7 @@ from shadowtable.games.shadowlord.actions import (
     REVOKE_T0,
     YES,
 )
-from shadowtable.games.shadowlord.board import add_loose, alliance_size, control, figs_at, room, place
+from shadowtable.games.shadowlord.board import add_loose, alliance_size, control, figs_at, place, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, recolour, release, resolve_diplomats

@@ -9,12 +9,12 @@ from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0, YES
 from shadowtable.games.shadowlord.board import (
-    place,
     alliance_figs,
     control,
     diplomat_of,
     figs_at,
     friendly,
+    place,
     protected_against,
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER, SHADOW, SHADOWLORD
