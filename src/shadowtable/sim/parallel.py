@@ -51,6 +51,16 @@ def play_chunk(job: BatchJob, indices: Sequence[int]) -> list[str]:
     return [play_indexed(game, specs, job.seed, index).dumps() for index in indices]
 
 
+CHUNKS_PER_WORKER = 16
+"""Chunks each worker gets by default: enough that games of uneven length even out between
+workers, few enough that a chunk's overhead (a task sent, a game built) stays negligible."""
+
+
+def default_chunk_size(games: int, workers: int) -> int:
+    """Games per chunk: :data:`CHUNKS_PER_WORKER` chunks per worker, 1 to 50 games each."""
+    return max(1, min(50, games // (max(1, workers) * CHUNKS_PER_WORKER)))
+
+
 def chunks(indices: Sequence[int], size: int) -> list[list[int]]:
     """Split ``indices`` into consecutive chunks of at most ``size``."""
     return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
@@ -216,7 +226,7 @@ def run_batch(
         raise ValueError(f"unknown backend {backend!r}; use 'local' or 'ray'")
     done = completed_indices(out, job) if out is not None and resume else set()
     todo = [i for i in range(job.games) if i not in done]
-    size = chunk_size or max(1, min(50, len(todo) // max(1, workers * 4) or 1))
+    size = chunk_size or default_chunk_size(len(todo), workers)
     if backend == "ray":
         from shadowtable.sim.ray_backend import run_ray
 

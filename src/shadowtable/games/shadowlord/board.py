@@ -113,10 +113,8 @@ def alliance_figs(s: SLState, a: int, *, captives: bool = False) -> list[int]:
     """Figures of colour ``a`` that are active (and captive, if asked)."""
     owner, status = s.owner, s.status
     out: list[int] = []
-    f = -1
-    for _ in range(owner.count(a)):
-        f = owner.index(a, f + 1)
-        if status[f] == ACTIVE or captives and status[f] == CAPTIVE:
+    for f in range(len(owner)):
+        if owner[f] == a and (status[f] == ACTIVE or captives and status[f] == CAPTIVE):
             out.append(f)
     return out
 

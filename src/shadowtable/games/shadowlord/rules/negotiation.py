@@ -137,34 +137,35 @@ def tradable_chars(ctx: Context, s: SLState, seat: int) -> list[int]:
     kinds = ctx.content.fig_kind
     colours = ctx.seat_alliances[seat]
     owner, status = s.owner, s.status
-    return [f for f in range(len(owner)) if owner[f] in colours and status[f] == ACTIVE and kinds[f] != MASTER]
+    return [f for f in range(len(owner)) if status[f] == ACTIVE and owner[f] in colours and kinds[f] != MASTER]
 
 
 def releasable(ctx: Context, s: SLState, holder_seat: int, owner_seat: int) -> list[int]:
     """Captives of ``owner_seat`` held under rings of ``holder_seat``."""
-    if CAPTIVE not in s.status:
+    owner, status, captor = s.owner, s.status, s.captor
+    if CAPTIVE not in status:
         return []
     holders = ctx.seat_alliances[holder_seat]
     owners = ctx.seat_alliances[owner_seat]
-    return [
-        f
-        for f in range(len(s.owner))
-        if s.status[f] == CAPTIVE and s.owner[f] in owners and s.owner[s.captor[f]] in holders
-    ]
+    return [f for f in range(len(owner)) if status[f] == CAPTIVE and owner[f] in owners and owner[captor[f]] in holders]
 
 
 def shared_galaxies(ctx: Context, s: SLState, a: int, b: int) -> list[int]:
     """Galaxies where characters of seats ``a`` and ``b`` are both present."""
-    here_a = {
-        s.loc[f]
-        for f in range(len(s.loc))
-        if s.loc[f] >= 0 and 0 <= s.owner[f] < BLACK and ctx.seat_of(s.owner[f]) == a
-    }
-    here_b = {
-        s.loc[f]
-        for f in range(len(s.loc))
-        if s.loc[f] >= 0 and 0 <= s.owner[f] < BLACK and ctx.seat_of(s.owner[f]) == b
-    }
+    loc, owner = s.loc, s.owner
+    seat_of = ctx.config.seat_of
+    here_a: set[int] = set()
+    here_b: set[int] = set()
+    for f in range(len(loc)):
+        g = loc[f]
+        colour = owner[f]
+        if g < 0 or not 0 <= colour < BLACK:
+            continue
+        seat = seat_of[colour]
+        if seat == a:
+            here_a.add(g)
+        if seat == b:
+            here_b.add(g)
     return sorted(here_a & here_b)
 
 
@@ -177,25 +178,34 @@ def build_legal(ctx: Context, s: SLState, task: OfferBuild) -> list[int]:
     o = s.offer
     if o is None:
         return []
-    me, you = o["from"], o["to"]
+    me: int = o["from"]
+    you: int = o["to"]
+    items: int = o["items"]
     legal = [DONE]
-    if o["items"]:
+    if items:
         legal.append(OSEND)
-    if o["items"] >= MAX_ITEMS:
+    if items >= MAX_ITEMS:
         return sorted(legal)
-    legal += [OGIVE0 + v for v in range(NV) if s.hand[me * NV + v]]
-    legal += [OWANT0 + v for v in range(NV) if o["want"][v] < MAX_WANT_PER_VALUE]
+    hand = s.hand
+    want: list[int] = o["want"]
+    legal += [OGIVE0 + v for v in range(NV) if hand[me * NV + v]]
+    legal += [OWANT0 + v for v in range(NV) if want[v] < MAX_WANT_PER_VALUE]
     fighting = battles_started(s)  # then nobody may change sides: no characters or ships change hands
-    chars = [] if fighting else tradable_chars(ctx, s, me) + tradable_chars(ctx, s, you)
-    legal += [OCHAR0 + f for f in chars if f not in o["chars"]]
-    legal += [ORELEASE0 + f for f in releasable(ctx, s, me, you) + releasable(ctx, s, you, me) if f not in o["release"]]
+    if not fighting:
+        offered: list[int] = o["chars"]
+        legal += [OCHAR0 + f for f in tradable_chars(ctx, s, me) + tradable_chars(ctx, s, you) if f not in offered]
+    released: list[int] = o["release"]
+    legal += [ORELEASE0 + f for f in releasable(ctx, s, me, you) + releasable(ctx, s, you, me) if f not in released]
     if not o["perm_give"]:
         legal.append(OPERM_GIVE)
     if not o["perm_want"]:
         legal.append(OPERM_WANT)
-    legal += [OTRUCE0 + g for g in shared_galaxies(ctx, s, me, you) if g not in o["truce"]]
-    sources = [] if fighting else ship_sources(ctx, s, me) + ship_sources(ctx, s, you)
-    legal += [OSHIP0 + f for f in sources if o["ships"].count(f) < s.ships[f]]
+    truce: list[int] = o["truce"]
+    legal += [OTRUCE0 + g for g in shared_galaxies(ctx, s, me, you) if g not in truce]
+    if not fighting:
+        ships: list[int] = o["ships"]
+        have = s.ships
+        legal += [OSHIP0 + f for f in ship_sources(ctx, s, me) + ship_sources(ctx, s, you) if ships.count(f) < have[f]]
     return sorted(legal)
 
 
@@ -303,7 +313,8 @@ def return_escrow(s: SLState, o: dict[str, Any]) -> None:
 def ship_sources(ctx: Context, s: SLState, seat: int) -> list[int]:
     """Rings of ``seat`` that hold Space Ships (a ship may be traded from them)."""
     colours = ctx.seat_alliances[seat]
-    return [f for f in range(len(s.owner)) if s.owner[f] in colours and s.status[f] == ACTIVE and s.ships[f]]
+    owner, status, ships = s.owner, s.status, s.ships
+    return [f for f in range(len(owner)) if ships[f] and status[f] == ACTIVE and owner[f] in colours]
 
 
 def trade_ship(ctx: Context, s: SLState, f: int, seat: int) -> None:
