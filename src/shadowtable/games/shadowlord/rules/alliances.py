@@ -231,7 +231,8 @@ def battle_in(ctx: Context, s: SLState, g: int) -> bool:
 def resolve_diplomats(ctx: Context, s: SLState, exempt: int = NOBODY) -> None:
     """The Diplomatic Immunity retreat clauses, for every colour except ``exempt``."""
     kind = ctx.content.fig_kind
-    with_diplomats = sorted({s.loc[f] for f in range(len(s.loc)) if s.loc[f] >= 0 and kind[f] == DIPLOMAT})
+    loc = s.loc
+    with_diplomats = sorted({loc[f] for f in ctx.diplomats if loc[f] >= 0})
     for g in with_diplomats:
         here = figs_at(s, g)
         dips = [f for f in here if kind[f] == DIPLOMAT]

@@ -6,7 +6,7 @@ every way of applying one (copying, recording, in place, a search's rollout) kee
 
 from __future__ import annotations
 
-from shadowtable.games.shadowlord.actions import decode
+from shadowtable.games.shadowlord.actions import DECODED
 from shadowtable.games.shadowlord.state import SLState
 from shadowtable.games.shadowlord.tasks import SeatDecision, Vote
 
@@ -28,7 +28,8 @@ def public_action(s: SLState, action: int) -> int:
     top = s.stack[-1]
     if not isinstance(top, SeatDecision) or type(top) in SECRET_TASK_TYPES:
         return -1
-    return -1 if decode(action)[0] in HIDDEN_CARD_BLOCKS else action
+    decoded = DECODED[action] if 0 <= action < len(DECODED) else None
+    return -1 if decoded is None or decoded[0] in HIDDEN_CARD_BLOCKS else action
 
 
 def announce(s: SLState, action: int) -> None:
