@@ -646,6 +646,114 @@ def content_check(
     typer.echo(f"{file}: OK")
 
 
+@app.command()
+def train(
+    game: Annotated[str, typer.Argument(help="game id, see `shadowtable games`")],
+    players: Annotated[int, typer.Option(help="number of players")],
+    out: Annotated[Path, typer.Option(help="folder for the checkpoint, policy.pt and progress.csv")],
+    iterations: Annotated[int, typer.Option(help="iterations in all (with --resume: up to this many)", min=1)] = 100,
+    games: Annotated[int, typer.Option("--games", help="games per iteration", min=1)] = 64,
+    seed: Annotated[int, typer.Option(help="seed of the run (networks, games, evaluations)")] = 0,
+    device: Annotated[str, typer.Option(help="auto (CUDA where available), cpu or cuda")] = "auto",
+    hidden: Annotated[str, typer.Option(help="hidden layer sizes, comma-separated")] = "256,256",
+    lr: Annotated[float, typer.Option(help="Adam learning rate", min=0.0)] = 3e-4,
+    self_play: Annotated[
+        float, typer.Option(help="share of games with the learner in every seat", min=0.0, max=1.0)
+    ] = 0.5,
+    league: Annotated[
+        str, typer.Option(help="opponents of the other games with weights: bot specs and past (a past self)")
+    ] = "heuristic=0.4,past=0.4,random=0.2",
+    snapshot_every: Annotated[int, typer.Option(help="iterations between past selves joining the league", min=1)] = 5,
+    eval_every: Annotated[int, typer.Option(help="iterations between evaluations (0: none)", min=0)] = 5,
+    eval_games: Annotated[
+        int, typer.Option(help="games per evaluation, against each of heuristic and random", min=1)
+    ] = 50,
+    shaping: Annotated[float, typer.Option(help="weight of potential-based reward shaping (0: off)", min=0.0)] = 0.0,
+    option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
+    resume: Annotated[bool, typer.Option(help="go on with the run saved in --out")] = False,
+    force: Annotated[bool, typer.Option(help="start over in a non-empty --out")] = False,
+    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    plugin: Annotated[
+        list[str] | None, typer.Option(help="module to import first, e.g. one registering a game")
+    ] = None,
+) -> None:
+    """Train a policy by self-play PPO; play it with the bot spec policy:path=OUT/policy.pt.
+
+    With --resume, the run goes on with the settings saved in its checkpoint (only --iterations
+    may grow)."""
+    try:
+        from shadowtable.learn import trainer
+    except ImportError:
+        raise CliError("shadowtable train needs PyTorch: pip install -e '.[train]'") from None
+    _import_plugins(plugin)
+    settings = trainer.TrainSettings(
+        game=game,
+        players=players,
+        options=parse_options(option or []),
+        iterations=iterations,
+        games=games,
+        hidden=_sizes(hidden),
+        lr=lr,
+        self_play=self_play,
+        league=_league(league),
+        snapshot_every=snapshot_every,
+        eval_every=eval_every,
+        eval_games=eval_games,
+        shaping=shaping,
+        seed=seed,
+        device=device,
+    )
+    make(game, players=players, **settings.options)  # fail fast on a bad game, count or option
+    for kind, _ in settings.league:
+        if kind != "past":
+            _check_bots([kind], players)
+    try:
+        run = trainer.start(settings, out, resume=resume, force=force)
+        run.settings = trainer.TrainSettings.from_json({**run.settings.to_json(), "iterations": iterations})
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    typer.echo(f"training {game} ({players} players) on {run.device}, iteration {run.iteration} of {iterations}")
+    with batch_progress(iterations, enabled=progress) as bar:
+        bar.start(run.iteration)
+
+        def report(row: dict[str, Any]) -> None:
+            bar.advance(1)
+            rates = [
+                f"{row[f'win_vs_{b}']:.2f} against {b}" for b in run.settings.eval_against if row[f"win_vs_{b}"] != ""
+            ]
+            if rates:
+                typer.echo(f"iteration {row['iteration']}: win rate {', '.join(rates)}")
+
+        trainer.train(run, out, iterations, report)
+    typer.echo(f"policy in {out / trainer.POLICY}; play it with --bots policy:path={out / trainer.POLICY}")
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise CliError(f"--hidden {_shown(text)}: expected sizes such as 256,256") from None
+    if not sizes or any(size < 1 for size in sizes):
+        raise CliError(f"--hidden {_shown(text)}: expected sizes such as 256,256")
+    return sizes
+
+
+def _league(text: str) -> tuple[tuple[str, float], ...]:
+    out: list[tuple[str, float]] = []
+    for part in text.split(","):
+        kind, sep, weight = part.strip().rpartition("=")
+        try:
+            value = float(weight)
+        except ValueError:
+            value = -1.0
+        if not sep or not kind or value < 0:
+            raise CliError(f"--league {_shown(text)}: expected kind=weight pairs, e.g. heuristic=0.5,past=0.5")
+        out.append((kind, value))
+    if sum(w for _, w in out) <= 0:
+        raise CliError("--league: the weights must not all be 0")
+    return tuple(out)
+
+
 def _content_game(file: Path, data: Any) -> str:
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         return str(data["game"])

@@ -18,7 +18,13 @@ def _heuristic(**params: Any) -> Bot:
     return HeuristicBot(**params)
 
 
-_FACTORIES: dict[str, BotFactory] = {"random": RandomBot, "heuristic": _heuristic}
+def _policy(**params: Any) -> Bot:
+    from shadowtable.bots.policy_bot import PolicyBot  # lazy: needs PyTorch only when used
+
+    return PolicyBot(**params)
+
+
+_FACTORIES: dict[str, BotFactory] = {"random": RandomBot, "heuristic": _heuristic, "policy": _policy}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:

@@ -1,0 +1,1 @@
+"""Learning agents: self-play PPO (``shadowtable train``) and the ``policy`` bot (the ``[train]`` extra)."""

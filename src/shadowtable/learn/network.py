@@ -1,0 +1,94 @@
+"""The policy and value network: an MLP over the encoded observation, masked to the legal actions.
+
+Saved as a small dict (``torch.save``) that names the game it was trained for, so a policy is
+never loaded against another game, player count or encoding size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+POLICY_FORMAT = "shadowtable-policy"
+POLICY_VERSION = 1
+ILLEGAL_LOGIT = -1e9
+"""The logit of an illegal action: its probability underflows to exactly zero."""
+
+
+class PolicyValueNet(nn.Module):
+    """A shared trunk, a head of logits over every action id and a head for the state value."""
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: Sequence[int] = (256, 256)) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = obs_size
+        for size in hidden:
+            layers += [nn.Linear(width, size), nn.Tanh()]
+            width = size
+        self.trunk = nn.Sequential(*layers)
+        self.policy = nn.Linear(width, num_actions)
+        self.value = nn.Linear(width, 1)
+        self.obs_size, self.num_actions, self.hidden = obs_size, num_actions, tuple(hidden)
+        nn.init.orthogonal_(self.policy.weight, gain=0.01)
+        nn.init.zeros_(self.policy.bias)
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits (illegal actions at :data:`ILLEGAL_LOGIT`) and values, for a batch."""
+        features = self.trunk(obs)
+        logits = self.policy(features).masked_fill(~mask, ILLEGAL_LOGIT)
+        return logits, self.value(features).squeeze(-1)
+
+
+def masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """The entropy of each row's distribution over its legal actions."""
+    log_probs = torch.log_softmax(logits, dim=-1)
+    return -(log_probs.exp() * log_probs).masked_fill(~mask, 0.0).sum(-1)
+
+
+def policy_record(net: PolicyValueNet, game: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """What a saved policy holds: its game, shape and weights."""
+    return {
+        "format": POLICY_FORMAT,
+        "version": POLICY_VERSION,
+        "game": game,
+        "players": players,
+        "options": dict(options),
+        "obs_size": net.obs_size,
+        "num_actions": net.num_actions,
+        "hidden": list(net.hidden),
+        "state_dict": {name: tensor.detach().cpu() for name, tensor in net.state_dict().items()},
+    }
+
+
+def save_policy(net: PolicyValueNet, path: Path, game: str, players: int, options: dict[str, Any]) -> None:
+    """Write the policy to ``path`` through a temporary file (never a torn file)."""
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save(policy_record(net, game, players, options), tmp)
+    tmp.replace(path)
+
+
+def net_from_record(record: dict[str, Any]) -> PolicyValueNet:
+    """The network a policy record describes, with its weights."""
+    net = PolicyValueNet(int(record["obs_size"]), int(record["num_actions"]), [int(h) for h in record["hidden"]])
+    net.load_state_dict(record["state_dict"])
+    net.eval()
+    return net
+
+
+def load_policy_record(path: Path) -> dict[str, Any]:
+    """A saved policy, checked to be one; raises ``ValueError`` naming the problem."""
+    try:
+        record = torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise ValueError(f"no policy file at {path}") from None
+    except Exception as exc:  # torch raises many kinds for a file that is not a checkpoint
+        raise ValueError(f"{path} is not a policy file ({type(exc).__name__})") from None
+    if not isinstance(record, dict) or record.get("format") != POLICY_FORMAT:
+        raise ValueError(f"{path} is not a ShadowTable policy file")
+    if record.get("version") != POLICY_VERSION:
+        raise ValueError(f"{path}: policy format version {record.get('version')!r}, expected {POLICY_VERSION}")
+    return record

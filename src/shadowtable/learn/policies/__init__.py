@@ -1,0 +1,1 @@
+"""Policies trained by ``shadowtable train`` that ship with the package (``<game>-<players>p.pt``)."""

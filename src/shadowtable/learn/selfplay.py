@@ -1,0 +1,213 @@
+"""Playing batches of games in lockstep: every seat's decision that a network makes is batched.
+
+Each game of a batch gives every seat a *player*: the learner (whose decisions are recorded for
+training), a frozen network (a past self) or a bot. The games advance together: chance nodes and
+bots are played at once; the pending decisions of networks are encoded from each seat's own
+observation and decided in one forward pass per network. A seat is only ever shown its own
+observation, as in any other game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from shadowtable.core.game import CHANCE, TERMINAL, Game
+from shadowtable.core.rng import sample_outcome
+from shadowtable.learn.network import PolicyValueNet
+from shadowtable.rl.encoding import encode_into, encoder_for
+
+Potential = Callable[[Game[Any], Any, int], float]
+"""``potential(game, state, seat)``: a shaping potential of ``seat`` (0 for no shaping)."""
+
+
+@dataclass
+class NetPlayer:
+    """Seats played by ``net``; ``learning``: its decisions are recorded; ``greedy``: it plays the
+    most probable action instead of sampling."""
+
+    net: PolicyValueNet
+    learning: bool = False
+    greedy: bool = False
+
+
+@dataclass
+class BotPlayer:
+    """Seats played by a bot (``choose`` with the seat's observation and legal actions)."""
+
+    bot: Any
+
+
+Player = NetPlayer | BotPlayer
+
+
+@dataclass
+class Trajectory:
+    """One learning seat's decisions in one game, and what it got for each."""
+
+    seat: int
+    observations: list[np.ndarray[Any, Any]] = field(default_factory=list)
+    masks: list[np.ndarray[Any, Any]] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    log_probs: list[float] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    rewards: list[float] = field(default_factory=list)
+    potential: float = 0.0
+    """The shaping potential at the seat's last decision."""
+
+
+@dataclass
+class Finished:
+    """A finished game: each seat's return, and the learning seats' trajectories."""
+
+    returns: list[float]
+    trajectories: list[Trajectory]
+    players: list[Player]
+    length: int
+
+
+@dataclass
+class _Table:
+    game_rng: random.Random
+    state: Any
+    players: list[Player]
+    trajectories: dict[int, Trajectory]
+    length: int = 0
+
+
+def play_batch(
+    game: Game[Any],
+    lineups: Sequence[Sequence[Player]],
+    rng: random.Random,
+    generator: torch.Generator,
+    *,
+    shaping: float = 0.0,
+    potential: Potential | None = None,
+    device: torch.device | None = None,
+    max_steps: int | None = None,
+) -> list[Finished]:
+    """Play one game per lineup (one player per seat) to the end, in lockstep.
+
+    ``rng`` seeds each game's chance and bots; ``generator`` draws the networks' samples. With
+    ``shaping`` and a ``potential``, a learning seat's reward for each decision is
+    ``shaping * (potential after - potential before)`` (potential-based shaping: the sum over a
+    game is the return plus a constant, so the best policy is unchanged) and its return at the end.
+    """
+    encoder = encoder_for(game)
+    limit = max_steps or game.spec.max_game_length
+    tables = [
+        _Table(
+            random.Random(rng.getrandbits(64)),
+            game.initial_state(),
+            list(lineup),
+            {s: Trajectory(s) for s, p in enumerate(lineup) if isinstance(p, NetPlayer) and p.learning},
+        )
+        for lineup in lineups
+    ]
+    done: list[Finished | None] = [None] * len(tables)
+    while True:
+        pending: dict[int, list[tuple[int, int, list[int]]]] = {}  # id(net) -> (table, seat, legal)
+        nets: dict[int, NetPlayer] = {}
+        for index, table in enumerate(tables):
+            if done[index] is not None:
+                continue
+            seat = _advance(game, table, limit)
+            if seat is None:
+                done[index] = _finish(game, table, shaping, potential)
+                continue
+            player = table.players[seat]
+            assert isinstance(player, NetPlayer)
+            nets[id(player.net)] = player
+            pending.setdefault(id(player.net), []).append((index, seat, game.legal_actions(table.state)))
+        if not pending:
+            break
+        for key, decisions in pending.items():
+            _decide(
+                game,
+                encoder,
+                nets[key],
+                [(tables[i], s, legal) for i, s, legal in decisions],
+                generator,
+                device,
+                shaping,
+                potential,
+            )
+    return [finished for finished in done if finished is not None]
+
+
+def _advance(game: Game[Any], table: _Table, limit: int) -> int | None:
+    """Play chance and bots until a network seat must decide (its seat) or the game ends (None)."""
+    while table.length < limit:
+        player = game.current_player(table.state)
+        if player == TERMINAL:
+            return None
+        if player == CHANCE:
+            action = sample_outcome(game.chance_outcomes(table.state), table.game_rng)
+        else:
+            seat_player = table.players[player]
+            if isinstance(seat_player, NetPlayer):
+                return player
+            legal = game.legal_actions(table.state)
+            action = int(seat_player.bot.choose(game, player, game.observe(table.state, player), legal, table.game_rng))
+        table.state = game.apply(table.state, action)
+        table.length += 1
+    return None
+
+
+def _decide(
+    game: Game[Any],
+    encoder: Any,
+    player: NetPlayer,
+    decisions: list[tuple[_Table, int, list[int]]],
+    generator: torch.Generator,
+    device: torch.device | None,
+    shaping: float,
+    potential: Potential | None,
+) -> None:
+    """One forward pass for every pending decision of ``player``'s network, then each applied."""
+    size = int(np.prod(encoder.shape))
+    obs = np.zeros((len(decisions), size), dtype=np.float32)
+    masks = np.zeros((len(decisions), game.spec.num_distinct_actions), dtype=bool)
+    for row, (table, seat, legal) in enumerate(decisions):
+        encode_into(encoder, game.observe(table.state, seat), obs[row].reshape(encoder.shape))
+        masks[row, legal] = True
+    with torch.no_grad():
+        logits, values = player.net(torch.from_numpy(obs).to(device), torch.from_numpy(masks).to(device))
+        logits, values = logits.cpu(), values.cpu()
+        log_probs = torch.log_softmax(logits, dim=-1)
+        if player.greedy:
+            actions = logits.argmax(dim=-1)
+        else:
+            actions = torch.multinomial(log_probs.exp(), 1, generator=generator).squeeze(-1)
+    for row, (table, seat, _legal) in enumerate(decisions):
+        action = int(actions[row])
+        trajectory = table.trajectories.get(seat)
+        if trajectory is not None:
+            if trajectory.actions and potential is not None and shaping:
+                now = potential(game, table.state, seat)
+                trajectory.rewards[-1] += shaping * (now - trajectory.potential)
+                trajectory.potential = now
+            elif not trajectory.actions and potential is not None and shaping:
+                trajectory.potential = potential(game, table.state, seat)
+            trajectory.observations.append(obs[row].copy())
+            trajectory.masks.append(masks[row].copy())
+            trajectory.actions.append(action)
+            trajectory.log_probs.append(float(log_probs[row, action]))
+            trajectory.values.append(float(values[row]))
+            trajectory.rewards.append(0.0)
+        table.state = game.apply(table.state, action)
+        table.length += 1
+
+
+def _finish(game: Game[Any], table: _Table, shaping: float, potential: Potential | None) -> Finished:
+    """The game's returns (all zeros for a game cut off before its end) given to the learners."""
+    returns = [float(r) for r in game.returns(table.state)]
+    trajectories = [t for t in table.trajectories.values() if t.actions]
+    for trajectory in trajectories:
+        trajectory.rewards[-1] += returns[trajectory.seat] - (shaping * trajectory.potential if potential else 0.0)
+    return Finished(returns, trajectories, table.players, table.length)

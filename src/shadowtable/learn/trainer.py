@@ -1,0 +1,338 @@
+"""Self-play training: PPO against a league of past selves, the heuristic and the random bot.
+
+Each iteration plays ``games`` games in lockstep (:mod:`shadowtable.learn.selfplay`): a share of
+them with the learner in every seat (pure self-play), the rest with the learner in one seat
+(rotating) against one kind of opponent drawn from the league. Its decisions train the network
+by PPO (:mod:`shadowtable.learn.ppo`). Every ``snapshot_every`` iterations a frozen copy joins
+the league (which starts with the untrained network); every ``eval_every`` iterations the
+policy plays ``eval_games`` games against each bot of ``eval_against`` (one seat each,
+rotating).
+
+Everything a run needs to go on lives in ``out/checkpoint.pt`` (written atomically after every
+iteration): the settings, the network, the optimiser, the league and every random generator's
+state, so a resumed run makes exactly the updates an uninterrupted one makes. ``out/policy.pt``
+is the latest policy (for the ``policy`` bot) and ``out/progress.csv`` one row per iteration.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from shadowtable.bots.evaluation import evaluator, evaluators_for
+from shadowtable.bots.registry import make_bot
+from shadowtable.core.game import Game
+from shadowtable.core.registry import make
+from shadowtable.core.rng import derive_seed
+from shadowtable.learn.network import PolicyValueNet, save_policy
+from shadowtable.learn.ppo import PPOSettings, make_batch, update
+from shadowtable.learn.selfplay import BotPlayer, Finished, NetPlayer, Player, Potential, play_batch
+from shadowtable.rl.encoding import encoder_for
+
+CHECKPOINT = "checkpoint.pt"
+POLICY = "policy.pt"
+PROGRESS = "progress.csv"
+PROGRESS_FIELDS = (
+    "iteration",
+    "games",
+    "decisions",
+    "seconds",
+    "mean_return",
+    "policy_loss",
+    "value_loss",
+    "entropy",
+    "approx_kl",
+    "clip_fraction",
+)
+"""The progress file's columns, then ``win_vs_<bot>`` for each evaluation opponent."""
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """One training run's settings (saved in its checkpoint)."""
+
+    game: str
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    iterations: int = 100
+    games: int = 64
+    """Games per iteration."""
+    hidden: tuple[int, ...] = (256, 256)
+    lr: float = 3e-4
+    ppo: PPOSettings = PPOSettings()
+    self_play: float = 0.5
+    """Share of games with the learner in every seat."""
+    league: tuple[tuple[str, float], ...] = (("heuristic", 0.4), ("past", 0.4), ("random", 0.2))
+    """Opponent kinds of the other games, with weights: bot specs, or ``past`` (a past self)."""
+    snapshot_every: int = 5
+    league_size: int = 5
+    """Past selves kept (the oldest leaves first)."""
+    eval_every: int = 5
+    eval_games: int = 50
+    eval_against: tuple[str, ...] = ("heuristic", "random")
+    """Bots the policy is evaluated against (one seat each, rotating)."""
+    shaping: float = 0.0
+    """Weight of potential-based reward shaping by the game's first state evaluation (0: off)."""
+    seed: int = 0
+    device: str = "auto"
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["hidden"], data["league"] = list(self.hidden), [list(p) for p in self.league]
+        data["eval_against"] = list(self.eval_against)
+        return data
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> TrainSettings:
+        known = {f.name for f in fields(TrainSettings)}
+        values = {k: v for k, v in data.items() if k in known}
+        values["hidden"] = tuple(values.get("hidden", (256, 256)))
+        values["league"] = tuple((str(k), float(w)) for k, w in values.get("league", ()))
+        values["eval_against"] = tuple(str(b) for b in values.get("eval_against", ("heuristic", "random")))
+        values["ppo"] = PPOSettings(**values.get("ppo", {}))
+        return TrainSettings(**values)
+
+
+def pick_device(name: str) -> torch.device:
+    """``auto``: CUDA where it is available, else the CPU; ``cpu``; ``cuda`` or ``cuda:N``.
+    Raises ``ValueError`` for anything else, and for CUDA where there is none."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name != "cpu" and name != "cuda" and not (name.startswith("cuda:") and name[5:].isdigit()):
+        raise ValueError(f"device {name!r}: use auto, cpu, cuda or cuda:N")
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"device {name!r}: CUDA is not available here (use auto or cpu)")
+    return torch.device(name)
+
+
+@dataclass
+class Run:
+    """A training run in memory."""
+
+    settings: TrainSettings
+    game: Game[Any]
+    net: PolicyValueNet
+    optimizer: torch.optim.Optimizer
+    rng: random.Random
+    generator: torch.Generator
+    device: torch.device
+    league: list[PolicyValueNet] = field(default_factory=list)
+    iteration: int = 0
+
+
+def new_run(settings: TrainSettings) -> Run:
+    """A fresh run: a new network seeded from ``settings.seed``."""
+    game = make(settings.game, players=settings.players, **settings.options)
+    torch.manual_seed(derive_seed(settings.seed, "init") % 2**63)
+    size = 1
+    for dim in encoder_for(game).shape:
+        size *= dim
+    net = PolicyValueNet(size, game.spec.num_distinct_actions, settings.hidden)
+    device = pick_device(settings.device)
+    net.to(device)
+    net.eval()
+    generator = torch.Generator().manual_seed(derive_seed(settings.seed, "torch") % 2**63)
+    optimizer = torch.optim.Adam(net.parameters(), lr=settings.lr, eps=1e-5)
+    rng = random.Random(derive_seed(settings.seed, "games"))
+    return Run(settings, game, net, optimizer, rng, generator, device, league=[_frozen(net)])
+
+
+def _frozen(net: PolicyValueNet) -> PolicyValueNet:
+    snapshot = copy.deepcopy(net)
+    snapshot.eval()
+    for parameter in snapshot.parameters():
+        parameter.requires_grad_(False)
+    return snapshot
+
+
+def _opponent(run: Run, kind: str) -> Player:
+    if kind == "past":
+        return NetPlayer(run.league[run.rng.randrange(len(run.league))])
+    return BotPlayer(make_bot(kind))
+
+
+def lineups(run: Run) -> list[list[Player]]:
+    """This iteration's games: self-play, and the learner in one seat against the league."""
+    learner = NetPlayer(run.net, learning=True)
+    players = run.settings.players
+    kinds, weights = zip(*run.settings.league, strict=True)
+    out: list[list[Player]] = []
+    for index in range(run.settings.games):
+        if run.rng.random() < run.settings.self_play:
+            out.append([learner] * players)
+            continue
+        opponent = _opponent(run, run.rng.choices(kinds, weights)[0])
+        seat = (run.iteration * run.settings.games + index) % players
+        out.append([learner if s == seat else opponent for s in range(players)])
+    return out
+
+
+def potential_of(settings: TrainSettings) -> Potential | None:
+    """The shaping potential: the seat's share by the game's first registered state evaluation."""
+    if not settings.shaping:
+        return None
+    names = evaluators_for(settings.game)
+    if not names:
+        raise ValueError(f"{settings.game} has no state evaluation to shape rewards with")
+    evaluate = evaluator(settings.game, names[0])
+    return lambda game, state, seat: float(evaluate(game, state)[seat])
+
+
+def win_rate(run: Run, opponent: str, games: int, seed: int) -> float:
+    """The share of ``games`` the policy wins, one seat each (rotating) against ``opponent``."""
+    players, top = run.settings.players, run.game.spec.max_utility
+    learner = NetPlayer(run.net)
+    lineup = [
+        [learner if s == g % players else BotPlayer(make_bot(opponent)) for s in range(players)] for g in range(games)
+    ]
+    finished = play_batch(
+        run.game, lineup, random.Random(seed), torch.Generator().manual_seed(seed % 2**63), device=run.device
+    )
+    wins = sum(1 for g, f in enumerate(finished) if f.returns[g % players] >= top)
+    return wins / max(1, len(finished))
+
+
+def step(run: Run) -> dict[str, Any]:
+    """One iteration: play, update, maybe snapshot and evaluate; its progress row."""
+    started = time.perf_counter()
+    settings = run.settings
+    finished: list[Finished] = play_batch(
+        run.game,
+        lineups(run),
+        run.rng,
+        run.generator,
+        shaping=settings.shaping,
+        potential=potential_of(settings),
+        device=run.device,
+    )
+    trajectories = [t for f in finished for t in f.trajectories]
+    batch = make_batch(trajectories, settings.ppo)
+    stats = update(run.net, run.optimizer, batch, settings.ppo, run.generator, run.device)
+    run.iteration += 1
+    if run.iteration % settings.snapshot_every == 0:
+        run.league = [*run.league, _frozen(run.net)][-settings.league_size :]
+    row: dict[str, Any] = {
+        "iteration": run.iteration,
+        "games": len(finished),
+        "decisions": len(batch),
+        "mean_return": sum(f.returns[t.seat] for f in finished for t in f.trajectories) / max(1, len(trajectories)),
+        **asdict(stats),
+    }
+    evaluating = settings.eval_every and run.iteration % settings.eval_every == 0
+    for opponent in settings.eval_against:
+        seed = derive_seed(settings.seed, "eval", run.iteration, opponent)
+        row[f"win_vs_{opponent}"] = win_rate(run, opponent, settings.eval_games, seed) if evaluating else ""
+    row["seconds"] = time.perf_counter() - started
+    return row
+
+
+def checkpoint_data(run: Run) -> dict[str, Any]:
+    """Everything :func:`resume_run` needs to go on exactly where the run stands."""
+    return {
+        "format": "shadowtable-training",
+        "settings": run.settings.to_json(),
+        "iteration": run.iteration,
+        "net": run.net.state_dict(),
+        "optimizer": run.optimizer.state_dict(),
+        "league": [snapshot.state_dict() for snapshot in run.league],
+        "rng": run.rng.getstate(),
+        "generator": run.generator.get_state(),
+        "torch_rng": torch.get_rng_state(),
+    }
+
+
+def save_checkpoint(run: Run, out: Path) -> None:
+    """Write the checkpoint and the latest policy, each through a temporary file."""
+    tmp = out / (CHECKPOINT + ".tmp")
+    torch.save(checkpoint_data(run), tmp)
+    tmp.replace(out / CHECKPOINT)
+    save_policy(run.net, out / POLICY, run.settings.game, run.settings.players, run.settings.options)
+
+
+def resume_run(out: Path) -> Run:
+    """The run saved in ``out``; raises ``ValueError`` if there is none."""
+    path = out / CHECKPOINT
+    if not path.exists():
+        raise ValueError(f"no checkpoint in {out} to resume")
+    data = torch.load(path, map_location="cpu", weights_only=True)
+    if not isinstance(data, dict) or data.get("format") != "shadowtable-training":
+        raise ValueError(f"{path} is not a ShadowTable training checkpoint")
+    run = new_run(TrainSettings.from_json(data["settings"]))
+    run.net.load_state_dict(data["net"])
+    run.optimizer.load_state_dict(data["optimizer"])
+    run.league = []
+    for state in data["league"]:
+        snapshot = _frozen(run.net)
+        snapshot.load_state_dict(state)
+        run.league.append(snapshot)
+    run.rng.setstate(_as_random_state(data["rng"]))
+    run.generator.set_state(data["generator"])
+    torch.set_rng_state(data["torch_rng"])
+    run.iteration = int(data["iteration"])
+    return run
+
+
+def _as_random_state(state: Any) -> tuple[Any, ...]:
+    version, internal, gauss = state
+    return int(version), tuple(int(x) for x in internal), gauss
+
+
+def start(settings: TrainSettings, out: Path, *, resume: bool = False, force: bool = False) -> Run:
+    """A run writing to ``out``: resumed from its checkpoint, or new (``out`` must then be empty
+    or absent, unless ``force``)."""
+    pick_device(settings.device)
+    if resume:
+        run = resume_run(out)
+        _trim_progress(out / PROGRESS, run.iteration, progress_fields(run.settings))
+        return run
+    if out.exists() and any(out.iterdir()) and not force:
+        raise ValueError(f"{out} is not empty; pass --resume to go on with its run or --force to start over")
+    out.mkdir(parents=True, exist_ok=True)
+    for name in (CHECKPOINT, POLICY, PROGRESS):
+        (out / name).unlink(missing_ok=True)
+    (out / "settings.json").write_text(json.dumps(settings.to_json(), indent=2) + "\n", encoding="utf-8")
+    return new_run(settings)
+
+
+def progress_fields(settings: TrainSettings) -> list[str]:
+    """The progress file's columns for a run with ``settings``."""
+    return [*PROGRESS_FIELDS, *(f"win_vs_{opponent}" for opponent in settings.eval_against)]
+
+
+def _trim_progress(path: Path, iterations: int, columns: list[str]) -> None:
+    """Drop progress rows after the checkpoint's iteration (an iteration cut short)."""
+    if not path.exists():
+        return
+    with open(path, newline="", encoding="utf-8") as stream:
+        rows = [r for r in csv.DictReader(stream) if int(r["iteration"]) <= iterations]
+    _write_rows(path, rows, "w", columns)
+
+
+def _write_rows(path: Path, rows: list[dict[str, Any]], mode: str, columns: list[str]) -> None:
+    """Rows to the progress file: ``a`` appends, ``w`` rewrites (a new file gets the header)."""
+    new = mode == "w" or not path.exists()
+    with open(path, "w" if new else "a", newline="", encoding="utf-8") as stream:
+        writer = csv.DictWriter(stream, columns, extrasaction="ignore")
+        if new:
+            writer.writeheader()
+        writer.writerows(rows)
+
+
+def train(run: Run, out: Path, until: int, on_iteration: Callable[[dict[str, Any]], None] | None = None) -> Run:
+    """Iterate until ``until`` iterations are done, saving after each."""
+    while run.iteration < until:
+        row = step(run)
+        _write_rows(out / PROGRESS, [row], "a", progress_fields(run.settings))
+        save_checkpoint(run, out)
+        if on_iteration is not None:
+            on_iteration(row)
+    return run

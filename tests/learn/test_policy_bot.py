@@ -1,0 +1,100 @@
+"""The ``policy`` bot: a saved policy plays from the seat's observation alone."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import torch
+
+from bots.spy_game import SpiedBot
+from shadowtable.bots import make_bot
+from shadowtable.bots.policy_bot import PolicyBot
+from shadowtable.core import CHANCE, TERMINAL, BotError, make, play_game, sample_outcome
+from shadowtable.learn.network import PolicyValueNet, save_policy
+from shadowtable.rl.encoding import encoder_for
+
+
+def untrained_policy(path: Path, game_id: str, players: int, seed: int = 0) -> Path:
+    game = make(game_id, players=players)
+    torch.manual_seed(seed)
+    size = 1
+    for dim in encoder_for(game).shape:
+        size *= dim
+    net = PolicyValueNet(size, game.spec.num_distinct_actions, (64,))
+    torch.nn.init.normal_(net.policy.weight, std=1.0)  # far from uniform, so choices depend on the input
+    save_policy(net, path, game_id, players, {})
+    return path
+
+
+def positions(game_id: str, players: int, seed: int, count: int) -> list[tuple[object, int]]:
+    """States where a seat has several legal actions, from a random playout."""
+    game, rng = make(game_id, players=players), random.Random(seed)
+    state, found = game.initial_state(), []
+    while len(found) < count:
+        player = game.current_player(state)
+        if player == TERMINAL:
+            state = game.initial_state()
+            continue
+        if player == CHANCE:
+            state = game.apply(state, sample_outcome(game.chance_outcomes(state), rng))
+            continue
+        legal = game.legal_actions(state)
+        if len(legal) > 1 and rng.random() < 0.2:
+            found.append((state, player))
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    return found
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4), ("shadowlord", 2)])
+def test_the_same_choices_on_every_state_the_seat_cannot_tell_apart(tmp_path: Path, game_id: str, players: int) -> None:
+    bot = PolicyBot(path=str(untrained_policy(tmp_path / "p.pt", game_id, players)))
+    game = make(game_id, players=players)
+    choices = set()
+    for state, seat in positions(game_id, players, seed=3, count=6):
+        observation = game.observe(state, seat)
+        legal = game.legal_actions(state)
+        expected = bot.probabilities(game, observation, legal)
+        choice = bot.choose(game, seat, observation, legal, random.Random(11))
+        choices.add(choice)
+        for sample in range(4):
+            resampled = game.determinize(observation, random.Random(sample))
+            seen = game.observe(resampled, seat)
+            assert seen == observation
+            assert bot.probabilities(game, seen, game.legal_actions(resampled)) == expected
+            assert bot.choose(game, seat, seen, game.legal_actions(resampled), random.Random(11)) == choice
+    assert len(choices) > 1
+
+
+def test_the_bot_touches_no_state_but_its_observation(tmp_path: Path) -> None:
+    path = untrained_policy(tmp_path / "tiny.pt", "tiny-showdown", 2)
+    game = make("tiny-showdown", players=2)
+    spied = [SpiedBot(make_bot(f"policy:path={path}")), SpiedBot(make_bot(f"policy:path={path}:greedy=1"))]
+    for seed in range(10):
+        assert play_game(game, spied, seed).returns is not None
+    assert all(bot.decisions > 0 for bot in spied)
+
+
+def test_the_same_seed_gives_the_same_game(tmp_path: Path) -> None:
+    path = untrained_policy(tmp_path / "sp.pt", "shadow-planet", 3)
+    game = make("shadow-planet", players=3)
+    first = play_game(game, [make_bot(f"policy:path={path}"), make_bot("heuristic"), make_bot("random")], 5)
+    again = play_game(game, [make_bot(f"policy:path={path}"), make_bot("heuristic"), make_bot("random")], 5)
+    assert first.actions == again.actions
+
+
+def test_bad_policies_are_refused_with_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(BotError, match="no policy file"):
+        make_bot(f"policy:path={tmp_path / 'missing.pt'}")
+    (tmp_path / "junk.pt").write_text("not a policy", encoding="utf-8")
+    with pytest.raises(BotError, match="not a policy file"):
+        make_bot(f"policy:path={tmp_path / 'junk.pt'}")
+    bot = make_bot(f"policy:path={untrained_policy(tmp_path / 'sl.pt', 'shadowlord', 2)}")
+    game = make("shadow-planet", players=4)
+    state = game.initial_state()
+    while game.current_player(state) == CHANCE:
+        state = game.apply(state, game.chance_outcomes(state)[0][0])
+    seat = game.current_player(state)
+    with pytest.raises(BotError, match="trained for shadowlord with 2 players"):
+        bot.choose(game, seat, game.observe(state, seat), game.legal_actions(state), random.Random(0))

@@ -1,0 +1,57 @@
+"""``shadowtable train``: a run from the command line, resumed, played by ``tournament``; bad input."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from shadowtable.cli import main
+
+
+def test_train_then_resume_then_play_the_policy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    base = ["train", "shadow-planet", "--players", "3", "--out", str(out), "--games", "6", "--no-progress"]
+    assert main([*base, "--iterations", "1", "--eval-every", "1", "--eval-games", "3", "--hidden", "32"]) == 0
+    said = capsys.readouterr().out
+    assert "on cpu" in said and "win rate" in said and "policy:path=" in said
+    assert main([*base, "--iterations", "2", "--resume"]) == 0
+    with open(out / "progress.csv", newline="", encoding="utf-8") as stream:
+        rows = list(csv.DictReader(stream))
+    assert [r["iteration"] for r in rows] == ["1", "2"]
+    assert rows[0]["win_vs_heuristic"] != ""
+    capsys.readouterr()
+    bots = f"policy:path={out / 'policy.pt'},heuristic*2"
+    assert main(["tournament", "shadow-planet", "--players", "3", "--bots", bots, "--games", "3", "--no-progress"]) == 0
+    assert "policy" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--hidden", "big"], "--hidden"),
+        (["--hidden", "0"], "--hidden"),
+        (["--league", "heuristic"], "--league"),
+        (["--league", "heuristic=0"], "weights must not all be 0"),
+        (["--league", "nosuchbot=1"], "unknown bot"),
+        (["--resume"], "no checkpoint"),
+        (["--device", "tpu"], "device"),
+    ],
+)
+def test_bad_input_is_one_error_line_and_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    out = tmp_path / "run"
+    code = main(["train", "shadow-planet", "--players", "3", "--out", str(out), "--no-progress", *extra])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("error:") and err.count("\n") == 1 and message in err, err
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_folder_in_use_is_never_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "mine.txt").write_text("keep", encoding="utf-8")
+    code = main(["train", "shadow-planet", "--players", "3", "--out", str(tmp_path), "--no-progress"])
+    assert code == 2 and "not empty" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]

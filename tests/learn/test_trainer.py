@@ -1,0 +1,94 @@
+"""Self-play PPO: it learns the tiny game within seconds, and a resumed run is the same run."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import pytest
+import torch
+
+from shadowtable.learn import trainer
+from shadowtable.learn.ppo import advantages
+
+TINY = trainer.TrainSettings(
+    game="tiny-showdown",
+    players=2,
+    iterations=8,
+    games=128,
+    hidden=(32,),
+    lr=3e-3,
+    self_play=0.0,
+    league=(("random", 1.0),),
+    eval_every=0,
+    eval_against=("random",),
+    seed=1,
+)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a win rate ``wins`` over ``n`` games."""
+    centre = (wins + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(wins * (1 - wins) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def test_ppo_learns_the_tiny_game_against_random(tmp_path: Path) -> None:
+    run = trainer.start(TINY, tmp_path)
+    before = trainer.win_rate(run, "random", 600, seed=7)
+    trainer.train(run, tmp_path, TINY.iterations)
+    after = trainer.win_rate(run, "random", 600, seed=7)
+    # always raising wins 0.70 against a random opponent; uniform play about 0.5
+    assert wilson(before, 600)[1] < wilson(after, 600)[0], (before, after)
+    assert after > 0.62
+
+
+def test_a_learner_pushed_the_wrong_way_does_not_learn(tmp_path: Path) -> None:
+    run = trainer.start(TINY, tmp_path)
+    for group in run.optimizer.param_groups:
+        group["maximize"] = True  # ascends the loss: the test above must be able to fail
+    trainer.train(run, tmp_path, TINY.iterations)
+    assert trainer.win_rate(run, "random", 600, seed=7) < 0.6
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as stream:
+        return [{k: v for k, v in row.items() if k != "seconds"} for row in csv.DictReader(stream)]
+
+
+def test_a_resumed_run_makes_exactly_the_updates_of_an_uninterrupted_one(tmp_path: Path) -> None:
+    settings = trainer.TrainSettings(
+        **{
+            **TINY.__dict__,
+            "iterations": 4,
+            "games": 32,
+            "self_play": 0.5,
+            "league": (("random", 0.5), ("past", 0.5)),
+            "snapshot_every": 1,
+            "eval_every": 2,
+            "eval_games": 20,
+        }
+    )
+    straight = trainer.train(trainer.start(settings, tmp_path / "a"), tmp_path / "a", 4)
+    first = trainer.train(trainer.start(settings, tmp_path / "b"), tmp_path / "b", 2)
+    del first
+    resumed = trainer.train(trainer.start(settings, tmp_path / "b", resume=True), tmp_path / "b", 4)
+    for name, tensor in straight.net.state_dict().items():
+        assert torch.equal(tensor, resumed.net.state_dict()[name]), name
+    assert len(resumed.league) == len(straight.league) == 5
+    assert _rows(tmp_path / "a" / trainer.PROGRESS) == _rows(tmp_path / "b" / trainer.PROGRESS)
+
+
+def test_a_run_never_overwrites_a_folder_unasked(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(ValueError, match="not empty"):
+        trainer.start(TINY, tmp_path)
+    with pytest.raises(ValueError, match="no checkpoint"):
+        trainer.start(TINY, tmp_path, resume=True)
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_advantages_of_a_finished_game() -> None:
+    assert advantages([0.0, 1.0], [0.5, 0.5], gamma=1.0, lam=1.0) == [0.5, 0.5]
+    assert advantages([0.0, 0.0, 1.0], [0.0, 0.0, 0.0], gamma=1.0, lam=0.5) == [0.25, 0.5, 1.0]
