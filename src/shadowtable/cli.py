@@ -655,6 +655,7 @@ def train(
     games: Annotated[int, typer.Option("--games", help="games per iteration", min=1)] = 64,
     seed: Annotated[int, typer.Option(help="seed of the run (networks, games, evaluations)")] = 0,
     device: Annotated[str, typer.Option(help="auto (CUDA where available), cpu or cuda")] = "auto",
+    threads: Annotated[int, typer.Option(help="CPU threads for PyTorch (1 is fastest for small batches)", min=1)] = 1,
     hidden: Annotated[str, typer.Option(help="hidden layer sizes, comma-separated")] = "256,256",
     lr: Annotated[float, typer.Option(help="Adam learning rate", min=0.0)] = 3e-4,
     self_play: Annotated[
@@ -686,6 +687,7 @@ def train(
     except ImportError:
         raise CliError("shadowtable train needs PyTorch: pip install -e '.[train]'") from None
     _import_plugins(plugin)
+    trainer.use_threads(threads)
     settings = trainer.TrainSettings(
         game=game,
         players=players,
