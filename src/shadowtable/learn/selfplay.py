@@ -141,7 +141,8 @@ def play_batch(
 
 
 def _advance(game: Game[Any], table: _Table, limit: int) -> int | None:
-    """Play chance and bots until a network seat must decide (its seat) or the game ends (None)."""
+    """Play chance, bots and forced moves until a network seat has a choice to make (its seat) or
+    the game ends (None)."""
     while table.length < limit:
         player = game.current_player(table.state)
         if player == TERMINAL:
@@ -150,10 +151,15 @@ def _advance(game: Game[Any], table: _Table, limit: int) -> int | None:
             action = sample_outcome(game.chance_outcomes(table.state), table.game_rng)
         else:
             seat_player = table.players[player]
-            if isinstance(seat_player, NetPlayer):
-                return player
             legal = game.legal_actions(table.state)
-            action = int(seat_player.bot.choose(game, player, game.observe(table.state, player), legal, table.game_rng))
+            if isinstance(seat_player, NetPlayer):
+                if len(legal) > 1:
+                    return player
+                action = legal[0]  # nothing to choose, nothing to learn
+            else:
+                action = int(
+                    seat_player.bot.choose(game, player, game.observe(table.state, player), legal, table.game_rng)
+                )
         table.state = game.apply(table.state, action)
         table.length += 1
     return None
