@@ -45,11 +45,12 @@ def test_every_builtin_game_names_its_adapters_and_they_load() -> None:
     for gid in BUILTIN:
         manifest = manifest_of(game_class(gid))
         assert manifest is not NO_ADAPTERS and manifest.heuristic_bot and manifest.encoder and manifest.terminal_board
-        assert manifest.web_board
+        assert manifest.web_board and manifest.length_bound
         for ref in (
             manifest.heuristic_bot,
             manifest.terminal_board,
             manifest.web_board,
+            manifest.length_bound,
             *manifest.evaluations.values(),
         ):
             assert callable(load(ref))

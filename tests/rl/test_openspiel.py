@@ -1,20 +1,41 @@
-"""The registered Python games under OpenSpiel: its random simulation test, cheap clones,
+"""The registered Python games under OpenSpiel: its random simulation test, the game type's
+claims, perfect-recall information states, ``max_game_length``, cheap clones,
 ``resample_from_infostate`` and OpenSpiel's own Python ISMCTS playing whole games."""
 
 from __future__ import annotations
 
+import json
 import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
+from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tiny_game import TinyGame, TinyState
 
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+observation = pytest.importorskip("open_spiel.python.observation")
 
-from shadowtable.rl.openspiel_game import load  # noqa: E402
+from shadowtable.core.game import Observation  # noqa: E402
+from shadowtable.core.registry import make, register, unregister  # noqa: E402
+from shadowtable.games.shadow_planet.length import location_cards, most_round_steps, most_rounds  # noqa: E402
+from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT  # noqa: E402
+from shadowtable.rl.openspiel_game import (  # noqa: E402
+    apply_edits,
+    json_edits,
+    load,
+    max_game_length,
+    read_information_state,
+)
 
+PLANET_CONTENT = Path(__file__).parents[2] / "src/shadowtable/games/shadow_planet/data/content.json"
 GAMES = [("tiny-showdown", 2), ("shadow-planet", 4), ("shadowlord", 2), ("shadowlord", 4)]
 
 
@@ -62,6 +83,43 @@ def strings(state: Any) -> tuple[Any, ...]:
     )
 
 
+def play_out(state: Any, rng: random.Random) -> Iterator[Any]:
+    """``state`` itself after each random action, to the end of the game."""
+    while not state.is_terminal():
+        state.apply_action(random_action(state, rng))
+        yield state
+
+
+def recorded(game: Any, history: list[int], seat: int) -> list[tuple[int | None, Any]]:
+    """What ``seat`` observed along ``history`` replayed, as :func:`read_information_state` gives
+    it: the first observation, then per step its own action (or ``None``) and the observation."""
+    state = game.new_initial_state()
+    out: list[tuple[int | None, Any]] = [(None, json.loads(state.observation_string(seat)))]
+    for action in history:
+        own = action if state.current_player() == seat else None
+        state.apply_action(action)
+        out.append((own, json.loads(state.observation_string(seat))))
+    return out
+
+
+class ForgetfulGame(TinyGame):
+    """The tiny game, but a seat sees only how many bets were made and the last one."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-forgetful")
+
+    def observe(self, state: TinyState, seat: int | None) -> Observation:
+        seen = dict(super().observe(state, seat))
+        bets = seen.pop("history")
+        return {**seen, "bets": len(bets), "last": bets[-1] if bets else None}
+
+
+@pytest.fixture
+def forgetful() -> Iterator[Any]:
+    register(ForgetfulGame)
+    yield load("tiny-forgetful", 2)
+    unregister("tiny-forgetful")
+
+
 def views(state: Any) -> list[Any]:
     """The engine's observation of ``state`` by the spectator and by every seat."""
     game = state.st_game
@@ -91,6 +149,88 @@ def test_observation_tensor_matches_the_encoder() -> None:
     assert '"seat":0' in observer.string_from(state, 0)
 
 
+def test_the_game_type_claims_what_states_provide() -> None:
+    game = load("shadow-planet", 4)
+    kind = game.get_type()
+    assert kind.provides_information_state_string and not kind.provides_information_state_tensor
+    assert kind.provides_observation_string and kind.provides_observation_tensor
+    state = positions(game, seed=1, count=1)[0]
+    seen = read_information_state(state.information_state_string(1))
+    assert len(seen) == len(state.history()) + 1
+    assert seen[-1][1] == json.loads(state.observation_string(1))
+    with pytest.raises(NotImplementedError, match="no information-state tensor"):
+        state.information_state_tensor(1)
+    with pytest.raises(NotImplementedError, match="no information-state tensor"):
+        game.information_state_tensor_shape()
+    observer = observation.make_observation(game, observation.INFO_STATE_OBS_TYPE)
+    assert observer.tensor is None
+    assert observer.string_from(state, 1) == state.information_state_string(1)
+    with pytest.raises(NotImplementedError, match="no information-state tensor"):
+        observer.set_from(state, 1)
+    everyone = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
+    with pytest.raises(ValueError, match="observe for one seat"):
+        game.make_py_observer(everyone)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ({"a": 1}, {"a": True}),
+        ({"a": 1}, {"a": 1.0}),
+        ([0.0], [-0.0]),
+        ({"a": [1, 2]}, {"a": [1, 2, 3]}),
+        ({"a": {"b": 1}, "c": 2}, {"a": {}, "d": None}),
+        ({"x": [{"y": 1}, "z"]}, {"x": [{"y": 2}, "z"]}),
+        (1, "1"),
+    ],
+)
+def test_json_edits_turn_one_value_into_the_other(old: Any, new: Any) -> None:
+    edits = json_edits(old, new)
+    assert edits
+    assert json.dumps(apply_edits(old, edits), sort_keys=True) == json.dumps(new, sort_keys=True)
+    assert json_edits(new, new) == []
+
+
+@pytest.mark.parametrize(("game_id", "players"), GAMES)
+def test_an_information_state_records_every_observation_and_own_action(game_id: str, players: int) -> None:
+    game = load(game_id, players)
+    for state in positions(game, seed=9, count=2):
+        for seat in range(players):
+            text = state.information_state_string(seat)
+            assert text.count("\n") == len(state.history())
+            assert read_information_state(text) == recorded(game, state.history(), seat)
+
+
+def test_an_information_state_tells_apart_what_the_seat_saw_earlier(forgetful: Any) -> None:
+    # seat 0 holds card 3; seat 1 holds 1 (or 4) and raises (or passes); then seat 0 passes
+    raised = replay(forgetful, [3, 1, 0, 1, 0])
+    passed = replay(forgetful, [3, 1, 0, 0, 0])
+    other_card = replay(forgetful, [3, 4, 0, 1, 0])
+    assert views(raised)[1] == views(passed)[1]
+    assert raised.information_state_string(0) != passed.information_state_string(0)
+    assert views(raised)[1] == views(other_card)[1]
+    assert raised.information_state_string(0) == other_card.information_state_string(0)
+    assert views(raised)[2] != views(other_card)[2]
+    assert raised.information_state_string(1) != other_card.information_state_string(1)
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4), ("shadowlord", 2)])
+def test_an_information_state_is_one_for_chance_outcomes_a_seat_does_not_see(game_id: str, players: int) -> None:
+    game, rng = load(game_id, players), random.Random(3)
+    for state in play_out(game.new_initial_state(), rng):
+        if not state.is_chance_node():
+            continue
+        children = [state.child(outcome) for outcome, _ in state.chance_outcomes()[:4]]
+        for one, other in combinations(children, 2):
+            seen = [views(one)[seat + 1] == views(other)[seat + 1] for seat in range(players)]
+            if any(seen) and not all(seen):
+                for seat in range(players):
+                    same = one.information_state_string(seat) == other.information_state_string(seat)
+                    assert same == seen[seat]
+                return
+    pytest.fail("no chance outcome that only some seats see")
+
+
 @pytest.mark.parametrize(("game_id", "players"), GAMES)
 def test_a_clone_is_independent_of_its_original(game_id: str, players: int) -> None:
     game = load(game_id, players)
@@ -118,6 +258,9 @@ def test_resampling_keeps_what_the_player_sees(game_id: str, players: int) -> No
             sampled = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(k, 0.0, 1.0))
             assert views(sampled)[seat + 1] == truth[seat + 1]
             assert sampled.information_state_string(seat) == state.information_state_string(seat)
+            for other in set(range(players)) - {seat}:
+                alone = [(None, json.loads(sampled.observation_string(other)))]
+                assert read_information_state(sampled.information_state_string(other)) == alone
             assert sampled.observation_string(seat) == state.observation_string(seat)
             assert sampled.current_player() == state.current_player()
             assert sampled.legal_actions() == state.legal_actions() or state.current_player() != seat
@@ -137,6 +280,41 @@ def test_resampling_depends_only_on_the_players_view_and_the_sampler(game_id: st
             twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(100 + k, 0.0, 1.0))
             mine = state.resample_from_infostate(seat, random.Random(k).random)
             assert views(mine) == views(twin.resample_from_infostate(seat, random.Random(k).random))
+
+
+def test_max_game_length_is_the_bound_worked_out_from_the_rules() -> None:
+    for game_id, players in [("shadow-planet", 3), ("shadow-planet", 5), ("shadowlord", 2), ("shadowlord", 4)]:
+        game = load(game_id, players)
+        assert game.max_game_length() == max_game_length(game.st_game) < game.st_game.spec.max_game_length
+    assert load("tiny-showdown", 2).max_game_length() == TinyGame.SPEC.max_game_length
+    assert max_game_length(make("shadowlord", players=3, turn_cap=10)) == 11 * TURN_STEP_LIMIT + 1
+    assert most_rounds(make("shadow-planet", players=4).ctx) == 12 + 32 + 121
+    with pytest.raises(ValueError, match="built-in content"):
+        max_game_length(make("shadow-planet", players=4, content=str(PLANET_CONTENT)))
+
+
+LENGTH_CONFIGURATIONS = [("shadow-planet", 3), ("shadow-planet", 4), ("shadow-planet", 5)] + [
+    ("shadowlord", players) for players in (2, 3, 4)
+]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "games"),
+    [(game_id, players, 10) for game_id, players in LENGTH_CONFIGURATIONS]
+    + [pytest.param(game_id, players, 200, marks=pytest.mark.slow) for game_id, players in LENGTH_CONFIGURATIONS],
+)
+def test_random_games_stay_within_max_game_length(game_id: str, players: int, games: int) -> None:
+    game = load(game_id, players)
+    planet = game_id == "shadow-planet"
+    rng = random.Random(players)
+    for _ in range(games):
+        state = game.new_initial_state()
+        per_round = Counter(step.st_state.round if planet else 0 for step in play_out(state, rng))
+        assert len(state.history()) <= game.max_game_length()
+        if planet:  # the bound's parts: rounds, and steps per round
+            ctx = game.st_game.ctx
+            assert max(per_round) <= most_rounds(ctx)
+            assert max(per_round.values()) <= most_round_steps(ctx) + sum(location_cards(ctx))
 
 
 def play_with_ismcts(game: Any, simulations: int, rollout_length: int | None, seed: int) -> tuple[Any, int]:

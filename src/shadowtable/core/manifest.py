@@ -1,7 +1,7 @@
 """A game's manifest: where its adapters live, as lazy import strings.
 
 Every game package may hold a ``manifest`` module with ``MANIFEST = Manifest(...)`` naming its
-heuristic bot, RL observation encoder, terminal board and state evaluations as
+heuristic bot, RL observation encoder, terminal board, state evaluations and length bound as
 ``"module:attribute"`` strings.  Generic modules (bots, RL, the terminal app) find a game's
 adapter here and import it only when it is used, so no generic module names a game.
 """
@@ -25,7 +25,9 @@ class Manifest:
     - ``terminal_board``: ``(game, observation) -> rich renderable`` for the terminal app;
     - ``web_board``: ``(game, view message) -> shadowtable.web.boards.BoardHtml`` for the browser;
     - ``evaluations``: name to ``(game, state) -> list[float]``, for search cut-offs;
-    - ``gym_id``: the Gymnasium environment id registered for the game.
+    - ``gym_id``: the Gymnasium environment id registered for the game;
+    - ``length_bound``: ``(game) -> int``, an upper bound on the steps (decisions and chance
+      outcomes) of one game, worked out from the rules (OpenSpiel's ``max_game_length``).
     """
 
     heuristic_bot: str | None = None
@@ -34,6 +36,7 @@ class Manifest:
     web_board: str | None = None
     evaluations: Mapping[str, str] = field(default_factory=dict)
     gym_id: str | None = None
+    length_bound: str | None = None
 
 
 NO_ADAPTERS = Manifest()

@@ -8,4 +8,5 @@ MANIFEST = Manifest(
     terminal_board="shadowtable.tui.boards.shadow_planet:shadow_planet_board",
     web_board="shadowtable.web.boards.shadow_planet:render_board",
     gym_id="shadowtable/ShadowPlanet-v0",
+    length_bound="shadowtable.games.shadow_planet.length:max_game_length",
 )

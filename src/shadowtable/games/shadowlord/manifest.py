@@ -9,4 +9,5 @@ MANIFEST = Manifest(
     web_board="shadowtable.web.boards.shadowlord:render_board",
     evaluations={"heuristic": "shadowtable.bots.evaluation_shadowlord:material"},
     gym_id="shadowtable/Shadowlord-v0",
+    length_bound="shadowtable.games.shadowlord.length:max_game_length",
 )
