@@ -680,8 +680,8 @@ def train(
 ) -> None:
     """Train a policy by self-play PPO; play it with the bot spec policy:path=OUT/policy.pt.
 
-    With --resume, the run goes on with the settings saved in its checkpoint (only --iterations
-    may grow)."""
+    With --resume, a run goes on with its saved settings; only --iterations may grow.
+    """
     try:
         from shadowtable.learn import trainer
     except ImportError:
@@ -726,7 +726,14 @@ def train(
             if rates:
                 typer.echo(f"iteration {row['iteration']}: win rate {', '.join(rates)}")
 
-        trainer.train(run, out, iterations, report)
+        try:
+            trainer.train(run, out, iterations, report)
+        except KeyboardInterrupt:
+            typer.echo(
+                f"interrupted: {run.iteration} iterations are saved in {out}; go on with the same command and --resume",
+                err=True,
+            )
+            raise typer.Exit(130) from None
     typer.echo(f"policy in {out / trainer.POLICY}; play it with --bots policy:path={out / trainer.POLICY}")
 
 

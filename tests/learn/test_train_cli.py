@@ -55,3 +55,25 @@ def test_a_folder_in_use_is_never_overwritten(tmp_path: Path, capsys: pytest.Cap
     code = main(["train", "shadow-planet", "--players", "3", "--out", str(tmp_path), "--no-progress"])
     assert code == 2 and "not empty" in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+
+
+def test_an_interrupted_run_says_how_to_go_on_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from shadowtable.learn import trainer
+
+    real_step = trainer.step
+
+    def interrupted_after_one(run: trainer.Run) -> dict[str, object]:
+        if run.iteration == 1:
+            raise KeyboardInterrupt
+        return real_step(run)
+
+    monkeypatch.setattr(trainer, "step", interrupted_after_one)
+    out = tmp_path / "run"
+    base = ["train", "shadow-planet", "--players", "3", "--out", str(out), "--games", "4", "--no-progress"]
+    assert main([*base, "--iterations", "3", "--eval-every", "0", "--hidden", "16"]) == 130
+    assert "1 iterations are saved" in capsys.readouterr().err
+    monkeypatch.setattr(trainer, "step", real_step)
+    assert main([*base, "--iterations", "3", "--resume"]) == 0
+    assert (out / "policy.pt").exists()
