@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -19,9 +20,11 @@ def _heuristic(**params: Any) -> Bot:
 
 
 def _policy(**params: Any) -> Bot:
-    from shadowtable.bots.policy_bot import PolicyBot  # lazy: needs PyTorch only when used
-
-    return PolicyBot(**params)
+    # imported by name: the policy bot needs PyTorch, which neither plain installs nor the
+    # compiled build's type check (it follows this module's imports) have
+    module = importlib.import_module("shadowtable.bots.policy_bot")
+    bot: Bot = module.PolicyBot(**params)
+    return bot
 
 
 _FACTORIES: dict[str, BotFactory] = {"random": RandomBot, "heuristic": _heuristic, "policy": _policy}
