@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import sys
 from pathlib import Path
 
@@ -19,12 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-
-def wilson(rate: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a win rate over ``games`` games."""
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
+from shadowtable.sim.stats import wilson_interval  # noqa: E402
 
 
 def main() -> int:
@@ -48,7 +42,7 @@ def main() -> int:
             continue
         x = [p[0] for p in points]
         y = [p[1] for p in points]
-        low, high = zip(*(wilson(rate, args.games) for rate in y), strict=True)
+        low, high = zip(*(wilson_interval(round(rate * args.games), args.games) for rate in y), strict=True)
         axes.plot(x, y, marker="o", markersize=3, label=f"against {column[len('win_vs_') :]}")
         axes.fill_between(x, low, high, alpha=0.2)
     axes.set_xlabel("iteration")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -19,10 +20,7 @@ from shadowtable.rl.encoding import encoder_for
 def untrained_policy(path: Path, game_id: str, players: int, seed: int = 0) -> Path:
     game = make(game_id, players=players)
     torch.manual_seed(seed)
-    size = 1
-    for dim in encoder_for(game).shape:
-        size *= dim
-    net = PolicyValueNet(size, game.spec.num_distinct_actions, (64,))
+    net = PolicyValueNet(math.prod(encoder_for(game).shape), game.spec.num_distinct_actions, (64,))
     torch.nn.init.normal_(net.policy.weight, std=1.0)  # far from uniform, so choices depend on the input
     save_policy(net, path, game_id, players, {})
     return path

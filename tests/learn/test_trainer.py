@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import math
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ import torch
 
 from shadowtable.learn import trainer
 from shadowtable.learn.ppo import advantages
+from shadowtable.sim.stats import wilson_interval
 
 TINY = trainer.TrainSettings(
     game="tiny-showdown",
@@ -27,11 +27,9 @@ TINY = trainer.TrainSettings(
 )
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a win rate ``wins`` over ``n`` games."""
-    centre = (wins + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(wins * (1 - wins) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+def wilson(rate: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a win rate over ``games`` games."""
+    return wilson_interval(round(rate * games), games)
 
 
 def test_ppo_learns_the_tiny_game_against_random(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ plays the policy shipped with the package for the game and player count, if ther
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from importlib import resources
@@ -70,10 +71,7 @@ class PolicyBot:
             )
         encoder = encoder_for(game)
         net = net_from_record(record)
-        size = 1
-        for dim in encoder.shape:
-            size *= int(dim)
-        if net.obs_size != size or net.num_actions != game.spec.num_distinct_actions:
+        if net.obs_size != math.prod(encoder.shape) or net.num_actions != game.spec.num_distinct_actions:
             raise BotError(f"policy {self.path} does not fit this version of {game.spec.id}'s encoding")
         self._loaded = (game.spec.id, game.players, net, encoder)
         return net, encoder

@@ -194,12 +194,11 @@ def _decide(
         action = int(actions[row])
         trajectory = table.trajectories.get(seat)
         if trajectory is not None:
-            if trajectory.actions and potential is not None and shaping:
+            if potential is not None and shaping:
                 now = potential(game, table.state, seat)
-                trajectory.rewards[-1] += shaping * (now - trajectory.potential)
+                if trajectory.actions:
+                    trajectory.rewards[-1] += shaping * (now - trajectory.potential)
                 trajectory.potential = now
-            elif not trajectory.actions and potential is not None and shaping:
-                trajectory.potential = potential(game, table.state, seat)
             trajectory.observations.append(obs[row].copy())
             trajectory.masks.append(masks[row].copy())
             trajectory.actions.append(action)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import math
 import random
 import time
 from collections.abc import Callable
@@ -139,10 +140,7 @@ def new_run(settings: TrainSettings) -> Run:
     """A fresh run: a new network seeded from ``settings.seed``."""
     game = make(settings.game, players=settings.players, **settings.options)
     torch.manual_seed(derive_seed(settings.seed, "init") % 2**63)
-    size = 1
-    for dim in encoder_for(game).shape:
-        size *= dim
-    net = PolicyValueNet(size, game.spec.num_distinct_actions, settings.hidden)
+    net = PolicyValueNet(math.prod(encoder_for(game).shape), game.spec.num_distinct_actions, settings.hidden)
     device = pick_device(settings.device)
     net.to(device)
     net.eval()
