@@ -144,7 +144,7 @@ def create_table(
 ) -> str:
     """Create a table from the lobby form; the table's id (the creator sits at seat 0)."""
     page.goto(url + "/")
-    page.fill("input[name=name]", "Ada")
+    fill_form_field(page, "input[name=name]", "Ada")
     page.select_option("select[name=game]", game)
     page.wait_for_selector(f"select[name=players] option[value='{players}']", state="attached")
     page.select_option("select[name=players]", str(players))
@@ -161,9 +161,20 @@ def create_table(
     return str(page.url.rsplit("/", 1)[1])
 
 
+def fill_form_field(page: Any, selector: str, value: str) -> None:
+    """Fill a field of a page just opened, allowing a loaded machine a minute; on failure, say
+    what the page showed instead."""
+    try:
+        page.wait_for_selector(selector, state="visible", timeout=60000)
+    except Exception as exc:
+        shown = page.evaluate("() => document.body ? document.body.innerText.slice(0, 400) : ''")
+        raise AssertionError(f"no {selector} on {page.url} after 60 s; the page shows: {shown!r}") from exc
+    page.fill(selector, value)
+
+
 def join_seat(page: Any, url: str, table: str, seat: int, name: str) -> None:
     page.goto(f"{url}/t/{table}/seat/{seat}")
-    page.fill("input[name=name]", name)
+    fill_form_field(page, "input[name=name]", name)
     page.click("button.primary")
     page.wait_for_url(re.compile(rf".*/t/{table}$"))
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -199,18 +200,23 @@ def test_keyboard_alone_plays_from_the_board_and_the_list(browser: Any, live_ser
                 break
             page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=30000)
             before = page.evaluate("() => document.body.dataset.v")
-            on_board = page.locator("#frag-board svg [data-act]")
-            if "board" not in used and on_board.count():
-                target, used_now = on_board.first, "board"
-            else:
-                page.evaluate("() => document.querySelectorAll('#frag-actions details').forEach(d => d.open = true)")
-                target, used_now = page.locator("#frag-actions button[data-act]").first, "list"
-            for _ in range(5):  # a view arriving now swaps the fragment and drops the focus: focus again
-                target.focus()
-                if page.evaluate("() => document.activeElement.hasAttribute('data-act')"):
+            used_now = "board" if "board" not in used and page.locator("#frag-board svg [data-act]").count() else "list"
+            focused = False
+            open_groups = "() => document.querySelectorAll('#frag-actions details').forEach(d => d.open = true)"
+            for _ in range(10):  # a view may swap the fragment between two steps: find and focus again
+                if used_now == "list":
+                    page.evaluate(open_groups)
+                selector = "#frag-board svg [data-act]" if used_now == "board" else "#frag-actions button[data-act]"
+                focused = page.evaluate(
+                    "(selector) => { const el = document.querySelector(selector);"
+                    " if (el) el.focus(); return !!el && document.activeElement === el; }",
+                    selector,
+                )
+                if focused:
                     break
-                page.wait_for_timeout(200)
-            assert page.evaluate("() => document.activeElement.hasAttribute('data-act')")
+                page.wait_for_timeout(300)
+            shown = page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)")
+            assert focused, f"could not focus a {used_now} action; the focus is on {shown}"
             page.keyboard.press("Enter")
             page.wait_for_function(f"() => document.body.dataset.v !== '{before}'", timeout=30000)
             used.add(used_now)
@@ -220,5 +226,54 @@ def test_keyboard_alone_plays_from_the_board_and_the_list(browser: Any, live_ser
         )
         assert all(labels), "every clickable place on the board has its action in words"
         assert page.locator("#frag-board svg[role='img'] title").count() >= 1
+    finally:
+        page.context.close()
+
+
+def test_a_view_arriving_mid_decision_keeps_the_focus_the_open_group_and_the_typed_move(
+    browser: Any, live_server: Any
+) -> None:
+    server = live_server(grace=60)
+    player = new_player(browser, "seat0", seed=7)
+    page = player.page
+    sockets: list[Any] = []
+
+    def keep(socket: Any) -> None:
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    page.route_web_socket(re.compile(r".*/ws/.*"), keep)
+    create_table(page, server.url, game="shadowlord", players=2, seats={1: "bot:random"}, options={})
+
+    def fresh_view() -> None:
+        """Drop the page's socket: it reconnects, and the server's view replaces every fragment."""
+        page.evaluate("() => document.querySelectorAll('[id^=frag-] *').forEach(e => e.dataset.old = '1')")
+        sockets[-1].close()
+        page.wait_for_function("() => !document.querySelector('#frag-actions [data-old]')", timeout=30000)
+        page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=30000)
+
+    try:
+        for _ in range(40):  # play until a decision lists a group of choices
+            page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=30000)
+            if page.locator("#frag-actions details").count():
+                break
+            assert player.step(random_policy), "a decision with nothing to click"
+            page.wait_for_timeout(300)
+        group = page.locator("#frag-actions details summary").first
+        label = group.inner_text()
+        group.click()
+        button = page.locator("#frag-actions details[open] button[data-act]").first
+        words = button.inner_text()
+        button.focus()
+        fresh_view()
+        assert page.evaluate("() => document.activeElement.textContent.trim()") == words.strip()
+        assert page.evaluate("() => document.activeElement.dataset.old === undefined"), "the old button kept"
+        reopened = page.locator("#frag-actions details[open] summary")
+        assert label in reopened.all_inner_texts(), f"the group {label!r} was closed by the view"
+
+        page.fill("#frag-actions input[name=notation]", "half a mo")
+        fresh_view()
+        assert page.input_value("#frag-actions input[name=notation]") == "half a mo"
+        assert page.evaluate("() => document.activeElement.getAttribute('name')") == "notation"
     finally:
         page.context.close()

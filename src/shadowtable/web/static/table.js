@@ -122,7 +122,52 @@ function handle(message) {
   }
 }
 
+// A view replaces fragments the player may be working in. What they were doing there is put
+// back: the focused control (keyboard players keep their place), the groups of choices they had
+// opened and, while the same decision is still theirs, the move they were typing.
+function groupName(summary) {
+  return summary.textContent.replace(/\s*\(\d+\)\s*$/, "");
+}
+
+function controlName(el) {
+  return el.getAttribute("aria-label") || el.textContent.trim();
+}
+
+function placeInFragments() {
+  const active = document.activeElement;
+  const fragment = active && active !== body ? active.closest?.("[id^='frag-']") : null;
+  return {
+    fragment: fragment ? fragment.id : null,
+    act: fragment ? (active.dataset.act ?? null) : null,
+    control: fragment ? controlName(active) : null,
+    name: fragment ? active.getAttribute("name") : null,
+    open: [...document.querySelectorAll("#frag-actions details[open] > summary")].map(groupName),
+    typed: document.querySelector("#frag-actions input[name=notation]")?.value ?? "",
+    turn: state.turn,
+  };
+}
+
+function restorePlace(place) {
+  for (const summary of document.querySelectorAll("#frag-actions details > summary")) {
+    if (place.open.includes(groupName(summary))) summary.parentElement.open = true;
+  }
+  const input = document.querySelector("#frag-actions input[name=notation]");
+  if (input && place.typed && place.turn !== null && place.turn === state.turn) input.value = place.typed;
+  const root = place.fragment ? $(place.fragment) : null;
+  if (!root || root.contains(document.activeElement)) return;
+  let el = null;
+  if (place.act !== null) {
+    const acts = [...root.querySelectorAll("[data-act]")];
+    el = acts.find((e) => e.dataset.act === place.act && controlName(e) === place.control);
+    el = el || acts.find((e) => controlName(e) === place.control);
+  } else if (place.name) {
+    el = root.querySelector(`[name="${CSS.escape(place.name)}"]`);
+  }
+  if (el) el.focus({ preventScroll: true });
+}
+
 function onView(message) {
+  const place = placeInFragments();
   state.v = message.v;
   state.turn = message.turn;
   body.dataset.v = String(message.v);
@@ -132,6 +177,7 @@ function onView(message) {
   for (const name of FRAGMENTS) {
     if (name in html) $(`frag-${name}`).innerHTML = html[name];
   }
+  restorePlace(place);
   if ("log" in html) {
     const log = $("frag-log");
     if (html.log_mode === "replace") log.innerHTML = html.log;
