@@ -670,6 +670,9 @@ def train(
         int, typer.Option(help="games per evaluation, against each of heuristic and random", min=1)
     ] = 50,
     shaping: Annotated[float, typer.Option(help="weight of potential-based reward shaping (0: off)", min=0.0)] = 0.0,
+    imitate: Annotated[str, typer.Option(help="bot spec to copy before self-play starts (a warm start)")] = "",
+    imitate_games: Annotated[int, typer.Option(help="games of --imitate in every seat to copy from", min=1)] = 200,
+    imitate_epochs: Annotated[int, typer.Option(help="passes over those games' choices", min=1)] = 5,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
     resume: Annotated[bool, typer.Option(help="go on with the run saved in --out")] = False,
     force: Annotated[bool, typer.Option(help="start over in a non-empty --out")] = False,
@@ -702,6 +705,9 @@ def train(
         eval_every=eval_every,
         eval_games=eval_games,
         shaping=shaping,
+        imitate=imitate,
+        imitate_games=imitate_games,
+        imitate_epochs=imitate_epochs,
         seed=seed,
         device=device,
     )
@@ -709,6 +715,8 @@ def train(
     for kind, _ in settings.league:
         if kind != "past":
             _check_bots([kind], players)
+    if imitate:
+        _check_bots([imitate], players)
     try:
         run = trainer.start(settings, out, resume=resume, force=force)
         run.settings = trainer.TrainSettings.from_json({**run.settings.to_json(), "iterations": iterations})
@@ -726,8 +734,14 @@ def train(
             if rates:
                 typer.echo(f"iteration {row['iteration']}: win rate {', '.join(rates)}")
 
+        def warmed(stats: dict[str, Any]) -> None:
+            typer.echo(
+                f"warm start: copied {stats['bot']} from {stats['decisions']} choices in {stats['games']} games, "
+                f"{stats['accuracy']:.0%} of them ranked first"
+            )
+
         try:
-            trainer.train(run, out, iterations, report)
+            trainer.train(run, out, iterations, report, warmed)
         except KeyboardInterrupt:
             typer.echo(
                 f"interrupted: {run.iteration} iterations are saved in {out}; go on with the same command and --resume",

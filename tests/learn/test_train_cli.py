@@ -35,6 +35,7 @@ def test_train_then_resume_then_play_the_policy(tmp_path: Path, capsys: pytest.C
         (["--league", "heuristic"], "--league"),
         (["--league", "heuristic=0"], "weights must not all be 0"),
         (["--league", "nosuchbot=1"], "unknown bot"),
+        (["--imitate", "nosuchbot"], "unknown bot"),
         (["--resume"], "no checkpoint"),
         (["--device", "tpu"], "device"),
     ],

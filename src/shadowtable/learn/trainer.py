@@ -34,6 +34,7 @@ from shadowtable.bots.registry import make_bot
 from shadowtable.core.game import Game
 from shadowtable.core.registry import make
 from shadowtable.core.rng import derive_seed
+from shadowtable.learn.imitation import demonstrations, imitate
 from shadowtable.learn.network import PolicyValueNet, save_policy
 from shadowtable.learn.ppo import PPOSettings, make_batch, update
 from shadowtable.learn.selfplay import BotPlayer, Finished, NetPlayer, Player, Potential, play_batch
@@ -42,6 +43,7 @@ from shadowtable.rl.encoding import encoder_for
 CHECKPOINT = "checkpoint.pt"
 POLICY = "policy.pt"
 PROGRESS = "progress.csv"
+IMITATION = "imitation.json"
 PROGRESS_FIELDS = (
     "iteration",
     "games",
@@ -83,6 +85,10 @@ class TrainSettings:
     """Bots the policy is evaluated against (one seat each, rotating)."""
     shaping: float = 0.0
     """Weight of potential-based reward shaping by the game's first state evaluation (0: off)."""
+    imitate: str = ""
+    """A bot spec to copy before self-play starts (:mod:`shadowtable.learn.imitation`; empty: none)."""
+    imitate_games: int = 200
+    imitate_epochs: int = 5
     seed: int = 0
     device: str = "auto"
 
@@ -134,6 +140,8 @@ class Run:
     device: torch.device
     league: list[PolicyValueNet] = field(default_factory=list)
     iteration: int = 0
+    imitation: dict[str, Any] | None = None
+    """How the warm start went (None: not done, or not asked for)."""
 
 
 def new_run(settings: TrainSettings) -> Run:
@@ -251,6 +259,7 @@ def checkpoint_data(run: Run) -> dict[str, Any]:
         "rng": run.rng.getstate(),
         "generator": run.generator.get_state(),
         "torch_rng": torch.get_rng_state(),
+        "imitation": run.imitation,
     }
 
 
@@ -282,6 +291,7 @@ def resume_run(out: Path) -> Run:
     run.generator.set_state(data["generator"])
     torch.set_rng_state(data["torch_rng"])
     run.iteration = int(data["iteration"])
+    run.imitation = data.get("imitation")
     return run
 
 
@@ -301,7 +311,7 @@ def start(settings: TrainSettings, out: Path, *, resume: bool = False, force: bo
     if out.exists() and any(out.iterdir()) and not force:
         raise ValueError(f"{out} is not empty; pass --resume to go on with its run or --force to start over")
     out.mkdir(parents=True, exist_ok=True)
-    for name in (CHECKPOINT, POLICY, PROGRESS):
+    for name in (CHECKPOINT, POLICY, PROGRESS, IMITATION):
         (out / name).unlink(missing_ok=True)
     (out / "settings.json").write_text(json.dumps(settings.to_json(), indent=2) + "\n", encoding="utf-8")
     return new_run(settings)
@@ -331,8 +341,40 @@ def _write_rows(path: Path, rows: list[dict[str, Any]], mode: str, columns: list
         writer.writerows(rows)
 
 
-def train(run: Run, out: Path, until: int, on_iteration: Callable[[dict[str, Any]], None] | None = None) -> Run:
-    """Iterate until ``until`` iterations are done, saving after each."""
+def warm_start(run: Run) -> dict[str, Any]:
+    """Copy ``settings.imitate``'s choices into the network; the new network becomes the league's
+    first past self. Returns (and keeps in the run) what it learnt from and how well."""
+    settings = run.settings
+    started = time.perf_counter()
+    demos = demonstrations(run.game, settings.imitate, settings.imitate_games, run.rng)
+    stats = imitate(
+        run.net, run.optimizer, demos, epochs=settings.imitate_epochs, generator=run.generator, device=run.device
+    )
+    run.league = [_frozen(run.net)]
+    run.imitation = {
+        "bot": settings.imitate,
+        "games": settings.imitate_games,
+        **asdict(stats),
+        "seconds": time.perf_counter() - started,
+    }
+    return run.imitation
+
+
+def train(
+    run: Run,
+    out: Path,
+    until: int,
+    on_iteration: Callable[[dict[str, Any]], None] | None = None,
+    on_warm_start: Callable[[dict[str, Any]], None] | None = None,
+) -> Run:
+    """Warm start where asked (once, before the first iteration), then iterate until ``until``
+    iterations are done, saving after each."""
+    if run.settings.imitate and run.iteration == 0 and run.imitation is None:
+        stats = warm_start(run)
+        (out / IMITATION).write_text(json.dumps(stats, indent=2) + "\n", encoding="utf-8")
+        save_checkpoint(run, out)
+        if on_warm_start is not None:
+            on_warm_start(stats)
     while run.iteration < until:
         row = step(run)
         _write_rows(out / PROGRESS, [row], "a", progress_fields(run.settings))
