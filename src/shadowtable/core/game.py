@@ -124,6 +124,14 @@ class Game(ABC, Generic[S]):
             state = self.apply_in_place(state, action)
         return state
 
+    def simultaneous_decisions(self, state: S) -> list[tuple[int, list[int]]]:
+        """Where the rules have several seats choose together and in secret from ``state`` on
+        (each without seeing the others' choices), those decisions in the order the engine asks
+        for them: ``(seat, legal actions)``, the first being :meth:`current_player`'s.  The
+        rules guarantee that no seat's options depend on another's choice in the block.  Empty
+        where the decision is the current seat's alone (the default)."""
+        return []
+
     def is_terminal(self, state: S) -> bool:
         """Whether the game is over."""
         return self.current_player(state) == TERMINAL

@@ -19,7 +19,7 @@ from shadowtable.games.shadow_planet.rules.endgame import outcome
 from shadowtable.games.shadow_planet.setup import new_state
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.summary import summary
-from shadowtable.games.shadow_planet.tasks import StepMove
+from shadowtable.games.shadow_planet.tasks import DiscardMessage, StepMove
 
 MAX_ROUNDS = 60
 """Rounds can never exceed this: the Countdown advances at least 1 per round and only the
@@ -89,6 +89,17 @@ class ShadowPlanetGame(Game[State]):
     def current_player(self, state: State) -> int:
         seat = KERNEL.current_player(state)
         return TERMINAL if seat is None else seat
+
+    def simultaneous_decisions(self, state: State) -> list[tuple[int, list[int]]]:
+        """The Messages discards: every player with a Gear secretly discards one card (RB), each
+        from their own Gear, so no discard changes another's options."""
+        block: list[tuple[int, list[int]]] = []
+        probe = state
+        while isinstance(KERNEL.top(probe), DiscardMessage):
+            legal = self.legal_actions(probe)
+            block.append((self.current_player(probe), legal))
+            probe = self.apply_unchecked(probe, legal[0])
+        return block
 
     def is_terminal(self, state: State) -> bool:
         return KERNEL.current_player(state) is None
