@@ -96,3 +96,15 @@ def test_bad_policies_are_refused_with_a_clear_error(tmp_path: Path) -> None:
     seat = game.current_player(state)
     with pytest.raises(BotError, match="trained for shadowlord with 2 players"):
         bot.choose(game, seat, game.observe(state, seat), game.legal_actions(state), random.Random(0))
+
+
+def test_the_bot_decides_on_one_thread(tmp_path: Path) -> None:
+    path = untrained_policy(tmp_path / "tiny.pt", "tiny-showdown", 2)
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)  # PyTorch's default on a two-core machine: 20 times slower here
+        game = make("tiny-showdown", players=2)
+        play_game(game, [make_bot(f"policy:path={path}"), make_bot("random")], 1)
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(threads)
