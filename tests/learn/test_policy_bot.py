@@ -108,3 +108,18 @@ def test_the_bot_decides_on_one_thread(tmp_path: Path) -> None:
         assert torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(threads)
+
+
+def test_a_policy_shipped_in_16_bits_chooses_as_the_trained_one(tmp_path: Path) -> None:
+    from shadowtable.learn.network import half_precision, load_policy_record
+
+    path = untrained_policy(tmp_path / "sp.pt", "shadow-planet", 4)
+    torch.save(half_precision(load_policy_record(path)), tmp_path / "half.pt")
+    assert (tmp_path / "half.pt").stat().st_size < 0.6 * path.stat().st_size
+    game = make("shadow-planet", players=4)
+    full, half = make_bot(f"policy:path={path}"), make_bot(f"policy:path={tmp_path / 'half.pt'}")
+    for state, seat in positions("shadow-planet", 4, seed=3, count=10):
+        observation, legal = game.observe(state, seat), game.legal_actions(state)
+        assert full.probabilities(game, observation, legal) == pytest.approx(
+            half.probabilities(game, observation, legal), abs=0.02
+        )

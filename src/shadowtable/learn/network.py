@@ -71,10 +71,16 @@ def save_policy(net: PolicyValueNet, path: Path, game: str, players: int, option
     tmp.replace(path)
 
 
+def half_precision(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with its weights stored in 16 bits (half the file; a shipped policy is played
+    from exactly these weights, widened back to 32 bits)."""
+    return {**record, "state_dict": {name: t.half() for name, t in record["state_dict"].items()}}
+
+
 def net_from_record(record: dict[str, Any]) -> PolicyValueNet:
-    """The network a policy record describes, with its weights."""
+    """The network a policy record describes, with its weights (16-bit ones widened)."""
     net = PolicyValueNet(int(record["obs_size"]), int(record["num_actions"]), [int(h) for h in record["hidden"]])
-    net.load_state_dict(record["state_dict"])
+    net.load_state_dict({name: t.float() for name, t in record["state_dict"].items()})
     net.eval()
     return net
 

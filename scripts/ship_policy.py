@@ -1,0 +1,44 @@
+"""Ship a trained policy with the package: its weights in 16 bits, under the name the ``policy``
+bot looks for when given no path (``shadowtable/learn/policies/<game>-<players>p.pt``).
+
+    python scripts/ship_policy.py runs/sp4/policy.pt [--force]
+
+Evaluate the shipped file itself (``--bots policy,heuristic*3``): it is what players meet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import torch
+
+from shadowtable.learn.network import half_precision, load_policy_record
+
+POLICIES = Path(__file__).resolve().parent.parent / "src" / "shadowtable" / "learn" / "policies"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("policy", type=Path, help="a policy.pt written by shadowtable train")
+    parser.add_argument("--force", action="store_true", help="replace the policy shipped for that game")
+    args = parser.parse_args()
+    try:
+        record = load_policy_record(args.policy)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    out = POLICIES / f"{record['game']}-{record['players']}p.pt"
+    if out.exists() and not args.force:
+        print(f"error: {out} exists; pass --force to replace it", file=sys.stderr)
+        return 2
+    tmp = out.with_name(out.name + ".tmp")
+    torch.save(half_precision(record), tmp)
+    tmp.replace(out)
+    print(f"shipped {out} ({out.stat().st_size // 1024} KiB); play it with --bots policy")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
