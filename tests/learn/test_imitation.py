@@ -6,9 +6,10 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 import torch
 
-from shadowtable.bots.registry import register_bot
+from shadowtable.bots import registry
 from shadowtable.core.game import CHANCE, TERMINAL, Game
 from shadowtable.core.registry import make
 from shadowtable.core.rng import sample_outcome
@@ -25,7 +26,11 @@ class AlwaysRaises:
         return RAISE if RAISE in legal else legal[0]
 
 
-register_bot("always-raises", lambda **_: AlwaysRaises())
+@pytest.fixture(autouse=True)
+def always_raises_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot is registered for these tests only (the server lists every registered bot)."""
+    monkeypatch.setitem(registry._FACTORIES, "always-raises", lambda **_: AlwaysRaises())
+
 
 WARM = trainer.TrainSettings(
     game="tiny-showdown",
