@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+from shadowtable.bots.base import check_bot_fits
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import InvalidSeatError, RecordError, ShadowTableError
 from shadowtable.core.game import Game
@@ -522,6 +523,9 @@ def _tui_table(
     specs = seat_bots(humans, players, bots.split(","))
     game = make(game_id, players=players, **parse_options(options))
     seat_list = [None if spec is None else make_bot(spec) for spec in specs]
+    for bot in seat_list:
+        if bot is not None:
+            check_bot_fits(bot, game)  # a bot that cannot play this game is refused before the app starts
     names = ["human" if spec is None else spec for spec in specs]
     return PlayApp, Table(Session(game, seat_list, seed, seat_names=names), humans)
 

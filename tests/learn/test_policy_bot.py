@@ -123,3 +123,21 @@ def test_a_policy_shipped_in_16_bits_chooses_as_the_trained_one(tmp_path: Path) 
         assert full.probabilities(game, observation, legal) == pytest.approx(
             half.probabilities(game, observation, legal), abs=0.02
         )
+
+
+def test_the_shipped_policy_plays_when_no_path_is_given() -> None:
+    from shadowtable.bots.policy_bot import shipped_policy
+    from shadowtable.learn.network import load_policy_record
+
+    path = shipped_policy("shadow-planet", 4)
+    assert path is not None, "the package ships a policy for The Shadow Planet with 4 players"
+    record = load_policy_record(path)
+    assert (record["game"], record["players"]) == ("shadow-planet", 4)
+    assert all(t.dtype == torch.float16 for t in record["state_dict"].values())
+    game = make("shadow-planet", players=4)
+    assert play_game(game, [make_bot("policy"), *(make_bot("heuristic") for _ in range(3))], 0).returns is not None
+    bot = make_bot("policy")
+    sl = make("shadowlord", players=3)
+    state, seat = positions("shadowlord", 3, seed=1, count=1)[0]
+    with pytest.raises(BotError, match="no policy ships for shadowlord with 3 players"):
+        bot.choose(sl, seat, sl.observe(state, seat), sl.legal_actions(state), random.Random(0))

@@ -25,3 +25,12 @@ class Bot(Protocol):
     ) -> int:
         """Pick one of ``legal_actions``; ``rng`` is this seat's private stream from the runner."""
         ...
+
+
+def check_bot_fits(bot: Bot, game: Game[Any]) -> None:
+    """Raise :class:`~shadowtable.core.errors.BotError` now if ``bot`` cannot play ``game``, rather
+    than at its first decision: a bot that can tell defines ``check_game(game)`` (the ``policy``
+    bot: a policy trained for another game or player count, or none shipped)."""
+    check = getattr(bot, "check_game", None)
+    if check is not None:
+        check(game)

@@ -87,6 +87,10 @@ class PolicyBot:
         self._loaded = (game.spec.id, game.players, net, encoder)
         return net, encoder
 
+    def check_game(self, game: Game[Any]) -> None:
+        """Raise :class:`BotError` if this policy cannot play ``game`` (see :func:`check_bot_fits`)."""
+        self._net(game)
+
     def probabilities(self, game: Game[Any], observation: Observation, legal_actions: Sequence[int]) -> list[float]:
         """The policy's probability of each legal action (in the order given)."""
         import numpy as np
