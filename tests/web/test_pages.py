@@ -89,6 +89,7 @@ def test_a_spectator_page_shows_the_board_and_no_seat(client: Any) -> None:
         ({"players": "9"}, "players: Shadowlord! takes 2 to 4"),
         ({"players": "two"}, "players: expected a number"),
         ({"seat_1": "bot:../../etc"}, "seat 1: expected human or one of the bots"),
+        ({"seat_1": "bot:policy"}, "seat 1: expected human or one of the bots"),  # none ships for this game
         ({"opt_turn_cap": "many"}, "option turn_cap: expected a whole number"),
         ({"opt_turn_cap": "0"}, "turn_cap"),
         ({"opt_modified": "maybe"}, "option modified: expected yes or no"),
@@ -156,3 +157,22 @@ def test_a_name_with_markup_is_shown_as_text(client: Any) -> None:
     page = client.get(f"/t/{table}").text
     assert name not in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_a_table_against_the_shipped_policy_is_offered_where_one_ships_and_plays_to_the_end(client: Any) -> None:
+    pytest.importorskip("torch")
+    offered = client.get("/lobby/setup", params={"game": "shadow-planet", "players": "4"}).text
+    assert "bot:policy" in offered and "Trained policy" in offered
+    for game, players in (("shadow-planet", "5"), ("shadowlord", "2")):
+        assert "bot:policy" not in client.get("/lobby/setup", params={"game": game, "players": players}).text
+    seats = {f"seat_{i}": "bot:policy" for i in (1, 2, 3)}
+    created = _create(client, game="shadow-planet", players="4", **seats)
+    assert created.status_code == 303, created.text
+    table = created.headers["location"].rsplit("/", 1)[1]
+    with client.websocket_connect(f"/ws/{table}") as socket:
+        seat = Seat(socket)
+        seat.hello()
+        over = play_out(seat)
+    assert len(over["returns"]) == 4
+    refused = client.post("/api/tables", json={"game": "shadowlord", "players": 2, "seats": ["human", "bot:policy"]})
+    assert refused.status_code == 400 and "no policy ships for shadowlord" in refused.json()["error"]

@@ -21,6 +21,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from shadowtable.bots.base import check_bot_fits
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
@@ -223,7 +224,7 @@ class TableService:
             game = make(new.game, players=new.players, **new.options)
         except ShadowTableError as exc:
             raise ServiceError(str(exc)) from exc
-        seats = _seats(new.seats, game.players)
+        seats = _seats(new.seats, game)
         clock = _clock(new.clock)
         if clock is not None:
             for seat in seats:
@@ -1124,7 +1125,8 @@ def _finished_record(table: Table) -> GameRecord:
     )
 
 
-def _seats(specs: list[str], players: int) -> list[Seat]:
+def _seats(specs: list[str], game: Game[Any]) -> list[Seat]:
+    players = game.players
     if len(specs) != players:
         raise ServiceError(f"seats: expected {players} entries (human or bot:<name>), got {len(specs)}")
     seats = []
@@ -1136,7 +1138,7 @@ def _seats(specs: list[str], players: int) -> list[Seat]:
         if kind != "bot" or not bot:
             raise ServiceError(f"seats[{i}]: expected 'human' or 'bot:<name>', got {spec[:40]!r}")
         try:
-            make_bot(bot)
+            check_bot_fits(make_bot(bot), game)  # refused now, not at its first decision
         except ShadowTableError as exc:
             raise ServiceError(f"seats[{i}]: {exc}") from exc
         seats.append(Seat("bot", bot, None, None))

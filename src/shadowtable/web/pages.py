@@ -7,6 +7,7 @@ the table page live over the game socket.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
@@ -16,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 import shadowtable
+from shadowtable.bots.policy_bot import shipped_policy
 from shadowtable.bots.registry import available_bots
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
@@ -31,6 +33,7 @@ BOT_LEVELS = {
     "random": "Random (level 0: any legal move)",
     "heuristic": "Heuristic (level 1: plays sensibly, quick)",
     "ismcts": "ISMCTS (level 2: searches, stronger and slower)",
+    "policy": "Trained policy (learned by self-play, quick)",
 }
 CLOCKS = {"": "No clock", "300": "5 minutes each", "900": "15 minutes each", "1800": "30 minutes each"}
 TABLE_PATH = r"^[A-Za-z0-9_-]{1,32}$"
@@ -90,12 +93,22 @@ def parse_clock(form: dict[str, str]) -> dict[str, Any] | None:
     return {"initial_s": initial_s, "bonus_s": bonus_s, "on_timeout": form.get("on_timeout", "bot")}
 
 
-def parse_seats(form: dict[str, str], players: int) -> list[str]:
+def bots_offered(game: str, players: int) -> list[str]:
+    """The bots the lobby offers for ``game`` with ``players`` players: the trained policy only
+    where one ships for them and PyTorch is installed."""
+    offered = [b for b in BOT_LEVELS if b in available_bots() and b != "policy"]
+    if shipped_policy(game, players) is not None and importlib.util.find_spec("torch") is not None:
+        offered.append("policy")
+    return offered
+
+
+def parse_seats(form: dict[str, str], game: str, players: int) -> list[str]:
     """Seat 0 is the creator's; every other seat is ``human`` or ``bot:<name>``."""
     seats = ["human"]
+    offered = bots_offered(game, players)
     for i in range(1, players):
         choice = form.get(f"seat_{i}", "human")
-        if choice != "human" and choice.removeprefix("bot:") not in BOT_LEVELS:
+        if choice != "human" and choice.removeprefix("bot:") not in offered:
             raise ServiceError(f"seat {i}: expected human or one of the bots")
         seats.append(choice)
     return seats
@@ -159,7 +172,7 @@ def add_pages(
             "players": players,
             "options": offered_options(spec),
             "bots": BOT_LEVELS,
-            "bots_here": [b for b in BOT_LEVELS if b in available_bots()],
+            "bots_here": bots_offered(spec.id, players),
         }
 
     @router.get("/lobby/setup", response_class=HTMLResponse)
@@ -199,7 +212,7 @@ def add_pages(
                 spec.id,
                 players,
                 parse_options(spec, form),
-                parse_seats(form, players),
+                parse_seats(form, spec.id, players),
                 parse_clock(form),
                 form.get("listed", "yes") == "yes",
             )
