@@ -8,6 +8,9 @@ the league (which starts with the untrained network); every ``eval_every`` itera
 policy plays ``eval_games`` games against each bot of ``eval_against`` (one seat each,
 rotating).
 
+With ``imitate`` set, the network first copies that bot's choices (:mod:`shadowtable.learn.imitation`),
+once, before the first iteration.
+
 Everything a run needs to go on lives in ``out/checkpoint.pt`` (written atomically after every
 iteration): the settings, the network, the optimiser, the league and every random generator's
 state, so a resumed run makes exactly the updates an uninterrupted one makes. ``out/policy.pt``
