@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 import torch
 
+from learn.test_trainer import TINY
 from shadowtable.bots import registry
 from shadowtable.core.game import CHANCE, TERMINAL, Game
 from shadowtable.core.registry import make
@@ -32,22 +34,7 @@ def always_raises_bot(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry._FACTORIES, "always-raises", lambda **_: AlwaysRaises())
 
 
-WARM = trainer.TrainSettings(
-    game="tiny-showdown",
-    players=2,
-    iterations=2,
-    games=32,
-    hidden=(32,),
-    lr=3e-3,
-    self_play=0.0,
-    league=(("random", 1.0),),
-    eval_every=0,
-    eval_against=("random",),
-    imitate="always-raises",
-    imitate_games=60,
-    imitate_epochs=30,
-    seed=3,
-)
+WARM = replace(TINY, iterations=2, games=32, imitate="always-raises", imitate_games=60, imitate_epochs=30, seed=3)
 
 
 def _raise_probability(run: trainer.Run) -> float:

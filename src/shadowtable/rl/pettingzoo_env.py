@@ -22,6 +22,16 @@ from shadowtable.core.rng import sample_outcome
 from shadowtable.rl.encoding import encode_into, encoder_for
 
 
+def past_chance(game: Game[Any], state: Any, rng: random.Random) -> tuple[Any, int]:
+    """``state`` after its chance nodes, drawn with ``rng``, and the player then to act (or
+    ``TERMINAL``)."""
+    player = game.current_player(state)
+    while player == CHANCE:
+        state = game.apply_unchecked(state, sample_outcome(game.chance_outcomes(state), rng))
+        player = game.current_player(state)
+    return state, player
+
+
 class ShadowTableAEC(AECEnv):  # type: ignore[misc]
     """One game as an agent-environment-cycle environment; agents are ``player_0 .. player_{n-1}``.
 
@@ -61,11 +71,8 @@ class ShadowTableAEC(AECEnv):  # type: ignore[misc]
 
     def _settle(self, state: Any) -> None:
         """Take ``state``, resolve chance nodes, and note the seat to act and its legal actions."""
-        game, rng = self.game, self._rng
-        player = game.current_player(state)
-        while player == CHANCE:
-            state = game.apply_unchecked(state, sample_outcome(game.chance_outcomes(state), rng))
-            player = game.current_player(state)
+        game = self.game
+        state, player = past_chance(game, state, self._rng)
         self.state, self._player = state, player
         self._legal = game.legal_actions(state) if player >= 0 else []
         self._version += 1

@@ -22,10 +22,10 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from shadowtable.core.errors import IllegalActionError
-from shadowtable.core.game import CHANCE, TERMINAL, Game
+from shadowtable.core.game import TERMINAL, Game
 from shadowtable.core.registry import make
-from shadowtable.core.rng import sample_outcome
 from shadowtable.rl.encoding import encode_into, encoder_for
+from shadowtable.rl.pettingzoo_env import past_chance
 
 
 class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
@@ -98,10 +98,7 @@ class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
     def _settle(self, state: Any) -> None:
         """Take ``state``, resolve chance nodes, and note who decides next."""
         game = self.game
-        player = game.current_player(state)
-        while player == CHANCE:
-            state = game.apply_unchecked(state, sample_outcome(game.chance_outcomes(state), self._rng))
-            player = game.current_player(state)
+        state, player = past_chance(game, state, self._rng)
         self.state = state
         if player == TERMINAL:
             self.deciding = {}
