@@ -253,16 +253,19 @@ def test_a_view_arriving_mid_decision_keeps_the_focus_the_open_group_and_the_typ
         page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=30000)
 
     try:
-        for _ in range(40):  # play until a decision lists a group of choices, and no view follows it
+        found = False
+        for _ in range(80):  # play until a decision lists a group of choices, and no view follows it
             page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=30000)
             if page.locator("#frag-actions details").count():
                 version = page.evaluate("() => document.body.dataset.v")
                 page.wait_for_timeout(1000)
-                if page.evaluate("() => document.body.dataset.v") == version:
+                found = page.evaluate("() => document.body.dataset.v") == version
+                if found:
                     break
                 continue
-            assert player.step(random_policy), "a decision with nothing to click"
+            player.step(random_policy)  # nothing while the view of its last click is on its way
             page.wait_for_timeout(300)
+        assert found, "no decision listed a group of choices"
         # Open the first group (unless it is open already) and focus its first choice, in one step.
         label, words = page.evaluate(
             """() => {
