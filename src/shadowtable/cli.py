@@ -16,7 +16,7 @@ from shadowtable.bots.base import check_bot_fits
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import InvalidSeatError, RecordError, ShadowTableError
 from shadowtable.core.game import Game
-from shadowtable.core.record import GameRecord, replay_final
+from shadowtable.core.record import SEED_RANGE, GameRecord, is_seed, replay_final
 from shadowtable.core.records_io import iter_records
 from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.sim.batch import line_up
@@ -454,6 +454,8 @@ def play(
             )
         load_file, game_id = None, args[0]
         _check_play_seats(game_id, players, seat, hotseat, watch)
+        if not is_seed(seed):
+            raise CliError(f"--seed must be {SEED_RANGE}, got {seed}")
     if save is not None and save.exists() and not (load_file is not None and _same_file(save, load_file)):
         raise CliError(
             f"{save} already exists; a save never replaces another file. "
