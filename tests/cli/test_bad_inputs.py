@@ -266,6 +266,7 @@ def _cases() -> list[tuple[list[str], str]]:
         ([*PLAY, "--option", "oops"], "bad --option"),
         ([*PLAY, "--speed", "fast"], "--speed"),
         ([*PLAY, "--seed", "x"], "--seed"),
+        ([*PLAY, "--trust-edited"], "--trust-edited goes with --load"),
         *[([*PLAY, "--seed", n], "--seed must be a whole number from 0 to") for n in ("-1", str(2**53), HUGE)],
     ]
     for name in BAD_RECORD_FILES:

@@ -128,8 +128,7 @@ class ShadowPlanetGame(Game[State]):
         return state
 
     def apply_recorded(self, state: State, action: int, *, checked: bool = True) -> tuple[State, list[Event]]:
-        number = self.check_legal(state, action) if checked else action_id(action)
-        return KERNEL.apply_recorded(self.ctx, state, number, checked=False)
+        return KERNEL.apply_recorded(self.ctx, state, action_id(action), checked=checked)
 
     def returns(self, state: State) -> list[float]:
         if state.stack:

@@ -112,8 +112,7 @@ class ShadowlordGame(Game[SLState]):
         return state
 
     def apply_recorded(self, state: SLState, action: int, *, checked: bool = True) -> tuple[SLState, list[Event]]:
-        number = self.check_legal(state, action) if checked else action_id(action)
-        return self.kernel.apply_recorded(self.ctx, state, number, checked=False)
+        return self.kernel.apply_recorded(self.ctx, state, action_id(action), checked=checked)
 
     def returns(self, state: SLState) -> list[float]:
         if not state.end or state.winner < 0:
