@@ -69,7 +69,7 @@ class TinyGame(Game[TinyState]):
         return [(card, 1.0 / CARDS) for card in range(CARDS)]
 
     def apply(self, state: TinyState, action: int) -> TinyState:
-        self.check_legal(state, action)
+        action = self.check_legal(state, action)
         if self.current_player(state) == CHANCE:
             return replace(state, cards=(*state.cards, action))
         return replace(state, history=(*state.history, action))
@@ -186,6 +186,15 @@ class IllegalAcceptingTinyGame(TinyGame):
         return replace(state, history=(*state.history, action))
 
 
+class BoolTakingTinyGame(TinyGame):
+    """Broken: ``apply`` reads its action with ``int()``, so ``True`` is action 1 and ``"3"`` is 3."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-bool-taking")
+
+    def apply(self, state: TinyState, action: int) -> TinyState:
+        return super().apply(state, int(action))
+
+
 class ChattyTinyGame(TinyGame):
     """Broken: the game log tells every seat which card was dealt."""
 
@@ -241,7 +250,7 @@ class DiscardTinyGame(Game[DiscardState]):
         return [(c, 1.0 / CARDS) for c in range(CARDS)] if self.current_player(state) == CHANCE else []
 
     def apply(self, state: DiscardState, action: int) -> DiscardState:
-        self.check_legal(state, action)
+        action = self.check_legal(state, action)
         if self.current_player(state) == CHANCE:
             return replace(state, cards=(*state.cards, action))
         return replace(state, discards=(*state.discards, action))

@@ -16,7 +16,7 @@ from shadowtable.bots.base import check_bot_fits
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import InvalidSeatError, RecordError, ShadowTableError
 from shadowtable.core.game import Game
-from shadowtable.core.record import GameRecord, replay_final
+from shadowtable.core.record import SEED_RANGE, GameRecord, is_seed, replay_final
 from shadowtable.core.records_io import iter_records
 from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.sim.batch import line_up
@@ -428,6 +428,14 @@ def play(
         ),
     ] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value (repeatable)")] = None,
+    trust_edited: Annotated[
+        bool,
+        typer.Option(
+            "--trust-edited",
+            help="with --load: resume a save that was changed after it was saved (or saved by another user); "
+            "whoever changed it may have chosen its draws",
+        ),
+    ] = False,
 ) -> None:
     """Play in the terminal against bots, with friends at one screen, or watch bots play.
 
@@ -454,12 +462,18 @@ def play(
             )
         load_file, game_id = None, args[0]
         _check_play_seats(game_id, players, seat, hotseat, watch)
+        if not is_seed(seed):
+            raise CliError(f"--seed must be {SEED_RANGE}, got {seed}")
     if save is not None and save.exists() and not (load_file is not None and _same_file(save, load_file)):
         raise CliError(
             f"{save} already exists; a save never replaces another file. "
             f"Choose a new --save path, or resume that game with: shadowtable play --load {save}"
         )
-    app_cls, table = _tui_table(game_id, players, seat, bots, seed, hotseat, watch, load_file, option or [])
+    if trust_edited and load_file is None:
+        raise CliError("--trust-edited goes with --load FILE")
+    app_cls, table = _tui_table(
+        game_id, players, seat, bots, seed, hotseat, watch, load_file, option or [], trust_edited
+    )
     play_app = app_cls(
         table,
         save_path=save,
@@ -496,6 +510,7 @@ def _tui_table(
     watch: bool,
     load: Path | None,
     options: list[str],
+    trust_edited: bool = False,
 ) -> tuple[Any, Any]:
     """The app class and the table: a new game (no seed: system randomness), or the save ``load``.
 
@@ -507,17 +522,19 @@ def _tui_table(
     except ImportError as exc:
         raise CliError("the terminal game needs the [tui] extra: pip install 'shadowtable[tui]'") from exc
     from shadowtable.core.runner import Session
+    from shadowtable.saves import read_save
 
     if load is not None:
         if not load.is_file():
             raise CliError(f"no save file {load}; `shadowtable play --load` lists your saves")
-        record = next(iter(iter_records(load)), None)
-        if record is None:
-            raise CliError(f"{load} holds no game record")
+        loaded = read_save(load, trust_edited=trust_edited)
+        record = loaded.record
         if game_id and game_id != record.game:
             raise CliError(f"{load} is a saved game of {record.game}, not {game_id}")
         humans = [i for i, name in enumerate(record.seats) if name == "human"]
         session = Session.resume(record, [None if i in humans else make_bot(n) for i, n in enumerate(record.seats)])
+        if loaded.warning:  # last: a save refused for another reason prints its one error line only
+            typer.echo(f"warning: {loaded.warning}", err=True)
         return PlayApp, Table(session, humans)
     humans = [] if watch else parse_seats(hotseat, players) if hotseat else parse_seats(str(seat), players)
     specs = seat_bots(humans, players, bots.split(","))

@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from shadowtable.bots.random_bot import RandomBot
-from shadowtable.core.errors import IllegalActionError, InvalidSeatError, ShadowTableError
+from shadowtable.core.errors import IllegalActionError, InvalidActionError, InvalidSeatError, ShadowTableError
 from shadowtable.core.game import CHANCE, TERMINAL, Game, normalise_notation
 from shadowtable.core.record import GameRecord, replay
 from shadowtable.core.rng import derived_rng, sample_outcome
@@ -88,6 +88,83 @@ def check_illegal_rejected(game: Game[Any], state: Any, legal: list[int], where:
             _fail(where, f"illegal action {action} was accepted")
     if _canonical(game.state_to_json(state)) != before:
         _fail(where, "a rejected action changed the state")
+
+
+class _Index:
+    """An integer of another type, as NumPy's are: it converts through ``__index__`` only."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"_Index({self.value})"
+
+
+def _numpy_probes(value: int) -> tuple[list[object], list[object]]:
+    """NumPy's integer (taken as ``value``) and bool (refused), where NumPy is installed."""
+    try:
+        import numpy
+    except ImportError:
+        return [], []
+    return [numpy.int64(value), numpy.uint8(value) if value < 256 else numpy.int32(value)], [numpy.bool_(True)]
+
+
+def non_integer_actions(value: int) -> list[object]:
+    """Actions that are not integers, each refused (:func:`~shadowtable.core.game.action_id`):
+    ``value`` as text and as a float, both bools, ``None``, and NumPy's bool where installed."""
+    return [str(value), float(value), True, False, None, [value], *_numpy_probes(value)[1]]
+
+
+def integer_actions(value: int) -> list[object]:
+    """``value`` as integers of other types, each taken as ``value``: an ``__index__`` object,
+    and NumPy's integers where installed."""
+    return [_Index(value), *_numpy_probes(value)[0]]
+
+
+def check_action_types(game: Game[Any], state: Any, legal: list[int], where: str) -> None:
+    """Actions that are not integers raise :class:`IllegalActionError` from every entry point
+    (``apply``, ``apply_unchecked``, ``apply_recorded``, ``check_legal``) and change nothing, on
+    either build; an integer of another type (NumPy's) is the action of its value; a non-``str``
+    given to ``parse_action`` raises :class:`InvalidActionError`."""
+    before = _canonical(game.state_to_json(state))
+    value = legal[0]
+    entries: list[tuple[str, Callable[[object], object]]] = [
+        ("apply", lambda a: game.apply(state, a)),  # type: ignore[arg-type]
+        ("apply_unchecked", lambda a: game.apply_unchecked(state, a)),  # type: ignore[arg-type]
+        ("apply_recorded", lambda a: game.apply_recorded(state, a)),  # type: ignore[arg-type]
+        ("check_legal", lambda a: game.check_legal(state, a)),
+    ]
+    for name, call in entries:
+        for action in non_integer_actions(value):
+            try:
+                call(action)
+            except IllegalActionError:
+                continue
+            except Exception as exc:  # noqa: BLE001 - any other outcome is the failure reported
+                _fail(where, f"{name}({action!r}) raised {type(exc).__name__}, not IllegalActionError: {exc}")
+            _fail(where, f"{name}({action!r}) was accepted: only an integer is an action")
+    expected = _canonical(game.state_to_json(game.apply(state, value)))
+    for action in integer_actions(value):
+        try:
+            after = game.apply(state, action)  # type: ignore[arg-type]
+            reached = _canonical(game.state_to_json(after))
+        except Exception as exc:  # noqa: BLE001 - reported as the failure
+            _fail(where, f"apply({action!r}) raised {type(exc).__name__}: {exc}; it is action {value}")
+        if reached != expected:
+            _fail(where, f"apply({action!r}) reached another state than apply({value})")
+    for text in (value, None):
+        try:
+            game.parse_action(state, text)  # type: ignore[arg-type]
+        except InvalidActionError:
+            continue
+        except Exception as exc:  # noqa: BLE001 - reported as the failure
+            _fail(where, f"parse_action({text!r}) raised {type(exc).__name__}, not InvalidActionError")
+        _fail(where, f"parse_action({text!r}) was accepted: notation is text")
+    if _canonical(game.state_to_json(state)) != before:
+        _fail(where, "an action of another type changed the state")
 
 
 def check_json_roundtrip(game: Game[Any], state: Any, where: str) -> None:
@@ -368,6 +445,7 @@ def checked_playout(game: Game[Any], seed: int, *, full_every: int = 1) -> Playo
             _fail(where, f"apply({action}) mutated its input state")
         if full:
             check_apply_in_place(game, state, action, next_state, where)
+            check_action_types(game, state, legal, where)
             check_event_text(game, state, legal, where)
             check_resampling(game, state, action, where, samples=1)
             check_seats_validated(game, state, where)

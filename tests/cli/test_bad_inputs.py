@@ -60,6 +60,10 @@ BAD_RECORD_FILES: dict[str, str | bytes] = {
     "options-list.jsonl": _variant(options=["rounds", 2]),
     "seed-text.jsonl": _variant(seed="7"),
     "seed-bool.jsonl": _variant(seed=True),
+    "seed-negative.jsonl": _variant(seed=-1),
+    "seed-too-big.jsonl": _variant(seed=2**53),
+    "seed-huge.jsonl": _variant(seed=int(HUGE)),
+    "seed-of-5000-digits.jsonl": GOOD_LINE[:-1] + ', "seed": ' + "9" * 5000 + "}\n",
     "returns-text.jsonl": _variant(returns="win"),
     "returns-bools.jsonl": _variant(returns=[True, False, False]),
     "returns-short.jsonl": _variant(returns=[1.0]),
@@ -262,6 +266,8 @@ def _cases() -> list[tuple[list[str], str]]:
         ([*PLAY, "--option", "oops"], "bad --option"),
         ([*PLAY, "--speed", "fast"], "--speed"),
         ([*PLAY, "--seed", "x"], "--seed"),
+        ([*PLAY, "--trust-edited"], "--trust-edited goes with --load"),
+        *[([*PLAY, "--seed", n], "--seed must be a whole number from 0 to") for n in ("-1", str(2**53), HUGE)],
     ]
     for name in BAD_RECORD_FILES:
         cases += [

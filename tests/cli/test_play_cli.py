@@ -183,3 +183,89 @@ def test_a_crash_prints_where_the_game_is_saved_and_exits_1(
     [path] = _saves(data_dir)
     err = capsys.readouterr().err
     assert "RuntimeError: injected failure" in err and f"Resume it with: shadowtable play --load {path}" in err
+
+
+def _edited_draw(record: GameRecord) -> list[int]:
+    """The record's actions with one chance outcome (a card drawn, a die) changed to another
+    outcome that was legal there, such that the whole record still replays."""
+    from shadowtable.core import CHANCE
+    from shadowtable.core.record import game_for_record
+
+    game = game_for_record(record)
+    states = [game.initial_state()]
+    for action in record.actions[:-1]:
+        states.append(game.apply(states[-1], action))
+    for index in reversed(range(len(record.actions))):
+        state = states[index]
+        if game.current_player(state) != CHANCE:
+            continue
+        for other in game.legal_actions(state):
+            if other == record.actions[index]:
+                continue
+            edited = [*record.actions[:index], other, *record.actions[index + 1 :]]
+            try:
+                replayed = state
+                for action in edited[index:]:
+                    replayed = game.apply(replayed, action)
+            except Exception:  # noqa: BLE001 - a later action no longer fits: try another
+                continue
+            return edited
+    raise AssertionError("no chance outcome could be changed")
+
+
+def test_an_edited_save_is_refused_unless_trusted(
+    headless: Callable[[Keys], list[PlayApp]], data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A drawn card changed to another legal one: the record still replays, only the seal tells."""
+    headless(["enter", "q"])
+    assert main(["play", "shadow-planet", "--players", "4"]) == 0
+    [path] = _saves(data_dir)
+    data = json.loads(path.read_text())
+    data["actions"] = _edited_draw(GameRecord.from_json(data))
+    path.write_text(json.dumps(data) + "\n")
+    edited = path.read_bytes()
+    capsys.readouterr()
+    ran = headless(["enter", "q"])
+    started = len(ran)
+    assert main(["play", "--load", str(path)]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in captured.err
+    assert "was changed after it was saved" in lines[0] and "--trust-edited" in lines[0]
+    assert len(ran) == started and path.read_bytes() == edited, "refused before the app starts, file left alone"
+    assert main(["play", "--load", str(path), "--trust-edited"]) == 0
+    assert "warning: " in capsys.readouterr().err
+    assert ran[-1].table.session.actions[: len(data["actions"])] == data["actions"]
+
+
+def test_a_save_is_sealed_with_a_key_only_its_owner_can_read(
+    headless: Callable[[Keys], list[PlayApp]], data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    headless(["enter", "q"])
+    assert main(["play", "shadowlord", "--players", "2"]) == 0
+    [path] = _saves(data_dir)
+    key = data_dir / "save-key"
+    assert key.is_file() and key.stat().st_mode & 0o777 == 0o600
+    capsys.readouterr()
+    assert main(["play", "--load", str(path)]) == 0
+    assert "warning" not in capsys.readouterr().err, "an untouched save loads silently"
+    key.unlink()  # as if another user's save: this data folder cannot vouch for it
+    assert main(["play", "--load", str(path)]) == 2
+    assert "saved by another user" in capsys.readouterr().err
+
+
+def test_a_save_from_before_seals_loads_with_one_warning_line(
+    headless: Callable[[Keys], list[PlayApp]], data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    headless(["enter", "q"])
+    assert main(["play", "shadowlord", "--players", "2"]) == 0
+    [path] = _saves(data_dir)
+    old = {key: value for key, value in json.loads(path.read_text()).items() if key != "seal"}
+    path.write_text(json.dumps(old) + "\n")
+    capsys.readouterr()
+    ran = headless(["enter", "q"])
+    assert main(["play", "--load", str(path)]) == 0
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("warning: ") and "has no seal" in line
+    assert ran[-1].table.session.actions[: len(old["actions"])] == old["actions"]
+    assert json.loads(path.read_text())["seal"].startswith("hmac-sha256:"), "saved back, it is sealed"

@@ -11,6 +11,7 @@ from shadowtable.core import Game, make, register
 from shadowtable.core.registry import unregister
 from shadowtable.testing import ConformanceFailure, check_game, check_replay
 from tiny_game import (
+    BoolTakingTinyGame,
     ChattyTinyGame,
     DiscardTinyGame,
     DriftingTinyGame,
@@ -56,6 +57,7 @@ def test_the_sound_discard_game_passes(registered: Any) -> None:
         (LeakyTinyGame, "observation of a determinized state differs"),
         (DriftingTinyGame, "different records|replay"),
         (IllegalAcceptingTinyGame, "illegal action"),
+        (BoolTakingTinyGame, "was accepted: only an integer is an action"),
         (ChattyTinyGame, "indistinguishable actions"),
         (TrueStateWordingTinyGame, "a log line or event reveals what the reader does not know"),
         (EventTellingTinyGame, "a log line or event reveals what the reader does not know"),
@@ -66,6 +68,7 @@ def test_the_sound_discard_game_passes(registered: Any) -> None:
         "leaks-hidden-cards",
         "replays-differently",
         "accepts-illegal",
+        "takes-true-as-1",
         "log-leaks-cards",
         "log-worded-from-true-state",
         "event-tells-hidden-cards",

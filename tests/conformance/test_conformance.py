@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 
 from shadowtable.core import (
+    CHANCE,
     Game,
+    IllegalActionError,
     InvalidOptionError,
     InvalidPlayersError,
     UnknownGameError,
@@ -16,7 +18,14 @@ from shadowtable.core import (
     game_class,
     make,
 )
-from shadowtable.testing import check_determinism, check_replay, checked_playout
+from shadowtable.core.rng import derived_rng, sample_outcome
+from shadowtable.testing import (
+    check_action_types,
+    check_determinism,
+    check_replay,
+    checked_playout,
+    non_integer_actions,
+)
 
 from .settings import CHUNK, SLOW_GAMES, settings_for
 
@@ -78,6 +87,27 @@ def test_records_round_trip_and_replay_identically(config: tuple[str, dict[str, 
         assert record.returns is not None
 
 
+def test_only_integers_are_actions_on_this_build(config: tuple[str, dict[str, Any]]) -> None:
+    """``apply(s, True)`` is not action 1, ``"3"``, ``3.0`` and ``None`` are refused with
+    IllegalActionError, and a NumPy integer is its value: through every entry point, on whichever
+    build runs (CI runs this file on the compiled build and again on the pure one)."""
+    gid, cfg = config
+    game = _new(gid, cfg)
+    rng = derived_rng(7, "action types")
+    state, bools_probed = game.initial_state(), set()
+    for step in range(60):
+        if game.is_terminal(state):
+            break
+        legal = game.legal_actions(state)
+        check_action_types(game, state, legal, f"{gid} {cfg} step {step}")
+        bools_probed |= {flag for flag in (False, True) if int(flag) in legal}
+        if game.current_player(state) == CHANCE:
+            state = game.apply(state, sample_outcome(game.chance_outcomes(state), rng))
+        else:
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert bools_probed, "no state had action 0 or 1 legal: True and False were never probed where they matter"
+
+
 def test_spec_is_consistent(config: tuple[str, dict[str, Any]]) -> None:
     gid, cfg = config
     game = _new(gid, cfg)
@@ -113,3 +143,24 @@ def test_ten_thousand_random_games(config: tuple[str, dict[str, Any]]) -> None:
     per_config = SLOW_GAMES // sum(1 for g, _ in CONFIGS if g == gid)
     for seed in range(per_config):
         checked_playout(_new(gid, cfg), 1_000_000 + seed, full_every=10_000)
+
+
+@pytest.mark.parametrize("action", non_integer_actions(1), ids=repr)
+def test_the_kernel_itself_refuses_what_is_not_an_integer(action: object) -> None:
+    """A game that hands actions straight to the kernel (as tests/third_game does) keeps the
+    contract too: the kernel's entry points take any object and check it, on both builds."""
+    from third_game.game import KERNEL, TinyStackGame
+
+    game = TinyStackGame(2)
+    state = game.initial_state()
+    assert 1 in game.legal_actions(state)
+    before = game.state_to_json(state)
+    for call in (
+        lambda: KERNEL.apply(None, state, action),
+        lambda: KERNEL.apply(None, state, action, checked=False),
+        lambda: KERNEL.apply_recorded(None, state, action),
+        lambda: KERNEL.check_legal(None, state, action),
+    ):
+        with pytest.raises(IllegalActionError):
+            call()
+    assert game.state_to_json(state) == before

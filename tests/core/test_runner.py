@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from shadowtable.bots import RandomBot
-from shadowtable.core import BotError, Game, GameRecord, make, play_game
+from shadowtable.core import BotError, Game, GameRecord, RecordError, make, play_game
 from shadowtable.core.rng import derive_seed, sample_outcome
 
 
@@ -116,3 +116,36 @@ def test_session_waits_for_a_person_and_rejects_illegal_input() -> None:
     session.apply(1)
     session.run()
     assert session.awaits_outside_decision() or session.is_over()
+
+
+class ChoiceBot(RecordingBot):
+    """Answers every decision with the same object, whatever it is."""
+
+    def __init__(self, choice: object) -> None:
+        super().__init__()
+        self.choice = choice
+
+    def choose(
+        self, game: Game[Any], seat: int, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
+    ) -> int:
+        assert 0 in legal and 1 in legal  # the tiny game's pass and raise: True and False would be taken
+        return self.choice  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("choice", [True, False, "1", 1.0], ids=repr)
+def test_a_bot_choosing_what_is_not_an_integer_is_a_bot_error(choice: object) -> None:
+    with pytest.raises(BotError, match="chose illegal action"):
+        play_game(make("tiny-showdown", players=2), [ChoiceBot(choice), ChoiceBot(choice)], seed=1)
+
+
+def test_a_bot_choosing_a_numpy_integer_is_recorded_as_a_plain_int() -> None:
+    numpy = pytest.importorskip("numpy")
+    record = play_game(make("tiny-showdown", players=2), [ChoiceBot(numpy.int64(1))] * 2, seed=1)
+    assert record.actions and all(type(action) is int for action in record.actions)
+    assert GameRecord.loads(record.dumps()) == record
+
+
+@pytest.mark.parametrize("seed", [-1, 2**53, 10**30, True], ids=repr)
+def test_a_seed_no_record_could_hold_is_refused(seed: int) -> None:
+    with pytest.raises(RecordError, match="seed must be null or a whole number from 0 to 9007199254740991"):
+        play_game(make("tiny-showdown", players=2), [RandomBot(), RandomBot()], seed=seed)

@@ -9,6 +9,7 @@ pytest.importorskip("gymnasium")
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
+from shadowtable.core.errors import IllegalActionError  # noqa: E402
 from shadowtable.rl.gymnasium_env import ShadowTableEnv  # noqa: E402
 
 
@@ -65,3 +66,30 @@ def test_masks_and_observations_handed_out_are_copies() -> None:
     info["action_mask"][:] = 0
     assert env.action_masks().tobytes() == kept[1]
     assert env._observation().tobytes() == kept[0]
+
+
+@pytest.mark.parametrize("action", ["1", 1.0, True, None, np.bool_(True)], ids=repr)
+def test_an_action_that_is_not_an_integer_raises_and_changes_nothing(action: object) -> None:
+    """Not taken as action 1 (``int(True)``, ``int("1")``), nor penalised as an illegal one: refused."""
+    env = ShadowTableEnv("shadowlord", players=2)
+    env.reset(seed=1)
+    for _ in range(500):  # on to a decision where action 1 is legal: True must not be taken as it
+        if 1 in np.flatnonzero(env.action_masks()):
+            break
+        env.step(int(np.flatnonzero(env.action_masks())[-1]))
+    assert env.session is not None and 1 in np.flatnonzero(env.action_masks())
+    before = list(env.session.actions)
+    with pytest.raises(IllegalActionError, match="an action is an int"):
+        env.step(action)
+    assert env.session.actions == before
+
+
+def test_a_numpy_integer_is_the_action_of_its_value() -> None:
+    env = ShadowTableEnv("shadowlord", players=2)
+    env.reset(seed=1)
+    assert env.session is not None
+    before = len(env.session.actions)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    _, _, _, _, info = env.step(np.int64(legal))
+    assert "illegal_action" not in info and env.session.actions[before] == legal
+    assert all(type(action) is int for action in env.session.actions)

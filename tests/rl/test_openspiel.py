@@ -23,6 +23,7 @@ ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 observation = pytest.importorskip("open_spiel.python.observation")
 
+from shadowtable.core.errors import IllegalActionError  # noqa: E402
 from shadowtable.core.game import Observation  # noqa: E402
 from shadowtable.core.registry import make, register, unregister  # noqa: E402
 from shadowtable.games.shadow_planet.length import location_cards, most_round_steps, most_rounds  # noqa: E402
@@ -355,3 +356,22 @@ def test_openspiel_ismcts_plays_whole_games(
     returns = state.returns()
     assert len(returns) == players
     assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+
+
+@pytest.mark.parametrize("action", ["0", 0.0, True, False, None, np.bool_(True)], ids=repr)
+def test_apply_action_and_child_refuse_what_is_not_an_integer(action: object) -> None:
+    """OpenSpiel itself converts ``True`` to 1 and NumPy's bool too; the engine's contract refuses them."""
+    state = load("shadowlord", 2).new_initial_state()
+    assert state.legal_actions()[:2] == [0, 1]
+    with pytest.raises(IllegalActionError, match="an action is an int"):
+        state.apply_action(action)
+    with pytest.raises(IllegalActionError, match="an action is an int"):
+        state.child(action)
+    assert state.history() == []
+
+
+def test_apply_action_takes_a_numpy_integer_as_its_value() -> None:
+    state = load("shadowlord", 2).new_initial_state()
+    assert state.child(np.int64(0)).history() == [0]
+    state.apply_action(np.int64(1))
+    assert state.history() == [1]

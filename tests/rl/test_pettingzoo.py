@@ -84,3 +84,31 @@ def test_the_raw_environment_refuses_an_illegal_action_and_changes_nothing() -> 
     assert e.agent_selection == agent
     assert after["observation"].tobytes() == before["observation"].tobytes()
     assert after["action_mask"].tobytes() == before["action_mask"].tobytes()
+
+
+@pytest.mark.parametrize("action", ["1", 1.0, True, False, np.bool_(True)], ids=repr)
+def test_the_raw_environment_refuses_an_action_that_is_not_an_integer(action: object) -> None:
+    e = raw_env("shadowlord", players=2)
+    e.reset(seed=2)
+    for _ in range(500):  # on to a decision where actions 0 and 1 are legal: True and False would be taken
+        mask = e.observe(e.agent_selection)["action_mask"]
+        if mask[:2].all():
+            break
+        e.step(int(np.flatnonzero(mask)[-1]))
+    agent = e.agent_selection
+    before = e.observe(agent)
+    assert before["action_mask"][:2].all()
+    with pytest.raises(IllegalActionError, match="an action is an int"):
+        e.step(action)
+    assert e.agent_selection == agent
+    assert e.observe(agent)["observation"].tobytes() == before["observation"].tobytes()
+
+
+def test_the_raw_environment_takes_a_numpy_integer_as_its_value() -> None:
+    one, other = raw_env("shadowlord", players=2), raw_env("shadowlord", players=2)
+    one.reset(seed=2)
+    other.reset(seed=2)
+    legal = int(np.flatnonzero(one.observe(one.agent_selection)["action_mask"])[0])
+    one.step(np.int64(legal))
+    other.step(legal)
+    assert one.game.state_to_json(one.state) == other.game.state_to_json(other.state)

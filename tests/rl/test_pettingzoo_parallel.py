@@ -128,3 +128,25 @@ def test_no_discard_changes_another_seats_options() -> None:
     for choice in block[0][1]:  # whatever the first seat discards, the others' options stay the same
         after = game.simultaneous_decisions(game.apply(env.state, choice))
         assert after == block[1:]
+
+
+@pytest.mark.parametrize("action", ["1", 1.0, True, None, np.bool_(True)], ids=repr)
+def test_an_action_that_is_not_an_integer_raises_and_changes_nothing(action: object) -> None:
+    env = parallel_env("shadow-planet", players=4)
+    observations = _until_the_discards(env, random.Random(2))
+    before, deciding = env.game.state_to_json(env.state), dict(env.deciding)
+    choices = _choose(observations, random.Random(5))
+    last = env.possible_agents[list(deciding)[-1]]
+    with pytest.raises(IllegalActionError, match=f"{last}: an action is an int"):
+        env.step({**choices, last: action})
+    assert env.game.state_to_json(env.state) == before and env.deciding == deciding
+
+
+def test_numpy_integers_are_the_actions_of_their_values() -> None:
+    env, same = parallel_env("shadow-planet", players=4), parallel_env("shadow-planet", players=4)
+    observations = _until_the_discards(env, random.Random(2))
+    _until_the_discards(same, random.Random(2))
+    choices = _choose(observations, random.Random(5))
+    env.step({agent: np.int64(choice) for agent, choice in choices.items()})
+    same.step(choices)
+    assert env.game.state_to_json(env.state) == same.game.state_to_json(same.state)

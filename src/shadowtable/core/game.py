@@ -7,6 +7,7 @@ runner picks one, so a game is fully determined by its action history.
 
 from __future__ import annotations
 
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -71,7 +72,11 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def apply(self, state: S, action: int) -> S:
-        """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+        """The state after ``action``; raises :class:`IllegalActionError` (and changes nothing)
+        if it is not legal or not an integer (:func:`action_id`: a bool, text, a float or ``None``
+        is refused, a NumPy integer is taken as its value).  Games start with
+        ``action = self.check_legal(state, action)``, or pass the action through
+        :func:`action_id` before compiled code sees it."""
 
     def apply_recorded(self, state: S, action: int, *, checked: bool = True) -> tuple[S, list[Event]]:
         """:meth:`apply`, and the events the rules noted while carrying it out (every audience).
@@ -95,8 +100,10 @@ class Game(ABC, Generic[S]):
 
     def apply_unchecked(self, state: S, action: int) -> S:
         """:meth:`apply` without the legality check, for an action just taken from
-        :meth:`legal_actions` (search rollouts, benchmarks).  Games override it where the check
-        costs; the default checks anyway."""
+        :meth:`legal_actions` (search rollouts, benchmarks).  The action's type is still checked
+        (:func:`action_id`: :class:`IllegalActionError` for anything but an integer); what an
+        illegal integer does is not defined.  Games override it where the check costs; the
+        default checks anyway."""
         return self.apply(state, action)
 
     def apply_in_place(self, state: S, action: int) -> S:
@@ -285,8 +292,11 @@ class Game(ABC, Generic[S]):
 
         Any other text raises :class:`IllegalActionError` (a known action, not legal now) or
         :class:`InvalidActionError` (anything else); the message quotes at most
-        :data:`QUOTE_LIMIT` characters of ``text``.
+        :data:`QUOTE_LIMIT` characters of ``text``.  Anything but a ``str`` raises
+        :class:`InvalidActionError` (an action id is passed to :meth:`apply` as an ``int``).
         """
+        if not isinstance(text, str):
+            raise InvalidActionError(f"action text must be a str, got {type(text).__name__}")
         wanted = normalise_notation(text)
         legal = self.legal_actions(state)
         for action in legal:
@@ -322,12 +332,34 @@ class Game(ABC, Generic[S]):
         """Facts about a game for reports and records' ``metadata`` (JSON data; empty by default)."""
         return {}
 
-    def check_legal(self, state: S, action: int) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"action must be an int, got {action!r}")
-        if action not in self.legal_actions(state):
-            raise IllegalActionError(f"action {action} is not legal now")
+    def check_legal(self, state: S, action: object) -> int:
+        """``action`` as a plain ``int`` (:func:`action_id`) if it is legal in ``state``; else
+        :class:`IllegalActionError`."""
+        number = action_id(action)
+        if number not in self.legal_actions(state):
+            raise IllegalActionError(f"action {number} is not legal now")
+        return number
+
+
+def action_id(action: object) -> int:
+    """``action`` as a plain ``int``, the one form every engine takes, on both builds.
+
+    An ``int`` is itself; an integer of another type that converts without loss
+    (:func:`operator.index`: NumPy's integers, a 0-d integer array) is its value.  Anything else
+    raises :class:`IllegalActionError`: a ``bool`` or NumPy bool (``True`` is not action 1), text
+    (``"3"``), a float (``3.0``), ``None``.  It runs in Python, before any compiled code sees the
+    action (docs/performance.md)."""
+    if type(action) is int:
+        return action
+    if isinstance(action, bool):
+        raise IllegalActionError(f"an action is an int, not a bool: got {action!r}")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        pass
+    shown = repr(action)
+    shown = shown if len(shown) <= 40 else shown[:39] + "\u2026"
+    raise IllegalActionError(f"an action is an int, got {type(action).__name__} {shown}")
 
 
 def normalise_notation(text: str) -> str:

@@ -47,6 +47,7 @@ from typing import Any, Generic, Protocol, Self, TypeAlias, TypeVar
 from shadowtable._mypyc import mypyc_attr
 from shadowtable.core.errors import IllegalActionError, StateFormatError
 from shadowtable.core.events import Event
+from shadowtable.core.game import action_id
 from shadowtable.core.rng import randbelow, sample_outcome
 
 CHANCE_SEAT = -1
@@ -352,18 +353,20 @@ class Kernel(Generic[C, S]):
         handler = self._handler(task)
         return handler.outcomes(ctx, state, task) if isinstance(handler, Chance) else []
 
-    def apply(self, ctx: C, state: S, action: int, *, checked: bool = True) -> S:
+    def apply(self, ctx: C, state: S, action: object, *, checked: bool = True) -> S:
         """A new state: ``action`` carried out on a copy of ``state``, then :meth:`advance`.
 
         An interjection leaves the decision on the stack; any other action pops the task and
-        hands it to its handler.  ``after_apply`` runs before :meth:`advance`."""
-        return self._carry_out(ctx, state, action, checked)[0]
+        hands it to its handler.  ``after_apply`` runs before :meth:`advance`.  ``action`` is
+        taken as any object and checked (:func:`~shadowtable.core.game.action_id`), even with
+        ``checked=False``: a compiled ``int`` parameter would read ``True`` as 1."""
+        return self._carry_out(ctx, state, _as_action(action), checked)[0]
 
-    def apply_recorded(self, ctx: C, state: S, action: int, *, checked: bool = True) -> tuple[S, list[Event]]:
+    def apply_recorded(self, ctx: C, state: S, action: object, *, checked: bool = True) -> tuple[S, list[Event]]:
         """:meth:`apply` while recording: the new state and the events the rules noted
         (:func:`shadowtable.core.events.note`) while carrying out ``action`` and the automatic
         work after it."""
-        return self._carry_out(ctx, state, action, checked, record=True)
+        return self._carry_out(ctx, state, _as_action(action), checked, record=True)
 
     def _carry_out(self, ctx: C, state: S, action: int, checked: bool, record: bool = False) -> tuple[S, list[Event]]:
         if checked:
@@ -425,10 +428,10 @@ class Kernel(Generic[C, S]):
             self.after_apply(ctx, state)
         return self.advance(ctx, state)
 
-    def check_legal(self, ctx: C, state: S, action: int) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"action must be an int, got {action!r}")
+    def check_legal(self, ctx: C, state: S, action: object) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is an integer
+        (:func:`~shadowtable.core.game.action_id`) legal in ``state``."""
+        action = _as_action(action)
         legal = state.legal
         if legal is None:
             legal = self.list_legal(ctx, state)
@@ -461,6 +464,14 @@ class Kernel(Generic[C, S]):
         if isinstance(handler, Decision):
             return Pending(handler.seat(task), kind, handler.prompt, handler.rule, data)
         return Pending(CHANCE_SEAT, kind, "chance decides", "", data)
+
+
+def _as_action(action: object) -> int:
+    """``action`` as a plain ``int`` (:func:`~shadowtable.core.game.action_id`): the kernel's
+    entry points take any object, so that the compiled build refuses what the pure build does."""
+    if type(action) is int:
+        return action
+    return action_id(action)
 
 
 def _merged(legal: list[int], extra: list[int]) -> list[int]:

@@ -13,6 +13,10 @@ from shadowtable.core.registry import make
 
 RECORD_FORMAT = "shadowtable-record/1"
 
+SEED_LIMIT = 2**53
+"""Seeds are whole numbers from 0 to ``SEED_LIMIT - 1``: what every JSON reader holds exactly
+(:func:`~shadowtable.core.rng.derive_seed` makes seeds of this size)."""
+
 
 @dataclass(frozen=True)
 class GameRecord:
@@ -72,8 +76,8 @@ class GameRecord:
         if len(seats) != players or not all(isinstance(s, str) for s in seats):
             raise RecordError(f"record field 'seats': expected {players} names, got {_shown(seats)}")
         seed = data.get("seed")
-        if seed is not None and not _is_int(seed):
-            raise RecordError(f"record field 'seed': expected an int or null, got {_shown(seed)}")
+        if not is_seed(seed):
+            raise RecordError(f"record field 'seed': expected null or {SEED_RANGE}, got {_shown(seed)}")
         returns = data.get("returns")
         if returns is not None and (not isinstance(returns, list) or not all(_is_number(r) for r in returns)):
             raise RecordError(f"record field 'returns': expected a list of numbers or null, got {_shown(returns)}")
@@ -112,6 +116,25 @@ def parse_json(text: str, what: str) -> Any:
         raise RecordError(f"{what} is not valid JSON: {exc}") from exc
     except RecursionError as exc:
         raise RecordError(f"{what} is not readable JSON: it is nested too deeply") from exc
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise RecordError(f"{what} is not readable JSON: a number has too many digits") from exc
+
+
+SEED_RANGE = f"a whole number from 0 to {SEED_LIMIT - 1}"
+
+
+def is_seed(value: object) -> bool:
+    """Whether ``value`` is ``None`` (no seed: the operating system's randomness) or a seed, a
+    whole number from 0 to ``SEED_LIMIT - 1``."""
+    return value is None or _is_int(value) and 0 <= value < SEED_LIMIT  # type: ignore[operator]
+
+
+def check_seed(seed: object) -> int | None:
+    """``seed`` if it is ``None`` or a seed (:func:`is_seed`); else :class:`RecordError`, since a
+    record could not hold it."""
+    if not is_seed(seed):
+        raise RecordError(f"seed must be null or {SEED_RANGE}, got {_shown(seed)}")
+    return seed  # type: ignore[return-value]
 
 
 def _is_int(value: Any) -> bool:

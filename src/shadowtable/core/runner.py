@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from shadowtable.core.errors import BotError, IllegalActionError, RecordError
-from shadowtable.core.game import CHANCE, TERMINAL, Game
-from shadowtable.core.record import GameRecord, game_for_record
+from shadowtable.core.game import CHANCE, TERMINAL, Game, action_id
+from shadowtable.core.record import GameRecord, check_seed, game_for_record
 from shadowtable.core.rng import derive_seed, sample_outcome
 
 StepHook = Callable[[Game[Any], Any, int, int], None]
@@ -59,7 +59,7 @@ class Session:
             )
         self.game = game
         self.bots = list(bots)
-        self.seed = seed
+        self.seed = check_seed(seed)  # its record must be readable again
         self._system = secrets.SystemRandom()  # used only without a seed
         self.seat_names = list(seat_names) if seat_names is not None else [_seat_name(b) for b in bots]
         self.state = game.initial_state()
@@ -89,9 +89,13 @@ class Session:
         action = bot.choose(
             self.game, player, self.game.observe(self.state, player), legal, self._bot_rng(player, step)
         )
-        if action not in legal:
+        try:
+            number = action_id(action)
+        except IllegalActionError:
+            number = -1
+        if number not in legal:
             raise BotError(f"bot {_seat_name(bot)} at seat {player} chose illegal action {action!r}")
-        return int(action)
+        return number
 
     def _chance_rng(self, step: int) -> random.Random:
         return self._system if self.seed is None else chance_rng(self.seed, step)
@@ -103,7 +107,9 @@ class Session:
 
     def apply(self, action: int, *, checked: bool = True) -> None:
         """Apply a legal action (raises :class:`IllegalActionError` and changes nothing otherwise).
-        ``checked=False`` skips the check, for an action just taken from ``legal_actions``."""
+        ``checked=False`` skips the check, for an action just taken from ``legal_actions``; an
+        action that is not an integer (:func:`~shadowtable.core.game.action_id`) is refused either way."""
+        action = action_id(action)
         self.state = self.game.apply(self.state, action) if checked else self.game.apply_unchecked(self.state, action)
         self.actions.append(action)
 

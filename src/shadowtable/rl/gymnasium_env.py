@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium import spaces
 
 from shadowtable.bots.registry import make_bot
-from shadowtable.core.game import Game
+from shadowtable.core.game import Game, action_id
 from shadowtable.core.manifest import manifest_of
 from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.core.runner import Session
@@ -94,10 +94,11 @@ class ShadowTableEnv(gym.Env[Any, Any]):
         assert self.session is not None, "call reset() first"
         if self.session.is_over():
             raise RuntimeError("the episode is over; call reset()")
+        choice = action_id(action)  # anything but an integer raises IllegalActionError
         self._view()
-        if int(action) not in self._legal:
+        if choice not in self._legal:
             return self._observation(), self.illegal_penalty, False, False, {**self._info(), "illegal_action": True}
-        self.session.apply(int(action), checked=False)
+        self.session.apply(choice, checked=False)
         self.session.run()
         over = self.session.is_over()
         reward = float(self.game.returns(self.session.state)[self.seat]) if over else 0.0

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from shadowtable.core.game import CHANCE, TERMINAL, Game
+from shadowtable.core.errors import IllegalActionError
+from shadowtable.core.game import CHANCE, TERMINAL, Game, action_id
 from shadowtable.core.manifest import load as load_adapter
 from shadowtable.core.manifest import manifest_of
 from shadowtable.core.registry import game_class, make
@@ -247,8 +248,21 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self._core.game.chance_outcomes(self._core.state)
 
+    def apply_action(self, action: Any) -> None:
+        """OpenSpiel's ``apply_action``, refusing what the engine refuses (:func:`action_id`):
+        OpenSpiel itself would take ``True`` as action 1."""
+        number = action_id(action)
+        if not -(2**63) <= number < 2**63:  # OpenSpiel's actions are 64-bit
+            raise IllegalActionError(f"action {number} is not legal now")
+        super().apply_action(number)
+
+    def child(self, action: Any) -> SpielState:
+        """OpenSpiel's ``child``, refusing what :meth:`apply_action` refuses."""
+        state: SpielState = super().child(action_id(action))
+        return state
+
     def _apply_action(self, action: int) -> None:
-        self._core = self._core.after(int(action))
+        self._core = self._core.after(action_id(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._core.game.action_to_str(self._core.state, int(action))

@@ -16,7 +16,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from shadowtable.core.errors import IllegalActionError
-from shadowtable.core.game import CHANCE, TERMINAL, Game
+from shadowtable.core.game import CHANCE, TERMINAL, Game, action_id
 from shadowtable.core.registry import make
 from shadowtable.core.rng import sample_outcome
 from shadowtable.rl.encoding import encode_into, encoder_for
@@ -106,7 +106,7 @@ class ShadowTableAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        choice = int(action)
+        choice = action_id(action)
         if choice not in self._legal:
             raise IllegalActionError(f"action {choice} is not legal now")
         self._settle(self.game.apply_unchecked(self.state, choice))

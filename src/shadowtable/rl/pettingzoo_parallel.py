@@ -22,7 +22,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from shadowtable.core.errors import IllegalActionError
-from shadowtable.core.game import TERMINAL, Game
+from shadowtable.core.game import TERMINAL, Game, action_id
 from shadowtable.core.registry import make
 from shadowtable.rl.encoding import encode_into, encoder_for
 from shadowtable.rl.pettingzoo_env import past_chance
@@ -78,7 +78,10 @@ class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise IllegalActionError(f"{agent} has a decision to make and sent no action")
-            choice = int(actions[agent])
+            try:
+                choice = action_id(actions[agent])
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"{agent}: {exc}") from None
             if choice not in legal:
                 raise IllegalActionError(f"{agent}: action {choice} is not legal now")
             state = self.game.apply(state, choice)

@@ -8,7 +8,7 @@ from typing import Any
 
 from shadowtable.core.errors import ContentError, InvalidOptionError, StateFormatError
 from shadowtable.core.events import Event
-from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
+from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation, action_id
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import notation, observe, reference
@@ -110,15 +110,17 @@ class ShadowPlanetGame(Game[State]):
     def chance_outcomes(self, state: State) -> list[tuple[int, float]]:
         return KERNEL.chance_outcomes(self.ctx, state)
 
+    # Every action passes through action_id here, in Python: the compiled kernel takes an int
+    # only (it would read True as 1 and raise TypeError for "3"; docs/performance.md).
     def apply(self, state: State, action: int) -> State:
-        return KERNEL.apply(self.ctx, state, action)
+        return KERNEL.apply(self.ctx, state, action_id(action))
 
     def apply_unchecked(self, state: State, action: int) -> State:
         """Apply without the legality check (for benchmarks and search bots that know it is legal)."""
-        return KERNEL.apply(self.ctx, state, action, checked=False)
+        return KERNEL.apply(self.ctx, state, action_id(action), checked=False)
 
     def apply_in_place(self, state: State, action: int) -> State:
-        KERNEL.apply_in_place(self.ctx, state, action)
+        KERNEL.apply_in_place(self.ctx, state, action_id(action))
         return state
 
     def random_rollout(self, state: State, rng: random.Random, limit: int) -> State:
@@ -126,9 +128,7 @@ class ShadowPlanetGame(Game[State]):
         return state
 
     def apply_recorded(self, state: State, action: int, *, checked: bool = True) -> tuple[State, list[Event]]:
-        if checked:  # here, as apply does: the compiled kernel takes only an int (docs/performance.md)
-            self.check_legal(state, action)
-        return KERNEL.apply_recorded(self.ctx, state, action, checked=False)
+        return KERNEL.apply_recorded(self.ctx, state, action_id(action), checked=checked)
 
     def returns(self, state: State) -> list[float]:
         if state.stack:

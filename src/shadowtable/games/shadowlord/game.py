@@ -8,7 +8,7 @@ from typing import Any
 
 from shadowtable.core.errors import InvalidOptionError
 from shadowtable.core.events import Event
-from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
+from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation, action_id
 from shadowtable.core.kernel import CHANCE_SEAT
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadowlord import narration, notation, observe, reference, render
@@ -91,19 +91,20 @@ class ShadowlordGame(Game[SLState]):
     def chance_outcomes(self, state: SLState) -> list[tuple[int, float]]:
         return self.kernel.chance_outcomes(self.ctx, state)
 
+    # Every action passes through action_id here, in Python: the compiled kernel takes an int
+    # only (it would read True as 1 and raise TypeError for "3"; docs/performance.md).
     def apply(self, state: SLState, action: int) -> SLState:
-        self.kernel.check_legal(self.ctx, state, action)
-        return self.kernel.apply(self.ctx, state, action, checked=False)
+        return self.kernel.apply(self.ctx, state, action_id(action))
 
     def is_terminal(self, state: SLState) -> bool:
         return self.kernel.current_player(state) is None
 
     def apply_unchecked(self, state: SLState, action: int) -> SLState:
         """Apply without the legality check: only for actions taken from ``legal_actions``."""
-        return self.kernel.apply(self.ctx, state, action, checked=False)
+        return self.kernel.apply(self.ctx, state, action_id(action), checked=False)
 
     def apply_in_place(self, state: SLState, action: int) -> SLState:
-        self.kernel.apply_in_place(self.ctx, state, action)
+        self.kernel.apply_in_place(self.ctx, state, action_id(action))
         return state
 
     def random_rollout(self, state: SLState, rng: random.Random, limit: int) -> SLState:
@@ -111,9 +112,7 @@ class ShadowlordGame(Game[SLState]):
         return state
 
     def apply_recorded(self, state: SLState, action: int, *, checked: bool = True) -> tuple[SLState, list[Event]]:
-        if checked:
-            self.check_legal(state, action)
-        return self.kernel.apply_recorded(self.ctx, state, action, checked=False)
+        return self.kernel.apply_recorded(self.ctx, state, action_id(action), checked=checked)
 
     def returns(self, state: SLState) -> list[float]:
         if not state.end or state.winner < 0:
