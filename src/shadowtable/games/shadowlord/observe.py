@@ -4,9 +4,10 @@ Public (every seat and a spectator): the board and the figures, loose ships, fac
 (not their identities), supplies, the Power Stone and its timer, the turn, Truces and
 permissions, the open offer (offered cards are shown), the Battle plan with its Duels (drawn
 cards face up; committed cards only as a count), the vote and the last closed vote (cast
-votes hidden, but for the reader's own), the counts of the deck, the discard pile, each Attack Hand and each portrait, and the pending work
-(``tasks``: every task on the stack as ``Task.to_json()``; no task holds a hidden value, and
-:func:`determinize` needs them to rebuild a state with the same future).  Per seat
+votes hidden, but for the reader's own), the counts of the deck, the discard pile, each Attack
+Hand and each portrait, and the pending work (``tasks``: every task on the stack as
+``Task.to_json()``; no task holds a hidden value, and :func:`determinize` needs them to
+rebuild a state with the same future).  Per seat
 (``private``): its Attack Hand, the cards under its portraits and the cards it committed to a
 Duel.  ``pending`` says who must decide what (``Kernel.pending``); ``outcome`` why the game
 ended.  :func:`determinize` deals the unknown cards into the hidden places.
