@@ -328,6 +328,23 @@ def test_vote_shows_motion_voters_and_yes_no() -> None:
     assert "On the table:" in spectator.panel and not acts_of(spectator.panel)
 
 
+def test_after_the_vote_the_page_shows_the_result_and_only_the_readers_own_vote() -> None:
+    game = make("shadowlord", players=3)
+    assert isinstance(game, ShadowlordGame)
+    s = drive_to(game, 1, "vote")
+    while s.vote is not None or game.current_player(s) == CHANCE:
+        legal = game.legal_actions(s)
+        s = game.apply(s, legal[0] if game.current_player(s) == CHANCE else legal[-1])  # "vote yes"
+    assert s.last_vote is not None
+    voters = s.last_vote["voters"]
+    for seat in voters:
+        panel = render_board(game, message(game, s, seat)).panel
+        assert "Last Vote:" in panel and "passed." in panel and "You voted yes." in panel
+    for seat in [k for k in range(3) if k not in voters] + [None]:
+        panel = render_board(game, message(game, s, seat)).panel
+        assert "Last Vote:" in panel and "You voted" not in panel
+
+
 def test_moves_are_chips_and_reachable_galaxies_highlighted() -> None:
     game = make("shadowlord", players=2)
     assert isinstance(game, ShadowlordGame)

@@ -156,6 +156,23 @@ def definitions() -> dict[str, Any]:
             },
         }
     )
+    last_vote = obj(
+        {
+            "kind": {"enum": sorted(MOTIONS)},
+            "a": INT,
+            "b": INT,
+            "cur": INT,
+            "at": {**INT, "description": "where the subject figure stood when the vote closed; -1 for a seat"},
+            "voters": INTS,
+            "votes": {
+                "type": "array",
+                "items": {"enum": [observe.HIDDEN_VOTE, -1, 0, 1]},
+                "description": "-1 not cast; another seat's vote shows as -2, the reader's own as cast",
+            },
+            "passed": {"type": "boolean"},
+        },
+        "the last closed vote",
+    )
     public = obj(
         {
             **lists,
@@ -166,6 +183,7 @@ def definitions() -> dict[str, Any]:
             "portrait_counts": INTS,
             "offer": nullable("#/$defs/offer"),
             "vote": nullable("#/$defs/vote"),
+            "last_vote": nullable("#/$defs/last_vote"),
             "battle": nullable("#/$defs/battle"),
             "last_duel": nullable("#/$defs/last_duel"),
             "tasks": {
@@ -190,6 +208,7 @@ def definitions() -> dict[str, Any]:
         "pending": pending,
         "offer": offer,
         "vote": vote,
+        "last_vote": last_vote,
         "battle": battle,
         "duel": duel,
         "last_duel": last_duel,

@@ -17,6 +17,7 @@ from .helpers import (
     do,
     draw,
     game,
+    heard,
     master,
     pending,
     put,
@@ -88,6 +89,26 @@ def test_other_players_may_surrender_to_the_power_stone_owner() -> None:
     s = pending(g, s, TurnStart())
     s = do(g, s, "surrender")
     assert s.end == "surrender" and s.winner == 0 and g.returns(s) == [1.0, 0.0, 0.0]
+
+
+def test_a_surrender_ending_is_announced_as_a_surrender() -> None:
+    """Rulebook: "The other players can also surrender to the Power Stone owner after it's been
+    taken from the Shadowlord."  When the last other player surrenders, the game ends as a
+    surrender, and its end event says so - not that every Star Master was defeated."""
+    g = game(3)
+    s = board(g, cur=YELLOW)
+    banish_shadows(s)
+    s.stone = master(RED)
+    s.seat_out[1] = 1
+    s.alive[BLUE] = 0
+    for f in (master(BLUE), warrior(BLUE), 9):
+        s.status[f] = REMOVED
+    s = pending(g, s, TurnStart())
+    s = do(g, s, "surrender")
+    ends = heard(kind="end")
+    assert s.end == "surrender" and len(ends) == 1
+    assert ends[0]["data"]["end"] == "surrender" and ends[0]["data"]["winner"] == 0
+    assert "surrendered" in ends[0]["text"] and "defeated" not in ends[0]["text"]
 
 
 def test_no_surrender_while_the_shadowlord_holds_the_stone() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import SLState
-from shadowtable.games.shadowlord.tasks import Fight, Move, PlaceShadow, Reveal, ShadowMove, ShiftFrom
+from shadowtable.games.shadowlord.tasks import Fight, Move, PlaceShadow, Reveal, ShadowMove, ShiftFrom, TruceQ
 
 from .helpers import (
     BLUE,
@@ -165,6 +165,69 @@ def test_a_diplomat_may_not_enter_an_empty_enemy_home_planet() -> None:
     assert s.loc[master(BLUE)] == s.loc[warrior(BLUE)] == blue_home
 
 
+def test_a_diplomat_with_permission_passes_through_an_enemy_home_planet_but_never_stays() -> None:
+    """Rulebook: "Diplomats can move through spaces controlled by another Alliance with their
+    permission" - through, not into - and "Enemies cannot move into a galaxy with a Diplomat".
+
+    With Blue's permission, the Red Diplomat may cross Blue's empty Home Planet only when his
+    range takes him on to a galaxy where he may stay, and he may not end his movement there:
+    Blue's Master and Warrior are never locked out of their own home."""
+    g = game(4)
+    blue_home = G(2, 4)
+
+    def placed(ships: int) -> SLState:
+        s = board(g)
+        put(s, diplomat(RED), G(1, 4), ships=ships)
+        put(s, master(BLUE), G(2, 3), ships=1)
+        put(s, warrior(BLUE), G(2, 3), ships=1)
+        put(s, diplomat(BLUE), G(3, 3))
+        s.perm[BLUE] = 1 << RED
+        return s
+
+    # One Space Ship: he could only end his move there, so he may not enter.
+    s = pending(g, placed(1), Move(0))
+    assert "move Red Diplomat s" not in moves_of(g, s, "Red Diplomat")
+    # Two: he may cross, but not end his movement (nor drop a ship) on Blue's Home Planet.
+    s = pending(g, placed(2), Move(0))
+    s = do(g, s, "move Red Diplomat s")
+    assert s.loc[diplomat(RED)] == blue_home
+    options = texts(g, s)
+    assert "end movement" not in options and "drop ship from Red Diplomat" not in options
+    assert "move Red Diplomat s" in options  # on to the empty galaxy e2
+    s = do(g, s, "move Red Diplomat s")
+    s = do(g, s, "end movement")
+    assert s.loc[diplomat(RED)] == G(3, 4)
+    # Blue's turn: the way home is open.
+    s.cur = BLUE
+    s = pending(g, s, Move(1))
+    s = do(g, s, "move Blue Master e")
+    s = do(g, s, "move Blue Warrior e")
+    assert s.loc[master(BLUE)] == s.loc[warrior(BLUE)] == blue_home
+
+
+def test_a_diplomat_stopped_where_he_may_only_pass_retreats_when_movement_ends() -> None:
+    """A Diplomat crossing Blue's Home Planet with permission whose move is ended there (he
+    trades a Space Ship away: "Once movement starts if characters pick up, trade, or drop Space
+    Ships they cannot move further") does not stay: when movement ends he retreats/teleports to
+    the nearest friendly galaxy, as the Diplomatic Immunity clauses make Diplomats do."""
+    g = game(4)
+    s = board(g)
+    put(s, diplomat(RED), G(1, 4), ships=2)
+    put(s, master(BLUE), G(2, 3), ships=1)
+    put(s, warrior(BLUE), G(2, 3))
+    put(s, diplomat(BLUE), G(3, 3))
+    s.perm[BLUE] = 1 << RED
+    s = pending(g, s, Move(0))
+    s = do(g, s, "move Red Diplomat s")
+    s = do(g, s, "make offer to seat 1")
+    s = do(g, s, "offer a ship from Red Diplomat")
+    s = do(g, s, "send offer")
+    s = do(g, s, "accept offer")
+    assert moves_of(g, s, "Red Diplomat") == [] and "end movement" in texts(g, s)
+    s = do(g, s, "end movement")
+    assert s.loc[diplomat(RED)] == G(0, 2) and no_conservation_errors(g, s)
+
+
 def test_a_diplomat_may_enter_an_enemy_diplomats_galaxy_cancelling_immunity() -> None:
     g = game(4)
     s = board(g)
@@ -174,6 +237,48 @@ def test_a_diplomat_may_enter_an_enemy_diplomats_galaxy_cancelling_immunity() ->
     s = pending(g, s, Move(0))
     s = do(g, s, "move Red Diplomat s")
     assert s.loc[diplomat(RED)] == G(1, 2)
+
+
+def test_a_diplomat_who_cancels_immunity_lets_his_own_side_in_to_battle() -> None:
+    """Rulebook: "Diplomats can enter an enemy Diplomat's space. The Diplomats cancel each
+    other's Diplomatic Immunity. ... While the Diplomats talk the other characters Battle."
+
+    Once the Red Diplomat stands with the Blue Diplomat in c4, the Blue Diplomat protects
+    nobody there: the Red Warrior may follow him in, and in Step 6 the Battle is fought with
+    both Diplomats staying (an escorted Diplomat retreats only "if there are no enemy Diplomats
+    to cancel")."""
+    g = game(4)
+    s = board(g)
+    c4 = G(1, 2)
+    put(s, diplomat(RED), G(0, 2), ships=1)
+    put(s, warrior(RED), G(0, 2), ships=1)
+    put(s, diplomat(BLUE), c4)
+    put(s, warrior(BLUE), c4, ships=1)
+    s = pending(g, s, Fight(), Move(0))
+    assert "move Red Warrior s" not in moves_of(g, s, "Red Warrior")  # the Blue Diplomat protects c4
+    s = do(g, s, "move Red Diplomat s")
+    assert "move Red Warrior s" in moves_of(g, s, "Red Warrior")
+    s = do(g, s, "move Red Warrior s")
+    s = do(g, s, "end movement")
+    assert s.battle is not None and [e[:3] for e in s.battle["plan"]] == [[c4, RED, BLUE]]
+    assert s.loc[diplomat(RED)] == s.loc[diplomat(BLUE)] == c4
+    assert top(s) == TruceQ(0, 0) and no_conservation_errors(g, s)
+
+
+def test_a_cancelled_immunity_protects_nobody_else_either() -> None:
+    """ "The Diplomats cancel each other's Diplomatic Immunity": with Red and Blue Diplomats in
+    c4, a third Alliance's character may enter too; a lone enemy Diplomat still protects."""
+    g = game(4)
+    s = board(g, cur=YELLOW)
+    c4 = G(1, 2)
+    put(s, diplomat(RED), c4)
+    put(s, diplomat(BLUE), c4)
+    put(s, warrior(BLUE), c4, ships=1)
+    put(s, warrior(YELLOW), G(1, 1), ships=1)
+    s = pending(g, s, Move(2))
+    assert "move Yellow Warrior e" in moves_of(g, s, "Yellow Warrior")
+    put(s, diplomat(RED), G(0, 2))
+    assert "move Yellow Warrior e" not in moves_of(g, s, "Yellow Warrior")
 
 
 def test_diplomats_never_fight() -> None:

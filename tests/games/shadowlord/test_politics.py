@@ -247,6 +247,34 @@ def test_vote_is_secret_until_everyone_voted_and_one_yes_passes() -> None:
     assert g.observe(s, 1)["public"]["vote"]["votes"][1] == 1
 
 
+def test_after_the_vote_each_voter_still_sees_his_own_vote_and_only_his() -> None:
+    """Rulebook: "The current player specifies the action and then the other players vote. If
+    at least one other player votes 'Yes' then the action occurs as specified."  Votes are cast
+    secretly (SL-VOTE-4): once the vote closes, each voter can still read what he voted, the
+    table reads the result, and nobody reads another seat's vote - in the observation and in
+    its text rendering."""
+    g = game(4)
+    s = board(g)
+    put(s, warrior(BLUE), G(1, 4), ships=1)
+    s = pending(g, s, Event(0, 1))
+    s = do(g, s, "target Blue Warrior")
+    s = do(g, s, "vote yes")  # seat 1
+    s = do(g, s, "vote no")  # seat 2
+    s = do(g, s, "vote no")  # seat 3
+    assert s.vote is None and s.owner[warrior(BLUE)] == RED
+    for seat, mine in ((1, 1), (2, 0), (3, 0)):
+        last = g.observe(s, seat)["public"]["last_vote"]
+        assert last["passed"] is True and last["kind"] == "defect"
+        assert last["votes"][seat] == mine
+        assert all(v == -2 for k, v in enumerate(last["votes"]) if k not in (0, seat))
+        text = g.render(g.observe(s, seat))
+        assert f"Last Vote: Blue Warrior Defects to red: passed. You voted {'yes' if mine else 'no'}." in text
+    for seat in (0, None):
+        last = g.observe(s, seat)["public"]["last_vote"]
+        assert last["votes"] == [-1, -2, -2, -2]
+        assert "You voted" not in g.render(g.observe(s, seat))
+
+
 def test_voting_is_suspended_with_two_players_left() -> None:
     g = game(4)
     s = board(g)

@@ -13,6 +13,7 @@ from shadowtable.games.shadowlord.tasks import (
     EndTurn,
     First,
     Move,
+    OfferReply,
     PortraitCards,
     SetupShip,
     ShiftFrom,
@@ -213,17 +214,17 @@ def test_cards_can_go_under_portraits_after_the_last_battle_before_the_turn_pass
     assert top(s) == PortraitCards(0)
     options = texts(g, s)
     assert "end turn" in options and "place card 10 under Red Master" in options
-    assert not any(t.startswith(("bribe", "make offer")) for t in options)
+    assert not any(t.startswith("bribe") for t in options)  # a Battle was fought this turn
     s = do(g, s, "place card 10 under Red Master")
     assert s.pcards[master(RED) * 5 + 4] == 1 and top(s) == PortraitCards(0)
     s = do(g, s, "end turn")
     assert s.cur == BLUE and hand(s, 0) == [0, 0, 1, 0, 0] and no_conservation_errors(g, s)
 
 
-def test_no_placement_offer_after_the_fight_with_an_empty_attack_hand() -> None:
-    """The offer after the last Battle is skipped when the Attack Hand is empty (and vanishes
-    once the last card is placed)."""
-    g = game(4)
+def test_no_placement_offer_after_the_fight_with_nothing_left_to_do() -> None:
+    """The decision after the fight is skipped when the Attack Hand is empty and no offer is
+    left this turn (and vanishes once the last card is placed)."""
+    g = game(4, max_offers_per_turn=0)
     s = board(g)
     s = play_to_the_fight(g, s, step_one=4, discard=True)
     assert hand(s, 0) == [0] * 5 and s.cur == BLUE
@@ -232,6 +233,36 @@ def test_no_placement_offer_after_the_fight_with_an_empty_attack_hand() -> None:
     s = pending(g, s, EndTurn(), PortraitCards(0))
     s = do(g, s, "place card 7 under Red Warrior")
     assert s.cur == BLUE and s.pcards[warrior(RED) * 5 + 3] == 1
+
+
+def test_bribery_and_offers_after_the_fight_in_a_turn_without_a_battle() -> None:
+    """Rulebook: "Once anytime during your turn you can try Bribing an enemy character" and
+    "Trading and negotiations can occur at any time"; only "Once the first Battle starts ...
+    characters cannot be Bribed".
+
+    In a turn with no Battle, after Step 6 the current player may still Bribe and make an
+    offer, even with nothing to place under a portrait; after a Battle he may make an offer
+    but not Bribe."""
+    g = game(4)
+    s = board(g)
+    put(s, warrior(BLUE), G(1, 3), ships=1)
+    give_hand(s, 0, 4, 4, 4)
+    s = play_to_the_fight(g, s, step_one=4, discard=False)
+    assert s.cur == RED and top(s) == PortraitCards(0)
+    options = texts(g, s)
+    assert "bribe Blue Warrior with four 4s" in options and "make offer to seat 1" in options
+    s = do(g, s, "bribe Blue Warrior with four 4s")
+    assert s.bribed and hand(s, 0) == [0] * 5
+    s = chance(g, s, 8)  # the briber rolls 8
+    s = chance(g, s, 1)  # the owner rolls 1
+    assert s.owner[warrior(BLUE)] == RED and top(s) == PortraitCards(0)
+    s = do(g, s, "make offer to seat 1")
+    s = do(g, s, "offer to want card 7")
+    s = do(g, s, "send offer")
+    assert isinstance(top(s), OfferReply) and top(s).seat == 1
+    s = do(g, s, "refuse offer")
+    # Nothing is left to do (no card, the Bribery and the turn's one offer used): the turn passes.
+    assert s.cur == BLUE and no_conservation_errors(g, s)
 
 
 def test_no_cards_under_portraits_during_another_players_turn() -> None:

@@ -103,10 +103,15 @@ def diplomat_of(ctx: Context, s: SLState, g: int, pred: Any) -> bool:
 
 
 def protected_against(ctx: Context, s: SLState, g: int, a: int) -> bool:
-    """``g`` holds a Diplomat that is an enemy of ``a`` (Diplomatic Immunity)."""
+    """``g`` holds a Diplomat that is an enemy of ``a`` and keeps his Diplomatic Immunity.
+
+    "The Diplomats cancel each other's Diplomatic Immunity": a Diplomat sharing ``g`` with a
+    Diplomat hostile to him protects nobody there, so the other characters may come in and
+    Battle while the Diplomats talk."""
     kind = ctx.content.fig_kind
     owner = s.owner
-    return any(kind[f] == DIPLOMAT and not friendly(ctx, owner[f], a) for f in figs_at(s, g))
+    dips = [owner[f] for f in figs_at(s, g) if kind[f] == DIPLOMAT]
+    return any(not friendly(ctx, d, a) and all(friendly(ctx, d, e) for e in dips) for d in dips)
 
 
 def alliance_figs(s: SLState, a: int, *, captives: bool = False) -> list[int]:

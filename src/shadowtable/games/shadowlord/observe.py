@@ -3,10 +3,11 @@
 Public (every seat and a spectator): the board and the figures, loose ships, face-down discs
 (not their identities), supplies, the Power Stone and its timer, the turn, Truces and
 permissions, the open offer (offered cards are shown), the Battle plan with its Duels (drawn
-cards face up; committed cards only as a count), the vote (cast votes hidden), the
-counts of the deck, the discard pile, each Attack Hand and each portrait, and the pending work
-(``tasks``: every task on the stack as ``Task.to_json()``; no task holds a hidden value, and
-:func:`determinize` needs them to rebuild a state with the same future).  Per seat
+cards face up; committed cards only as a count), the vote and the last closed vote (cast
+votes hidden, but for the reader's own), the counts of the deck, the discard pile, each Attack
+Hand and each portrait, and the pending work (``tasks``: every task on the stack as
+``Task.to_json()``; no task holds a hidden value, and :func:`determinize` needs them to
+rebuild a state with the same future).  Per seat
 (``private``): its Attack Hand, the cards under its portraits and the cards it committed to a
 Duel.  ``pending`` says who must decide what (``Kernel.pending``); ``outcome`` why the game
 ended.  :func:`determinize` deals the unknown cards into the hidden places.
@@ -70,6 +71,8 @@ OFFER_FIELDS = ("from", "to", "give", "want", "chars", "release", "ships", "perm
 """The open offer: public to the table (offered cards are shown and held aside)."""
 VOTE_FIELDS = ("kind", "a", "b", "voters")
 """The vote in progress; ``votes`` is added with every vote but the reader's own hidden."""
+LAST_VOTE_FIELDS = ("kind", "a", "b", "cur", "at", "voters", "passed")
+"""The last closed vote (its result is public); ``votes`` as in :data:`VOTE_FIELDS`."""
 BATTLE_FIELDS = ("plan", "allies", "queue", "last")
 """The Battle plan; ``duel`` and ``ready`` are added as :data:`DUEL_FIELDS` views."""
 DUEL_FIELDS = ("idx", "figs", "drawn", "count")
@@ -94,6 +97,7 @@ def observe(ctx: Context, kernel: Kernel[Context, SLState], s: SLState, seat: in
     public["portrait_counts"] = [sum(pcards[f * NV : f * NV + NV]) for f in range(nf)]
     public["offer"] = None if s.offer is None else {name: _plain(s.offer[name]) for name in OFFER_FIELDS}
     public["vote"] = None if s.vote is None else _vote_view(s.vote, seat)
+    public["last_vote"] = None if s.last_vote is None else _vote_view(s.last_vote, seat, LAST_VOTE_FIELDS)
     public["battle"] = None if s.battle is None else _battle_view(s.battle)
     public["last_duel"] = _plain(s.last_duel)
     public["tasks"] = [task.to_json() for task in s.stack]
@@ -127,8 +131,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _vote_view(vote: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    view = {name: _plain(vote[name]) for name in VOTE_FIELDS}
+def _vote_view(vote: dict[str, Any], seat: int | None, fields: tuple[str, ...] = VOTE_FIELDS) -> dict[str, Any]:
+    """The named fields of a vote, and its cast votes with every one but ``seat``'s hidden."""
+    view = {name: _plain(vote[name]) for name in fields}
     view["votes"] = [v if v == -1 or k == seat else HIDDEN_VOTE for k, v in enumerate(vote["votes"])]
     return view
 
@@ -230,6 +235,9 @@ def _determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: ran
     vote = _plain(public["vote"])
     if vote is not None:
         vote["votes"] = [0 if v == HIDDEN_VOTE else v for v in vote["votes"]]
+    last_vote = _plain(public.get("last_vote"))
+    if last_vote is not None:
+        last_vote["votes"] = _hidden_votes_consistent(last_vote)
     data["deck"] = deal(public["deck_count"])
     data["discard"] = deal(public["discard_count"])
     data["hand"] = hand
@@ -238,8 +246,20 @@ def _determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: ran
     data["vote"] = vote
     data["battle"] = battle
     data["last_duel"] = _plain(public.get("last_duel"))
+    data["last_vote"] = last_vote
     data["stack"] = public["tasks"]
     return state_from_json(data, rulebook.task_from_json)
+
+
+def _hidden_votes_consistent(vote: dict[str, Any]) -> list[int]:
+    """Other seats' hidden votes of a closed vote, filled in to agree with its result: one
+    'yes' if it passed and the reader's own vote was not one, else 'no'."""
+    votes = [0 if v == HIDDEN_VOTE else v for v in vote["votes"]]
+    if vote["passed"] and 1 not in votes:
+        hidden = [k for k, v in enumerate(vote["votes"]) if v == HIDDEN_VOTE]
+        if hidden:
+            votes[hidden[0]] = 1
+    return votes
 
 
 def _owner_seat(ctx: Context, public: dict[str, Any], f: int) -> int:

@@ -43,6 +43,17 @@ def vote_words(ctx: Context, vote: dict[str, Any], cur: int, loc: list[int]) -> 
     )
 
 
+def last_vote_words(ctx: Context, vote: dict[str, Any], seat: int | None) -> str:
+    """The last closed vote: its motion (worded as when it was put), its result, and the
+    reader's own vote when he cast one."""
+    loc = [-1] * (vote["a"] + 1)
+    loc[vote["a"]] = vote["at"]
+    motion = motion_text(ctx, vote["cur"], loc, vote["kind"], vote["a"], vote["b"])
+    mine = vote["votes"][seat] if seat is not None and 0 <= seat < len(vote["votes"]) else -1
+    own = f" You voted {'yes' if mine == 1 else 'no'}." if mine in (0, 1) else ""
+    return f"Last Vote: {motion}: {'passed' if vote['passed'] else 'failed'}.{own}"
+
+
 def offer_words(ctx: Context, offer: dict[str, Any]) -> str:
     """The open offer's terms, item by item."""
     c = ctx.content
@@ -113,6 +124,8 @@ def render(ctx: Context, obs: dict[str, Any]) -> str:
         out.append(f"Your Attack Hand (seat {obs['seat']}): Power Cards {', '.join(cards) or 'none'}")
     if p.get("vote"):
         out.append(vote_words(ctx, p["vote"], p["cur"], p["loc"]))
+    if p.get("last_vote"):
+        out.append(last_vote_words(ctx, p["last_vote"], obs.get("seat")))
     if p.get("offer"):
         out.append(offer_words(ctx, p["offer"]))
     pending = obs.get("pending") or {}

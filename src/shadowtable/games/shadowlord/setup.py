@@ -68,6 +68,7 @@ def initial_state(ctx: Context) -> SLState:
     s.roll = -1
     s.announced = -1
     s.last_duel = None
+    s.last_vote = None
     s.battle = s.vote = s.offer = None
     s.stack = [First()]
     s.end = ""

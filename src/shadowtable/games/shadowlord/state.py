@@ -67,7 +67,7 @@ INT_FIELDS = (
     "roll",
     "announced",
 )
-DICT_FIELDS = ("battle", "vote", "offer", "last_duel")
+DICT_FIELDS = ("battle", "vote", "offer", "last_duel", "last_vote")
 
 
 def clone(value: Any) -> Any:
@@ -152,6 +152,7 @@ class SLState:
     roll: int  # the last die roll or face-up draw, public to all (-1: none yet)
     battle: dict[str, Any] | None
     vote: dict[str, Any] | None
+    last_vote: dict[str, Any] | None  # the last closed vote with every cast vote (each seat sees its own)
     offer: dict[str, Any] | None
     stack: list[Task]
     end: str
@@ -186,6 +187,7 @@ class SLState:
         new.steps_turn, new.pool, new.first_seat = self.steps_turn, self.pool, self.first_seat
         new.roll, new.announced = self.roll, self.announced
         new.last_duel = self.last_duel  # never mutated: shared
+        new.last_vote = self.last_vote  # never mutated: shared
         new.battle = copy_battle(self.battle) if self.battle is not None else None
         new.vote = _copy_flat(self.vote) if self.vote is not None else None
         new.offer = _copy_flat(self.offer) if self.offer is not None else None

@@ -86,7 +86,8 @@ class Build(SeatDecision):
 
 @dataclass(frozen=True, slots=True)
 class PortraitCards(SeatDecision):
-    """After the last Battle: ``seat`` may place Attack Hand cards under portraits."""
+    """After the fight: ``seat`` may place Attack Hand cards under portraits, Bribe (no Battle
+    this turn) or make an offer before the turn passes."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -428,6 +428,7 @@ class _Model:
             "battle": battle,
             "last_duel": self._duel_result(self.pub.get("last_duel")),
             "vote": vote,
+            "last_vote": self._last_vote(),
             "offer": offer,
             "decision": decision,
             "choices": choices,
@@ -675,6 +676,21 @@ class _Model:
             "voters": ", ".join(_seat_words(self.ctx, k) for k in vote["voters"]),
             "cast": cast,
             "acts": acts,
+        }
+
+    def _last_vote(self) -> dict[str, Any] | None:
+        """The last closed vote: its motion, its result and the reader's own vote (the message
+        holds no other seat's)."""
+        vote = self.pub.get("last_vote")
+        if not vote:
+            return None
+        loc = [-1] * (vote["a"] + 1)
+        loc[vote["a"]] = vote["at"]
+        mine = vote["votes"][self.seat] if self.seat is not None and self.seat < len(vote["votes"]) else -1
+        return {
+            "motion": motion_text(self.ctx, vote["cur"], loc, vote["kind"], vote["a"], vote["b"]),
+            "result": "passed" if vote["passed"] else "failed",
+            "mine": VOTE_WORDS[mine] if mine in (0, 1) else "",
         }
 
     def _offer(self) -> dict[str, Any] | None:

@@ -3,6 +3,8 @@
 - the current player's free actions during his main decisions (``Event``, ``Build``, ``Move``,
   ``ShadowMove``): placing a card of his Attack Hand under a portrait, and one Bribery a turn
   ("anytime during your turn");
+- at his ``PortraitCards`` decision after the fight: the Bribery too, unless a Battle was fought
+  this turn ("Once the first Battle starts ... characters cannot be Bribed");
 - at most decisions, starting a negotiation offer and revoking a Truce or a permission (see
   :mod:`.negotiation`).
 
@@ -16,10 +18,16 @@ from shadowtable.games.shadowlord.actions import BRIBE0, BUY0, NF, OFFER_TO0, PL
 from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.cards import place_card, portrait_figs
-from shadowtable.games.shadowlord.rules.negotiation import offer_starts, revocations, revoke, start_offer
+from shadowtable.games.shadowlord.rules.negotiation import (
+    battles_started,
+    offer_starts,
+    revocations,
+    revoke,
+    start_offer,
+)
 from shadowtable.games.shadowlord.rules.recruit import bribable, start_bribe
 from shadowtable.games.shadowlord.state import SLState
-from shadowtable.games.shadowlord.tasks import Build, Event, Move, OfferBuild, SeatDecision, ShadowMove
+from shadowtable.games.shadowlord.tasks import Build, Event, Move, OfferBuild, PortraitCards, SeatDecision, ShadowMove
 
 NV = CARD_VALUES
 MAIN_TASKS: frozenset[type[SeatDecision]] = frozenset({Event, Build, Move, ShadowMove})
@@ -35,11 +43,20 @@ def free_actions(ctx: Context, s: SLState, seat: int) -> list[int]:
         return out
     mine = portrait_figs(ctx, s, seat)
     for v in range(NV):
-        n = s.hand[base + v]
-        if not n:
-            continue
-        out += [place_id(v, f) for f in mine]
-        if n >= 4 and not s.bribed:
+        if s.hand[base + v]:
+            out += [place_id(v, f) for f in mine]
+    return sorted(out + bribe_actions(ctx, s, seat))
+
+
+def bribe_actions(ctx: Context, s: SLState, seat: int) -> list[int]:
+    """ "Once anytime during your turn": four matching cards of the Attack Hand and a target
+    that can be Bribed, if no Bribery was tried this turn."""
+    out: list[int] = []
+    if s.bribed:
+        return out
+    base = seat * NV
+    for v in range(NV):
+        if s.hand[base + v] >= 4:
             out += [bribe_id(v, f) for f in range(NF) if bribable(ctx, s, f, s.cur)]
     return out
 
@@ -48,8 +65,11 @@ def legal_interjections(ctx: Context, s: SLState, task: SeatDecision) -> list[in
     """The interjections at decision ``task``: free actions (only the current player's main
     decisions), offers and revocations."""
     extra: list[int] = []
-    if type(task) in MAIN_TASKS and task.seat == ctx.seat_of(s.cur):
-        extra += free_actions(ctx, s, task.seat)
+    if task.seat == ctx.seat_of(s.cur):
+        if type(task) in MAIN_TASKS:
+            extra += free_actions(ctx, s, task.seat)
+        elif type(task) is PortraitCards and not battles_started(s):
+            extra += bribe_actions(ctx, s, task.seat)
     extra += offer_starts(ctx, s, task)
     extra += revocations(ctx, s, task)
     return extra

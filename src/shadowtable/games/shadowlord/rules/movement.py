@@ -15,6 +15,7 @@ from shadowtable.games.shadowlord.board import (
     enemy_present,
     figs_at,
     friendly,
+    nearest_friendly,
     place,
     protected_against,
     range_of,
@@ -65,21 +66,65 @@ def may_pass(ctx: Context, s: SLState, g: int, colour: int) -> bool:
     return permitted(ctx, s, g, colour) and not battle_in(ctx, s, g)
 
 
+def diplomat_may_stay(ctx: Context, s: SLState, g: int, colour: int) -> bool:
+    """A Diplomat of ``colour`` may end his move in ``g``: it is not enemy occupied or controlled
+    (an enemy Home Planet holding no ring or Space Ship but Diplomats is its owner's), or he
+    cancels an enemy Diplomat's immunity there."""
+    if diplomat_of(ctx, s, g, lambda o: not friendly(ctx, o, colour)):
+        return True
+    if enemy_present(ctx, s, g, colour) or enemy_loose(ctx, s, g, colour):
+        return False
+    owner = ctx.home_owner[g]
+    if owner == NOBODY or not s.alive[owner] or friendly(ctx, owner, colour):
+        return True
+    # The owner controls it unless it is occupied by a ring or loose Space Ship hostile to him;
+    # a Diplomat, who may not enter it, does not count (nor does the one asking).
+    kind = ctx.content.fig_kind
+    return s.loose_n[g] > 0 or any(kind[x] != DIPLOMAT for x in figs_at(s, g))
+
+
+def diplomat_way_on(ctx: Context, s: SLState, f: int, g: int) -> bool:
+    """From ``g``, entered only with permission, Diplomat ``f`` can still reach a galaxy where he
+    may stay, within the range left after entering ``g`` ("Diplomats can move through spaces
+    controlled by another Alliance with their permission": through, not into)."""
+    budget = range_of(s, f) - s.moves[f] - 1
+    if s.first_round_turns > 0 or budget <= 0:
+        return False
+    colour = s.owner[f]
+    seen = {g}
+    frontier = [g]
+    for _ in range(budget):
+        reached: list[int] = []
+        for here in frontier:
+            for n in ctx.content.neighbours[here]:
+                if n in seen:
+                    continue
+                seen.add(n)
+                if diplomat_may_stay(ctx, s, n, colour):
+                    return True
+                if may_pass(ctx, s, n, colour):
+                    reached.append(n)
+        frontier = reached
+    return False
+
+
 def may_enter(ctx: Context, s: SLState, f: int, g: int) -> bool:
     """Diplomatic Immunity on entering ``g`` (and the Lost Fortress for Diplomats).
 
-    A Diplomat may not enter an enemy occupied or controlled galaxy (without permission); an
-    empty enemy Home Planet is controlled by its owner, so it counts as enemy-controlled."""
+    A Diplomat may not enter an enemy occupied or controlled galaxy; with permission he may move
+    through it, so only when he can go on from there to a galaxy where he may stay.  An empty
+    enemy Home Planet is controlled by its owner, so it counts as enemy-controlled."""
     colour = s.owner[f]
     if ctx.content.fig_kind[f] == DIPLOMAT:
-        if diplomat_of(ctx, s, g, lambda o: not friendly(ctx, o, colour)):
-            return True  # cancelling Diplomatic Immunity
-        hostile = enemy_present(ctx, s, g, colour) or enemy_loose(ctx, s, g, colour)
-        if not hostile and g in ctx.content.homes:
-            owner = control(ctx, s, g)
-            hostile = owner != NOBODY and not friendly(ctx, owner, colour)
-        return not hostile or may_pass(ctx, s, g, colour)
+        if diplomat_may_stay(ctx, s, g, colour):
+            return True
+        return may_pass(ctx, s, g, colour) and diplomat_way_on(ctx, s, f, g)
     return not protected_against(ctx, s, g, colour)
+
+
+def passing_through(ctx: Context, s: SLState, f: int) -> bool:
+    """``f`` is a Diplomat standing where he may only pass through (and so may not end there)."""
+    return ctx.content.fig_kind[f] == DIPLOMAT and not diplomat_may_stay(ctx, s, s.loc[f], s.owner[f])
 
 
 def step_targets(ctx: Context, s: SLState, f: int, protected: set[int] | None = None) -> list[int]:
@@ -102,9 +147,11 @@ def step_targets(ctx: Context, s: SLState, f: int, protected: set[int] | None = 
 
 
 def hostile_diplomat_galaxies(ctx: Context, s: SLState, colour: int) -> set[int]:
-    """Galaxies holding a Diplomat hostile to ``colour`` (closed to its non-Diplomats)."""
+    """Galaxies holding a Diplomat hostile to ``colour`` whose immunity is not cancelled (closed
+    to its non-Diplomats)."""
     loc, owner = s.loc, s.owner
-    return {loc[f] for f in ctx.diplomats if loc[f] >= 0 and not friendly(ctx, owner[f], colour)}
+    found = {loc[f] for f in ctx.diplomats if loc[f] >= 0 and not friendly(ctx, owner[f], colour)}
+    return {g for g in found if protected_against(ctx, s, g, colour)}
 
 
 def move_legal(ctx: Context, s: SLState, task: Move) -> list[int]:
@@ -112,13 +159,18 @@ def move_legal(ctx: Context, s: SLState, task: Move) -> list[int]:
     legal = [DONE]
     lf = lord(ctx)
     protected = hostile_diplomat_galaxies(ctx, s, colour)
+    passing: set[int] = set()
     for f in alliance_figs(s, colour):
         steps = step_targets(ctx, s, f, protected)
         if s.flags[f] & MUST_LEAVE and s.loc[f] in protected and steps:
             legal[0] = -1  # a traitor among enemies protected by a Diplomat must move away first
+        if s.flags[f] & STARTED and passing_through(ctx, s, f):
+            passing.add(f)
+            if steps:
+                legal[0] = -1  # a Diplomat moves through an enemy galaxy, never into it
         legal += [MOVE0 + f * 4 + d for d in steps]
         g = s.loc[f]
-        if s.adjust[f] < ADJUST_LIMIT:
+        if s.adjust[f] < ADJUST_LIMIT and f not in passing:
             if (
                 s.ships[f]
                 and (not s.loose_n[g] or s.loose_col[g] == colour)
@@ -127,7 +179,7 @@ def move_legal(ctx: Context, s: SLState, task: Move) -> list[int]:
                 legal.append(DROP0 + f)
             if s.loose_n[g] and s.loose_col[g] == colour and room(ctx, s, f) > 0:
                 legal.append(PICK0 + f)
-    legal += [SEARCH0 + f for f in searchers(ctx, s, colour)]
+    legal += [SEARCH0 + f for f in searchers(ctx, s, colour) if f not in passing]
     h = s.stone
     if h >= 0 and s.status[h] == ACTIVE and s.owner[h] == colour and s.stone_passes < STONE_PASS_LIMIT:
         legal += [STONE0 + t for t in figs_at(s, s.loc[h]) if t != h and s.owner[t] == colour and room(ctx, s, t) > 0]
@@ -137,6 +189,7 @@ def move_legal(ctx: Context, s: SLState, task: Move) -> list[int]:
 def move(ctx: Context, s: SLState, task: Move, action: int) -> None:
     """Move one galaxy, drop / pick up a Space Ship, search, pass the Power Stone, or finish."""
     if action == DONE:
+        send_back_passing_diplomats(ctx, s)
         return
     s.stack.append(task)
     if action >= STONE0:
@@ -162,6 +215,28 @@ def move(ctx: Context, s: SLState, task: Move, action: int) -> None:
     else:
         f, d = divmod(action - MOVE0, 4)
         step(ctx, s, f, direction_target(ctx, s.loc[f], d))
+
+
+def send_back_passing_diplomats(ctx: Context, s: SLState) -> None:
+    """Movement ends: a Diplomat left where he could only pass through (a permission revoked, or
+    no way on) retreats/teleports to the nearest friendly galaxy, so that he never holds an
+    enemy galaxy - nor locks the owner out of his Home Planet."""
+    for f in alliance_figs(s, s.cur):
+        if not (s.flags[f] & STARTED and passing_through(ctx, s, f)):
+            continue
+        g = s.loc[f]
+        target = nearest_friendly(ctx, s, g, s.owner[f])
+        place(s, f, target)
+        note(
+            s,
+            "retreat",
+            f"{ctx.content.fig_name[f]} may only pass through {ctx.content.galaxy_name(g)}: he retreats to "
+            f"{ctx.content.galaxy_name(target)} (Diplomatic Immunity)",
+            rule="immunity",
+            colour=s.owner[f],
+            galaxy=g,
+            to=target,
+        )
 
 
 def _adjusted(s: SLState, f: int) -> None:

@@ -40,7 +40,6 @@ from shadowtable.games.shadowlord.tasks import (
     OfferBuild,
     OfferReply,
     PlaceTraded,
-    PortraitCards,
     SeatDecision,
     StormDiscard,
     Vote,
@@ -50,11 +49,9 @@ from shadowtable.games.shadowlord.tasks import (
 NV = CARD_VALUES
 MAX_ITEMS = 4
 MAX_WANT_PER_VALUE = 2
-NO_OFFER_TASKS: frozenset[type[SeatDecision]] = frozenset(
-    {OfferBuild, OfferReply, Vote, Commit, StormDiscard, PortraitCards}
-)
-"""Decisions during which no negotiation offer may be started nor anything revoked
-(``PortraitCards``, after the last Battle, only places cards under portraits)."""
+NO_OFFER_TASKS: frozenset[type[SeatDecision]] = frozenset({OfferBuild, OfferReply, Vote, Commit, StormDiscard})
+"""Decisions during which no negotiation offer may be started nor anything revoked (offers
+"can occur at any time": the ``PortraitCards`` decision after the fight allows them too)."""
 
 
 def offer_starts(ctx: Context, s: SLState, task: SeatDecision) -> list[int]:

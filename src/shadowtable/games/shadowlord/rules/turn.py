@@ -11,6 +11,7 @@ from shadowtable.games.shadowlord.content import CARD_VALUES, MERCHANT
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, eliminate, lord, lord_defeated
 from shadowtable.games.shadowlord.rules.cards import discard_from_hand, place_actions
+from shadowtable.games.shadowlord.rules.interjections import legal_interjections
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NOBODY, SLState
 from shadowtable.games.shadowlord.tasks import (
     AfterDraw,
@@ -161,12 +162,25 @@ def decide_surrender(ctx: Context, s: SLState, task: Surrender, action: int) -> 
         seat=seat,
         to=owner_seat,
     )
+    last = [k for k in alive_seats(s) if k != seat] == [owner_seat]
+    if last:
+        # Set before the Alliances leave, so that the game ends as a surrender and not as a
+        # Master of the Universe by defeat.
+        s.end = "surrender"
+        s.winner = owner_seat
     for colour in ctx.seat_alliances[seat]:
         if s.alive[colour]:
             eliminate(ctx, s, colour, -1, "surrender")
-    if alive_seats(s) == [owner_seat]:
-        s.end = "surrender"
-        s.winner = owner_seat
+    if last:
+        note(
+            s,
+            "end",
+            f"seat {owner_seat} is Master of the Universe: every other player surrendered to the owner of the "
+            "Power Stone",
+            rule="surrender",
+            end=s.end,
+            winner=owner_seat,
+        )
     if not s.alive[s.cur]:
         s.stack.append(EndTurn())
 
@@ -310,20 +324,22 @@ def build(ctx: Context, s: SLState, task: Build, action: int) -> None:
 
 
 def portrait_cards_legal(ctx: Context, s: SLState, task: PortraitCards) -> list[int]:
-    """``done`` and every card placement; nothing (the offer is skipped) with an empty Attack
-    Hand or when it is not this seat's turn."""
+    """``done`` and every card placement, when the seat may still do anything before the turn
+    passes: place a card, Bribe (no Battle this turn), make an offer or revoke a permission.
+    Nothing (the decision is skipped) otherwise, or when it is not this seat's turn."""
     seat = task.seat
     if ctx.seat_of(s.cur) != seat:
         return []
     places = place_actions(ctx, s, seat)
-    return [DONE, *places] if places else []
+    return [DONE, *places] if places or legal_interjections(ctx, s, task) else []
 
 
 def portrait_cards(ctx: Context, s: SLState, task: PortraitCards, action: int) -> None:
-    """After the last Battle, before the turn passes: "Anytime during your turn, you can place
-    cards from your Attack Hand under a character portrait" (a Duel reward set aside for
-    defence).  A placement is a free action (an interjection, see :mod:`.interjections`) that
-    keeps this decision pending; ``done`` ends it."""
+    """After the fight, before the turn passes, whatever may be done "anytime during your turn"
+    and "at any time": cards from the Attack Hand under a portrait (a Duel reward set aside for
+    defence), one Bribery unless a Battle was fought, negotiation offers.  These are free
+    actions and offers (interjections, see :mod:`.interjections`) that keep this decision
+    pending; ``done`` ends it."""
     return None
 
 
@@ -379,7 +395,8 @@ RULES: dict[type[Task], Handler] = {
         decider,
         portrait_cards_legal,
         portrait_cards,
-        "Your Battles are over: place cards of your Attack Hand under your portraits, or end your turn",
+        "Step 6 is over: place cards of your Attack Hand under your portraits, Bribe (if no Battle was fought), "
+        "make an offer, or end your turn",
         rule="cards",
     ),
     EndTurn: Automatic(end_turn),

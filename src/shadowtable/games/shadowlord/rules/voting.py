@@ -7,6 +7,7 @@ The motions and what passing or failing does are one explicit table, :data:`MOTI
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
@@ -14,7 +15,7 @@ from shadowtable.games.shadowlord.actions import DONE, YES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules import events, movement, recruit
 from shadowtable.games.shadowlord.rules.alliances import alive_seats
-from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.state import NOBODY, SLState
 from shadowtable.games.shadowlord.tasks import PutToVote, Vote, VoteEnd, decider
 
 Effect = Callable[[Context, SLState, int, int], None]
@@ -32,6 +33,10 @@ MOTIONS: dict[str, tuple[Effect, Effect]] = {
     "steal": (events.steal_passes, no_effect),
 }
 """Motion -> (on pass, on fail); both get the motion's subject and origin."""
+
+
+FIGURE_MOTIONS = frozenset({"defect", "place_shadow", "move_shadow"})
+"""Motions about a figure (the others name a seat)."""
 
 
 def motion_words(ctx: Context, s: SLState, motion: str, subject: int, origin: int) -> str:
@@ -107,6 +112,23 @@ def cast_vote(ctx: Context, s: SLState, task: Vote, action: int) -> None:
     s.vote["votes"][task.seat] = 1 if action == YES else 0
 
 
+def closed_vote(ctx: Context, s: SLState, vote: dict[str, Any], passed: bool) -> dict[str, Any]:
+    """The vote as it closed: the motion, who put it (``cur``), where its subject stood
+    (``at``; -1 for a seat), the voters, every cast vote and the result."""
+    motion, subject = vote["kind"], vote["a"]
+    at = s.loc[subject] if motion in FIGURE_MOTIONS else NOBODY
+    return {
+        "kind": motion,
+        "a": subject,
+        "b": vote["b"],
+        "cur": s.cur,
+        "at": at,
+        "voters": list(vote["voters"]),
+        "votes": list(vote["votes"]),
+        "passed": passed,
+    }
+
+
 def end_vote(ctx: Context, s: SLState, task: VoteEnd) -> None:
     vote = s.vote
     s.vote = None
@@ -114,8 +136,10 @@ def end_vote(ctx: Context, s: SLState, task: VoteEnd) -> None:
         return
     passed = any(v == 1 for v in vote["votes"])
     # The votes stay secret (cast votes are owner-only information): only the result is told,
-    # which the table sees anyway from its consequence.
+    # which the table sees anyway from its consequence.  The closed vote is kept so that each
+    # voter can still read what he voted (the observation shows him his own vote only).
     motion = vote["kind"]
+    s.last_vote = closed_vote(ctx, s, vote, passed)
     if s.journal is not None:
         words = motion_words(ctx, s, motion, vote["a"], vote["b"])
         result = "passes: at least one yes" if passed else "fails: nobody voted yes"
