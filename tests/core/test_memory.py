@@ -22,9 +22,10 @@ from shadowtable.core.game import Game
 from shadowtable.core.ints import int_text
 from shadowtable.core.rng import derive_seed
 
-ALLOWED_BYTES_PER_GAME = 1000
-"""What a window may keep, per game played in it, for allocations that are not a leak (the
-tracer's own records): a small fraction of the smallest leak seen, 19 KB a game."""
+ALLOWED_BYTES_PER_GAME = 2000
+"""What a window may keep, per game played in it, for allocations that are not a leak (caches
+that settle late, the tracer's own records: up to 5 KB a window, whatever its length): a tenth
+of the smallest leak seen, 19 KB a game (100 KB a game with this loop)."""
 
 
 def serialise_every_step(game: Game[Any], seed: int) -> None:
