@@ -1,11 +1,17 @@
-"""The registered Python games under OpenSpiel: its random simulation test, the game type's
-claims, perfect-recall information states, ``max_game_length``, cheap clones,
-``resample_from_infostate`` and OpenSpiel's own Python ISMCTS playing whole games."""
+"""The registered Python games under OpenSpiel: its random simulation test (serialising states
+as it goes), the game type's claims, perfect-recall information states, ``max_game_length``,
+cheap clones, pickling, ``resample_from_infostate`` and OpenSpiel's own Python ISMCTS playing
+whole games."""
 
 from __future__ import annotations
 
+import copy
 import json
+import os
+import pickle
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
@@ -23,9 +29,10 @@ ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 observation = pytest.importorskip("open_spiel.python.observation")
 
+import shadowtable  # noqa: E402
 from shadowtable.core.errors import IllegalActionError  # noqa: E402
 from shadowtable.core.game import Observation  # noqa: E402
-from shadowtable.core.registry import make, register, unregister  # noqa: E402
+from shadowtable.core.registry import game_class, make, register, unregister  # noqa: E402
 from shadowtable.games.shadow_planet.length import location_cards, most_round_steps, most_rounds  # noqa: E402
 from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT  # noqa: E402
 from shadowtable.rl.openspiel_game import (  # noqa: E402
@@ -38,6 +45,8 @@ from shadowtable.rl.openspiel_game import (  # noqa: E402
 
 PLANET_CONTENT = Path(__file__).parents[2] / "src/shadowtable/games/shadow_planet/data/content.json"
 GAMES = [("tiny-showdown", 2), ("shadow-planet", 4), ("shadowlord", 2), ("shadowlord", 4)]
+SIMULATIONS = {"tiny-showdown": 20}
+"""Random games per configuration in OpenSpiel's simulation test (one where not named)."""
 
 
 def random_action(state: Any, rng: random.Random) -> int:
@@ -127,16 +136,21 @@ def views(state: Any) -> list[Any]:
     return [game.observe(state.st_state, seat) for seat in [None, *range(game.players)]]
 
 
-@pytest.mark.parametrize(
-    ("game_id", "players"),
-    [("tiny-showdown", 2), ("tiny-showdown", 3), ("shadow-planet", 4), ("shadowlord", 2), ("shadowlord", 4)],
-)
+STANDARD = [
+    (game_id, players)
+    for game_id in ("tiny-showdown", "shadow-planet", "shadowlord")
+    for players in sorted({configuration["players"] for configuration in game_class(game_id).standard_configurations()})
+]
+"""Every game and standard player count (OpenSpiel loads a game by its player count alone)."""
+
+
+@pytest.mark.parametrize(("game_id", "players"), STANDARD)
 def test_openspiel_random_sim_test(game_id: str, players: int) -> None:
+    """OpenSpiel's own checks over random games, serialising and deserialising the game and state
+    on the way (at its first ten steps and every power of two)."""
     game = load(game_id, players)
     assert game.num_players() == players
-    pyspiel.random_sim_test(
-        game, num_sims={"tiny-showdown": 20, "shadow-planet": 3}.get(game_id, 2), serialize=False, verbose=False
-    )
+    pyspiel.random_sim_test(game, num_sims=SIMULATIONS.get(game_id, 1), serialize=True, verbose=False)
 
 
 def test_observation_tensor_matches_the_encoder() -> None:
@@ -247,6 +261,90 @@ def test_a_clone_is_independent_of_its_original(game_id: str, players: int) -> N
         assert strings(clone) == strings(replay(game, clone.history()))
         assert clone.history()[:-1] == state.history()
         assert strings(clone) != before
+
+
+def pickled(value: Any) -> Any:
+    return pickle.loads(pickle.dumps(value))
+
+
+def through_openspiel(state: Any) -> Any:
+    """``state`` serialised and deserialised with its game by OpenSpiel."""
+    return pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(state.get_game(), state))[1]
+
+
+STATE_COPIES = {"pickle": pickled, "deepcopy": copy.deepcopy, "openspiel": through_openspiel}
+
+
+def everything(state: Any) -> tuple[Any, ...]:
+    """:func:`strings`, and the engine state's JSON form."""
+    return (*strings(state), state.st_game.state_to_json(state.st_state))
+
+
+def whole_game(game: Any, seed: int, middle: int = 257) -> list[Any]:
+    """Three states of one seeded random game: the first, the one after ``middle`` steps, the last."""
+    rng, state = random.Random(seed), game.new_initial_state()
+    found = [state.clone()]
+    for step in play_out(state, rng):
+        if len(step.history()) == middle:
+            found.append(step.clone())
+    assert len(found) == 2, "the game ended before its middle"
+    return [*found, state]
+
+
+@pytest.mark.parametrize("how", STATE_COPIES)
+@pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4), ("shadowlord", 2)])
+def test_a_state_round_trips_to_the_end_of_a_game(game_id: str, players: int, how: str) -> None:
+    game = load(game_id, players)
+    for k, state in enumerate(whole_game(game, seed=players)):
+        before = everything(state)
+        again = STATE_COPIES[how](state)
+        assert type(again) is type(state)
+        assert everything(again) == before
+        rng_one, rng_other = random.Random(k), random.Random(k)
+        for _ in range(20):
+            if state.is_terminal():
+                break
+            state.apply_action(random_action(state, rng_one))
+            again.apply_action(random_action(again, rng_other))
+        assert everything(again) == everything(state)
+    assert len(state.history()) >= 300, "the game was too short to check a long history"
+
+
+@pytest.mark.parametrize("how", [pickled, copy.deepcopy], ids=["pickle", "deepcopy"])
+@pytest.mark.parametrize(("game_id", "players"), STANDARD)
+def test_a_game_round_trips(game_id: str, players: int, how: Any) -> None:
+    game = load(game_id, players)
+    again = how(game)
+    assert isinstance(again, pyspiel.Game)
+    assert str(again) == str(game) and again.num_players() == players
+    assert again.max_game_length() == game.max_game_length()
+    assert strings(again.new_initial_state()) == strings(game.new_initial_state())
+
+
+@pytest.mark.parametrize("how", STATE_COPIES)
+def test_a_resampled_state_round_trips(how: str) -> None:
+    game = load("shadow-planet", 4)
+    state = whole_game(game, seed=8, middle=120)[1]
+    for k in range(2):  # resampled twice for seat 0: a lineage of three segments
+        state = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(k, 0.0, 1.0))
+        state.apply_action(random_action(state, random.Random(k)))
+    again = STATE_COPIES[how](state)
+    assert everything(again) == everything(state)
+    assert len(read_information_state(again.information_state_string(0))) == 1 + 120 + 2  # all seat 0 saw
+
+
+def test_a_pickled_state_loads_in_a_new_process() -> None:
+    """As multiprocessing and Ray load it: a process that has registered no game yet."""
+    game = load("shadow-planet", 4)
+    state = whole_game(game, seed=4)[-1]
+    script = "import pickle, sys; state = pickle.load(sys.stdin.buffer); print(repr(state.history()), str(state))"
+    source = str(Path(shadowtable.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run(
+        [sys.executable, "-c", script], input=pickle.dumps(state), capture_output=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode() == f"{state.history()!r} {state}\n"
 
 
 @pytest.mark.parametrize(("game_id", "players"), GAMES)

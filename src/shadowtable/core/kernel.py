@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Protocol, Self, TypeAlias, TypeVar
 
-from shadowtable._mypyc import mypyc_attr
+from shadowtable._mypyc import by_constructor, mypyc_attr
 from shadowtable.core.errors import IllegalActionError, StateFormatError
 from shadowtable.core.events import Event
 from shadowtable.core.game import action_id
@@ -69,10 +69,10 @@ class Task:
             names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))
         return {"task": task_kind(type(self)), **{name: getattr(self, name) for name in names}}
 
-    def __reduce__(self) -> tuple[type[Task], tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         """Copies and pickles are made by the constructor (the compiled build cannot set the fields
         of a frozen task any other way)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        return by_constructor(self)
 
 
 def task_kind(task_type: type[Task]) -> str:
@@ -198,6 +198,9 @@ class Pending:
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt, "rule": self.rule, "data": self.data}
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return by_constructor(self)  # the compiled build copies and pickles no other way
 
 
 # the compiled build: subclasses in Python, and copies as in Python (docs/performance.md)

@@ -6,6 +6,8 @@ import hashlib
 import random
 from collections.abc import Sequence
 
+from shadowtable.core.ints import int_text
+
 
 def derive_seed(master: int, *labels: object) -> int:
     """A seed derived from ``master`` and ``labels``, stable across runs and platforms.
@@ -13,7 +15,7 @@ def derive_seed(master: int, *labels: object) -> int:
     It has 53 bits, so it survives JSON readers that hold numbers as doubles (JavaScript) and
     signed 64-bit columns (Parquet, databases).
     """
-    text = "/".join([str(master), *(str(label) for label in labels)])
+    text = "/".join([int_text(master), *(str(label) for label in labels)])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 11
 
 

@@ -172,6 +172,12 @@ class _Core:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return self
 
+    def __reduce__(self) -> tuple[Callable[..., _Core], tuple[Game[Any], list[tuple[Any, int, list[int]]]]]:
+        """Pickled flat at any depth (pickling the chain of parents would recurse once per step):
+        the game and :func:`lineage`; loading replays it (:func:`rebuilt_core`).  The caches are
+        worked out again when asked for."""
+        return rebuilt_core, (self.game, lineage(self))
+
     def after(self, action: int) -> _Core:
         """The core of the state after ``action``."""
         return _Core(self.game, self.game.apply(self.state, action), self, action)
@@ -199,6 +205,47 @@ class _Core:
         if self.origin is not None and self.origin[0] == seat:
             return information_lines(self.origin[1], seat)
         return (self.observation(seat),)
+
+
+def lineage(core: _Core) -> list[tuple[Any, int, list[int]]]:
+    """How ``core`` came about, oldest first: per parentless core on the way back (the first
+    one, then the one each resampled core was resampled from) its engine state, the seat it was
+    resampled for (-1 for the first) and the actions that lead from it to the next segment's
+    origin, or to ``core`` itself for the last segment."""
+    segments: list[tuple[Any, int, list[int]]] = []
+    current: _Core | None = core
+    while current is not None:
+        actions: list[int] = []
+        while current.parent is not None:
+            actions.append(current.action)
+            current = current.parent
+        actions.reverse()
+        origin = current.origin
+        segments.append((current.state, -1 if origin is None else origin[0], actions))
+        current = None if origin is None else origin[1]
+    segments.reverse()
+    return segments
+
+
+def rebuilt_core(game: Game[Any], segments: list[tuple[Any, int, list[int]]]) -> _Core:
+    """The core that :func:`lineage` describes, its ancestors rebuilt by applying its actions."""
+    core: _Core | None = None
+    for state, seat, actions in segments:
+        if (seat < 0) != (core is None):
+            raise ValueError("only the first segment of a lineage has no origin")
+        core = _Core(game, state, origin=None if core is None else (seat, core))
+        for action in actions:
+            core = core.after(action)
+    if core is None:
+        raise ValueError("a lineage has at least one segment")
+    return core
+
+
+def loaded_state(game_id: str, players: int, serialized: str) -> SpielState:
+    """A pickled :class:`SpielState` loaded: OpenSpiel's ``deserialize_state`` on the game,
+    registered first if this process has not yet."""
+    state: SpielState = load(game_id, players).deserialize_state(serialized)
+    return state
 
 
 def information_lines(core: _Core, seat: int) -> tuple[str, ...]:
@@ -303,6 +350,13 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         return self._core.game.render(self._core.game.observe(self._core.state, None))
 
+    def __reduce__(self) -> tuple[Callable[..., SpielState], tuple[str, int, str]]:
+        """Pickles and copies go through OpenSpiel's own serialisation (``serialize``: the
+        history and the core, pickled flat), with the game's id and player count, so that
+        loading registers the game first where it is not yet (a new process)."""
+        game = self._core.game
+        return loaded_state, (game.spec.id, game.players, self.serialize())
+
 
 class SpielObserver:
     """Observation tensors (the encoder) and strings (the JSON observation) for one seat."""
@@ -378,6 +432,11 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self) -> SpielState:
         return SpielState(self)
+
+    def __reduce__(self) -> tuple[Callable[[str, int], Any], tuple[str, int]]:
+        """Pickled as its game id and player count (:func:`load`); the class made for the game
+        by :func:`register` cannot be found by name."""
+        return load, (self.game_id, self.st_game.players)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Any = None

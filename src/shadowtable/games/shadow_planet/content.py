@@ -13,6 +13,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from shadowtable._mypyc import by_constructor
 from shadowtable.core.errors import ContentError
 from shadowtable.games.shadow_planet.rules.effects import ABILITY, CARD, SECTION, TYPES, validate_effect
 from shadowtable.games.shadow_planet.rules.effects import COLOURS as COLOURS  # re-exported
@@ -32,6 +33,9 @@ class Reveal:
     label: str
     cost: tuple[int, ...]  # count per type
     effects: tuple[dict[str, Any], ...]
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return by_constructor(self)  # the compiled build copies and pickles no other way
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,9 @@ class Content:
     repair_start: dict[int, int]
     markers_per_colour: int
     reveal_count: int
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return by_constructor(self)  # the compiled build copies and pickles no other way
 
     @property
     def num_cards(self) -> int:

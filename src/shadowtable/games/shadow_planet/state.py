@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shadowtable.core.events import Event
+from shadowtable.core.ints import int_text
 from shadowtable.core.kernel import Task
 from shadowtable.games.shadow_planet.tasks import task_to_json
 
@@ -158,8 +159,8 @@ class State:
         for name in LIST_FIELDS:
             data[name] = [x[:] if isinstance(x, list) else x for x in data[name]]
         data["top"] = [t[:] for t in self.top]
-        data["known"] = [str(k) for k in self.known]  # bitmasks can exceed JSON-safe ints
-        data["public"] = str(self.public)
+        data["known"] = [int_text(k) for k in self.known]  # bitmasks can exceed JSON-safe ints
+        data["public"] = int_text(self.public)
         data["stack"] = [task_to_json(task) for task in self.stack]
         return data
 

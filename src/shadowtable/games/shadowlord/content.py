@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from shadowtable._mypyc import by_constructor
 from shadowtable.core.errors import ContentError
 
 MAX_FIGURES = 33
@@ -32,6 +33,9 @@ class Configuration:
     alliances: tuple[int, ...]
     seat_of: tuple[int, ...]  # indexed by colour; -1 for colours not in play
     first_round: tuple[tuple[int, ...], ...]  # indexed by colour: allowed first-round galaxies
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return by_constructor(self)  # the compiled build copies and pickles no other way
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,9 @@ class Content:
     shadow_decider_step: int  # +1: left of the attacker, -1: right
     configurations: dict[str, Configuration]
     reconstructed: dict[str, str]
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return by_constructor(self)  # the compiled build copies and pickles no other way
 
     @property
     def num_figures(self) -> int:
