@@ -421,6 +421,8 @@ class TableService:
                     )
                 if current is not None and table.status != "open":
                     raise Conflict("seats can be changed only before the game starts")
+            if current is not None and name is None:
+                name = table.seats[current].name  # moving keeps the name
             shown = display_name(name, seat)
             key = new_key()
             then: list[sa.Executable] = []
