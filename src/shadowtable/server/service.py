@@ -626,6 +626,8 @@ class TableService:
         """Give up a seat: its token is revoked; in play a bot takes the seat over and the seat is
         kept for the leaver (their token takes it back) or someone the host invites."""
         table = await self.table(table_id)
+        if self.bus is not None:
+            await self.refresh(table)  # the seat may have been taken through another process
         async with table.lock:
             seat = self.claim(table, token).seat
             playing = table.status == "playing"
