@@ -5,6 +5,7 @@ takes a second one only by asking to move.  Over REST and the WebSocket, SQLite 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -254,3 +255,45 @@ def test_the_migration_keeps_tables_and_seats_and_goes_both_ways(kind: str, tmp_
     finally:
         if kind == "postgresql":
             asyncio.run(_admin(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)"))
+
+
+def test_an_expired_invite_is_refused(serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from shadowtable.server import service
+
+    monkeypatch.setattr(service, "INVITE_TTL_S", -1)
+    with serve() as client:
+        table_id, token0, token1 = two_humans(client)
+        leave(client, table_id, token1)
+        code = client.post(f"/api/tables/{table_id}/invite", json={"seat": 1}, headers=bearer(token0)).json()["code"]
+        late = client.post(f"/api/tables/{table_id}/join", json={"invite": code})
+        assert late.status_code == 409 and "invite link is not valid" in late.json()["error"]
+        assert client.get(f"/api/tables/{table_id}").json()["seats"][1]["vacated"] is True
+
+
+def test_invite_codes_never_reach_the_logs(serve: Any, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from shadowtable.server.logs import JsonFormatter, RedactInvites
+
+    caplog.set_level(logging.DEBUG)
+    with serve() as client:
+        table_id, token0, token1 = two_humans(client)
+        leave(client, table_id, token1)
+        code = client.post(f"/api/tables/{table_id}/invite", json={"seat": 1}, headers=bearer(token0)).json()["code"]
+        client.post(f"/api/tables/{table_id}/join", json={"invite": code})
+        client.post(f"/api/tables/{table_id}/join", json={"invite": code})
+    formatter = JsonFormatter()
+    assert caplog.records and all(code not in formatter.format(r) for r in caplog.records)
+    # the access log line of the invite link (as uvicorn writes it) keeps the path, not the code
+    access = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        "",
+        0,
+        '%s - "%s %s HTTP/%s" %d',
+        ("1.2.3.4:5", "GET", f"/t/x/invite/{code}", "1.1", 200),
+        None,
+    )
+    assert RedactInvites().filter(access)
+    line = formatter.format(access)
+    assert code not in line and "GET /t/x/invite/… HTTP" in json.loads(line)["message"]
