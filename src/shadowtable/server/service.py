@@ -460,7 +460,6 @@ class TableService:
             await self._start_game(table)
         self._publish(table)
         self._send_presence(table)
-        self._after_change(table)
         return table, seat, self.tokens.issue(table.id, seat, key)
 
     def _free_seat(self, table: Table, wanted: int | None) -> int:

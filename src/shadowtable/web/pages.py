@@ -319,7 +319,8 @@ def add_pages(
         try:
             table = await svc.table(table_id)
             current = svc.held_seat(table, holder)
-            if current not in (None, wanted) and wanted is not None and not move and invite is None:
+            waiting = table.status == "open" and wanted is not None
+            if waiting and current not in (None, wanted) and not move and invite is None:
                 info = svc.info(table)
                 if 0 <= wanted < len(info["seats"]):  # ask first: never moved silently
                     seat_info = info["seats"][wanted]
