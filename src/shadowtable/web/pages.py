@@ -319,8 +319,8 @@ def add_pages(
         try:
             table = await svc.table(table_id)
             current = svc.held_seat(table, holder)
-            waiting = table.status == "open" and wanted is not None
-            if waiting and current not in (None, wanted) and not move and invite is None:
+            asked = not move and invite is None and table.status == "open"
+            if asked and wanted is not None and current not in (None, wanted):
                 info = svc.info(table)
                 if 0 <= wanted < len(info["seats"]):  # ask first: never moved silently
                     seat_info = info["seats"][wanted]
