@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from server.cluster import Cluster, Redis, SeatClient, get, post
+from server.cluster import Cluster, Redis, SeatClient, get, post, wait_for
 from shadowtable.core.record import GameRecord, replay_states
 from shadowtable.server.views import encode
 
@@ -209,3 +209,28 @@ def _until(socket: Any, wanted: Any, limit: int = 200) -> dict[str, Any]:
         if wanted(message):
             return message
     raise AssertionError("the message never came")
+
+
+def _status(url: str, path: str, body: dict[str, Any], token: str | None = None) -> tuple[int, dict[str, Any]]:
+    """POST ``body``; the status and the JSON answer, refusals included."""
+    import urllib.error
+
+    try:
+        return 200, post(url, path, body, token)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def test_a_seat_left_on_one_process_is_not_free_on_another_and_its_invite_works_once(cluster: Cluster) -> None:
+    table, (host, leaver) = _table(cluster, "shadowlord", 2, ["human", "human"])
+    a, b, c = (server.url for server in cluster.servers)
+    post(a, f"/api/tables/{table}/leave", {}, leaver)
+    wait_for(lambda: get(b, f"/api/tables/{table}")["seats"][1]["vacated"], 10, "the leave never reached process 1")
+    status, answer = _status(b, f"/api/tables/{table}/join", {"seat": 1})
+    assert status == 409 and "since its player left" in answer["error"]
+    code = post(c, f"/api/tables/{table}/invite", {"seat": 1}, host)["code"]
+    status, answer = _status(a, f"/api/tables/{table}/join", {"invite": code, "name": "Cy"})
+    assert status == 200 and answer["seat"] == 1
+    assert _status(b, f"/api/tables/{table}/join", {"invite": code})[0] == 409
+    assert _status(c, f"/api/tables/{table}/return", {}, leaver)[0] == 403
+    assert get(c, f"/api/tables/{table}")["seats"][1]["name"] == "Cy"

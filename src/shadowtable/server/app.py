@@ -72,6 +72,24 @@ class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str | None = Field(None, max_length=64)
     seat: int | None = Field(None, ge=0, le=15, description="the seat wanted; default: the first free one")
+    move: bool = Field(
+        False, description="you hold a seat of this table (Bearer token): give it up for this one (before the start)"
+    )
+    invite: str | None = Field(
+        None, min_length=1, max_length=64, description="an invite code from the host: sit at the seat it names"
+    )
+
+
+class InviteSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=15, description="a seat a bot plays since its player left it")
+
+
+class Invite(BaseModel):
+    seat: int
+    code: str = Field(description="single use; give it only to the player invited")
+    url: str = Field(description="the page that seats the invited player (path on this server)")
+    expires_at: float
 
 
 class SeatOut(BaseModel):
@@ -81,6 +99,7 @@ class SeatOut(BaseModel):
     name: str
     taken: bool
     bot_playing: bool
+    vacated: bool = Field(description="left by its player in play: only they, or someone the host invites, take it")
 
 
 class TableOut(BaseModel):
@@ -96,6 +115,7 @@ class TableOut(BaseModel):
     created_at: float
     returns: list[float] | None
     rematch: str | None
+    host_seat: int | None = Field(description="the creator's seat: its holder may invite to vacated seats")
 
 
 class Seated(BaseModel):
@@ -245,7 +265,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         table = await svc.create(NewTable(body.game, body.players, body.options, seats, clock, body.listed))
         if body.sit and any(not s.taken for s in table.seats):
             name, account_id = (account.name, account.id) if account else (body.name, None)
-            table, seat, token = await svc.join(table.id, name, None, account_id)
+            table, seat, token = await svc.join(table.id, name, None, account_id, as_host=True)
             set_seat_cookie(response, table.id, token, config)
             return {"table": svc.info(table), "seat": seat, "token": token}
         return {"table": svc.info(table), "seat": None, "token": None}
@@ -257,15 +277,47 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return svc.info(await svc.table(table_id))
 
     @app.post("/api/tables/{table_id}/join", response_model=Seated, responses=ERRORS)
-    async def join(table_id: TableId, body: JoinTable, request: Request, response: Response) -> dict[str, Any]:
-        """Take a free seat: the answer (and an HttpOnly cookie) holds the seat's token (signed in:
-        the seat is your account's, under its name)."""
+    async def join(
+        table_id: TableId,
+        body: JoinTable,
+        request: Request,
+        response: Response,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """Take a free seat, or with ``invite`` the vacated seat the host invited you to: the answer
+        (and an HttpOnly cookie) holds the seat's token (signed in: the seat is your account's, under
+        its name).  With the Bearer token of a seat you hold here, refused unless ``move``."""
         svc = service()
         account = accounts.current(request)
         name, account_id = (account.name, account.id) if account else (body.name, None)
-        table, seat, token = await svc.join(table_id, name, body.seat, account_id)
+        holder = request_token(request, table_id, authorization) if authorization else None
+        table, seat, token = await svc.join(
+            table_id, name, body.seat, account_id, holder=holder, move=body.move, invite=body.invite
+        )
         set_seat_cookie(response, table.id, token, config)
         return {"table": svc.info(table), "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/return", response_model=Seated, responses=ERRORS)
+    async def take_back(
+        table_id: TableId, request: Request, response: Response, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Take back the seat you left in play, with the token you left with (valid again)."""
+        svc = service()
+        token = request_token(request, table_id, authorization)
+        table, seat = await svc.take_back(table_id, token)
+        assert token is not None
+        set_seat_cookie(response, table.id, token, config)
+        return {"table": svc.info(table), "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/invite", response_model=Invite, responses=ERRORS)
+    async def invite(
+        table_id: TableId, body: InviteSeat, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The host's single-use invite to a seat a bot plays since its player left it (a newer
+        invite to the seat replaces it)."""
+        svc = service()
+        code, expires = await svc.invite(table_id, request_token(request, table_id, authorization), body.seat)
+        return {"seat": body.seat, "code": code, "url": f"/t/{table_id}/invite/{code}", "expires_at": expires}
 
     @app.post("/api/tables/{table_id}/leave", response_model=TableOut, responses=ERRORS)
     async def leave(
@@ -274,7 +326,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Give up your seat (its token is revoked; in play a bot takes it over)."""
         svc = service()
         table = await svc.leave(table_id, request_token(request, table_id, authorization))
-        clear_seat_cookie(response, table.id)
+        if table.status != "playing":
+            clear_seat_cookie(response, table.id)  # in play it is kept: it takes the seat back
         return svc.info(table)
 
     @app.post("/api/tables/{table_id}/start", response_model=TableOut, responses=ERRORS)

@@ -4,10 +4,28 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from typing import Any
 
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"color_message"}
+_INVITE_PATH = re.compile(r"(/invite/)[^/?#\s]+")
+
+
+def redact(text: str) -> str:
+    """``text`` with the code of every invite link path replaced by ``…``."""
+    return _INVITE_PATH.sub(r"\1…", text)
+
+
+class RedactInvites(logging.Filter):
+    """Keeps invite codes (single-use, in the invite links' paths) out of the access log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        return True
 
 
 class JsonFormatter(logging.Formatter):
@@ -30,6 +48,7 @@ def configure(level: str = "info") -> None:
     """Send ``shadowtable`` and uvicorn logs to standard error as JSON lines."""
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter())
+    handler.addFilter(RedactInvites())
     for name in ("shadowtable", "uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         logger.handlers = [handler]

@@ -37,6 +37,8 @@ class Hello:
     token: str | None
     v: int | None
     html: bool = False
+    take_back: bool = False
+    """Take back the seat this token's player left in play (a bot plays it meanwhile)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,10 @@ def parse_frame(frame: str | bytes, max_bytes: int) -> Message:
         html = data.get("html", False)
         if not isinstance(html, bool):
             raise ProtocolError("hello: 'html' must be true or false")
-        return Hello(token, _optional_count(data, "v", "hello"), html)
+        take_back = data.get("take_back", False)
+        if not isinstance(take_back, bool):
+            raise ProtocolError("hello: 'take_back' must be true or false")
+        return Hello(token, _optional_count(data, "v", "hello"), html, take_back)
     if kind == "sync":
         v = _optional_count(data, "v", "sync")
         return Sync(0 if v is None else v)

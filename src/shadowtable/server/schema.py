@@ -29,6 +29,8 @@ tables = sa.Table(
     # false once a bot plays a human seat, or when a seat is not a human with an account (revision 0002)
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Column("rated_at", sa.Float, nullable=True),  # when the end was counted in the ratings (once)
+    # the creator's seat: only its holder may invite to a seat vacated in play (revision 0004)
+    sa.Column("host_seat", sa.Integer, nullable=True),
 )
 sa.Index("ix_tables_status", tables.c.status, tables.c.created_at)
 
@@ -44,6 +46,11 @@ seats = sa.Table(
     sa.Column("zombie", sa.Boolean, nullable=False),
     sa.Column("clock_ms", sa.BigInteger, nullable=True),
     sa.Column("account_id", sa.String(32), nullable=True),  # the signed-in player who took the seat
+    # revision 0004: the SHA-256 of the key of the player who left the seat in play (they may take it
+    # back), and the seat's one invite: the SHA-256 of its single-use code and when it expires
+    sa.Column("left_hash", sa.String(64), nullable=True),
+    sa.Column("invite_hash", sa.String(64), nullable=True),
+    sa.Column("invite_expires", sa.Float, nullable=True),
 )
 sa.Index("ix_seats_account", seats.c.account_id)
 

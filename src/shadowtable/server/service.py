@@ -47,6 +47,8 @@ CHAT_SHOWN = 50
 TIMEOUT_POLICIES = ("bot", "skip")
 OUTBOX_LIMIT = 2000
 """Messages queued for a socket before it is cut off as not reading."""
+INVITE_TTL_S = 24 * 3600
+"""How long an invite link to a vacated seat may be used (once)."""
 RETURN_GRACE_MS = 30_000
 """The least time a seat whose clock ran out has once its player takes it back."""
 SERVER_REFUSED_OPTIONS = frozenset({"content"})
@@ -66,10 +68,18 @@ class Seat:
     key_hash: str | None
     zombie: bool = False
     clock_ms: int | None = None
+    left_hash: str | None = None
+    """The key hash of the player who left this seat in play: only their token takes it back."""
 
     @property
     def taken(self) -> bool:
-        return self.kind == "bot" or self.key_hash is not None
+        """Held by a bot, by a key, or played by a bot for someone (a vacated seat is not free)."""
+        return self.kind == "bot" or self.key_hash is not None or self.zombie
+
+    @property
+    def vacated(self) -> bool:
+        """Left by its player in play: a bot plays it until that player or an invited one takes it."""
+        return self.kind == "human" and self.key_hash is None and self.zombie
 
 
 class Connection:
@@ -113,6 +123,8 @@ class Table:
     live: LiveTable
     returns: list[float] | None = None
     rematch: str | None = None
+    host_seat: int | None = None
+    """The creator's seat: its holder may invite someone to a vacated seat."""
     chat: list[dict[str, Any]] = field(default_factory=list)
     acked: set[tuple[int, str]] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -300,7 +312,8 @@ class TableService:
         except ShadowTableError as exc:
             raise Unavailable(f"table {table_id} cannot be played by this server: {exc}") from exc
         seats = [
-            Seat(r["kind"], r["bot"], r["name"], r["key_hash"], bool(r["zombie"]), r["clock_ms"]) for r in seat_rows
+            Seat(r["kind"], r["bot"], r["name"], r["key_hash"], bool(r["zombie"]), r["clock_ms"], r["left_hash"])
+            for r in seat_rows
         ]
         live = LiveTable.new(game)
         stored = [(r["seat"], r["action"]) for r in action_rows]
@@ -320,6 +333,7 @@ class TableService:
             live,
             returns=row["returns"],
             rematch=row["rematch"],
+            host_seat=row["host_seat"],
             chat=[_chat_message(r["seat"], seats, r["text"], r["at"]) for r in chat_rows],
             acked={(r["seat"], r["client_id"]) for r in action_rows if r["client_id"] is not None},
         )
@@ -341,6 +355,7 @@ class TableService:
             "created_at": table.created_at,
             "returns": table.returns,
             "rematch": table.rematch,
+            "host_seat": table.host_seat,
         }
 
     async def lobby(self, status: str, limit: int) -> list[dict[str, Any]]:
@@ -366,56 +381,137 @@ class TableService:
 
     # -- seats ----------------------------------------------------------------------------------
     async def join(
-        self, table_id: str, name: str | None, wanted: int | None, account_id: str | None = None
+        self,
+        table_id: str,
+        name: str | None,
+        wanted: int | None,
+        account_id: str | None = None,
+        *,
+        holder: object = None,
+        move: bool = False,
+        invite: str | None = None,
+        as_host: bool = False,
     ) -> tuple[Table, int, str]:
-        """Sit at a free seat (``wanted`` or the first one), as the signed-in ``account_id`` if any;
-        returns the table, seat and token."""
+        """Sit at a free seat (``wanted`` or the first one), or at the vacated seat an ``invite`` code
+        names (used up here), as the signed-in ``account_id`` if any; returns the table, seat and token.
+
+        ``holder`` is the token the asker already holds for this table, if any: sitting at a second
+        seat is refused unless ``move`` (before the game starts), which frees the first seat and
+        carries its host rights over in the same transaction.  ``as_host``: the seat taken is the
+        table's host seat unless the table has one."""
         table = await self.table(table_id)
         if self.bus is not None:
             await self.refresh(table)  # the seats as they are now, whichever process took them
         async with table.lock:
             if table.status == "over":
                 raise Conflict("the game is over")
-            free = [i for i, seat in enumerate(table.seats) if not seat.taken]
-            if wanted is not None:
-                if not 0 <= wanted < len(table.seats):
-                    raise ServiceError(f"seat must be between 0 and {len(table.seats) - 1}")
-                if wanted not in free:
-                    raise Conflict(f"seat {wanted} is not free")
-                seat = wanted
-            elif free:
-                seat = free[0]
+            current = self.held_seat(table, holder)
+            if invite is not None:
+                seat = await self._invited_seat(table, invite)
+                if seat is None:
+                    raise Conflict("this invite link is not valid: it was used, replaced by a newer one or expired")
+                if current is not None:
+                    raise Conflict(f"you already sit at seat {current} of this table: an invite is for someone else")
             else:
-                raise Conflict("every seat is taken")
+                seat = self._free_seat(table, wanted)
+                if current is not None and not move:
+                    raise Conflict(
+                        f"you already sit at seat {current} of this table: ask to move (move: true) to give it"
+                        f" up for seat {seat}"
+                    )
+                if current is not None and table.status != "open":
+                    raise Conflict("seats can be changed only before the game starts")
+            if current is not None and name is None:
+                name = table.seats[current].name  # moving keeps the name
             shown = display_name(name, seat)
             key = new_key()
-            # only if still free: another process may have seated someone a moment ago
-            claimed = (
-                sa.update(schema.seats)
-                .where(
-                    schema.seats.c.table_id == table.id,
-                    schema.seats.c.seat == seat,
-                    schema.seats.c.key_hash.is_(None),
-                    schema.seats.c.kind == "human",
-                )
-                .values(key_hash=key_hash(key), name=shown, account_id=account_id)
-                .returning(schema.seats.c.seat)
-            )
+            then: list[sa.Executable] = []
+            host = table.host_seat
+            if current is not None:
+                then.append(_seat_update(table.id, current, key_hash=None, name=None, account_id=None))
+                if host == current:
+                    host = seat
+            elif as_host and host is None:
+                host = seat
+            if host != table.host_seat:
+                then.append(sa.update(schema.tables).where(schema.tables.c.id == table.id).values(host_seat=host))
             try:
-                taken = await self.store.execute(claimed)
+                taken = await self.store.execute_guarded(_claim(table.id, seat, key, shown, account_id, invite), *then)
             except StoreError as exc:
                 raise Unavailable(str(exc)) from exc
             if not taken:
+                if invite is not None:
+                    raise Conflict("this invite link is not valid: it was used, replaced by a newer one or expired")
                 raise Conflict(f"seat {seat} was taken a moment ago: try again")
             table.seats[seat].key_hash = key_hash(key)
             table.seats[seat].name = shown
+            table.seats[seat].left_hash = None
+            if current is not None:
+                table.seats[current].key_hash = None
+                table.seats[current].name = None
+            table.host_seat = host
             starts = table.status == "open" and all(s.taken for s in table.seats)
         log.info("seat joined", extra={"event": "join", "table": table.id, "seat": seat})
+        if current is not None:
+            for connection in [c for c in table.connections if c.seat == current]:
+                connection.push({"t": "refused", "why": f"you moved to seat {seat}"})
+                connection.close()
         if starts:
             await self._start_game(table)
         self._publish(table)
         self._send_presence(table)
         return table, seat, self.tokens.issue(table.id, seat, key)
+
+    def _free_seat(self, table: Table, wanted: int | None) -> int:
+        """The seat a plain join takes: ``wanted`` if free, else the first free one; vacated seats
+        are never free."""
+        free = [i for i, seat in enumerate(table.seats) if not seat.taken]
+        if wanted is None:
+            if not free:
+                raise Conflict("every seat is taken")
+            return free[0]
+        if not 0 <= wanted < len(table.seats):
+            raise ServiceError(f"seat must be between 0 and {len(table.seats) - 1}")
+        if table.seats[wanted].vacated:
+            raise Conflict(
+                f"seat {wanted} is played by a bot since its player left: only that player, or someone the"
+                " table's host invites, can take it"
+            )
+        if wanted not in free:
+            raise Conflict(f"seat {wanted} is not free")
+        return wanted
+
+    def held_seat(self, table: Table, token: object) -> int | None:
+        """The seat ``token`` holds at ``table`` (``None``: none, or a token no longer valid), or the
+        seat its holder left in play (they may take only that one back)."""
+        if token is None:
+            return None
+        left = self.left_seat(table, token)
+        if left is not None:
+            return left
+        try:
+            return self.claim(table, token).seat
+        except Forbidden:
+            return None
+
+    async def _invited_seat(self, table: Table, code: object) -> int | None:
+        """The vacated seat a live invite ``code`` names at ``table`` (``None``: no such invite)."""
+        if not isinstance(code, str) or not 0 < len(code) <= 64:
+            return None
+        rows = await self._fetch(
+            sa.select(schema.seats.c.seat).where(
+                schema.seats.c.table_id == table.id,
+                schema.seats.c.invite_hash == key_hash(code),
+                schema.seats.c.invite_expires > time.time(),
+                schema.seats.c.key_hash.is_(None),
+            )
+        )
+        return int(rows[0]["seat"]) if rows and table.status == "playing" else None
+
+    async def invited_seat(self, table_id: str, code: object) -> tuple[Table, int | None]:
+        """The table and the seat an invite ``code`` would seat its bearer at (nothing is used)."""
+        table = await self.table(table_id)
+        return table, await self._invited_seat(table, code)
 
     def claim(self, table: Table, token: object) -> SeatClaim:
         """The seat a token holds at ``table``; :class:`Forbidden` if forged, expired, revoked or
@@ -427,21 +523,124 @@ class TableService:
         if claim.table != table.id or not 0 <= claim.seat < len(table.seats):
             raise Forbidden("the seat token is not for this table")
         if not matches(claim, table.seats[claim.seat].key_hash):
+            if table.status == "playing" and matches(claim, table.seats[claim.seat].left_hash):
+                raise Forbidden(
+                    "you left this seat and a bot plays it: take it back explicitly"
+                    f" (POST /api/tables/{table.id}/return, or hello with take_back)"
+                )
             raise Forbidden("the seat token was revoked: join the table again")
         return claim
 
-    async def leave(self, table_id: str, token: object) -> Table:
-        """Give up a seat: its token is revoked; in play a bot takes the seat over."""
+    def left_seat(self, table: Table, token: object) -> int | None:
+        """The vacated seat whose player left with ``token`` in this game in play (they alone may take
+        it back), if any."""
+        if table.status != "playing":
+            return None
+        try:
+            claim = self.tokens.read(token)
+        except TokenError:
+            return None
+        if claim.table != table.id or not 0 <= claim.seat < len(table.seats):
+            return None
+        seat = table.seats[claim.seat]
+        return claim.seat if seat.vacated and matches(claim, seat.left_hash) else None
+
+    async def take_back(self, table_id: str, token: object) -> tuple[Table, int]:
+        """The player who left a seat in play takes it back with the token they left with (it is
+        valid again); a bot plays it until they connect."""
         table = await self.table(table_id)
+        if self.bus is not None:
+            await self.refresh(table)
+        async with table.lock:
+            seat = await self._take_back_seat(table, token)
+        self._publish(table)
+        self._send_presence(table)
+        self._after_change(table)
+        return table, seat
+
+    async def _take_back_seat(self, table: Table, token: object) -> int:
+        """Under the table's lock: give the leaver's key back to the seat they left."""
+        seat = self.left_seat(table, token)
+        if seat is None:
+            self.claim(table, token)  # Forbidden with the reason (forged, expired, another table, ...)
+            raise Conflict("you hold your seat already")
+        left = table.seats[seat].left_hash
+        restored = (
+            sa.update(schema.seats)
+            .where(
+                schema.seats.c.table_id == table.id,
+                schema.seats.c.seat == seat,
+                schema.seats.c.key_hash.is_(None),
+                schema.seats.c.left_hash == left,
+            )
+            .values(key_hash=left, left_hash=None, invite_hash=None, invite_expires=None)
+            .returning(schema.seats.c.seat)
+        )
+        try:
+            done = await self.store.execute_guarded(restored)
+        except StoreError as exc:
+            raise Unavailable(str(exc)) from exc
+        if not done:
+            raise Conflict("the seat was taken a moment ago")
+        table.seats[seat].key_hash, table.seats[seat].left_hash = left, None
+        log.info("seat taken back", extra={"event": "take_back", "table": table.id, "seat": seat})
+        return seat
+
+    async def invite(self, table_id: str, token: object, seat: int) -> tuple[str, float]:
+        """A fresh single-use invite code to the vacated ``seat`` (only the host may ask); returns the
+        code (stored only as its hash; a newer invite replaces it) and when it expires."""
+        table = await self.table(table_id)
+        if self.bus is not None:
+            await self.refresh(table)
+        async with table.lock:
+            if self.claim(table, token).seat != table.host_seat:
+                raise Forbidden("only the table's host (the player who created it) can invite to a seat")
+            if not 0 <= seat < len(table.seats):
+                raise ServiceError(f"seat must be between 0 and {len(table.seats) - 1}")
+            if table.status != "playing" or not table.seats[seat].vacated:
+                raise Conflict(f"seat {seat} is not a seat a bot plays since its player left it")
+            code = secrets.token_urlsafe(18)
+            expires = time.time() + INVITE_TTL_S
+            stored = (
+                sa.update(schema.seats)
+                .where(
+                    schema.seats.c.table_id == table.id,
+                    schema.seats.c.seat == seat,
+                    schema.seats.c.key_hash.is_(None),
+                    schema.seats.c.zombie.is_(True),
+                )
+                .values(invite_hash=key_hash(code), invite_expires=expires)
+                .returning(schema.seats.c.seat)
+            )
+            try:
+                done = await self.store.execute_guarded(stored)
+            except StoreError as exc:
+                raise Unavailable(str(exc)) from exc
+            if not done:
+                raise Conflict(f"seat {seat} was taken a moment ago")
+        log.info("seat invite made", extra={"event": "invite", "table": table.id, "seat": seat})
+        return code, expires
+
+    async def leave(self, table_id: str, token: object) -> Table:
+        """Give up a seat: its token is revoked; in play a bot takes the seat over and the seat is
+        kept for the leaver (their token takes it back) or someone the host invites."""
+        table = await self.table(table_id)
+        if self.bus is not None:
+            await self.refresh(table)  # the seat may have been taken through another process
         async with table.lock:
             seat = self.claim(table, token).seat
             playing = table.status == "playing"
-            await self._write(
-                _seat_update(table.id, seat, key_hash=None, zombie=playing or table.seats[seat].zombie),
-                *([unrated(table.id)] if playing else []),
-            )
-            table.seats[seat].key_hash = None
-            table.seats[seat].zombie = playing or table.seats[seat].zombie
+            before = table.seats[seat]
+            left = before.key_hash if playing else None
+            zombie = playing or before.zombie
+            extra: list[sa.Executable] = [unrated(table.id)] if playing else []
+            host = table.host_seat
+            if not playing and host == seat:
+                host = None  # whoever sits here next in a waiting table is not its host
+                extra.append(sa.update(schema.tables).where(schema.tables.c.id == table.id).values(host_seat=None))
+            await self._write(_seat_update(table.id, seat, key_hash=None, zombie=zombie, left_hash=left), *extra)
+            before.key_hash, before.zombie, before.left_hash = None, zombie, left
+            table.host_seat = host
         for connection in [c for c in table.connections if c.seat == seat]:
             connection.push({"t": "refused", "why": "you left this seat"})
             connection.close()
@@ -752,7 +951,18 @@ class TableService:
                     seat = self.claim(table, token).seat
                 except Forbidden as exc:
                     why = str(exc)
-            if seat is None:
+            if seat is None and self.left_seat(table, token) is not None:
+                if hello.take_back:
+                    try:
+                        async with table.lock:
+                            seat = await self._take_back_seat(table, token)
+                    except ServiceError as exc:
+                        why = str(exc)
+                    else:
+                        self._publish(table)
+                elif hello.token is None:
+                    why = ""  # a browser that left its seat (its cookie) watches
+            if seat is None and why:
                 connection.push({"t": "refused", "why": why})
                 return False
         if self.bus is not None:
@@ -941,12 +1151,13 @@ class TableService:
         )
         changed = bool(action_rows or chat_rows)
         for seat, r in zip(table.seats, seat_rows, strict=False):
-            now = (r["kind"], r["bot"], r["name"], r["key_hash"], bool(r["zombie"]), r["clock_ms"])
-            if now != (seat.kind, seat.bot, seat.name, seat.key_hash, seat.zombie, seat.clock_ms):
-                seat.kind, seat.bot, seat.name, seat.key_hash, seat.zombie, seat.clock_ms = now
+            now = (r["kind"], r["bot"], r["name"], r["key_hash"], bool(r["zombie"]), r["clock_ms"], r["left_hash"])
+            if now != (seat.kind, seat.bot, seat.name, seat.key_hash, seat.zombie, seat.clock_ms, seat.left_hash):
+                seat.kind, seat.bot, seat.name, seat.key_hash, seat.zombie, seat.clock_ms, seat.left_hash = now
                 changed = True
-        if (row["status"], row["returns"], row["rematch"]) != (table.status, table.returns, table.rematch):
-            table.status, table.returns, table.rematch = row["status"], row["returns"], row["rematch"]
+        stored = (row["status"], row["returns"], row["rematch"], row["host_seat"])
+        if stored != (table.status, table.returns, table.rematch, table.host_seat):
+            table.status, table.returns, table.rematch, table.host_seat = stored
             changed = True
         if action_rows and action_rows[0]["idx"] == len(table.live.rows):
             rows = [(r["seat"], r["action"]) for r in action_rows]
@@ -1192,6 +1403,7 @@ def _seat_info(index: int, seat: Seat) -> dict[str, Any]:
         "name": _seat_name(index, seat),
         "taken": seat.taken,
         "bot_playing": seat.kind == "bot" or seat.zombie,
+        "vacated": seat.vacated,
     }
 
 
@@ -1205,6 +1417,7 @@ def _seat_row(table_id: str, index: int, seat: Seat) -> dict[str, Any]:
         "key_hash": seat.key_hash,
         "zombie": seat.zombie,
         "clock_ms": seat.clock_ms,
+        "left_hash": seat.left_hash,
     }
 
 
@@ -1219,3 +1432,20 @@ def _chat_message(seat: int, seats: list[Seat], text: str, at: float) -> dict[st
 
 
 SendText = Callable[[str], Awaitable[None]]
+
+
+def _claim(table_id: str, seat: int, key: str, name: str, account_id: str | None, invite: str | None) -> sa.Executable:
+    """Give ``seat`` the hash of ``key`` only if it is still free (another process may have seated
+    someone a moment ago) or, with ``invite``, still vacated with that live invite (used up here)."""
+    where = [schema.seats.c.table_id == table_id, schema.seats.c.seat == seat, schema.seats.c.key_hash.is_(None)]
+    values: dict[str, Any] = {"key_hash": key_hash(key), "name": name, "account_id": account_id}
+    if invite is None:
+        where += [schema.seats.c.kind == "human", schema.seats.c.zombie.is_(False)]
+    else:
+        where += [
+            schema.seats.c.zombie.is_(True),
+            schema.seats.c.invite_hash == key_hash(invite),
+            schema.seats.c.invite_expires > time.time(),
+        ]
+        values.update(left_hash=None, invite_hash=None, invite_expires=None)
+    return sa.update(schema.seats).where(*where).values(**values).returning(schema.seats.c.seat)

@@ -190,6 +190,20 @@ class Store:
         except (OSError, sa.exc.SQLAlchemyError) as exc:
             raise StoreError(f"the database did not answer: {_reason(exc)}") from exc
 
+    async def execute_guarded(self, guard: sa.Executable, *then: sa.Executable) -> list[dict[str, Any]]:
+        """Run ``guard`` (an ``UPDATE ... RETURNING``) and, only if it returned rows, ``then``, all in
+        one transaction committed at once; returns the guard's rows (none: nothing was changed)."""
+        if self.engine is None:
+            raise StoreError("the store is closed")
+        try:
+            async with self.engine.begin() as connection:
+                rows = [dict(row._mapping) for row in await connection.execute(guard)]
+                if rows:
+                    await _run(connection, then)
+                return rows
+        except (OSError, sa.exc.SQLAlchemyError) as exc:
+            raise StoreError(f"the database did not answer: {_reason(exc)}") from exc
+
     async def ping(self) -> bool:
         """Whether the database answers a trivial query."""
         try:

@@ -8,6 +8,7 @@ the table page live over the game socket.
 from __future__ import annotations
 
 import importlib.util
+import time
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
@@ -24,7 +25,7 @@ from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.server.accounts import Accounts, signed_in
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie
-from shadowtable.server.errors import Forbidden, ServiceError
+from shadowtable.server.errors import Conflict, Forbidden, ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService, display_name
 from shadowtable.web.render import board_stylesheet, view_fragments
 from shadowtable.web.templating import render
@@ -132,14 +133,20 @@ def spec_of(game_id: str | None) -> GameSpec:
 
 
 def seat_of(service: TableService, table: Table, request: Request) -> tuple[int | None, str | None]:
-    """The seat this browser holds at ``table`` (by its cookie), and why none if it was refused."""
+    """The seat this browser holds at ``table`` (by its cookie), and why none if it was refused (not
+    when it left its seat in play: :meth:`TableService.left_seat` says which)."""
     token = request_token(request, table.id)
-    if token is None:
+    if token is None or service.left_seat(table, token) is not None:
         return None, None
     try:
         return service.claim(table, token).seat, None
     except Forbidden as exc:
         return None, str(exc)
+
+
+INVALID_INVITE = "this invite link is not valid: it was used, replaced by a newer one or expired"
+PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+"""Headers of a page holding an invite code: kept out of caches and of other sites' referrers."""
 
 
 def add_pages(
@@ -217,7 +224,7 @@ def add_pages(
                 form.get("listed", "yes") == "yes",
             )
             table = await svc.create(new)
-            table, _seat, token = await svc.join(table.id, name, 0, account_id)
+            table, _seat, token = await svc.join(table.id, name, 0, account_id, as_host=True)
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{table.id}")
@@ -232,6 +239,7 @@ def add_pages(
         except ServiceError as exc:
             return error_page(exc)
         seat, refused = seat_of(svc, table, request)
+        left = svc.left_seat(table, request_token(request, table.id))
         info = svc.info(table)
         message = svc.view(table, seat, 0)
         fragments = view_fragments(table.game, message, info)
@@ -242,6 +250,8 @@ def add_pages(
             game_name=table.game.spec.name,
             seat=seat,
             refused=refused,
+            left=left,
+            host=seat is not None and seat == table.host_seat,
             v=message["v"],
             fragments=fragments,
             base=base,
@@ -249,8 +259,9 @@ def add_pages(
         )
 
     @router.get("/t/{table_id}/seat/{seat}", response_class=HTMLResponse)
-    async def seat_page(table_id: str, seat: str) -> HTMLResponse:
-        """The join link of one seat: a page with a button (a link alone never takes a seat)."""
+    async def seat_page(table_id: str, seat: str, request: Request) -> HTMLResponse:
+        """The join link of one seat: a page with a button (a link alone never takes a seat); a
+        browser that already sits at this table is asked whether to move."""
         svc = service()
         try:
             table = await svc.table(table_id)
@@ -260,7 +271,39 @@ def add_pages(
         number = int(seat) if seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
         if not 0 <= number < len(info["seats"]):
             return error_page(ServiceError(f"seat must be between 0 and {len(info['seats']) - 1}"))
-        return page("join.html", table=info, game_name=table.game.spec.name, seat=info["seats"][number])
+        current = svc.held_seat(table, request_token(request, table.id))
+        return page(
+            "join.html",
+            table=info,
+            game_name=table.game.spec.name,
+            seat=info["seats"][number],
+            current=current,
+            invite=None,
+        )
+
+    @router.get("/t/{table_id}/invite/{code}", response_class=HTMLResponse)
+    async def invite_page(table_id: str, code: str, request: Request) -> HTMLResponse:
+        """An invite link from the host: a page with a button that seats its bearer (the code is
+        used up then, not by opening the link)."""
+        svc = service()
+        try:
+            table, number = await svc.invited_seat(table_id, code)
+        except ServiceError as exc:
+            return error_page(exc)
+        if number is None:
+            return error_page(Conflict(INVALID_INVITE))
+        info = svc.info(table)
+        current = svc.held_seat(table, request_token(request, table.id))
+        answer = page(
+            "join.html",
+            table=info,
+            game_name=table.game.spec.name,
+            seat=info["seats"][number],
+            current=current,
+            invite=code,
+        )
+        answer.headers.update(PRIVATE)
+        return answer
 
     @router.post("/t/{table_id}/join")
     async def join(table_id: str, request: Request) -> Response:
@@ -270,14 +313,68 @@ def add_pages(
             wanted = int(raw_seat) if raw_seat != "" else None
         except ValueError:
             return error_page(ServiceError("seat: expected a number"))
+        svc = service()
+        holder = request_token(request, table_id)
+        move, invite = form.get("move") == "yes", form.get("invite") or None
         try:
+            table = await svc.table(table_id)
+            current = svc.held_seat(table, holder)
+            asked = not move and invite is None and table.status == "open"
+            if asked and wanted is not None and current not in (None, wanted):
+                info = svc.info(table)
+                if 0 <= wanted < len(info["seats"]):  # ask first: never moved silently
+                    seat_info = info["seats"][wanted]
+                    return page(
+                        "join.html",
+                        409,
+                        table=info,
+                        game_name=table.game.spec.name,
+                        seat=seat_info,
+                        current=current,
+                        invite=None,
+                    )
             name, account_id = sitter(request, form.get("name"))
-            table, _seat, token = await service().join(table_id, name, wanted, account_id)
+            table, _seat, token = await svc.join(
+                table_id, name, wanted, account_id, holder=holder, move=move, invite=invite
+            )
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{table.id}")
         set_seat_cookie(response, table.id, token, config)
         return response
+
+    @router.post("/t/{table_id}/return")
+    async def take_back(table_id: str, request: Request) -> Response:
+        try:
+            await service().take_back(table_id, request_token(request, table_id))
+        except ServiceError as exc:
+            return error_page(exc)
+        return see(f"/t/{table_id}")
+
+    @router.post("/t/{table_id}/invite")
+    async def invite(table_id: str, request: Request) -> Response:
+        """The host makes a single-use invite link to a vacated seat: shown once, on this page."""
+        form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+        raw_seat = form.get("seat", "")
+        svc = service()
+        try:
+            if not (raw_seat.isascii() and raw_seat.isdigit() and len(raw_seat) < 4):
+                raise ServiceError("seat: expected a number")
+            code, expires = await svc.invite(table_id, request_token(request, table_id), int(raw_seat))
+            table = await svc.table(table_id)
+        except ServiceError as exc:
+            return error_page(exc)
+        base = str(request.base_url).rstrip("/")
+        answer = page(
+            "invite.html",
+            table=svc.info(table),
+            game_name=table.game.spec.name,
+            seat=int(raw_seat),
+            link=f"{base}/t/{table_id}/invite/{code}",
+            hours=round((expires - time.time()) / 3600),
+        )
+        answer.headers.update(PRIVATE)
+        return answer
 
     @router.post("/t/{table_id}/start")
     async def start(table_id: str, request: Request) -> Response:
@@ -290,11 +387,12 @@ def add_pages(
     @router.post("/t/{table_id}/leave")
     async def leave(table_id: str, request: Request) -> Response:
         try:
-            await service().leave(table_id, request_token(request, table_id))
+            table = await service().leave(table_id, request_token(request, table_id))
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{table_id}")
-        clear_seat_cookie(response, table_id)
+        if table.status != "playing":
+            clear_seat_cookie(response, table_id)  # in play it is kept: it takes the seat back
         return response
 
     @router.post("/t/{table_id}/rematch")
@@ -306,7 +404,7 @@ def add_pages(
             seat = svc.claim(old, token).seat
             new = await svc.rematch(table_id, token)
             name, account_id = sitter(request, old.seats[seat].name)
-            new, _seat, new_token = await svc.join(new.id, name, seat, account_id)
+            new, _seat, new_token = await svc.join(new.id, name, seat, account_id, as_host=True)
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{new.id}")
