@@ -54,13 +54,20 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("error: the server did not start")
 
 
+def wait_for_setup(page: Any, game: str, players: int | None = None) -> None:
+    """Wait until the lobby form's game-dependent part is the one for ``game`` (and ``players``)
+    and no newer one is loading."""
+    wanted = f"fieldset[data-game='{game}']" + ("" if players is None else f"[data-players='{players}']")
+    page.wait_for_selector(f"#setup:not(.htmx-request) > {wanted}", state="attached")
+
+
 def create(page: Any, url: str, game: str, players: int, options: dict[str, str]) -> None:
     page.goto(url + "/")
     page.fill("input[name=name]", "Ada")
     page.select_option("select[name=game]", game)
-    page.wait_for_selector(f"select[name=players] option[value='{players}']", state="attached")
+    wait_for_setup(page, game)
     page.select_option("select[name=players]", str(players))
-    page.wait_for_selector(f"select[name=seat_{players - 1}]", state="attached")
+    wait_for_setup(page, game, players)
     if options:
         page.click("details summary:has-text('Game options')")
         for name, value in options.items():
@@ -70,24 +77,20 @@ def create(page: Any, url: str, game: str, players: int, options: dict[str, str]
 
 
 def play(page: Any, rng: random.Random, decisions: int, *, prefer: tuple[str, ...] = ()) -> None:
-    """Click ``decisions`` legal actions (or until the game is over)."""
-    made, last = 0, None
-    deadline = time.monotonic() + 300
-    while made < decisions and time.monotonic() < deadline:
-        data = page.evaluate("() => ({...document.body.dataset})")
-        if data.get("over") == "1":
+    """Click ``decisions`` legal actions (or until the game is over).  The page's ``turn`` is set
+    only while it holds a decision (empty from a click until the view that answers it)."""
+    made = 0
+    while made < decisions:
+        page.wait_for_function(
+            "() => (!!document.body.dataset.turn && !!document.querySelector('#frag-actions [data-act]'))"
+            " || document.body.dataset.over === '1'"
+        )
+        if page.evaluate("() => document.body.dataset.over === '1'"):
             return
-        turn = data.get("turn", "")
-        if not turn or turn == last:
-            time.sleep(0.03)
-            continue
         choices = page.evaluate(
             "() => [...document.querySelectorAll('#frag-actions [data-act]')]"
             ".map(b => [b.dataset.act, b.textContent.trim()])"
         )
-        if not choices:
-            time.sleep(0.03)
-            continue
         liked = [c for c in choices if c[1].startswith(prefer)] if prefer else []
         action = rng.choice(liked or choices)[0]
         page.evaluate(
@@ -96,7 +99,6 @@ def play(page: Any, rng: random.Random, decisions: int, *, prefer: tuple[str, ..
             action,
         )
         page.locator(f'#frag-actions [data-act="{action}"]').click()
-        last = turn
         made += 1
 
 
@@ -130,6 +132,7 @@ def main() -> None:
                     ("shadowlord", 3, {}, 45),
                 ):
                     page = browser.new_context(viewport=DESKTOP).new_page()
+                    page.set_default_timeout(120_000)  # a guard: a loaded machine is only slower
                     create(page, url, game, players, options)
                     play(page, rng, decisions)
                     saved.append(shoot(page, args.out, f"browser-{game}-desktop.png", args.force))

@@ -17,13 +17,22 @@ from typing import Any
 
 import pytest
 
+import shadowtable
 from server.cluster import free_port
 
 CHROMIUM = os.environ.get("SHADOWTABLE_CHROMIUM", "/usr/bin/chromium")
 
 
+def source_path() -> str:
+    """``PYTHONPATH`` for a subprocess that must run the ``shadowtable`` these tests import (a
+    worktree's ``src``, not the one the virtual environment was installed from)."""
+    here = str(Path(shadowtable.__file__).resolve().parents[1])
+    return os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)
+
+
 class LiveServer:
-    """``shadowtable serve`` in a subprocess, on SQLite in a temporary folder."""
+    """``shadowtable serve`` in a subprocess, on SQLite in a temporary folder, running the
+    ``shadowtable`` these tests import."""
 
     def __init__(self, folder: Path, **settings: Any) -> None:
         self.port = free_port()
@@ -36,6 +45,7 @@ class LiveServer:
             "SHADOWTABLE_BOT_WORKERS": "0",
             "SHADOWTABLE_GRACE": str(settings.get("grace", 1.0)),
             "SHADOWTABLE_LOG_LEVEL": "warning",
+            "PYTHONPATH": source_path(),
         }
         self.log = (folder / "server.log").open("w")
         self.process = subprocess.Popen(
@@ -44,7 +54,7 @@ class LiveServer:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a guard: a loaded machine only makes the wait longer
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited: {(folder / 'server.log').read_text()[-2000:]}")
@@ -54,7 +64,7 @@ class LiveServer:
                         return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("the server did not answer within 30 s")
+        raise RuntimeError("the server did not answer within 120 s")
 
     def stop(self) -> None:
         self.process.terminate()

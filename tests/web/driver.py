@@ -1,7 +1,12 @@
 """Players in a real browser: each a Playwright context on the table page, choosing by clicking.
 
 Every WebSocket frame a page receives and the text of its board at every version it shows are
-kept, so the secrecy checks can compare them with the true game afterwards."""
+kept, so the secrecy checks can compare them with the true game afterwards.
+
+Every wait here is for something the page shows when the state is reached (the lobby form's part
+for the chosen game and player count, the ``turn`` of a decision the page holds, the end of the
+game); the timeouts only guard against a page that never gets there, and are generous so a loaded
+machine is merely slow."""
 
 from __future__ import annotations
 
@@ -17,6 +22,8 @@ from typing import Any
 Choice = tuple[int, str]
 """A legal action on the page: its id and its words."""
 Policy = Callable[["Player", list[Choice]], int]
+PAGE_S = 120
+"""The most seconds one page is given to reach a state it waits for (a last-resort guard)."""
 
 
 @dataclass
@@ -31,8 +38,6 @@ class Player:
     """The text of the board and panel at each version the page showed."""
     clicked: list[str] = field(default_factory=list)
     board_clicks: int = 0
-    last_turn: str | None = None
-    last_click_at: float = 0.0
 
     def listen(self) -> None:
         def on_socket(socket: Any) -> None:
@@ -48,7 +53,7 @@ class Player:
         return result
 
     def over(self) -> bool:
-        return self.page.evaluate("() => document.body.dataset.over === '1'")
+        return bool(self.page.evaluate("() => document.body.dataset.over === '1'"))
 
     def choices(self) -> list[Choice]:
         found: list[list[Any]] = self.page.evaluate(
@@ -85,16 +90,15 @@ class Player:
                 action,
             )
             target = self.page.locator(f'#frag-actions [data-act="{action}"]')
-        target.click(timeout=15000)
+        target.click(timeout=PAGE_S * 1000)
 
     def step(self, policy: Policy) -> bool:
-        """Take one decision if this page has one; whether it did."""
-        data = self.dataset()
-        turn = data.get("turn", "")
-        if not turn:
+        """Take one decision if this page holds one; whether it did.
+
+        The page's ``turn`` is empty from a click until the view that answers it (or a refusal's
+        view) arrives, so a decision is never taken twice nor from a stale view."""
+        if not self.dataset().get("turn", ""):
             return False
-        if turn == self.last_turn and time.monotonic() - self.last_click_at < 3:
-            return False  # the click is on its way: its view has not come back yet
         choices = self.choices()
         if not choices:
             return False
@@ -104,8 +108,6 @@ class Player:
         on_board = action in self.board_targets() and self.rng.random() < 0.5
         self.click(action, on_board=on_board)
         self.clicked.append(words)
-        self.last_turn = turn
-        self.last_click_at = time.monotonic()
         return True
 
     def messages(self, kind: str | None = None) -> list[dict[str, Any]]:
@@ -117,25 +119,32 @@ def random_policy(player: Player, choices: list[Choice]) -> int:
     return player.rng.choice(choices)[0]
 
 
-def play_until_over(players: list[Player], policies: dict[str, Policy], *, limit_s: float) -> int:
-    """Click for every seated page until every page shows the end; the number of clicks."""
+def play_until_over(
+    players: list[Player], policies: dict[str, Policy], *, limit_s: float = 900, clicks: int | None = None
+) -> int:
+    """Click for every seated page until every page shows the end (or, given ``clicks``, until
+    that many clicks are made); the number of clicks.  ``limit_s`` only guards against a game
+    that never ends.
+
+    Between two rounds where no page held a decision the pages are polled (one page cannot wait
+    for another's event), each poll a look at what the pages show."""
     deadline = time.monotonic() + limit_s
-    clicks = 0
-    while not all(p.over() for p in players):
+    made = 0
+    while not all(p.over() for p in players) and (clicks is None or made < clicks):
         if time.monotonic() > deadline:
             states = {p.name: p.dataset() for p in players}
-            raise AssertionError(f"the game did not end within {limit_s} s ({clicks} clicks): {states}")
+            raise AssertionError(f"the game did not end within {limit_s} s ({made} clicks): {states}")
         moved = False
         for player in players:
             policy = policies.get(player.name)
             if policy is not None and player.step(policy):
-                clicks += 1
+                made += 1
                 moved = True
         if not moved:
-            time.sleep(0.02)
+            players[0].page.wait_for_timeout(20)
     for player in players:
         player.remember_shown()
-    return clicks
+    return made
 
 
 # -- pages ------------------------------------------------------------------------------------------
@@ -146,10 +155,9 @@ def create_table(
     page.goto(url + "/")
     fill_form_field(page, "input[name=name]", "Ada")
     page.select_option("select[name=game]", game)
-    page.wait_for_selector(f"select[name=players] option[value='{players}']", state="attached")
+    wait_for_setup(page, game)
     page.select_option("select[name=players]", str(players))
-    if players > 1:
-        page.wait_for_selector(f"select[name=seat_{players - 1}]", state="attached")
+    wait_for_setup(page, game, players)
     for seat, choice in seats.items():
         page.select_option(f"select[name=seat_{seat}]", choice)
     if options:
@@ -157,18 +165,28 @@ def create_table(
         for name, value in options.items():
             page.fill(f"input[name=opt_{name}]", value)
     page.click("button.primary")
-    page.wait_for_url(re.compile(r".*/t/[A-Za-z0-9_-]+$"))
+    page.wait_for_url(re.compile(r".*/t/[A-Za-z0-9_-]+$"), timeout=PAGE_S * 1000)
     return str(page.url.rsplit("/", 1)[1])
 
 
-def fill_form_field(page: Any, selector: str, value: str) -> None:
-    """Fill a field of a page just opened, allowing a loaded machine a minute; on failure, say
-    what the page showed instead."""
+def wait_for_setup(page: Any, game: str, players: int | None = None) -> None:
+    """Wait until the lobby form's game-dependent part is the one for ``game`` (and ``players``)
+    and no newer one is on its way (``#setup`` is marked while one loads)."""
+    wanted = f"fieldset[data-game='{game}']" + ("" if players is None else f"[data-players='{players}']")
     try:
-        page.wait_for_selector(selector, state="visible", timeout=60000)
+        page.wait_for_selector(f"#setup:not(.htmx-request) > {wanted}", state="attached", timeout=PAGE_S * 1000)
+    except Exception as exc:
+        shown = page.evaluate("() => document.getElementById('setup')?.outerHTML.slice(0, 300)")
+        raise AssertionError(f"the lobby form never showed {wanted}; it shows {shown!r}") from exc
+
+
+def fill_form_field(page: Any, selector: str, value: str) -> None:
+    """Fill a field of a page just opened; on failure, say what the page showed instead."""
+    try:
+        page.wait_for_selector(selector, state="visible", timeout=PAGE_S * 1000)
     except Exception as exc:
         shown = page.evaluate("() => document.body ? document.body.innerText.slice(0, 400) : ''")
-        raise AssertionError(f"no {selector} on {page.url} after 60 s; the page shows: {shown!r}") from exc
+        raise AssertionError(f"no {selector} on {page.url}; the page shows: {shown!r}") from exc
     page.fill(selector, value)
 
 
@@ -176,11 +194,12 @@ def join_seat(page: Any, url: str, table: str, seat: int, name: str) -> None:
     page.goto(f"{url}/t/{table}/seat/{seat}")
     fill_form_field(page, "input[name=name]", name)
     page.click("button.primary")
-    page.wait_for_url(re.compile(rf".*/t/{table}$"))
+    page.wait_for_url(re.compile(rf".*/t/{table}$"), timeout=PAGE_S * 1000)
 
 
 def new_player(browser: Any, name: str, seed: int, viewport: dict[str, int] | None = None) -> Player:
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    context.set_default_timeout(PAGE_S * 1000)
     player = Player(context.new_page(), name, random.Random(seed))
     player.listen()
     return player

@@ -25,12 +25,12 @@ FRAME_KINDS = {"welcome", "view", "ack", "reject", "presence", "notice", "chat",
 
 
 def finished_record(url: str, table: str) -> GameRecord:
-    with urllib.request.urlopen(f"{url}/api/tables/{table}/record", timeout=10) as answer:
+    with urllib.request.urlopen(f"{url}/api/tables/{table}/record", timeout=120) as answer:
         return GameRecord.from_json(json.loads(answer.read()))
 
 
 def table_info(url: str, table: str) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{url}/api/tables/{table}", timeout=10) as answer:
+    with urllib.request.urlopen(f"{url}/api/tables/{table}", timeout=120) as answer:
         info: dict[str, Any] = json.loads(answer.read())
         return info
 

@@ -11,12 +11,11 @@
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
 
-from web.driver import Choice, Player, create_table, join_seat, new_player, play_until_over, random_policy
+from web.driver import Choice, Player, Policy, create_table, join_seat, new_player, play_until_over, random_policy
 from web.secrecy import check_player, finished_record, table_info
 
 pytestmark = pytest.mark.browser
@@ -51,18 +50,15 @@ def test_three_browsers_and_two_bots_play_the_shadow_planet_to_the_end(browser: 
     spectator.page.goto(f"{server.url}/t/{table}")
     players = _players(browser, server.url, table, creator, [1, 2])
     try:
-        spectator.page.wait_for_selector("#frag-board svg", state="attached", timeout=15000)
+        spectator.page.wait_for_selector("#frag-board svg", state="attached")
         assert "watching" in spectator.page.inner_text("header")
-        policies = {p.name: random_policy for p in players}
+        policies: dict[str, Policy] = {p.name: random_policy for p in players}
         # play a while, reload one page mid-game: it keeps its seat and goes on
-        deadline = time.monotonic() + 60
-        clicks = 0
-        while clicks < 40 and time.monotonic() < deadline:
-            clicks += sum(p.step(random_policy) for p in players)
+        clicks = play_until_over(players, policies, clicks=40)
         players[1].page.reload()
-        players[1].page.wait_for_selector("#conn.ok", timeout=15000)
+        players[1].page.wait_for_selector("#conn.ok")
         assert "you: Friend 1 (seat 1)" in players[1].page.inner_text("header")
-        clicks += play_until_over([*players, spectator], policies, limit_s=240)
+        clicks += play_until_over([*players, spectator], policies)
         for player in players:
             over = player.page.inner_text("#over")
             assert "won" in over or "lost" in over or "drew" in over
@@ -116,7 +112,7 @@ def test_two_browsers_play_shadowlord_with_an_offer_accepted(browser: Any, live_
     try:
         state: dict[str, Any] = {}
         policy = _offer_policy(state)
-        play_until_over(players, {p.name: policy for p in players}, limit_s=240)
+        play_until_over(players, {p.name: policy for p in players})
         assert state.get("accepted"), f"no offer was accepted: {state}"
         texts = " ".join(players[0].page.inner_text("#frag-log").split())
         assert "accept" in texts.lower()
@@ -150,7 +146,7 @@ def test_a_vote_is_cast_from_the_page_in_shadowlord_with_three(browser: Any, liv
         return player.rng.choice(calm or [a for a, _ in choices])
 
     try:
-        play_until_over(players, {p.name: choose for p in players}, limit_s=240)
+        play_until_over(players, {p.name: choose for p in players})
         assert votes, "no vote came to a browser seat"
         assert "Vote" in votes[0], "the vote's subject was not shown"
         record = finished_record(server.url, table)
@@ -167,22 +163,27 @@ def test_closing_a_browser_hands_the_seat_to_a_bot(browser: Any, live_server: An
     leaver = new_player(browser, "seat1", seed=5)
     join_seat(leaver.page, server.url, table, 1, "Leaver")
     try:
-        creator.page.wait_for_selector("#presence li", timeout=15000)
+        creator.page.wait_for_selector("#presence li")
         leaver.page.context.close()
         creator.page.wait_for_function(
-            "() => document.querySelector('#notices').textContent.includes('a bot plays seat 1')", timeout=15000
+            "() => document.querySelector('#notices').textContent.includes('a bot plays seat 1')"
         )
         assert "away: a bot plays" in creator.page.inner_text("#presence")
         # the bot decides for seat 1 from now on: the game goes on past seat 1's turns
         before = creator.page.locator("#frag-log li").count()
-        deadline = time.monotonic() + 90
-        new_entries: list[str] = []
-        while time.monotonic() < deadline and not creator.over():
-            if not creator.step(random_policy):
-                time.sleep(0.05)
-            new_entries = creator.page.locator("#frag-log li").all_inner_texts()[before:]
-            if any(entry.startswith("seat 1") for entry in new_entries):
-                break
+        seat_1_acted = (
+            "(before) => [...document.querySelectorAll('#frag-log li')].slice(before)"
+            ".some(li => li.innerText.startsWith('seat 1'))"
+        )
+        # each round waits for seat 1's entry, the creator's own decision or the end
+        while not creator.page.evaluate(seat_1_acted, before) and not creator.over():
+            creator.page.wait_for_function(
+                f"(before) => !!document.body.dataset.turn || document.body.dataset.over === '1'"
+                f" || ({seat_1_acted})(before)",
+                arg=before,
+            )
+            creator.step(random_policy)
+        new_entries = creator.page.locator("#frag-log li").all_inner_texts()[before:]
         assert any(entry.startswith("seat 1") for entry in new_entries), "seat 1 never acted after its player left"
     finally:
         creator.page.context.close()
@@ -198,27 +199,24 @@ def test_keyboard_alone_plays_from_the_board_and_the_list(browser: Any, live_ser
         for _ in range(30):
             if used == {"board", "list"}:
                 break
-            page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=30000)
+            page.wait_for_function("() => !!document.body.dataset.turn")
             before = page.evaluate("() => document.body.dataset.v")
             used_now = "board" if "board" not in used and page.locator("#frag-board svg [data-act]").count() else "list"
-            focused = False
-            open_groups = "() => document.querySelectorAll('#frag-actions details').forEach(d => d.open = true)"
-            for _ in range(10):  # a view may swap the fragment between two steps: find and focus again
-                if used_now == "list":
-                    page.evaluate(open_groups)
-                selector = "#frag-board svg [data-act]" if used_now == "board" else "#frag-actions button[data-act]"
-                focused = page.evaluate(
-                    "(selector) => { const el = document.querySelector(selector);"
-                    " if (el) el.focus(); return !!el && document.activeElement === el; }",
-                    selector,
-                )
-                if focused:
-                    break
-                page.wait_for_timeout(300)
+            selector = "#frag-board svg [data-act]" if used_now == "board" else "#frag-actions button[data-act]"
+            # the page holds this decision until it acts (its turn is set): no view replaces it
+            focused = page.evaluate(
+                """([selector, list]) => {
+                    if (list) document.querySelectorAll('#frag-actions details').forEach(d => d.open = true);
+                    const el = document.querySelector(selector);
+                    if (el) el.focus();
+                    return !!el && document.activeElement === el;
+                }""",
+                [selector, used_now == "list"],
+            )
             shown = page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)")
             assert focused, f"could not focus a {used_now} action; the focus is on {shown}"
             page.keyboard.press("Enter")
-            page.wait_for_function(f"() => document.body.dataset.v !== '{before}'", timeout=30000)
+            page.wait_for_function(f"() => document.body.dataset.v !== '{before}'")
             used.add(used_now)
         assert used == {"board", "list"}, f"played with the keyboard from {used} only"
         labels = page.evaluate(
@@ -249,22 +247,18 @@ def test_a_view_arriving_mid_decision_keeps_the_focus_the_open_group_and_the_typ
         """Drop the page's socket: it reconnects, and the server's view replaces every fragment."""
         page.evaluate("() => document.querySelectorAll('[id^=frag-] *').forEach(e => e.dataset.old = '1')")
         sockets[-1].close()
-        page.wait_for_function("() => !document.querySelector('#frag-actions [data-old]')", timeout=30000)
-        page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=30000)
+        page.wait_for_function("() => !document.querySelector('#frag-actions [data-old]')")
+        page.wait_for_function("() => !!document.body.dataset.turn")
 
     try:
         found = False
-        for _ in range(80):  # play until a decision lists a group of choices, and no view follows it
-            page.wait_for_function("() => document.body.dataset.turn !== ''", timeout=30000)
-            if page.locator("#frag-actions details").count():
-                version = page.evaluate("() => document.body.dataset.v")
-                page.wait_for_timeout(1000)
-                found = page.evaluate("() => document.body.dataset.v") == version
-                if found:
-                    break
-                continue
-            player.step(random_policy)  # nothing while the view of its last click is on its way
-            page.wait_for_timeout(300)
+        for _ in range(80):  # play until a decision the page holds lists a group of choices
+            # the turn is set only while the page holds a decision: no view follows until it acts
+            page.wait_for_function("() => !!document.body.dataset.turn")
+            found = page.locator("#frag-actions details").count() > 0
+            if found:
+                break
+            player.step(random_policy)
         assert found, "no decision listed a group of choices"
         # Open the first group (unless it is open already) and focus its first choice, in one step.
         label, words = page.evaluate(
@@ -287,5 +281,36 @@ def test_a_view_arriving_mid_decision_keeps_the_focus_the_open_group_and_the_typ
         fresh_view()
         assert page.input_value("#frag-actions input[name=notation]") == "half a mo"
         assert page.evaluate("() => document.activeElement.getAttribute('name')") == "notation"
+    finally:
+        page.context.close()
+
+
+def test_a_page_holds_no_decision_between_its_click_and_the_view_that_answers_it(
+    browser: Any, live_server: Any
+) -> None:
+    server = live_server()
+    player = new_player(browser, "seat0", seed=8)
+    page = player.page
+    relay: dict[str, Any] = {"held": None, "page": None}
+
+    def keep(socket: Any) -> None:
+        """Pass the server's frames on, or keep them while ``held`` is a list."""
+        relay["page"] = socket
+        upstream = socket.connect_to_server()
+        upstream.on_message(lambda frame: socket.send(frame) if relay["held"] is None else relay["held"].append(frame))
+
+    page.route_web_socket(re.compile(r".*/ws/.*"), keep)
+    create_table(page, server.url, game="shadowlord", players=2, seats={1: "bot:random"}, options={})
+    try:
+        page.wait_for_function("() => !!document.body.dataset.turn")
+        before = page.evaluate("() => document.body.dataset.v")
+        relay["held"] = []
+        action = player.choices()[0][0]
+        player.click(action, on_board=False)
+        assert page.evaluate("() => document.body.dataset.turn") == "", "the page still offers the decision it made"
+        held, relay["held"] = relay["held"], None
+        for frame in held:
+            relay["page"].send(frame)
+        page.wait_for_function(f"() => document.body.dataset.v !== '{before}'")
     finally:
         page.context.close()

@@ -278,6 +278,7 @@ function act(payload) {
   const frame = { t: "act", id, turn: state.turn, ...payload };
   state.pending = { id, frame };
   state.turn = null; // one act per view: the next view brings the next turn
+  body.dataset.turn = ""; // and the page says so until that view (or the refusal's) comes
   for (const el of document.querySelectorAll("[data-act]")) el.setAttribute("aria-disabled", "true");
   if (!send(frame)) notice("Not connected: your choice is sent when the connection is back.");
 }
