@@ -172,7 +172,7 @@ def test_leaving_revokes_the_token_and_a_bot_takes_over(serve: Any) -> None:
             seat = Seat(ws)
             assert seat.hello(answer["token"]) == {
                 "t": "refused",
-                "why": "the seat token was revoked: join the table again",
+                "why": "the seat token was revoked: the seat was given up or passed to another player",
             }
 
 

@@ -65,7 +65,7 @@ def test_the_leaver_takes_the_seat_back_with_their_token_and_nobody_else_can(ser
         assert client.post(f"/api/tables/{table_id}/return", headers=bearer(forged)).status_code == 403
         assert client.post(
             f"/api/tables/{table_id}/return", headers=bearer(signed([table_id, 1, "guessed"]))
-        ).json() == {"error": "the seat token was revoked: join the table again"}
+        ).json() == {"error": "the seat token was revoked: the seat was given up or passed to another player"}
         assert client.get(f"/api/tables/{table_id}").json()["seats"][1]["vacated"] is True
         back = client.post(f"/api/tables/{table_id}/return", headers=bearer(token1))
         assert back.status_code == 200, back.text
@@ -87,7 +87,10 @@ def test_on_the_socket_a_stranger_gets_no_view_of_a_vacated_seat_and_the_leaver_
         with client.websocket_connect(f"/ws/{table_id}") as ws:
             stranger = Seat(ws)
             welcome = stranger.hello(signed([table_id, 1, "guessed"]))
-            assert welcome == {"t": "refused", "why": "the seat token was revoked: join the table again"}
+            assert welcome == {
+                "t": "refused",
+                "why": "the seat token was revoked: the seat was given up or passed to another player",
+            }
         with client.websocket_connect(f"/ws/{table_id}") as ws:
             stranger = Seat(ws)
             stranger.send({"t": "hello", "take_back": True})  # asking without a token is watching

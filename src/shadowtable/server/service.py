@@ -528,7 +528,7 @@ class TableService:
                     "you left this seat and a bot plays it: take it back explicitly"
                     f" (POST /api/tables/{table.id}/return, or hello with take_back)"
                 )
-            raise Forbidden("the seat token was revoked: join the table again")
+            raise Forbidden("the seat token was revoked: the seat was given up or passed to another player")
         return claim
 
     def left_seat(self, table: Table, token: object) -> int | None:
