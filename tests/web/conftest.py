@@ -76,6 +76,20 @@ class LiveServer:
 
 
 @pytest.fixture
+def client(tmp_path: Path) -> Iterator[Any]:
+    """The server's pages and API in process (FastAPI's test client) on SQLite in a temporary folder."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from server.conftest import config_for
+    from shadowtable.server.app import create_app
+
+    app = create_app(config_for(f"sqlite:///{tmp_path / 'pages.db'}"))
+    with TestClient(app, base_url="http://testserver") as test_client:
+        yield test_client
+
+
+@pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
     servers: list[LiveServer] = []
 

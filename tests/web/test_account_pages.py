@@ -4,25 +4,14 @@ games and the replay of every step from each seat and the spectator's view."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient  # noqa: E402
 
 from server.account_helpers import PASSWORD, seat0_wins, table_of  # noqa: E402
-from server.conftest import config_for  # noqa: E402
-from shadowtable.server.app import create_app  # noqa: E402
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Any:
-    app = create_app(config_for(f"sqlite:///{tmp_path / 'pages.db'}"))
-    with TestClient(app, base_url="http://testserver") as test_client:
-        yield test_client
 
 
 def _sign_up(client: Any, name: str, password: str = PASSWORD) -> Any:

@@ -12,16 +12,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from server.conftest import config_for  # noqa: E402
 from server.wire import Seat, play_out  # noqa: E402
-from shadowtable.server.app import create_app  # noqa: E402
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Any:
-    app = create_app(config_for(f"sqlite:///{tmp_path / 'pages.db'}"))
-    with TestClient(app, base_url="http://testserver") as test_client:
-        yield test_client
 
 
 def _create(client: Any, **fields: str) -> Any:

@@ -3,24 +3,11 @@ host's single-use invite link) and of a second seat (asked first, never orphanin
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
-
-from fastapi.testclient import TestClient  # noqa: E402
-
-from server.conftest import config_for  # noqa: E402
-from shadowtable.server.app import create_app  # noqa: E402
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Any:
-    app = create_app(config_for(f"sqlite:///{tmp_path / 'pages.db'}"))
-    with TestClient(app, base_url="http://testserver") as test_client:
-        yield test_client
 
 
 class Browsers:

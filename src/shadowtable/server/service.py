@@ -435,10 +435,7 @@ class TableService:
                 host = seat
             if host != table.host_seat:
                 then.append(sa.update(schema.tables).where(schema.tables.c.id == table.id).values(host_seat=host))
-            try:
-                taken = await self.store.execute_guarded(_claim(table.id, seat, key, shown, account_id, invite), *then)
-            except StoreError as exc:
-                raise Unavailable(str(exc)) from exc
+            taken = await self._guarded(_claim(table.id, seat, key, shown, account_id, invite), *then)
             if not taken:
                 if invite is not None:
                     raise Conflict("this invite link is not valid: it was used, replaced by a newer one or expired")
@@ -576,10 +573,7 @@ class TableService:
             .values(key_hash=left, left_hash=None, invite_hash=None, invite_expires=None)
             .returning(schema.seats.c.seat)
         )
-        try:
-            done = await self.store.execute_guarded(restored)
-        except StoreError as exc:
-            raise Unavailable(str(exc)) from exc
+        done = await self._guarded(restored)
         if not done:
             raise Conflict("the seat was taken a moment ago")
         table.seats[seat].key_hash, table.seats[seat].left_hash = left, None
@@ -612,10 +606,7 @@ class TableService:
                 .values(invite_hash=key_hash(code), invite_expires=expires)
                 .returning(schema.seats.c.seat)
             )
-            try:
-                done = await self.store.execute_guarded(stored)
-            except StoreError as exc:
-                raise Unavailable(str(exc)) from exc
+            done = await self._guarded(stored)
             if not done:
                 raise Conflict(f"seat {seat} was taken a moment ago")
         log.info("seat invite made", extra={"event": "invite", "table": table.id, "seat": seat})
@@ -693,6 +684,14 @@ class TableService:
             await self.store.write(*statements)
         except StoreConflict as exc:
             raise Stale("another server process changed this table first") from exc
+        except StoreError as exc:
+            raise Unavailable(str(exc)) from exc
+
+    async def _guarded(self, guard: sa.Executable, *then: sa.Executable) -> list[dict[str, Any]]:
+        """Run ``guard`` (an UPDATE ... RETURNING) and, only if it changed a row, ``then``, in one
+        transaction; the rows ``guard`` returned (none: the guard did not hold)."""
+        try:
+            return await self.store.execute_guarded(guard, *then)
         except StoreError as exc:
             raise Unavailable(str(exc)) from exc
 
