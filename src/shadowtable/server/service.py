@@ -406,21 +406,7 @@ class TableService:
             if table.status == "over":
                 raise Conflict("the game is over")
             current = self.held_seat(table, holder)
-            if invite is not None:
-                seat = await self._invited_seat(table, invite)
-                if seat is None:
-                    raise Conflict("this invite link is not valid: it was used, replaced by a newer one or expired")
-                if current is not None:
-                    raise Conflict(f"you already sit at seat {current} of this table: an invite is for someone else")
-            else:
-                seat = self._free_seat(table, wanted)
-                if current is not None and not move:
-                    raise Conflict(
-                        f"you already sit at seat {current} of this table: ask to move (move: true) to give it"
-                        f" up for seat {seat}"
-                    )
-                if current is not None and table.status != "open":
-                    raise Conflict("seats can be changed only before the game starts")
+            seat = await self._seat_to_take(table, wanted, current, move=move, invite=invite)
             if current is not None and name is None:
                 name = table.seats[current].name  # moving keeps the name
             shown = display_name(name, seat)
@@ -458,6 +444,28 @@ class TableService:
         self._publish(table)
         self._send_presence(table)
         return table, seat, self.tokens.issue(table.id, seat, key)
+
+    async def _seat_to_take(
+        self, table: Table, wanted: int | None, current: int | None, *, move: bool, invite: str | None
+    ) -> int:
+        """The seat a join takes: the one a live ``invite`` names, else a free one; someone who sits
+        at ``current`` already may only move to another, and only before the game starts."""
+        if invite is not None:
+            seat = await self._invited_seat(table, invite)
+            if seat is None:
+                raise Conflict("this invite link is not valid: it was used, replaced by a newer one or expired")
+            if current is not None:
+                raise Conflict(f"you already sit at seat {current} of this table: an invite is for someone else")
+            return seat
+        seat = self._free_seat(table, wanted)
+        if current is not None and not move:
+            raise Conflict(
+                f"you already sit at seat {current} of this table: ask to move (move: true) to give it"
+                f" up for seat {seat}"
+            )
+        if current is not None and table.status != "open":
+            raise Conflict("seats can be changed only before the game starts")
+        return seat
 
     def _free_seat(self, table: Table, wanted: int | None) -> int:
         """The seat a plain join takes: ``wanted`` if free, else the first free one; vacated seats
