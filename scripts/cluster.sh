@@ -276,7 +276,7 @@ while true; do
     TICK=$!
     mapfile -t pids < <(running)
     exited=""
-    wait -n -p exited "${pids[@]}" "$TICK"
+    wait -n -p exited "${pids[@]}" "$TICK" 2>/dev/null # (bash's own "Killed" notice: said below instead)
     status=$?
     tick=$TICK
     TICK=""

@@ -121,7 +121,9 @@ def _pids(said: str) -> dict[str, int]:
 
 
 @contextlib.contextmanager
-def script_cluster(folder: Path, processes: int, redis: str | None, serve_args: list[str]) -> Iterator[ScriptCluster]:
+def script_cluster(
+    folder: Path, processes: int, redis: str | None, serve_args: list[str], script_args: tuple[str, ...] = ()
+) -> Iterator[ScriptCluster]:
     """Start the script (``redis`` None: ``--no-redis``), wait for its address, stop it at the end
     (SIGTERM, then SIGKILL of its whole session) and drop its database."""
     if shutil.which("bash") is None:
@@ -140,6 +142,7 @@ def script_cluster(folder: Path, processes: int, redis: str | None, serve_args: 
     command = ["bash", str(SCRIPT), "--processes", str(processes), "--port", str(front), "--backend-port", str(base)]
     command += ["--database", database, "--run-dir", str(run_dir)]
     command += ["--redis", redis] if redis else ["--no-redis"]
+    command += script_args
     command += ["--", "--bot-workers", "0", "--bot-delay", "0", "--log-level", "warning", *serve_args]
     env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-test-secret"}
     env["SHADOWTABLE_DATA_DIR"] = str(folder / "data")

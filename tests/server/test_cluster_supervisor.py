@@ -162,13 +162,16 @@ def test_a_killed_process_is_restarted_while_the_others_and_nginx_serve(tmp_path
     redis_dir.mkdir()
     redis = Redis(redis_dir)
     try:
-        with script_cluster(tmp_path, 3, redis.url, ["--lease", str(LEASE_S), "--grace", "30"]) as cluster:
-            _check_the_crash(cluster)
+        serve = ["--lease", str(LEASE_S), "--grace", "30"]
+        with script_cluster(tmp_path, 3, redis.url, serve, ("--max-restarts", "1")) as cluster:
+            name = _check_the_crash(cluster)
+            _check_giving_up(cluster, name)
     finally:
         redis.stop()
 
 
-def _check_the_crash(cluster: ScriptCluster) -> None:
+def _check_the_crash(cluster: ScriptCluster) -> str:
+    """Kill the owner of a table in play: the rest serves, the table goes on, it is restarted."""
     started = cluster.pids()
     assert set(started) == {*(f"server-{b.rsplit(':', 1)[1]}" for b in cluster.backends), "nginx"}
     table, tokens = asyncio.run(_table_owned_where_its_seats_play(cluster))
@@ -201,3 +204,18 @@ def _check_the_crash(cluster: ScriptCluster) -> None:
     acked = {i for client in clients for i in client.acked}
     stored = asyncio.run(_stored_ids(cluster.database, table))
     assert acked <= stored, f"acknowledged but not stored: {sorted(acked - stored)[:5]}"
+    return name
+
+
+def _check_giving_up(cluster: ScriptCluster, name: str) -> None:
+    """With ``--max-restarts 1``, a second exit within a minute gives the process up; the rest serves."""
+    os.kill(cluster.pids()[name], 9)
+    deadline = time.monotonic() + 10
+    while f"{name} exited (killed by signal 9) 2 times within 60 s: not restarting it" not in cluster.said():
+        assert time.monotonic() < deadline, "the script did not give the process up:\n" + cluster.said()
+        time.sleep(0.1)
+    time.sleep(1.5)  # past the restart delay it would have had
+    said = cluster.said()
+    assert "2 of 3 server processes go on serving" in said and "stopping" not in said, said
+    assert cluster.script.poll() is None
+    assert _answers(cluster.url) and not _answers("http://127.0.0.1:" + name.removeprefix("server-"))
