@@ -221,14 +221,15 @@ class Bus:
         lost = asyncio.ensure_future(self._lost.wait())
         try:
             await asyncio.wait({reading, lost}, return_when=asyncio.FIRST_COMPLETED)
+            why = "a publish failed" if lost.done() else "the subscription ended"
+            if reading.done() and reading.exception() is not None:
+                why = f"the subscription failed: {reading.exception()}"
         finally:
             for task in (reading, lost):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-        if reading.done() and not reading.cancelled() and reading.exception() is not None:
-            raise ConnectionError(str(reading.exception()))
-        raise ConnectionError("the subscription ended" if reading.done() else "a publish failed")
+        raise ConnectionError(why)
 
     async def _read(self, pubsub: Any, handler: Handler) -> None:
         async for message in pubsub.listen():
