@@ -173,7 +173,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(config.database_url(), sqlite_synchronous=config.sqlite_synchronous)
         await store.open()
-        bots = runner_for(config)
+        bots = _app.state.bots = runner_for(config)
         await bots.start()  # workers warm (games, bots, PyTorch) before the first request
         service = TableService(
             config, store, SeatTokens(config.signing_secret(), config.token_max_age_s), bots, view_fragments
