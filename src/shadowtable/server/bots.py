@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import ctypes
 import ctypes.util
+import heapq
 import itertools
 import json
 import logging
@@ -160,10 +161,15 @@ class BotRunner:
         budget_s: float,
         warm_specs: Sequence[str] = (),
         games: Sequence[tuple[str, str]] = (),
+        quick_specs: Sequence[str] = ("random", "heuristic", "policy"),
     ) -> None:
         self.budget_s = budget_s
         self.workers = workers
         self.warm_specs = list(warm_specs)
+        self.quick_specs = frozenset(quick_specs)
+        """Bots that decide at once; any other (a search) is slow: slow decisions wait behind quick
+        ones and use at most all workers but one, so quick bots always have a worker."""
+        self.slow_limit = max(1, workers - 1)
         self.games = list(games)
         """``(id, "module:Class")`` of games the server registered, which workers register too."""
         self.timeouts = 0
@@ -171,7 +177,9 @@ class BotRunner:
         self.replaced = 0
         """Workers stopped past a budget and replaced."""
         self._pool: list[_Worker] = []
-        self._idle: asyncio.Queue[_Worker] | None = None
+        self._idle: list[_Worker] = []
+        self._waiting: list[tuple[bool, int, asyncio.Future[_Worker]]] = []  # a heap: quick ones first
+        self._slow_busy = 0
         self._jobs = itertools.count()
         self._closed = False
         self._starting: set[asyncio.Future[None]] = set()
@@ -190,7 +198,6 @@ class BotRunner:
         """Start the workers and wait (at most :data:`START_TIMEOUT_S`) until they are warm."""
         if self._thread is not None:
             return
-        self._idle = asyncio.Queue()
         workers = [await self._start_worker() for _ in range(self.workers)]
         done, _ = await asyncio.wait([w.ready for w in workers], timeout=START_TIMEOUT_S)
         if len(done) < len(workers):
@@ -211,7 +218,7 @@ class BotRunner:
         worker = _Worker(process, ours, loop.create_future())
         self._pool.append(worker)
         loop.add_reader(ours.fileno(), self._on_answer, worker)
-        worker.ready.add_done_callback(lambda _: self._idle.put_nowait(worker) if self._idle else None)
+        worker.ready.add_done_callback(lambda _: self._release(worker, slow=False, busy=False))
         return worker
 
     def _on_answer(self, worker: _Worker) -> None:
@@ -243,6 +250,8 @@ class BotRunner:
         worker.answers.clear()
         if not worker.ready.done():
             worker.ready.cancel()
+        if worker in self._idle:
+            self._idle.remove(worker)
         if worker in self._pool:
             self._pool.remove(worker)
             self._stop(worker)
@@ -274,7 +283,14 @@ class BotRunner:
         work = (game.spec.id, game.players, json.dumps(game.options, sort_keys=True), spec, seat, observation, legal)
         try:
             async with asyncio.timeout(self.budget_s):
-                return await (self._in_thread(work) if self._thread is not None else self._in_worker(work))
+                if self._thread is not None:
+                    return await self._in_thread(work)
+                slow = spec not in self.quick_specs
+                worker = await self._acquire(slow)
+                try:
+                    return await self._decide(worker, work)
+                finally:
+                    self._release(worker, slow)
         except Exception:  # noqa: BLE001 - past the budget, or the bot failed: a bot never stops a table
             self.timeouts += 1
             return secrets.choice(legal)
@@ -282,11 +298,41 @@ class BotRunner:
     async def _in_thread(self, work: tuple[Any, ...]) -> int:
         return await asyncio.get_running_loop().run_in_executor(self._thread, choose, *work)
 
-    async def _in_worker(self, work: tuple[Any, ...]) -> int:
-        assert self._idle is not None
-        worker = await self._idle.get()
-        if worker not in self._pool:  # it died while idle
-            return await self._in_worker(work)
+    async def _acquire(self, slow: bool) -> _Worker:
+        """An idle worker, when one is free for a decision of this kind (quick ones served first)."""
+        given: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (slow, next(self._jobs), given))
+        self._dispatch()
+        try:
+            return await given
+        except asyncio.CancelledError:
+            if given.done() and not given.cancelled():  # given a worker just as the wait ended
+                self._release(given.result(), slow)
+            raise
+
+    def _release(self, worker: _Worker, slow: bool, busy: bool = True) -> None:
+        """``worker`` is idle again (unless it was stopped); the next decision waiting may have it."""
+        if slow and busy:
+            self._slow_busy -= 1
+        if worker in self._pool and worker not in self._idle and worker.ready.done():
+            self._idle.append(worker)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        held = []
+        while self._idle and self._waiting:
+            slow, order, given = heapq.heappop(self._waiting)
+            if given.done():  # its wait ended (past the budget)
+                continue
+            if slow and self._slow_busy >= self.slow_limit:
+                held.append((slow, order, given))
+                continue
+            self._slow_busy += slow
+            given.set_result(self._idle.pop(0))
+        for item in held:
+            heapq.heappush(self._waiting, item)
+
+    async def _decide(self, worker: _Worker, work: tuple[Any, ...]) -> int:
         job = next(self._jobs)
         answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         worker.answers[job] = answer
@@ -305,8 +351,6 @@ class BotRunner:
                 raise
         finally:
             worker.answers.pop(job, None)
-        if worker in self._pool:
-            self._idle.put_nowait(worker)
         return answer.result()  # the bot's error, if it failed
 
     def close(self) -> None:
@@ -330,6 +374,7 @@ def runner_for(config: ServerConfig) -> BotRunner:
     budget = config.bot_budget_s
     specs = [level.spec_within(budget) for level in LEVELS.values() if plays(level.name)]
     specs.append(run_spec(config.default_bot, config.default_bot, budget))
+    quick = [level.spec for level in LEVELS.values() if not level.searches]
     classes = {game_id: game_class(game_id) for game_id in available_games()}
     games = [(game_id, f"{cls.__module__}:{cls.__qualname__}") for game_id, cls in classes.items()]
-    return BotRunner(config.bot_workers, budget, specs, games)
+    return BotRunner(config.bot_workers, budget, specs, games, quick)
