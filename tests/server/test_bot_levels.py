@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from server.wire import Seat, create, play_out
 from shadowtable.core.errors import BotError
 from shadowtable.server.bot_levels import LEVELS, SEAT_VALUES, check_default_bot, levels_for, run_spec
 from shadowtable.server.run import ServeOptions, config_from
@@ -92,3 +93,23 @@ def test_the_default_bot_is_a_level_or_a_valid_spec(spec: str, words: str) -> No
         config_from(ServeOptions(default_bot=spec))
     for good in ("heuristic", "policy", "ismcts:iterations=50"):
         check_default_bot(good)
+
+
+def test_a_rematch_keeps_the_operators_default_bot(serve: Any) -> None:
+    with serve(default_bot="ismcts:iterations=5") as client:
+        answer = create(client, game="tiny-showdown", players=2, name="Ann")
+        table, token = answer["table"]["id"], answer["token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        started = client.post(f"/api/tables/{table}/start", headers=headers)
+        assert [seat["bot"] for seat in started.json()["seats"]] == [None, "ismcts:iterations=5"]
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            seat = Seat(ws)
+            seat.hello(token)
+            play_out(seat)
+        rematch = client.post(f"/api/tables/{table}/rematch", headers=headers)
+        assert rematch.status_code == 200, rematch.text
+        assert [seat["bot"] for seat in rematch.json()["seats"]] == [None, "ismcts:iterations=5"]
+        refused = client.post(
+            "/api/tables", json={"game": "tiny-showdown", "players": 2, "seats": ["human", "bot:ismcts:iterations=5"]}
+        )
+        assert refused.status_code == 400  # the operator's bot is not a level a client may name

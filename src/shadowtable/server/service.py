@@ -26,7 +26,7 @@ from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
 from shadowtable.server import schema
-from shadowtable.server.bot_levels import check_seat_bot, run_spec
+from shadowtable.server.bot_levels import LEVELS, check_seat_bot, run_spec
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.cluster import Bus, Leases
 from shadowtable.server.config import ServerConfig
@@ -675,7 +675,10 @@ class TableService:
                 raise Conflict("a rematch can start once the game is over")
             if table.rematch is not None:
                 return await self.table(table.rematch)
-            kinds = ["human" if s.kind == "human" else f"bot:{s.bot}" for s in table.seats]
+            default = self.config.default_bot
+            kinds = [
+                "human" if s.kind == "human" else f"bot:{s.bot if s.bot in LEVELS else default}" for s in table.seats
+            ]
             clock = None if table.clock is None else _public_clock(table.clock)
             new = await self.create(
                 NewTable(table.game.spec.id, table.game.players, dict(table.game.options), kinds, clock, table.listed),
