@@ -175,3 +175,25 @@ def test_workers_exit_with_the_server_mid_search(tmp_path: Path, stop: signal.Si
         process.send_signal(stop)
         process.wait(30)
         wait_until(lambda: not any(alive(pid) for pid in workers), 10, "every worker gone")
+
+
+def test_a_search_that_waited_for_its_worker_is_given_only_what_is_left() -> None:
+    import threading
+
+    from shadowtable.core.registry import make
+    from shadowtable.server.bots import _bot, choose
+
+    spec = "ismcts:iterations=100000000:time=60"
+    game = make("shadowlord", players=2)
+    state = game.initial_state()
+    while game.current_player(state) < 0:
+        state = game.apply(state, game.chance_outcomes(state)[0][0])
+    seat, legal = game.current_player(state), game.legal_actions(state)
+    assert len(legal) > 1
+    chosen: list[int] = []
+    args = ("shadowlord", 2, "{}", spec, seat, game.observe(state, seat), legal, time.monotonic() + 0.5)
+    worker = threading.Thread(target=lambda: chosen.append(choose(*args)), daemon=True)
+    worker.start()
+    worker.join(20)  # a guard far below the bot's own 60 s: the search stopped at the deadline
+    assert chosen and chosen[0] in legal
+    assert getattr(_bot(spec), "time", None) == 60  # its own limit is back for the next decision

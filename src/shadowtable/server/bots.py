@@ -26,6 +26,7 @@ import random
 import secrets
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from shadowtable.bots.base import Bot
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.registry import make
+from shadowtable.server.bot_levels import SEARCH_SHARE
 from shadowtable.server.config import ServerConfig
 
 log = logging.getLogger("shadowtable.server")
@@ -63,12 +65,30 @@ def _bot(spec: str) -> Bot:
 
 
 def choose(
-    game_id: str, players: int, options_json: str, spec: str, seat: int, observation: Observation, legal: list[int]
+    game_id: str,
+    players: int,
+    options_json: str,
+    spec: str,
+    seat: int,
+    observation: Observation,
+    legal: list[int],
+    deadline: float | None = None,
 ) -> int:
-    """The action bot ``spec`` picks at ``seat`` from ``observation`` (run in a worker)."""
+    """The action bot ``spec`` picks at ``seat`` from ``observation`` (run in a worker).  A bot with
+    a time limit (a search) is given at most :data:`SEARCH_SHARE` of what is left before
+    ``deadline`` (``time.monotonic()``), so one that waited for its worker still ends in time."""
     game = _game(game_id, players, options_json)
     rng = random.Random(secrets.randbits(64))
-    action = _bot(spec).choose(game, seat, observation, legal, rng)
+    bot = _bot(spec)
+    limit = getattr(bot, "time", None)
+    if deadline is None or not isinstance(limit, int | float):
+        action = bot.choose(game, seat, observation, legal, rng)
+    else:
+        bot.time = max(0.01, min(limit, (deadline - time.monotonic()) * SEARCH_SHARE))  # type: ignore[attr-defined]
+        try:
+            action = bot.choose(game, seat, observation, legal, rng)
+        finally:
+            bot.time = limit  # type: ignore[attr-defined]
     return int(action) if action in legal else legal[0]
 
 
@@ -280,7 +300,8 @@ class BotRunner:
 
     async def choose(self, game: Game[Any], spec: str, seat: int, observation: Observation, legal: list[int]) -> int:
         """The bot's action; a random legal action if it takes longer than the budget or fails."""
-        work = (game.spec.id, game.players, json.dumps(game.options, sort_keys=True), spec, seat, observation, legal)
+        options = json.dumps(game.options, sort_keys=True)
+        work = (game.spec.id, game.players, options, spec, seat, observation, legal, time.monotonic() + self.budget_s)
         try:
             async with asyncio.timeout(self.budget_s):
                 if self._thread is not None:
@@ -356,6 +377,8 @@ class BotRunner:
     def close(self) -> None:
         """Kill the workers (they keep nothing) and stop the threads."""
         self._closed = True
+        for task in self._starting:
+            task.cancel()
         for worker in list(self._pool):
             with contextlib.suppress(Exception):
                 asyncio.get_running_loop().remove_reader(worker.connection.fileno())
