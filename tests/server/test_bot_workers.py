@@ -44,20 +44,15 @@ def wait_until(condition: Callable[[], Any], seconds: float = 30.0, what: str = 
 
 def alive(pid: int) -> bool:
     """Whether process ``pid`` exists and is not a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+    return state(pid) not in {"", "Z"}
 
 
-def cpu_ticks(pid: int) -> int:
-    """User and system CPU time of ``pid`` so far, in clock ticks (0 once it is gone)."""
+def state(pid: int) -> str:
+    """The scheduler state of ``pid`` (``R``: running or waiting for a core; ``""`` once gone)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])
+        return ""
 
 
 def children(pid: int) -> list[int]:
@@ -72,10 +67,12 @@ def children(pid: int) -> list[int]:
 
 
 def busy(pids: list[int]) -> bool:
-    """Whether one of ``pids`` uses the CPU (a search in progress)."""
-    before = {pid: cpu_ticks(pid) for pid in pids}
-    time.sleep(0.3)
-    return any(cpu_ticks(pid) > ticks + 3 for pid, ticks in before.items())
+    """Whether one of ``pids`` is computing (a search in progress; an idle worker sleeps on its pipe)."""
+    for _ in range(5):
+        if any(state(pid) == "R" for pid in pids):
+            return True
+        time.sleep(0.02)
+    return False
 
 
 def slow_table(client: Any, prefix: str = "") -> str:
