@@ -183,7 +183,7 @@ class TableService:
     async def start(self) -> None:
         """Join the other processes (with ``--redis``): listen on the bus, keep and take leases."""
         if self.bus is not None:
-            await self.bus.start(self._on_bus)
+            await self.bus.start(self._on_bus, on_reconnect=self._resync)
             self._lease_task = asyncio.ensure_future(self._lease_loop())
 
     # -- life -----------------------------------------------------------------------------------
@@ -1133,6 +1133,13 @@ class TableService:
                     self._watch_away(table, seat)
             if self.presence(table) != before:
                 self._send_presence(table)
+
+    async def _resync(self) -> None:
+        """The bus is back after an outage: re-read every table held here that may have changed
+        meanwhile (a message may have been lost), as a seat's hello does."""
+        for table in list(self.tables.values()):
+            if table.status != "over" or table.connections:
+                await self.refresh(table)
 
     async def refresh(self, table: Table) -> None:
         """Re-read ``table`` from the database (another process changed it) and send what is new."""
