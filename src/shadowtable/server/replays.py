@@ -29,8 +29,10 @@ CHECKPOINT_EVERY = 32
 class ReplayIndex:
     """What a finished game's replay pages are built from."""
 
+    every: int
+    """Steps between two checkpoints."""
     checkpoints: list[Any]
-    """The state after step ``k * CHECKPOINT_EVERY``, for each ``k``."""
+    """The state after step ``k * every``, for each ``k``."""
     versions: dict[int | None, list[int]]
     """Per audience, the version its channel had reached after each step (``[0]`` at the start)."""
     channels: dict[int | None, Channel]
@@ -48,7 +50,7 @@ def build_index(game: Game[Any], rows: list[tuple[int, int]], every: int = CHECK
             reached.append(live.channels[audience].v)
         if done % every == 0:
             checkpoints.append(live.state)
-    return ReplayIndex(checkpoints, versions, live.channels)
+    return ReplayIndex(every, checkpoints, versions, live.channels)
 
 
 def replay_message(
@@ -57,13 +59,12 @@ def replay_message(
     index: ReplayIndex,
     seat: int | None,
     step: int,
-    every: int = CHECKPOINT_EVERY,
 ) -> dict[str, Any]:
     """The view message ``seat`` (``None``: a spectator) had after the first ``step`` actions of a
     finished game, with every event it had been told; never actionable (no ``legal``)."""
-    base = step // every
+    base = step // index.every
     state = index.checkpoints[base]
-    for _seat, action in rows[base * every : step]:
+    for _seat, action in rows[base * index.every : step]:
         state, _events = game.apply_recorded(state, action)
     v = index.versions[seat][step]
     events = [event for text in index.channels[seat].log[:v] for event in json.loads(text)]
@@ -85,7 +86,7 @@ class Finished:
     async def replay_index(self) -> ReplayIndex:
         """The replay index, built once (in a thread) whoever asks first."""
         if self.index is None:
-            self.index = asyncio.ensure_future(asyncio.to_thread(build_index, self.game, self.rows))
+            self.index = asyncio.ensure_future(asyncio.to_thread(build_index, self.game, self.rows, CHECKPOINT_EVERY))
         return await asyncio.shield(self.index)
 
     async def message(self, seat: int | None, step: int) -> dict[str, Any]:
