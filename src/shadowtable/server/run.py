@@ -125,6 +125,7 @@ def serve(options: ServeOptions) -> None:
         port=options.port,
         log_config=None,
         ws_max_size=config.max_frame,
+        http="h11",  # h11 bounds a request's head (httptools would buffer any size)
         h11_max_incomplete_event_size=config.max_header or None,
         timeout_graceful_shutdown=10,
         access_log=True,

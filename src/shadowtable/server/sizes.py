@@ -77,20 +77,24 @@ class SizeLimits:
         if length is not None and (length < 0 or length > self.max_body):
             await refuse(send, 413, f"the request body is larger than {self.max_body} bytes")
             return
-        limit, received, started = self.max_body, 0, False
+        limit, received, started, over = self.max_body, 0, False, False
 
         async def counted() -> Message:
-            nonlocal received
+            nonlocal received, over
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
+                    over = True
                     raise BodyTooLarge(limit)
             return message
 
         async def watched(message: Message) -> None:
             nonlocal started
-            started = started or message["type"] == "http.response.start"
+            if message["type"] == "http.response.start":
+                started = True
+                if over:  # the rest of the body is never read: the connection ends with the answer
+                    message = {**message, "headers": [*message.get("headers", []), (b"connection", b"close")]}
             await send(message)
 
         try:
