@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from server.conftest import config_for
 from shadowtable.core.game import TERMINAL
 from shadowtable.core.registry import game_class, make
+from shadowtable.server import replays
 from shadowtable.server.app import create_app
 from shadowtable.server.live import LiveTable, plan, replayed
-from shadowtable.server import replays
 from shadowtable.server.replays import build_index, replay_message
 from shadowtable.server.views import seat_view
 
