@@ -293,3 +293,44 @@ def test_a_declared_length_over_the_limit_is_refused_before_reading() -> None:
     scope = {"type": "http", "method": "POST", "path": "/", "raw_path": b"/", "query_string": b"", "headers": headers}
     asyncio.run(SizeLimits(application, max_body=65536, max_header=0)(scope, receive, send))
     assert sent[0]["status"] == 413 and re.search(rb"larger than 65536 bytes", sent[1]["body"])
+
+
+# -- storage ----------------------------------------------------------------------------------------
+def _three_log_ins(limits: list[Any]) -> list[bool]:
+    """Three log-in attempts from one client, through ``limits`` in turn: which were let through."""
+    from shadowtable.server.errors import RateLimited
+
+    async def run() -> list[bool]:
+        passed = []
+        for i in range(3):
+            try:
+                await limits[i % len(limits)].hit("logins", "10.0.0.1")
+                passed.append(True)
+            except RateLimited:
+                passed.append(False)
+        return passed
+
+    return asyncio.run(run())
+
+
+def test_the_processes_of_a_cluster_count_together_in_redis(tmp_path: Any) -> None:
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis.from_url("redis://127.0.0.1:6379/0", socket_timeout=1).ping()
+    except redis.RedisError:
+        pytest.skip("no Redis at 127.0.0.1:6379")
+    from shadowtable.server.config import ServerConfig
+    from shadowtable.server.limits import ClientLimits
+
+    config = ServerConfig(database=str(tmp_path / "a.db"), redis_url="redis://127.0.0.1:6379/0", rate_logins="2/minute")
+    assert _three_log_ins([ClientLimits(config), ClientLimits(config)]) == [True, True, False]
+    elsewhere = ServerConfig(**{**config.__dict__, "database": str(tmp_path / "b.db")})
+    assert _three_log_ins([ClientLimits(elsewhere)])[0], "another service (database) counts apart"
+
+
+def test_without_redis_each_process_counts_in_memory(tmp_path: Any) -> None:
+    from shadowtable.server.config import ServerConfig
+    from shadowtable.server.limits import ClientLimits
+
+    config = ServerConfig(database=str(tmp_path / "a.db"), redis_url="redis://127.0.0.1:1/0", rate_logins="2/minute")
+    assert _three_log_ins([ClientLimits(config)]) == [True, True, False]

@@ -10,6 +10,7 @@ here, at tables that have not started.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import math
 import time
@@ -46,17 +47,21 @@ RATES: dict[str, tuple[str, str]] = {
 }
 """Each rate: the :class:`ServerConfig` field holding it, and the refusal's words."""
 
+REDIS_TIMEOUT_S = 0.5
+"""How long a rate's count may wait for Redis before this process counts it in memory."""
+REDIS_RETRY_S = 5.0
+"""How long rates are counted in memory after Redis failed, before it is tried again."""
 COUNT_RETRY_S = 60
 """The retry hint of a count limit (a table starts or a seat is given up at no fixed time)."""
 
 
 def rate_items(text: str) -> list[RateLimitItem]:
-    """``"10/minute;60/hour"`` as rate items; empty text: no limit.  :class:`ValueError` if
-    malformed."""
+    """``"10/minute;60/hour"`` as rate items; empty text or a count of 0 (``0/minute``): no
+    limit.  :class:`ValueError` if malformed."""
     if not text.strip():
         return []
     try:
-        return list(parse_many(text))
+        return [item for item in parse_many(text) if item.amount > 0]
     except ValueError as exc:
         raise ValueError(f"a rate is count/period, e.g. 10/minute or 5/15minutes: {text[:40]!r}") from exc
 
@@ -74,29 +79,35 @@ class Rates:
         self.shared: aio_strategies.MovingWindowRateLimiter | None = None
         self.prefix = prefix
         self._redis_failed = False
+        self._retry_at = 0.0
         if redis_url:
             shared = aio_storage.RedisStorage(
-                "async+" + redis_url, implementation="redispy", key_prefix=prefix, wrap_exceptions=True
+                "async+" + redis_url,
+                implementation="redispy",
+                key_prefix=prefix,
+                wrap_exceptions=True,
+                socket_timeout=REDIS_TIMEOUT_S,
+                socket_connect_timeout=REDIS_TIMEOUT_S,
             )
             self.shared = aio_strategies.MovingWindowRateLimiter(shared)
 
     async def hit(self, item: RateLimitItem, *keys: str) -> bool:
         """Count one hit; ``False`` (and nothing counted) if the window is full."""
-        if self.shared is not None:
+        if self.shared is not None and time.monotonic() >= self._retry_at:
             with contextlib.suppress(_RedisDown):
                 return await self._shared(self.shared.hit(item, self.prefix, *keys))
         return self.local.hit(item, self.prefix, *keys)
 
     async def test(self, item: RateLimitItem, *keys: str) -> bool:
         """Whether one more hit would be allowed (nothing counted)."""
-        if self.shared is not None:
+        if self.shared is not None and time.monotonic() >= self._retry_at:
             with contextlib.suppress(_RedisDown):
                 return await self._shared(self.shared.test(item, self.prefix, *keys))
         return self.local.test(item, self.prefix, *keys)
 
     async def reset_at(self, item: RateLimitItem, *keys: str) -> float:
         """When the window has room again (epoch seconds)."""
-        if self.shared is not None:
+        if self.shared is not None and time.monotonic() >= self._retry_at:
             with contextlib.suppress(_RedisDown):
                 stats = await self._shared(self.shared.get_window_stats(item, self.prefix, *keys))
                 return float(stats.reset_time)
@@ -109,6 +120,7 @@ class Rates:
             if not self._redis_failed:
                 log.warning("rate limits counted per process: Redis does not answer", extra={"event": "limits_local"})
             self._redis_failed = True
+            self._retry_at = time.monotonic() + REDIS_RETRY_S
             raise _RedisDown from exc
         if self._redis_failed:
             log.info("rate limits counted in Redis again", extra={"event": "limits_shared"})
@@ -164,10 +176,12 @@ class Holdings:
 class ClientLimits:
     """Every per-client limit of one server process (``app.state.limits``)."""
 
-    def __init__(self, config: ServerConfig, prefix: str = "shadowtable-limits") -> None:
+    def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.items = {name: rate_items(getattr(config, attr)) for name, (attr, _) in RATES.items()}
-        self.rates = Rates(config.redis_url, prefix)
+        # the processes of one service share their database: their counts share a Redis prefix
+        service = hashlib.sha256(config.database_url().encode()).hexdigest()[:12]
+        self.rates = Rates(config.redis_url, f"shadowtable-limits-{service}")
         self.holdings = Holdings()
 
     async def hit(self, rate: str, key: str) -> None:
