@@ -637,7 +637,7 @@ def serve(
         ),
     ] = None,
     rate_tables: Annotated[
-        str | None, typer.Option(envvar="SHADOWTABLE_RATE_TABLES", help="tables per client [10/minute;60/hour]")
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_TABLES", help="tables per client [20/minute;200/hour]")
     ] = None,
     rate_joins: Annotated[
         str | None, typer.Option(envvar="SHADOWTABLE_RATE_JOINS", help="joins per client [30/minute]")

@@ -334,3 +334,12 @@ def test_without_redis_each_process_counts_in_memory(tmp_path: Any) -> None:
 
     config = ServerConfig(database=str(tmp_path / "a.db"), redis_url="redis://127.0.0.1:1/0", rate_logins="2/minute")
     assert _three_log_ins([ClientLimits(config)]) == [True, True, False]
+
+
+def test_holdings_of_clients_that_never_come_back_are_swept() -> None:
+    from shadowtable.server.limits import SWEEP_EVERY, Holdings
+
+    holdings = Holdings()
+    for i in range(SWEEP_EVERY):
+        holdings.add_table(f"10.2.{i // 256}.{i % 256}", f"t{i}", lambda table_id: table_id == "t0")
+    assert holdings.tables == {"10.2.0.0": {"t0"}}, "only what still counts is kept"

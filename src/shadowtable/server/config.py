@@ -42,7 +42,7 @@ class ServerConfig:
     """``redis://host:port/db`` carrying table events between server processes; empty: one process."""
     lease_s: float = 10.0
     """How long a process owns a table without renewing (a dead owner's tables move after this)."""
-    rate_tables: str = "10/minute;60/hour"
+    rate_tables: str = "20/minute;200/hour"
     """Tables one client may create (``count/period``, several joined by ``;``; empty: no limit)."""
     rate_joins: str = "30/minute"
     """Seats one client may take by joining."""

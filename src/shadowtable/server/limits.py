@@ -51,6 +51,8 @@ REDIS_TIMEOUT_S = 0.5
 """How long a rate's count may wait for Redis before this process counts it in memory."""
 REDIS_RETRY_S = 5.0
 """How long rates are counted in memory after Redis failed, before it is tried again."""
+SWEEP_EVERY = 1024
+"""Additions between two sweeps of every client's holdings."""
 COUNT_RETRY_S = 60
 """The retry hint of a count limit (a table starts or a seat is given up at no fixed time)."""
 
@@ -138,12 +140,27 @@ class Holdings:
 
     ``tables``: client -> ids of the tables it created; ``seats``: client -> ``(table, seat,
     token)`` of the seats it took by joining.  Entries that no longer count (the table started or
-    ended, the seat was given up) are dropped when counted."""
+    ended, the seat was given up) are dropped when counted, and every client's every
+    :data:`SWEEP_EVERY` additions (so clients that never come back do not pile up)."""
 
     tables: dict[str, set[str]] = field(default_factory=dict)
     seats: dict[str, set[tuple[str, int, str]]] = field(default_factory=dict)
     pending: dict[str, int] = field(default_factory=dict)
     """Creations and joins under way (counted, so that concurrent requests cannot pass together)."""
+    added: int = 0
+
+    def add_table(self, client: str, table_id: str, is_open: Callable[[str], bool]) -> None:
+        self.tables.setdefault(client, set()).add(table_id)
+        self._added(lambda: [self.open_tables(other, is_open) for other in list(self.tables)])
+
+    def add_seat(self, client: str, entry: tuple[str, int, str], holds: Callable[[str, int, str], bool]) -> None:
+        self.seats.setdefault(client, set()).add(entry)
+        self._added(lambda: [self.held_seats(other, holds) for other in list(self.seats)])
+
+    def _added(self, sweep: Callable[[], object]) -> None:
+        self.added += 1
+        if self.added % SWEEP_EVERY == 0:
+            sweep()
 
     def open_tables(self, client: str, is_open: Callable[[str], bool]) -> int:
         kept = {table for table in self.tables.get(client, set()) if is_open(table)}
@@ -221,7 +238,7 @@ class ClientLimits:
                 COUNT_RETRY_S,
             )
         with self.holdings.reserving("t:" + client):
-            yield lambda table_id: self.holdings.tables.setdefault(client, set()).add(table_id)
+            yield lambda table_id: self.holdings.add_table(client, table_id, lambda other: _open(service, other))
 
     @contextlib.asynccontextmanager
     async def joining(
@@ -239,8 +256,8 @@ class ClientLimits:
                 COUNT_RETRY_S,
             )
         with self.holdings.reserving("s:" + client):
-            yield lambda table_id, seat, token: self.holdings.seats.setdefault(client, set()).add(
-                (table_id, seat, token)
+            yield lambda table_id, seat, token: self.holdings.add_seat(
+                client, (table_id, seat, token), lambda *entry: _holds(service, *entry)
             )
 
     # -- accounts -------------------------------------------------------------------------------
