@@ -155,6 +155,17 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     ]
     command += ["--redis", REDIS] if _redis_answers() else ["--no-redis"]
     command += ["--", "--bot-workers", "0", "--bot-delay", "0", "--log-level", "warning"]
+    # one test client makes many tables and seats: the per-client limits are tested elsewhere
+    command += [
+        "--rate-tables",
+        "0/minute",
+        "--rate-joins",
+        "0/minute",
+        "--max-open-tables",
+        "0",
+        "--max-free-seats",
+        "0",
+    ]
     env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-test-secret"}
     env["SHADOWTABLE_DATA_DIR"] = str(run_dir / "data")
     # The servers are subprocesses: they learn the test game from a sitecustomize on their path.
