@@ -15,6 +15,13 @@ ATTACKER = {"X-Forwarded-For": ATTACKER_IP}
 BODY_MB = 300
 
 
+async def played_on(canary: Canary, acks: int = 20, limit_s: float = 30) -> None:
+    """Let the canary play until it has ``acks`` acknowledgements (a guard of ``limit_s``)."""
+    deadline = asyncio.get_running_loop().time() + limit_s
+    while canary.acks < acks and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.1)
+
+
 def test_a_hundred_tables_from_one_client(live_server: Callable[..., Server]) -> None:
     server = live_server()
 
@@ -26,7 +33,7 @@ def test_a_hundred_tables_from_one_client(live_server: Callable[..., Server]) ->
                     await http.post("/api/tables", json={"game": "shadow-planet", "players": 4, "name": f"Spam {i}"})
                 )
             lobby = (await http.get("/api/tables", params={"status": "open", "limit": 200})).json()
-            await asyncio.sleep(0.5)
+            await played_on(canary)
         return canary, answers, lobby
 
     canary, answers, lobby = asyncio.run(main())
@@ -79,7 +86,7 @@ def test_a_300_mb_body_is_refused_without_being_read(live_server: Callable[..., 
     async def main() -> tuple[Canary, list[tuple[int, bytes]]]:
         async with Canary(server) as canary:
             results = [await _stream_body(server, chunked=False), await _stream_body(server, chunked=True)]
-            await asyncio.sleep(0.5)
+            await played_on(canary)
         return canary, results
 
     canary, results = asyncio.run(main())
@@ -104,7 +111,7 @@ def test_log_in_guessing_is_refused_past_the_limit(live_server: Callable[..., Se
             for i in range(200):
                 guess = {"name": "victim", "password": f"guess number {i}"}
                 answers.append(await http.post("/api/session", json=guess))
-            await asyncio.sleep(0.5)
+            await played_on(canary)
         return canary, answers
 
     canary, answers = asyncio.run(main())
