@@ -123,3 +123,43 @@ def test_log_in_guessing_is_refused_past_the_limit(live_server: Callable[..., Se
     locked = httpx.post(f"{server.url}/api/session", json={"name": "Victim", "password": password}, headers=elsewhere)
     assert locked.status_code == 429, "the account's log-in waits out the window, whoever asks"
     assert canary.acks >= 20 and canary.p99_ms() < CANARY_P99_MS, canary.summary()
+
+
+async def _send_head(server: Server, megabytes: int) -> tuple[int, bytes]:
+    """Send a request whose one header is ``megabytes`` MB, until the server stops reading."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    answer = asyncio.ensure_future(reader.read(200))
+    writer.write(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ")
+    sent = 0
+    try:
+        for _ in range(megabytes * 16):
+            writer.write(b"x" * 65536)
+            await asyncio.wait_for(writer.drain(), 5)
+            sent += 65536
+        writer.write(b"\r\n\r\n")
+        await asyncio.wait_for(writer.drain(), 5)
+    except (ConnectionError, TimeoutError):
+        pass
+    try:
+        head = await asyncio.wait_for(answer, 5)
+    except (ConnectionError, TimeoutError):
+        head = b""
+    writer.close()
+    return sent, head
+
+
+def test_a_huge_header_is_cut_off_as_it_arrives(live_server: Callable[..., Server]) -> None:
+    server = live_server()
+    before = server.rss_mb()
+
+    async def main() -> tuple[Canary, int, bytes]:
+        async with Canary(server) as canary:
+            sent, head = await _send_head(server, 100)
+            await played_on(canary)
+        return canary, sent, head
+
+    canary, sent, head = asyncio.run(main())
+    assert sent < 32 << 20, f"the server took {sent >> 20} MB of one request's headers"
+    assert head == b"" or head.startswith((b"HTTP/1.1 400", b"HTTP/1.1 431")), head
+    assert server.rss_mb() < before + 50, f"memory went from {before:.0f} to {server.rss_mb():.0f} MB"
+    assert canary.acks >= 20 and canary.p99_ms() < CANARY_P99_MS, canary.summary()
