@@ -68,6 +68,12 @@ def rate_items(text: str) -> list[RateLimitItem]:
         raise ValueError(f"a rate is count/period, e.g. 10/minute or 5/15minutes: {text[:40]!r}") from exc
 
 
+def period_words(item: RateLimitItem) -> str:
+    """``minute``, ``15 minutes``: the window of a rate, in words."""
+    unit = item.GRANULARITY.name
+    return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
+
+
 def retry_after(reset_at: float, now: float) -> int:
     """Whole seconds from ``now`` until ``reset_at`` (at least 1)."""
     return max(1, math.ceil(reset_at - now))
@@ -220,7 +226,7 @@ class ClientLimits:
 
     async def _refuse(self, rate: str, item: RateLimitItem, key: str) -> None:
         reset = await self.rates.reset_at(item, rate, key)
-        what = f"{RATES[rate][1]} ({item.amount} per {item.multiples} {item.GRANULARITY.name})"
+        what = f"{RATES[rate][1]} ({item.amount} per {period_words(item)})"
         raise RateLimited(what, retry_after(reset, time.time()))
 
     # -- counts ---------------------------------------------------------------------------------
