@@ -144,3 +144,20 @@ def test_the_limits_answers_are_documented() -> None:
         ("/api/accounts", "post"),
     ]:
         assert "429" in paths[path][method]["responses"], (path, method)
+
+
+LIMITED_APP = create_app(config_for(str(FOLDER / "limited.db"), max_open_tables=2, rate_logins="3/minute"))
+limited_schema = schemathesis.openapi.from_dict(LIMITED_APP.openapi())
+limited_schema.app = LIMITED_APP
+
+
+@pytest.mark.parametrize(("path", "method"), [("/api/tables", "POST"), ("/api/session", "POST")])
+def test_answers_over_a_limit_are_as_documented(path: str, method: str) -> None:
+    """Past a limit (a few tables, a few log-ins) every answer is still one the schema names."""
+
+    @given(case=limited_schema[path][method].as_strategy())
+    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    def answers_as_documented(case: schemathesis.Case) -> None:
+        case.call_and_validate(checks=CHECKS)
+
+    answers_as_documented()
