@@ -35,12 +35,6 @@ class Stale(Conflict):
     """Another server process changed the table first: re-read it and decide again."""
 
 
-class TooLarge(ServiceError):
-    """A request body or header over the server's size limit."""
-
-    status = 413
-
-
 class RateLimited(ServiceError):
     """A client over one of its limits (a rate or a count): ``retry_after`` seconds to wait."""
 
