@@ -628,6 +628,41 @@ def serve(
             envvar="SHADOWTABLE_LEASE", help="seconds a process owns a table without renewing (failover time)", min=1
         ),
     ] = 10.0,
+    max_body: Annotated[
+        int | None, typer.Option(envvar="SHADOWTABLE_MAX_BODY", help="largest request body, bytes [65536]", min=0)
+    ] = None,
+    max_header: Annotated[
+        int | None, typer.Option(envvar="SHADOWTABLE_MAX_HEADER", help="largest request head, bytes [16384]", min=0)
+    ] = None,
+    max_open_tables: Annotated[
+        int | None,
+        typer.Option(envvar="SHADOWTABLE_MAX_OPEN_TABLES", help="not started tables one client may create [5]", min=0),
+    ] = None,
+    max_free_seats: Annotated[
+        int | None,
+        typer.Option(
+            envvar="SHADOWTABLE_MAX_FREE_SEATS", help="seats one client may take at not started tables [8]", min=0
+        ),
+    ] = None,
+    rate_tables: Annotated[
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_TABLES", help="tables per client [20/minute;200/hour]")
+    ] = None,
+    rate_joins: Annotated[
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_JOINS", help="joins per client [30/minute]")
+    ] = None,
+    rate_replays: Annotated[
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_REPLAYS", help="replays and records per client [120/minute]")
+    ] = None,
+    rate_logins: Annotated[
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_LOGINS", help="log-in attempts per client [10/minute]")
+    ] = None,
+    rate_signups: Annotated[
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_SIGNUPS", help="accounts made per client [5/hour]")
+    ] = None,
+    rate_login_failures: Annotated[
+        str | None,
+        typer.Option(envvar="SHADOWTABLE_RATE_LOGIN_FAILURES", help="wrong passwords per account name [5/15minutes]"),
+    ] = None,
 ) -> None:
     """Run the game server: tables, seats and bots over HTTP and WebSockets (needs the [web] extra).
 
@@ -654,6 +689,22 @@ def serve(
             log_level=log_level,
             redis_url=redis,
             lease_s=lease,
+            limits={
+                name: value
+                for name, value in {
+                    "max_body": max_body,
+                    "max_header": max_header,
+                    "max_open_tables": max_open_tables,
+                    "max_free_seats": max_free_seats,
+                    "rate_tables": rate_tables,
+                    "rate_joins": rate_joins,
+                    "rate_replays": rate_replays,
+                    "rate_logins": rate_logins,
+                    "rate_signups": rate_signups,
+                    "rate_login_failures": rate_login_failures,
+                }.items()
+                if value is not None
+            },
         )
     )
 

@@ -121,6 +121,11 @@ class Cluster:
             "SHADOWTABLE_SECRET": "cluster-test-secret",
             "SHADOWTABLE_LOG_LEVEL": "warning",
             "PYTHONPATH": os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])),
+            # one test client makes many tables and seats: the per-client limits are tested elsewhere
+            "SHADOWTABLE_RATE_TABLES": "0/minute",
+            "SHADOWTABLE_RATE_JOINS": "0/minute",
+            "SHADOWTABLE_MAX_OPEN_TABLES": "0",
+            "SHADOWTABLE_MAX_FREE_SEATS": "0",
         }
         command = [
             SERVE, "serve", "--port", str(port), "--database", self.database, "--redis", self.redis.url,

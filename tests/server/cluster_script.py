@@ -120,6 +120,11 @@ def _pids(said: str) -> dict[str, int]:
     return found
 
 
+NO_CLIENT_LIMITS = ["--rate-tables", "0/minute", "--rate-joins", "0/minute"]
+NO_CLIENT_LIMITS += ["--max-open-tables", "0", "--max-free-seats", "0"]
+"""One test client makes many tables and seats: the per-client limits are tested elsewhere."""
+
+
 @contextlib.contextmanager
 def script_cluster(
     folder: Path, processes: int, redis: str | None, serve_args: list[str], script_args: tuple[str, ...] = ()
@@ -143,7 +148,8 @@ def script_cluster(
     command += ["--database", database, "--run-dir", str(run_dir)]
     command += ["--redis", redis] if redis else ["--no-redis"]
     command += script_args
-    command += ["--", "--bot-workers", "0", "--bot-delay", "0", "--log-level", "warning", *serve_args]
+    command += ["--", "--bot-workers", "0", "--bot-delay", "0", "--log-level", "warning"]
+    command += [*NO_CLIENT_LIMITS, *serve_args]
     env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-test-secret"}
     env["SHADOWTABLE_DATA_DIR"] = str(folder / "data")
     # The servers are subprocesses: they learn the test game from a sitecustomize on their path.

@@ -25,8 +25,11 @@ from shadowtable.server.bots import runner_for
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, cookie_name, request_token, set_seat_cookie
 from shadowtable.server.errors import ServiceError, Unavailable
+from shadowtable.server.limits import ClientLimits, per_client
 from shadowtable.server.ratings import Ratings
+from shadowtable.server.replays import FinishedTables
 from shadowtable.server.service import Connection, NewTable, TableService, display_name
+from shadowtable.server.sizes import SizeLimits
 from shadowtable.server.store import Store
 from shadowtable.server.tokens import SeatTokens
 from shadowtable.web.account_pages import add_account_pages
@@ -161,6 +164,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     503: {"model": Problem},
 }
 UNAVAILABLE: dict[int | str, dict[str, Any]] = {503: {"model": Problem}}
+LIMITED: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {"model": Problem, "description": "over a limit"}}
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -168,6 +172,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     config = config or ServerConfig()
     state: dict[str, TableService] = {}
     accounts, ratings = Accounts(), Ratings()
+    limits = ClientLimits(config)
+    finished = FinishedTables(lambda: state["service"], config.replay_cache)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -212,7 +218,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=exc.headers())
 
     @app.exception_handler(HTTPException)
     async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
@@ -263,7 +269,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """The lobby: listed tables, newest first (``open``: waiting for players)."""
         return await service().lobby(status, limit)
 
-    @app.post("/api/tables", response_model=Seated, status_code=201, responses=ERRORS)
+    @app.post("/api/tables", response_model=Seated, status_code=201, responses=LIMITED)
     async def create(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
         """Create a table; with ``sit`` you take its first human seat and get that seat's token
         (signed in: as your account, under its name)."""
@@ -273,7 +279,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             display_name(body.name, 0)  # checked before anything is created
         seats = body.seats if body.seats is not None else ["human"] * body.players
         clock = body.clock.model_dump() if body.clock is not None else None
-        table = await svc.create(NewTable(body.game, body.players, body.options, seats, clock, body.listed))
+        async with limits.creating(request, svc) as made:
+            table = await svc.create(NewTable(body.game, body.players, body.options, seats, clock, body.listed))
+            made(table.id)
         if body.sit and any(not s.taken for s in table.seats):
             name, account_id = (account.name, account.id) if account else (body.name, None)
             table, seat, token = await svc.join(table.id, name, None, account_id, as_host=True)
@@ -287,7 +295,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         svc = service()
         return svc.info(await svc.table(table_id))
 
-    @app.post("/api/tables/{table_id}/join", response_model=Seated, responses=ERRORS)
+    @app.post("/api/tables/{table_id}/join", response_model=Seated, responses=LIMITED)
     async def join(
         table_id: TableId,
         body: JoinTable,
@@ -302,9 +310,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         account = accounts.current(request)
         name, account_id = (account.name, account.id) if account else (body.name, None)
         holder = request_token(request, table_id, authorization) if authorization else None
-        table, seat, token = await svc.join(
-            table_id, name, body.seat, account_id, holder=holder, move=body.move, invite=body.invite
-        )
+        async with limits.joining(request, svc) as took:
+            table, seat, token = await svc.join(
+                table_id, name, body.seat, account_id, holder=holder, move=body.move, invite=body.invite
+            )
+            took(table.id, seat, token)
         set_seat_cookie(response, table.id, token, config)
         return {"table": svc.info(table), "seat": seat, "token": token}
 
@@ -357,13 +367,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         svc = service()
         return svc.info(await svc.rematch(table_id, request_token(request, table_id, authorization)))
 
-    @app.get("/api/tables/{table_id}/record", responses=ERRORS)
+    @app.get("/api/tables/{table_id}/record", responses=LIMITED, dependencies=[per_client("replays")])
     async def record(table_id: TableId) -> JSONResponse:
         """The full game record of a finished table, for ``shadowtable replay`` and ``view``."""
-        rec = await service().record(table_id)
+        done = await finished.get(table_id, "the record is available once the game is over")
         return JSONResponse(
-            rec.to_json(),
-            headers={"Content-Disposition": f'attachment; filename="{rec.game}-{table_id}.json"'},
+            done.record,
+            headers={"Content-Disposition": f'attachment; filename="{done.record["game"]}-{table_id}.json"'},
         )
 
     @app.websocket("/ws/{table_id}")
@@ -408,10 +418,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     await websocket.close(code=4403 if not connection.greeted else 1000)
 
     app.state.accounts, app.state.ratings = accounts, ratings
+    app.state.limits, app.state.finished = limits, finished
     add_account_api(app, accounts, ratings)
     add_pages(app, service, config, accounts)
     add_account_pages(app, service, accounts, ratings)
     app.add_middleware(AccountMiddleware, accounts=accounts)
+    app.add_middleware(SizeLimits, max_body=config.max_body, max_header=config.max_header)  # outermost
     return app
 
 

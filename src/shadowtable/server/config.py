@@ -51,6 +51,28 @@ class ServerConfig:
     """``redis://host:port/db`` carrying table events between server processes; empty: one process."""
     lease_s: float = 10.0
     """How long a process owns a table without renewing (a dead owner's tables move after this)."""
+    rate_tables: str = "20/minute;200/hour"
+    """Tables one client may create (``count/period``, several joined by ``;``; empty: no limit)."""
+    rate_joins: str = "30/minute"
+    """Seats one client may take by joining."""
+    rate_replays: str = "120/minute"
+    """Replay pages and game records one client may ask for."""
+    rate_logins: str = "10/minute"
+    """Log-in attempts from one client."""
+    rate_signups: str = "5/hour"
+    """Accounts one client may make."""
+    rate_login_failures: str = "5/15minutes"
+    """Wrong passwords for one account name, from anywhere; past them that name's log-in is refused."""
+    max_open_tables: int = 5
+    """Tables one client created that have not started (0: no limit)."""
+    max_free_seats: int = 8
+    """Seats one client took by joining at tables that have not started (0: no limit)."""
+    max_body: int = 64 * 1024
+    """The largest request body accepted, in bytes (0: no limit)."""
+    max_header: int = 16 * 1024
+    """The largest request head (request line and headers) accepted, in bytes (0: no limit)."""
+    replay_cache: int = 32
+    """Finished tables whose replay (checkpoints and each audience's log) is kept in memory."""
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}")
     """This process's name in table leases (unique per start)."""
 

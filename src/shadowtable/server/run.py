@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.server.bot_levels import check_default_bot
 from shadowtable.server.config import ServerConfig, default_bot_workers
+from shadowtable.server.limits import LIMIT_FIELDS, rate_items
 from shadowtable.server.store import Store, shown_url
 
 SYNC_MODES = ("NORMAL", "FULL")
@@ -36,6 +37,8 @@ class ServeOptions:
     log_level: str = "info"
     redis_url: str = ""
     lease_s: float = 10.0
+    limits: dict[str, str | int] = field(default_factory=dict)
+    """Per-client and size limits: :class:`ServerConfig` field -> value (unset: the default)."""
 
 
 def config_from(options: ServeOptions) -> ServerConfig:
@@ -50,6 +53,7 @@ def config_from(options: ServeOptions) -> ServerConfig:
         raise ServeError("--redis must be a redis://host:port/db address")
     if options.redis_url and not options.database.startswith("postgresql"):
         raise ServeError("--redis joins several processes: they need a shared --database postgresql://...")
+    check_limits(options.limits)
     origins = [o.strip().rstrip("/") for item in options.allowed_origins for o in item.split(",") if o.strip()]
     return ServerConfig(
         database=options.database,
@@ -63,7 +67,23 @@ def config_from(options: ServeOptions) -> ServerConfig:
         sqlite_synchronous=sync,
         redis_url=options.redis_url,
         lease_s=options.lease_s,
+        **options.limits,  # type: ignore[arg-type]
     )
+
+
+def check_limits(limits: dict[str, str | int]) -> None:
+    """:class:`ServeError` for a limit that is not one, or a value that does not fit it."""
+    for name, value in limits.items():
+        kind = LIMIT_FIELDS.get(name)
+        if kind is None:
+            raise ServeError(f"no limit is called {name!r}")
+        if kind is int and (not isinstance(value, int) or value < 0):
+            raise ServeError(f"--{name.replace('_', '-')} must be a whole number, 0 or more")
+        if kind is str:
+            try:
+                rate_items(str(value))
+            except ValueError as exc:
+                raise ServeError(f"--{name.replace('_', '-')}: {exc}") from None
 
 
 async def _check_database(config: ServerConfig) -> None:
@@ -105,6 +125,8 @@ def serve(options: ServeOptions) -> None:
         port=options.port,
         log_config=None,
         ws_max_size=config.max_frame,
+        http="h11",  # h11 bounds a request's head (httptools would buffer any size)
+        h11_max_incomplete_event_size=config.max_header or None,
         timeout_graceful_shutdown=10,
         access_log=True,
     )

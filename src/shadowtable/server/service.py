@@ -232,10 +232,7 @@ class TableService:
         refused = sorted(name for name in SERVER_REFUSED_OPTIONS & set(new.options) if new.options[name] is not None)
         if refused:
             raise ServiceError(f"option {refused[0]!r} is not accepted by the server (it names a file on its disk)")
-        try:
-            game = make(new.game, players=new.players, **new.options)
-        except ShadowTableError as exc:
-            raise ServiceError(str(exc)) from exc
+        game = _new_game(new.game, new.players, new.options)
         seats = _seats(new.seats, game, self.config.default_bot if default_bot_seats else None)
         clock = _clock(new.clock)
         if clock is not None:
@@ -1353,6 +1350,19 @@ def _finished_record(table: Table) -> GameRecord:
         truncated=False,
         metadata={"table": table.id, **game.summary(state)},
     )
+
+
+def _new_game(game_id: str, players: int, options: dict[str, Any]) -> Game[Any]:
+    """The game a new table plays; :class:`ServiceError` for an unknown game, player count or
+    option (``players`` is the table's own field, never an option)."""
+    if "players" in options:
+        raise ServiceError("options: 'players' is not a game option (the player count is the table's 'players')")
+    try:
+        return make(game_id, players=players, **options)
+    except ShadowTableError as exc:
+        raise ServiceError(str(exc)) from exc
+    except (TypeError, ValueError) as exc:
+        raise ServiceError(f"options: not accepted by {game_id}: {str(exc)[:200]}") from exc
 
 
 def _seats(specs: list[str], game: Game[Any], default_bot: str | None = None) -> list[Seat]:

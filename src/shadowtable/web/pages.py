@@ -24,6 +24,7 @@ from shadowtable.server.bot_levels import LEVELS, levels_for
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie
 from shadowtable.server.errors import Conflict, Forbidden, ServiceError
+from shadowtable.server.limits import limits_of
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService, display_name
 from shadowtable.web.render import board_stylesheet, view_fragments
 from shadowtable.web.templating import render
@@ -39,7 +40,9 @@ def page(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
 
 
 def error_page(exc: ServiceError) -> HTMLResponse:
-    return page("error.html", status_code=exc.status, message=str(exc))
+    answer = page("error.html", status_code=exc.status, message=str(exc))
+    answer.headers.update(exc.headers())
+    return answer
 
 
 def see(url: str) -> RedirectResponse:
@@ -213,7 +216,9 @@ def add_pages(
                 parse_clock(form),
                 form.get("listed", "yes") == "yes",
             )
-            table = await svc.create(new)
+            async with limits_of(request).creating(request, svc) as made:
+                table = await svc.create(new)
+                made(table.id)
             table, _seat, token = await svc.join(table.id, name, 0, account_id, as_host=True)
         except ServiceError as exc:
             return error_page(exc)
@@ -324,9 +329,11 @@ def add_pages(
                         invite=None,
                     )
             name, account_id = sitter(request, form.get("name"))
-            table, _seat, token = await svc.join(
-                table_id, name, wanted, account_id, holder=holder, move=move, invite=invite
-            )
+            async with limits_of(request).joining(request, svc) as took:
+                table, _seat, token = await svc.join(
+                    table_id, name, wanted, account_id, holder=holder, move=move, invite=invite
+                )
+                took(table.id, _seat, token)
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{table.id}")
