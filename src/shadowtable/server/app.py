@@ -26,7 +26,7 @@ from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, cookie_name, request_token, set_seat_cookie
 from shadowtable.server.errors import ServiceError, Unavailable
 from shadowtable.server.ratings import Ratings
-from shadowtable.server.service import Connection, NewTable, TableService, display_name
+from shadowtable.server.service import Connection, NewTable, TableService
 from shadowtable.server.store import Store
 from shadowtable.server.tokens import SeatTokens
 from shadowtable.web.account_pages import add_account_pages
@@ -259,7 +259,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         svc = service()
         account = accounts.current(request)
         if body.sit:
-            display_name(body.name, 0)  # checked before anything is created
+            await svc.seat_name(body.name, 0, account.id if account else None)  # checked before anything is created
         seats = body.seats if body.seats is not None else ["human"] * body.players
         clock = body.clock.model_dump() if body.clock is not None else None
         table = await svc.create(NewTable(body.game, body.players, body.options, seats, clock, body.listed))

@@ -11,6 +11,12 @@ class ServiceError(ShadowTableError):
     status = 400
 
 
+class Unauthorized(ServiceError):
+    """Nobody is signed in where an account is needed."""
+
+    status = 401
+
+
 class NotFound(ServiceError):
     status = 404
 
