@@ -9,6 +9,7 @@ from fastapi import FastAPI, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from shadowtable.server.accounts import Accounts
+from shadowtable.server.errors import Unauthorized
 from shadowtable.server.ratings import Ratings
 
 
@@ -85,6 +86,14 @@ def add_account_api(app: FastAPI, accounts: Accounts, ratings: Ratings) -> None:
         """Sign in: seats you join from now on are rated under this account."""
         account = await accounts.log_in(body.name, body.password)
         await accounts.sign_in(response, account)
+        return {"name": account.name}
+
+    @app.get("/api/session", response_model=AccountOut, responses=_errors(401))
+    async def who(request: Request) -> dict[str, Any]:
+        """The account this browser is signed in as (401 when none: no cookie, or a revoked one)."""
+        account = accounts.current(request)
+        if account is None:
+            raise Unauthorized("nobody is signed in")
         return {"name": account.name}
 
     @app.delete("/api/session", status_code=204, response_class=Response, responses=_errors(503))
