@@ -66,7 +66,13 @@ def test_logout_revokes_the_session_a_copied_cookie_included(serve: Any) -> None
         )
         # logging in again starts a new session; the old one stays revoked
         log_in(client, n.ann)
-        assert who(client, client.cookies[COOKIE]) == 200 and who(client, copied) == 401
+        current = client.cookies[COOKIE]
+        assert who(client, current) == 200 and who(client, copied) == 401
+        # a log-in from a signed-in browser replaces its session: the old id stops working
+        client.cookies.set(COOKIE, current)
+        again = client.post("/api/session", json={"name": n.ann, "password": PASSWORD})
+        assert again.status_code == 200 and who(client, current) == 401
+        assert who(client, again.cookies[COOKIE]) == 200
 
 
 def test_logout_in_one_process_revokes_the_session_in_another(serve: Any) -> None:

@@ -131,9 +131,8 @@ def test_the_password_page_changes_it_and_signs_other_browsers_out(client: Any) 
     assert wrong.status_code == 403 and "error: the current password is wrong" in wrong.text
     weak = client.post("/account/password", data={"current_password": PASSWORD, "new_password": "password"})
     assert weak.status_code == 400 and "error: password: too common" in weak.text
-    done = client.post(
-        "/account/password", data={"current_password": PASSWORD, "new_password": "a good new one"}, follow_redirects=False
-    )
+    fields = {"current_password": PASSWORD, "new_password": "a good new one"}
+    done = client.post("/account/password", data=fields, follow_redirects=False)
     assert done.status_code == 303 and done.headers["location"] == "/account/password?changed=yes"
     assert "every other browser was signed out" in client.get(done.headers["location"]).text
     client.cookies.clear()

@@ -75,17 +75,17 @@ def add_account_api(app: FastAPI, accounts: Accounts, ratings: Ratings) -> None:
     """The ``/api/accounts``, ``/api/session``, ``/api/leaderboard`` and ``/api/players`` routes."""
 
     @app.post("/api/accounts", response_model=AccountOut, status_code=201, responses=_errors(400, 409, 503))
-    async def sign_up(body: Credentials, response: Response) -> dict[str, Any]:
+    async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
         """Make an account and sign in (the answer sets the HttpOnly cookie ``shadowtable_account``)."""
         account = await accounts.sign_up(body.name, body.password)
-        await accounts.sign_in(response, account)
+        await accounts.sign_in(response, account, request)
         return {"name": account.name}
 
     @app.post("/api/session", response_model=AccountOut, responses=_errors(400, 403, 503))
-    async def log_in(body: Credentials, response: Response) -> dict[str, Any]:
+    async def log_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
         """Sign in: seats you join from now on are rated under this account."""
         account = await accounts.log_in(body.name, body.password)
-        await accounts.sign_in(response, account)
+        await accounts.sign_in(response, account, request)
         return {"name": account.name}
 
     @app.get("/api/session", response_model=AccountOut, responses=_errors(401))
@@ -108,7 +108,7 @@ def add_account_api(app: FastAPI, accounts: Accounts, ratings: Ratings) -> None:
         """Change the signed-in account's password (the current one is needed): every session of the
         account is revoked, and this browser gets a new one."""
         account = await accounts.change_password(accounts.current(request), body.current_password, body.new_password)
-        await accounts.sign_in(response, account)
+        await accounts.sign_in(response, account, request)
         return {"name": account.name}
 
     @app.get("/api/leaderboard", response_model=Board, responses=_errors(503))

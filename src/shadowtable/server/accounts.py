@@ -244,9 +244,12 @@ class Accounts:
         return account
 
     # -- sessions -----------------------------------------------------------------------------
-    async def sign_in(self, response: Response, account: Account) -> None:
-        """Start a new session of ``account`` and set its cookie on ``response``."""
+    async def sign_in(self, response: Response, account: Account, request: HTTPConnection | None = None) -> None:
+        """Start a new session of ``account`` and set its cookie on ``response`` (the session the
+        browser of ``request`` had, if any, is revoked: a log-in never keeps an old session id)."""
         try:
+            if request is not None:
+                await self._sessions().end(request.cookies.get(COOKIE))
             value = await self._sessions().start(account.id)
         except StoreError as exc:
             raise Unavailable(str(exc)) from exc

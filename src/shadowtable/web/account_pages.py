@@ -69,7 +69,7 @@ def add_account_pages(app: FastAPI, service: Callable[[], TableService], account
         try:
             account = await accounts.sign_up(form.get("name", ""), form.get("password", ""))
             response = see("/")
-            await accounts.sign_in(response, account)
+            await accounts.sign_in(response, account, request)
         except ServiceError as exc:
             return error_page(exc)
         return response
@@ -84,7 +84,7 @@ def add_account_pages(app: FastAPI, service: Callable[[], TableService], account
         try:
             account = await accounts.log_in(form.get("name", ""), form.get("password", ""))
             response = see("/")
-            await accounts.sign_in(response, account)
+            await accounts.sign_in(response, account, request)
         except ServiceError as exc:
             return error_page(exc)
         return response
@@ -113,7 +113,7 @@ def add_account_pages(app: FastAPI, service: Callable[[], TableService], account
                 accounts.current(request), form.get("current_password", ""), form.get("new_password", "")
             )
             response = see("/account/password?changed=yes")
-            await accounts.sign_in(response, account)
+            await accounts.sign_in(response, account, request)
         except ServiceError as exc:
             return error_page(exc)
         return response
@@ -136,7 +136,7 @@ def add_account_pages(app: FastAPI, service: Callable[[], TableService], account
         try:
             account = await accounts.reset_password(code, form.get("new_password", ""))
             response: Response = see("/account/password?changed=yes")
-            await accounts.sign_in(response, account)
+            await accounts.sign_in(response, account, request)
         except ServiceError as exc:
             response = error_page(exc)
         response.headers.update(PRIVATE)
