@@ -673,9 +673,7 @@ def account_reset_password(
         float, typer.Option(help="minutes the link works", min=1, max=7 * 24 * 60, envvar="SHADOWTABLE_RESET_MINUTES")
     ] = 60.0,
 ) -> None:
-    """Print a single-use link that lets the player NAME set a new password (every session of the
-    account is signed out when it is used).  Only the code's SHA-256 is stored; a newer link
-    replaces an older one."""
+    """Print a single-use link with which the player NAME sets a new password (see docs/deploy.md)."""
     import asyncio
     import datetime
 
