@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from shadowtable.bots.registry import available_bots
+from shadowtable.server.bot_levels import LEVELS
 
 STAFF = ("host", "admin", "administrator", "system", "server", "moderator", "mod", "operator", "root", "staff")
 """Words a name may not be (with or without digits after): they would pass for the people running it."""
@@ -32,7 +33,7 @@ def default_name(seat: int) -> str:
 def reserved_problem(shown: str) -> str | None:
     """Why ``shown`` (spaces already collapsed) is reserved; ``None`` when anyone may use it."""
     compact = re.sub(r"[\W_]+", "", shown.casefold())
-    if _BOT.search(shown.casefold()) or compact in {b.casefold() for b in available_bots()}:
+    if _BOT.search(shown.casefold()) or compact in {b.casefold() for b in (*available_bots(), *LEVELS)}:
         return f"name: {shown!r} is reserved for bots; choose another"
     if _DEFAULT.fullmatch(shown):
         return f"name: {shown!r} is reserved for seats without a name; choose another"
