@@ -105,3 +105,57 @@ def test_the_leaderboard_history_and_replay_pages(client: Any) -> None:
     for bad in ({"seat": "9"}, {"seat": "x"}, {"step": str(steps + 1)}, {"step": "-1"}):
         assert client.get(f"/replay/{table_id}", params=bad).status_code == 400
     assert client.get("/replay/nosuchtable").status_code == 404
+
+
+def test_signing_out_revokes_the_session_a_copied_cookie_included(client: Any) -> None:
+    assert _sign_up(client, "Ada").status_code == 303
+    copied = client.cookies["shadowtable_account"]
+    assert "Sign out" in client.get("/").text
+    assert client.post("/logout", follow_redirects=False).status_code == 303
+    client.cookies.clear()
+    client.cookies.set("shadowtable_account", copied)
+    page = client.get("/")
+    assert "Sign out" not in page.text and 'href="/login"' in page.text
+    assert client.get("/account/password", follow_redirects=False).headers["location"] == "/login"
+
+
+def test_the_password_page_changes_it_and_signs_other_browsers_out(client: Any) -> None:
+    assert _sign_up(client, "Ada").status_code == 303
+    other = client.cookies["shadowtable_account"]
+    client.cookies.clear()
+    client.post("/login", data={"name": "Ada", "password": PASSWORD}, follow_redirects=False)
+    form = client.get("/account/password")
+    assert form.status_code == 200 and 'name="current_password"' in form.text and 'name="new_password"' in form.text
+    assert 'href="/account/password"' in form.text
+    wrong = client.post("/account/password", data={"current_password": "wrong", "new_password": "a good new one"})
+    assert wrong.status_code == 403 and "error: the current password is wrong" in wrong.text
+    weak = client.post("/account/password", data={"current_password": PASSWORD, "new_password": "password"})
+    assert weak.status_code == 400 and "error: password: too common" in weak.text
+    fields = {"current_password": PASSWORD, "new_password": "a good new one"}
+    done = client.post("/account/password", data=fields, follow_redirects=False)
+    assert done.status_code == 303 and done.headers["location"] == "/account/password?changed=yes"
+    assert "every other browser was signed out" in client.get(done.headers["location"]).text
+    client.cookies.clear()
+    client.cookies.set("shadowtable_account", other)
+    assert "Sign out" not in client.get("/").text, "the other browser is signed out"
+
+
+def test_weak_passwords_and_reserved_names_are_error_pages(client: Any) -> None:
+    for name, password, why in (
+        ("Bobby", "password", "error: password: too common"),
+        ("Bobby", "12345678", "error: password: too common"),
+        ("Bobby", "bobby's secret", "error: password: it must not contain the account&#39;s name"),
+        ("bot heuristic", PASSWORD, "reserved for bots"),
+    ):
+        answer = _sign_up(client, name, password)
+        assert answer.status_code == 400 and why in answer.text, answer.text
+    assert _sign_up(client, "Ada").status_code == 303
+    client.cookies.clear()
+    for name, why in (("ada", "an account&#39;s name"), ("Bot Ada", "reserved for bots"), ("Player 2", "reserved")):
+        made = client.post("/tables", data={"game": "tiny-showdown", "players": "2", "name": name})
+        assert made.status_code == 400 and why in made.text, made.text
+    made = client.post("/tables", data={"game": "tiny-showdown", "players": "2", "name": "Bo"}, follow_redirects=False)
+    table = made.headers["location"].rsplit("/", 1)[1]
+    client.cookies.clear()
+    taken = client.post(f"/t/{table}/join", data={"seat": "1", "name": "ADA"})
+    assert taken.status_code == 400 and "an account&#39;s name" in taken.text

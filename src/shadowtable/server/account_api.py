@@ -1,4 +1,5 @@
-"""The accounts' JSON API: sign up, log in and out, the leaderboard and a player's games."""
+"""The accounts' JSON API: sign up, log in and out, change the password, the leaderboard and a
+player's games."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from shadowtable.server.accounts import Accounts, clear_cookie
+from shadowtable.server.accounts import Accounts
+from shadowtable.server.errors import Unauthorized
 from shadowtable.server.limits import limits_of
 from shadowtable.server.ratings import Ratings
 
@@ -20,6 +22,15 @@ class Credentials(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=128, description="3 to 32 printable characters (unique, whatever the case)")
     password: str = Field(max_length=1024, description="8 to 256 characters")
+
+
+class NewPassword(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    current_password: str = Field(max_length=1024, description="the account's password now")
+    new_password: str = Field(
+        max_length=1024,
+        description="8 to 256 characters, not a common password, not containing the account's name",
+    )
 
 
 class AccountOut(BaseModel):
@@ -68,7 +79,7 @@ def add_account_api(app: FastAPI, accounts: Accounts, ratings: Ratings) -> None:
     async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
         """Make an account and sign in (the answer sets the HttpOnly cookie ``shadowtable_account``)."""
         account = await limits_of(request).sign_up(request, lambda: accounts.sign_up(body.name, body.password))
-        accounts.set_cookie(response, account)
+        await accounts.sign_in(response, account, request)
         return {"name": account.name}
 
     @app.post("/api/session", response_model=AccountOut, responses=_errors(400, 403, 429, 503))
@@ -76,15 +87,31 @@ def add_account_api(app: FastAPI, accounts: Accounts, ratings: Ratings) -> None:
         """Sign in: seats you join from now on are rated under this account (a client's attempts,
         and wrong passwords for one name, are limited: 429)."""
         account = await limits_of(request).log_in(request, body.name, lambda: accounts.log_in(body.name, body.password))
-        accounts.set_cookie(response, account)
+        await accounts.sign_in(response, account, request)
         return {"name": account.name}
 
-    @app.delete("/api/session", status_code=204, response_class=Response)
-    async def log_out() -> Response:
-        """Sign out (the cookie is cleared)."""
+    @app.get("/api/session", response_model=AccountOut, responses=_errors(401))
+    async def who(request: Request) -> dict[str, Any]:
+        """The account this browser is signed in as (401 when none: no cookie, or a revoked one)."""
+        account = accounts.current(request)
+        if account is None:
+            raise Unauthorized("nobody is signed in")
+        return {"name": account.name}
+
+    @app.delete("/api/session", status_code=204, response_class=Response, responses=_errors(503))
+    async def log_out(request: Request) -> Response:
+        """Sign out: the session is revoked (its cookie no longer signs anyone in) and cleared."""
         response = Response(status_code=204)
-        clear_cookie(response)
+        await accounts.sign_out(request, response)
         return response
+
+    @app.post("/api/account/password", response_model=AccountOut, responses=_errors(400, 401, 403, 503))
+    async def change_password(body: NewPassword, request: Request, response: Response) -> dict[str, Any]:
+        """Change the signed-in account's password (the current one is needed): every session of the
+        account is revoked, and this browser gets a new one."""
+        account = await accounts.change_password(accounts.current(request), body.current_password, body.new_password)
+        await accounts.sign_in(response, account, request)
+        return {"name": account.name}
 
     @app.get("/api/leaderboard", response_model=Board, responses=_errors(503))
     async def leaderboard(

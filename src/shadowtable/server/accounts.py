@@ -1,9 +1,11 @@
-"""Optional player accounts: sign up, log in, log out, and the signed session cookie.
+"""Optional player accounts: sign up, log in, log out, change or reset a password.
 
 Passwords are hashed with argon2id (``argon2.PasswordHasher`` defaults: 3 passes, 64 MiB,
 parallelism 4, 16-byte salt, 32-byte hash); the clear password is never stored or logged.  A
-signed-in browser holds ``shadowtable_account``: the account's id and name signed with the
-server's secret (itsdangerous, its own salt), HttpOnly, SameSite=lax, for 30 days.  Guests play
+signed-in browser holds ``shadowtable_account``: a session of :mod:`shadowtable.server.sessions`
+(revoked on logout, and all of the account's on a password change or reset), HttpOnly,
+SameSite=lax, for 30 days.  A reset code is made by an operator (``shadowtable account
+reset-password``): single use, stored only as its SHA-256, valid an hour by default.  Guests play
 as before: an account is needed only to be rated.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -20,21 +23,30 @@ from typing import Any
 import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shadowtable.server import schema
-from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Unavailable
+from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized, Unavailable
+from shadowtable.server.names import name_key, reserved_problem
+from shadowtable.server.passwords import PASSWORD_MAX, PASSWORD_MIN, checked_password
+from shadowtable.server.sessions import SESSION_MAX_AGE_S, Sessions, end_all
 from shadowtable.server.store import Store, StoreError
+from shadowtable.server.tokens import key_hash
+
+log = logging.getLogger("shadowtable.server.accounts")
 
 COOKIE = "shadowtable_account"
-SESSION_MAX_AGE_S = 30 * 24 * 3600
 NAME_MIN, NAME_MAX = 3, 32
-PASSWORD_MIN, PASSWORD_MAX = 8, 256
+RESET_VALID_S = 3600.0
+"""How long a password reset code works by default."""
 WRONG = "that name and password do not match an account"
 """The one answer to an unknown name and to a wrong password (it tells neither apart)."""
+RESET_GONE = "this reset link is not valid: it was used, replaced by a newer one or expired"
+SCOPE_KEY = "shadowtable.account"
+"""Where :class:`AccountMiddleware` leaves a request's account in its ASGI scope."""
+__all__ = ["PASSWORD_MAX", "PASSWORD_MIN", "SESSION_MAX_AGE_S", "checked_password", "name_key"]
 
 
 @dataclass(frozen=True)
@@ -49,38 +61,30 @@ signed_in: contextvars.ContextVar[Account | None] = contextvars.ContextVar("sign
 """The account of the request being served (set by :class:`AccountMiddleware`), for page headers."""
 
 
-def name_key(name: str) -> str:
-    """The form of a name that must be unique: casefolded."""
-    return name.casefold()
-
-
 def checked_name(name: object) -> str:
-    """A name to sign up with: its spaces collapsed, 3 to 32 printable characters."""
+    """A name to sign up with: its spaces collapsed, 3 to 32 printable characters, not reserved."""
     shown = " ".join(name.split()) if isinstance(name, str) else ""
     if not NAME_MIN <= len(shown) <= NAME_MAX or not shown.isprintable():
         raise ServiceError(f"name: {NAME_MIN} to {NAME_MAX} printable characters")
+    problem = reserved_problem(shown)
+    if problem is not None:
+        raise ServiceError(problem)
     return shown
 
 
-def checked_password(password: object) -> str:
-    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise ServiceError(f"password: {PASSWORD_MIN} to {PASSWORD_MAX} characters")
-    return password
-
-
 class Accounts:
-    """Accounts in the server's store, and the session cookies that say who is signed in."""
+    """Accounts in the server's store, and the sessions that say who is signed in."""
 
     def __init__(self, hasher: PasswordHasher | None = None) -> None:
         self.store: Store | None = None
         self.hasher = hasher or PasswordHasher()
-        self._sessions: URLSafeTimedSerializer | None = None
+        self.sessions: Sessions | None = None
         self._dummy: str | None = None
 
     def open(self, store: Store, secret: str) -> None:
-        """Use ``store``, and sign sessions with the server's ``secret`` (a salt of their own)."""
+        """Use ``store``, and sign session cookies with the server's ``secret`` (a salt of their own)."""
         self.store = store
-        self._sessions = URLSafeTimedSerializer(secret, salt="shadowtable-account-session")
+        self.sessions = Sessions(store, secret)
 
     # -- the store ----------------------------------------------------------------------------
     def _store(self) -> Store:
@@ -88,9 +92,20 @@ class Accounts:
             raise Unavailable("the accounts are not open yet")
         return self.store
 
+    def _sessions(self) -> Sessions:
+        if self.sessions is None:
+            raise Unavailable("the accounts are not open yet")
+        return self.sessions
+
     async def _fetch(self, query: sa.Executable) -> list[dict[str, Any]]:
         try:
             return await self._store().fetch(query)
+        except StoreError as exc:
+            raise Unavailable(str(exc)) from exc
+
+    async def _write(self, *statements: sa.Executable) -> None:
+        try:
+            await self._store().write(*statements)
         except StoreError as exc:
             raise Unavailable(str(exc)) from exc
 
@@ -98,12 +113,16 @@ class Accounts:
         rows = await self._fetch(sa.select(schema.accounts).where(schema.accounts.c.name_key == name_key(name)))
         return rows[0] if rows else None
 
+    async def _row_by_id(self, account_id: str) -> dict[str, Any] | None:
+        rows = await self._fetch(sa.select(schema.accounts).where(schema.accounts.c.id == account_id))
+        return rows[0] if rows else None
+
     # -- sign up, log in ----------------------------------------------------------------------
     async def sign_up(self, name: object, password: object) -> Account:
         """A new account; :class:`ServiceError` for an unfit name or password (nothing stored),
         :class:`Conflict` for a name taken (whatever its case)."""
         shown = checked_name(name)
-        secret = checked_password(password)
+        secret = checked_password(password, shown)
         if await self._row_by_name(shown) is not None:
             raise Conflict("that name is taken")
         hashed = await asyncio.to_thread(self.hasher.hash, secret)
@@ -158,33 +177,140 @@ class Accounts:
             raise NotFound("no such player")
         return Account(row["id"], row["name"])
 
-    # -- sessions -----------------------------------------------------------------------------
-    def session(self, account: Account) -> str:
-        """The signed cookie value for ``account``."""
-        if self._sessions is None:
-            raise Unavailable("the accounts are not open yet")
-        return str(self._sessions.dumps([account.id, account.name]))
+    # -- passwords ----------------------------------------------------------------------------
+    async def change_password(self, account: Account | None, current: object, new: object) -> Account:
+        """Give the signed-in ``account`` the password ``new`` if ``current`` is its password now:
+        every session of the account is revoked (sign the asking browser in again).
+        :class:`Unauthorized` when nobody is signed in, :class:`Forbidden` for a wrong ``current``,
+        :class:`ServiceError` for an unfit ``new`` (nothing changed)."""
+        if account is None:
+            raise Unauthorized("sign in first")
+        row = await self._row_by_id(account.id)
+        if row is None:
+            raise Unauthorized("sign in first")
+        good = isinstance(current, str) and len(current) <= PASSWORD_MAX
+        if not (good and await asyncio.to_thread(self._verify, row["password_hash"], str(current))):
+            raise Forbidden("the current password is wrong")
+        secret = checked_password(new, row["name"])
+        hashed = await asyncio.to_thread(self.hasher.hash, secret)
+        await self._write(*_new_password(row["id"], hashed))
+        log.info("password changed", extra={"event": "password_changed"})
+        return Account(row["id"], row["name"])
 
-    def read_session(self, value: str | None) -> Account | None:
-        """The account a cookie value names, or ``None`` (missing, forged, expired or malformed)."""
-        if self._sessions is None or not value or len(value) > 512 or not value.isascii():
+    async def reset_code(self, name: str, valid_s: float = RESET_VALID_S) -> tuple[Account, str, float]:
+        """A new single-use reset code for the account ``name`` (its older code stops working):
+        the account, the code and when it expires; :class:`NotFound` for no such account."""
+        row = await self._row_by_name(name) if len(name) <= 4 * NAME_MAX else None
+        if row is None:
+            raise NotFound(f"no account is called {name!r}")
+        code = secrets.token_urlsafe(32)
+        expires = time.time() + valid_s
+        await self._write(
+            sa.delete(schema.password_resets).where(schema.password_resets.c.account_id == row["id"]),
+            sa.insert(schema.password_resets).values(
+                code_hash=key_hash(code), account_id=row["id"], expires_at=expires
+            ),
+        )
+        return Account(row["id"], row["name"]), code, expires
+
+    async def reset_account(self, code: str) -> Account:
+        """The account a live reset ``code`` is for; :class:`Conflict` when it is not valid."""
+        if not code or len(code) > 128 or not code.isascii():
+            raise Conflict(RESET_GONE)
+        rows = await self._fetch(
+            sa.select(schema.accounts.c.id, schema.accounts.c.name)
+            .join(schema.password_resets, schema.password_resets.c.account_id == schema.accounts.c.id)
+            .where(*_live_code(code))
+        )
+        if not rows:
+            raise Conflict(RESET_GONE)
+        return Account(rows[0]["id"], rows[0]["name"])
+
+    async def reset_password(self, code: str, new: object) -> Account:
+        """Use the reset ``code`` (once) to give its account the password ``new``: every session of
+        the account is revoked.  :class:`Conflict` for a code not valid, :class:`ServiceError` for
+        an unfit password (the code still works then)."""
+        account = await self.reset_account(code)
+        secret = checked_password(new, account.name)
+        hashed = await asyncio.to_thread(self.hasher.hash, secret)
+        used = sa.delete(schema.password_resets).where(*_live_code(code)).returning(schema.password_resets.c.account_id)
+        try:
+            taken = await self._store().execute_guarded(used, *_new_password(account.id, hashed))
+        except StoreError as exc:
+            raise Unavailable(str(exc)) from exc
+        if not taken:  # used by another request a moment ago
+            raise Conflict(RESET_GONE)
+        log.info("password reset", extra={"event": "password_reset"})
+        return account
+
+    # -- sessions -----------------------------------------------------------------------------
+    async def sign_in(self, response: Response, account: Account, request: HTTPConnection | None = None) -> None:
+        """Start a new session of ``account`` and set its cookie on ``response`` (the session the
+        browser of ``request`` had, if any, is revoked: a log-in never keeps an old session id)."""
+        try:
+            if request is not None:
+                await self._sessions().end(request.cookies.get(COOKIE))
+            value = await self._sessions().start(account.id)
+        except StoreError as exc:
+            raise Unavailable(str(exc)) from exc
+        self.set_cookie(response, value)
+
+    async def sign_out(self, request: HTTPConnection, response: Response) -> None:
+        """Revoke the session of ``request`` (server-side) and clear its cookie on ``response``."""
+        try:
+            await self._sessions().end(request.cookies.get(COOKIE))
+        except StoreError as exc:
+            raise Unavailable(str(exc)) from exc
+        clear_cookie(response)
+
+    async def resolve(self, request: HTTPConnection) -> Account | None:
+        """The account whose live session ``request``'s cookie holds (``None``: a guest, or the
+        database did not answer)."""
+        value = request.cookies.get(COOKIE)
+        if not value or self.sessions is None:
             return None
         try:
-            data = self._sessions.loads(value, max_age=SESSION_MAX_AGE_S)
-        except BadSignature:
+            found = await self.sessions.account_of(value)
+        except StoreError as exc:
+            log.warning("session not read", extra={"event": "session_unread", "reason": str(exc)})
             return None
-        if not (isinstance(data, list) and len(data) == 2 and all(isinstance(x, str) for x in data)):
-            return None
-        return Account(data[0], data[1])
+        return Account(found["id"], found["name"]) if found else None
 
     def current(self, request: HTTPConnection) -> Account | None:
-        """The account signed in on ``request`` (its cookie)."""
-        return self.read_session(request.cookies.get(COOKIE))
+        """The account signed in on ``request`` (resolved by :class:`AccountMiddleware`)."""
+        account = request.scope.get(SCOPE_KEY)
+        return account if isinstance(account, Account) else None
 
-    def set_cookie(self, response: Response, account: Account) -> None:
-        response.set_cookie(
-            COOKIE, self.session(account), max_age=SESSION_MAX_AGE_S, httponly=True, samesite="lax", path="/"
-        )
+    def set_cookie(self, response: Response, value: str) -> None:
+        response.set_cookie(COOKIE, value, max_age=SESSION_MAX_AGE_S, httponly=True, samesite="lax", path="/")
+
+
+async def reset_code_in(database: str, name: str, valid_s: float = RESET_VALID_S) -> tuple[Account, str, float]:
+    """Open the server's ``database`` and make a reset code for the account ``name`` (see
+    :meth:`Accounts.reset_code`): for the operator's ``shadowtable account reset-password``."""
+    store = Store(database)
+    await store.open()
+    try:
+        accounts = Accounts()
+        accounts.store = store
+        return await accounts.reset_code(name, valid_s)
+    finally:
+        await store.close()
+
+
+def _live_code(code: str) -> tuple[sa.ColumnElement[bool], ...]:
+    """Where a password reset row is the one of ``code`` and has not expired."""
+    return (schema.password_resets.c.code_hash == key_hash(code), schema.password_resets.c.expires_at > time.time())
+
+
+def _new_password(account_id: str, hashed: str) -> list[sa.Executable]:
+    """The statements that give ``account_id`` the password hash ``hashed``, revoke all its sessions
+    and drop its reset code (one transaction)."""
+    return [
+        sa.update(schema.accounts).where(schema.accounts.c.id == account_id).values(password_hash=hashed),
+        end_all(account_id),
+        sa.delete(schema.password_resets).where(schema.password_resets.c.account_id == account_id),
+    ]
 
 
 def clear_cookie(response: Response) -> None:
@@ -192,17 +318,20 @@ def clear_cookie(response: Response) -> None:
 
 
 class AccountMiddleware:
-    """Sets :data:`signed_in` for each HTTP request from its account cookie (pages show it)."""
+    """Resolves the account of each HTTP request from its session cookie (one database read when
+    the cookie is there; none for ``/static``): :meth:`Accounts.current` and :data:`signed_in`."""
 
     def __init__(self, app: ASGIApp, accounts: Accounts) -> None:
         self.app = app
         self.accounts = accounts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or str(scope.get("path", "")).startswith("/static/"):
             await self.app(scope, receive, send)
             return
-        token = signed_in.set(self.accounts.current(HTTPConnection(scope)))
+        account = await self.accounts.resolve(HTTPConnection(scope))
+        scope[SCOPE_KEY] = account
+        token = signed_in.set(account)
         try:
             await self.app(scope, receive, send)
         finally:

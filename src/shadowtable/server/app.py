@@ -28,7 +28,7 @@ from shadowtable.server.errors import ServiceError, Unavailable
 from shadowtable.server.limits import ClientLimits, per_client
 from shadowtable.server.ratings import Ratings
 from shadowtable.server.replays import FinishedTables
-from shadowtable.server.service import Connection, NewTable, TableService, display_name
+from shadowtable.server.service import Connection, NewTable, TableService
 from shadowtable.server.sizes import SizeLimits
 from shadowtable.server.store import Store
 from shadowtable.server.tokens import SeatTokens
@@ -276,7 +276,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         svc = service()
         account = accounts.current(request)
         if body.sit:
-            display_name(body.name, 0)  # checked before anything is created
+            await svc.seat_name(body.name, 0, account.id if account else None)  # checked before anything is created
         seats = body.seats if body.seats is not None else ["human"] * body.players
         clock = body.clock.model_dump() if body.clock is not None else None
         async with limits.creating(request, svc) as made:

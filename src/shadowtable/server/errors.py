@@ -15,6 +15,12 @@ class ServiceError(ShadowTableError):
         return {}
 
 
+class Unauthorized(ServiceError):
+    """Nobody is signed in where an account is needed."""
+
+    status = 401
+
+
 class NotFound(ServiceError):
     status = 404
 

@@ -87,6 +87,28 @@ accounts = sa.Table(
     sa.UniqueConstraint("name_key", name="uq_accounts_name_key"),
 )
 
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),  # the SHA-256 of the session id, never the id
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=False),  # updated at most hourly
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+sa.Index("ix_sessions_account", sessions.c.account_id)
+"""Signed-in browsers (revision 0005): deleted on logout, all of an account's on a password change."""
+
+password_resets = sa.Table(
+    "password_resets",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),  # the SHA-256 of the single-use code
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+sa.Index("ix_password_resets_account", password_resets.c.account_id)
+"""Password reset codes an operator made (revision 0005): one per account, deleted when used."""
+
 ratings = sa.Table(
     "ratings",
     metadata,

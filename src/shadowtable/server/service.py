@@ -32,6 +32,7 @@ from shadowtable.server.cluster import Bus, Leases
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Stale, Unavailable
 from shadowtable.server.live import LiveTable, Step, plan, replayed
+from shadowtable.server.names import default_name, name_key, reserved_problem
 from shadowtable.server.protocol import Act, Chat, Hello, Message, Ping, ProtocolError, Sync, parse_frame
 from shadowtable.server.ratings import unrated
 from shadowtable.server.store import Store, StoreConflict, StoreError
@@ -377,6 +378,23 @@ class TableService:
         return _finished_record(table)
 
     # -- seats ----------------------------------------------------------------------------------
+    async def seat_name(self, name: str | None, seat: int, account_id: str | None) -> str:
+        """The name ``seat`` is taken under (:func:`display_name`).  A guest (no ``account_id``) may
+        not take a reserved name (:func:`~shadowtable.server.names.reserved_problem`) other than the
+        seat's own default, nor an account's name whatever its case; :class:`ServiceError` then."""
+        shown = display_name(name, seat)
+        if account_id is not None:
+            return shown
+        if name_key(shown) == name_key(default_name(seat)):
+            return default_name(seat)
+        problem = reserved_problem(shown)
+        if problem is not None:
+            raise ServiceError(problem)
+        query = sa.select(schema.accounts.c.id).where(schema.accounts.c.name_key == name_key(shown)).limit(1)
+        if await self._fetch(query):
+            raise ServiceError(f"name: {shown!r} is an account's name: sign in to use it, or choose another")
+        return shown
+
     async def join(
         self,
         table_id: str,
@@ -404,9 +422,10 @@ class TableService:
                 raise Conflict("the game is over")
             current = self.held_seat(table, holder)
             seat = await self._seat_to_take(table, wanted, current, move=move, invite=invite)
-            if current is not None and name is None:
-                name = table.seats[current].name  # moving keeps the name
-            shown = display_name(name, seat)
+            if current is not None and name is None and table.seats[current].name != default_name(current):
+                shown = display_name(table.seats[current].name, seat)  # moving keeps the name
+            else:
+                shown = await self.seat_name(name, seat, account_id)
             key = new_key()
             then: list[sa.Executable] = []
             host = table.host_seat
@@ -1415,7 +1434,7 @@ def display_name(name: str | None, seat: int) -> str:
     """The name shown for a player (``Player N`` when none is given); :class:`ServiceError` if unfit."""
     shown = " ".join((name or "").split())
     if not shown:
-        return f"Player {seat + 1}"
+        return default_name(seat)
     if len(shown) > NAME_LIMIT or not shown.isprintable():
         raise ServiceError(f"name: 1 to {NAME_LIMIT} printable characters")
     return shown

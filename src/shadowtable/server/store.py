@@ -49,6 +49,14 @@ def async_url(url: str) -> str:
     raise StoreError(f"unsupported database {parsed.get_backend_name()!r}: use a SQLite path or postgresql://...")
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite ``url`` (``None``: not SQLite, or in memory)."""
+    parsed = make_url(async_url(url))
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return Path(parsed.database)
+
+
 def shown_url(url: str) -> str:
     """``url`` without its password, for logs and messages (a SQLite file: its path)."""
     parsed = make_url(async_url(url))

@@ -1,4 +1,5 @@
-"""The account pages: sign up, sign in and out, the leaderboard, a player's games and replays.
+"""The account pages: sign up, sign in and out, change or reset the password, the leaderboard, a
+player's games and replays.
 
 Forms post plainly and answer with a redirect; a refused form gets the error page with its status.
 A replay is shown only for a finished table (its full record is public then): each step is
@@ -16,14 +17,14 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
 from shadowtable.core.registry import available_games, game_class
-from shadowtable.server.accounts import Accounts, clear_cookie
+from shadowtable.server.accounts import Accounts
 from shadowtable.server.clients import client_key
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.limits import limits_of
 from shadowtable.server.ratings import Ratings, result_words
 from shadowtable.server.replays import FinishedTables
 from shadowtable.server.service import TableService
-from shadowtable.web.pages import error_page, page, see
+from shadowtable.web.pages import PRIVATE, error_page, page, see
 from shadowtable.web.render import board_stylesheet, view_fragments
 
 
@@ -38,8 +39,8 @@ def when(at: float | None) -> str:
 
 
 def add_account_pages(app: FastAPI, service: Callable[[], TableService], accounts: Accounts, ratings: Ratings) -> None:
-    """Mount ``/signup``, ``/login``, ``/logout``, ``/leaderboard``, ``/players/{name}`` and
-    ``/replay/{table}`` on ``app``."""
+    """Mount ``/signup``, ``/login``, ``/logout``, ``/account/password``, ``/account/reset/{code}``,
+    ``/leaderboard``, ``/players/{name}`` and ``/replay/{table}`` on ``app``."""
     router = APIRouter(include_in_schema=False)
 
     async def form_of(request: Request) -> dict[str, str]:
@@ -56,10 +57,10 @@ def add_account_pages(app: FastAPI, service: Callable[[], TableService], account
             account = await limits_of(request).sign_up(
                 request, lambda: accounts.sign_up(form.get("name", ""), form.get("password", ""))
             )
+            response = see("/")
+            await accounts.sign_in(response, account, request)
         except ServiceError as exc:
             return error_page(exc)
-        response = see("/")
-        accounts.set_cookie(response, account)
         return response
 
     @router.get("/login", response_class=HTMLResponse)
@@ -72,16 +73,63 @@ def add_account_pages(app: FastAPI, service: Callable[[], TableService], account
         try:
             name, password = form.get("name", ""), form.get("password", "")
             account = await limits_of(request).log_in(request, name, lambda: accounts.log_in(name, password))
+            response = see("/")
+            await accounts.sign_in(response, account, request)
         except ServiceError as exc:
             return error_page(exc)
-        response = see("/")
-        accounts.set_cookie(response, account)
         return response
 
     @router.post("/logout")
-    async def logout() -> Response:
+    async def logout(request: Request) -> Response:
         response = see("/")
-        clear_cookie(response)
+        try:
+            await accounts.sign_out(request, response)
+        except ServiceError as exc:
+            return error_page(exc)
+        return response
+
+    @router.get("/account/password", response_class=HTMLResponse)
+    async def password_page(request: Request, changed: str = "") -> Response:
+        account = accounts.current(request)
+        if account is None:
+            return see("/login")
+        return page("password.html", mode="change", name=account.name, changed=changed == "yes")
+
+    @router.post("/account/password")
+    async def change_password(request: Request) -> Response:
+        form = await form_of(request)
+        try:
+            account = await accounts.change_password(
+                accounts.current(request), form.get("current_password", ""), form.get("new_password", "")
+            )
+            response = see("/account/password?changed=yes")
+            await accounts.sign_in(response, account, request)
+        except ServiceError as exc:
+            return error_page(exc)
+        return response
+
+    @router.get("/account/reset/{code}", response_class=HTMLResponse)
+    async def reset_page(code: str) -> HTMLResponse:
+        """The form a reset link opens (the code stays in the address: never cached, never referred)."""
+        try:
+            account = await accounts.reset_account(code)
+        except ServiceError as exc:
+            answer = error_page(exc)
+        else:
+            answer = page("password.html", mode="reset", name=account.name, code=code, changed=False)
+        answer.headers.update(PRIVATE)
+        return answer
+
+    @router.post("/account/reset/{code}")
+    async def reset(code: str, request: Request) -> Response:
+        form = await form_of(request)
+        try:
+            account = await accounts.reset_password(code, form.get("new_password", ""))
+            response: Response = see("/account/password?changed=yes")
+            await accounts.sign_in(response, account, request)
+        except ServiceError as exc:
+            response = error_page(exc)
+        response.headers.update(PRIVATE)
         return response
 
     @router.get("/leaderboard", response_class=HTMLResponse)

@@ -25,7 +25,7 @@ from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie
 from shadowtable.server.errors import Conflict, Forbidden, ServiceError
 from shadowtable.server.limits import limits_of
-from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService, display_name
+from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService
 from shadowtable.web.render import board_stylesheet, view_fragments
 from shadowtable.web.templating import render
 
@@ -207,7 +207,7 @@ def add_pages(
             spec = spec_of(form.get("game"))
             players = parse_players(spec, form.get("players"))
             name, account_id = sitter(request, form.get("name"))
-            display_name(name, 0)  # checked before anything is created
+            await svc.seat_name(name, 0, account_id)  # checked before anything is created
             new = NewTable(
                 spec.id,
                 players,
