@@ -86,7 +86,7 @@ class Cluster:
         command += ["--grace", "3600", "--log-level", "warning"]
         if self.cpus:
             command = ["taskset", "-c", self.cpus, *command]
-        env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-load"}
+        env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-load-secret-of-at-least-32-bytes"}
         env["SHADOWTABLE_DATA_DIR"] = str(self.run_dir / "data")
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True

@@ -153,7 +153,7 @@ class Server:
     async def start(self) -> None:
         if self.scratch:
             await _admin(self.admin, f"CREATE DATABASE {self.scratch}")
-        env = {**os.environ, "SHADOWTABLE_SECRET": "load-test", "SHADOWTABLE_DATA_DIR": self.tmp.name}
+        env = {**os.environ, "SHADOWTABLE_SECRET": "load-test-secret-of-at-least-32-bytes", "SHADOWTABLE_DATA_DIR": self.tmp.name}
         command = [
             sys.executable,
             "-c",

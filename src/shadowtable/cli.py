@@ -620,6 +620,16 @@ def serve(
             envvar="SHADOWTABLE_LEASE", help="seconds a process owns a table without renewing (failover time)", min=1
         ),
     ] = 10.0,
+    secure_cookies: Annotated[
+        str,
+        typer.Option(
+            envvar="SHADOWTABLE_SECURE_COOKIES",
+            help="Secure cookies: auto (when served over TLS), always or never",
+        ),
+    ] = "auto",
+    api_docs: Annotated[
+        bool, typer.Option(envvar="SHADOWTABLE_API_DOCS", help="serve the interactive API documentation at /docs")
+    ] = False,
 ) -> None:
     """Run the game server: tables, seats and bots over HTTP and WebSockets (needs the [web] extra).
 
@@ -646,6 +656,8 @@ def serve(
             log_level=log_level,
             redis_url=redis,
             lease_s=lease,
+            secure_cookies=secure_cookies,
+            api_docs=api_docs,
         )
     )
 

@@ -117,7 +117,7 @@ class Cluster:
         env = {
             **os.environ,
             "SHADOWTABLE_DATA_DIR": str(self.folder),
-            "SHADOWTABLE_SECRET": "cluster-test-secret",
+            "SHADOWTABLE_SECRET": "cluster-test-secret-of-at-least-32-bytes",
             "SHADOWTABLE_LOG_LEVEL": "warning",
         }
         command = [

@@ -155,7 +155,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     ]
     command += ["--redis", REDIS] if _redis_answers() else ["--no-redis"]
     command += ["--", "--bot-workers", "0", "--bot-delay", "0", "--log-level", "warning"]
-    env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-test-secret"}
+    env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-test-secret-of-at-least-32-bytes"}
     env["SHADOWTABLE_DATA_DIR"] = str(run_dir / "data")
     # The servers are subprocesses: they learn the test game from a sitecustomize on their path.
     site = run_dir / "site"

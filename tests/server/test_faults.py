@@ -72,7 +72,7 @@ class Server:
         self.starts += 1
         env = {
             **os.environ,
-            "SHADOWTABLE_SECRET": "fault-test",
+            "SHADOWTABLE_SECRET": "fault-test-secret-of-at-least-32-bytes",
             "SHADOWTABLE_DATA_DIR": str(self.folder),
             "PYTHONPATH": str(SRC),
         }

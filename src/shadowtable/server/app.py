@@ -21,16 +21,18 @@ from shadowtable.bots.registry import available_bots
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.server.account_api import add_account_api
 from shadowtable.server.accounts import AccountMiddleware, Accounts
+from shadowtable.server.api_docs import add_api_docs
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.config import ServerConfig
-from shadowtable.server.cookies import clear_seat_cookie, cookie_name, request_token, set_seat_cookie
-from shadowtable.server.errors import ServiceError, Unavailable
+from shadowtable.server.cookies import clear_seat_cookie, cookie_tokens, request_token, set_seat_cookie
+from shadowtable.server.errors import Forbidden, ServiceError, Unavailable
 from shadowtable.server.ratings import Ratings
+from shadowtable.server.security import SecurityMiddleware
 from shadowtable.server.service import Connection, NewTable, TableService, display_name
 from shadowtable.server.store import Store
 from shadowtable.server.tokens import SeatTokens
 from shadowtable.web.account_pages import add_account_pages
-from shadowtable.web.pages import add_pages
+from shadowtable.web.pages import add_pages, error_page
 from shadowtable.web.render import view_fragments
 
 log = logging.getLogger("shadowtable.server")
@@ -195,7 +197,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         version=shadowtable.__version__,
         description="Online play of The Shadow Planet and Shadowlord!: tables, seats, bots and the game protocol.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+    if config.api_docs:
+        add_api_docs(app)
 
     def service() -> TableService:
         return state["service"]
@@ -266,7 +272,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if body.sit and any(not s.taken for s in table.seats):
             name, account_id = (account.name, account.id) if account else (body.name, None)
             table, seat, token = await svc.join(table.id, name, None, account_id, as_host=True)
-            set_seat_cookie(response, table.id, token, config)
+            await set_seat_cookie(response, request, table.id, token, svc)
             return {"table": svc.info(table), "seat": seat, "token": token}
         return {"table": svc.info(table), "seat": None, "token": None}
 
@@ -294,7 +300,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         table, seat, token = await svc.join(
             table_id, name, body.seat, account_id, holder=holder, move=body.move, invite=body.invite
         )
-        set_seat_cookie(response, table.id, token, config)
+        await set_seat_cookie(response, request, table.id, token, svc)
         return {"table": svc.info(table), "seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/return", response_model=Seated, responses=ERRORS)
@@ -306,7 +312,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         token = request_token(request, table_id, authorization)
         table, seat = await svc.take_back(table_id, token)
         assert token is not None
-        set_seat_cookie(response, table.id, token, config)
+        await set_seat_cookie(response, request, table.id, token, svc)
         return {"table": svc.info(table), "seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/invite", response_model=Invite, responses=ERRORS)
@@ -327,7 +333,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         svc = service()
         table = await svc.leave(table_id, request_token(request, table_id, authorization))
         if table.status != "playing":
-            clear_seat_cookie(response, table.id)  # in play it is kept: it takes the seat back
+            await clear_seat_cookie(response, request, table.id, svc)  # in play it is kept: it takes the seat back
         return svc.info(table)
 
     @app.post("/api/tables/{table_id}/start", response_model=TableOut, responses=ERRORS)
@@ -368,10 +374,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await websocket.close(code=4404)
             return
         await websocket.accept()
-        cookies = (
-            {table_id: websocket.cookies[cookie_name(table_id)]} if cookie_name(table_id) in websocket.cookies else {}
-        )
-        connection = Connection(cookies)
+        connection = Connection(cookie_tokens(websocket, table_id))
         sender = asyncio.ensure_future(_send_loop(websocket, connection))
         try:
             while True:
@@ -401,6 +404,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     add_pages(app, service, config, accounts)
     add_account_pages(app, service, accounts, ratings)
     app.add_middleware(AccountMiddleware, accounts=accounts)
+    app.add_middleware(
+        SecurityMiddleware,
+        allowed_origins=config.allowed_origins,
+        cookie_setting=config.secure_cookies,
+        html_refusal=lambda why: error_page(Forbidden(why)),
+    )
     return app
 
 

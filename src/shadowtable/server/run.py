@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import ShadowTableError
-from shadowtable.server.config import ServerConfig
+from shadowtable.server.config import SECRET_MIN_BYTES, ServerConfig
+from shadowtable.server.security import SECURE_COOKIES
 from shadowtable.server.store import Store, shown_url
 
 SYNC_MODES = ("NORMAL", "FULL")
@@ -36,6 +37,8 @@ class ServeOptions:
     log_level: str = "info"
     redis_url: str = ""
     lease_s: float = 10.0
+    secure_cookies: str = "auto"
+    api_docs: bool = False
 
 
 def config_from(options: ServeOptions) -> ServerConfig:
@@ -50,6 +53,8 @@ def config_from(options: ServeOptions) -> ServerConfig:
         raise ServeError("--redis must be a redis://host:port/db address")
     if options.redis_url and not options.database.startswith("postgresql"):
         raise ServeError("--redis joins several processes: they need a shared --database postgresql://...")
+    if options.secure_cookies not in SECURE_COOKIES:
+        raise ServeError(f"--secure-cookies must be one of {', '.join(SECURE_COOKIES)}")
     origins = [o.strip().rstrip("/") for item in options.allowed_origins for o in item.split(",") if o.strip()]
     return ServerConfig(
         database=options.database,
@@ -63,7 +68,19 @@ def config_from(options: ServeOptions) -> ServerConfig:
         sqlite_synchronous=sync,
         redis_url=options.redis_url,
         lease_s=options.lease_s,
+        secure_cookies=options.secure_cookies,
+        api_docs=options.api_docs,
     )
+
+
+def check_secret(config: ServerConfig) -> None:
+    """:class:`ServeError` unless the signing secret is at least :data:`SECRET_MIN_BYTES` long."""
+    if len(config.signing_secret().encode()) < SECRET_MIN_BYTES:
+        raise ServeError(
+            f"the signing secret (SHADOWTABLE_SECRET or server-secret in the data folder) is shorter than "
+            f"{SECRET_MIN_BYTES} bytes: use a long random one, e.g. python -c 'import secrets; "
+            f"print(secrets.token_urlsafe(32))'"
+        )
 
 
 async def _check_database(config: ServerConfig) -> None:
@@ -90,7 +107,7 @@ def serve(options: ServeOptions) -> None:
     from shadowtable.server.app import create_app
 
     config = config_from(options)
-    config.signing_secret()
+    check_secret(config)
     asyncio.run(_check_database(config))
     _check_port(options.host, options.port)
     logs.configure(options.log_level)
