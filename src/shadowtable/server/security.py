@@ -38,7 +38,7 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
 }
-"""Added to every response that does not set its own (a page may ask for ``no-referrer``)."""
+"""Added to every response that does not set its own."""
 FOREIGN = "this request comes from another site's page: refused (cross-site request forgery)"
 UNSOURCED = "this request carries cookies but neither Origin nor Referer: refused (cross-site request forgery)"
 

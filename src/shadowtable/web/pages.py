@@ -145,8 +145,10 @@ def seat_of(service: TableService, table: Table, request: Request) -> tuple[int 
 
 
 INVALID_INVITE = "this invite link is not valid: it was used, replaced by a newer one or expired"
-PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-"""Headers of a page holding an invite code: kept out of caches and of other sites' referrers."""
+PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
+"""Headers of a page holding an invite code: kept out of caches and of other sites' referrers
+(``same-origin``, not ``no-referrer``: under that a browser sends ``Origin: null`` with the page's
+form, which the check against forged requests refuses)."""
 
 
 def add_pages(
