@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import ShadowTableError
+from shadowtable.server.api_docs import ApiDocsUnavailable, swagger_assets
 from shadowtable.server.config import SECRET_MIN_BYTES, ServerConfig
 from shadowtable.server.security import SECURE_COOKIES
 from shadowtable.server.store import Store, shown_url
@@ -55,6 +56,11 @@ def config_from(options: ServeOptions) -> ServerConfig:
         raise ServeError("--redis joins several processes: they need a shared --database postgresql://...")
     if options.secure_cookies not in SECURE_COOKIES:
         raise ServeError(f"--secure-cookies must be one of {', '.join(SECURE_COOKIES)}")
+    if options.api_docs:
+        try:
+            swagger_assets()
+        except ApiDocsUnavailable as exc:
+            raise ServeError(str(exc)) from exc
     origins = [o.strip().rstrip("/") for item in options.allowed_origins for o in item.split(",") if o.strip()]
     return ServerConfig(
         database=options.database,
