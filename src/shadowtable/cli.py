@@ -590,8 +590,13 @@ def serve(
         float, typer.Option(envvar="SHADOWTABLE_BOT_BUDGET", help="seconds a bot may think per move", min=0.01)
     ] = 5.0,
     bot_workers: Annotated[
-        int, typer.Option(envvar="SHADOWTABLE_BOT_WORKERS", help="processes that run bots (0: a thread)", min=0)
-    ] = 1,
+        int | None,
+        typer.Option(
+            envvar="SHADOWTABLE_BOT_WORKERS",
+            help="processes that run bots (default: the cores less one, at least 2; 0: a thread)",
+            min=0,
+        ),
+    ] = None,
     bot_delay: Annotated[
         float,
         typer.Option(
@@ -599,7 +604,10 @@ def serve(
         ),
     ] = 0.5,
     default_bot: Annotated[
-        str, typer.Option(envvar="SHADOWTABLE_DEFAULT_BOT", help="the bot that takes over a seat")
+        str,
+        typer.Option(
+            envvar="SHADOWTABLE_DEFAULT_BOT", help="the bot that takes over a seat: a bot level, or any bot spec"
+        ),
     ] = "heuristic",
     sqlite_sync: Annotated[
         str, typer.Option(envvar="SHADOWTABLE_SQLITE_SYNC", help="SQLite synchronous: NORMAL or FULL")

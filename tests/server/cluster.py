@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 SERVE = str(Path(sys.executable).with_name("shadowtable"))
+SRC = str(Path(__file__).resolve().parents[2] / "src")  # the servers run this checkout's code
 
 
 def free_port() -> int:
@@ -119,6 +120,7 @@ class Cluster:
             "SHADOWTABLE_DATA_DIR": str(self.folder),
             "SHADOWTABLE_SECRET": "cluster-test-secret-of-at-least-32-bytes",
             "SHADOWTABLE_LOG_LEVEL": "warning",
+            "PYTHONPATH": os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])),
         }
         command = [
             SERVE, "serve", "--port", str(port), "--database", self.database, "--redis", self.redis.url,

@@ -56,14 +56,13 @@ def test_a_form_post_from_another_site_is_refused_and_changes_nothing(sqlite_dat
         assert client.get(f"/api/tables/{table}").json()["status"] == "open"
 
 
-def test_cookies_without_origin_or_referer_are_refused_but_bearer_clients_pass(sqlite_database: str) -> None:
+def test_cookies_without_origin_or_referer_are_refused_but_bearer_tokens_pass(sqlite_database: str) -> None:
     with client_for(sqlite_database) as client:  # no Origin: a script, not a browser
         answer = create(client, game="tiny-showdown", players=3)  # no cookie yet: allowed
         table, token = answer["table"]["id"], answer["token"]
         assert client.cookies.get(SEATS_COOKIE)  # the jar now holds the seat cookie
         with_cookie = client.post(f"/api/tables/{table}/start")
         assert with_cookie.status_code == 403 and "neither Origin nor Referer" in with_cookie.json()["error"]
-        client.cookies.clear()
         bearer = client.post(f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {token}"})
         assert bearer.status_code == 200 and bearer.json()["status"] == "playing"
 

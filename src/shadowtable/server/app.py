@@ -17,12 +17,12 @@ from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketState
 
 import shadowtable
-from shadowtable.bots.registry import available_bots
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.server.account_api import add_account_api
 from shadowtable.server.accounts import AccountMiddleware, Accounts
 from shadowtable.server.api_docs import add_api_docs
-from shadowtable.server.bots import BotRunner
+from shadowtable.server.bot_levels import LEVELS, SEAT_VALUES, plays
+from shadowtable.server.bots import runner_for
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, cookie_tokens, request_token, set_seat_cookie
 from shadowtable.server.errors import Forbidden, ServiceError, Unavailable
@@ -61,8 +61,10 @@ class CreateTable(BaseModel):
     game: str = Field(max_length=64, description="game id, e.g. shadow-planet or shadowlord")
     players: int = Field(ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
-    seats: list[Annotated[str, Field(max_length=200)]] | None = Field(
-        None, max_length=16, description="per seat: human or bot:<name>; default: every seat human"
+    seats: list[Annotated[str, Field(max_length=200, json_schema_extra={"enum": SEAT_VALUES})]] | None = Field(
+        None,
+        max_length=16,
+        description="per seat: human or bot:<level> (a level of GET /api/games); default: every seat human",
     )
     clock: ClockSettings | None = None
     listed: bool = Field(True, description="shown in the lobby")
@@ -134,9 +136,16 @@ class GameOut(BaseModel):
     options: dict[str, Any]
 
 
+class BotLevelOut(BaseModel):
+    name: str = Field(description="seat it as bot:<name>")
+    description: str
+    plays: dict[str, list[int]] = Field(description="the games it plays here, each with its player counts")
+
+
 class Catalogue(BaseModel):
     games: list[GameOut]
-    bots: list[str]
+    bots: list[str] = Field(description="the bot levels a seat may be given")
+    levels: list[BotLevelOut]
 
 
 class Health(BaseModel):
@@ -166,7 +175,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(config.database_url(), sqlite_synchronous=config.sqlite_synchronous)
         await store.open()
-        bots = BotRunner(config.bot_workers, config.bot_budget_s)
+        bots = _app.state.bots = runner_for(config)
+        await bots.start()  # workers warm (games, bots, PyTorch) before the first request
         service = TableService(
             config, store, SeatTokens(config.signing_secret(), config.token_max_age_s), bots, view_fragments
         )
@@ -238,7 +248,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     options={o.name: o.default for o in spec.options},
                 )
             )
-        return Catalogue(games=out, bots=available_bots())
+        levels = [BotLevelOut(name=lv.name, description=lv.description, plays=plays(lv.name)) for lv in LEVELS.values()]
+        return Catalogue(games=out, bots=[level.name for level in levels if level.plays], levels=levels)
 
     @app.get("/api/games/{game_id}/reference", responses=ERRORS)
     async def reference(game_id: Annotated[str, Path(max_length=64)], players: int = Query(ge=1, le=16)) -> Any:

@@ -15,6 +15,13 @@ SECRET_MIN_BYTES = 32
 """The shortest signing secret accepted (the generated one is 43 characters)."""
 
 
+def default_bot_workers() -> int:
+    """One bot worker per core the server may use but one, and at least two: with a single worker,
+    one table's search would hold every other table's bots."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(2, cores - 1)
+
+
 @dataclass
 class ServerConfig:
     """Everything the server reads at start (see ``docs/server.md``)."""
@@ -29,11 +36,13 @@ class ServerConfig:
     grace_s: float = 60.0
     """How long a seat may be away before a bot takes it over."""
     bot_budget_s: float = 5.0
-    """The time a bot has for one decision; past it the seat's move is a random legal one."""
-    bot_workers: int = 1
-    """Processes that run bots (0: a thread of the server process, for tests)."""
+    """The time a bot has for one decision, waiting for a worker included; past it the seat's move
+    is a random legal one and a worker still deciding is killed and replaced."""
+    bot_workers: int = field(default_factory=lambda: default_bot_workers())
+    """Processes that run bots (default: the cores less one, at least 2; 0: a thread, for tests)."""
     default_bot: str = "heuristic"
-    """The bot that takes over a seat whose player left or ran out of time."""
+    """The bot that takes over a seat whose player left or ran out of time: a bot level, or any bot
+    spec (the operator's choice; clients only pick levels)."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite's ``synchronous``: NORMAL survives a killed server, FULL also a power cut."""
     max_frame: int = 64 * 1024

@@ -8,10 +8,10 @@ import os
 import socket
 from dataclasses import dataclass, field
 
-from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.server.api_docs import ApiDocsUnavailable, swagger_assets
-from shadowtable.server.config import SECRET_MIN_BYTES, ServerConfig
+from shadowtable.server.bot_levels import check_default_bot
+from shadowtable.server.config import SECRET_MIN_BYTES, ServerConfig, default_bot_workers
 from shadowtable.server.security import SECURE_COOKIES
 from shadowtable.server.store import Store, shown_url
 
@@ -31,7 +31,7 @@ class ServeOptions:
     allowed_origins: list[str] = field(default_factory=list)
     grace_s: float = 60.0
     bot_budget_s: float = 5.0
-    bot_workers: int = 1
+    bot_workers: int | None = None
     bot_delay_s: float = 0.5
     default_bot: str = "heuristic"
     sqlite_synchronous: str = "NORMAL"
@@ -49,7 +49,7 @@ def config_from(options: ServeOptions) -> ServerConfig:
         raise ServeError(f"--sqlite-sync must be NORMAL or FULL, got {options.sqlite_synchronous[:20]!r}")
     if options.log_level.lower() not in LOG_LEVELS:
         raise ServeError(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
-    make_bot(options.default_bot)
+    check_default_bot(options.default_bot)
     if options.redis_url and not options.redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise ServeError("--redis must be a redis://host:port/db address")
     if options.redis_url and not options.database.startswith("postgresql"):
@@ -68,7 +68,7 @@ def config_from(options: ServeOptions) -> ServerConfig:
         allowed_origins=origins,
         grace_s=options.grace_s,
         bot_budget_s=options.bot_budget_s,
-        bot_workers=options.bot_workers,
+        bot_workers=default_bot_workers() if options.bot_workers is None else options.bot_workers,
         bot_delay_s=options.bot_delay_s,
         default_bot=options.default_bot,
         sqlite_synchronous=sync,

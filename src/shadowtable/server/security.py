@@ -4,8 +4,9 @@ cross-site request forgery, log-in forgery included), security headers on every 
 
 A state-changing request (``POST``, ``PUT``, ``PATCH``, ``DELETE``) is refused with 403 when its
 ``Origin`` (or, without one, its ``Referer``) is neither the server's own origin nor one of
-``allowed_origins``, and when it carries cookies but neither header.  A request with neither header
-and no cookie (an API client with a Bearer token, ``curl``) cannot be forged by a browser and passes.
+``allowed_origins``, and when it carries cookies but neither header nor ``Authorization``.  A request
+with neither header and no cookie (``curl``), or with a Bearer token, cannot be forged by another
+site's page and passes.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def forgery(scope: Scope, allowed_origins: list[str]) -> str | None:
     headers = Headers(scope=scope)
     origin = request_origin(headers)
     if origin is None:
-        return UNSOURCED if "cookie" in headers else None
+        # a page of another site cannot send Authorization (that needs CORS, which is not offered)
+        return UNSOURCED if "cookie" in headers and "authorization" not in headers else None
     if origin in allowed_origins or same_origin(origin, scope):
         return None
     return FOREIGN

@@ -7,7 +7,6 @@ the table page live over the game socket.
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Callable
 from importlib import resources
@@ -18,11 +17,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 import shadowtable
-from shadowtable.bots.policy_bot import shipped_policy
-from shadowtable.bots.registry import available_bots
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.server.accounts import Accounts, signed_in
+from shadowtable.server.bot_levels import LEVELS, levels_for
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie, write_seats
 from shadowtable.server.errors import Conflict, Forbidden, ServiceError
@@ -30,12 +28,7 @@ from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, 
 from shadowtable.web.render import board_stylesheet, view_fragments
 from shadowtable.web.templating import render
 
-BOT_LEVELS = {
-    "random": "Random (level 0: any legal move)",
-    "heuristic": "Heuristic (level 1: plays sensibly, quick)",
-    "ismcts": "ISMCTS (level 2: searches, stronger and slower)",
-    "policy": "Trained policy (learned by self-play, quick)",
-}
+BOT_LEVELS = {name: level.description for name, level in LEVELS.items()}
 CLOCKS = {"": "No clock", "300": "5 minutes each", "900": "15 minutes each", "1800": "30 minutes each"}
 TABLE_PATH = r"^[A-Za-z0-9_-]{1,32}$"
 
@@ -95,12 +88,9 @@ def parse_clock(form: dict[str, str]) -> dict[str, Any] | None:
 
 
 def bots_offered(game: str, players: int) -> list[str]:
-    """The bots the lobby offers for ``game`` with ``players`` players: the trained policy only
-    where one ships for them and PyTorch is installed."""
-    offered = [b for b in BOT_LEVELS if b in available_bots() and b != "policy"]
-    if shipped_policy(game, players) is not None and importlib.util.find_spec("torch") is not None:
-        offered.append("policy")
-    return offered
+    """The bot levels the lobby offers for ``game`` with ``players`` players (the trained policy
+    only where one ships for them and PyTorch is installed)."""
+    return levels_for(game, players)
 
 
 def parse_seats(form: dict[str, str], game: str, players: int) -> list[str]:
