@@ -95,7 +95,7 @@ class Cluster:
         command += ["--grace", "3600", "--log-level", "warning"]
         if self.cpus:
             command = ["taskset", "-c", self.cpus, *command]
-        env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-load"}
+        env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-load-secret-of-at-least-32-bytes"}
         env.update(UNLIMITED)  # one load client makes every table and takes every seat
         env["SHADOWTABLE_DATA_DIR"] = str(self.run_dir / "data")
         self.process = subprocess.Popen(

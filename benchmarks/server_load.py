@@ -162,7 +162,11 @@ class Server:
     async def start(self) -> None:
         if self.scratch:
             await _admin(self.admin, f"CREATE DATABASE {self.scratch}")
-        env = {**os.environ, "SHADOWTABLE_SECRET": "load-test", "SHADOWTABLE_DATA_DIR": self.tmp.name}
+        env = {
+            **os.environ,
+            "SHADOWTABLE_SECRET": "load-test-secret-of-at-least-32-bytes",
+            "SHADOWTABLE_DATA_DIR": self.tmp.name,
+        }
         env.update(UNLIMITED)  # one load client makes every table and takes every seat
         command = [
             sys.executable,
@@ -229,7 +233,8 @@ async def _seat_tokens(url: str, tables: int, game: str, players: int) -> list[t
                 seats.append((table, joined.json()["token"]))
             return seats
 
-    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+    # a cookie jar: it says where it comes from, as a browser does (the server refuses cookies without it)
+    async with httpx.AsyncClient(base_url=url, headers={"Origin": url}, timeout=60) as client:
         for seats in await asyncio.gather(*(one(client) for _ in range(tables))):
             out.extend(seats)
     return out

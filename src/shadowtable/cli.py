@@ -665,6 +665,16 @@ def serve(
         str | None,
         typer.Option(envvar="SHADOWTABLE_RATE_LOGIN_FAILURES", help="wrong passwords per account name [5/15minutes]"),
     ] = None,
+    secure_cookies: Annotated[
+        str,
+        typer.Option(
+            envvar="SHADOWTABLE_SECURE_COOKIES",
+            help="Secure cookies: auto (when served over TLS), always or never",
+        ),
+    ] = "auto",
+    api_docs: Annotated[
+        bool, typer.Option(envvar="SHADOWTABLE_API_DOCS", help="serve the interactive API documentation at /docs")
+    ] = False,
 ) -> None:
     """Run the game server: tables, seats and bots over HTTP and WebSockets (needs the [web] extra).
 
@@ -707,6 +717,8 @@ def serve(
                 }.items()
                 if value is not None
             },
+            secure_cookies=secure_cookies,
+            api_docs=api_docs,
         )
     )
 

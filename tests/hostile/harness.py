@@ -209,6 +209,7 @@ class Canary:
 
     async def _play_one(self, http: httpx.AsyncClient) -> None:
         seats = ["human"] + ["bot:heuristic"] * (self.players - 1)
+        http.cookies.clear()  # an API client: it holds its seat by the token (a cookie needs an Origin)
         answer = await http.post(
             "/api/tables",
             json={"game": self.game, "players": self.players, "seats": seats, "listed": False, "name": "Canary"},

@@ -118,7 +118,7 @@ class Cluster:
         env = {
             **os.environ,
             "SHADOWTABLE_DATA_DIR": str(self.folder),
-            "SHADOWTABLE_SECRET": "cluster-test-secret",
+            "SHADOWTABLE_SECRET": "cluster-test-secret-of-at-least-32-bytes",
             "SHADOWTABLE_LOG_LEVEL": "warning",
             "PYTHONPATH": os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])),
             # one test client makes many tables and seats: the per-client limits are tested elsewhere

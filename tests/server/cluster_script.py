@@ -150,7 +150,7 @@ def script_cluster(
     command += script_args
     command += ["--", "--bot-workers", "0", "--bot-delay", "0", "--log-level", "warning"]
     command += [*NO_CLIENT_LIMITS, *serve_args]
-    env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-test-secret"}
+    env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-test-secret-of-at-least-32-bytes"}
     env["SHADOWTABLE_DATA_DIR"] = str(folder / "data")
     # The servers are subprocesses: they learn the test game from a sitecustomize on their path.
     site = folder / "site"

@@ -22,6 +22,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from server.wire import BROWSER
 from shadowtable.server.app import create_app  # noqa: E402
 from shadowtable.server.config import ServerConfig  # noqa: E402
 
@@ -89,6 +90,6 @@ def serve(database: str) -> Callable[..., TestClient]:
     """``serve(**config)``: a started test client on ``database`` (use as a context manager)."""
 
     def start(**overrides: Any) -> TestClient:
-        return TestClient(create_app(config_for(database, **overrides)))
+        return TestClient(create_app(config_for(database, **overrides)), headers=BROWSER)
 
     return start

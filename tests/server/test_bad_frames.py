@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 
 from server.conftest import config_for
-from server.wire import stored, two_humans
+from server.wire import BROWSER, stored, two_humans
 from shadowtable.server.app import create_app
 from shadowtable.server.protocol import MAX_CHAT, MAX_ID, MAX_INT, MAX_NOTATION
 
@@ -154,7 +154,7 @@ FIXED: list[tuple[str, str, str | bytes]] = [
 
 
 def test_a_fixed_list_of_bad_frames_is_rejected_and_changes_nothing(database: str) -> None:
-    with TestClient(create_app(config_for(database, max_frame=MAX_FRAME))) as client:
+    with TestClient(create_app(config_for(database, max_frame=MAX_FRAME)), headers=BROWSER) as client:
         table_id, token0, token1 = two_humans(client)
         with sockets(client, table_id, token0, token1) as ws:
             before, seen = stored(database, table_id), views(ws)
@@ -168,7 +168,7 @@ def test_a_fixed_list_of_bad_frames_is_rejected_and_changes_nothing(database: st
 
 
 def test_frames_before_hello_are_rejected_and_hello_still_works(sqlite_database: str) -> None:
-    with TestClient(create_app(config_for(sqlite_database, max_frame=MAX_FRAME))) as client:
+    with TestClient(create_app(config_for(sqlite_database, max_frame=MAX_FRAME)), headers=BROWSER) as client:
         table_id, token0, _ = two_humans(client)
         before = stored(sqlite_database, table_id)
         with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -304,7 +304,7 @@ BAD = st.one_of(
 
 
 def test_generated_bad_frames_are_rejected_and_change_nothing(sqlite_database: str) -> None:
-    with TestClient(create_app(config_for(sqlite_database, max_frame=MAX_FRAME))) as client:
+    with TestClient(create_app(config_for(sqlite_database, max_frame=MAX_FRAME)), headers=BROWSER) as client:
         table_id, token0, token1 = two_humans(client)
         with sockets(client, table_id, token0, token1) as ws:
             before, seen = stored(sqlite_database, table_id), views(ws)

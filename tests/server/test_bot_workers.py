@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from server.conftest import config_for
-from server.wire import Seat, create
+from server.wire import BROWSER, Seat, create
 
 httpx = pytest.importorskip("httpx")
 
@@ -97,7 +97,7 @@ def slow_server(sqlite_database: str) -> Iterator[Callable[..., Any]]:
 
     def start(**overrides: Any) -> Any:
         config = config_for(sqlite_database, bot_workers=2, default_bot=SLOW_BOT, **overrides)
-        return TestClient(create_app(config))
+        return TestClient(create_app(config), headers=BROWSER)
 
     yield start
 

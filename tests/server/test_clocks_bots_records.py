@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from server.wire import Seat, create, play_out
+from server.wire import BROWSER, Seat, create, play_out
 from shadowtable.cli import main
 from shadowtable.core.record import GameRecord
 
@@ -88,7 +88,7 @@ def test_bots_play_a_whole_table_in_worker_processes(sqlite_database: str, game:
     from shadowtable.server.app import create_app
 
     config = config_for(sqlite_database, bot_workers=1, bot_budget_s=30.0)
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), headers=BROWSER) as client:
         answer = create(client, game=game, players=players, seats=["bot:random"] * players)
         assert answer["seat"] is None and answer["token"] is None
         with client.websocket_connect(f"/ws/{answer['table']['id']}") as ws:

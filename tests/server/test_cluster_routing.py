@@ -88,7 +88,7 @@ async def _play_seat(cluster: Cluster, table: str, token: str, seat: int) -> tup
 
 def test_a_whole_game_through_nginx_on_one_process(cluster: Cluster) -> None:
     upstreams: list[str] = []
-    with httpx.Client(base_url=cluster.url, timeout=30) as client:
+    with httpx.Client(base_url=cluster.url, headers={"Origin": cluster.url}, timeout=30) as client:
         made = client.post("/api/tables", json={"game": "tiny-showdown", "players": 2, "seats": ["human", "human"]})
         assert made.status_code == 201, made.text
         table = made.json()["table"]["id"]
@@ -134,7 +134,7 @@ def test_a_whole_game_through_nginx_on_one_process(cluster: Cluster) -> None:
 
 def test_tables_spread_over_the_processes(cluster: Cluster) -> None:
     owner: dict[str, str] = {}
-    with httpx.Client(base_url=cluster.url, timeout=30) as client:
+    with httpx.Client(base_url=cluster.url, headers={"Origin": cluster.url}, timeout=30) as client:
         for _ in range(20):
             made = client.post("/api/tables", json={"game": "tiny-showdown", "players": 2, "listed": False})
             assert made.status_code == 201, made.text

@@ -72,7 +72,7 @@ class Server:
         self.starts += 1
         env = {
             **os.environ,
-            "SHADOWTABLE_SECRET": "fault-test",
+            "SHADOWTABLE_SECRET": "fault-test-secret-of-at-least-32-bytes",
             "SHADOWTABLE_DATA_DIR": str(self.folder),
             "PYTHONPATH": str(SRC),
         }
@@ -216,7 +216,8 @@ class Player:
 async def seat_everyone(server: Server, tables: int) -> list[Player]:
     """``tables`` tables of :data:`GAME` with a person in every seat."""
     players: list[Player] = []
-    async with httpx.AsyncClient(base_url=server.http, timeout=30) as client:
+    # it keeps the seat cookies, as a browser does, so it says where it comes from, as a browser does
+    async with httpx.AsyncClient(base_url=server.http, headers={"Origin": server.http}, timeout=30) as client:
         for _ in range(tables):
             made = await client.post("/api/tables", json={"game": GAME, "players": PLAYERS, "listed": False})
             assert made.status_code == 201, made.text

@@ -23,6 +23,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from server.conftest import config_for
+from server.wire import BROWSER
 from shadowtable.server.app import create_app
 
 FOLDER = Path(tempfile.mkdtemp(prefix="shadowtable-openapi-"))
@@ -73,6 +74,7 @@ def tables_in_every_state() -> list[str]:
     import time
 
     with asgi.get_client(APP) as client:
+        client.headers.update(BROWSER)  # it keeps the seat cookies, as a browser does
         made = [
             client.post("/api/tables", json={"game": "tiny-showdown", "players": 3}),
             client.post("/api/tables", json={"game": "tiny-showdown", "players": 2, "seats": ["human", "bot:random"]}),

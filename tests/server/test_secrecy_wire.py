@@ -28,7 +28,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server.conftest import config_for  # noqa: E402
-from server.wire import Seat, create, play_out  # noqa: E402
+from server.wire import BROWSER, Seat, create, play_out  # noqa: E402
 from shadowtable.server.app import create_app  # noqa: E402
 
 ViewBuilder = Callable[..., dict[str, Any]]
@@ -307,7 +307,7 @@ def _play_table(client: TestClient, title: str, players: int) -> tuple[list[dict
 def test_a_real_table_sends_each_reader_only_its_own_view(sqlite_database: str, title: str, players: int) -> None:
     """Every frame before ``over``, to the human seat and a spectator, is of an allowed type with
     its exact keys and no secret-bearing key; each view is the reader's view of the true state."""
-    with TestClient(create_app(config_for(sqlite_database))) as client:
+    with TestClient(create_app(config_for(sqlite_database)), headers=BROWSER) as client:
         frames = dict(zip((0, None), _play_table(client, title, players), strict=True))
     over = frames[0][-1]
     assert over["t"] == "over" and frames[None][-1]["t"] == "over"

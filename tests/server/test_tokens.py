@@ -16,7 +16,7 @@ from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from starlette.websockets import WebSocketDisconnect
 
 from server.conftest import config_for
-from server.wire import Seat, create, two_humans
+from server.wire import BROWSER, Seat, create, two_humans
 from shadowtable.server.app import create_app
 from shadowtable.server.logs import JsonFormatter
 from shadowtable.server.tokens import SeatTokens, TokenError
@@ -30,7 +30,7 @@ def serve_sqlite(sqlite_database: str) -> Callable[..., TestClient]:
     """``serve`` on SQLite only."""
 
     def start(**overrides: Any) -> TestClient:
-        return TestClient(create_app(config_for(sqlite_database, **overrides)))
+        return TestClient(create_app(config_for(sqlite_database, **overrides)), headers=BROWSER)
 
     return start
 

@@ -134,3 +134,7 @@ def stored(database: str, table_id: str) -> dict[str, list[tuple[Any, ...]]]:
             await engine.dispose()
 
     return asyncio.run(read())
+
+
+BROWSER = {"Origin": "http://testserver"}
+"""What a browser sends with every state-changing request from the server's own pages."""

@@ -19,6 +19,7 @@ import pytest
 
 import shadowtable
 from server.cluster import free_port
+from server.wire import BROWSER
 
 CHROMIUM = os.environ.get("SHADOWTABLE_CHROMIUM", "/usr/bin/chromium")
 
@@ -40,7 +41,7 @@ class LiveServer:
         env = {
             **os.environ,
             "SHADOWTABLE_DATA_DIR": str(folder),
-            "SHADOWTABLE_SECRET": "browser-tests-secret",
+            "SHADOWTABLE_SECRET": "browser-tests-secret-of-at-least-32-bytes",
             "SHADOWTABLE_BOT_DELAY": str(settings.get("bot_delay", 0)),
             "SHADOWTABLE_BOT_WORKERS": "0",
             "SHADOWTABLE_GRACE": str(settings.get("grace", 1.0)),
@@ -85,7 +86,7 @@ def client(tmp_path: Path) -> Iterator[Any]:
     from shadowtable.server.app import create_app
 
     app = create_app(config_for(f"sqlite:///{tmp_path / 'pages.db'}"))
-    with TestClient(app, base_url="http://testserver") as test_client:
+    with TestClient(app, base_url="http://testserver", headers=BROWSER) as test_client:
         yield test_client
 
 
@@ -126,3 +127,13 @@ def browser() -> Iterator[Any]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield launched
         launched.close()
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations() -> Iterator[None]:
+    """Every page a browser test opens runs under the Content-Security-Policy without a refusal."""
+    from web.driver import CSP_VIOLATIONS
+
+    CSP_VIOLATIONS.clear()
+    yield
+    assert not CSP_VIOLATIONS, f"Content-Security-Policy violations: {CSP_VIOLATIONS[:3]}"

@@ -197,9 +197,19 @@ def join_seat(page: Any, url: str, table: str, seat: int, name: str) -> None:
     page.wait_for_url(re.compile(rf".*/t/{table}$"), timeout=PAGE_S * 1000)
 
 
+CSP_VIOLATIONS: list[str] = []
+"""What the browser refused under the pages' Content-Security-Policy (each test expects none)."""
+
+
+def _watch_csp(message: Any) -> None:
+    if "Content Security Policy" in message.text:
+        CSP_VIOLATIONS.append(message.text)
+
+
 def new_player(browser: Any, name: str, seed: int, viewport: dict[str, int] | None = None) -> Player:
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
     context.set_default_timeout(PAGE_S * 1000)
+    context.on("console", _watch_csp)
     player = Player(context.new_page(), name, random.Random(seed))
     player.listen()
     return player

@@ -12,7 +12,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from server.wire import Seat, play_out  # noqa: E402
+from server.wire import BROWSER, Seat, play_out  # noqa: E402
 
 
 def _create(client: Any, **fields: str) -> Any:
@@ -39,7 +39,7 @@ def test_creating_a_table_seats_the_creator_and_shows_join_links(client: Any) ->
     created = _create(client)
     assert created.status_code == 303
     table = created.headers["location"].rsplit("/", 1)[1]
-    assert f"shadowtable_seat_{table}" in created.headers["set-cookie"]
+    assert f"shadowtable_seats={table}:" in created.headers["set-cookie"]
     assert "httponly" in created.headers["set-cookie"].lower()
     page = client.get(f"/t/{table}")
     assert "you: Ada (seat 0)" in page.text
@@ -51,7 +51,7 @@ def test_creating_a_table_seats_the_creator_and_shows_join_links(client: Any) ->
 
 def test_a_join_link_seats_a_friend_and_the_game_starts(client: Any, tmp_path: Path) -> None:
     table = _create(client).headers["location"].rsplit("/", 1)[1]
-    with TestClient(client.app, base_url="http://testserver") as friend:
+    with TestClient(client.app, base_url="http://testserver", headers=BROWSER) as friend:
         offer = friend.get(f"/t/{table}/seat/1")
         assert "Sit at seat 1" in offer.text
         joined = friend.post(f"/t/{table}/join", data={"seat": "1", "name": "Bo"}, follow_redirects=False)
@@ -65,7 +65,7 @@ def test_a_join_link_seats_a_friend_and_the_game_starts(client: Any, tmp_path: P
 
 def test_a_spectator_page_shows_the_board_and_no_seat(client: Any) -> None:
     table = _create(client, seat_1="bot:random").headers["location"].rsplit("/", 1)[1]
-    with TestClient(client.app, base_url="http://testserver") as stranger:
+    with TestClient(client.app, base_url="http://testserver", headers=BROWSER) as stranger:
         page = stranger.get(f"/t/{table}")
         assert "watching" in page.text
         assert "<svg" in page.text
@@ -113,7 +113,7 @@ def test_unknown_tables_and_seats_get_an_error_page(client: Any) -> None:
     taken = client.post(f"/t/{table}/join", data={"seat": "0"}, follow_redirects=False)
     assert taken.status_code == 409 and "seat 0 is not free" in taken.text
     # start, leave and rematch need the seat's cookie
-    with TestClient(client.app, base_url="http://testserver") as stranger:
+    with TestClient(client.app, base_url="http://testserver", headers=BROWSER) as stranger:
         assert stranger.post(f"/t/{table}/start", follow_redirects=False).status_code == 403
         assert stranger.post(f"/t/{table}/rematch", follow_redirects=False).status_code == 403
 

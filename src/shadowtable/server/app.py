@@ -20,20 +20,22 @@ import shadowtable
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.server.account_api import add_account_api
 from shadowtable.server.accounts import AccountMiddleware, Accounts
+from shadowtable.server.api_docs import add_api_docs
 from shadowtable.server.bot_levels import LEVELS, SEAT_VALUES, plays
 from shadowtable.server.bots import runner_for
 from shadowtable.server.config import ServerConfig
-from shadowtable.server.cookies import clear_seat_cookie, cookie_name, request_token, set_seat_cookie
-from shadowtable.server.errors import ServiceError, Unavailable
+from shadowtable.server.cookies import clear_seat_cookie, cookie_tokens, request_token, set_seat_cookie
+from shadowtable.server.errors import Forbidden, ServiceError, Unavailable
 from shadowtable.server.limits import ClientLimits, per_client
 from shadowtable.server.ratings import Ratings
 from shadowtable.server.replays import FinishedTables
+from shadowtable.server.security import SecurityMiddleware
 from shadowtable.server.service import Connection, NewTable, TableService
 from shadowtable.server.sizes import SizeLimits
 from shadowtable.server.store import Store
 from shadowtable.server.tokens import SeatTokens
 from shadowtable.web.account_pages import add_account_pages
-from shadowtable.web.pages import add_pages
+from shadowtable.web.pages import add_pages, error_page
 from shadowtable.web.render import view_fragments
 
 log = logging.getLogger("shadowtable.server")
@@ -211,7 +213,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         version=shadowtable.__version__,
         description="Online play of The Shadow Planet and Shadowlord!: tables, seats, bots and the game protocol.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+    if config.api_docs:
+        add_api_docs(app)
 
     def service() -> TableService:
         return state["service"]
@@ -285,7 +291,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if body.sit and any(not s.taken for s in table.seats):
             name, account_id = (account.name, account.id) if account else (body.name, None)
             table, seat, token = await svc.join(table.id, name, None, account_id, as_host=True)
-            set_seat_cookie(response, table.id, token, config)
+            await set_seat_cookie(response, request, table.id, token, svc)
             return {"table": svc.info(table), "seat": seat, "token": token}
         return {"table": svc.info(table), "seat": None, "token": None}
 
@@ -315,7 +321,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 table_id, name, body.seat, account_id, holder=holder, move=body.move, invite=body.invite
             )
             took(table.id, seat, token)
-        set_seat_cookie(response, table.id, token, config)
+        await set_seat_cookie(response, request, table.id, token, svc)
         return {"table": svc.info(table), "seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/return", response_model=Seated, responses=ERRORS)
@@ -327,7 +333,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         token = request_token(request, table_id, authorization)
         table, seat = await svc.take_back(table_id, token)
         assert token is not None
-        set_seat_cookie(response, table.id, token, config)
+        await set_seat_cookie(response, request, table.id, token, svc)
         return {"table": svc.info(table), "seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/invite", response_model=Invite, responses=ERRORS)
@@ -348,7 +354,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         svc = service()
         table = await svc.leave(table_id, request_token(request, table_id, authorization))
         if table.status != "playing":
-            clear_seat_cookie(response, table.id)  # in play it is kept: it takes the seat back
+            await clear_seat_cookie(response, request, table.id, svc)  # in play it is kept: it takes the seat back
         return svc.info(table)
 
     @app.post("/api/tables/{table_id}/start", response_model=TableOut, responses=ERRORS)
@@ -389,10 +395,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await websocket.close(code=4404)
             return
         await websocket.accept()
-        cookies = (
-            {table_id: websocket.cookies[cookie_name(table_id)]} if cookie_name(table_id) in websocket.cookies else {}
-        )
-        connection = Connection(cookies)
+        connection = Connection(cookie_tokens(websocket, table_id))
         sender = asyncio.ensure_future(_send_loop(websocket, connection))
         try:
             while True:
@@ -423,6 +426,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     add_pages(app, service, config, accounts)
     add_account_pages(app, service, accounts, ratings)
     app.add_middleware(AccountMiddleware, accounts=accounts)
+    app.add_middleware(
+        SecurityMiddleware,
+        allowed_origins=config.allowed_origins,
+        cookie_setting=config.secure_cookies,
+        html_refusal=lambda why: error_page(Forbidden(why)),
+    )
     app.add_middleware(SizeLimits, max_body=config.max_body, max_header=config.max_header)  # outermost
     return app
 

@@ -11,6 +11,8 @@ from pathlib import Path
 from shadowtable.saves import data_dir
 
 ENV_PREFIX = "SHADOWTABLE_"
+SECRET_MIN_BYTES = 32
+"""The shortest signing secret accepted (the generated one is 43 characters)."""
 
 
 def default_bot_workers() -> int:
@@ -75,6 +77,14 @@ class ServerConfig:
     """Finished tables whose replay (checkpoints and each audience's log) is kept in memory."""
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}")
     """This process's name in table leases (unique per start)."""
+    secure_cookies: str = "auto"
+    """``Secure`` on cookies: ``auto`` (served over TLS, or X-Forwarded-Proto https), ``always``, ``never``."""
+    api_docs: bool = False
+    """Serve the interactive API documentation at ``/docs`` (``/openapi.json`` is always served)."""
+    seat_cookie_max: int = 20
+    """The most seats one browser's seat cookie holds (the oldest is dropped past it)."""
+    seat_cookie_keep_s: float = 900.0
+    """How long after a game ends the seat cookie still holds its seat (for the rematch)."""
 
     def database_url(self) -> str:
         """The database to use (the default SQLite file in the data folder)."""

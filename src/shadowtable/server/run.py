@@ -9,9 +9,11 @@ import socket
 from dataclasses import dataclass, field
 
 from shadowtable.core.errors import ShadowTableError
+from shadowtable.server.api_docs import ApiDocsUnavailable, swagger_assets
 from shadowtable.server.bot_levels import check_default_bot
-from shadowtable.server.config import ServerConfig, default_bot_workers
+from shadowtable.server.config import SECRET_MIN_BYTES, ServerConfig, default_bot_workers
 from shadowtable.server.limits import LIMIT_FIELDS, rate_items
+from shadowtable.server.security import SECURE_COOKIES
 from shadowtable.server.store import Store, shown_url
 
 SYNC_MODES = ("NORMAL", "FULL")
@@ -39,6 +41,8 @@ class ServeOptions:
     lease_s: float = 10.0
     limits: dict[str, str | int] = field(default_factory=dict)
     """Per-client and size limits: :class:`ServerConfig` field -> value (unset: the default)."""
+    secure_cookies: str = "auto"
+    api_docs: bool = False
 
 
 def config_from(options: ServeOptions) -> ServerConfig:
@@ -54,6 +58,13 @@ def config_from(options: ServeOptions) -> ServerConfig:
     if options.redis_url and not options.database.startswith("postgresql"):
         raise ServeError("--redis joins several processes: they need a shared --database postgresql://...")
     check_limits(options.limits)
+    if options.secure_cookies not in SECURE_COOKIES:
+        raise ServeError(f"--secure-cookies must be one of {', '.join(SECURE_COOKIES)}")
+    if options.api_docs:
+        try:
+            swagger_assets()
+        except ApiDocsUnavailable as exc:
+            raise ServeError(str(exc)) from exc
     origins = [o.strip().rstrip("/") for item in options.allowed_origins for o in item.split(",") if o.strip()]
     return ServerConfig(
         database=options.database,
@@ -67,6 +78,8 @@ def config_from(options: ServeOptions) -> ServerConfig:
         sqlite_synchronous=sync,
         redis_url=options.redis_url,
         lease_s=options.lease_s,
+        secure_cookies=options.secure_cookies,
+        api_docs=options.api_docs,
         **options.limits,  # type: ignore[arg-type]
     )
 
@@ -84,6 +97,16 @@ def check_limits(limits: dict[str, str | int]) -> None:
                 rate_items(str(value))
             except ValueError as exc:
                 raise ServeError(f"--{name.replace('_', '-')}: {exc}") from None
+
+
+def check_secret(config: ServerConfig) -> None:
+    """:class:`ServeError` unless the signing secret is at least :data:`SECRET_MIN_BYTES` long."""
+    if len(config.signing_secret().encode()) < SECRET_MIN_BYTES:
+        raise ServeError(
+            f"the signing secret (SHADOWTABLE_SECRET or server-secret in the data folder) is shorter than "
+            f"{SECRET_MIN_BYTES} bytes: use a long random one, e.g. python -c 'import secrets; "
+            f"print(secrets.token_urlsafe(32))'"
+        )
 
 
 async def _check_database(config: ServerConfig) -> None:
@@ -110,7 +133,7 @@ def serve(options: ServeOptions) -> None:
     from shadowtable.server.app import create_app
 
     config = config_from(options)
-    config.signing_secret()
+    check_secret(config)
     asyncio.run(_check_database(config))
     _check_port(options.host, options.port)
     logs.configure(options.log_level)

@@ -22,7 +22,7 @@ from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.server.accounts import Accounts, signed_in
 from shadowtable.server.bot_levels import LEVELS, levels_for
 from shadowtable.server.config import ServerConfig
-from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie
+from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie, write_seats
 from shadowtable.server.errors import Conflict, Forbidden, ServiceError
 from shadowtable.server.limits import limits_of
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService
@@ -138,8 +138,10 @@ def seat_of(service: TableService, table: Table, request: Request) -> tuple[int 
 
 
 INVALID_INVITE = "this invite link is not valid: it was used, replaced by a newer one or expired"
-PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-"""Headers of a page holding an invite code: kept out of caches and of other sites' referrers."""
+PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
+"""Headers of a page holding an invite code: kept out of caches and of other sites' referrers
+(``same-origin``, not ``no-referrer``: under that a browser sends ``Origin: null`` with the page's
+form, which the check against forged requests refuses)."""
 
 
 def add_pages(
@@ -223,7 +225,7 @@ def add_pages(
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{table.id}")
-        set_seat_cookie(response, table.id, token, config)
+        await set_seat_cookie(response, request, table.id, token, svc)
         return response
 
     @router.get("/t/{table_id}", response_class=HTMLResponse)
@@ -239,7 +241,7 @@ def add_pages(
         message = svc.view(table, seat, 0)
         fragments = view_fragments(table.game, message, info)
         base = str(request.base_url).rstrip("/")
-        return page(
+        answer = page(
             "table.html",
             table=info,
             game_name=table.game.spec.name,
@@ -252,6 +254,9 @@ def add_pages(
             base=base,
             stylesheet=board_stylesheet(type(table.game)),
         )
+        if table.status == "over":  # the seats of ended games leave the browser's seat cookie
+            await write_seats(answer, request, svc, force=False)
+        return answer
 
     @router.get("/t/{table_id}/seat/{seat}", response_class=HTMLResponse)
     async def seat_page(table_id: str, seat: str, request: Request) -> HTMLResponse:
@@ -337,7 +342,7 @@ def add_pages(
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{table.id}")
-        set_seat_cookie(response, table.id, token, config)
+        await set_seat_cookie(response, request, table.id, token, svc)
         return response
 
     @router.post("/t/{table_id}/return")
@@ -383,13 +388,14 @@ def add_pages(
 
     @router.post("/t/{table_id}/leave")
     async def leave(table_id: str, request: Request) -> Response:
+        svc = service()
         try:
-            table = await service().leave(table_id, request_token(request, table_id))
+            table = await svc.leave(table_id, request_token(request, table_id))
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{table_id}")
         if table.status != "playing":
-            clear_seat_cookie(response, table_id)  # in play it is kept: it takes the seat back
+            await clear_seat_cookie(response, request, table_id, svc)  # in play it is kept: it takes the seat back
         return response
 
     @router.post("/t/{table_id}/rematch")
@@ -405,7 +411,7 @@ def add_pages(
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{new.id}")
-        set_seat_cookie(response, new.id, new_token, config)
+        await set_seat_cookie(response, request, new.id, new_token, svc)
         return response
 
     app.include_router(router)
