@@ -6,6 +6,12 @@ commits once, so one slow disk sync is shared by every table that wrote meanwhil
 stalling each in turn.  If the batch fails, each write is retried on its own, so one bad write
 (a duplicate client id) fails alone.  A failed write raises :class:`StoreError`: the caller has
 not been acknowledged and must not acknowledge.
+
+Round trips to the database are what a write waits for, and on a busy machine each one also waits
+for this process and the database's to be scheduled.  So a batch of one statement runs on its own
+(a single statement is atomic: one round trip instead of BEGIN, it and COMMIT), and pooled
+connections are not pinged before use (with asyncpg a ping is three more round trips); a
+connection found dead fails its batch, which is retried on fresh connections, and a read once.
 """
 
 from __future__ import annotations
@@ -95,8 +101,9 @@ class Store:
                 cursor.close()
 
         else:
-            engine = create_async_engine(self.url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+            engine = create_async_engine(self.url, pool_size=5, max_overflow=5)
         self.engine = engine
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
         try:
             async with engine.begin() as connection:
                 await connection.run_sync(_migrate)
@@ -147,17 +154,14 @@ class Store:
         self.batches += 1
         self.writes += len(batch)
         try:
-            async with self.engine.begin() as connection:
-                for item in batch:
-                    await _run(connection, item.statements)
+            await self._apply([s for item in batch for s in item.statements])
         except Exception as exc:  # noqa: BLE001 - any failure: retry each write alone
             if len(batch) == 1:
                 _settle(batch[0], exc)
                 return
             for item in batch:
                 try:
-                    async with self.engine.begin() as connection:
-                        await _run(connection, item.statements)
+                    await self._apply(item.statements)
                 except Exception as single:  # noqa: BLE001
                     _settle(item, single)
                 else:
@@ -166,17 +170,37 @@ class Store:
         for item in batch:
             _settle(item, None)
 
+    async def _apply(self, statements: Sequence[sa.Executable]) -> None:
+        """Run ``statements`` in one transaction.  A single statement runs on its own (it is atomic
+        by itself): one round trip to the database instead of three (BEGIN, it, COMMIT)."""
+        assert self.engine is not None
+        if len(statements) == 1:
+            async with self._autocommit.connect() as connection:
+                await connection.execute(statements[0])
+        elif statements:
+            async with self.engine.begin() as connection:
+                await _run(connection, statements)
+
     # -- reads -------------------------------------------------------------------------------
     async def fetch(self, query: sa.Executable) -> list[dict[str, Any]]:
         """The rows of ``query`` as dictionaries; :class:`StoreError` when the database fails."""
         if self.engine is None:
             raise StoreError("the store is closed")
         try:
-            async with self.engine.connect() as connection:
-                result = await connection.execute(query)
-                return [dict(row._mapping) for row in result]
+            try:
+                return await self._read(query)
+            except sa.exc.DBAPIError as exc:
+                if not exc.connection_invalidated:
+                    raise
+                return await self._read(query)  # a pooled connection had died (database restarted)
         except (OSError, sa.exc.SQLAlchemyError) as exc:
             raise StoreError(f"the database did not answer: {_reason(exc)}") from exc
+
+    async def _read(self, query: sa.Executable) -> list[dict[str, Any]]:
+        assert self.engine is not None
+        async with self.engine.connect() as connection:
+            result = await connection.execute(query)
+            return [dict(row._mapping) for row in result]
 
     async def execute(self, statement: sa.Executable) -> list[dict[str, Any]]:
         """Run one statement in its own transaction at once (not group-committed) and return its
