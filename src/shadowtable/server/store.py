@@ -7,11 +7,13 @@ stalling each in turn.  If the batch fails, each write is retried on its own, so
 (a duplicate client id) fails alone.  A failed write raises :class:`StoreError`: the caller has
 not been acknowledged and must not acknowledge.
 
-Round trips to the database are what a write waits for, and on a busy machine each one also waits
-for this process and the database's to be scheduled.  So a batch of one statement runs on its own
-(a single statement is atomic: one round trip instead of BEGIN, it and COMMIT), and pooled
-connections are not pinged before use (with asyncpg a ping is three more round trips); a
-connection found dead fails its batch, which is retried on fresh connections, and a read once.
+Round trips to the database are what a write waits for: on a busy machine each one also waits for
+this process and the database's to be scheduled (milliseconds each), and the writer makes them one
+after the other.  So a batch costs a few round trips whatever its size: rows appended to one table
+(:class:`Append`, the actions of every table that played) go in one ``INSERT``; a batch of one
+statement runs on its own (a single statement is atomic: one round trip instead of BEGIN, it and
+COMMIT); pooled connections are not pinged before use (with asyncpg a ping is three round trips):
+a connection found dead fails its batch, which is retried on fresh connections, and a read once.
 """
 
 from __future__ import annotations
@@ -63,9 +65,22 @@ def shown_url(url: str) -> str:
     return parsed.set(drivername=parsed.get_backend_name()).render_as_string(hide_password=True)
 
 
+@dataclass(frozen=True)
+class Append:
+    """Rows to insert into ``table``; the appends of writes committed together become one ``INSERT``."""
+
+    table: sa.Table
+    rows: Sequence[dict[str, Any]]
+
+
+Statement = sa.Executable | Append
+MAX_APPEND_ROWS = 1000
+"""The most rows one merged ``INSERT`` carries (PostgreSQL takes at most 65535 parameters)."""
+
+
 @dataclass
 class _Write:
-    statements: Sequence[sa.Executable]
+    statements: Sequence[Statement]
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
@@ -123,7 +138,7 @@ class Store:
             self.engine = None
 
     # -- writes ------------------------------------------------------------------------------
-    async def write(self, *statements: sa.Executable) -> None:
+    async def write(self, *statements: Statement) -> None:
         """Run ``statements`` in a transaction shared with other queued writes; returns once
         committed, or raises :class:`StoreError` (nothing of this write is stored)."""
         if self._writer is None:
@@ -170,10 +185,11 @@ class Store:
         for item in batch:
             _settle(item, None)
 
-    async def _apply(self, statements: Sequence[sa.Executable]) -> None:
-        """Run ``statements`` in one transaction.  A single statement runs on its own (it is atomic
-        by itself): one round trip to the database instead of three (BEGIN, it, COMMIT)."""
+    async def _apply(self, queued: Sequence[Statement]) -> None:
+        """Run ``queued`` in one transaction, adjacent appends to one table merged.  A single
+        statement runs on its own (it is atomic by itself): one round trip instead of three."""
         assert self.engine is not None
+        statements = merged(queued)
         if len(statements) == 1:
             async with self._autocommit.connect() as connection:
                 await connection.execute(statements[0])
@@ -248,6 +264,31 @@ def _migrate(connection: sa.Connection) -> None:
     config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
+
+
+def merged(statements: Sequence[Statement]) -> list[sa.Executable]:
+    """``statements`` in order as SQL, each run of adjacent :class:`Append` to one table (rows with
+    the same columns) as one ``INSERT`` of at most :data:`MAX_APPEND_ROWS` rows; empty appends
+    dropped.  Nothing moves past another statement, so a transaction's effects keep their order."""
+    out: list[sa.Executable] = []
+    table: sa.Table | None = None
+    rows: list[dict[str, Any]] = []
+    for statement in [*statements, None]:
+        if isinstance(statement, Append) and not statement.rows:
+            continue
+        if isinstance(statement, Append) and statement.table is table and statement.rows[0].keys() == rows[0].keys():
+            rows.extend(statement.rows)
+            continue
+        if table is not None:
+            out.extend(
+                sa.insert(table).values(rows[i : i + MAX_APPEND_ROWS]) for i in range(0, len(rows), MAX_APPEND_ROWS)
+            )
+            table, rows = None, []
+        if isinstance(statement, Append):
+            table, rows = statement.table, list(statement.rows)
+        elif statement is not None:
+            out.append(statement)
+    return out
 
 
 async def _run(connection: AsyncConnection, statements: Sequence[sa.Executable]) -> None:
