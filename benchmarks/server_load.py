@@ -13,6 +13,13 @@ to the last CPU while this client keeps the others (``--no-pin`` to share them).
     python benchmarks/server_load.py --database postgresql://postgres@127.0.0.1:5432/test --seconds 60
     python benchmarks/server_load.py --stress seats --seconds 20   # 500, 1000, 1500 seats
     python benchmarks/server_load.py --stress think --seconds 20   # think 1-3, 0.5-1, 0.2-0.5 s
+    python benchmarks/server_load.py --database sqlite,postgresql://postgres@127.0.0.1:5432/test \
+        --load idle,busy --repeat 3 --seconds 60                  # both databases side by side
+
+Several databases (comma-separated) and loads run alternately, each run on a fresh server and
+database, ``--repeat`` times; the summary gives each (load, database) pair's medians over its runs.
+``busy``: one process per CPU spinning in a loop (not pinned) for the whole run, so the server,
+the client and the database compete for the cores with them.
 
 ``--out FILE`` writes the results as JSON (an existing file is refused unless ``--force``);
 ``--profile FILE`` runs the server under cProfile and writes its statistics there at the end.
@@ -71,6 +78,8 @@ class Step:
 
     seats: int
     think: tuple[float, float]
+    database: str = "sqlite"
+    load: str = "idle"
     latencies_ms: list[float] = field(default_factory=list)
     acts: int = 0
     rejects: int = 0
@@ -88,6 +97,8 @@ class Step:
     def summary(self) -> dict[str, Any]:
         lat = sorted(self.latencies_ms)
         return {
+            "database": self.database,
+            "load": self.load,
             "seats": self.seats,
             "think_s": list(self.think),
             "acks": len(lat),
@@ -374,22 +385,71 @@ def _cpus(pin: bool) -> tuple[set[int] | None, set[int] | None]:
     return {cpus[-1]}, set(cpus[:-1])
 
 
-def _row(r: dict[str, Any]) -> str:
-    def ms(value: float | None) -> str:
-        return "-" if value is None else f"{value:.1f}"
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
 
+
+def _row(r: dict[str, Any]) -> str:
     think = f"{r['think_s'][0]:g}-{r['think_s'][1]:g}"
     return (
-        f"{r['seats']:>6} {think:>8} {r['acks']:>7} {r['acks_per_s']:>7} {ms(r['p50_ms']):>8} {ms(r['p99_ms']):>8} "
-        f"{ms(r['max_ms']):>8} {r['rejects']:>7} {r['disconnects']:>7} {r['timeouts']:>8} "
-        f"{ms(r['client_lag_p99_ms']):>8}"
+        f"{r['database']:>10} {r['load']:>5} {r['seats']:>6} {think:>8} {r['acks']:>7} {r['acks_per_s']:>7} "
+        f"{_ms(r['p50_ms']):>8} {_ms(r['p99_ms']):>8} {_ms(r['max_ms']):>8} {r['rejects']:>7} "
+        f"{r['disconnects']:>7} {r['timeouts']:>8} {_ms(r['client_lag_p99_ms']):>8}"
     )
 
 
 HEADER = (
-    f"{'seats':>6} {'think s':>8} {'acks':>7} {'acks/s':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
-    f"{'rejects':>7} {'closed':>7} {'timeouts':>8} {'lag p99':>8}"
+    f"{'database':>10} {'load':>5} {'seats':>6} {'think s':>8} {'acks':>7} {'acks/s':>7} {'p50 ms':>8} "
+    f"{'p99 ms':>8} {'max ms':>8} {'rejects':>7} {'closed':>7} {'timeouts':>8} {'lag p99':>8}"
 )
+
+
+def _kind(database: str) -> str:
+    return "postgresql" if database.startswith("postgresql") else "sqlite"
+
+
+def medians(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per (load, database, seats, think): the median of each figure over the runs, and the runs."""
+    groups: dict[tuple[str, str, int, tuple[float, float]], list[dict[str, Any]]] = {}
+    for r in results:
+        groups.setdefault((r["load"], r["database"], r["seats"], tuple(r["think_s"])), []).append(r)
+    out = []
+    for (load, database, seats, think), runs in groups.items():
+        row: dict[str, Any] = {"load": load, "database": database, "seats": seats, "think_s": list(think)}
+        row["runs"] = len(runs)
+        for key in ("acks_per_s", "p50_ms", "p99_ms", "max_ms", "client_lag_p99_ms"):
+            values = [r[key] for r in runs if r[key] is not None]
+            row[key] = statistics.median(values) if values else None
+            row[key + "_runs"] = [r[key] for r in runs]
+        row["errors"] = sum(r["errors"] for r in runs)
+        out.append(row)
+    return out
+
+
+def _median_row(m: dict[str, Any]) -> str:
+    p99s = ", ".join(_ms(v) for v in m["p99_ms_runs"])
+    return (
+        f"{m['database']:>10} {m['load']:>5} {m['seats']:>6} {m['runs']:>4} {m['acks_per_s']:>7} "
+        f"{_ms(m['p50_ms']):>8} {_ms(m['p99_ms']):>8} {m['errors']:>6}   {p99s}"
+    )
+
+
+MEDIAN_HEADER = (
+    f"{'database':>10} {'load':>5} {'seats':>6} {'runs':>4} {'acks/s':>7} {'p50 ms':>8} {'p99 ms':>8} "
+    f"{'errors':>6}   p99 of each run"
+)
+
+
+@contextlib.contextmanager
+def busy_cores(count: int) -> Any:
+    """``count`` processes spinning in a loop, not pinned (they compete for every core)."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
@@ -397,34 +457,51 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     if client_cpus:
         os.sched_setaffinity(0, client_cpus)
     if args.stress == "seats":
-        plan = [Step(n, _think(args.think)) for n in STRESS_SEATS]
+        settings = [(n, _think(args.think)) for n in STRESS_SEATS]
     elif args.stress == "think":
-        plan = [Step(args.seats, think) for think in STRESS_THINK]
+        settings = [(args.seats, think) for think in STRESS_THINK]
     else:
-        plan = [Step(args.seats, _think(args.think))]
+        settings = [(args.seats, _think(args.think))]
+    databases = [d.strip() for d in args.database.split(",") if d.strip()]
+    loads = [x.strip() for x in args.load.split(",") if x.strip()]
+    plan = [
+        Step(seats, think, database, load)
+        for _ in range(args.repeat)
+        for load in loads
+        for seats, think in settings
+        for database in databases
+    ]
     log = Path(tempfile.gettempdir()) / f"shadowtable-load-server-{os.getpid()}.log"
     results = []
     print(HEADER, flush=True)
     for step in plan:
-        server = None
         url = args.url
-        if url is None:
-            server = Server(args.database, server_cpus, args.profile, log)
-            await server.start()
-            url = server.url
-        try:
-            result = await run_step(url, step, args, args.seconds)
-        finally:
+        server = None if url is not None else Server(step.database, server_cpus, args.profile, log)
+        step.database = _kind(step.database)
+        with busy_cores(args.busy_procs if step.load == "busy" else 0):
             if server is not None:
-                await server.stop()
+                await server.start()
+                url = server.url
+            try:
+                result = await run_step(url, step, args, args.seconds)
+            finally:
+                if server is not None:
+                    await server.stop()
         results.append(result)
         print(_row(result), flush=True)
+    summary = medians(results)
+    if len(results) > len(summary) or len(summary) > 1:
+        print("\nmedians over the runs:\n" + MEDIAN_HEADER)
+        for m in summary:
+            print(_median_row(m))
     knee = next(
         (r for r in results if (r["p99_ms"] is not None and r["p99_ms"] > KNEE_MS) or r["errors"]),
         None,
     )
     return {
-        "database": "postgresql" if args.database.startswith("postgresql") else "sqlite",
+        "databases": sorted({_kind(d) for d in databases}),
+        "loads": loads,
+        "busy_procs": args.busy_procs,
         "url": args.url,
         "game": args.game,
         "players": args.players,
@@ -434,6 +511,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "steps": results,
+        "medians": summary,
         "knee": None if knee is None else {"seats": knee["seats"], "think_s": knee["think_s"]},
         "server_log": str(log),
     }
@@ -448,7 +526,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds per step (default 60)")
     parser.add_argument("--warmup", type=float, default=8.0, help="seconds not measured after seating (default 8)")
     parser.add_argument("--ack-timeout", type=float, default=5.0, help="an ack later than this is an error")
-    parser.add_argument("--database", default="sqlite", help="sqlite (a fresh file) or postgresql://.../any_db")
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite (a fresh file) or postgresql://.../any_db; several, comma-separated, run alternately",
+    )
+    parser.add_argument("--load", default="idle", help="idle, busy (--busy-procs spinning processes) or idle,busy")
+    parser.add_argument(
+        "--busy-procs", type=int, default=os.cpu_count() or 2, help="spinning processes for busy (default: CPUs)"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each (load, database) pair (default 1)")
     parser.add_argument("--url", help="an already running server (nothing is started)")
     parser.add_argument("--stress", choices=["seats", "think"], help="steps: 500/1000/1500 seats, or shorter thinks")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and client apart")
@@ -458,6 +545,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.out is not None and args.out.exists() and not args.force:
         parser.error(f"{args.out} exists (use --force to overwrite)")
+    if set(args.load.split(",")) - {"idle", "busy"}:
+        parser.error("--load takes idle, busy or idle,busy")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 65536)), hard))
     results = asyncio.run(main_async(args))

@@ -35,7 +35,7 @@ from shadowtable.server.live import LiveTable, Step, plan, replayed
 from shadowtable.server.names import default_name, name_key, reserved_problem
 from shadowtable.server.protocol import Act, Chat, Hello, Message, Ping, ProtocolError, Sync, parse_frame
 from shadowtable.server.ratings import unrated
-from shadowtable.server.store import Store, StoreConflict, StoreError
+from shadowtable.server.store import Append, Statement, Store, StoreConflict, StoreError
 from shadowtable.server.tokens import SeatClaim, SeatTokens, TokenError, key_hash, matches, new_key
 from shadowtable.server.views import encode, seat_view
 
@@ -707,7 +707,7 @@ class TableService:
         return new
 
     # -- the write path -------------------------------------------------------------------------
-    async def _write(self, *statements: sa.Executable) -> None:
+    async def _write(self, *statements: Statement) -> None:
         try:
             await self.store.write(*statements)
         except StoreConflict as exc:
@@ -743,7 +743,7 @@ class TableService:
             }
             for i, step in enumerate(steps)
         ]
-        statements: list[sa.Executable] = [sa.insert(schema.actions).values(rows)] if rows else []
+        statements: list[Statement] = [Append(schema.actions, rows)] if rows else []
         if steps and table.game.is_terminal(steps[-1].after):
             returns = list(table.game.returns(steps[-1].after))
             statements.append(

@@ -6,6 +6,14 @@ commits once, so one slow disk sync is shared by every table that wrote meanwhil
 stalling each in turn.  If the batch fails, each write is retried on its own, so one bad write
 (a duplicate client id) fails alone.  A failed write raises :class:`StoreError`: the caller has
 not been acknowledged and must not acknowledge.
+
+Round trips to the database are what a write waits for: on a busy machine each one also waits for
+this process and the database's to be scheduled (milliseconds each), and the writer makes them one
+after the other.  So a batch costs a few round trips whatever its size: rows appended to one table
+(:class:`Append`, the actions of every table that played) go in one ``INSERT``; a batch of one
+statement runs on its own (a single statement is atomic: one round trip instead of BEGIN, it and
+COMMIT); pooled connections are not pinged before use (with asyncpg a ping is three round trips):
+a connection found dead fails its batch, which is retried on fresh connections, and a read once.
 """
 
 from __future__ import annotations
@@ -65,9 +73,22 @@ def shown_url(url: str) -> str:
     return parsed.set(drivername=parsed.get_backend_name()).render_as_string(hide_password=True)
 
 
+@dataclass(frozen=True)
+class Append:
+    """Rows to insert into ``table``; the appends of writes committed together become one ``INSERT``."""
+
+    table: sa.Table
+    rows: Sequence[dict[str, Any]]
+
+
+Statement = sa.Executable | Append
+MAX_APPEND_ROWS = 1000
+"""The most rows one merged ``INSERT`` carries (PostgreSQL takes at most 65535 parameters)."""
+
+
 @dataclass
 class _Write:
-    statements: Sequence[sa.Executable]
+    statements: Sequence[Statement]
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
@@ -103,8 +124,9 @@ class Store:
                 cursor.close()
 
         else:
-            engine = create_async_engine(self.url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+            engine = create_async_engine(self.url, pool_size=5, max_overflow=5)
         self.engine = engine
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
         try:
             async with engine.begin() as connection:
                 await connection.run_sync(_migrate)
@@ -124,7 +146,7 @@ class Store:
             self.engine = None
 
     # -- writes ------------------------------------------------------------------------------
-    async def write(self, *statements: sa.Executable) -> None:
+    async def write(self, *statements: Statement) -> None:
         """Run ``statements`` in a transaction shared with other queued writes; returns once
         committed, or raises :class:`StoreError` (nothing of this write is stored)."""
         if self._writer is None:
@@ -155,17 +177,14 @@ class Store:
         self.batches += 1
         self.writes += len(batch)
         try:
-            async with self.engine.begin() as connection:
-                for item in batch:
-                    await _run(connection, item.statements)
+            await self._apply([s for item in batch for s in item.statements])
         except Exception as exc:  # noqa: BLE001 - any failure: retry each write alone
             if len(batch) == 1:
                 _settle(batch[0], exc)
                 return
             for item in batch:
                 try:
-                    async with self.engine.begin() as connection:
-                        await _run(connection, item.statements)
+                    await self._apply(item.statements)
                 except Exception as single:  # noqa: BLE001
                     _settle(item, single)
                 else:
@@ -174,17 +193,38 @@ class Store:
         for item in batch:
             _settle(item, None)
 
+    async def _apply(self, queued: Sequence[Statement]) -> None:
+        """Run ``queued`` in one transaction, adjacent appends to one table merged.  A single
+        statement runs on its own (it is atomic by itself): one round trip instead of three."""
+        assert self.engine is not None
+        statements = merged(queued)
+        if len(statements) == 1:
+            async with self._autocommit.connect() as connection:
+                await connection.execute(statements[0])
+        elif statements:
+            async with self.engine.begin() as connection:
+                await _run(connection, statements)
+
     # -- reads -------------------------------------------------------------------------------
     async def fetch(self, query: sa.Executable) -> list[dict[str, Any]]:
         """The rows of ``query`` as dictionaries; :class:`StoreError` when the database fails."""
         if self.engine is None:
             raise StoreError("the store is closed")
         try:
-            async with self.engine.connect() as connection:
-                result = await connection.execute(query)
-                return [dict(row._mapping) for row in result]
+            try:
+                return await self._read(query)
+            except sa.exc.DBAPIError as exc:
+                if not exc.connection_invalidated:
+                    raise
+                return await self._read(query)  # a pooled connection had died (database restarted)
         except (OSError, sa.exc.SQLAlchemyError) as exc:
             raise StoreError(f"the database did not answer: {_reason(exc)}") from exc
+
+    async def _read(self, query: sa.Executable) -> list[dict[str, Any]]:
+        assert self.engine is not None
+        async with self.engine.connect() as connection:
+            result = await connection.execute(query)
+            return [dict(row._mapping) for row in result]
 
     async def execute(self, statement: sa.Executable) -> list[dict[str, Any]]:
         """Run one statement in its own transaction at once (not group-committed) and return its
@@ -232,6 +272,31 @@ def _migrate(connection: sa.Connection) -> None:
     config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
+
+
+def merged(statements: Sequence[Statement]) -> list[sa.Executable]:
+    """``statements`` in order as SQL, each run of adjacent :class:`Append` to one table (rows with
+    the same columns) as one ``INSERT`` of at most :data:`MAX_APPEND_ROWS` rows; empty appends
+    dropped.  Nothing moves past another statement, so a transaction's effects keep their order."""
+    out: list[sa.Executable] = []
+    table: sa.Table | None = None
+    rows: list[dict[str, Any]] = []
+    for statement in [*statements, None]:
+        if isinstance(statement, Append) and not statement.rows:
+            continue
+        if isinstance(statement, Append) and statement.table is table and statement.rows[0].keys() == rows[0].keys():
+            rows.extend(statement.rows)
+            continue
+        if table is not None:
+            out.extend(
+                sa.insert(table).values(rows[i : i + MAX_APPEND_ROWS]) for i in range(0, len(rows), MAX_APPEND_ROWS)
+            )
+            table, rows = None, []
+        if isinstance(statement, Append):
+            table, rows = statement.table, list(statement.rows)
+        elif statement is not None:
+            out.append(statement)
+    return out
 
 
 async def _run(connection: AsyncConnection, statements: Sequence[sa.Executable]) -> None:
