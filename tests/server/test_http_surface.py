@@ -165,7 +165,8 @@ def test_a_short_secret_is_refused_at_start(
 
 # -- the seat cookie ---------------------------------------------------------------------------------
 def test_one_seat_cookie_stays_bounded_after_a_hundred_tables(sqlite_database: str) -> None:
-    with client_for(sqlite_database, BROWSER) as client:
+    unlimited = {"max_open_tables": 0, "rate_tables": ""}  # one client makes every table here
+    with client_for(sqlite_database, BROWSER, **unlimited) as client:
         tables = [create(client, game="tiny-showdown", players=3)["table"]["id"] for _ in range(100)]
         seat_cookies = [name for name in client.cookies if name.startswith("shadowtable_seat")]
         assert seat_cookies == [SEATS_COOKIE]
