@@ -42,6 +42,19 @@ class ServerConfig:
     """``redis://host:port/db`` carrying table events between server processes; empty: one process."""
     lease_s: float = 10.0
     """How long a process owns a table without renewing (a dead owner's tables move after this)."""
+    ws_frame_rate: str = "20 per 2 seconds"
+    """Frames one WebSocket may send (``limits`` notation); over it a frame is refused unprocessed
+    (an ``act`` of the seat that decides now is never counted)."""
+    ws_flood_factor: int = 3
+    """A socket that sends this many times :attr:`ws_frame_rate` in one window is closed (4429)."""
+    ws_outbox_bytes: int = 16 * 1024 * 1024
+    """Bytes queued for a socket that does not read before it is closed."""
+    ws_outbox_messages: int = 2000
+    """Messages queued for a socket that does not read before it is closed."""
+    sockets_per_client: int = 32
+    """Open WebSockets one client address may hold in this process; more are closed (4429)."""
+    chat_rate: str = "5 per 10 seconds"
+    """Chat lines one seat may send (``limits`` notation); more are refused with a retry hint."""
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}")
     """This process's name in table leases (unique per start)."""
 
