@@ -12,6 +12,7 @@ from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.store import Store, shown_url
+from shadowtable.server.throttle import rate
 
 SYNC_MODES = ("NORMAL", "FULL")
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -36,6 +37,9 @@ class ServeOptions:
     log_level: str = "info"
     redis_url: str = ""
     lease_s: float = 10.0
+    ws_frame_rate: str = "20 per 2 seconds"
+    chat_rate: str = "5 per 10 seconds"
+    sockets_per_client: int = 32
 
 
 def config_from(options: ServeOptions) -> ServerConfig:
@@ -50,6 +54,13 @@ def config_from(options: ServeOptions) -> ServerConfig:
         raise ServeError("--redis must be a redis://host:port/db address")
     if options.redis_url and not options.database.startswith("postgresql"):
         raise ServeError("--redis joins several processes: they need a shared --database postgresql://...")
+    for flag, value in (("--ws-frame-rate", options.ws_frame_rate), ("--chat-rate", options.chat_rate)):
+        try:
+            rate(value)
+        except ValueError as exc:
+            raise ServeError(f"{flag}: {exc}") from None
+    if options.sockets_per_client < 1:
+        raise ServeError("--sockets-per-client must be at least 1")
     origins = [o.strip().rstrip("/") for item in options.allowed_origins for o in item.split(",") if o.strip()]
     return ServerConfig(
         database=options.database,
@@ -63,6 +74,9 @@ def config_from(options: ServeOptions) -> ServerConfig:
         sqlite_synchronous=sync,
         redis_url=options.redis_url,
         lease_s=options.lease_s,
+        ws_frame_rate=options.ws_frame_rate,
+        chat_rate=options.chat_rate,
+        sockets_per_client=options.sockets_per_client,
     )
 
 
