@@ -44,9 +44,12 @@ class ServerConfig:
     """How long a process owns a table without renewing (a dead owner's tables move after this)."""
     ws_frame_rate: str = "20 per 2 seconds"
     """Frames one WebSocket may send (``limits`` notation); over it a frame is refused unprocessed
-    (an ``act`` of the seat that decides now is never counted)."""
+    (an ``act`` of the seat that decides now is never counted, pings have their own rate)."""
+    ws_ping_rate: str = "100 per second"
+    """Pings one WebSocket may send (answered with a constant ``pong``, so counted apart)."""
     ws_flood_factor: int = 3
-    """A socket that sends this many times :attr:`ws_frame_rate` in one window is closed (4429)."""
+    """A socket that sends this many times :attr:`ws_frame_rate` (or :attr:`ws_ping_rate`) in one
+    window is closed (4429)."""
     ws_outbox_bytes: int = 16 * 1024 * 1024
     """Bytes queued for a socket that does not read before it is closed."""
     ws_outbox_messages: int = 2000

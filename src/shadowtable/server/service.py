@@ -212,6 +212,8 @@ class TableService:
         self._lease_task: asyncio.Task[None] | None = None
         self.frames = Throttle(config.ws_frame_rate, config.ws_flood_factor)
         """Frames per connection."""
+        self.pings = Throttle(config.ws_ping_rate, config.ws_flood_factor)
+        """Pings per connection."""
         self.chats = Throttle(config.chat_rate)
         """Chat lines per seat of a table."""
 
@@ -1010,14 +1012,16 @@ class TableService:
         except ProtocolError as exc:
             message, refusal = None, exc
         if not (isinstance(message, Act) and self._deciding(table, connection)):
-            verdict = self.frames.hit(connection.key)
+            throttle = self.pings if isinstance(message, Ping) else self.frames
+            verdict = throttle.hit(connection.key)
             if verdict.close:
                 log.warning("socket flooding", extra={"event": "ws_flood", "table": table.id})
                 connection.end(4429, "too many frames: slow down")
                 return False
             if not verdict.allowed:
                 act_id = message.id if isinstance(message, Act) else None
-                why = f"too many frames: at most {self.frames.item.amount} per {_window(self.frames)}"
+                kind = "pings" if throttle is self.pings else "frames"
+                why = f"too many {kind}: at most {throttle.item.amount} per {_window(throttle)}"
                 connection.push(
                     {
                         "t": "reject",
@@ -1118,6 +1122,7 @@ class TableService:
         """A socket closed: after the grace period a bot takes the seat over."""
         table.connections.discard(connection)
         self.frames.forget(connection.key)
+        self.pings.forget(connection.key)
         seat = connection.seat
         if self.closing or seat is None or not connection.greeted:
             return
