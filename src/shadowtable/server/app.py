@@ -369,7 +369,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             return
         client = client_key(websocket)
         if not sockets.take(client):
-            log.warning("too many sockets", extra={"event": "ws_sockets", "client": client})
+            if sockets.first_refusal(client):
+                log.warning("too many sockets", extra={"event": "ws_sockets", "client": client})
             await _refuse(websocket, 4429, f"too many connections from your address (at most {sockets.limit})")
             return
         try:

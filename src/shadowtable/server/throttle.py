@@ -67,6 +67,15 @@ class SocketCount:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.open: dict[str, int] = {}
+        self.refusing: set[str] = set()
+        """Keys refused since they last held fewer sockets (logged once per such run)."""
+
+    def first_refusal(self, key: str) -> bool:
+        """Whether this is ``key``'s first refusal since it was last under its limit."""
+        if key in self.refusing:
+            return False
+        self.refusing.add(key)
+        return True
 
     def take(self, key: str) -> bool:
         """Count one more socket of ``key``; ``False`` (nothing counted) past the limit."""
@@ -77,6 +86,7 @@ class SocketCount:
         return True
 
     def give_back(self, key: str) -> None:
+        self.refusing.discard(key)
         held = self.open.get(key, 0) - 1
         if held > 0:
             self.open[key] = held
