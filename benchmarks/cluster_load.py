@@ -88,6 +88,7 @@ class Cluster:
             command = ["taskset", "-c", self.cpus, *command]
         env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-load"}
         env["SHADOWTABLE_DATA_DIR"] = str(self.run_dir / "data")
+        env["SHADOWTABLE_SOCKETS_PER_CLIENT"] = "100000"  # every seat here comes from one address
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True
         )

@@ -154,6 +154,7 @@ class Server:
         if self.scratch:
             await _admin(self.admin, f"CREATE DATABASE {self.scratch}")
         env = {**os.environ, "SHADOWTABLE_SECRET": "load-test", "SHADOWTABLE_DATA_DIR": self.tmp.name}
+        env["SHADOWTABLE_SOCKETS_PER_CLIENT"] = "100000"  # every seat here comes from one address
         command = [
             sys.executable,
             "-c",

@@ -118,6 +118,7 @@ class Cluster:
             **os.environ,
             "SHADOWTABLE_DATA_DIR": str(self.folder),
             "SHADOWTABLE_SECRET": "cluster-test-secret",
+            "SHADOWTABLE_SOCKETS_PER_CLIENT": "100000",  # every seat here comes from one address
             "SHADOWTABLE_LOG_LEVEL": "warning",
         }
         command = [
