@@ -450,7 +450,7 @@ async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
     """Close an accepted socket with ``code`` and ``reason`` (if it is still open)."""
     if websocket.client_state == WebSocketState.CONNECTED:
         with contextlib.suppress(Exception):
-            await websocket.close(code=code, reason=reason[:120])
+            await websocket.close(code=code, reason=reason.encode()[:120].decode(errors="ignore"))  # 123 bytes at most
 
 
 def _origin_allowed(websocket: WebSocket, config: ServerConfig) -> bool:
