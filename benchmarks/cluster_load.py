@@ -53,6 +53,15 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "cluster.sh"
 
 
+UNLIMITED = {
+    "SHADOWTABLE_RATE_TABLES": "0/minute",
+    "SHADOWTABLE_RATE_JOINS": "0/minute",
+    "SHADOWTABLE_MAX_OPEN_TABLES": "0",
+    "SHADOWTABLE_MAX_FREE_SEATS": "0",
+}
+"""The per-client limits turned off for the server under test."""
+
+
 def _think(text: str) -> tuple[float, float]:
     low, _, high = text.partition("-")
     return float(low), float(high or low)
@@ -87,6 +96,7 @@ class Cluster:
         if self.cpus:
             command = ["taskset", "-c", self.cpus, *command]
         env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-load"}
+        env.update(UNLIMITED)  # one load client makes every table and takes every seat
         env["SHADOWTABLE_DATA_DIR"] = str(self.run_dir / "data")
         env["SHADOWTABLE_SOCKETS_PER_CLIENT"] = "100000"  # every seat here comes from one address
         self.process = subprocess.Popen(

@@ -107,6 +107,16 @@ class Step:
         }
 
 
+UNLIMITED = {
+    "SHADOWTABLE_RATE_TABLES": "0/minute",
+    "SHADOWTABLE_RATE_JOINS": "0/minute",
+    "SHADOWTABLE_MAX_OPEN_TABLES": "0",
+    "SHADOWTABLE_MAX_FREE_SEATS": "0",
+    "SHADOWTABLE_SOCKETS_PER_CLIENT": "100000",
+}
+"""The per-client limits turned off for the server under test."""
+
+
 def _pct(values: list[float], pct: float) -> float | None:
     if not values:
         return None
@@ -154,7 +164,7 @@ class Server:
         if self.scratch:
             await _admin(self.admin, f"CREATE DATABASE {self.scratch}")
         env = {**os.environ, "SHADOWTABLE_SECRET": "load-test", "SHADOWTABLE_DATA_DIR": self.tmp.name}
-        env["SHADOWTABLE_SOCKETS_PER_CLIENT"] = "100000"  # every seat here comes from one address
+        env.update(UNLIMITED)  # one load client makes every table and takes every seat
         command = [
             sys.executable,
             "-c",

@@ -590,8 +590,13 @@ def serve(
         float, typer.Option(envvar="SHADOWTABLE_BOT_BUDGET", help="seconds a bot may think per move", min=0.01)
     ] = 5.0,
     bot_workers: Annotated[
-        int, typer.Option(envvar="SHADOWTABLE_BOT_WORKERS", help="processes that run bots (0: a thread)", min=0)
-    ] = 1,
+        int | None,
+        typer.Option(
+            envvar="SHADOWTABLE_BOT_WORKERS",
+            help="processes that run bots (default: the cores less one, at least 2; 0: a thread)",
+            min=0,
+        ),
+    ] = None,
     bot_delay: Annotated[
         float,
         typer.Option(
@@ -599,7 +604,10 @@ def serve(
         ),
     ] = 0.5,
     default_bot: Annotated[
-        str, typer.Option(envvar="SHADOWTABLE_DEFAULT_BOT", help="the bot that takes over a seat")
+        str,
+        typer.Option(
+            envvar="SHADOWTABLE_DEFAULT_BOT", help="the bot that takes over a seat: a bot level, or any bot spec"
+        ),
     ] = "heuristic",
     sqlite_sync: Annotated[
         str, typer.Option(envvar="SHADOWTABLE_SQLITE_SYNC", help="SQLite synchronous: NORMAL or FULL")
@@ -624,16 +632,51 @@ def serve(
         str,
         typer.Option(
             envvar="SHADOWTABLE_WS_FRAME_RATE",
-            help="frames one WebSocket may send, e.g. '20 per 2 seconds' (more are refused; 3x: closed)",
+            help="frames one WebSocket may send, e.g. 20/2seconds (more are refused; 3x: closed)",
         ),
-    ] = "20 per 2 seconds",
+    ] = "20/2seconds",
     chat_rate: Annotated[
-        str, typer.Option(envvar="SHADOWTABLE_CHAT_RATE", help="chat lines one seat may send, e.g. '5 per 10 seconds'")
-    ] = "5 per 10 seconds",
+        str, typer.Option(envvar="SHADOWTABLE_CHAT_RATE", help="chat lines one seat may send, e.g. 5/10seconds")
+    ] = "5/10seconds",
     sockets_per_client: Annotated[
         int,
         typer.Option(envvar="SHADOWTABLE_SOCKETS_PER_CLIENT", help="open WebSockets per client address", min=1),
     ] = 32,
+    max_body: Annotated[
+        int | None, typer.Option(envvar="SHADOWTABLE_MAX_BODY", help="largest request body, bytes [65536]", min=0)
+    ] = None,
+    max_header: Annotated[
+        int | None, typer.Option(envvar="SHADOWTABLE_MAX_HEADER", help="largest request head, bytes [16384]", min=0)
+    ] = None,
+    max_open_tables: Annotated[
+        int | None,
+        typer.Option(envvar="SHADOWTABLE_MAX_OPEN_TABLES", help="not started tables one client may create [5]", min=0),
+    ] = None,
+    max_free_seats: Annotated[
+        int | None,
+        typer.Option(
+            envvar="SHADOWTABLE_MAX_FREE_SEATS", help="seats one client may take at not started tables [8]", min=0
+        ),
+    ] = None,
+    rate_tables: Annotated[
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_TABLES", help="tables per client [20/minute;200/hour]")
+    ] = None,
+    rate_joins: Annotated[
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_JOINS", help="joins per client [30/minute]")
+    ] = None,
+    rate_replays: Annotated[
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_REPLAYS", help="replays and records per client [120/minute]")
+    ] = None,
+    rate_logins: Annotated[
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_LOGINS", help="log-in attempts per client [10/minute]")
+    ] = None,
+    rate_signups: Annotated[
+        str | None, typer.Option(envvar="SHADOWTABLE_RATE_SIGNUPS", help="accounts made per client [5/hour]")
+    ] = None,
+    rate_login_failures: Annotated[
+        str | None,
+        typer.Option(envvar="SHADOWTABLE_RATE_LOGIN_FAILURES", help="wrong passwords per account name [5/15minutes]"),
+    ] = None,
 ) -> None:
     """Run the game server: tables, seats and bots over HTTP and WebSockets (needs the [web] extra).
 
@@ -663,6 +706,22 @@ def serve(
             ws_frame_rate=ws_frame_rate,
             chat_rate=chat_rate,
             sockets_per_client=sockets_per_client,
+            limits={
+                name: value
+                for name, value in {
+                    "max_body": max_body,
+                    "max_header": max_header,
+                    "max_open_tables": max_open_tables,
+                    "max_free_seats": max_free_seats,
+                    "rate_tables": rate_tables,
+                    "rate_joins": rate_joins,
+                    "rate_replays": rate_replays,
+                    "rate_logins": rate_logins,
+                    "rate_signups": rate_signups,
+                    "rate_login_failures": rate_login_failures,
+                }.items()
+                if value is not None
+            },
         )
     )
 

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 SERVE = str(Path(sys.executable).with_name("shadowtable"))
+SRC = str(Path(__file__).resolve().parents[2] / "src")  # the servers run this checkout's code
 
 
 def free_port() -> int:
@@ -120,6 +121,12 @@ class Cluster:
             "SHADOWTABLE_SECRET": "cluster-test-secret",
             "SHADOWTABLE_SOCKETS_PER_CLIENT": "100000",  # every seat here comes from one address
             "SHADOWTABLE_LOG_LEVEL": "warning",
+            "PYTHONPATH": os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])),
+            # one test client makes many tables and seats: the per-client limits are tested elsewhere
+            "SHADOWTABLE_RATE_TABLES": "0/minute",
+            "SHADOWTABLE_RATE_JOINS": "0/minute",
+            "SHADOWTABLE_MAX_OPEN_TABLES": "0",
+            "SHADOWTABLE_MAX_FREE_SEATS": "0",
         }
         command = [
             SERVE, "serve", "--port", str(port), "--database", self.database, "--redis", self.redis.url,

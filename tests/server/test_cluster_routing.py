@@ -1,31 +1,18 @@
 """``scripts/cluster.sh``: several server processes behind nginx, every table's requests on one process.
 
 Runs the real script (3 ``shadowtable serve`` processes on a fresh PostgreSQL database, Redis
-when it answers, Debian's nginx in front) and talks to it over TCP like a browser would: REST
-with httpx, the seats' WebSockets with ``websockets`` (with an ``Origin``, so the ``Host`` nginx
-passes on is checked too).  Skipped when nginx, bash or PostgreSQL is missing, unless
-``SHADOWTABLE_REQUIRE_CLUSTER=1``, which makes those fail instead (the script then installs nginx
-with apt-get itself).  The servers learn the test game ``tiny-showdown`` from a ``sitecustomize``
-module put on their ``PYTHONPATH``.
+when it answers, Debian's nginx in front: ``server/cluster_script.py``) and talks to it over TCP
+like a browser would: REST with httpx, the seats' WebSockets with ``websockets`` (with an
+``Origin``, so the ``Host`` nginx passes on is checked too).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
-import re
-import secrets
-import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,62 +23,13 @@ pytest.importorskip("fastapi")
 
 from websockets.asyncio.client import connect  # noqa: E402
 
+from server.cluster_script import ScriptCluster as Cluster  # noqa: E402
+from server.cluster_script import script_cluster  # noqa: E402
+
 # About 10 s on 2 cores (a cluster start, a game, 20 tables): not marked slow.
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "cluster.sh"
-POSTGRES = os.environ.get("SHADOWTABLE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-REDIS = os.environ.get("SHADOWTABLE_TEST_REDIS", "redis://127.0.0.1:6379/0")
-REQUIRED = os.environ.get("SHADOWTABLE_REQUIRE_CLUSTER") == "1"
 PROCESSES = 3
-SITECUSTOMIZE = """
-import sys
-sys.path.insert(0, {tests!r})
-from shadowtable.core import register
-from tiny_game import TinyGame
-register(TinyGame)
-"""
-
-
-def _unavailable(why: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"SHADOWTABLE_REQUIRE_CLUSTER=1 but {why}")
-    pytest.skip(why)
-
-
-def _nginx() -> str | None:
-    found = shutil.which("nginx")
-    if found is None and os.access("/usr/sbin/nginx", os.X_OK):
-        found = "/usr/sbin/nginx"
-    return found
-
-
-def _free_ports(count: int) -> int:
-    """The first of ``count`` consecutive ports that are free now."""
-    for _ in range(200):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = int(probe.getsockname()[1])
-        if base + count > 65535:
-            continue
-        try:
-            for port in range(base, base + count):
-                with socket.socket() as other:
-                    other.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return base
-    raise RuntimeError("no free ports")
-
-
-async def _admin(sql: str) -> None:
-    import asyncpg  # type: ignore[import-untyped]
-
-    connection = await asyncpg.connect(POSTGRES, timeout=5)
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
+REDIS = os.environ.get("SHADOWTABLE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 def _redis_answers() -> bool:
@@ -105,93 +43,11 @@ def _redis_answers() -> bool:
         return False
 
 
-@dataclass
-class Cluster:
-    url: str
-    run_dir: Path
-    backends: list[str]
-
-    def access_log(self) -> list[dict[str, str]]:
-        """The access log's lines as {request, status, table, upstream}."""
-        pattern = re.compile(
-            r'"(?P<request>[^"]*)" (?P<status>\d+) \d+ table=(?P<table>\S*) upstream=(?P<upstream>\S*)'
-        )
-        out = []
-        for line in (self.run_dir / "access.log").read_text("utf-8").splitlines():
-            found = pattern.search(line)
-            if found:
-                out.append(found.groupdict())
-        return out
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    if shutil.which("bash") is None:
-        _unavailable("bash is not installed")
-    if _nginx() is None and not REQUIRED:
-        pytest.skip("nginx is not installed (apt-get install nginx; SHADOWTABLE_REQUIRE_CLUSTER=1 installs it)")
-    name = f"shadowtable_cluster_{secrets.token_hex(4)}"
-    try:
-        asyncio.run(_admin(f"CREATE DATABASE {name}"))
-    except Exception as exc:  # noqa: BLE001 - unreachable server
-        _unavailable(f"PostgreSQL at {POSTGRES} not reachable: {exc}")
-    database = POSTGRES.rsplit("/", 1)[0] + "/" + name
-    run_dir = tmp_path_factory.mktemp("cluster")
-    front = _free_ports(1)
-    base = _free_ports(PROCESSES)
-    command = [
-        "bash",
-        str(SCRIPT),
-        "--processes",
-        str(PROCESSES),
-        "--port",
-        str(front),
-        "--backend-port",
-        str(base),
-        "--database",
-        database,
-        "--run-dir",
-        str(run_dir),
-    ]
-    command += ["--redis", REDIS] if _redis_answers() else ["--no-redis"]
-    command += ["--", "--bot-workers", "0", "--bot-delay", "0", "--log-level", "warning"]
-    env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-test-secret"}
-    env["SHADOWTABLE_DATA_DIR"] = str(run_dir / "data")
-    # The servers are subprocesses: they learn the test game from a sitecustomize on their path.
-    site = run_dir / "site"
-    site.mkdir()
-    (site / "sitecustomize.py").write_text(SITECUSTOMIZE.format(tests=str(ROOT / "tests")), "utf-8")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
-    script = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True
-    )
-    assert script.stdout is not None
-    lines: list[str] = []
-    url = None
-    deadline = time.monotonic() + 120
-    try:
-        while url is None and time.monotonic() < deadline:
-            line = script.stdout.readline()
-            if not line:
-                break
-            lines.append(line)
-            found = re.match(r"ShadowTable cluster: open (\S+)/ ", line)
-            if found:
-                url = found.group(1)
-        if url is None:
-            pytest.fail("scripts/cluster.sh did not start:\n" + "".join(lines[-30:]))
-        backends = [f"127.0.0.1:{base + i}" for i in range(PROCESSES)]
-        yield Cluster(url, run_dir, backends)
-    finally:
-        script.send_signal(signal.SIGTERM)
-        try:
-            script.wait(60)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(script.pid, signal.SIGKILL)
-            script.wait()
-        with contextlib.suppress(Exception):
-            asyncio.run(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    folder = tmp_path_factory.mktemp("cluster")
+    with script_cluster(folder, PROCESSES, REDIS if _redis_answers() else None, []) as running:
+        yield running
 
 
 def test_health_through_nginx(cluster: Cluster) -> None:

@@ -26,7 +26,19 @@ from server.conftest import config_for
 from shadowtable.server.app import create_app
 
 FOLDER = Path(tempfile.mkdtemp(prefix="shadowtable-openapi-"))
-APP = create_app(config_for(str(FOLDER / "server.db")))
+UNLIMITED = {
+    "rate_tables": "",
+    "rate_joins": "",
+    "rate_replays": "",
+    "rate_logins": "",
+    "rate_signups": "",
+    "rate_login_failures": "",
+    "max_open_tables": 0,
+    "max_free_seats": 0,
+}
+"""The fuzzer makes hundreds of tables and seats from one client: no per-client limits here
+(``test_limits.py`` tests them; their 429 is in the schema all the same)."""
+APP = create_app(config_for(str(FOLDER / "server.db"), **UNLIMITED))
 schema = schemathesis.openapi.from_dict(APP.openapi())
 schema.app = APP  # requests go to the app in process; its lifespan starts with the first one
 
@@ -91,6 +103,61 @@ def test_operations_on_tables_that_exist_answer_as_documented(path: str, method:
     @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     def answers_as_documented(case: schemathesis.Case, table: str) -> None:
         case.path_parameters = {**(case.path_parameters or {}), "table_id": table}
+        case.call_and_validate(checks=CHECKS)
+
+    answers_as_documented()
+
+
+ARGUMENT_NAMES = ["players", "game_id", "game", "options", "content", "seed", "self", "cls", ""]
+
+
+@given(
+    case=schema["/api/tables"]["POST"].as_strategy(),
+    name=st.sampled_from(ARGUMENT_NAMES),
+    value=st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8), st.lists(st.integers(), max_size=2)),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+def test_options_named_like_arguments_are_refused_not_a_server_error(
+    case: schemathesis.Case, name: str, value: object
+) -> None:
+    """An option named like an argument of the game's constructor (``players`` above all) is a
+    400 with words, never a 500."""
+    if isinstance(case.body, dict):
+        case.body = {**case.body, "options": {name: value}}
+    case.call_and_validate(checks=CHECKS)
+
+
+def test_players_in_options_is_a_400_with_words() -> None:
+    with asgi.get_client(APP) as client:
+        answer = client.post("/api/tables", json={"game": "tiny-showdown", "players": 2, "options": {"players": 4}})
+    assert answer.status_code == 400 and "players" in answer.json()["error"]
+
+
+def test_the_limits_answers_are_documented() -> None:
+    """429 (over a per-client limit) where one can be answered."""
+    paths = APP.openapi()["paths"]
+    for path, method in [
+        ("/api/tables", "post"),
+        ("/api/tables/{table_id}/join", "post"),
+        ("/api/tables/{table_id}/record", "get"),
+        ("/api/session", "post"),
+        ("/api/accounts", "post"),
+    ]:
+        assert "429" in paths[path][method]["responses"], (path, method)
+
+
+LIMITED_APP = create_app(config_for(str(FOLDER / "limited.db"), max_open_tables=2, rate_logins="3/minute"))
+limited_schema = schemathesis.openapi.from_dict(LIMITED_APP.openapi())
+limited_schema.app = LIMITED_APP
+
+
+@pytest.mark.parametrize(("path", "method"), [("/api/tables", "POST"), ("/api/session", "POST")])
+def test_answers_over_a_limit_are_as_documented(path: str, method: str) -> None:
+    """Past a limit (a few tables, a few log-ins) every answer is still one the schema names."""
+
+    @given(case=limited_schema[path][method].as_strategy())
+    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    def answers_as_documented(case: schemathesis.Case) -> None:
         case.call_and_validate(checks=CHECKS)
 
     answers_as_documented()

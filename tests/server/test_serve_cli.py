@@ -53,6 +53,7 @@ def test_serve_prints_the_address_and_answers_health_checks(tmp_path: Path) -> N
         (["--default-bot", "nobody"], "unknown bot 'nobody'"),
         (["--database", "postgresql://nobody@127.0.0.1:1/none"], "cannot open the database postgresql://nobody@"),
         (["--database", "mysql://x/y"], "unsupported database 'mysql'"),
+        (["--rate-tables", "lots"], "--rate-tables: a rate is count/period"),
     ],
 )
 def test_a_bad_setting_is_one_error_line(args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,3 +70,11 @@ def test_a_taken_port_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> N
         assert main(["serve", "--port", str(port)]) == 2
     err = capsys.readouterr().err
     assert err == f"error: cannot listen on 127.0.0.1:{port}: it is in use (choose another with --port)\n"
+
+
+def test_limit_flags_reach_the_configuration() -> None:
+    from shadowtable.server.run import ServeOptions, config_from
+
+    config = config_from(ServeOptions(limits={"max_body": 1000, "rate_logins": "3/minute", "max_free_seats": 0}))
+    assert (config.max_body, config.rate_logins, config.max_free_seats) == (1000, "3/minute", 0)
+    assert config_from(ServeOptions()).max_open_tables == 5, "unset: the default"

@@ -45,6 +45,6 @@ def game_class(game_id: str) -> type[Game[Any]]:
     raise UnknownGameError(f"unknown game {game_id!r}; available: {', '.join(available_games()) or 'none'}")
 
 
-def make(game_id: str, *, players: int, **options: Any) -> Game[Any]:
+def make(game_id: str, /, *, players: int, **options: Any) -> Game[Any]:
     """A configured game; unknown ids, player counts and options raise typed errors."""
     return game_class(game_id)(players, options)

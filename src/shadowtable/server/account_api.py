@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Path, Query, Response
+from fastapi import FastAPI, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from shadowtable.server.accounts import Accounts, clear_cookie
+from shadowtable.server.limits import limits_of
 from shadowtable.server.ratings import Ratings
 
 
@@ -63,17 +64,18 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 def add_account_api(app: FastAPI, accounts: Accounts, ratings: Ratings) -> None:
     """The ``/api/accounts``, ``/api/session``, ``/api/leaderboard`` and ``/api/players`` routes."""
 
-    @app.post("/api/accounts", response_model=AccountOut, status_code=201, responses=_errors(400, 409, 503))
-    async def sign_up(body: Credentials, response: Response) -> dict[str, Any]:
+    @app.post("/api/accounts", response_model=AccountOut, status_code=201, responses=_errors(400, 409, 429, 503))
+    async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
         """Make an account and sign in (the answer sets the HttpOnly cookie ``shadowtable_account``)."""
-        account = await accounts.sign_up(body.name, body.password)
+        account = await limits_of(request).sign_up(request, lambda: accounts.sign_up(body.name, body.password))
         accounts.set_cookie(response, account)
         return {"name": account.name}
 
-    @app.post("/api/session", response_model=AccountOut, responses=_errors(400, 403, 503))
-    async def log_in(body: Credentials, response: Response) -> dict[str, Any]:
-        """Sign in: seats you join from now on are rated under this account."""
-        account = await accounts.log_in(body.name, body.password)
+    @app.post("/api/session", response_model=AccountOut, responses=_errors(400, 403, 429, 503))
+    async def log_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        """Sign in: seats you join from now on are rated under this account (a client's attempts,
+        and wrong passwords for one name, are limited: 429)."""
+        account = await limits_of(request).log_in(request, body.name, lambda: accounts.log_in(body.name, body.password))
         accounts.set_cookie(response, account)
         return {"name": account.name}
 

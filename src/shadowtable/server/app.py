@@ -17,17 +17,20 @@ from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketState
 
 import shadowtable
-from shadowtable.bots.registry import available_bots
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.server.account_api import add_account_api
 from shadowtable.server.accounts import AccountMiddleware, Accounts
-from shadowtable.server.bots import BotRunner
+from shadowtable.server.bot_levels import LEVELS, SEAT_VALUES, plays
+from shadowtable.server.bots import runner_for
 from shadowtable.server.clients import client_key
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, cookie_name, request_token, set_seat_cookie
 from shadowtable.server.errors import NotFound, ServiceError, Unavailable
+from shadowtable.server.limits import ClientLimits, per_client
 from shadowtable.server.ratings import Ratings
+from shadowtable.server.replays import FinishedTables
 from shadowtable.server.service import Connection, NewTable, TableService, display_name
+from shadowtable.server.sizes import SizeLimits
 from shadowtable.server.store import Store
 from shadowtable.server.throttle import SocketCount
 from shadowtable.server.tokens import SeatTokens
@@ -61,8 +64,10 @@ class CreateTable(BaseModel):
     game: str = Field(max_length=64, description="game id, e.g. shadow-planet or shadowlord")
     players: int = Field(ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
-    seats: list[Annotated[str, Field(max_length=200)]] | None = Field(
-        None, max_length=16, description="per seat: human or bot:<name>; default: every seat human"
+    seats: list[Annotated[str, Field(max_length=200, json_schema_extra={"enum": SEAT_VALUES})]] | None = Field(
+        None,
+        max_length=16,
+        description="per seat: human or bot:<level> (a level of GET /api/games); default: every seat human",
     )
     clock: ClockSettings | None = None
     listed: bool = Field(True, description="shown in the lobby")
@@ -134,9 +139,16 @@ class GameOut(BaseModel):
     options: dict[str, Any]
 
 
+class BotLevelOut(BaseModel):
+    name: str = Field(description="seat it as bot:<name>")
+    description: str
+    plays: dict[str, list[int]] = Field(description="the games it plays here, each with its player counts")
+
+
 class Catalogue(BaseModel):
     games: list[GameOut]
-    bots: list[str]
+    bots: list[str] = Field(description="the bot levels a seat may be given")
+    levels: list[BotLevelOut]
 
 
 class Health(BaseModel):
@@ -154,6 +166,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     503: {"model": Problem},
 }
 UNAVAILABLE: dict[int | str, dict[str, Any]] = {503: {"model": Problem}}
+LIMITED: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {"model": Problem, "description": "over a limit"}}
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -161,12 +174,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     config = config or ServerConfig()
     state: dict[str, TableService] = {}
     accounts, ratings = Accounts(), Ratings()
+    limits = ClientLimits(config)
+    finished = FinishedTables(lambda: state["service"], config.replay_cache)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(config.database_url(), sqlite_synchronous=config.sqlite_synchronous)
         await store.open()
-        bots = BotRunner(config.bot_workers, config.bot_budget_s)
+        bots = _app.state.bots = runner_for(config)
+        await bots.start()  # workers warm (games, bots, PyTorch) before the first request
         service = TableService(
             config, store, SeatTokens(config.signing_secret(), config.token_max_age_s), bots, view_fragments
         )
@@ -204,7 +220,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=exc.headers())
 
     @app.exception_handler(HTTPException)
     async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
@@ -234,7 +250,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     options={o.name: o.default for o in spec.options},
                 )
             )
-        return Catalogue(games=out, bots=available_bots())
+        levels = [BotLevelOut(name=lv.name, description=lv.description, plays=plays(lv.name)) for lv in LEVELS.values()]
+        return Catalogue(games=out, bots=[level.name for level in levels if level.plays], levels=levels)
 
     @app.get("/api/games/{game_id}/reference", responses=ERRORS)
     async def reference(game_id: Annotated[str, Path(max_length=64)], players: int = Query(ge=1, le=16)) -> Any:
@@ -254,7 +271,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """The lobby: listed tables, newest first (``open``: waiting for players)."""
         return await service().lobby(status, limit)
 
-    @app.post("/api/tables", response_model=Seated, status_code=201, responses=ERRORS)
+    @app.post("/api/tables", response_model=Seated, status_code=201, responses=LIMITED)
     async def create(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
         """Create a table; with ``sit`` you take its first human seat and get that seat's token
         (signed in: as your account, under its name)."""
@@ -264,7 +281,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             display_name(body.name, 0)  # checked before anything is created
         seats = body.seats if body.seats is not None else ["human"] * body.players
         clock = body.clock.model_dump() if body.clock is not None else None
-        table = await svc.create(NewTable(body.game, body.players, body.options, seats, clock, body.listed))
+        async with limits.creating(request, svc) as made:
+            table = await svc.create(NewTable(body.game, body.players, body.options, seats, clock, body.listed))
+            made(table.id)
         if body.sit and any(not s.taken for s in table.seats):
             name, account_id = (account.name, account.id) if account else (body.name, None)
             table, seat, token = await svc.join(table.id, name, None, account_id, as_host=True)
@@ -278,7 +297,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         svc = service()
         return svc.info(await svc.table(table_id))
 
-    @app.post("/api/tables/{table_id}/join", response_model=Seated, responses=ERRORS)
+    @app.post("/api/tables/{table_id}/join", response_model=Seated, responses=LIMITED)
     async def join(
         table_id: TableId,
         body: JoinTable,
@@ -293,9 +312,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         account = accounts.current(request)
         name, account_id = (account.name, account.id) if account else (body.name, None)
         holder = request_token(request, table_id, authorization) if authorization else None
-        table, seat, token = await svc.join(
-            table_id, name, body.seat, account_id, holder=holder, move=body.move, invite=body.invite
-        )
+        async with limits.joining(request, svc) as took:
+            table, seat, token = await svc.join(
+                table_id, name, body.seat, account_id, holder=holder, move=body.move, invite=body.invite
+            )
+            took(table.id, seat, token)
         set_seat_cookie(response, table.id, token, config)
         return {"table": svc.info(table), "seat": seat, "token": token}
 
@@ -348,13 +369,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         svc = service()
         return svc.info(await svc.rematch(table_id, request_token(request, table_id, authorization)))
 
-    @app.get("/api/tables/{table_id}/record", responses=ERRORS)
+    @app.get("/api/tables/{table_id}/record", responses=LIMITED, dependencies=[per_client("replays")])
     async def record(table_id: TableId) -> JSONResponse:
         """The full game record of a finished table, for ``shadowtable replay`` and ``view``."""
-        rec = await service().record(table_id)
+        done = await finished.get(table_id, "the record is available once the game is over")
         return JSONResponse(
-            rec.to_json(),
-            headers={"Content-Disposition": f'attachment; filename="{rec.game}-{table_id}.json"'},
+            done.record,
+            headers={"Content-Disposition": f'attachment; filename="{done.record["game"]}-{table_id}.json"'},
         )
 
     sockets = SocketCount(config.sockets_per_client)
@@ -427,10 +448,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     await websocket.close(code=code, reason=connection.close_reason)
 
     app.state.accounts, app.state.ratings = accounts, ratings
+    app.state.limits, app.state.finished = limits, finished
     add_account_api(app, accounts, ratings)
     add_pages(app, service, config, accounts)
     add_account_pages(app, service, accounts, ratings)
     app.add_middleware(AccountMiddleware, accounts=accounts)
+    app.add_middleware(SizeLimits, max_body=config.max_body, max_header=config.max_header)  # outermost
     return app
 
 

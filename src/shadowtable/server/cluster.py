@@ -96,72 +96,145 @@ class Leases:
 
 
 class Bus:
-    """Redis pub/sub between the server processes; every failure only degrades to polling."""
+    """Redis pub/sub between the server processes; every failure only degrades to polling.
 
-    def __init__(self, url: str, process_id: str) -> None:
+    One connection session at a time: subscribe, then read until the connection is lost (or a
+    publish fails), then retry with backoff (``retry_min_s`` doubling up to ``retry_max_s``) on a
+    fresh connection.  The loss is logged once (``bus down``), the return once (``bus
+    reconnected``), and on return ``on_reconnect`` re-reads the tables: a message may have been
+    lost meanwhile.  Every connection is named ``shadowtable-bus-<process id>`` (``CLIENT LIST``).
+    """
+
+    def __init__(self, url: str, process_id: str, retry_min_s: float = 0.2, retry_max_s: float = 5.0) -> None:
         self.url = url
         self.process_id = process_id
+        self.retry_min_s = retry_min_s
+        self.retry_max_s = retry_max_s
         self.healthy = False
+        self.client_name = "shadowtable-bus-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in process_id)
         self._client: Any = None
         self._task: asyncio.Task[None] | None = None
-        self._warned = False
+        self._lost = asyncio.Event()
+        self._was_up = False
+        self._said_down = False
 
-    async def start(self, handler: Handler) -> None:
-        import redis.asyncio as redis
-
-        self._client = redis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=None)
-        self._task = asyncio.create_task(self._listen(handler), name="bus-listen")
+    async def start(self, handler: Handler, on_reconnect: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Listen in the background: ``handler(table_id, message)`` for each other process's message."""
+        self._task = asyncio.create_task(self._run(handler, on_reconnect), name="bus-listen")
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-        if self._client is not None:
-            with contextlib.suppress(Exception):
-                await self._client.aclose()
+        self.healthy = False
 
     async def publish(self, table_id: str, message: dict[str, Any]) -> None:
-        """Tell the other processes about ``table_id`` (dropped, and logged once, if Redis is down)."""
-        if self._client is None:
+        """Tell the other processes about ``table_id`` (dropped while the bus is down: they poll).
+
+        A connection closed under it is retried once on a fresh one (a message said twice only
+        costs a re-read); a second failure marks the bus down and starts a new session."""
+        client = self._client
+        if client is None or not self.healthy:
             return
         body = json.dumps({**message, "from": self.process_id}, separators=(",", ":"))
-        try:
-            await asyncio.wait_for(self._client.publish(CHANNEL_PREFIX + table_id, body), 1.0)
-        except Exception as exc:  # noqa: BLE001 - Redis is a speed-up, never the truth
-            self._down(exc)
+        for attempt in range(2):
+            try:
+                await asyncio.wait_for(client.publish(CHANNEL_PREFIX + table_id, body), 1.0)
+                return
+            except Exception as exc:  # noqa: BLE001 - Redis is a speed-up, never the truth
+                if attempt or not _closed(exc):
+                    break
+        if client is self._client:
+            self._down()
+            self._lost.set()
 
-    def _down(self, exc: BaseException) -> None:
-        if self.healthy or not self._warned:
-            log.warning("redis unavailable: polling the database instead", extra={"event": "bus_down"})
-            self._warned = True
+    def _connect(self) -> Any:
+        """A fresh client (its own connection pool) that raises at once on a lost connection."""
+        import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        return redis.Redis.from_url(
+            self.url,
+            socket_connect_timeout=2,
+            socket_timeout=None,
+            socket_keepalive=True,
+            retry=Retry(NoBackoff(), 0),
+            client_name=self.client_name,
+        )
+
+    def _up(self) -> bool:
+        """Mark the bus up; whether it had been down (its tables must be re-read)."""
+        came_back = not self.healthy and self._said_down
+        if came_back:
+            log.info("bus reconnected", extra={"event": "bus_up"})
+        elif not self._was_up:
+            log.info("bus connected", extra={"event": "bus_up"})
+        self.healthy, self._was_up, self._said_down = True, True, False
+        return came_back
+
+    def _down(self) -> None:
+        """Mark the bus down, logging it once per outage."""
+        if not self._said_down:
+            log.warning("bus down: polling the database until redis is back", extra={"event": "bus_down"})
+            self._said_down = True
         self.healthy = False
-        del exc
 
-    async def _listen(self, handler: Handler) -> None:
-        delay = 0.2
+    async def _run(self, handler: Handler, on_reconnect: Callable[[], Awaitable[None]] | None) -> None:
+        delay = self.retry_min_s
         while True:
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            client = self._connect()
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.psubscribe(CHANNEL_PREFIX + "*")
-                if not self.healthy:
-                    log.info("redis connected", extra={"event": "bus_up"})
-                self.healthy, self._warned, delay = True, False, 0.2
-                async for message in pubsub.listen():
-                    if message.get("type") != "pmessage":
-                        continue
-                    await self._deliver(message, handler)
-                raise ConnectionError("the subscription ended")
+                self._lost.clear()
+                self._client = client
+                delay = self.retry_min_s
+                if self._up() and on_reconnect is not None:
+                    await self._resync(on_reconnect)
+                await self._listen(pubsub, handler)
             except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
                 raise
-            except Exception as exc:  # noqa: BLE001 - reconnect with backoff
-                self._down(exc)
+            except Exception:  # noqa: BLE001 - reconnect with backoff
+                self._down()
+            finally:
+                self._client = None
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.retry_max_s)
+
+    async def _resync(self, on_reconnect: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await on_reconnect()
+        except StoreError:
+            pass  # the database is away too: the periodic re-read catches up
+        except Exception:  # noqa: BLE001 - the listener must go on
+            log.exception("re-reading the tables after the bus came back failed", extra={"event": "bus_error"})
+
+    async def _listen(self, pubsub: Any, handler: Handler) -> None:
+        """Deliver messages until the connection is lost or a publish failed (then raise)."""
+        reading = asyncio.ensure_future(self._read(pubsub, handler))
+        lost = asyncio.ensure_future(self._lost.wait())
+        try:
+            await asyncio.wait({reading, lost}, return_when=asyncio.FIRST_COMPLETED)
+            why = "a publish failed" if lost.done() else "the subscription ended"
+            if reading.done() and reading.exception() is not None:
+                why = f"the subscription failed: {reading.exception()}"
+        finally:
+            for task in (reading, lost):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        raise ConnectionError(why)
+
+    async def _read(self, pubsub: Any, handler: Handler) -> None:
+        async for message in pubsub.listen():
+            if message.get("type") == "pmessage":
+                await self._deliver(message, handler)
 
     async def _deliver(self, message: dict[str, Any], handler: Handler) -> None:
         channel = message.get("channel")
@@ -184,3 +257,10 @@ class Bus:
             pass  # the database is away: the periodic re-read catches up
         except Exception:  # noqa: BLE001 - one bad message must not stop the listener
             log.exception("bus message failed", extra={"event": "bus_error"})
+
+
+def _closed(exc: BaseException) -> bool:
+    """Whether ``exc`` says a Redis connection was closed (worth one retry on a fresh one)."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    return isinstance(exc, RedisConnectionError | ConnectionError)

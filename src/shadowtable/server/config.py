@@ -13,6 +13,13 @@ from shadowtable.saves import data_dir
 ENV_PREFIX = "SHADOWTABLE_"
 
 
+def default_bot_workers() -> int:
+    """One bot worker per core the server may use but one, and at least two: with a single worker,
+    one table's search would hold every other table's bots."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(2, cores - 1)
+
+
 @dataclass
 class ServerConfig:
     """Everything the server reads at start (see ``docs/server.md``)."""
@@ -27,11 +34,13 @@ class ServerConfig:
     grace_s: float = 60.0
     """How long a seat may be away before a bot takes it over."""
     bot_budget_s: float = 5.0
-    """The time a bot has for one decision; past it the seat's move is a random legal one."""
-    bot_workers: int = 1
-    """Processes that run bots (0: a thread of the server process, for tests)."""
+    """The time a bot has for one decision, waiting for a worker included; past it the seat's move
+    is a random legal one and a worker still deciding is killed and replaced."""
+    bot_workers: int = field(default_factory=lambda: default_bot_workers())
+    """Processes that run bots (default: the cores less one, at least 2; 0: a thread, for tests)."""
     default_bot: str = "heuristic"
-    """The bot that takes over a seat whose player left or ran out of time."""
+    """The bot that takes over a seat whose player left or ran out of time: a bot level, or any bot
+    spec (the operator's choice; clients only pick levels)."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite's ``synchronous``: NORMAL survives a killed server, FULL also a power cut."""
     max_frame: int = 64 * 1024
@@ -42,10 +51,10 @@ class ServerConfig:
     """``redis://host:port/db`` carrying table events between server processes; empty: one process."""
     lease_s: float = 10.0
     """How long a process owns a table without renewing (a dead owner's tables move after this)."""
-    ws_frame_rate: str = "20 per 2 seconds"
+    ws_frame_rate: str = "20/2seconds"
     """Frames one WebSocket may send (``limits`` notation); over it a frame is refused unprocessed
     (an ``act`` of the seat that decides now is never counted, pings have their own rate)."""
-    ws_ping_rate: str = "100 per second"
+    ws_ping_rate: str = "100/second"
     """Pings one WebSocket may send (answered with a constant ``pong``, so counted apart)."""
     ws_flood_factor: int = 3
     """A socket that sends this many times :attr:`ws_frame_rate` (or :attr:`ws_ping_rate`) in one
@@ -56,8 +65,30 @@ class ServerConfig:
     """Messages queued for a socket that does not read before it is closed."""
     sockets_per_client: int = 32
     """Open WebSockets one client address may hold in this process; more are closed (4429)."""
-    chat_rate: str = "5 per 10 seconds"
+    chat_rate: str = "5/10seconds"
     """Chat lines one seat may send (``limits`` notation); more are refused with a retry hint."""
+    rate_tables: str = "20/minute;200/hour"
+    """Tables one client may create (``count/period``, several joined by ``;``; empty: no limit)."""
+    rate_joins: str = "30/minute"
+    """Seats one client may take by joining."""
+    rate_replays: str = "120/minute"
+    """Replay pages and game records one client may ask for."""
+    rate_logins: str = "10/minute"
+    """Log-in attempts from one client."""
+    rate_signups: str = "5/hour"
+    """Accounts one client may make."""
+    rate_login_failures: str = "5/15minutes"
+    """Wrong passwords for one account name, from anywhere; past them that name's log-in is refused."""
+    max_open_tables: int = 5
+    """Tables one client created that have not started (0: no limit)."""
+    max_free_seats: int = 8
+    """Seats one client took by joining at tables that have not started (0: no limit)."""
+    max_body: int = 64 * 1024
+    """The largest request body accepted, in bytes (0: no limit)."""
+    max_header: int = 16 * 1024
+    """The largest request head (request line and headers) accepted, in bytes (0: no limit)."""
+    replay_cache: int = 32
+    """Finished tables whose replay (checkpoints and each audience's log) is kept in memory."""
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}")
     """This process's name in table leases (unique per start)."""
 

@@ -10,6 +10,10 @@ class ServiceError(ShadowTableError):
 
     status = 400
 
+    def headers(self) -> dict[str, str]:
+        """Headers the answer carries besides the status (a retry hint)."""
+        return {}
+
 
 class NotFound(ServiceError):
     status = 404
@@ -29,3 +33,16 @@ class Unavailable(ServiceError):
 
 class Stale(Conflict):
     """Another server process changed the table first: re-read it and decide again."""
+
+
+class RateLimited(ServiceError):
+    """A client over one of its limits (a rate or a count): ``retry_after`` seconds to wait."""
+
+    status = 429
+
+    def __init__(self, what: str, retry_after: int) -> None:
+        self.retry_after = max(1, int(retry_after))
+        super().__init__(f"{what}; try again in {self.retry_after} s")
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}

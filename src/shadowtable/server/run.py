@@ -8,9 +8,10 @@ import os
 import socket
 from dataclasses import dataclass, field
 
-from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import ShadowTableError
-from shadowtable.server.config import ServerConfig
+from shadowtable.server.bot_levels import check_default_bot
+from shadowtable.server.config import ServerConfig, default_bot_workers
+from shadowtable.server.limits import LIMIT_FIELDS, rate_items
 from shadowtable.server.store import Store, shown_url
 from shadowtable.server.throttle import rate
 
@@ -30,16 +31,18 @@ class ServeOptions:
     allowed_origins: list[str] = field(default_factory=list)
     grace_s: float = 60.0
     bot_budget_s: float = 5.0
-    bot_workers: int = 1
+    bot_workers: int | None = None
     bot_delay_s: float = 0.5
     default_bot: str = "heuristic"
     sqlite_synchronous: str = "NORMAL"
     log_level: str = "info"
     redis_url: str = ""
     lease_s: float = 10.0
-    ws_frame_rate: str = "20 per 2 seconds"
-    chat_rate: str = "5 per 10 seconds"
+    ws_frame_rate: str = "20/2seconds"
+    chat_rate: str = "5/10seconds"
     sockets_per_client: int = 32
+    limits: dict[str, str | int] = field(default_factory=dict)
+    """Per-client and size limits: :class:`ServerConfig` field -> value (unset: the default)."""
 
 
 def config_from(options: ServeOptions) -> ServerConfig:
@@ -49,7 +52,7 @@ def config_from(options: ServeOptions) -> ServerConfig:
         raise ServeError(f"--sqlite-sync must be NORMAL or FULL, got {options.sqlite_synchronous[:20]!r}")
     if options.log_level.lower() not in LOG_LEVELS:
         raise ServeError(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
-    make_bot(options.default_bot)
+    check_default_bot(options.default_bot)
     if options.redis_url and not options.redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise ServeError("--redis must be a redis://host:port/db address")
     if options.redis_url and not options.database.startswith("postgresql"):
@@ -61,6 +64,7 @@ def config_from(options: ServeOptions) -> ServerConfig:
             raise ServeError(f"{flag}: {exc}") from None
     if options.sockets_per_client < 1:
         raise ServeError("--sockets-per-client must be at least 1")
+    check_limits(options.limits)
     origins = [o.strip().rstrip("/") for item in options.allowed_origins for o in item.split(",") if o.strip()]
     return ServerConfig(
         database=options.database,
@@ -68,7 +72,7 @@ def config_from(options: ServeOptions) -> ServerConfig:
         allowed_origins=origins,
         grace_s=options.grace_s,
         bot_budget_s=options.bot_budget_s,
-        bot_workers=options.bot_workers,
+        bot_workers=default_bot_workers() if options.bot_workers is None else options.bot_workers,
         bot_delay_s=options.bot_delay_s,
         default_bot=options.default_bot,
         sqlite_synchronous=sync,
@@ -77,7 +81,23 @@ def config_from(options: ServeOptions) -> ServerConfig:
         ws_frame_rate=options.ws_frame_rate,
         chat_rate=options.chat_rate,
         sockets_per_client=options.sockets_per_client,
+        **options.limits,  # type: ignore[arg-type]
     )
+
+
+def check_limits(limits: dict[str, str | int]) -> None:
+    """:class:`ServeError` for a limit that is not one, or a value that does not fit it."""
+    for name, value in limits.items():
+        kind = LIMIT_FIELDS.get(name)
+        if kind is None:
+            raise ServeError(f"no limit is called {name!r}")
+        if kind is int and (not isinstance(value, int) or value < 0):
+            raise ServeError(f"--{name.replace('_', '-')} must be a whole number, 0 or more")
+        if kind is str:
+            try:
+                rate_items(str(value))
+            except ValueError as exc:
+                raise ServeError(f"--{name.replace('_', '-')}: {exc}") from None
 
 
 async def _check_database(config: ServerConfig) -> None:
@@ -119,6 +139,8 @@ def serve(options: ServeOptions) -> None:
         port=options.port,
         log_config=None,
         ws_max_size=config.max_frame,
+        http="h11",  # h11 bounds a request's head (httptools would buffer any size)
+        h11_max_incomplete_event_size=config.max_header or None,
         timeout_graceful_shutdown=10,
         access_log=True,
     )

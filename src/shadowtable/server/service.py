@@ -21,13 +21,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from shadowtable.bots.base import check_bot_fits
-from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
 from shadowtable.server import schema
+from shadowtable.server.bot_levels import LEVELS, check_seat_bot, run_spec
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.cluster import Bus, Leases
 from shadowtable.server.config import ServerConfig
@@ -179,7 +178,7 @@ class NewTable:
     players: int
     options: dict[str, Any]
     seats: list[str]
-    """Per seat: ``"human"`` or ``"bot:<spec>"`` (e.g. ``"bot:heuristic"``)."""
+    """Per seat: ``"human"`` or ``"bot:<level>"`` (e.g. ``"bot:heuristic"``; see ``bot_levels``)."""
     clock: dict[str, Any] | None = None
     listed: bool = True
 
@@ -220,7 +219,7 @@ class TableService:
     async def start(self) -> None:
         """Join the other processes (with ``--redis``): listen on the bus, keep and take leases."""
         if self.bus is not None:
-            await self.bus.start(self._on_bus)
+            await self.bus.start(self._on_bus, on_reconnect=self._resync)
             self._lease_task = asyncio.ensure_future(self._lease_loop())
 
     # -- life -----------------------------------------------------------------------------------
@@ -263,16 +262,14 @@ class TableService:
         return task
 
     # -- tables ---------------------------------------------------------------------------------
-    async def create(self, new: NewTable) -> Table:
-        """Create, store and return a table; :class:`ServiceError` for a bad request."""
+    async def create(self, new: NewTable, *, default_bot_seats: bool = False) -> Table:
+        """Create, store and return a table; :class:`ServiceError` for a bad request.  Seats are
+        bot levels only, and with ``default_bot_seats`` (a rematch) also the server's default bot."""
         refused = sorted(name for name in SERVER_REFUSED_OPTIONS & set(new.options) if new.options[name] is not None)
         if refused:
             raise ServiceError(f"option {refused[0]!r} is not accepted by the server (it names a file on its disk)")
-        try:
-            game = make(new.game, players=new.players, **new.options)
-        except ShadowTableError as exc:
-            raise ServiceError(str(exc)) from exc
-        seats = _seats(new.seats, game)
+        game = _new_game(new.game, new.players, new.options)
+        seats = _seats(new.seats, game, self.config.default_bot if default_bot_seats else None)
         clock = _clock(new.clock)
         if clock is not None:
             for seat in seats:
@@ -711,10 +708,14 @@ class TableService:
                 raise Conflict("a rematch can start once the game is over")
             if table.rematch is not None:
                 return await self.table(table.rematch)
-            kinds = ["human" if s.kind == "human" else f"bot:{s.bot}" for s in table.seats]
+            default = self.config.default_bot
+            kinds = [
+                "human" if s.kind == "human" else f"bot:{s.bot if s.bot in LEVELS else default}" for s in table.seats
+            ]
             clock = None if table.clock is None else _public_clock(table.clock)
             new = await self.create(
-                NewTable(table.game.spec.id, table.game.players, dict(table.game.options), kinds, clock, table.listed)
+                NewTable(table.game.spec.id, table.game.players, dict(table.game.options), kinds, clock, table.listed),
+                default_bot_seats=True,
             )
             await self._write(sa.update(schema.tables).where(schema.tables.c.id == table.id).values(rematch=new.id))
             table.rematch = new.id
@@ -1268,6 +1269,13 @@ class TableService:
             if self.presence(table) != before:
                 self._send_presence(table)
 
+    async def _resync(self) -> None:
+        """The bus is back after an outage: re-read every table held here that may have changed
+        meanwhile (a message may have been lost), as a seat's hello does."""
+        for table in list(self.tables.values()):
+            if table.status != "over" or table.connections:
+                await self.refresh(table)
+
     async def refresh(self, table: Table) -> None:
         """Re-read ``table`` from the database (another process changed it) and send what is new."""
         async with table.lock:
@@ -1404,7 +1412,8 @@ class TableService:
             if self.config.bot_delay_s:
                 await asyncio.sleep(self.config.bot_delay_s)
             state = table.live.state
-            spec = table.seats[seat].bot or self.config.default_bot
+            bot = table.seats[seat].bot or self.config.default_bot
+            spec = run_spec(bot, self.config.default_bot, self.config.bot_budget_s)
             legal = table.game.legal_actions(state)
             action = await self.bots.choose(table.game, spec, seat, table.game.observe(state, seat), legal)
             async with table.lock:
@@ -1512,10 +1521,25 @@ def _window(throttle: Throttle) -> str:
     return f"{item.multiples} {unit}s" if item.multiples != 1 else unit
 
 
-def _seats(specs: list[str], game: Game[Any]) -> list[Seat]:
+def _new_game(game_id: str, players: int, options: dict[str, Any]) -> Game[Any]:
+    """The game a new table plays; :class:`ServiceError` for an unknown game, player count or
+    option (``players`` is the table's own field, never an option)."""
+    if "players" in options:
+        raise ServiceError("options: 'players' is not a game option (the player count is the table's 'players')")
+    try:
+        return make(game_id, players=players, **options)
+    except ShadowTableError as exc:
+        raise ServiceError(str(exc)) from exc
+    except (TypeError, ValueError) as exc:
+        raise ServiceError(f"options: not accepted by {game_id}: {str(exc)[:200]}") from exc
+
+
+def _seats(specs: list[str], game: Game[Any], default_bot: str | None = None) -> list[Seat]:
+    """The seats of a new table: ``human`` or ``bot:<level>`` (``default_bot``, if given, too);
+    nothing is loaded to check a bot (its level says what it plays)."""
     players = game.players
     if len(specs) != players:
-        raise ServiceError(f"seats: expected {players} entries (human or bot:<name>), got {len(specs)}")
+        raise ServiceError(f"seats: expected {players} entries (human or bot:<level>), got {len(specs)}")
     seats = []
     for i, spec in enumerate(specs):
         if spec == "human":
@@ -1523,11 +1547,12 @@ def _seats(specs: list[str], game: Game[Any]) -> list[Seat]:
             continue
         kind, _, bot = spec.partition(":")
         if kind != "bot" or not bot:
-            raise ServiceError(f"seats[{i}]: expected 'human' or 'bot:<name>', got {spec[:40]!r}")
-        try:
-            check_bot_fits(make_bot(bot), game)  # refused now, not at its first decision
-        except ShadowTableError as exc:
-            raise ServiceError(f"seats[{i}]: {exc}") from exc
+            raise ServiceError(f"seats[{i}]: expected 'human' or 'bot:<level>', got {spec[:40]!r}")
+        if bot != default_bot:
+            try:
+                check_seat_bot(bot, game.spec.id, players)  # refused now, not at its first decision
+            except ShadowTableError as exc:
+                raise ServiceError(f"seats[{i}]: {exc}") from exc
         seats.append(Seat("bot", bot, None, None))
     return seats
 

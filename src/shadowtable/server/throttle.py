@@ -13,11 +13,11 @@ from limits.strategies import MovingWindowRateLimiter
 
 
 def rate(text: str) -> RateLimitItem:
-    """A rate in ``limits`` notation (``"20 per 2 seconds"``); ``ValueError`` if it is not one."""
+    """A rate in ``limits`` notation (``"20/2seconds"``); ``ValueError`` if it is not one."""
     try:
         item = parse(text)
     except ValueError as exc:
-        raise ValueError(f"not a rate: {text[:40]!r} (write e.g. '20 per 2 seconds')") from exc
+        raise ValueError(f"not a rate: {text[:40]!r} (write e.g. 20/2seconds)") from exc
     if item.amount < 1:
         raise ValueError(f"not a rate: {text[:40]!r} (the amount must be at least 1)")
     return item

@@ -8,23 +8,21 @@ spectator) would have had at that step.
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 from collections.abc import Callable
-from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
-from shadowtable.core.game import Game
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.server.accounts import Accounts, clear_cookie
-from shadowtable.server.errors import Conflict, ServiceError
-from shadowtable.server.live import LiveTable, replayed
+from shadowtable.server.clients import client_key
+from shadowtable.server.errors import ServiceError
+from shadowtable.server.limits import limits_of
 from shadowtable.server.ratings import Ratings, result_words
+from shadowtable.server.replays import FinishedTables
 from shadowtable.server.service import TableService
-from shadowtable.server.views import seat_view
 from shadowtable.web.pages import error_page, page, see
 from shadowtable.web.render import board_stylesheet, view_fragments
 
@@ -37,17 +35,6 @@ def when(at: float | None) -> str:
     if at is None:
         return ""
     return datetime.datetime.fromtimestamp(at, tz=datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def replay_message(game: Game[Any], rows: list[tuple[int, int]], seat: int | None, step: int) -> dict[str, Any]:
-    """The view message ``seat`` (``None``: a spectator) had after the first ``step`` actions of a
-    finished game, with every event it had been told; never actionable (no ``legal``)."""
-    live = LiveTable.new(game)
-    live.commit(replayed(game, rows[:step]))
-    channel = live.channels[seat]
-    message = seat_view(game, live.state, seat, v=channel.v, events=channel.since(0), turn=None)
-    message["legal"] = message["groups"] = None
-    return message
 
 
 def add_account_pages(app: FastAPI, service: Callable[[], TableService], accounts: Accounts, ratings: Ratings) -> None:
@@ -66,7 +53,9 @@ def add_account_pages(app: FastAPI, service: Callable[[], TableService], account
     async def signup(request: Request) -> Response:
         form = await form_of(request)
         try:
-            account = await accounts.sign_up(form.get("name", ""), form.get("password", ""))
+            account = await limits_of(request).sign_up(
+                request, lambda: accounts.sign_up(form.get("name", ""), form.get("password", ""))
+            )
         except ServiceError as exc:
             return error_page(exc)
         response = see("/")
@@ -81,7 +70,8 @@ def add_account_pages(app: FastAPI, service: Callable[[], TableService], account
     async def login(request: Request) -> Response:
         form = await form_of(request)
         try:
-            account = await accounts.log_in(form.get("name", ""), form.get("password", ""))
+            name, password = form.get("name", ""), form.get("password", "")
+            account = await limits_of(request).log_in(request, name, lambda: accounts.log_in(name, password))
         except ServiceError as exc:
             return error_page(exc)
         response = see("/")
@@ -137,43 +127,42 @@ def add_account_pages(app: FastAPI, service: Callable[[], TableService], account
         return page("player.html", player=account.name, games=games, names=game_names())
 
     @router.get("/replay/{table_id}", response_class=HTMLResponse)
-    async def replay(table_id: str, seat: str = "", step: str = "0") -> HTMLResponse:
-        svc = service()
+    async def replay(table_id: str, request: Request, seat: str = "", step: str = "0") -> HTMLResponse:
+        finished: FinishedTables = request.app.state.finished
         try:
-            table = await svc.table(table_id)
-            if table.status != "over":
-                raise Conflict("a replay is shown once the game is over")
-            players = table.game.players
+            await limits_of(request).hit("replays", client_key(request))
+            done = await finished.get(table_id, "a replay is shown once the game is over")
+            players = done.game.players
             if seat in {"", "spectator"}:
                 audience: int | None = None
             elif seat.isascii() and seat.isdigit() and len(seat) < 4 and int(seat) < players:
                 audience = int(seat)
             else:
                 raise ServiceError(f"seat: a number from 0 to {players - 1}, or none to watch")
-            rows = list(table.live.rows)
-            last = len(rows)
+            last = len(done.rows)
             if step == "end":
                 k = last
             elif step.isascii() and step.isdigit() and len(step) < 8 and int(step) <= last:
                 k = int(step)
             else:
                 raise ServiceError(f"step: a number from 0 to {last}")
-            message = await asyncio.to_thread(replay_message, table.game, rows, audience, k)
+            message = await done.message(audience, k)
         except ServiceError as exc:
             return error_page(exc)
-        info = svc.info(table)
+        game = done.game
+        info = done.info
         shown = {**info, "status": "over" if k == last else "playing"}
-        fragments = view_fragments(table.game, message, shown)
+        fragments = view_fragments(game, message, shown)
         returns = info["returns"] or []
         results = [
             {"name": s["name"], "seat": s["seat"], "result": result_words(returns, s["seat"]) if returns else ""}
             for s in info["seats"]
         ]
-        base = f"/replay/{quote(table.id)}?" + ("" if audience is None else f"seat={audience}&")
+        base = f"/replay/{quote(table_id)}?" + ("" if audience is None else f"seat={audience}&")
         return page(
             "replay.html",
             table=info,
-            game_name=table.game.spec.name,
+            game_name=game.spec.name,
             seat=audience,
             step=k,
             last=last,
@@ -183,18 +172,18 @@ def add_account_pages(app: FastAPI, service: Callable[[], TableService], account
                 "next": f"{base}step={min(last, k + 1)}",
                 "last": f"{base}step={last}",
             },
-            views=[{"label": "Spectator", "href": f"/replay/{quote(table.id)}?step={k}", "current": audience is None}]
+            views=[{"label": "Spectator", "href": f"/replay/{quote(table_id)}?step={k}", "current": audience is None}]
             + [
                 {
                     "label": f"Seat {s['seat']}: {s['name']}",
-                    "href": f"/replay/{quote(table.id)}?seat={s['seat']}&step={k}",
+                    "href": f"/replay/{quote(table_id)}?seat={s['seat']}&step={k}",
                     "current": audience == s["seat"],
                 }
                 for s in info["seats"]
             ],
             results=results,
             fragments=fragments,
-            stylesheet=board_stylesheet(type(table.game)),
+            stylesheet=board_stylesheet(type(game)),
         )
 
     app.include_router(router)

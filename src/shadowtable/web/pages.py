@@ -7,7 +7,6 @@ the table page live over the game socket.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import time
 from collections.abc import Callable
@@ -19,24 +18,19 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 import shadowtable
-from shadowtable.bots.policy_bot import shipped_policy
-from shadowtable.bots.registry import available_bots
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.server.accounts import Accounts, signed_in
+from shadowtable.server.bot_levels import LEVELS, levels_for
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, request_token, set_seat_cookie
 from shadowtable.server.errors import Conflict, Forbidden, ServiceError
+from shadowtable.server.limits import limits_of
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService, display_name
 from shadowtable.web.render import board_stylesheet, view_fragments
 from shadowtable.web.templating import render
 
-BOT_LEVELS = {
-    "random": "Random (level 0: any legal move)",
-    "heuristic": "Heuristic (level 1: plays sensibly, quick)",
-    "ismcts": "ISMCTS (level 2: searches, stronger and slower)",
-    "policy": "Trained policy (learned by self-play, quick)",
-}
+BOT_LEVELS = {name: level.description for name, level in LEVELS.items()}
 CLOCKS = {"": "No clock", "300": "5 minutes each", "900": "15 minutes each", "1800": "30 minutes each"}
 TABLE_PATH = r"^[A-Za-z0-9_-]{1,32}$"
 
@@ -47,7 +41,9 @@ def page(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
 
 
 def error_page(exc: ServiceError) -> HTMLResponse:
-    return page("error.html", status_code=exc.status, message=str(exc))
+    answer = page("error.html", status_code=exc.status, message=str(exc))
+    answer.headers.update(exc.headers())
+    return answer
 
 
 def see(url: str) -> RedirectResponse:
@@ -96,12 +92,9 @@ def parse_clock(form: dict[str, str]) -> dict[str, Any] | None:
 
 
 def bots_offered(game: str, players: int) -> list[str]:
-    """The bots the lobby offers for ``game`` with ``players`` players: the trained policy only
-    where one ships for them and PyTorch is installed."""
-    offered = [b for b in BOT_LEVELS if b in available_bots() and b != "policy"]
-    if shipped_policy(game, players) is not None and importlib.util.find_spec("torch") is not None:
-        offered.append("policy")
-    return offered
+    """The bot levels the lobby offers for ``game`` with ``players`` players (the trained policy
+    only where one ships for them and PyTorch is installed)."""
+    return levels_for(game, players)
 
 
 def parse_seats(form: dict[str, str], game: str, players: int) -> list[str]:
@@ -224,7 +217,9 @@ def add_pages(
                 parse_clock(form),
                 form.get("listed", "yes") == "yes",
             )
-            table = await svc.create(new)
+            async with limits_of(request).creating(request, svc) as made:
+                table = await svc.create(new)
+                made(table.id)
             table, _seat, token = await svc.join(table.id, name, 0, account_id, as_host=True)
         except ServiceError as exc:
             return error_page(exc)
@@ -336,9 +331,11 @@ def add_pages(
                         invite=None,
                     )
             name, account_id = sitter(request, form.get("name"))
-            table, _seat, token = await svc.join(
-                table_id, name, wanted, account_id, holder=holder, move=move, invite=invite
-            )
+            async with limits_of(request).joining(request, svc) as took:
+                table, _seat, token = await svc.join(
+                    table_id, name, wanted, account_id, holder=holder, move=move, invite=invite
+                )
+                took(table.id, _seat, token)
         except ServiceError as exc:
             return error_page(exc)
         response = see(f"/t/{table.id}")

@@ -1,0 +1,130 @@
+"""The bot levels a server offers: the only bots a client may seat, each a fixed spec chosen here.
+
+A client names a level (``"bot:ismcts"``), never parameters or a file: the spec a level runs is
+the server's, so no request can make a bot search for hours or open a path on the server's disk.
+The operator's ``--default-bot`` (trusted, from the command line) may be any bot spec.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from functools import lru_cache
+
+from shadowtable.bots.policy_bot import shipped_policy
+from shadowtable.bots.registry import make_bot, parse_bot_spec
+from shadowtable.core.errors import BotError
+from shadowtable.core.manifest import manifest_of
+from shadowtable.core.registry import available_games, game_class
+
+SEARCH_SHARE = 0.8
+"""The share of the bot budget a searching level plans to use (the rest is margin: past the whole
+budget its worker process is stopped)."""
+
+
+@dataclass(frozen=True)
+class BotLevel:
+    """A bot a client may seat: its name, the spec the server runs and what the lobby shows."""
+
+    name: str
+    spec: str
+    description: str
+    searches: bool = False
+    """Whether it searches until told to stop: it is given :data:`SEARCH_SHARE` of the budget."""
+
+    def spec_within(self, budget_s: float) -> str:
+        """The spec run for one decision within ``budget_s`` seconds."""
+        if not self.searches:
+            return self.spec
+        return f"{self.spec}:time={max(0.01, budget_s * SEARCH_SHARE):.3f}"
+
+
+LEVELS: dict[str, BotLevel] = {
+    level.name: level
+    for level in (
+        BotLevel("random", "random", "Random (level 0: any legal move)"),
+        BotLevel("heuristic", "heuristic", "Heuristic (level 1: plays sensibly, quick)"),
+        BotLevel("ismcts", "ismcts:iterations=200", "ISMCTS (level 2: searches, stronger and slower)", searches=True),
+        BotLevel("policy", "policy", "Trained policy (learned by self-play, quick)"),
+    )
+}
+"""Every level by name, weakest first."""
+
+SEAT_VALUES = ["human", *(f"bot:{name}" for name in LEVELS)]
+"""What a seat of a new table may be (the API's schema lists them)."""
+
+
+@lru_cache(maxsize=1)
+def has_torch() -> bool:
+    """Whether PyTorch is installed (looked up, not imported: importing it takes seconds)."""
+    return importlib.util.find_spec("torch") is not None
+
+
+@lru_cache(maxsize=1)
+def _heuristic_games() -> frozenset[str]:
+    return frozenset(gid for gid in available_games() if manifest_of(game_class(gid)).heuristic_bot)
+
+
+def why_not(level: str, game_id: str, players: int) -> str | None:
+    """Why ``level`` cannot play ``game_id`` with ``players`` players here (``None``: it can)."""
+    if level not in LEVELS:
+        return f"unknown bot level {level[:40]!r} (a seat names a level, never parameters or a file)"
+    if level == "heuristic" and game_id not in _heuristic_games():
+        return f"no heuristic bot plays {game_id}"
+    if level == "policy":
+        if not has_torch():
+            return "the policy bot needs PyTorch, which this server does not have"
+        if shipped_policy(game_id, players) is None:
+            return f"no policy ships for {game_id} with {players} players"
+    return None
+
+
+def levels_for(game_id: str, players: int) -> list[str]:
+    """The levels that play ``game_id`` with ``players`` players here, weakest first."""
+    return [name for name in LEVELS if why_not(name, game_id, players) is None]
+
+
+def check_seat_bot(level: str, game_id: str, players: int) -> None:
+    """Raise :class:`BotError` unless a client may seat ``level`` at this game (nothing is loaded)."""
+    why = why_not(level, game_id, players)
+    if why is not None:
+        offered = ", ".join(levels_for(game_id, players))
+        raise BotError(f"{why}; bot levels for {game_id} with {players} players: {offered}")
+
+
+def plays(level: str) -> dict[str, list[int]]:
+    """The games ``level`` plays here, each with its player counts."""
+    out: dict[str, list[int]] = {}
+    for game_id in available_games():
+        spec = game_class(game_id).SPEC
+        counts = [n for n in range(spec.min_players, spec.max_players + 1) if why_not(level, game_id, n) is None]
+        if counts:
+            out[game_id] = counts
+    return out
+
+
+def check_default_bot(spec: str) -> None:
+    """Raise :class:`BotError` if the operator's default bot is neither a level nor a valid spec;
+    a policy file is checked for existence only (PyTorch is loaded by the bot workers, not here)."""
+    if spec in LEVELS:
+        return
+    name, params = parse_bot_spec(spec)
+    if name == "policy" and "path" in params:
+        from pathlib import Path
+
+        if not Path(str(params["path"])).is_file():
+            raise BotError(f"--default-bot: no policy file at {params['path']}")
+        return
+    if name == "policy":
+        raise BotError("--default-bot: name the level policy, or give policy:path=FILE")
+    make_bot(spec)
+
+
+def run_spec(bot: str, default_bot: str, budget_s: float) -> str:
+    """The spec run for a seat stored as ``bot``: a level's own spec, else the default bot's (the
+    operator's ``--default-bot``, as given; or what a table stored by an older server named)."""
+    if bot in LEVELS:
+        return LEVELS[bot].spec_within(budget_s)
+    if default_bot in LEVELS:
+        return LEVELS[default_bot].spec_within(budget_s)
+    return default_bot
