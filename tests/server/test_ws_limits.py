@@ -177,6 +177,7 @@ def test_a_channel_gives_the_events_after_any_version_in_one_join() -> None:
         expected = [event for events in versions[since:] for event in events]
         assert channel.since(since) == expected
         assert channel.since_text(since) == encode(expected)
+        assert channel.through(since) == [event for events in versions[:since] for event in events]
     assert channel.since(99) == channel.since(0)
 
 

@@ -91,6 +91,12 @@ class Channel:
             v = 0
         return "[" + ",".join(text for text in self.log[v:] if text) + "]"
 
+    def through(self, v: int) -> list[dict[str, Any]]:
+        """The events of the versions up to and including ``v`` (what a seat at version ``v`` had
+        been told)."""
+        events: list[dict[str, Any]] = json.loads("[" + ",".join(text for text in self.log[:v] if text) + "]")
+        return events
+
     def since(self, v: int) -> list[dict[str, Any]]:
         """The events of every version after ``v`` (see :meth:`since_text`)."""
         events: list[dict[str, Any]] = json.loads(self.since_text(v))
