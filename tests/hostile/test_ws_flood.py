@@ -31,6 +31,8 @@ ATTACK_S = 3.0
 SOCKETS = 1000
 BATCH = 10
 """Sockets opened at once."""
+SOCKETS_S = 5.0
+"""The time over which the sockets are opened."""
 SOCKETS_PER_CLIENT = 32
 """The server's default."""
 BURST = 20
@@ -147,13 +149,16 @@ async def open_socket(ws_url: str, table_id: str, outcome: dict[str, int], held:
 
 
 async def open_sockets(ws_url: str, table_id: str) -> dict[str, int]:
-    """:data:`SOCKETS` sockets, :data:`BATCH` at a time, the greeted ones held for :data:`ATTACK_S`
-    seconds; how many were greeted and how many closed, by close code."""
+    """:data:`SOCKETS` sockets, :data:`BATCH` at a time over :data:`SOCKETS_S` seconds, the greeted
+    ones held for :data:`ATTACK_S` seconds at least; how many were greeted and how many closed, by
+    close code."""
     started = time.monotonic()
     outcome: dict[str, int] = {}
     held: list[Any] = []
-    for _ in range(SOCKETS // BATCH):
+    batches = SOCKETS // BATCH
+    for batch in range(batches):
         await asyncio.gather(*(open_socket(ws_url, table_id, outcome, held) for _ in range(BATCH)))
+        await asyncio.sleep(max(0.0, started + SOCKETS_S * (batch + 1) / batches - time.monotonic()))
     while time.monotonic() - started < ATTACK_S:
         await asyncio.sleep(0.1)
     await asyncio.gather(*(ws.close() for ws in held))
