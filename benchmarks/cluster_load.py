@@ -98,6 +98,7 @@ class Cluster:
         env = {**os.environ, "PYTHON": sys.executable, "SHADOWTABLE_SECRET": "cluster-load-secret-of-at-least-32-bytes"}
         env.update(UNLIMITED)  # one load client makes every table and takes every seat
         env["SHADOWTABLE_DATA_DIR"] = str(self.run_dir / "data")
+        env["SHADOWTABLE_SOCKETS_PER_CLIENT"] = "100000"  # every seat here comes from one address
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True
         )

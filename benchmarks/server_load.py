@@ -123,6 +123,7 @@ UNLIMITED = {
     "SHADOWTABLE_RATE_JOINS": "0/minute",
     "SHADOWTABLE_MAX_OPEN_TABLES": "0",
     "SHADOWTABLE_MAX_FREE_SEATS": "0",
+    "SHADOWTABLE_SOCKETS_PER_CLIENT": "100000",
 }
 """The per-client limits turned off for the server under test."""
 

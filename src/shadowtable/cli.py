@@ -630,6 +630,20 @@ def serve(
             envvar="SHADOWTABLE_LEASE", help="seconds a process owns a table without renewing (failover time)", min=1
         ),
     ] = 10.0,
+    ws_frame_rate: Annotated[
+        str,
+        typer.Option(
+            envvar="SHADOWTABLE_WS_FRAME_RATE",
+            help="frames one WebSocket may send, e.g. 20/2seconds (more are refused; 3x: closed)",
+        ),
+    ] = "20/2seconds",
+    chat_rate: Annotated[
+        str, typer.Option(envvar="SHADOWTABLE_CHAT_RATE", help="chat lines one seat may send, e.g. 5/10seconds")
+    ] = "5/10seconds",
+    sockets_per_client: Annotated[
+        int,
+        typer.Option(envvar="SHADOWTABLE_SOCKETS_PER_CLIENT", help="open WebSockets per client address", min=1),
+    ] = 32,
     max_body: Annotated[
         int | None, typer.Option(envvar="SHADOWTABLE_MAX_BODY", help="largest request body, bytes [65536]", min=0)
     ] = None,
@@ -701,6 +715,9 @@ def serve(
             log_level=log_level,
             redis_url=redis,
             lease_s=lease,
+            ws_frame_rate=ws_frame_rate,
+            chat_rate=chat_rate,
+            sockets_per_client=sockets_per_client,
             limits={
                 name: value
                 for name, value in {

@@ -119,6 +119,7 @@ class Cluster:
             **os.environ,
             "SHADOWTABLE_DATA_DIR": str(self.folder),
             "SHADOWTABLE_SECRET": "cluster-test-secret-of-at-least-32-bytes",
+            "SHADOWTABLE_SOCKETS_PER_CLIENT": "100000",  # every seat here comes from one address
             "SHADOWTABLE_LOG_LEVEL": "warning",
             "PYTHONPATH": os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])),
             # one test client makes many tables and seats: the per-client limits are tested elsewhere

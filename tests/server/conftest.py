@@ -72,7 +72,7 @@ def sqlite_database(tmp_path: Path) -> str:
 
 
 def config_for(database: str, **overrides: Any) -> ServerConfig:
-    """A test configuration: bots in a thread, no bot pause, a fixed secret."""
+    """A test configuration: bots in a thread, no bot pause, a fixed secret, WebSocket limits off."""
     values: dict[str, Any] = {
         "database": database,
         "secret": "test-secret",
@@ -80,6 +80,11 @@ def config_for(database: str, **overrides: Any) -> ServerConfig:
         "bot_delay_s": 0.0,
         "grace_s": 60.0,
         "default_bot": "random",
+        # the rate and count limits of the WebSocket path out of the way (their own tests set them)
+        "ws_frame_rate": "100000 per second",
+        "ws_ping_rate": "100000 per second",
+        "chat_rate": "100000 per second",
+        "sockets_per_client": 100000,
     }
     values.update(overrides)
     return ServerConfig(**values)

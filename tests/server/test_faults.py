@@ -73,6 +73,7 @@ class Server:
         env = {
             **os.environ,
             "SHADOWTABLE_SECRET": "fault-test-secret-of-at-least-32-bytes",
+            "SHADOWTABLE_SOCKETS_PER_CLIENT": "100000",  # every seat here comes from one address
             "SHADOWTABLE_DATA_DIR": str(self.folder),
             "PYTHONPATH": str(SRC),
         }

@@ -23,9 +23,10 @@ from shadowtable.server.accounts import AccountMiddleware, Accounts
 from shadowtable.server.api_docs import add_api_docs
 from shadowtable.server.bot_levels import LEVELS, SEAT_VALUES, plays
 from shadowtable.server.bots import runner_for
+from shadowtable.server.clients import client_key
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import clear_seat_cookie, cookie_tokens, request_token, set_seat_cookie
-from shadowtable.server.errors import Forbidden, ServiceError, Unavailable
+from shadowtable.server.errors import Forbidden, NotFound, ServiceError, Unavailable
 from shadowtable.server.limits import ClientLimits, per_client
 from shadowtable.server.ratings import Ratings
 from shadowtable.server.replays import FinishedTables
@@ -33,6 +34,7 @@ from shadowtable.server.security import SecurityMiddleware
 from shadowtable.server.service import Connection, NewTable, TableService
 from shadowtable.server.sizes import SizeLimits
 from shadowtable.server.store import Store
+from shadowtable.server.throttle import SocketCount
 from shadowtable.server.tokens import SeatTokens
 from shadowtable.web.account_pages import add_account_pages
 from shadowtable.web.pages import add_pages, error_page
@@ -382,21 +384,47 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             headers={"Content-Disposition": f'attachment; filename="{done.record["game"]}-{table_id}.json"'},
         )
 
+    sockets = SocketCount(config.sockets_per_client)
+
     @app.websocket("/ws/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
-        """One seat's (or a spectator's) connection: see ``docs/server.md`` for the protocol."""
+        """One seat's (or a spectator's) connection: see ``docs/server.md`` for the protocol.
+        Refusals come after the handshake, with a close code a page can tell apart."""
+        await websocket.accept()
         if not _origin_allowed(websocket, config):
-            await websocket.close(code=1008)
+            await _refuse(websocket, 4403, "this page's origin may not connect to this server")
             return
-        svc = service()
+        client = client_key(websocket)
+        if not sockets.take(client):
+            if sockets.first_refusal(client):
+                log.warning("too many sockets", extra={"event": "ws_sockets", "client": client})
+            await _refuse(websocket, 4429, f"too many connections from your address (at most {sockets.limit})")
+            return
+        try:
+            await _serve_socket(websocket, service(), table_id)
+        finally:
+            sockets.give_back(client)
+
+    async def _serve_socket(websocket: WebSocket, svc: TableService, table_id: str) -> None:
         try:
             table = await svc.table(table_id)
-        except ServiceError:
-            await websocket.close(code=4404)
+        except NotFound:
+            await _refuse(websocket, 4404, "no such table")
             return
-        await websocket.accept()
-        connection = Connection(cookie_tokens(websocket, table_id))
+        except ServiceError as exc:
+            await _refuse(websocket, 1013, str(exc)[:120])
+            return
+        connection = Connection(
+            cookie_tokens(websocket, table_id), max_messages=config.ws_outbox_messages, max_bytes=config.ws_outbox_bytes
+        )
         sender = asyncio.ensure_future(_send_loop(websocket, connection))
+
+        def cut_off() -> None:
+            sender.cancel()  # it may wait on a client that does not read: close without it
+            closing.append(asyncio.ensure_future(_refuse(websocket, connection.close_code, connection.close_reason)))
+
+        closing: list[asyncio.Future[None]] = []
+        connection.on_cut_off = cut_off
         try:
             while True:
                 message = await websocket.receive()
@@ -416,9 +444,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             connection.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(sender, 5)
+            for task in closing:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 5)
             if websocket.client_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
-                    await websocket.close(code=4403 if not connection.greeted else 1000)
+                    code = connection.close_code if connection.greeted or connection.close_code != 1000 else 4403
+                    await websocket.close(code=code, reason=connection.close_reason)
 
     app.state.accounts, app.state.ratings = accounts, ratings
     app.state.limits, app.state.finished = limits, finished
@@ -440,14 +472,19 @@ async def _send_loop(websocket: WebSocket, connection: Connection) -> None:
     while True:
         text = await connection.outbox.get()
         if text is None:
-            if websocket.client_state == WebSocketState.CONNECTED:
-                with contextlib.suppress(Exception):
-                    await websocket.close()
+            await _refuse(websocket, connection.close_code, connection.close_reason)
             return
         try:
             await websocket.send_text(text)
         except Exception:  # noqa: BLE001 - the peer went away; the receive loop ends the connection
             return
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close an accepted socket with ``code`` and ``reason`` (if it is still open)."""
+    if websocket.client_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=code, reason=reason.encode()[:120].decode(errors="ignore"))  # 123 bytes at most
 
 
 def _origin_allowed(websocket: WebSocket, config: ServerConfig) -> bool:

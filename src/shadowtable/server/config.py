@@ -53,6 +53,22 @@ class ServerConfig:
     """``redis://host:port/db`` carrying table events between server processes; empty: one process."""
     lease_s: float = 10.0
     """How long a process owns a table without renewing (a dead owner's tables move after this)."""
+    ws_frame_rate: str = "20/2seconds"
+    """Frames one WebSocket may send (``limits`` notation); over it a frame is refused unprocessed
+    (an ``act`` of the seat that decides now is never counted, pings have their own rate)."""
+    ws_ping_rate: str = "100/second"
+    """Pings one WebSocket may send (answered with a constant ``pong``, so counted apart)."""
+    ws_flood_factor: int = 3
+    """A socket that sends this many times :attr:`ws_frame_rate` (or :attr:`ws_ping_rate`) in one
+    window is closed (4429)."""
+    ws_outbox_bytes: int = 16 * 1024 * 1024
+    """Bytes queued for a socket that does not read before it is closed."""
+    ws_outbox_messages: int = 2000
+    """Messages queued for a socket that does not read before it is closed."""
+    sockets_per_client: int = 32
+    """Open WebSockets one client address may hold in this process; more are closed (4429)."""
+    chat_rate: str = "5/10seconds"
+    """Chat lines one seat may send (``limits`` notation); more are refused with a retry hint."""
     rate_tables: str = "20/minute;200/hour"
     """Tables one client may create (``count/period``, several joined by ``;``; empty: no limit)."""
     rate_joins: str = "30/minute"

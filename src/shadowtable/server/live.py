@@ -71,9 +71,9 @@ class Channel:
     """What one audience (a seat, or ``None``: spectators) has been told: a version ``v`` that
     moves only when its view changes, and the events of each version.
 
-    ``log[k]`` holds the events of version ``k + 1`` as JSON text: a string per version instead of
-    a dictionary per event keeps a long game's log out of the garbage collector's full passes,
-    which otherwise stall the server's event loop for hundreds of milliseconds."""
+    ``log[k]`` holds the events of version ``k + 1`` as encoded JSON without its brackets: a
+    string per version instead of a dictionary per event keeps a long game's log out of the
+    garbage collector's full passes, and the events after any version are one join away."""
 
     v: int = 0
     last: str = ""
@@ -82,17 +82,25 @@ class Channel:
     def add(self, events: list[dict[str, Any]]) -> None:
         """A new version with ``events``."""
         self.v += 1
-        self.log.append(json.dumps(events, separators=(",", ":"), ensure_ascii=False))
+        self.log.append(encode(events)[1:-1])
 
-    def since(self, v: int) -> list[dict[str, Any]]:
-        """The events of every version after ``v`` (all of them if ``v`` is not one this
-        channel has reached)."""
+    def since_text(self, v: int) -> str:
+        """The events of every version after ``v`` as encoded JSON (all of them if ``v`` is not
+        one this channel has reached)."""
         if not 0 <= v <= self.v:
             v = 0
-        out: list[dict[str, Any]] = []
-        for text in self.log[v:]:
-            out.extend(json.loads(text))
-        return out
+        return "[" + ",".join(text for text in self.log[v:] if text) + "]"
+
+    def through(self, v: int) -> list[dict[str, Any]]:
+        """The events of the versions up to and including ``v`` (what a seat at version ``v`` had
+        been told)."""
+        events: list[dict[str, Any]] = json.loads("[" + ",".join(text for text in self.log[:v] if text) + "]")
+        return events
+
+    def since(self, v: int) -> list[dict[str, Any]]:
+        """The events of every version after ``v`` (see :meth:`since_text`)."""
+        events: list[dict[str, Any]] = json.loads(self.since_text(v))
+        return events
 
 
 @dataclass

@@ -28,6 +28,29 @@ class RedactInvites(logging.Filter):
         return True
 
 
+class OneLineBadFrames(logging.Filter):
+    """A client's malformed frame (a text frame that is not UTF-8, a broken WebSocket frame) is
+    one warning line with the reason, never a traceback: a client cannot flood the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.name.startswith("uvicorn") and _client_fault(record.exc_info[1]):
+            record.reason = str(record.exc_info[1])[:200]
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def _client_fault(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is what a client's bad frame raises inside the WebSocket server."""
+    if isinstance(exc, UnicodeDecodeError):
+        return True
+    try:
+        from websockets.exceptions import WebSocketException
+    except ImportError:  # pragma: no cover - the [web] extra brings it
+        return False
+    return isinstance(exc, WebSocketException)
+
+
 class JsonFormatter(logging.Formatter):
     """Formats a record as JSON: time, level, logger, message and the ``extra`` fields."""
 
@@ -49,6 +72,7 @@ def configure(level: str = "info") -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter())
     handler.addFilter(RedactInvites())
+    handler.addFilter(OneLineBadFrames())
     for name in ("shadowtable", "uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         logger.handlers = [handler]

@@ -9,7 +9,6 @@ replay page then costs at most that many steps from the nearest checkpoint, not 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -67,7 +66,7 @@ def replay_message(
     for _seat, action in rows[base * index.every : step]:
         state, _events = game.apply_recorded(state, action)
     v = index.versions[seat][step]
-    events = [event for text in index.channels[seat].log[:v] for event in json.loads(text)]
+    events = index.channels[seat].through(v)
     message = seat_view(game, state, seat, v=v, events=events, turn=None)
     message["legal"] = message["groups"] = None
     return message

@@ -15,6 +15,7 @@ from shadowtable.server.config import SECRET_MIN_BYTES, ServerConfig, default_bo
 from shadowtable.server.limits import LIMIT_FIELDS, rate_items
 from shadowtable.server.security import SECURE_COOKIES
 from shadowtable.server.store import Store, shown_url
+from shadowtable.server.throttle import rate
 
 SYNC_MODES = ("NORMAL", "FULL")
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -39,6 +40,9 @@ class ServeOptions:
     log_level: str = "info"
     redis_url: str = ""
     lease_s: float = 10.0
+    ws_frame_rate: str = "20/2seconds"
+    chat_rate: str = "5/10seconds"
+    sockets_per_client: int = 32
     limits: dict[str, str | int] = field(default_factory=dict)
     """Per-client and size limits: :class:`ServerConfig` field -> value (unset: the default)."""
     secure_cookies: str = "auto"
@@ -57,6 +61,13 @@ def config_from(options: ServeOptions) -> ServerConfig:
         raise ServeError("--redis must be a redis://host:port/db address")
     if options.redis_url and not options.database.startswith("postgresql"):
         raise ServeError("--redis joins several processes: they need a shared --database postgresql://...")
+    for flag, value in (("--ws-frame-rate", options.ws_frame_rate), ("--chat-rate", options.chat_rate)):
+        try:
+            rate(value)
+        except ValueError as exc:
+            raise ServeError(f"{flag}: {exc}") from None
+    if options.sockets_per_client < 1:
+        raise ServeError("--sockets-per-client must be at least 1")
     check_limits(options.limits)
     if options.secure_cookies not in SECURE_COOKIES:
         raise ServeError(f"--secure-cookies must be one of {', '.join(SECURE_COOKIES)}")
@@ -80,6 +91,9 @@ def config_from(options: ServeOptions) -> ServerConfig:
         lease_s=options.lease_s,
         secure_cookies=options.secure_cookies,
         api_docs=options.api_docs,
+        ws_frame_rate=options.ws_frame_rate,
+        chat_rate=options.chat_rate,
+        sockets_per_client=options.sockets_per_client,
         **options.limits,  # type: ignore[arg-type]
     )
 

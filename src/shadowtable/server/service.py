@@ -33,11 +33,14 @@ from shadowtable.server.config import ServerConfig
 from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Stale, Unavailable
 from shadowtable.server.live import LiveTable, Step, plan, replayed
 from shadowtable.server.names import default_name, name_key, reserved_problem
+from shadowtable.server.outbox import Outbox
 from shadowtable.server.protocol import Act, Chat, Hello, Message, Ping, ProtocolError, Sync, parse_frame
 from shadowtable.server.ratings import unrated
 from shadowtable.server.store import Append, Statement, Store, StoreConflict, StoreError
+from shadowtable.server.throttle import Throttle
 from shadowtable.server.tokens import SeatClaim, SeatTokens, TokenError, key_hash, matches, new_key
-from shadowtable.server.views import encode, seat_view
+from shadowtable.server.viewcache import ViewCache
+from shadowtable.server.views import encode, joined, seat_view, view_parts
 
 log = logging.getLogger("shadowtable.server")
 
@@ -46,7 +49,9 @@ NAME_LIMIT = 32
 CHAT_SHOWN = 50
 TIMEOUT_POLICIES = ("bot", "skip")
 OUTBOX_LIMIT = 2000
-"""Messages queued for a socket before it is cut off as not reading."""
+"""Messages queued for a socket before it is cut off as not reading (the default)."""
+OUTBOX_BYTES = 16 * 1024 * 1024
+"""Bytes queued for a socket before it is cut off as not reading (the default)."""
 INVITE_TTL_S = 24 * 3600
 """How long an invite link to a vacated seat may be used (once)."""
 RETURN_GRACE_MS = 30_000
@@ -85,8 +90,16 @@ class Seat:
 class Connection:
     """One WebSocket: an outbox drained by the socket's sender, and who it speaks for."""
 
-    def __init__(self, cookie_tokens: dict[str, str] | None = None) -> None:
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+    def __init__(
+        self,
+        cookie_tokens: dict[str, str] | None = None,
+        *,
+        max_messages: int = OUTBOX_LIMIT,
+        max_bytes: int = OUTBOX_BYTES,
+    ) -> None:
+        self.outbox = Outbox(max_messages, max_bytes)
+        self.key = secrets.token_hex(8)
+        """This connection's name in the rate limits."""
         self.seat: int | None = None
         self.greeted = False
         self.sent_v = 0
@@ -94,19 +107,34 @@ class Connection:
         self.cut_off = False
         self.html = False
         self.cookie_tokens = cookie_tokens or {}
+        self.close_code = 1000
+        self.close_reason = ""
+        self.on_cut_off: Callable[[], None] | None = None
+        """Called once when the client stops reading (its outbox is full): the socket must close."""
 
     def push(self, message: dict[str, Any]) -> None:
-        """Queue ``message``; a client that reads nothing for :data:`OUTBOX_LIMIT` messages is cut off
-        (it reconnects and resyncs)."""
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            if not self.cut_off:
-                self.cut_off = True
-                self.outbox.put_nowait(None)
+        """Queue ``message``."""
+        self.push_text(encode(message))
+
+    def push_text(self, text: str, *, replaceable: bool = False) -> None:
+        """Queue an encoded message (``replaceable``: an answer to ``sync``); a client that reads
+        nothing until the outbox is full is cut off (it reconnects and resyncs)."""
+        if self.cut_off:
             return
-        self.outbox.put_nowait(encode(message))
+        if not self.outbox.put(text, replaceable=replaceable):
+            self.cut_off = True
+            self.end(4429, "not reading: too much is queued for this connection")
+            if self.on_cut_off is not None:
+                self.on_cut_off()
+
+    def end(self, code: int = 1000, reason: str = "") -> None:
+        """Close after what is queued, with ``code`` (the first one given stays)."""
+        if self.close_code == 1000:
+            self.close_code, self.close_reason = code, reason
+        self.outbox.end()
 
     def close(self) -> None:
-        self.outbox.put_nowait(None)
+        self.outbox.end()
 
 
 @dataclass
@@ -126,7 +154,8 @@ class Table:
     host_seat: int | None = None
     """The creator's seat: its holder may invite someone to a vacated seat."""
     chat: list[dict[str, Any]] = field(default_factory=list)
-    acked: set[tuple[int, str]] = field(default_factory=set)
+    acked: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
+    """Acknowledged act ids: (seat, id) -> (turn, action) of the decision it made."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
@@ -139,6 +168,7 @@ class Table:
     """Whether this process runs the table's bots, clocks and takeovers (always, in one process)."""
     remote: dict[str, tuple[float, frozenset[int]]] = field(default_factory=dict)
     """Seats connected to other processes: process id -> (valid until, seats)."""
+    views: ViewCache = field(default_factory=ViewCache)
 
 
 @dataclass(frozen=True)
@@ -180,6 +210,12 @@ class TableService:
         self.leases = Leases(store, config.process_id, config.lease_s) if clustered else None
         self.bus = Bus(config.redis_url, config.process_id) if clustered else None
         self._lease_task: asyncio.Task[None] | None = None
+        self.frames = Throttle(config.ws_frame_rate, config.ws_flood_factor)
+        """Frames per connection."""
+        self.pings = Throttle(config.ws_ping_rate, config.ws_flood_factor)
+        """Pings per connection."""
+        self.chats = Throttle(config.chat_rate)
+        """Chat lines per seat of a table."""
 
     async def start(self) -> None:
         """Join the other processes (with ``--redis``): listen on the bus, keep and take leases."""
@@ -216,7 +252,7 @@ class TableService:
                     task.cancel()
             for connection in table.connections:
                 connection.push({"t": "notice", "text": "the server is restarting: reconnect in a moment"})
-                connection.close()
+                connection.end(1012, "the server is restarting")
         for task in list(self._tasks):
             task.cancel()
 
@@ -333,7 +369,7 @@ class TableService:
             rematch=row["rematch"],
             host_seat=row["host_seat"],
             chat=[_chat_message(r["seat"], seats, r["text"], r["at"]) for r in chat_rows],
-            acked={(r["seat"], r["client_id"]) for r in action_rows if r["client_id"] is not None},
+            acked=_acked([], [(r["seat"], r["action"], r["client_id"]) for r in action_rows]),
         )
         log.info("table replayed", extra={"event": "load", "table": table_id, "steps": len(stored)})
         return table
@@ -454,7 +490,7 @@ class TableService:
         if current is not None:
             for connection in [c for c in table.connections if c.seat == current]:
                 connection.push({"t": "refused", "why": f"you moved to seat {seat}"})
-                connection.close()
+                connection.end(4403, "refused: you moved to another seat")
         if starts:
             await self._start_game(table)
         self._publish(table)
@@ -658,7 +694,7 @@ class TableService:
             table.host_seat = host
         for connection in [c for c in table.connections if c.seat == seat]:
             connection.push({"t": "refused", "why": "you left this seat"})
-            connection.close()
+            connection.end(4403, "refused: you left this seat")
         if playing:
             self._notice(table, f"{_seat_name(seat, table.seats[seat])} left: a bot plays seat {seat}")
         self._send_presence(table)
@@ -802,8 +838,13 @@ class TableService:
 
     async def _act_once(self, table: Table, connection: Connection, seat: int, act: Act) -> None:
         async with table.lock:
-            if (seat, act.id) in table.acked:
-                connection.push({"t": "ack", "id": act.id})
+            done = table.acked.get((seat, act.id))
+            if done is not None:
+                if _same_decision(done, act):
+                    connection.push({"t": "ack", "id": act.id})
+                else:
+                    reused = f"act id {act.id!r} was used already for another decision: use a new id for each decision"
+                    connection.push({"t": "reject", "id": act.id, "why": reused})
                 return
             why = self._refusal(table, seat, act)
             if why is not None:
@@ -835,7 +876,7 @@ class TableService:
                 table.clock_for = None
                 if table.clock_task is not None:
                     table.clock_task.cancel()
-            table.acked.add((seat, act.id))
+            table.acked[(seat, act.id)] = (act.turn, action)
             connection.push({"t": "ack", "id": act.id})
             if returning:
                 table.seats[seat].zombie = False
@@ -871,11 +912,15 @@ class TableService:
             for connection in list(table.connections):
                 if not connection.told_over:
                     connection.told_over = True
-                    connection.push(self._over(table))
+                    connection.push_text(self._over(table))
 
-    def _over(self, table: Table) -> dict[str, Any]:
-        record = _finished_record(table)
-        return {"t": "over", "returns": record.returns, "record": record.to_json()}
+    def _over(self, table: Table) -> str:
+        """The encoded ``over`` message (built once per finished table)."""
+        table.views.at(len(table.live.rows))
+        if table.views.over is None:
+            record = _finished_record(table)
+            table.views.over = encode({"t": "over", "returns": record.returns, "record": record.to_json()})
+        return table.views.over
 
     def view(self, table: Table, seat: int | None, since: int) -> dict[str, Any]:
         """The view message of ``seat`` with the events after version ``since``."""
@@ -892,18 +937,62 @@ class TableService:
             presence=self.presence(table),
         )
 
-    def _send_view(self, table: Table, connection: Connection, *, force: bool = False) -> None:
+    def view_text(self, table: Table, seat: int | None, since: int, *, html: bool = False) -> str:
+        """:meth:`view` encoded (``html``: with the page's fragments, for a renderer), built once
+        per table version, audience, version followed, clock and presence, then reused."""
+        cache = table.views
+        cache.at(len(table.live.rows))
+        channel = table.live.channels[seat]
+        after = since if 0 <= since <= channel.v else 0
+        clock = encode(self._clock_view(table, seat))
+        presence = encode(self.presence(table))
+        info = self.info(table) if html and self.renderer is not None else None
+        described = "" if info is None else encode(info)
+        key = (seat, after, clock, presence, described)
+        text = cache.texts.get(key)
+        if text is not None:
+            return text
+        cache.builds += 1
+        parts = cache.parts.get(seat)
+        if parts is None:
+            turn = None if seat is None else table.live.decisions(seat)
+            built = view_parts(table.game, table.live.state, seat, turn)
+            parts = {name: encode(value) for name, value in built.items()}
+            cache.parts[seat] = parts
+        fields = {
+            "t": '"view"',
+            "v": str(channel.v),
+            "after": str(after),
+            **parts,
+            "events": channel.since_text(after),
+            "clock": clock,
+            "presence": presence,
+        }
+        if info is not None and self.renderer is not None:
+            fragments_key = (seat, after, presence, described)
+            fragments = cache.fragments.get(fragments_key)
+            if fragments is None:
+                # built from the message alone, as the browser receives it (JSON, keys sorted): the
+                # page shows nothing the message does not hold (the fragments do not show the clock)
+                fragments = encode(self.renderer(table.game, json.loads(joined(fields)), info))
+                cache.keep(cache.fragments, fragments_key, fragments, cache.limit)
+            fields["html"] = fragments
+        text = joined(fields)
+        cache.keep(cache.texts, key, text, cache.limit)
+        return text
+
+    def _send_view(
+        self, table: Table, connection: Connection, *, force: bool = False, replaceable: bool = False
+    ) -> None:
+        """Send ``connection`` its view if it changed (``force``: anyway); ``replaceable``: an
+        answer to ``sync``, which a later ``sync`` replaces while it is still queued."""
         if not connection.greeted:
             return
         channel = table.live.channels[connection.seat]
         if channel.v == connection.sent_v and not force:
             return
-        message = self.view(table, connection.seat, connection.sent_v)
-        if connection.html and self.renderer is not None:
-            # built from the message alone, as the browser receives it (JSON, keys sorted): the page
-            # shows nothing the message does not hold
-            message["html"] = self.renderer(table.game, json.loads(encode(message)), self.info(table))
-        connection.push(message)
+        text = self.view_text(table, connection.seat, connection.sent_v, html=connection.html)
+        connection.push_text(text, replaceable=replaceable)
         connection.sent_v = channel.v
 
     def presence(self, table: Table) -> list[dict[str, Any]]:
@@ -935,13 +1024,47 @@ class TableService:
 
     # -- sockets --------------------------------------------------------------------------------
     async def receive(self, table: Table, connection: Connection, frame: str | bytes) -> bool:
-        """Handle one frame; returns ``False`` when the connection must close."""
+        """Handle one frame; returns ``False`` when the connection must close.  Frames count
+        against the connection's rate (an ``act`` of the seat that decides now excepted): one over
+        it is refused unprocessed, and a socket that goes on flooding is closed (4429)."""
         try:
-            message = parse_frame(frame, self.config.max_frame)
+            message: Message | None = parse_frame(frame, self.config.max_frame)
         except ProtocolError as exc:
-            connection.push({"t": "reject", "id": exc.id, "why": str(exc)})
+            message, refusal = None, exc
+        if not (isinstance(message, Act) and self._deciding(table, connection)):
+            throttle = self.pings if isinstance(message, Ping) else self.frames
+            verdict = throttle.hit(connection.key)
+            if verdict.close:
+                log.warning("socket flooding", extra={"event": "ws_flood", "table": table.id})
+                connection.end(4429, "too many frames: slow down")
+                return False
+            if not verdict.allowed:
+                act_id = message.id if isinstance(message, Act) else None
+                kind = "pings" if throttle is self.pings else "frames"
+                why = f"too many {kind}: at most {throttle.item.amount} per {_window(throttle)}"
+                connection.push(
+                    {
+                        "t": "reject",
+                        "id": act_id,
+                        "why": f"{why}; try again in {verdict.retry_after} s",
+                        "retry_after": verdict.retry_after,
+                    }
+                )
+                return True
+        if message is None:
+            connection.push({"t": "reject", "id": refusal.id, "why": str(refusal)})
             return True
         return await self._handle(table, connection, message)
+
+    def _deciding(self, table: Table, connection: Connection) -> bool:
+        """Whether ``connection`` is the seat whose decision the table waits for."""
+        seat = connection.seat
+        return (
+            connection.greeted
+            and seat is not None
+            and table.status == "playing"
+            and table.game.current_player(table.live.state) == seat
+        )
 
     async def _handle(self, table: Table, connection: Connection, message: Message) -> bool:
         if isinstance(message, Hello):
@@ -953,7 +1076,7 @@ class TableService:
             await self.act(table, connection, message)
         elif isinstance(message, Sync):
             connection.sent_v = message.v
-            self._send_view(table, connection, force=True)
+            self._send_view(table, connection, force=True, replaceable=True)
         elif isinstance(message, Chat):
             await self._chat(table, connection, message.text)
         elif isinstance(message, Ping):
@@ -991,6 +1114,7 @@ class TableService:
                     why = ""  # a browser that left its seat (its cookie) watches
             if seat is None and why:
                 connection.push({"t": "refused", "why": why})
+                connection.end(4403, "refused: " + why[:100])
                 return False
         if self.bus is not None:
             await self.refresh(table)  # start from the truth: a message of the bus may have been lost
@@ -1009,7 +1133,7 @@ class TableService:
         self._send_view(table, connection, force=True)
         if table.status == "over":
             connection.told_over = True
-            connection.push(self._over(table))
+            connection.push_text(self._over(table))
         self._publish_presence(table)
         self._send_presence(table)
         return True
@@ -1017,6 +1141,8 @@ class TableService:
     def disconnect(self, table: Table, connection: Connection) -> None:
         """A socket closed: after the grace period a bot takes the seat over."""
         table.connections.discard(connection)
+        self.frames.forget(connection.key)
+        self.pings.forget(connection.key)
         seat = connection.seat
         if self.closing or seat is None or not connection.greeted:
             return
@@ -1076,6 +1202,18 @@ class TableService:
         seat = connection.seat
         if seat is None:
             connection.push({"t": "reject", "id": None, "why": "spectators cannot chat"})
+            return
+        verdict = self.chats.hit(f"{table.id}:{seat}")
+        if not verdict.allowed:
+            why = f"too many chat lines: at most {self.chats.item.amount} per {_window(self.chats)}"
+            connection.push(
+                {
+                    "t": "reject",
+                    "id": None,
+                    "why": f"{why}; try again in {verdict.retry_after} s",
+                    "retry_after": verdict.retry_after,
+                }
+            )
             return
         for _attempt in range(3):
             async with table.lock:
@@ -1196,7 +1334,8 @@ class TableService:
         if action_rows and action_rows[0]["idx"] == len(table.live.rows):
             rows = [(r["seat"], r["action"]) for r in action_rows]
             table.live.commit(await asyncio.to_thread(replayed, table.game, rows, table.live.state))
-            table.acked |= {(r["seat"], r["client_id"]) for r in action_rows if r["client_id"] is not None}
+            earlier = table.live.rows[: -len(rows)]
+            table.acked.update(_acked(earlier, [(r["seat"], r["action"], r["client_id"]) for r in action_rows]))
         for r in chat_rows:
             message = _chat_message(r["seat"], table.seats, r["text"], r["at"])
             table.chat.append(message)
@@ -1369,6 +1508,36 @@ def _finished_record(table: Table) -> GameRecord:
         truncated=False,
         metadata={"table": table.id, **game.summary(state)},
     )
+
+
+def _acked(
+    earlier: list[tuple[int, int]], rows: list[tuple[int, int, str | None]]
+) -> dict[tuple[int, str], tuple[int, int]]:
+    """The act ids of stored ``rows`` (seat, action, client id), following the ``earlier`` rows of
+    the log: (seat, id) -> (turn, action), the turn being the seat's decisions before it."""
+    decisions: dict[int, int] = {}
+    for seat, _ in earlier:
+        decisions[seat] = decisions.get(seat, 0) + 1
+    out: dict[tuple[int, str], tuple[int, int]] = {}
+    for seat, action, client_id in rows:
+        if client_id is not None:
+            out[(seat, client_id)] = (decisions.get(seat, 0), action)
+        decisions[seat] = decisions.get(seat, 0) + 1
+    return out
+
+
+def _same_decision(done: tuple[int, int], act: Act) -> bool:
+    """Whether ``act`` repeats the decision ``done`` (turn, action) it was acknowledged for (a
+    resent notation is taken at its turn: its words were read against that turn's state)."""
+    turn, action = done
+    return act.turn == turn and (act.action is None or act.action == action)
+
+
+def _window(throttle: Throttle) -> str:
+    """A throttle's window in words (``2 seconds``)."""
+    item = throttle.item
+    unit = item.GRANULARITY.name
+    return f"{item.multiples} {unit}s" if item.multiples != 1 else unit
 
 
 def _new_game(game_id: str, players: int, options: dict[str, Any]) -> Game[Any]:

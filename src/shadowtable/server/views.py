@@ -12,8 +12,9 @@ from typing import Any
 from shadowtable.core.game import Game
 
 
-def encode(message: dict[str, Any]) -> str:
-    """A message as compact JSON text with sorted keys (the same message, the same bytes)."""
+def encode(message: Any) -> str:
+    """A message (or any JSON value) as compact JSON text with sorted keys (the same value, the same
+    bytes)."""
     return json.dumps(message, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
@@ -34,6 +35,20 @@ def choice_groups(game: Game[Any], state: Any) -> list[dict[str, Any]]:
     ]
 
 
+def view_parts(game: Game[Any], state: Any, seat: int | None, turn: int | None) -> dict[str, Any]:
+    """The parts of a ``view`` that depend only on the state and the audience: ``obs``,
+    ``pending``, and (for the seat that decides now) ``legal``, ``groups`` and ``turn``."""
+    observation = game.observe(state, seat)
+    deciding = to_decide(game, state, seat)
+    return {
+        "obs": observation,
+        "pending": observation.get("pending"),
+        "legal": legal_words(game, state) if deciding else None,
+        "groups": choice_groups(game, state) if deciding else None,
+        "turn": turn if deciding else None,
+    }
+
+
 def seat_view(
     game: Game[Any],
     state: Any,
@@ -51,18 +66,18 @@ def seat_view(
     ``legal``, ``groups`` and ``turn`` go only to the seat that decides now; everything else comes
     from ``observe(state, seat)`` and the events told to that seat.  ``events`` are those of the
     versions after ``after`` (0: the whole log)."""
-    observation = game.observe(state, seat)
-    deciding = to_decide(game, state, seat)
     return {
         "t": "view",
         "v": v,
         "after": after,
-        "obs": observation,
-        "pending": observation.get("pending"),
-        "legal": legal_words(game, state) if deciding else None,
-        "groups": choice_groups(game, state) if deciding else None,
-        "turn": turn if deciding else None,
+        **view_parts(game, state, seat, turn),
         "events": events,
         "clock": clock,
         "presence": presence or [],
     }
+
+
+def joined(fields: dict[str, str]) -> str:
+    """A JSON object from its fields' encoded values: the same bytes :func:`encode` gives the
+    decoded object (keys sorted, no spaces), so encoded parts can be reused without decoding."""
+    return "{" + ",".join(f"{json.dumps(name)}:{fields[name]}" for name in sorted(fields)) + "}"

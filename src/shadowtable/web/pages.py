@@ -7,6 +7,7 @@ the table page live over the game socket.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from importlib import resources
@@ -238,8 +239,9 @@ def add_pages(
         seat, refused = seat_of(svc, table, request)
         left = svc.left_seat(table, request_token(request, table.id))
         info = svc.info(table)
-        message = svc.view(table, seat, 0)
-        fragments = view_fragments(table.game, message, info)
+        # the view the socket sends, with its fragments: built once per table version and reused
+        message = json.loads(svc.view_text(table, seat, 0, html=True))
+        fragments = message.pop("html", None) or view_fragments(table.game, message, info)
         base = str(request.base_url).rstrip("/")
         answer = page(
             "table.html",

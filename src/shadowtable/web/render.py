@@ -7,7 +7,7 @@ never from a game state, so the page holds exactly what the seat's message holds
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -55,7 +55,11 @@ def text_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
 
 def rule_sections(game: Game[Any]) -> dict[str, dict[str, str]]:
     """The game's rule keys with their section and quote (empty if it has none)."""
-    package = type(game).__module__.rpartition(".")[0]
+    return _package_rules(type(game).__module__.rpartition(".")[0])
+
+
+@cache
+def _package_rules(package: str) -> dict[str, dict[str, str]]:
     if not package:
         return {}  # a game defined outside a package has no rules data
     try:
@@ -98,6 +102,17 @@ def log_entries(game: Game[Any], events: list[dict[str, Any]]) -> list[dict[str,
     return entries
 
 
+def log_html(game: Game[Any], events: list[dict[str, Any]]) -> str:
+    """The log fragment of ``events``: one line each, every distinct line rendered once (a long
+    game's whole log costs a look-up per event, not a render)."""
+    return "".join(_log_line(entry["text"], entry["kind"], entry["cause"]) for entry in log_entries(game, events))
+
+
+@lru_cache(maxsize=50_000)
+def _log_line(text: str, kind: str, cause: str) -> str:
+    return render("fragments/log.html", entries=[{"text": text, "kind": kind, "cause": cause}])
+
+
 def action_groups(message: dict[str, Any]) -> list[dict[str, Any]]:
     """The legal actions in words, grouped as the game groups them."""
     legal = message.get("legal") or []
@@ -129,6 +144,6 @@ def view_fragments(game: Game[Any], message: dict[str, Any], table: dict[str, An
         "status": render("fragments/status.html", status=status_line(message, table, seat)),
         "actions": render("fragments/actions.html", groups=action_groups(message), turn=message.get("turn")),
         "rule": render("fragments/rule.html", rule=rule_help(game, message)),
-        "log": render("fragments/log.html", entries=log_entries(game, message.get("events") or [])),
+        "log": log_html(game, message.get("events") or []),
         "log_mode": "append" if message.get("after") else "replace",
     }

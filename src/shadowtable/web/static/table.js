@@ -60,14 +60,21 @@ function connect() {
   });
   socket.addEventListener("close", (event) => {
     state.socket = null;
-    if (event.code === 4404 || event.code === 1008 || event.code === 4403) {
+    // 4404: no such table, 4403: refused (a seat given up, a foreign page): never retried.
+    // 4429: too many frames or connections: retried after a pause. Anything else: a lost
+    // connection, retried with a growing, jittered delay.
+    if (event.code === 4404 || event.code === 4403 || event.code === 1008) {
       state.stopped = true;
       setConnection("disconnected", false);
       notice(event.code === 4404 ? "This table does not exist." : "The server refused this connection.", "error");
       return;
     }
     if (state.stopped) return;
-    const delay = Math.min(30000, 500 * 2 ** state.attempt) * (0.5 + Math.random());
+    let delay = Math.min(30000, 500 * 2 ** state.attempt) * (0.5 + Math.random());
+    if (event.code === 4429) {
+      delay = Math.max(delay, 10000 + 5000 * Math.random());
+      notice("Too many messages or connections from here: reconnecting after a pause.", "error");
+    }
     state.attempt += 1;
     setConnection(`reconnecting in ${Math.ceil(delay / 1000)} s…`, false);
     setTimeout(connect, delay);
@@ -96,6 +103,15 @@ function handle(message) {
       if (state.pending && state.pending.id === message.id) state.pending = null;
       break;
     case "reject":
+      if (message.retry_after) {
+        // over a rate: nothing was done; an act still pending is sent again after the pause
+        notice(`Slow down: ${message.why}`, "error");
+        if (state.pending && state.pending.id === message.id) {
+          const frame = state.pending.frame;
+          setTimeout(() => send(frame), message.retry_after * 1000);
+        }
+        break;
+      }
       if (state.pending && state.pending.id === message.id) state.pending = null;
       notice(`Not played: ${message.why}`, "error");
       break;
