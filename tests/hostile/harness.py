@@ -263,3 +263,26 @@ class Canary:
                 action = secrets.choice(message["legal"])[0]
                 self._waiting_since = time.perf_counter()
                 await socket.send(json.dumps({"t": "act", "id": f"c{sent}", "turn": message["turn"], "action": action}))
+
+
+async def attacker(module: str, function: str, *args: Any) -> Any:
+    """Run ``function(*args)`` of ``module`` (a coroutine function whose answer is JSON) in a
+    process of its own, as an attacker on another machine would: its work does not slow the
+    canary's client down.  Its answer."""
+    code = (
+        "import asyncio, json, sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
+        f"from {module} import {function}\n"
+        f"print(json.dumps(asyncio.run({function}(*json.loads(sys.argv[1])))))\n"
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        code,
+        json.dumps(args),
+        stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": source_path()},
+    )
+    out, _ = await asyncio.wait_for(process.communicate(), 120)
+    assert process.returncode == 0, out[-2000:]
+    return json.loads(out)

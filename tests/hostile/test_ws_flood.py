@@ -10,10 +10,8 @@ import json
 import os
 import socket
 import struct
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,7 +19,7 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-from hostile.harness import ATTACKER_IP, CANARY_P99_MS, Canary, Server, source_path
+from hostile.harness import ATTACKER_IP, CANARY_P99_MS, Canary, Server, attacker
 
 ATTACKER = {"X-Forwarded-For": ATTACKER_IP}
 FLOOD_FRAMES = 1000
@@ -91,28 +89,6 @@ async def sync_floods(ws_url: str, table_id: str, html: bool) -> list[dict[str, 
     return floods
 
 
-async def attacker(function: str, *args: Any) -> Any:
-    """Run ``function(*args)`` of this module in a process of its own (as an attacker on another
-    machine would: its work does not slow the canary's client down); its JSON answer."""
-    code = (
-        "import asyncio, json, sys\n"
-        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
-        f"from hostile.test_ws_flood import {function}\n"
-        f"print(json.dumps(asyncio.run({function}(*json.loads(sys.argv[1])))))\n"
-    )
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-c",
-        code,
-        json.dumps(args),
-        stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": source_path()},
-    )
-    out, _ = await asyncio.wait_for(process.communicate(), 120)
-    assert process.returncode == 0, out[-2000:]
-    return json.loads(out)
-
-
 @pytest.mark.parametrize("html", [False, True], ids=["json", "html"])
 def test_a_sync_flood_is_refused_then_closed_and_other_tables_go_on(
     html: bool, live_server: Callable[..., Server]
@@ -122,7 +98,7 @@ def test_a_sync_flood_is_refused_then_closed_and_other_tables_go_on(
 
     async def main() -> tuple[Canary, list[dict[str, Any]]]:
         async with Canary(server) as canary:
-            floods = await attacker("sync_floods", server.ws_url, table_id, html)
+            floods = await attacker(__name__, "sync_floods", server.ws_url, table_id, html)
         return canary, floods
 
     canary, floods = asyncio.run(main())
@@ -174,7 +150,7 @@ def test_a_thousand_sockets_from_one_client_are_held_to_its_limit(live_server: C
 
     async def main() -> tuple[Canary, dict[str, int]]:
         async with Canary(server) as canary:
-            outcome = await attacker("open_sockets", server.ws_url, table_id)
+            outcome = await attacker(__name__, "open_sockets", server.ws_url, table_id)
         return canary, outcome
 
     canary, outcome = asyncio.run(main())

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from server.conftest import config_for
-from server.wire import Seat, create, two_humans
+from server.wire import BROWSER, Seat, create, two_humans
 from shadowtable.core.registry import make
 from shadowtable.server import app as app_module
 from shadowtable.server import logs
@@ -35,7 +35,7 @@ SYNC = '{"t":"sync","v":0}'
 @pytest.fixture
 def serve_sqlite(sqlite_database: str) -> Callable[..., TestClient]:
     def start(**overrides: Any) -> TestClient:
-        return TestClient(create_app(config_for(sqlite_database, **overrides)))
+        return TestClient(create_app(config_for(sqlite_database, **overrides)), headers=BROWSER)
 
     return start
 
@@ -297,7 +297,7 @@ def test_a_seat_given_up_elsewhere_closes_its_socket_4403(serve_sqlite: Callable
 # -- act ids -------------------------------------------------------------------------------------------
 def test_an_act_id_resent_with_another_action_is_refused_the_same_one_acked_again(sqlite_database: str) -> None:
     config = config_for(sqlite_database)
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), headers=BROWSER) as client:
         table_id, token0, _ = two_humans(client)
         with client.websocket_connect(f"/ws/{table_id}") as ws:
             seat = Seat(ws)
@@ -315,7 +315,7 @@ def test_an_act_id_resent_with_another_action_is_refused_the_same_one_acked_agai
             assert not [m for m in other if m["t"] == "ack"]
             later = replies(ws, json.dumps({**again, "turn": turn + 1}))  # the same id, another turn
             assert "used already" in only(later, "reject")["why"]
-    with TestClient(create_app(config)) as client, client.websocket_connect(f"/ws/{table_id}") as ws:
+    with TestClient(create_app(config), headers=BROWSER) as client, client.websocket_connect(f"/ws/{table_id}") as ws:
         Seat(ws).hello(token0)  # after a restart: the ids come from the store
         assert "used already" in only(replies(ws, json.dumps({**again, "action": 0})), "reject")["why"]
         assert only(replies(ws, json.dumps(again)), "ack")["id"] == "only-once"
