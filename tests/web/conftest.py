@@ -114,8 +114,11 @@ def _browser_missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium, for one test module: Playwright's sync API runs an event loop in the test
+    thread while it is open, and a test that calls ``asyncio.run`` later in the same worker
+    (the terminal app's, say) would find it running."""
     missing = _browser_missing()
     if missing:
         if os.environ.get("SHADOWTABLE_REQUIRE_BROWSER"):
