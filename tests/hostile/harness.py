@@ -143,7 +143,8 @@ def p99(samples: list[float]) -> float:
 
 class Canary:
     """A Shadow Planet table played beside an attack: one human seat that this client plays with
-    random legal actions, heuristic bots in the others, and a new table when a game ends.
+    random legal actions, heuristic bots in the others, and a new table, from another address in
+    ``client_ip``'s network, when a game ends.
 
     ``ack_ms`` holds each move's wait for its ``ack`` and ``pong_ms`` each ``ping``'s wait for its
     ``pong`` (one every 20 ms, answered or not, so a stall shows in proportion to its length); a
@@ -152,6 +153,7 @@ class Canary:
 
     def __init__(self, server: Server, client_ip: str = CANARY_IP, game: str = "shadow-planet", players: int = 4):
         self.server = server
+        self.client_ip = client_ip
         self.headers = {"X-Forwarded-For": client_ip}
         self.game, self.players = game, players
         self.ack_ms: list[float] = []
@@ -207,8 +209,16 @@ class Canary:
                 await self._play_one(http)
                 self.games += 1
 
+    def _address(self) -> str:
+        """The address of the canary's next game: each game comes from another player (the
+        canary stands for the other clients of the server, so no per-client limit holds it)."""
+        network, _, last = self.client_ip.rpartition(".")
+        return f"{network}.{(int(last) + self.games) % 250 + 1}"
+
     async def _play_one(self, http: httpx.AsyncClient) -> None:
         seats = ["human"] + ["bot:heuristic"] * (self.players - 1)
+        self.headers = {"X-Forwarded-For": self._address()}
+        http.headers.update(self.headers)
         http.cookies.clear()  # an API client: it holds its seat by the token (a cookie needs an Origin)
         answer = await http.post(
             "/api/tables",

@@ -26,7 +26,8 @@ def test_a_hundred_tables_from_one_client(live_server: Callable[..., Server]) ->
     server = live_server()
 
     async def main() -> tuple[Canary, list[httpx.Response], list[dict[str, object]]]:
-        async with Canary(server) as canary, httpx.AsyncClient(base_url=server.url, headers=ATTACKER) as http:
+        browser_like = {**ATTACKER, "Origin": server.url}  # it keeps cookies: it sends its page's Origin
+        async with Canary(server) as canary, httpx.AsyncClient(base_url=server.url, headers=browser_like) as http:
             answers = []
             for i in range(100):
                 answers.append(
@@ -106,7 +107,8 @@ def test_log_in_guessing_is_refused_past_the_limit(live_server: Callable[..., Se
     assert made.status_code == 201, made.text
 
     async def main() -> tuple[Canary, list[httpx.Response]]:
-        async with Canary(server) as canary, httpx.AsyncClient(base_url=server.url, headers=ATTACKER) as http:
+        browser_like = {**ATTACKER, "Origin": server.url}  # it keeps cookies: it sends its page's Origin
+        async with Canary(server) as canary, httpx.AsyncClient(base_url=server.url, headers=browser_like) as http:
             answers = []
             for i in range(200):
                 guess = {"name": "victim", "password": f"guess number {i}"}
