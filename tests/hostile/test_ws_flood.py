@@ -27,9 +27,9 @@ FLOODS = 8
 ATTACK_S = 3.0
 """How long each attack goes on (the canary needs a few seconds for its 20 acks)."""
 SOCKETS = 1000
-BATCH = 10
+BATCH = 5
 """Sockets opened at once."""
-SOCKETS_S = 5.0
+SOCKETS_S = 8.0
 """The time over which the sockets are opened."""
 SOCKETS_PER_CLIENT = 32
 """The server's default."""
