@@ -291,6 +291,7 @@ class TableService:
                 created_at=now,
             ),
             sa.insert(schema.seats).values([_seat_row(table_id, i, s) for i, s in enumerate(seats)]),
+            table_id=table_id,
         )
         if self.leases is not None:
             # owned by the process its seats reach first (nginx hashes a table's pages and sockets
@@ -689,7 +690,9 @@ class TableService:
             if not playing and host == seat:
                 host = None  # whoever sits here next in a waiting table is not its host
                 extra.append(sa.update(schema.tables).where(schema.tables.c.id == table.id).values(host_seat=None))
-            await self._write(_seat_update(table.id, seat, key_hash=None, zombie=zombie, left_hash=left), *extra)
+            await self._write(
+                _seat_update(table.id, seat, key_hash=None, zombie=zombie, left_hash=left), *extra, table_id=table.id
+            )
             before.key_hash, before.zombie, before.left_hash = None, zombie, left
             table.host_seat = host
         for connection in [c for c in table.connections if c.seat == seat]:
@@ -711,7 +714,9 @@ class TableService:
             free = [i for i, seat in enumerate(table.seats) if not seat.taken]
             bot = self.config.default_bot
             if free:
-                await self._write(*[_seat_update(table.id, i, kind="bot", bot=bot, clock_ms=None) for i in free])
+                await self._write(
+                    *[_seat_update(table.id, i, kind="bot", bot=bot, clock_ms=None) for i in free], table_id=table.id
+                )
             for i in free:
                 table.seats[i] = Seat("bot", bot, None, None)
         await self._start_game(table)
@@ -736,16 +741,20 @@ class TableService:
                 NewTable(table.game.spec.id, table.game.players, dict(table.game.options), kinds, clock, table.listed),
                 default_bot_seats=True,
             )
-            await self._write(sa.update(schema.tables).where(schema.tables.c.id == table.id).values(rematch=new.id))
+            await self._write(
+                sa.update(schema.tables).where(schema.tables.c.id == table.id).values(rematch=new.id), table_id=table.id
+            )
             table.rematch = new.id
         self._publish(table)
         self._notice(table, "a rematch is open", rematch=new.id)
         return new
 
     # -- the write path -------------------------------------------------------------------------
-    async def _write(self, *statements: Statement) -> None:
+    async def _write(self, *statements: Statement, table_id: str | None = None) -> None:
+        """Store ``statements`` (a table's writes: under its lock, keyed by its id, so they keep
+        their order); :class:`Stale` or :class:`Unavailable` when that fails."""
         try:
-            await self.store.write(*statements)
+            await self.store.write(*statements, key=table_id)
         except StoreConflict as exc:
             raise Stale("another server process changed this table first") from exc
         except StoreError as exc:
@@ -787,7 +796,7 @@ class TableService:
                 .where(schema.tables.c.id == table.id)
                 .values(status="over", returns=returns, finished_at=now)
             )
-        await self._write(*statements, *extra)
+        await self._write(*statements, *extra, table_id=table.id)
 
     def _commit(self, table: Table, steps: list[Step]) -> None:
         table.live.commit(steps)
@@ -1172,7 +1181,9 @@ class TableService:
             if table.seats[seat].zombie:
                 return
             try:
-                await self._write(_seat_update(table.id, seat, zombie=True, **clock), unrated(table.id))
+                await self._write(
+                    _seat_update(table.id, seat, zombie=True, **clock), unrated(table.id), table_id=table.id
+                )
             except ServiceError:
                 return
             table.seats[seat].zombie = True
@@ -1189,7 +1200,7 @@ class TableService:
             if table.clock is not None:
                 clock["clock_ms"] = max(table.seats[seat].clock_ms or 0, table.clock["bonus_ms"], RETURN_GRACE_MS)
             try:
-                await self._write(_seat_update(table.id, seat, zombie=False, **clock))
+                await self._write(_seat_update(table.id, seat, zombie=False, **clock), table_id=table.id)
             except ServiceError:
                 return
             table.seats[seat].zombie = False
@@ -1222,7 +1233,8 @@ class TableService:
                     await self._write(
                         sa.insert(schema.chat).values(
                             table_id=table.id, seq=len(table.chat), seat=seat, text=text, at=now
-                        )
+                        ),
+                        table_id=table.id,
                     )
                 except Stale:
                     message = None  # another process stored a line first: re-read, then try again
@@ -1476,7 +1488,7 @@ class TableService:
         bonus = int(table.clock["bonus_ms"])
         async with table.lock:
             with contextlib.suppress(ServiceError):
-                await self._write(_seat_update(table.id, seat, clock_ms=bonus), unrated(table.id))
+                await self._write(_seat_update(table.id, seat, clock_ms=bonus), unrated(table.id), table_id=table.id)
             table.seats[seat].clock_ms = bonus
             table.skip_once = decision
         self._notice(table, f"{name} ran out of time: a bot makes this move for seat {seat}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,6 +83,8 @@ class Append:
 
 
 Statement = sa.Executable | Append
+POSTGRES_WRITE_LANES = 4
+"""Writers committing side by side on PostgreSQL (each holds one pooled connection while it commits)."""
 MAX_APPEND_ROWS = 1000
 """The most rows one merged ``INSERT`` carries (PostgreSQL takes at most 65535 parameters)."""
 
@@ -100,8 +103,9 @@ class Store:
         self.is_sqlite = self.url.startswith("sqlite")
         self._sync = sqlite_synchronous
         self.engine: AsyncEngine | None = None
-        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
-        self._writer: asyncio.Task[None] | None = None
+        self._lanes = 1 if self.is_sqlite else POSTGRES_WRITE_LANES
+        self._queues: list[asyncio.Queue[_Write | None]] = [asyncio.Queue() for _ in range(self._lanes)]
+        self._writers: list[asyncio.Task[None]] = []
         self.batches = 0
         self.writes = 0
 
@@ -133,37 +137,47 @@ class Store:
         except (OSError, sa.exc.SQLAlchemyError) as exc:
             await engine.dispose()
             raise StoreError(f"cannot open the database {shown_url(self.url)}: {_reason(exc)}") from exc
-        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+        self._writers = [
+            asyncio.create_task(self._write_loop(queue), name=f"store-writer-{lane}")
+            for lane, queue in enumerate(self._queues)
+        ]
 
     async def close(self) -> None:
         """Finish every queued write, then disconnect."""
-        if self._writer is not None:
-            await self._queue.put(None)
-            await self._writer
-            self._writer = None
+        if self._writers:
+            for queue in self._queues:
+                await queue.put(None)
+            await asyncio.gather(*self._writers)
+            self._writers = []
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
 
     # -- writes ------------------------------------------------------------------------------
-    async def write(self, *statements: Statement) -> None:
+    async def write(self, *statements: Statement, key: str | None = None) -> None:
         """Run ``statements`` in a transaction shared with other queued writes; returns once
-        committed, or raises :class:`StoreError` (nothing of this write is stored)."""
-        if self._writer is None:
+        committed, or raises :class:`StoreError` (nothing of this write is stored).
+
+        Writes are committed in the order they were queued within a lane.  SQLite has one lane
+        (it has one writer anyway); PostgreSQL has :data:`POSTGRES_WRITE_LANES`, so one lane's round
+        trip does not hold the others up.  Writes with the same ``key`` (a table's id) share a lane
+        and keep their order; writes without one all go to the first lane."""
+        if not self._writers:
             raise StoreError("the store is closed")
         item = _Write(statements)
-        await self._queue.put(item)
+        lane = 0 if key is None else zlib.crc32(key.encode()) % self._lanes
+        await self._queues[lane].put(item)
         await asyncio.shield(item.done)
 
-    async def _write_loop(self) -> None:
+    async def _write_loop(self, queue: asyncio.Queue[_Write | None]) -> None:
         while True:
-            first = await self._queue.get()
+            first = await queue.get()
             if first is None:
                 return
             batch = [first]
             stop = False
-            while not self._queue.empty():
-                item = self._queue.get_nowait()
+            while not queue.empty():
+                item = queue.get_nowait()
                 if item is None:
                     stop = True
                     break
