@@ -102,3 +102,40 @@ def test_one_queued_write_of_one_statement_is_one_round_trip(database: str) -> N
         return seen
 
     assert asyncio.run(run()) == ["INSERT"]
+
+
+def test_postgresql_commits_other_tables_beside_a_slow_one(
+    postgres_database: str,
+) -> None:
+    """A table whose write waits on a lock does not hold up another table's write: they are
+    committed in other lanes (SQLite has one writer, so one lane)."""
+    import asyncpg
+
+    async def run() -> bool:
+        store = Store(postgres_database)
+        await store.open()
+        slow, quick = "slow-" + secrets.token_hex(4), "quick-" + secrets.token_hex(4)
+        while store.lane(slow) == store.lane(quick):
+            quick = "quick-" + secrets.token_hex(4)
+        await store.write(_table(slow), key=slow)
+        await store.write(_table(quick), key=quick)
+        locker = await asyncpg.connect(postgres_database.replace("postgresql+asyncpg", "postgresql"))
+        try:
+            # another connection holds the slow table's row: its next write waits
+            lock = locker.transaction()
+            await lock.start()
+            await locker.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", slow)
+            held = asyncio.create_task(
+                store.write(sa.update(schema.tables).where(schema.tables.c.id == slow).values(status="over"), key=slow)
+            )
+            await asyncio.sleep(0.2)
+            await asyncio.wait_for(store.write(Append(schema.actions, _rows(quick, 0, 1)), key=quick), 5)
+            quick_done_while_slow_waits = not held.done()
+            await lock.rollback()
+            await held
+        finally:
+            await locker.close()
+            await store.close()
+        return quick_done_while_slow_waits
+
+    assert asyncio.run(run())

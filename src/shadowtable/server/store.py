@@ -165,9 +165,12 @@ class Store:
         if not self._writers:
             raise StoreError("the store is closed")
         item = _Write(statements)
-        lane = 0 if key is None else zlib.crc32(key.encode()) % self._lanes
-        await self._queues[lane].put(item)
+        await self._queues[self.lane(key)].put(item)
         await asyncio.shield(item.done)
+
+    def lane(self, key: str | None) -> int:
+        """The lane the writes of ``key`` are committed in (``None``: the first)."""
+        return 0 if key is None else zlib.crc32(key.encode()) % self._lanes
 
     async def _write_loop(self, queue: asyncio.Queue[_Write | None]) -> None:
         while True:
