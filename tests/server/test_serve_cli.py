@@ -27,7 +27,9 @@ def test_serve_prints_the_address_and_answers_health_checks(tmp_path: Path) -> N
     command = [sys.executable, "-c", "from shadowtable.cli import run; run()", "serve", "--port", str(port)]
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        first = server.stdout.readline() if server.stdout else ""
+        assert server.stdout is not None
+        assert server.stdout.readline().startswith("ShadowTable server: starting")
+        first = server.stdout.readline()  # once it answers
         assert first.startswith(f"ShadowTable server: open http://127.0.0.1:{port}/")
         assert str(tmp_path / "server.db") in first  # the default database: SQLite in the data folder
         for _ in range(100):

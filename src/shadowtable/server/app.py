@@ -200,6 +200,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await ratings.apply_pending()  # ends stored but not counted (the server stopped in between)
         resumed = asyncio.ensure_future(service.resume_all())
         log.info("server started", extra={"event": "start"})
+        if config.ready_message:
+            print(config.ready_message, flush=True)
         try:
             yield
         finally:

@@ -102,6 +102,10 @@ class ServerConfig:
     seat_cookie_keep_s: float = 900.0
     """How long after a game ends the seat cookie still holds its seat (for the rematch)."""
 
+    ready_message: str = ""
+    """Printed on standard output once the server is ready to answer (``shadowtable serve``: the
+    address to open)."""
+
     def database_url(self) -> str:
         """The database to use (the default SQLite file in the data folder)."""
         return self.database or str(data_dir() / "server.db")

@@ -152,10 +152,11 @@ def serve(options: ServeOptions) -> None:
     _check_port(options.host, options.port)
     logs.configure(options.log_level)
     shown_host = f"[{options.host}]" if ":" in options.host else options.host
-    print(
+    print("ShadowTable server: starting (the bot workers load first, a few seconds)...", flush=True)
+    config.ready_message = (
         f"ShadowTable server: open http://{shown_host}:{options.port}/ (database: {shown_url(config.database_url())})"
+        "\nStop it with Ctrl+C."
     )
-    print("Stop it with Ctrl+C.", flush=True)
     uvicorn.run(
         create_app(config),
         host=options.host,
