@@ -12,11 +12,23 @@ import functools
 import gzip
 from importlib import resources
 
+from shadowtable.core.registry import available_games, game_class
 from shadowtable.server.errors import ServiceError
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
-CONTEXT_WORDS = frozenset({"shadowtable", "shadow table", "shadowplanet", "shadowlord"})
-"""Passwords anyone would try first against this server."""
+SITE_WORDS = frozenset({"shadowtable", "shadow table"})
+
+
+@functools.cache
+def context_words() -> frozenset[str]:
+    """Passwords anyone would try first against this server: its name and its games' ids and
+    names (lowercased, with and without spaces and dashes)."""
+    words = set(SITE_WORDS)
+    for game_id in available_games():
+        for word in (game_id, game_class(game_id).SPEC.name):
+            folded = word.lower().strip(" !")
+            words |= {folded, folded.replace("-", ""), folded.replace(" ", ""), folded.replace("-", " ")}
+    return frozenset(words)
 
 
 @functools.cache
@@ -31,7 +43,7 @@ def password_problem(password: str, name: str) -> str | None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         return f"password: {PASSWORD_MIN} to {PASSWORD_MAX} characters"
     folded = password.lower().strip()
-    if folded in common_passwords() or folded in CONTEXT_WORDS:
+    if folded in common_passwords() or folded in context_words():
         return "password: too common (it is among the first passwords anyone would try); choose another"
     key = " ".join(name.split()).casefold()
     if key and (key in password.casefold() or key.replace(" ", "") in password.casefold()):
