@@ -430,7 +430,7 @@ def medians(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _median_row(m: dict[str, Any]) -> str:
     p99s = ", ".join(_ms(v) for v in m["p99_ms_runs"])
     return (
-        f"{m['database']:>10} {m['load']:>5} {m['seats']:>6} {m['runs']:>4} {m['acks_per_s']:>7} "
+        f"{m['database']:>10} {m['load']:>5} {m['seats']:>6} {m['runs']:>4} {m['acks_per_s']:>7.1f} "
         f"{_ms(m['p50_ms']):>8} {_ms(m['p99_ms']):>8} {m['errors']:>6}   {p99s}"
     )
 
