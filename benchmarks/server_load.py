@@ -427,10 +427,14 @@ def medians(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
 def _median_row(m: dict[str, Any]) -> str:
     p99s = ", ".join(_ms(v) for v in m["p99_ms_runs"])
     return (
-        f"{m['database']:>10} {m['load']:>5} {m['seats']:>6} {m['runs']:>4} {m['acks_per_s']:>7.1f} "
+        f"{m['database']:>10} {m['load']:>5} {m['seats']:>6} {m['runs']:>4} {_rate(m['acks_per_s']):>7} "
         f"{_ms(m['p50_ms']):>8} {_ms(m['p99_ms']):>8} {m['errors']:>6}   {p99s}"
     )
 
