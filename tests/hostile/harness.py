@@ -16,7 +16,6 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -24,20 +23,14 @@ from typing import Any
 import httpx
 import websockets
 
-import shadowtable
 from server.cluster import free_port
+from serving import source_path, wait_healthy
 
 SECRET = "hostile-suite-secret-" + "k" * 32
 CANARY_IP = "10.9.9.9"
 ATTACKER_IP = "10.6.6.6"
 CANARY_P99_MS = 100.0
 """The issue's bound: a canary table's ack p99 while another client attacks the server."""
-
-
-def source_path() -> str:
-    """``PYTHONPATH`` for a subprocess running the ``shadowtable`` these tests import."""
-    here = str(Path(shadowtable.__file__).resolve().parents[1])
-    return os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)
 
 
 class Server:
@@ -66,20 +59,7 @@ class Server:
             [*command, *args], env=environment, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
         )
         self.pid = self.proc.pid
-        self._wait_ready()
-
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + 120  # a guard: a loaded machine only makes the wait longer
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"the server did not answer within 120 s: {self.log_text()[-2000:]}")
+        wait_healthy(self.url, self.proc, self.log_text)
 
     def log_text(self) -> str:
         self._log.flush()

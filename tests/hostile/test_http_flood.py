@@ -48,6 +48,16 @@ def test_a_hundred_tables_from_one_client(live_server: Callable[..., Server]) ->
     assert canary.acks >= 20 and canary.p99_ms() < CANARY_P99_MS, canary.summary()
 
 
+async def _answer_and_close(answer: asyncio.Future[bytes], writer: asyncio.StreamWriter) -> bytes:
+    """The start of the server's answer (empty if it closed without one), then the connection closed."""
+    try:
+        head = await asyncio.wait_for(answer, 5)
+    except (ConnectionError, TimeoutError):
+        head = b""
+    writer.close()
+    return head
+
+
 async def _stream_body(server: Server, chunked: bool) -> tuple[int, bytes]:
     """Send a 300 MB JSON body (declared, or chunked) until the server stops reading; returns the
     bytes it took and the start of its answer."""
@@ -72,12 +82,7 @@ async def _stream_body(server: Server, chunked: bool) -> tuple[int, bytes]:
             sent += len(piece)
     except (ConnectionError, TimeoutError):
         pass
-    try:
-        head = await asyncio.wait_for(answer, 5)
-    except (ConnectionError, TimeoutError):
-        head = b""
-    writer.close()
-    return sent, head
+    return sent, await _answer_and_close(answer, writer)
 
 
 def test_a_300_mb_body_is_refused_without_being_read(live_server: Callable[..., Server]) -> None:
@@ -142,12 +147,7 @@ async def _send_head(server: Server, megabytes: int) -> tuple[int, bytes]:
         await asyncio.wait_for(writer.drain(), 5)
     except (ConnectionError, TimeoutError):
         pass
-    try:
-        head = await asyncio.wait_for(answer, 5)
-    except (ConnectionError, TimeoutError):
-        head = b""
-    writer.close()
-    return sent, head
+    return sent, await _answer_and_close(answer, writer)
 
 
 def test_a_huge_header_is_cut_off_as_it_arrives(live_server: Callable[..., Server]) -> None:

@@ -9,26 +9,17 @@ import os
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import shadowtable
 from server.cluster import free_port
 from server.wire import BROWSER
+from serving import source_path, wait_healthy
 
 CHROMIUM = os.environ.get("SHADOWTABLE_CHROMIUM", "/usr/bin/chromium")
-
-
-def source_path() -> str:
-    """``PYTHONPATH`` for a subprocess that must run the ``shadowtable`` these tests import (a
-    worktree's ``src``, not the one the virtual environment was installed from)."""
-    here = str(Path(shadowtable.__file__).resolve().parents[1])
-    return os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)
 
 
 class LiveServer:
@@ -55,17 +46,7 @@ class LiveServer:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 120  # a guard: a loaded machine only makes the wait longer
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {(folder / 'server.log').read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not answer within 120 s")
+        wait_healthy(self.url, self.process, lambda: (folder / "server.log").read_text())
 
     def stop(self) -> None:
         self.process.terminate()
