@@ -55,8 +55,8 @@ keeps a small extension module of its own name."""
 
 COMPILED_WITH_NUMPY = [
     "rl/encoding.py",
-    "rl/encoders_shadow_planet.py",
-    "rl/encoders_shadowlord.py",
+    "games/shadow_planet/encoder.py",
+    "games/shadowlord/encoder.py",
 ]
 """The RL encoders, compiled too where the build has NumPy to type-check them against
 (``pyproject.toml`` asks for it); without it they stay pure Python."""

@@ -14,7 +14,7 @@ from games.shadow_planet.helpers import kind
 from shadowtable import BotError, Game, RandomBot, make, play_game
 from shadowtable.bots import make_bot
 from shadowtable.bots.heuristic import HeuristicBot
-from shadowtable.bots.heuristic_shadow_planet import (
+from shadowtable.games.shadow_planet.heuristic import (
     ALIEN,
     ASTRONAUT,
     ATTACK_T,

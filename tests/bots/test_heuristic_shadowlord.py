@@ -21,7 +21,7 @@ from games.shadowlord.helpers import (
     warrior,
 )
 from shadowtable import CHANCE, RandomBot, make, play_game
-from shadowtable.bots.heuristic_shadowlord import ShadowlordHeuristicBot
+from shadowtable.games.shadowlord.heuristic import ShadowlordHeuristicBot
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.kernel import Task, task_kind
 from shadowtable.games.shadowlord.board import place

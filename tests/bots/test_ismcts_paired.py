@@ -195,7 +195,7 @@ class _StubView:
 
 
 def test_shadowlord_material_counts_the_power_stone_for_its_holder_only() -> None:
-    from shadowtable.bots.evaluation_shadowlord import POWER_STONE_BONUS, alive_material
+    from shadowtable.games.shadowlord.evaluation import POWER_STONE_BONUS, alive_material
 
     assert [alive_material(_StubView(0), seat) for seat in (0, 1)] == [10.0 + POWER_STONE_BONUS, 10.0]
     assert [alive_material(_StubView(2), seat) for seat in (0, 1)] == [10.0, 10.0]  # the Shadowlord holds it

@@ -20,7 +20,7 @@ from shadowtable.games.shadowlord.observe import portrait_seat
 from shadowtable.games.shadowlord.state import ACTIVE, SLState
 from shadowtable.server.views import seat_view
 from shadowtable.web.boards import BoardHtml
-from shadowtable.web.boards.shadowlord import render_board
+from shadowtable.games.shadowlord.boards.web import render_board
 
 CONFIGS = [
     pytest.param(2, {}, id="2p"),

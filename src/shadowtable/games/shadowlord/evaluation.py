@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from shadowtable.bots.evaluation import material_shares
-from shadowtable.bots.heuristic_shadowlord import make_view
+from shadowtable.games.shadowlord.heuristic import make_view
 from shadowtable.core.game import Game
 
 

@@ -1,0 +1,1 @@
+"""shadow_planet boards for each front end, built only from a seat's view and the printed reference."""
