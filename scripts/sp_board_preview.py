@@ -13,8 +13,8 @@ from pathlib import Path
 
 from shadowtable.core.game import CHANCE, TERMINAL
 from shadowtable.core.registry import make
-from shadowtable.server.views import seat_view
 from shadowtable.games.shadow_planet.boards.web import render_board
+from shadowtable.server.views import seat_view
 
 CSS = Path(__file__).resolve().parents[1] / "src/shadowtable/web/static/boards/shadow_planet.css"
 

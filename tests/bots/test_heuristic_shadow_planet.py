@@ -14,6 +14,9 @@ from games.shadow_planet.helpers import kind
 from shadowtable import BotError, Game, RandomBot, make, play_game
 from shadowtable.bots import make_bot
 from shadowtable.bots.heuristic import HeuristicBot
+from shadowtable.core.game import CHANCE, TERMINAL
+from shadowtable.games.shadow_planet import actions as A
+from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 from shadowtable.games.shadow_planet.heuristic import (
     ALIEN,
     ASTRONAUT,
@@ -28,9 +31,6 @@ from shadowtable.games.shadow_planet.heuristic import (
     gear_score,
     target_character,
 )
-from shadowtable.core.game import CHANCE, TERMINAL
-from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 from shadowtable.games.shadow_planet.state import State
 
 Found = tuple[ShadowPlanetGame, State, int, dict[str, Any]]

@@ -21,11 +21,11 @@ from games.shadowlord.helpers import (
     warrior,
 )
 from shadowtable import CHANCE, RandomBot, make, play_game
-from shadowtable.games.shadowlord.heuristic import ShadowlordHeuristicBot
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.kernel import Task, task_kind
 from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.heuristic import ShadowlordHeuristicBot
 from shadowtable.games.shadowlord.state import REMOVED, SLState
 from shadowtable.games.shadowlord.tasks import (
     Build,

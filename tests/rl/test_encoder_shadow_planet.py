@@ -13,9 +13,9 @@ np = pytest.importorskip("numpy")
 
 from shadowtable import make  # noqa: E402
 from shadowtable.core.game import TERMINAL  # noqa: E402
+from shadowtable.games.shadow_planet.encoder import ShadowPlanetEncoder  # noqa: E402
 from shadowtable.games.shadow_planet.game import ShadowPlanetGame  # noqa: E402
 from shadowtable.games.shadow_planet.state import State  # noqa: E402
-from shadowtable.games.shadow_planet.encoder import ShadowPlanetEncoder  # noqa: E402
 from shadowtable.rl.encoding import encoder_for  # noqa: E402
 
 

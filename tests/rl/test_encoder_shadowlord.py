@@ -10,9 +10,9 @@ import numpy as np
 
 from shadowtable import CHANCE, make
 from shadowtable.core.kernel import task_kind
+from shadowtable.games.shadowlord.encoder import ShadowlordEncoder
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.state import SLState
-from shadowtable.games.shadowlord.encoder import ShadowlordEncoder
 from shadowtable.rl.encoding import encoder_for
 
 CONFIGURATIONS: list[dict[str, Any]] = [

@@ -20,9 +20,9 @@ from shadowtable.core.game import CHANCE, TERMINAL
 from shadowtable.core.registry import make
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
+from shadowtable.games.shadow_planet.boards.web import render_board
 from shadowtable.server.views import seat_view
 from shadowtable.web.boards import BoardHtml
-from shadowtable.games.shadow_planet.boards.web import render_board
 
 VOID = {"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "embed", "source", "track", "wbr"}
 SVG_SELF_CLOSING = {"rect", "circle", "line", "path", "stop", "ellipse", "polygon", "polyline"}

@@ -15,12 +15,12 @@ import pytest
 from shadowtable.core.game import CHANCE, TERMINAL
 from shadowtable.core.registry import make
 from shadowtable.games.shadowlord.actions import NF, NV, decode
+from shadowtable.games.shadowlord.boards.web import render_board
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.observe import portrait_seat
 from shadowtable.games.shadowlord.state import ACTIVE, SLState
 from shadowtable.server.views import seat_view
 from shadowtable.web.boards import BoardHtml
-from shadowtable.games.shadowlord.boards.web import render_board
 
 CONFIGS = [
     pytest.param(2, {}, id="2p"),

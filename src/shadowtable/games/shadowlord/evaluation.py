@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from shadowtable.bots.evaluation import material_shares
-from shadowtable.games.shadowlord.heuristic import make_view
 from shadowtable.core.game import Game
+from shadowtable.games.shadowlord.heuristic import make_view
 
 
 def material(game: Game[Any], state: Any) -> list[float]:
