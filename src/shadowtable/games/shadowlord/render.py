@@ -5,34 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.rules.voting import motion_text
 from shadowtable.games.shadowlord.state import STATUS_NAMES
+from shadowtable.games.shadowlord.words import COLOUR_CODE, figure_code, motion_text
 
 CELL_MARK = {"space_base": "Base", "ruins": "Ruins", "home": "Home", "lost_fortress": "FORT", "galaxy": ""}
-SHORT = {"Master": "M", "Warrior": "W", "Merchant": "T", "Diplomat": "D", "Shadowlord": "SL", "Shadow": "S"}
-COLOUR_CODE = ["r", "b", "y", "g", "k"]
 
 
 def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
-    """``<colour><kind><number>:<ships>`` (``*``: holds the Power Stone); a character found on a
-    disc keeps its number (``yW1``), so it never reads like a starting character (``yW``)."""
-    name = ctx.content.fig_name[f]
-    words = name.split()
-    if words[0].lower() in ctx.content.colours:
-        tag = SHORT.get(words[-1], words[-1][:2])
-    elif name.startswith("Shadow "):
-        tag = f"S{words[-1]}"
-    elif len(words) == 1:
-        tag = SHORT.get(words[0], words[0][:2])
-    else:
-        tag = SHORT.get(words[0], words[0][:2]) + "".join(ch for ch in words[-1] if ch.isdigit())
-    return f"{COLOUR_CODE[owner] if 0 <= owner < 5 else '?'}{tag}:{ships}{'*' if stone else ''}"
+    """The figure's code on the board (:func:`.words.figure_code`)."""
+    return figure_code(ctx.content, f, owner, ships, stone)
 
 
 def vote_words(ctx: Context, vote: dict[str, Any], cur: int, loc: list[int]) -> str:
     """The vote in progress: what is voted on (worded as its event is), who votes, the votes
     cast so far (public ones)."""
-    motion = motion_text(ctx, cur, loc, vote["kind"], vote["a"], vote["b"])
+    motion = motion_text(ctx.content, cur, loc, vote["kind"], vote["a"], vote["b"])
     cast = ", ".join(
         f"seat {k}: {'yes' if v == 1 else 'no' if v == 0 else 'voted'}"
         for k, v in enumerate(vote.get("votes", []))
@@ -48,7 +35,7 @@ def last_vote_words(ctx: Context, vote: dict[str, Any], seat: int | None) -> str
     reader's own vote when he cast one."""
     loc = [-1] * (vote["a"] + 1)
     loc[vote["a"]] = vote["at"]
-    motion = motion_text(ctx, vote["cur"], loc, vote["kind"], vote["a"], vote["b"])
+    motion = motion_text(ctx.content, vote["cur"], loc, vote["kind"], vote["a"], vote["b"])
     mine = vote["votes"][seat] if seat is not None and 0 <= seat < len(vote["votes"]) else -1
     own = f" You voted {'yes' if mine == 1 else 'no'}." if mine in (0, 1) else ""
     return f"Last Vote: {motion}: {'passed' if vote['passed'] else 'failed'}.{own}"
