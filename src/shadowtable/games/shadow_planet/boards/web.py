@@ -600,6 +600,6 @@ def goal_text(game: Any, message: dict[str, Any]) -> str:
 def render_board(game: Any, message: dict[str, Any]) -> BoardHtml:
     """The board, the panel and the goal for the seat that receives ``message``."""
     d = _Decoder(game, message)
-    board = render("boards/shadow_planet/board.html", b=_board(d, message))
-    panel = render("boards/shadow_planet/panel.html", p=_panel(d, message))
+    board = render("shadowtable.games.shadow_planet.boards:board.html", b=_board(d, message))
+    panel = render("shadowtable.games.shadow_planet.boards:panel.html", p=_panel(d, message))
     return BoardHtml(board=board, panel=panel, goal=goal_text(game, message))

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.words import COLOUR_CODE, SHORT
+from shadowtable.games.shadowlord.render import COLOUR_CODE, SHORT
 
 
 def split_grid(text: str) -> tuple[list[list[str]], list[str]]:

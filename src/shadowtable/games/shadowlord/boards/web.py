@@ -15,7 +15,7 @@ from shadowtable.core.game import Game
 from shadowtable.games.shadowlord.actions import DIRS, NF, decode
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.printed import Printed, printed
-from shadowtable.games.shadowlord.words import figure_code, motion_text
+from shadowtable.games.shadowlord.render import figure_code, motion_text
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
@@ -134,8 +134,8 @@ def render_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
     legal: dict[int, str] = {int(a): str(w) for a, w in (message.get("legal") or [])}
     pending = message.get("pending") or obs.get("pending") or {}
     model = _Model(material, reference, obs, legal, pending)
-    board = render("boards/shadowlord/board.html", **model.board())
-    panel = render("boards/shadowlord/panel.html", **model.panel())
+    board = render("shadowtable.games.shadowlord.boards:board.html", **model.board())
+    panel = render("shadowtable.games.shadowlord.boards:panel.html", **model.panel())
     return BoardHtml(board=board, panel=panel, goal=_goal(material, reference, seat))
 
 

@@ -13,11 +13,11 @@ from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, YES
 from shadowtable.games.shadowlord.context import Context
+from shadowtable.games.shadowlord.render import motion_text
 from shadowtable.games.shadowlord.rules import events, movement, recruit
 from shadowtable.games.shadowlord.rules.alliances import alive_seats
 from shadowtable.games.shadowlord.state import NOBODY, SLState
 from shadowtable.games.shadowlord.tasks import PutToVote, Vote, VoteEnd, decider
-from shadowtable.games.shadowlord.words import motion_text
 
 Effect = Callable[[Context, SLState, int, int], None]
 
