@@ -24,7 +24,6 @@ from typing import Any
 from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 from shadowtable.games.shadow_planet.printed import Printed, printed
 
 MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
@@ -78,9 +77,11 @@ class ShadowPlanetHeuristicBot:
         legal_actions: Sequence[int],
         rng: random.Random,
     ) -> int:
-        if not isinstance(game, ShadowPlanetGame):
-            raise BotError(f"the Shadow Planet heuristic cannot play {game.spec.id!r}")
-        view = View(printed(game), seat, observation)
+        try:
+            material = printed(game)
+        except (KeyError, TypeError) as exc:
+            raise BotError(f"the Shadow Planet heuristic cannot play {game.spec.id!r}") from exc
+        view = View(material, seat, observation)
         chooser = DECIDERS.get(str(observation["pending"]["kind"]))
         action = chooser(view, list(legal_actions)) if chooser is not None else None
         if action is None or action not in legal_actions:
