@@ -16,7 +16,7 @@ from shadowtable.core.registry import make
 from shadowtable.games.shadow_planet.boards.web import render_board
 from shadowtable.server.views import seat_view
 
-CSS = Path(__file__).resolve().parents[1] / "src/shadowtable/web/static/boards/shadow_planet.css"
+CSS = Path(__file__).resolve().parents[1] / "src/shadowtable/games/shadow_planet/boards/web.css"
 
 
 def main() -> None:

@@ -39,6 +39,10 @@ class ProvenanceSpy(Game[Any]):
             raise LeakError(f"bot called {name!r}, which the spy does not check")
         return value
 
+    def reference(self) -> dict[str, Any]:
+        """The printed material (what a game's own bots read of it) never depends on a state."""
+        return self.inner.reference()
+
     def _known(self, state: Any) -> Any:
         if id(state) not in self.handed_out:
             raise LeakError(f"bot used a state it did not get from determinize: {state!r}")

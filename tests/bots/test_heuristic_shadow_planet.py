@@ -31,6 +31,7 @@ from shadowtable.games.shadow_planet.heuristic import (
     gear_score,
     target_character,
 )
+from shadowtable.games.shadow_planet.printed import printed
 from shadowtable.games.shadow_planet.state import State
 
 Found = tuple[ShadowPlanetGame, State, int, dict[str, Any]]
@@ -115,7 +116,7 @@ def decisions(players: int, seeds: range, mode: str) -> Iterator[Found]:
 def first(found: Iterator[Found], wanted: Callable[[View], bool]) -> tuple[Found, View]:
     for item in found:
         game, _, seat, obs = item
-        view = View(game.ctx, seat, obs)
+        view = View(printed(game), seat, obs)
         if wanted(view):
             return item, view
     raise AssertionError("no such decision in the scanned games")
@@ -270,7 +271,7 @@ def test_identity_tie_goes_to_the_gear_best_for_the_role() -> None:
             if kind(state) == "choose_identity":
                 seat = game.current_player(state)
                 obs = game.observe(state, seat)
-                view = View(game.ctx, seat, obs)
+                view = View(printed(game), seat, obs)
                 legal = game.legal_actions(state)
                 action_chosen = ShadowPlanetHeuristicBot().choose(game, seat, obs, legal, random.Random(0))
                 scores = [gear_score(view, a - A.IDENTITY) for a in legal]

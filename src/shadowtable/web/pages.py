@@ -27,7 +27,7 @@ from shadowtable.server.cookies import clear_seat_cookie, request_token, set_sea
 from shadowtable.server.errors import Conflict, Forbidden, ServiceError
 from shadowtable.server.limits import limits_of
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable, Table, TableService
-from shadowtable.web.render import board_stylesheet, view_fragments
+from shadowtable.web.render import board_stylesheet, board_stylesheet_text, view_fragments
 from shadowtable.web.templating import render
 
 BOT_LEVELS = {name: level.description for name, level in LEVELS.items()}
@@ -154,6 +154,14 @@ def add_pages(
         """The name and account a seat is taken with: a signed-in browser's account, else ``name``."""
         account = accounts.current(request) if accounts is not None else None
         return (account.name, account.id) if account is not None else (name, None)
+
+    @app.get("/static/boards/{name}.css", include_in_schema=False)
+    async def board_stylesheet_file(name: str) -> Response:
+        """A game's board stylesheet, kept in the game's own package beside its board."""
+        css = board_stylesheet_text(name)
+        if css is None:
+            return Response("not found", status_code=404, media_type="text/plain")
+        return Response(css, media_type="text/css")
 
     static = resources.files("shadowtable.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

@@ -14,6 +14,7 @@ from typing import Any
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
 from shadowtable.core.manifest import load, manifest_of
+from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
@@ -36,14 +37,33 @@ def board_renderer(game_class: type[Game[Any]]) -> BoardRenderer:
 
 @cache
 def board_stylesheet(game_class: type[Game[Any]]) -> str | None:
-    """The path under ``/static/`` of a game's board stylesheet, if it has one."""
+    """The path under ``/static/`` of a game's board stylesheet, if it has one: ``web.css``
+    beside the board's module, served as ``boards/<game package>.css``."""
+    found = board_stylesheet_file(game_class)
+    return f"boards/{found[0]}.css" if found is not None else None
+
+
+@cache
+def board_stylesheet_file(game_class: type[Game[Any]]) -> tuple[str, str] | None:
+    """The board stylesheet's name (the game's package) and text, if the game has one."""
     reference = manifest_of(game_class).web_board
     if reference is None:
         return None
-    name = reference.partition(":")[0].rpartition(".")[2]
-    path = f"boards/{name}.css"
-    found = resources.files("shadowtable.web").joinpath("static", *path.split("/")).is_file()
-    return path if found else None
+    package = reference.partition(":")[0].rpartition(".")[0]
+    if not package:
+        return None
+    css = resources.files(package).joinpath("web.css")
+    name = package.rpartition(".")[0].rpartition(".")[2] or package
+    return (name, css.read_text(encoding="utf-8")) if css.is_file() else None
+
+
+def board_stylesheet_text(name: str) -> str | None:
+    """The text of the board stylesheet served as ``boards/<name>.css`` (a registered game's)."""
+    for game_id in available_games():
+        found = board_stylesheet_file(game_class(game_id))
+        if found is not None and found[0] == name:
+            return found[1]
+    return None
 
 
 def text_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:

@@ -1,13 +1,32 @@
-"""The one Jinja2 environment of the pages: templates ship inside the package, autoescaped."""
+"""The one Jinja2 environment of the pages: templates ship inside the package, autoescaped.
+
+A page's template is a path under ``shadowtable/web/templates``; a game's board keeps its
+templates in its own package, named ``<package>:<file>`` (``shadowtable.games.shadowlord.boards:
+board.html`` is ``templates/board.html`` inside that package).
+"""
 
 from __future__ import annotations
 
+from importlib import resources
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FunctionLoader, PackageLoader, StrictUndefined, select_autoescape
+
+
+def package_template(name: str) -> str | None:
+    """The source of ``<package>:<file>``: ``templates/<file>`` inside ``package`` (else none)."""
+    package, colon, file = name.partition(":")
+    if not colon:
+        return None
+    try:
+        found = resources.files(package).joinpath("templates", *file.split("/"))
+    except ModuleNotFoundError:
+        return None
+    return found.read_text(encoding="utf-8") if found.is_file() else None
+
 
 ENV = Environment(
-    loader=PackageLoader("shadowtable.web", "templates"),
+    loader=ChoiceLoader([PackageLoader("shadowtable.web", "templates"), FunctionLoader(package_template)]),
     autoescape=select_autoescape(default=True, default_for_string=True),
     undefined=StrictUndefined,
     trim_blocks=True,
@@ -16,5 +35,6 @@ ENV = Environment(
 
 
 def render(template: str, **context: Any) -> str:
-    """``template`` (a path under ``shadowtable/web/templates``) rendered with ``context``."""
+    """``template`` (a page's path under ``shadowtable/web/templates``, or a board's
+    ``<package>:<file>``) rendered with ``context``."""
     return ENV.get_template(template).render(**context)

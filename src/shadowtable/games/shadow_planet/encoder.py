@@ -11,13 +11,10 @@ from operator import add
 from typing import Any
 
 from shadowtable.core.game import Game, Observation
-from shadowtable.games.shadow_planet.rules import PENDING_KINDS
+from shadowtable.games.shadow_planet.printed import printed
 from shadowtable.rl.encoding import ArrayEncoder, Features, slot, within
 
 CHARACTERS, LOCATIONS, SECTIONS, VEHICLES, OBJECTIVES, COLOURS, TYPES = 6, 4, 7, 2, 5, 5, 5
-KINDS = (*PENDING_KINDS, "over")
-"""``pending.kind`` values: the game's decisions and chance nodes (rules.PENDING_KINDS), then ``over``."""
-KIND_SLOT = {kind: index for index, kind in enumerate(KINDS)}
 MAX_ROUNDS = 60
 DECKS = 5
 """The four Location decks and the Messages pile."""
@@ -66,14 +63,15 @@ class ShadowPlanetEncoder(ArrayEncoder):
     """Encodes observations of one configured Shadow Planet game (fixed player count)."""
 
     def __init__(self, game: Game[Any]) -> None:
-        rules = getattr(game, "ctx", None)
+        material = printed(game)
         self.players = game.players
-        self.cards = int(rules.num_cards) if rules is not None else 121
-        content = rules.c if rules is not None else None
-        self.countdown_max = float(content.countdown_max) if content is not None else 12.0
-        self.repair_max = float(content.repair_max) if content is not None else 10.0
-        self.threat_max = float(content.threat_max) if content is not None else 8.0
-        self.markers_max = float(content.markers_per_colour) if content is not None else 15.0
+        self.cards = material.num_cards
+        self.countdown_max = float(material.countdown_max)
+        self.repair_max = float(material.repair_max)
+        self.threat_max = float(material.threat_max)
+        self.markers_max = float(material.markers_per_colour)
+        self.kind_slot = {kind: index for index, kind in enumerate((*material.decisions, "over"))}
+        """``pending.kind`` values: the game's decisions and chance nodes, then ``over``."""
         super().__init__(self._layout())
         self._index_data()
         self._index_board()
@@ -87,7 +85,7 @@ class ShadowPlanetEncoder(ArrayEncoder):
             ("removed_objectives", 1),
             ("to_act", n + 2),
             ("my_turn", 1),
-            ("pending", len(KINDS)),
+            ("pending", len(self.kind_slot)),
             ("pending_data", sum(field_size(how, size) for _, how, size in data_fields(n))),
             ("round", 1),
             ("protagonist", n),
@@ -179,7 +177,7 @@ class ShadowPlanetEncoder(ArrayEncoder):
         who = pending["seat"]
         f.one_hot(at["to_act"], n + 1 if who is None else who if who >= 0 else n, n + 2)
         f.flag(at["my_turn"], pending["seat"] == o["seat"])
-        f.ones.append(at["pending"] + KIND_SLOT[pending["kind"]])
+        f.ones.append(at["pending"] + self.kind_slot[pending["kind"]])
         data = pending["data"]
         for name, how, offset, size in self._data_slots:
             if how == SHIFTED:

@@ -1,7 +1,7 @@
 """A rule-of-thumb bot for The Shadow Planet that plays its secret Objective.
 
-It decides only from the seat's observation, the legal actions and static content (card
-types and values, Links, Sections) read from the ``game`` object.  The strategy follows the
+It decides only from the seat's observation, the legal actions and the printed material (card
+types and values, Links, Sections) read from ``game.reference()`` (:mod:`.printed`).  The strategy follows the
 rulebook's "Game Strategy" sections:
 
 * every role aims its Markers at one *target* Character (the one it has fewest Markers of,
@@ -24,7 +24,7 @@ from typing import Any
 from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.printed import Printed, printed
 
 MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
 ALIEN, ASTRONAUT, GUARDIAN = "alien", "astronaut", "guardian"
@@ -77,10 +77,11 @@ class ShadowPlanetHeuristicBot:
         legal_actions: Sequence[int],
         rng: random.Random,
     ) -> int:
-        rules = getattr(game, "ctx", None)
-        if not isinstance(rules, Context):
-            raise BotError(f"the Shadow Planet heuristic cannot play {game.spec.id!r}")
-        view = View(rules, seat, observation)
+        try:
+            material = printed(game)
+        except (KeyError, TypeError) as exc:
+            raise BotError(f"the Shadow Planet heuristic cannot play {game.spec.id!r}") from exc
+        view = View(material, seat, observation)
         chooser = DECIDERS.get(str(observation["pending"]["kind"]))
         action = chooser(view, list(legal_actions)) if chooser is not None else None
         if action is None or action not in legal_actions:
@@ -89,19 +90,19 @@ class ShadowPlanetHeuristicBot:
 
 
 class View:
-    """Facts a seat can read from its observation, with static content at hand."""
+    """Facts a seat can read from its observation, with the printed material at hand."""
 
-    def __init__(self, rules: Context, seat: int, obs: Observation) -> None:
+    def __init__(self, rules: Printed, seat: int, obs: Observation) -> None:
         self.r = rules
         self.seat = seat
         self.obs = obs
         self.data: dict[str, Any] = obs["pending"]["data"]
         """The public arguments of the pending decision (``pending.data``)."""
         objective = obs["objectives"][seat]
-        self.role = rules.c.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
+        self.role = rules.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
         self.my_char: int = obs["seat_char"][seat]
         self.hand: list[int] = gear_cards(obs, self.my_char) if self.my_char >= 0 else []
-        self.location_types = location_type_counts(tuple(rules.c.card_home), tuple(rules.ctype))
+        self.location_types = location_type_counts(tuple(rules.card_home), tuple(rules.ctype))
 
     def ctype(self, card: int) -> int:
         """The card's type (0 Move .. 4 Attack)."""
@@ -109,7 +110,7 @@ class View:
 
     def markers(self, ch: int) -> int:
         """Markers of Character ``ch``'s colour on this seat's sheet (the Robot: none ever)."""
-        colour = self.r.c.char_colour[ch]
+        colour = self.r.char_colour[ch]
         return int(self.obs["sheets"][self.seat * 5 + colour]) if colour >= 0 else 0
 
     def threat(self) -> int:
@@ -218,7 +219,7 @@ def seat_markers(view: View, seat: int) -> list[int]:
 
 def decide_give_seat(view: View, legal: list[int]) -> int:
     """Give Markers to a seat that competes for the seat's own target identity."""
-    my_colour = view.r.c.char_colour[target_character(view)]
+    my_colour = view.r.char_colour[target_character(view)]
 
     def rivalry(action: int) -> tuple[int, int]:
         sheet = seat_markers(view, action - A.SEAT)
@@ -230,7 +231,7 @@ def decide_give_seat(view: View, legal: list[int]) -> int:
 def decide_give_colour(view: View, legal: list[int]) -> int:
     """Give the receiver a Marker of its current fewest colour, the seat's own target first."""
     receiver = int(view.data["target"])
-    my_colour = view.r.c.char_colour[target_character(view)]
+    my_colour = view.r.char_colour[target_character(view)]
     sheet = seat_markers(view, receiver) if 0 <= receiver < len(view.obs["seat_char"]) else [0] * 5
 
     def score(action: int) -> tuple[int, int]:
@@ -242,7 +243,7 @@ def decide_give_colour(view: View, legal: list[int]) -> int:
 
 def decide_cancel(view: View, legal: list[int]) -> int:
     """Cancel Rachel (who gives Markers) or Reed (free moves, Search bonus) of another seat."""
-    names = view.r.c.char_names
+    names = view.r.char_names
     for wanted in ("Rachel", "Reed"):
         for a in legal:
             ch = a - A.CANCEL
@@ -269,8 +270,7 @@ def effect_value(view: View, effect: dict[str, Any]) -> float:
 
 
 def reveal_value(view: View, section: int, index: int) -> float:
-    reveal = view.r.c.section_reveals[section][index]
-    return sum(effect_value(view, e) for e in reveal.effects)
+    return sum(effect_value(view, e) for e in view.r.section_effects[section][index])
 
 
 def type_counts(view: View, cards: Sequence[int]) -> list[int]:
@@ -284,8 +284,8 @@ def best_reveal(view: View, section: int, cards: Sequence[int]) -> int | None:
     """The most useful reveal of ``section`` that ``cards`` can pay, if it helps at all."""
     counts = type_counts(view, cards)
     best: tuple[float, int] | None = None
-    for i, reveal in enumerate(view.r.c.section_reveals[section]):
-        if all(counts[t] >= need for t, need in enumerate(reveal.cost)):
+    for i, cost in enumerate(view.r.section_costs[section]):
+        if all(counts[t] >= need for t, need in enumerate(cost)):
             value = reveal_value(view, section, i)
             if value > 0 and (best is None or value > best[0]):
                 best = (value, i)
@@ -300,7 +300,7 @@ def reserved_cards(view: View) -> set[int]:
     index = best_reveal(view, section, view.hand)
     if index is None:
         return set()
-    need = list(view.r.c.section_reveals[section][index].cost)
+    need = list(view.r.section_costs[section][index])
     keep: set[int] = set()
     for card in sorted(view.hand, key=lambda c: keep_value(view, c)):
         t = view.ctype(card)
@@ -340,7 +340,7 @@ def move_cards_in_hand(view: View, reserved: set[int]) -> list[int]:
 def drive_reach(view: View, vehicle: int, cards: Sequence[int]) -> int:
     """Move points a driver gets from ``cards`` with the Vehicle's bonus."""
     total = sum(view.r.cvalue[c] for c in cards)
-    kind, amount = view.r.c.vehicle_bonus[vehicle]
+    kind, amount = view.r.vehicle_bonus[vehicle]
     return total * amount if kind == "multiply_total" else total + amount * len(cards)
 
 
@@ -348,7 +348,7 @@ def best_destination(view: View, here: int, points: int) -> int:
     """The most valuable Location one walk of ``points`` reaches (``here`` if none is better)."""
     best = here
     for dest in range(4):
-        walkable = view.r.walk_ok[here][dest] and view.r.c.link_cost[here][dest] <= points
+        walkable = view.r.walk_ok[here][dest] and view.r.link_cost[here][dest] <= points
         if walkable and dest != here and location_value(view, dest) > location_value(view, best) + 0.2:
             best = dest
     return best
@@ -384,7 +384,7 @@ def decide_move_step(view: View, legal: list[int]) -> int:
 
 def drive_reach_played(view: View, vehicle: int) -> int:
     total, cards = int(view.data["total"]), int(view.data["cards"])
-    kind, amount = view.r.c.vehicle_bonus[vehicle]
+    kind, amount = view.r.vehicle_bonus[vehicle]
     return total * amount if kind == "multiply_total" else total + amount * cards
 
 
@@ -393,20 +393,20 @@ def walking_need(view: View, here: int, moves: Sequence[int]) -> int:
     total = sum(view.r.cvalue[c] for c in moves) + int(view.data["total"])
     dest = best_destination(view, here, total)
     if dest != here:
-        return int(view.r.c.link_cost[here][dest])
+        return int(view.r.link_cost[here][dest])
     section = useful_section(view, here, total)
-    return int(view.r.c.section_entry[section]) if section is not None else 0
+    return int(view.r.section_entry[section]) if section is not None else 0
 
 
 def useful_section(view: View, here: int, points: int) -> int | None:
     """A Section at ``here`` the active Character may enter with ``points`` and then pay for."""
     active = int(view.obs["active"])
-    colour = view.r.c.char_colour[active]
+    colour = view.r.char_colour[active]
     if colour < 0 or int(view.obs["char_section"][active]) >= 0:
         return None
     best: tuple[float, int] | None = None
-    for section, loc in enumerate(view.r.c.section_location):
-        entry = int(view.r.c.section_entry[section])
+    for section, loc in enumerate(view.r.section_location):
+        entry = int(view.r.section_entry[section])
         if loc != here or entry > points or (int(view.obs["section_markers"][section]) >> colour) & 1:
             continue
         spare = spare_after_entry(view, entry)

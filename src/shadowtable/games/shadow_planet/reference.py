@@ -3,7 +3,9 @@ Characters (colours, abilities), Vehicles and how each role wins, all from the c
 
 Every entry is keyed by the id or name the observation uses (card ids, Location, Section and
 Character names), so a front end looks up what the observation shows.  Nothing here is secret:
-it is the printed material of the game.
+it is the printed material of the game.  Under ``tables`` the same material comes as ids and
+numbers for bots, encoders and boards (:mod:`.printed` reads it back as typed tables), with the
+decisions a seat can face, in the order the rules list them.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from shadowtable.core.rules_help import quote
 from shadowtable.games.shadow_planet.content import COLOURS, Content
 from shadowtable.games.shadow_planet.context import Context
+from shadowtable.games.shadow_planet.rules import PENDING_KINDS
 from shadowtable.games.shadow_planet.rules.effects import TYPES
 
 PACKAGE = "shadowtable.games.shadow_planet"
@@ -116,7 +119,48 @@ def reference(ctx: Context) -> dict[str, Any]:
              "goal": quote(PACKAGE, GOAL_RULES[c.objective_role[k]])}
             for k in range(len(c.objective_names))
         ],
+        "tables": tables(ctx),
     }  # fmt: skip
+
+
+def tables(ctx: Context) -> dict[str, Any]:
+    """The printed material by id: cards (type, value, starting place, what their effects do),
+    Locations and Links, Sections and their payments, Vehicles, Characters, Objectives, the
+    indicators' ranges, and the decisions (``pending.kind``) a seat can face."""
+    c = ctx.c
+    return {
+        "types": list(TYPES),
+        "card_name": list(c.card_name),
+        "card_type": list(ctx.ctype),
+        "card_value": list(ctx.cvalue),
+        "card_home": list(c.card_home),
+        "forbid": list(ctx.forbid),
+        "end_of_turn_face_up": list(ctx.eot),
+        "swap": list(ctx.swap),
+        "vehicle_play": [entry is not None for entry in ctx.vplay],
+        "endgame": [[list(count) for count in counts] for counts in ctx.endgame],
+        "location_names": list(c.location_names),
+        "link_cost": [list(row) for row in c.link_cost],
+        "walk_ok": [list(row) for row in ctx.walk_ok],
+        "drive_dist": [list(row) for row in ctx.drive_dist],
+        "section_names": list(c.section_names),
+        "section_location": list(c.section_location),
+        "section_entry": list(c.section_entry),
+        "section_costs": [[list(r.cost) for r in reveals] for reveals in c.section_reveals],
+        "section_effects": [[[dict(e) for e in r.effects] for r in reveals] for reveals in c.section_reveals],
+        "vehicle_names": list(c.vehicle_names),
+        "vehicle_bonus": [list(bonus) for bonus in c.vehicle_bonus],
+        "char_names": list(c.char_names),
+        "char_colour": list(c.char_colour),
+        "robot": ctx.robot,
+        "objective_names": list(c.objective_names),
+        "objective_role": list(c.objective_role),
+        "countdown_max": c.countdown_max,
+        "repair_max": c.repair_max,
+        "threat_max": c.threat_max,
+        "markers_per_colour": c.markers_per_colour,
+        "decisions": list(PENDING_KINDS),
+    }
 
 
 def _bonus_text(kind: str, amount: int) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadowlord.content import CARD_VALUES, MAX_FIGURES, MAX_GALAXIES
 from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.printed import printed
 from shadowtable.rl.encoding import ArrayEncoder, Features, set_bits, shifted_slot, within
 
 SEATS = 4
@@ -155,9 +156,8 @@ class ShadowlordEncoder(ArrayEncoder):
     def __init__(self, game: Game[Any]) -> None:
         if not isinstance(game, ShadowlordGame):
             raise TypeError(f"the Shadowlord! encoder cannot encode {game.spec.id}")
-        ctx = game.ctx
-        self.content = ctx.content
-        self.seat_of: list[int] = [ctx.seat_of(c) for c in range(4)]
+        self.content = printed(game)
+        self.seat_of: list[int] = [self.content.seat_of(c) for c in range(4)]
         self.players = game.players
         self.turn_cap = float(game.options.get("turn_cap") or 150)
         self.timer_top = float(max(self.content.timer_notches, self.content.timer_every_turn_notches, 1))

@@ -2,7 +2,8 @@
 
 It reads only ``observation["public"]`` (the board, counts), ``observation["pending"]`` (the
 decision it faces and that decision's public data) and ``observation["private"]`` (its own
-Attack Hand and portrait cards), plus the static content of the configured game.  Decisions it
+Attack Hand and portrait cards), plus the printed material of the configured game
+(``game.reference()``, read as :class:`.printed.Printed`).  Decisions it
 does not recognise fall back to a safe default (``done`` when legal, otherwise a seeded random
 legal action).
 
@@ -43,10 +44,9 @@ from typing import Any
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadowlord import actions as A
 from shadowtable.games.shadowlord.content import DIPLOMAT, MASTER, MERCHANT, SHADOW, SHADOWLORD, WARRIOR
+from shadowtable.games.shadowlord.printed import Printed, printed
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NOBODY
 
-ACTIVE, CAPTIVE = 1, 2
-BLACK = 4
-NOBODY = -1
 MEAN_CARD = 3.6
 """Average Power Card value (8x0, 15x2, 15x4, 10x7, 2x10)."""
 SAFETY_MARGIN = 3
@@ -56,7 +56,7 @@ FORTRESS_STRENGTH = 24
 
 @dataclass
 class View:
-    """The public facts of one observation plus the static content, for one deciding seat."""
+    """The public facts of one observation plus the printed material, for one deciding seat."""
 
     game: Any
     seat: int
@@ -64,12 +64,9 @@ class View:
     hand: list[int]
     portraits: dict[int, list[int]]
     commits: list[list[int] | None]
+    content: Printed
     values_cache: dict[tuple[int, int], float] = field(default_factory=dict)
     assault_cache: list[frozenset[int]] = field(default_factory=list)
-
-    @property
-    def content(self) -> Any:
-        return self.game.ctx.content
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -82,7 +79,7 @@ class View:
 
     def mine_of(self, seat: int) -> list[int]:
         """The colours (Alliances) of ``seat``."""
-        return list(self.game.ctx.seat_alliances[seat])
+        return list(self.content.seat_alliances[seat])
 
     @property
     def owner_list(self) -> list[int]:
@@ -172,7 +169,7 @@ class View:
 
     def seat_material(self, seat: int) -> float:
         """Rough standing of a seat: its characters' strength and ships plus held galaxies."""
-        colours = set(self.game.ctx.seat_alliances[seat])
+        colours = set(self.content.seat_alliances[seat])
         owners = self.pub["owner"]
         figs = [f for f in range(len(owners)) if owners[f] in colours and self.active(f)]
         held = sum(1 for g in self.special_galaxies() if self.control(g) in colours)
@@ -206,7 +203,7 @@ def make_view(game: Game[Any], seat: int, observation: Observation) -> View:
     hand = list(private.get("hand") or [0] * 5)
     portraits = {int(k): list(v) for k, v in (private.get("portraits") or {}).items()}
     commits = list(private.get("commit") or [None, None])
-    return View(game, seat, observation["public"], hand, portraits, commits)
+    return View(game, seat, observation["public"], hand, portraits, commits, printed(game))
 
 
 def pending_kind(observation: Observation) -> str:
@@ -753,12 +750,12 @@ def vote_choice(v: View) -> int:
     vote = v.pub.get("vote") or {}
     kind = vote.get("kind")
     a = int(vote.get("a", NOBODY))
-    proposer = v.game.ctx.seat_of(v.cur)
+    proposer = v.content.seat_of(v.cur)
     if kind == "defect":
-        victims = {v.game.ctx.seat_of(v.owner(a))} if a >= 0 else set()
+        victims = {v.content.seat_of(v.owner(a))} if a >= 0 else set()
     elif kind in ("place_shadow", "move_shadow") and a >= 0:
         g = v.pub["loc"][a]
-        victims = {v.game.ctx.seat_of(v.owner(x)) for x in v.figs_at(g) if v.owner(x) < BLACK}
+        victims = {v.content.seat_of(v.owner(x)) for x in v.figs_at(g) if v.owner(x) < BLACK}
     else:
         return A.DONE
     if v.seat in victims:

@@ -1,6 +1,8 @@
 """Reference data a player needs to choose: the characters (kind, strength, starting colour),
 the Power Cards, the Special Event table, the galaxies, the first-round moves and how to win,
-all from the content files.
+all from the content files; then the same material as ids for bots, encoders and boards: the
+colours by id, the Alliances each seat plays and the board's geometry (:mod:`.printed` reads them
+back as typed tables).
 
 Entries are keyed by the names the observation uses (figure names, galaxy names such as
 ``c3``), so a front end looks up what the observation shows.  Nothing here is secret.
@@ -69,4 +71,25 @@ def reference(ctx: Context) -> dict[str, Any]:
         ],
         "first_round_moves": first_round,
         "goal": quote(PACKAGE, "goal"),
+        "colours": colours,
+        "seat_alliances": [list(alliances) for alliances in ctx.seat_alliances],
+        "board": board(ctx),
     }  # fmt: skip
+
+
+def board(ctx: Context) -> dict[str, Any]:
+    """The board's geometry by galaxy id: size, the four steps and the neighbours of each galaxy,
+    the special galaxies, the Home Planet of each colour, and the Power Stone Timer's notches."""
+    c = ctx.content
+    return {
+        "rows": c.rows,
+        "cols": c.cols,
+        "steps": [list(step) for step in ctx.steps],
+        "neighbours": [list(near) for near in c.neighbours],
+        "fortress": c.fortress,
+        "ruins": sorted(c.ruins),
+        "bases": sorted(c.bases),
+        "home_of": list(c.home_of),
+        "timer_notches": c.timer_notches,
+        "timer_every_turn_notches": c.timer_every_turn_notches,
+    }

@@ -1,24 +1,41 @@
-"""A readable text rendering of an observation: the board as a grid, then the players."""
+"""A readable text rendering of an observation: the board as a grid, then the players.
+
+Figure codes and vote motions need names only (figures, colours, galaxies), so the rules, this
+rendering and the boards word them alike: the rules pass the content, the boards the printed
+tables read from ``Game.reference()`` (:mod:`.printed`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.rules.voting import motion_text
 from shadowtable.games.shadowlord.state import STATUS_NAMES
 
 CELL_MARK = {"space_base": "Base", "ruins": "Ruins", "home": "Home", "lost_fortress": "FORT", "galaxy": ""}
 SHORT = {"Master": "M", "Warrior": "W", "Merchant": "T", "Diplomat": "D", "Shadowlord": "SL", "Shadow": "S"}
 COLOUR_CODE = ["r", "b", "y", "g", "k"]
+"""One letter per colour id: the four Alliances, then black (the shadows)."""
 
 
-def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
+class Names(Protocol):
+    """The printed names a text needs: figures, the four Alliance colours, galaxies."""
+
+    @property
+    def fig_name(self) -> Sequence[str]: ...
+
+    @property
+    def colours(self) -> Sequence[str]: ...
+
+    def galaxy_name(self, g: int) -> str: ...
+
+
+def figure_code(names: Names, f: int, owner: int, ships: int, stone: bool) -> str:
     """``<colour><kind><number>:<ships>`` (``*``: holds the Power Stone); a character found on a
     disc keeps its number (``yW1``), so it never reads like a starting character (``yW``)."""
-    name = ctx.content.fig_name[f]
+    name = names.fig_name[f]
     words = name.split()
-    if words[0].lower() in ctx.content.colours:
+    if words[0].lower() in names.colours:
         tag = SHORT.get(words[-1], words[-1][:2])
     elif name.startswith("Shadow "):
         tag = f"S{words[-1]}"
@@ -29,10 +46,33 @@ def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
     return f"{COLOUR_CODE[owner] if 0 <= owner < 5 else '?'}{tag}:{ships}{'*' if stone else ''}"
 
 
+def motion_text(names: Names, cur: int, loc: Sequence[int], motion: str, subject: int, origin: int) -> str:
+    """What a motion asks, in words, from public facts only (the current colour and where the
+    figures stand), so a state and an observation word it alike."""
+    fig, me = names.fig_name, names.colours[cur] if 0 <= cur < 4 else "the current player"
+    if motion == "defect":
+        return f"{fig[subject]} Defects to {me}"
+    if motion == "place_shadow":
+        return f"{fig[subject]} stays in {names.galaxy_name(loc[subject])} (else he leaves the game)"
+    if motion == "move_shadow":
+        return (
+            f"{fig[subject]} stays in {names.galaxy_name(loc[subject])} "
+            f"(else he returns to {names.galaxy_name(origin)})"
+        )
+    if motion == "storm":
+        return f"a Spacestorm strikes seat {subject} (1d8 Space Ships lost)"
+    return f"{me} steals 2 random Power Cards from seat {subject}"
+
+
+def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
+    """The figure's code on the board (:func:`figure_code`)."""
+    return figure_code(ctx.content, f, owner, ships, stone)
+
+
 def vote_words(ctx: Context, vote: dict[str, Any], cur: int, loc: list[int]) -> str:
     """The vote in progress: what is voted on (worded as its event is), who votes, the votes
     cast so far (public ones)."""
-    motion = motion_text(ctx, cur, loc, vote["kind"], vote["a"], vote["b"])
+    motion = motion_text(ctx.content, cur, loc, vote["kind"], vote["a"], vote["b"])
     cast = ", ".join(
         f"seat {k}: {'yes' if v == 1 else 'no' if v == 0 else 'voted'}"
         for k, v in enumerate(vote.get("votes", []))
@@ -48,7 +88,7 @@ def last_vote_words(ctx: Context, vote: dict[str, Any], seat: int | None) -> str
     reader's own vote when he cast one."""
     loc = [-1] * (vote["a"] + 1)
     loc[vote["a"]] = vote["at"]
-    motion = motion_text(ctx, vote["cur"], loc, vote["kind"], vote["a"], vote["b"])
+    motion = motion_text(ctx.content, vote["cur"], loc, vote["kind"], vote["a"], vote["b"])
     mine = vote["votes"][seat] if seat is not None and 0 <= seat < len(vote["votes"]) else -1
     own = f" You voted {'yes' if mine == 1 else 'no'}." if mine in (0, 1) else ""
     return f"Last Vote: {motion}: {'passed' if vote['passed'] else 'failed'}.{own}"

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadow_planet.game import ShadowPlanetGame
+from shadowtable.games.shadow_planet.printed import printed
 
 COLOUR_STYLES = ("yellow", "dark_orange", "red", "white", "grey50")
 COLOUR_NAMES = ("yellow", "orange", "red", "white", "black")
@@ -152,7 +153,7 @@ def shadow_planet_board(game: Game[Any], obs: Observation) -> RenderableType:
     """Everything a player at the table sees, drawn with Rich."""
     if not isinstance(game, ShadowPlanetGame):
         raise TypeError(f"the Shadow Planet board cannot draw {game.spec.id}")
-    c = game.ctx.c
+    c = printed(game)
     who = "spectator" if obs["seat"] is None else f"seat {obs['seat']}"
     pending = obs["pending"]
     header = Text(f"Round {obs['round']} · {pending['kind'].replace('_', ' ')} · viewing as {who}", style="bold")

@@ -1,7 +1,7 @@
 """The Shadow Planet board for the browser: the map of Gliese 667 as SVG, and the seat's panel.
 
 Everything drawn comes from the ``view`` message (``obs``, ``legal``, ``pending``), the printed
-material (``game.reference()`` and the game's fixed content: names, Links, Sections) and the pure
+material (``game.reference()``, read as :mod:`..printed` tables: names, Links, Sections) and the pure
 decoding of action ids; never from a game state.
 
 The SVG is two layers with the same ``viewBox``: the drawing (``role="img"`` with ``<title>`` and
@@ -17,6 +17,7 @@ from typing import Any
 
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.content import COLOURS
+from shadowtable.games.shadow_planet.printed import printed
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
@@ -101,7 +102,7 @@ class _Decoder:
 
     def __init__(self, game: Any, message: dict[str, Any]) -> None:
         self.ref: dict[str, Any] = game.reference()
-        c = game.ctx.c  # the fixed content (printed material), never a state
+        c = printed(game)
         self.locations: list[str] = list(c.location_names)
         self.sections: list[str] = list(c.section_names)
         self.section_loc: list[int] = list(c.section_location)
@@ -599,6 +600,6 @@ def goal_text(game: Any, message: dict[str, Any]) -> str:
 def render_board(game: Any, message: dict[str, Any]) -> BoardHtml:
     """The board, the panel and the goal for the seat that receives ``message``."""
     d = _Decoder(game, message)
-    board = render("boards/shadow_planet/board.html", b=_board(d, message))
-    panel = render("boards/shadow_planet/panel.html", p=_panel(d, message))
+    board = render("shadowtable.games.shadow_planet.boards:board.html", b=_board(d, message))
+    panel = render("shadowtable.games.shadow_planet.boards:panel.html", p=_panel(d, message))
     return BoardHtml(board=board, panel=panel, goal=goal_text(game, message))

@@ -54,7 +54,7 @@ def shadowlord_board(game: Game[Any], obs: Observation) -> RenderableType:
 
 def legend(game: ShadowlordGame) -> Text:
     """What the grid's codes mean: colours, characters, ships and marks, by name."""
-    colours = [*game.ctx.content.colours, "black"]
+    colours = game.reference()["colours"]
     named = ", ".join(f"{code} {name}" for code, name in zip(COLOUR_CODE, colours, strict=False))
     kinds = ", ".join(f"{code} {name}" for name, code in SHORT.items())
     return Text(

@@ -2,8 +2,9 @@
 vote, offers, outcome), built only from the seat's ``view`` message.
 
 Nothing here reads a game state: the message (``obs``, ``legal``, ``pending``), the printed
-reference (``game.reference()``), the configured game (players, options, board geometry) and the
-pure decoding of action ids (:func:`shadowtable.games.shadowlord.actions.decode`) are all it uses.
+reference (``game.reference()``, read as :mod:`..printed` tables: names, colours, the Alliances
+of each seat, the board's geometry) and the pure decoding of action ids
+(:func:`shadowtable.games.shadowlord.actions.decode`) are all it uses.
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ from typing import Any
 
 from shadowtable.core.game import Game
 from shadowtable.games.shadowlord.actions import DIRS, NF, decode
-from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.render import fig_code
-from shadowtable.games.shadowlord.rules.voting import motion_text
+from shadowtable.games.shadowlord.printed import Printed, printed
+from shadowtable.games.shadowlord.render import figure_code, motion_text
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
@@ -84,18 +84,18 @@ OFFER_GROUP_LABELS = {
 BATTLE_BLOCKS = ("ally_a", "ally_d", "truce", "commit_p", "commit_h", "blast_card", "blast_ships")
 
 
-def _colour_names(ctx: Context) -> list[str]:
-    return [*ctx.content.colours, "black"]
+def _colour_names(c: Printed) -> list[str]:
+    return [*c.colours, "black"]
 
 
-def _colour_of(ctx: Context, colour: int) -> str:
-    names = _colour_names(ctx)
+def _colour_of(c: Printed, colour: int) -> str:
+    names = _colour_names(c)
     return names[colour] if 0 <= colour < len(names) else "none"
 
 
-def _seat_words(ctx: Context, seat: int) -> str:
+def _seat_words(c: Printed, seat: int) -> str:
     """``seat 1 (Blue)`` or ``seat 0 (Red and Yellow)``."""
-    colours = [ctx.content.colours[a].capitalize() for a in ctx.config.alliances if ctx.config.seat_of[a] == seat]
+    colours = [c.colours[a].capitalize() for a in c.alliances_of(seat)]
     return f"seat {seat} ({' and '.join(colours)})" if colours else f"seat {seat}"
 
 
@@ -103,10 +103,10 @@ def _act(action: int, words: str) -> dict[str, Any]:
     return {"id": action, "words": words}
 
 
-def _goal(ctx: Context, reference: dict[str, Any], seat: int | None) -> str:
+def _goal(c: Printed, reference: dict[str, Any], seat: int | None) -> str:
     if seat is None:
         return ""
-    colours = [ctx.content.colours[a].capitalize() for a in ctx.config.alliances if ctx.config.seat_of[a] == seat]
+    colours = [c.colours[a].capitalize() for a in c.alliances_of(seat)]
     who = " and ".join(colours)
     plural = "Alliances" if len(colours) > 1 else "Alliance"
     text = str(reference.get("goal", ""))
@@ -127,16 +127,16 @@ def render_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
     """The board and panel of Shadowlord! for the seat that receives ``message``."""
     if not isinstance(game, ShadowlordGame):
         raise TypeError("render_board needs a Shadowlord! game")
-    ctx = game.ctx
+    material = printed(game)
     reference = game.reference()
     obs = message["obs"]
     seat: int | None = obs.get("seat")
     legal: dict[int, str] = {int(a): str(w) for a, w in (message.get("legal") or [])}
     pending = message.get("pending") or obs.get("pending") or {}
-    model = _Model(ctx, reference, obs, legal, pending)
-    board = render("boards/shadowlord/board.html", **model.board())
-    panel = render("boards/shadowlord/panel.html", **model.panel())
-    return BoardHtml(board=board, panel=panel, goal=_goal(ctx, reference, seat))
+    model = _Model(material, reference, obs, legal, pending)
+    board = render("shadowtable.games.shadowlord.boards:board.html", **model.board())
+    panel = render("shadowtable.games.shadowlord.boards:panel.html", **model.panel())
+    return BoardHtml(board=board, panel=panel, goal=_goal(material, reference, seat))
 
 
 class _Model:
@@ -144,14 +144,13 @@ class _Model:
 
     def __init__(
         self,
-        ctx: Context,
+        material: Printed,
         reference: dict[str, Any],
         obs: dict[str, Any],
         legal: dict[int, str],
         pending: dict[str, Any],
     ) -> None:
-        self.ctx = ctx
-        self.c = ctx.content
+        self.c = material
         self.ref = reference
         self.obs = obs
         self.pub: dict[str, Any] = obs["public"]
@@ -190,8 +189,8 @@ class _Model:
         info = self.ref["figures"][f] if f < len(self.ref["figures"]) else {}
         kind = info.get("kind", "")
         parts = [f"{self.names[f]}"]
-        if 0 <= owner < 5 and not self.names[f].lower().startswith(_colour_of(self.ctx, owner)):
-            parts.append(f"({_colour_of(self.ctx, owner)} {kind})" if kind else f"({_colour_of(self.ctx, owner)})")
+        if 0 <= owner < 5 and not self.names[f].lower().startswith(_colour_of(self.c, owner)):
+            parts.append(f"({_colour_of(self.c, owner)} {kind})" if kind else f"({_colour_of(self.c, owner)})")
         parts.append(f"strength {info.get('strength', '?')}, {p['ships'][f]} Space Ship(s)")
         if p["stone"] == f:
             parts.append("holding the Power Stone")
@@ -204,7 +203,7 @@ class _Model:
     def my_colours(self) -> list[int]:
         if self.seat is None:
             return []
-        return [a for a in self.ctx.config.alliances if self.ctx.config.seat_of[a] == self.seat]
+        return list(self.c.alliances_of(self.seat))
 
     # -- the SVG board -------------------------------------------------------------------------
 
@@ -219,7 +218,7 @@ class _Model:
             src = p["loc"][f]
             if not 0 <= src < c.num_galaxies:
                 continue
-            dest = self.ctx.steps[src][d]
+            dest = self.c.steps[src][d]
             if dest < 0:
                 continue
             moves.setdefault(src, []).append((f, d, a))
@@ -260,8 +259,8 @@ class _Model:
                     "y": ty,
                     "w": TOKEN_W,
                     "h": TOKEN_H,
-                    "code": fig_code(self.ctx, f, owner, p["ships"][f], p["stone"] == f),
-                    "colour": _colour_of(self.ctx, owner),
+                    "code": figure_code(self.c, f, owner, p["ships"][f], p["stone"] == f),
+                    "colour": _colour_of(self.c, owner),
                     "words": fw,
                     "stone": p["stone"] == f,
                     "captives": captives_of.get(f, 0),
@@ -270,7 +269,7 @@ class _Model:
                 tokens.append(token)
             loose = None
             if p["loose_n"][g] > 0:
-                lc = _colour_of(self.ctx, p["loose_col"][g])
+                lc = _colour_of(self.c, p["loose_col"][g])
                 loose = {"n": p["loose_n"][g], "colour": lc, "letter": lc[:1].upper()}
                 words.append(f"{p['loose_n'][g]} loose {lc} Space Ship(s)")
             disc = bool(p["disc"][g])
@@ -312,8 +311,8 @@ class _Model:
         )
         desc.append(stone_words)
         legend = [
-            {"colour": name, "letter": fig_code(self.ctx, 0, k, 0, False)[0], "label": name.capitalize()}
-            for k, name in enumerate(_colour_names(self.ctx))
+            {"colour": name, "letter": figure_code(self.c, 0, k, 0, False)[0], "label": name.capitalize()}
+            for k, name in enumerate(_colour_names(self.c))
         ]
         return {
             "width": c.cols * CELL,
@@ -362,8 +361,8 @@ class _Model:
                     cx, cy = x + CELL - CHIP_W // 2, y + 30 + k * (CHIP_H + 2)
                 else:
                     cx, cy = x - CHIP_W // 2, y + CELL - 4 - CHIP_H - k * (CHIP_H + 2)
-                dest = self.ctx.steps[src][d]
-                code = fig_code(self.ctx, f, p["owner"][f], p["ships"][f], p["stone"] == f).split(":")[0]
+                dest = self.c.steps[src][d]
+                code = figure_code(self.c, f, p["owner"][f], p["ships"][f], p["stone"] == f).split(":")[0]
                 act = self.place(a, self.legal[a])
                 act["words"] = f"{self.legal[a]} (to {self.c.galaxy_name(dest)})"
                 chips.append(
@@ -373,7 +372,7 @@ class _Model:
                         "w": CHIP_W,
                         "h": CHIP_H,
                         "text": f"{code}{ARROWS[direction]}",
-                        "colour": _colour_of(self.ctx, p["owner"][f]),
+                        "colour": _colour_of(self.c, p["owner"][f]),
                         "act": act,
                         "dir": DIR_WORDS[direction],
                     }
@@ -439,19 +438,19 @@ class _Model:
     def _status(self) -> dict[str, Any]:
         p = self.pub
         cur = p["cur"]
-        seat_cur = self.ctx.seat_of(cur) if 0 <= cur < 4 else -1
+        seat_cur = self.c.seat_of(cur) if 0 <= cur < 4 else -1
         decider = self.pending.get("seat")
         if decider is None:
             who = "nobody (the game is over)"
         elif decider < 0:
             who = "chance (a draw or a roll)"
         else:
-            who = "you" if decider == self.seat else _seat_words(self.ctx, decider)
+            who = "you" if decider == self.seat else _seat_words(self.c, decider)
         stone = p["stone"]
         return {
             "turn": p["turn"] + 1,
-            "colour": _colour_of(self.ctx, cur).capitalize() if 0 <= cur < 4 else "-",
-            "seat": _seat_words(self.ctx, seat_cur) if seat_cur >= 0 else "-",
+            "colour": _colour_of(self.c, cur).capitalize() if 0 <= cur < 4 else "-",
+            "seat": _seat_words(self.c, seat_cur) if seat_cur >= 0 else "-",
             "yours": seat_cur >= 0 and seat_cur == self.seat,
             "decider": who,
             "prompt": str(self.pending.get("prompt") or ""),
@@ -459,7 +458,7 @@ class _Model:
             "deck": p["deck_count"],
             "discard": p["discard_count"],
             "stone": self.names[stone] if 0 <= stone < self.nf else "not on the board",
-            "me": _seat_words(self.ctx, self.seat) if self.seat is not None else "spectator",
+            "me": _seat_words(self.c, self.seat) if self.seat is not None else "spectator",
         }
 
     def _hand(self) -> dict[str, Any] | None:
@@ -506,7 +505,7 @@ class _Model:
                 {
                     "fig": f,
                     "name": self.names[f],
-                    "colour": _colour_of(self.ctx, p["owner"][f]),
+                    "colour": _colour_of(self.c, p["owner"][f]),
                     "where": where,
                     "ships": p["ships"][f],
                     "cards": under,
@@ -521,7 +520,7 @@ class _Model:
                 {
                     "fig": f,
                     "name": f"bribe {self.names[f]}",
-                    "colour": _colour_of(self.ctx, p["owner"][f]),
+                    "colour": _colour_of(self.c, p["owner"][f]),
                     "where": self.c.galaxy_name(p["loc"][f]) if p["loc"][f] >= 0 else "-",
                     "ships": p["ships"][f],
                     "cards": [],
@@ -535,14 +534,14 @@ class _Model:
     def _others(self) -> list[dict[str, Any]]:
         p = self.pub
         out = []
-        for k in range(self.ctx.players):
+        for k in range(self.c.players):
             if k == self.seat:
                 continue
-            colours = [a for a in self.ctx.config.alliances if self.ctx.config.seat_of[a] == k]
+            colours = list(self.c.alliances_of(k))
             portrait = sum(p["portrait_counts"][f] for f in range(self.nf) if p["owner"][f] in colours)
             out.append(
                 {
-                    "seat": _seat_words(self.ctx, k),
+                    "seat": _seat_words(self.c, k),
                     "hand": p["hand_counts"][k],
                     "portraits": portrait,
                     "out": bool(p["seat_out"][k]) if k < len(p["seat_out"]) else False,
@@ -553,7 +552,7 @@ class _Model:
     def _captives(self) -> list[str]:
         p = self.pub
         return [
-            f"{self.names[f]} ({_colour_of(self.ctx, p['owner'][f])}), held by {self.names[p['captor'][f]]}"
+            f"{self.names[f]} ({_colour_of(self.c, p['owner'][f])}), held by {self.names[p['captor'][f]]}"
             for f in range(self.nf)
             if p["status"][f] == 2 and 0 <= p["captor"][f] < self.nf
         ]
@@ -596,8 +595,8 @@ class _Model:
         for entry in (b or {}).get("plan", []):
             g, att, dfd, kind, state = entry[:5]
             plan.append(
-                f"{self.c.galaxy_name(g)}: {_colour_of(self.ctx, att).capitalize()} attacks "
-                f"{_colour_of(self.ctx, dfd).capitalize()} ({BATTLE_KIND_WORDS.get(kind, kind)}, "
+                f"{self.c.galaxy_name(g)}: {_colour_of(self.c, att).capitalize()} attacks "
+                f"{_colour_of(self.c, dfd).capitalize()} ({BATTLE_KIND_WORDS.get(kind, kind)}, "
                 f"{BATTLE_STATUS_WORDS[state] if 0 <= state < 3 else state})"
             )
         allies = []
@@ -660,9 +659,9 @@ class _Model:
         vote = self.pub.get("vote")
         if not vote:
             return None
-        motion = motion_text(self.ctx, self.pub["cur"], self.pub["loc"], vote["kind"], vote["a"], vote["b"])
+        motion = motion_text(self.c, self.pub["cur"], self.pub["loc"], vote["kind"], vote["a"], vote["b"])
         cast = [
-            {"seat": _seat_words(self.ctx, k), "vote": VOTE_WORDS.get(v, str(v)), "me": k == self.seat}
+            {"seat": _seat_words(self.c, k), "vote": VOTE_WORDS.get(v, str(v)), "me": k == self.seat}
             for k, v in enumerate(vote.get("votes", []))
             if k in vote["voters"]
         ]
@@ -673,7 +672,7 @@ class _Model:
                     acts.append(self.place(a, w) | {"kind": block})
         return {
             "motion": motion,
-            "voters": ", ".join(_seat_words(self.ctx, k) for k in vote["voters"]),
+            "voters": ", ".join(_seat_words(self.c, k) for k in vote["voters"]),
             "cast": cast,
             "acts": acts,
         }
@@ -688,7 +687,7 @@ class _Model:
         loc[vote["a"]] = vote["at"]
         mine = vote["votes"][self.seat] if self.seat is not None and self.seat < len(vote["votes"]) else -1
         return {
-            "motion": motion_text(self.ctx, vote["cur"], loc, vote["kind"], vote["a"], vote["b"]),
+            "motion": motion_text(self.c, vote["cur"], loc, vote["kind"], vote["a"], vote["b"]),
             "result": "passed" if vote["passed"] else "failed",
             "mine": VOTE_WORDS[mine] if mine in (0, 1) else "",
         }
@@ -711,8 +710,8 @@ class _Model:
             vals = self.values
             names = self.names
             terms = {
-                "from": _seat_words(self.ctx, o["from"]),
-                "to": _seat_words(self.ctx, o["to"]),
+                "from": _seat_words(self.c, o["from"]),
+                "to": _seat_words(self.c, o["to"]),
                 "give": [vals[v] for v, n in enumerate(o["give"]) for _ in range(n)],
                 "want": [vals[v] for v, n in enumerate(o["want"]) for _ in range(n)],
                 "chars": [names[f] for f in o["chars"]],

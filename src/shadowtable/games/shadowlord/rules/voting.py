@@ -6,13 +6,14 @@ The motions and what passing or failing does are one explicit table, :data:`MOTI
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, YES
 from shadowtable.games.shadowlord.context import Context
+from shadowtable.games.shadowlord.render import motion_text
 from shadowtable.games.shadowlord.rules import events, movement, recruit
 from shadowtable.games.shadowlord.rules.alliances import alive_seats
 from shadowtable.games.shadowlord.state import NOBODY, SLState
@@ -41,25 +42,7 @@ FIGURE_MOTIONS = frozenset({"defect", "place_shadow", "move_shadow"})
 
 def motion_words(ctx: Context, s: SLState, motion: str, subject: int, origin: int) -> str:
     """What a motion asks, in words."""
-    return motion_text(ctx, s.cur, s.loc, motion, subject, origin)
-
-
-def motion_text(ctx: Context, cur: int, loc: Sequence[int], motion: str, subject: int, origin: int) -> str:
-    """What a motion asks, in words, from public facts only (the current colour and where the
-    figures stand), so a state and an observation word it alike."""
-    names, me = ctx.content.fig_name, ctx.content.colours[cur] if 0 <= cur < 4 else "the current player"
-    if motion == "defect":
-        return f"{names[subject]} Defects to {me}"
-    if motion == "place_shadow":
-        return f"{names[subject]} stays in {ctx.content.galaxy_name(loc[subject])} (else he leaves the game)"
-    if motion == "move_shadow":
-        return (
-            f"{names[subject]} stays in {ctx.content.galaxy_name(loc[subject])} "
-            f"(else he returns to {ctx.content.galaxy_name(origin)})"
-        )
-    if motion == "storm":
-        return f"a Spacestorm strikes seat {subject} (1d8 Space Ships lost)"
-    return f"{me} steals 2 random Power Cards from seat {subject}"
+    return motion_text(ctx.content, s.cur, s.loc, motion, subject, origin)
 
 
 def voting_suspended(ctx: Context, s: SLState) -> bool:
