@@ -7,7 +7,7 @@ one ``error:`` line and exit status 2.
 
 from __future__ import annotations
 
-from shadowtable.cli.app import app
+from shadowtable.cli.application import app
 from shadowtable.cli.entry import main, run
 
 __all__ = ["app", "main", "run"]

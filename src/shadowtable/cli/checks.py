@@ -77,7 +77,7 @@ def check_seat(seat: int | None, players: int, option: str = "--seat", where: st
         )
 
 
-def import_plugins(names: Iterable[str]) -> tuple[str, ...]:
+def import_plugins(names: Iterable[str]) -> None:
     """Import each ``--plugin`` module; :class:`CliError` for one that does not import."""
     for name in names:
         if not name.strip():
@@ -86,7 +86,6 @@ def import_plugins(names: Iterable[str]) -> tuple[str, ...]:
             importlib.import_module(name)
         except (ImportError, ValueError, TypeError) as exc:
             raise CliError(f"--plugin {shown(name)}: cannot import it: {exc}") from exc
-    return tuple(names)
 
 
 def check_bots(bot_specs: Iterable[str], players: int) -> None:

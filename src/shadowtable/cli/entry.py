@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from shadowtable.cli.app import app
+from shadowtable.cli.application import app
 from shadowtable.cli.errors import BareGroupError, ClickError, usage_message
 from shadowtable.core.errors import ShadowTableError
 

@@ -97,7 +97,7 @@ class TrainCommand:
     def from_params(params: dict[str, Any]) -> TrainCommand:
         """The command from the ``train`` parameters by name, its text options parsed."""
         values = {name: value for name, value in params.items() if name not in ("option", "plugin")}
-        values.update(hidden=sizes(params["hidden"]), league=league(params["league"]))
+        values.update(hidden=hidden_sizes(params["hidden"]), league=league_weights(params["league"]))
         return TrainCommand(**values, options=game_options(params["option"]), plugins=tuple(params["plugin"] or []))
 
 
@@ -135,7 +135,7 @@ def train(
     run_training(TrainCommand.from_params(ctx.params))
 
 
-def sizes(text: str) -> tuple[int, ...]:
+def hidden_sizes(text: str) -> tuple[int, ...]:
     """``--hidden "256,256"`` to layer sizes, each at least 1."""
     try:
         layers = tuple(int(part) for part in text.split(","))
@@ -146,7 +146,7 @@ def sizes(text: str) -> tuple[int, ...]:
     return layers
 
 
-def league(text: str) -> tuple[tuple[str, float], ...]:
+def league_weights(text: str) -> tuple[tuple[str, float], ...]:
     """``--league "heuristic=0.5,past=0.5"`` to (kind, weight) pairs; the weights must not all be 0."""
     pairs: list[tuple[str, float]] = []
     for part in text.split(","):
