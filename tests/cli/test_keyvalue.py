@@ -25,7 +25,8 @@ def test_values_are_json_where_they_parse_else_text() -> None:
         "empty": "",
         "path": "a=b",
     }
-    assert read_value("007") == "007" and read_value("1e3") == 1000.0
+    assert read_value("1e3") == 1000.0 and read_value(".5") == 0.5 and read_value("+1") == 1 and read_value("007") == 7
+    assert read_value("inf") == "inf" and read_value("1.2.3") == "1.2.3" and read_value(" a ") == " a "
 
 
 @pytest.mark.parametrize("pair", ["oops", "=3", ""])

@@ -1,26 +1,40 @@
 """``key=value`` text, read one way for game options, bot parameters and sweep grids.
 
-A value is read as JSON where it parses (``3``, ``0.5``, ``true``, ``null``, ``[1, 2]``), else it
-is the text itself (``heuristic``, ``/path/policy.pt``).
+A value is read as JSON where it parses (``3``, ``0.5``, ``true``, ``null``, ``[1, 2]``), else as
+a number where Python writes it as one (``.5``, ``+1``, ``007``), else it is the text itself
+(``heuristic``, ``/path/policy.pt``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from shadowtable.core.errors import InvalidOptionError, ShadowTableError
 
+_INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*")
+_DECIMAL = re.compile(r"\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*")
+
 
 def read_value(text: str, *, what: str = "value", error: type[ShadowTableError] = InvalidOptionError) -> Any:
-    """The JSON value ``text`` spells, else ``text``; ``error`` for JSON nested too deeply to read."""
+    """The JSON value ``text`` spells, else the number, else ``text``; ``error`` for JSON nested too deeply."""
     try:
         return json.loads(text)
     except json.JSONDecodeError:
-        return text
+        return _number(text)
     except RecursionError as exc:
         raise error(f"bad {what}: the value is nested too deeply") from exc
+
+
+def _number(text: str) -> Any:
+    """``text`` as an int or a float where it is a plain decimal number, else ``text``."""
+    if _INTEGER.fullmatch(text):
+        return int(text)
+    if _DECIMAL.fullmatch(text):
+        return float(text)
+    return text
 
 
 def split_pair(
