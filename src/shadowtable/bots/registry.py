@@ -9,6 +9,7 @@ from typing import Any
 from shadowtable.bots.base import Bot
 from shadowtable.bots.random_bot import RandomBot
 from shadowtable.core.errors import BotError
+from shadowtable.core.keyvalue import parse_pairs
 
 BotFactory = Callable[..., Bot]
 
@@ -41,24 +42,10 @@ def available_bots() -> list[str]:
 
 
 def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"name:key=value:key=value"`` into the name and typed parameters."""
+    """Split ``"name:key=value:key=value"`` into the name and typed parameters (values as in
+    :func:`shadowtable.core.keyvalue.read_value`)."""
     name, *pairs = text.strip().split(":")
-    params: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise BotError(f"bad bot parameter {pair!r} in {text!r}; expected key=value")
-        params[key] = _parse_value(value)
-    return name, params
-
-
-def _parse_value(value: str) -> Any:
-    for cast in (int, float):
-        try:
-            return cast(value)
-        except ValueError:
-            pass
-    return value
+    return name, parse_pairs(pairs, what="bot parameter", context=f" in {text!r}", error=BotError)
 
 
 def make_bot(text: str) -> Bot:

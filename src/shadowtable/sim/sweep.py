@@ -11,7 +11,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from shadowtable.core.errors import ContentError
+from shadowtable.core.errors import ContentError, InvalidOptionError
+from shadowtable.core.keyvalue import read_value, split_pair
 from shadowtable.core.registry import game_class
 from shadowtable.sim.balance import GroupStats, group_records
 from shadowtable.sim.parallel import BatchJob, run_batch
@@ -29,21 +30,17 @@ class SweepPoint:
 
 
 def parse_grid(settings: Sequence[str]) -> dict[str, list[Any]]:
-    """``["repair_start=5,6,8", "variant=a,b"]`` to ``{"repair_start": [5, 6, 8], ...}`` (JSON values)."""
+    """``["repair_start=5,6,8", "variant=a,b"]`` to ``{"repair_start": [5, 6, 8], ...}``.
+
+    Values are read as game options are (:func:`shadowtable.core.keyvalue.read_value`); a bad
+    setting raises :class:`InvalidOptionError`."""
     grid: dict[str, list[Any]] = {}
     for setting in settings:
-        name, sep, values = setting.partition("=")
-        if not sep or not name or not values:
-            raise ValueError(f"bad --set {setting!r}; expected name=value1,value2,...")
-        grid[name] = [_value(v) for v in values.split(",")]
+        name, values = split_pair(setting, what="--set", expected="name=value1,value2,...")
+        if not values:
+            raise InvalidOptionError(f"bad --set {setting!r}; expected name=value1,value2,...")
+        grid[name] = [read_value(v, what=f"--set {name}") for v in values.split(",")]
     return grid
-
-
-def _value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
 
 
 def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:

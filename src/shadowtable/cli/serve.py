@@ -1,0 +1,188 @@
+"""``shadowtable serve``: the game server, configured by options or ``SHADOWTABLE_*`` variables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import typer
+
+from shadowtable.cli.errors import CliError
+
+
+def _setting(name: str, text: str, **limits: Any) -> Any:
+    """An option (help ``text``) also read from the environment variable ``SHADOWTABLE_<name>``."""
+    return typer.Option(envvar=f"SHADOWTABLE_{name}", help=text, **limits)
+
+
+Host = Annotated[str, _setting("HOST", "address to listen on")]
+Port = Annotated[int, _setting("PORT", "port to listen on", min=0, max=65535)]
+Database = Annotated[
+    str,
+    _setting("DATABASE", "a SQLite file or URL, or postgresql://user@host/db (default: server.db in the data folder)"),
+]
+AllowedOrigin = Annotated[
+    list[str] | None, _setting("ALLOWED_ORIGINS", "another origin whose pages may connect (repeatable)")
+]
+Grace = Annotated[float, _setting("GRACE", "seconds a player may be away before a bot takes over", min=0)]
+BotBudget = Annotated[float, _setting("BOT_BUDGET", "seconds a bot may think per move", min=0.01)]
+BotWorkers = Annotated[
+    int | None,
+    _setting("BOT_WORKERS", "processes that run bots (default: the cores less one, at least 2; 0: a thread)", min=0),
+]
+BotDelay = Annotated[float, _setting("BOT_DELAY", "seconds a bot waits before moving, so people can follow", min=0)]
+DefaultBot = Annotated[str, _setting("DEFAULT_BOT", "the bot that takes over a seat: a bot level, or any bot spec")]
+SqliteSync = Annotated[str, _setting("SQLITE_SYNC", "SQLite synchronous: NORMAL or FULL")]
+LogLevel = Annotated[str, _setting("LOG_LEVEL", "debug, info, warning or error")]
+Redis = Annotated[
+    str, _setting("REDIS", "redis://host:port/db joining several server processes on one PostgreSQL database")
+]
+Lease = Annotated[float, _setting("LEASE", "seconds a process owns a table without renewing (failover time)", min=1)]
+FrameRate = Annotated[
+    str, _setting("WS_FRAME_RATE", "frames one WebSocket may send, e.g. 20/2seconds (more are refused; 3x: closed)")
+]
+ChatRate = Annotated[str, _setting("CHAT_RATE", "chat lines one seat may send, e.g. 5/10seconds")]
+SocketsPerClient = Annotated[int, _setting("SOCKETS_PER_CLIENT", "open WebSockets per client address", min=1)]
+MaxBody = Annotated[int | None, _setting("MAX_BODY", "largest request body, bytes [65536]", min=0)]
+MaxHeader = Annotated[int | None, _setting("MAX_HEADER", "largest request head, bytes [16384]", min=0)]
+MaxOpenTables = Annotated[
+    int | None, _setting("MAX_OPEN_TABLES", "not started tables one client may create [5]", min=0)
+]
+MaxFreeSeats = Annotated[
+    int | None, _setting("MAX_FREE_SEATS", "seats one client may take at not started tables [8]", min=0)
+]
+RateTables = Annotated[str | None, _setting("RATE_TABLES", "tables per client [20/minute;200/hour]")]
+RateJoins = Annotated[str | None, _setting("RATE_JOINS", "joins per client [30/minute]")]
+RateReplays = Annotated[str | None, _setting("RATE_REPLAYS", "replays and records per client [120/minute]")]
+RateLogins = Annotated[str | None, _setting("RATE_LOGINS", "log-in attempts per client [10/minute]")]
+RateSignups = Annotated[str | None, _setting("RATE_SIGNUPS", "accounts made per client [5/hour]")]
+RateLoginFailures = Annotated[
+    str | None, _setting("RATE_LOGIN_FAILURES", "wrong passwords per account name [5/15minutes]")
+]
+SecureCookies = Annotated[
+    str, _setting("SECURE_COOKIES", "Secure cookies: auto (when served over TLS), always or never")
+]
+ApiDocs = Annotated[bool, _setting("API_DOCS", "serve the interactive API documentation at /docs")]
+
+LIMITS = (
+    "max_body",
+    "max_header",
+    "max_open_tables",
+    "max_free_seats",
+    "rate_tables",
+    "rate_joins",
+    "rate_replays",
+    "rate_logins",
+    "rate_signups",
+    "rate_login_failures",
+)
+"""The request and rate limits; each left unset keeps the server's default."""
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    """The ``serve`` command's parameters, one field each (Click fills them by name)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database: str = ""
+    allowed_origin: list[str] | None = None
+    grace: float = 60.0
+    bot_budget: float = 5.0
+    bot_workers: int | None = None
+    bot_delay: float = 0.5
+    default_bot: str = "heuristic"
+    sqlite_sync: str = "NORMAL"
+    log_level: str = "info"
+    redis: str = ""
+    lease: float = 10.0
+    ws_frame_rate: str = "20/2seconds"
+    chat_rate: str = "5/10seconds"
+    sockets_per_client: int = 32
+    max_body: int | None = None
+    max_header: int | None = None
+    max_open_tables: int | None = None
+    max_free_seats: int | None = None
+    rate_tables: str | None = None
+    rate_joins: str | None = None
+    rate_replays: str | None = None
+    rate_logins: str | None = None
+    rate_signups: str | None = None
+    rate_login_failures: str | None = None
+    secure_cookies: str = "auto"
+    api_docs: bool = False
+
+    def limits(self) -> dict[str, Any]:
+        """The limits given, by name."""
+        return {name: getattr(self, name) for name in LIMITS if getattr(self, name) is not None}
+
+
+def serve(
+    ctx: typer.Context,
+    host: Host = "127.0.0.1",
+    port: Port = 8000,
+    database: Database = "",
+    allowed_origin: AllowedOrigin = None,
+    grace: Grace = 60.0,
+    bot_budget: BotBudget = 5.0,
+    bot_workers: BotWorkers = None,
+    bot_delay: BotDelay = 0.5,
+    default_bot: DefaultBot = "heuristic",
+    sqlite_sync: SqliteSync = "NORMAL",
+    log_level: LogLevel = "info",
+    redis: Redis = "",
+    lease: Lease = 10.0,
+    ws_frame_rate: FrameRate = "20/2seconds",
+    chat_rate: ChatRate = "5/10seconds",
+    sockets_per_client: SocketsPerClient = 32,
+    max_body: MaxBody = None,
+    max_header: MaxHeader = None,
+    max_open_tables: MaxOpenTables = None,
+    max_free_seats: MaxFreeSeats = None,
+    rate_tables: RateTables = None,
+    rate_joins: RateJoins = None,
+    rate_replays: RateReplays = None,
+    rate_logins: RateLogins = None,
+    rate_signups: RateSignups = None,
+    rate_login_failures: RateLoginFailures = None,
+    secure_cookies: SecureCookies = "auto",
+    api_docs: ApiDocs = False,
+) -> None:
+    """Run the game server: tables, seats and bots over HTTP and WebSockets (needs the [web] extra).
+
+    The token signing key comes from $SHADOWTABLE_SECRET, else a file kept in the data folder."""
+    start_server(ServeSettings(**ctx.params))
+
+
+def start_server(settings: ServeSettings) -> None:
+    """Run the server (:func:`shadowtable.server.run.serve`) with the settings as its options."""
+    try:
+        from shadowtable.server.run import ServeOptions
+        from shadowtable.server.run import serve as run_server
+    except ImportError as exc:
+        raise CliError(
+            f"the server needs the [web] extra ({exc.name} is missing): pip install 'shadowtable[web]'"
+        ) from exc
+    run_server(
+        ServeOptions(
+            host=settings.host,
+            port=settings.port,
+            database=settings.database,
+            allowed_origins=list(settings.allowed_origin or []),
+            grace_s=settings.grace,
+            bot_budget_s=settings.bot_budget,
+            bot_workers=settings.bot_workers,
+            bot_delay_s=settings.bot_delay,
+            default_bot=settings.default_bot,
+            sqlite_synchronous=settings.sqlite_sync,
+            log_level=settings.log_level,
+            redis_url=settings.redis,
+            lease_s=settings.lease,
+            ws_frame_rate=settings.ws_frame_rate,
+            chat_rate=settings.chat_rate,
+            sockets_per_client=settings.sockets_per_client,
+            limits=settings.limits(),
+            secure_cookies=settings.secure_cookies,
+            api_docs=settings.api_docs,
+        )
+    )
