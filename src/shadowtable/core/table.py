@@ -164,10 +164,11 @@ class Channel:
 # -- the seat view ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Decision:
-    """Who decides now and what about (an observation's ``pending``): ``seat`` (-1: chance),
-    ``kind`` of decision, ``prompt`` in words, the rules-help entry and the decision's data."""
+    """Who decides now and what about (an observation's ``pending``): ``seat`` (-1: chance;
+    ``None``: not told to this reader), ``kind`` of decision, ``prompt`` in words, the rules-help
+    entry and the decision's data."""
 
-    seat: int
+    seat: int | None
     kind: str
     prompt: str
     rule: str = ""
@@ -179,7 +180,7 @@ class Decision:
         if not isinstance(pending, dict):
             return None
         return cls(
-            int(pending.get("seat", CHANCE_SEAT)),
+            None if pending.get("seat") is None else int(pending["seat"]),
             str(pending.get("kind", "")),
             str(pending.get("prompt", "")),
             str(pending.get("rule", "")),
@@ -508,6 +509,15 @@ class Table:
         if number not in legal:
             raise BotError(f"bot {_seat_name(bot)} at seat {player} chose illegal action {action!r}")
         return number
+
+    def resolve_chance(self) -> int:
+        """Draw every chance outcome due now, as this table draws them; returns the player then to
+        act (or :data:`~shadowtable.core.game.TERMINAL`)."""
+        player = self.game.current_player(self.state)
+        while player == CHANCE:
+            self._advance(CHANCE_SEAT, self._automatic(CHANCE), False)
+            player = self.game.current_player(self.state)
+        return player
 
     def step(self) -> int:
         """Take one chance or bot step; returns the action."""
