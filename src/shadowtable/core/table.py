@@ -380,7 +380,6 @@ class Table:
         *,
         seat_names: Sequence[str] | None = None,
         rng: random.Random | None = None,
-        state: Any = None,
     ) -> None:
         bots = [None] * game.players if bots is None else list(bots)
         if len(bots) != game.players:
@@ -392,7 +391,7 @@ class Table:
         self.seed = check_seed(seed)  # its record must be readable again
         self._system = secrets.SystemRandom() if rng is None else rng  # used only without a seed
         self.seat_names = list(seat_names) if seat_names is not None else [_seat_name(b) for b in bots]
-        self.state = game.initial_state() if state is None else state
+        self.state = game.initial_state()
         self.actions: list[int] = []
         self.seats: list[int] = []
         """Who took each action (:data:`CHANCE_SEAT`: chance)."""
@@ -452,7 +451,8 @@ class Table:
     def commit(self, steps: Sequence[Step]) -> None:
         """Make ``steps`` (planned from this table's state, now stored) the table's own."""
         for step in steps:
-            self._tell(step)
+            if self.channels:
+                self._tell(step, len(self.actions), self.channels)
             self.seats.append(step.seat)
             self.actions.append(step.action)
             self.state = step.after
@@ -478,7 +478,7 @@ class Table:
         state = self.state
         if self.channels:
             after, events = self.game.apply_recorded(state, action, checked=checked)
-            self._tell(Step(seat, action, state, after, events))
+            self._tell(Step(seat, action, state, after, events), len(self.actions), self.channels)
         elif checked:
             after = self.game.apply(state, action)
         else:
@@ -540,31 +540,30 @@ class Table:
             self._advance(player, action, False)  # taken from the legal actions or the chance outcomes
 
     # -- what each audience is told -------------------------------------------------------------
-    def tell(self) -> None:
-        """Keep a channel per audience from now on, first telling the game so far (replayed)."""
-        if self.channels:
+    def tell(self, *audiences: int | None) -> None:
+        """Keep a channel for each of ``audiences`` (none named: every audience) from now on,
+        first telling it the game so far (replayed).  Only audiences with a channel cost anything
+        per step: a simulation keeps none, the terminal app those it shows, the server all."""
+        wanted = audiences or tuple(self.audiences())
+        new = {audience: Channel() for audience in wanted if audience not in self.channels}
+        if not new:
             return
+        for audience in new:
+            self.game.check_seat(audience)
         game = self.game
         state = game.initial_state()
-        for audience in self.audiences():
-            self.channels[audience] = Channel(last=encode(game.observe(state, audience)))
-        seats, actions, final = self.seats, self.actions, self.state
-        self.seats, self.actions, self.state = [], [], state
-        try:
-            for seat, action in zip(seats, actions, strict=True):
-                after, events = game.apply_recorded(self.state, action, checked=False)
-                self._tell(Step(seat, action, self.state, after, events))
-                self.seats.append(seat)
-                self.actions.append(action)
-                self.state = after
-        finally:
-            self.seats, self.actions, self.state = seats, actions, final
+        for audience, channel in new.items():
+            channel.last = encode(game.observe(state, audience))
+        for index, (seat, action) in enumerate(zip(self.seats, self.actions, strict=True)):
+            after, events = game.apply_recorded(state, action, checked=False)
+            self._tell(Step(seat, action, state, after, events), index, new)
+            state = after
+        self.channels.update(new)
 
-    def _tell(self, step: Step) -> None:
-        if not self.channels:
-            return
-        index = len(self.actions)
-        for audience, channel in self.channels.items():
+    def _tell(self, step: Step, index: int, channels: dict[int | None, Channel]) -> None:
+        """Tell each of ``channels`` step number ``index``: a new version when its reader is told
+        an event or sees a change."""
+        for audience, channel in channels.items():
             told = self.game.told(step.before, step.action, step.events, audience)
             seen = encode(self.game.observe(step.after, audience))
             if told or seen != channel.last:
@@ -575,7 +574,7 @@ class Table:
         """What ``seat`` (``None``: a spectator) sees now, with the events after version ``since``
         (all of them when ``since`` is not a version its channel has reached)."""
         self.game.check_seat(seat)
-        self.tell()
+        self.tell(seat)
         channel = self.channels[seat]
         after = since if 0 <= since <= channel.v else 0
         return view_of(

@@ -2,7 +2,8 @@
 sits where and the log as each seat reads it.
 
 Pure logic (no Textual), so it is tested directly.  What a seat is told comes from the core
-table's channels, the same ones the server sends from.
+table's channels, the same ones the server sends from; a seat's channel is kept from the first
+time it is read.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ class Table:
     def __post_init__(self) -> None:
         if not self.history and self.session.actions:
             self.history = replay_history(self.game, self.session.actions)
-        self.session.tell()
 
     @property
     def game(self) -> Game[Any]:
@@ -128,7 +128,7 @@ class Table:
 
     def _channel(self, seat: int | None) -> Channel:
         self.game.check_seat(seat)
-        self.session.tell()
+        self.session.tell(seat)
         return self.session.channels[seat]
 
     def _versions(self, seat: int | None) -> list[list[dict[str, Any]]]:
