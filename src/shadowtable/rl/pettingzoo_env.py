@@ -1,8 +1,8 @@
 """PettingZoo AEC environments over any registered game: ``env("shadow-planet", players=4)``.
 
-Observations are ``{"observation": encoded seat view, "action_mask": int8 mask}``; chance nodes
-are resolved inside the environment with a generator seeded by ``reset(seed=...)``; rewards are
-the game's returns, given at the end.
+Observations are ``{"observation": encoded seat view, "action_mask": int8 mask}``; the game is
+played on a core :class:`~shadowtable.core.table.Table` whose chance nodes are drawn with a
+generator seeded by ``reset(seed=...)``; rewards are the game's returns, given at the end.
 """
 
 from __future__ import annotations
@@ -16,20 +16,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from shadowtable.core.errors import IllegalActionError
-from shadowtable.core.game import CHANCE, TERMINAL, Game, action_id
+from shadowtable.core.game import TERMINAL, Game, action_id
 from shadowtable.core.registry import make
-from shadowtable.core.rng import sample_outcome
+from shadowtable.core.table import Table
 from shadowtable.rl.encoding import encode_into, encoder_for
-
-
-def past_chance(game: Game[Any], state: Any, rng: random.Random) -> tuple[Any, int]:
-    """``state`` after its chance nodes, drawn with ``rng``, and the player then to act (or
-    ``TERMINAL``)."""
-    player = game.current_player(state)
-    while player == CHANCE:
-        state = game.apply_unchecked(state, sample_outcome(game.chance_outcomes(state), rng))
-        player = game.current_player(state)
-    return state, player
 
 
 class ShadowTableAEC(AECEnv):  # type: ignore[misc]
@@ -56,6 +46,7 @@ class ShadowTableAEC(AECEnv):  # type: ignore[misc]
         }
         self._action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self._rng = random.Random()
+        self.table = Table(self.game, rng=self._rng)
         self.state: Any = None
         self._player = TERMINAL
         self._legal: list[int] = []
@@ -69,18 +60,18 @@ class ShadowTableAEC(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_spaces[agent]
 
-    def _settle(self, state: Any) -> None:
-        """Take ``state``, resolve chance nodes, and note the seat to act and its legal actions."""
-        game = self.game
-        state, player = past_chance(game, state, self._rng)
-        self.state, self._player = state, player
-        self._legal = game.legal_actions(state) if player >= 0 else []
+    def _settle(self) -> None:
+        """Resolve the table's chance nodes, and note the seat to act and its legal actions."""
+        player = self.table.resolve_chance()
+        self.state, self._player = self.table.state, player
+        self._legal = self.game.legal_actions(self.state) if player >= 0 else []
         self._version += 1
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self._settle(self.game.initial_state())
+        self.table = Table(self.game, rng=self._rng)
+        self._settle()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -109,7 +100,8 @@ class ShadowTableAEC(AECEnv):  # type: ignore[misc]
         choice = action_id(action)
         if choice not in self._legal:
             raise IllegalActionError(f"action {choice} is not legal now")
-        self._settle(self.game.apply_unchecked(self.state, choice))
+        self.table.apply(choice, checked=False)
+        self._settle()
         if self._player == TERMINAL:
             returns = self.game.returns(self.state)
             for seat, name in enumerate(self.possible_agents):

@@ -24,8 +24,8 @@ from pettingzoo import ParallelEnv
 from shadowtable.core.errors import IllegalActionError
 from shadowtable.core.game import TERMINAL, Game, action_id
 from shadowtable.core.registry import make
+from shadowtable.core.table import Table
 from shadowtable.rl.encoding import encode_into, encoder_for
-from shadowtable.rl.pettingzoo_env import past_chance
 
 
 class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
@@ -41,6 +41,7 @@ class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
         self.agents: list[str] = []
         self._actions = self.game.spec.num_distinct_actions
         self._rng = random.Random()
+        self.table = Table(self.game, rng=self._rng)
         self.state: Any = None
         self.deciding: dict[int, list[int]] = {}
         """The seats to act this step and their legal actions, in the engine's order."""
@@ -63,7 +64,8 @@ class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = random.Random(seed)
         self.agents = list(self.possible_agents)
-        self._settle(self.game.initial_state())
+        self.table = Table(self.game, rng=self._rng)
+        self._settle()
         return self._observations(), {agent: {} for agent in self.agents}
 
     def step(
@@ -73,7 +75,7 @@ class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
         action raises :class:`IllegalActionError` and changes nothing."""
         if not self.agents:
             raise IllegalActionError("the game is over: reset the environment")
-        state = self.state
+        choices = []
         for seat, legal in self.deciding.items():
             agent = self.possible_agents[seat]
             if agent not in actions:
@@ -84,8 +86,10 @@ class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
                 raise IllegalActionError(f"{agent}: {exc}") from None
             if choice not in legal:
                 raise IllegalActionError(f"{agent}: action {choice} is not legal now")
-            state = self.game.apply(state, choice)
-        self._settle(state)
+            choices.append(choice)
+        for choice in choices:
+            self.table.apply(choice)
+        self._settle()
         over = self.game.current_player(self.state) == TERMINAL
         returns = self.game.returns(self.state) if over else [0.0] * len(self.possible_agents)
         live = self.agents
@@ -98,11 +102,11 @@ class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def _settle(self, state: Any) -> None:
-        """Take ``state``, resolve chance nodes, and note who decides next."""
+    def _settle(self) -> None:
+        """Resolve the table's chance nodes, and note who decides next."""
         game = self.game
-        state, player = past_chance(game, state, self._rng)
-        self.state = state
+        player = self.table.resolve_chance()
+        state = self.state = self.table.state
         if player == TERMINAL:
             self.deciding = {}
             return

@@ -1,4 +1,5 @@
-"""What a seat is sent: messages built only from that seat's observation and events.
+"""What a seat is sent: the core table's seat view (:class:`~shadowtable.core.table.SeatView`)
+as the server's JSON messages.
 
 These functions are pure, so the secrecy tests can build the message a seat would receive from
 two states it cannot tell apart and compare the bytes.
@@ -10,12 +11,9 @@ import json
 from typing import Any
 
 from shadowtable.core.game import Game
+from shadowtable.core.table import encode, groups_of, view_of
 
-
-def encode(message: Any) -> str:
-    """A message (or any JSON value) as compact JSON text with sorted keys (the same value, the same
-    bytes)."""
-    return json.dumps(message, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+__all__ = ["choice_groups", "encode", "joined", "legal_words", "seat_view", "to_decide", "view_parts"]
 
 
 def to_decide(game: Game[Any], state: Any, seat: int | None) -> bool:
@@ -30,23 +28,13 @@ def legal_words(game: Game[Any], state: Any) -> list[list[Any]]:
 
 def choice_groups(game: Game[Any], state: Any) -> list[dict[str, Any]]:
     """The legal actions grouped (:meth:`Game.choice_groups`), each group listing action ids."""
-    return [
-        {"label": group["label"], "actions": [a["id"] for a in group["actions"]]} for group in game.choice_groups(state)
-    ]
+    return [group.to_json() for group in groups_of(game, state)]
 
 
 def view_parts(game: Game[Any], state: Any, seat: int | None, turn: int | None) -> dict[str, Any]:
     """The parts of a ``view`` that depend only on the state and the audience: ``obs``,
     ``pending``, and (for the seat that decides now) ``legal``, ``groups`` and ``turn``."""
-    observation = game.observe(state, seat)
-    deciding = to_decide(game, state, seat)
-    return {
-        "obs": observation,
-        "pending": observation.get("pending"),
-        "legal": legal_words(game, state) if deciding else None,
-        "groups": choice_groups(game, state) if deciding else None,
-        "turn": turn if deciding else None,
-    }
+    return view_of(game, state, seat, v=0, events=(), turn=turn).parts()
 
 
 def seat_view(
@@ -61,20 +49,13 @@ def seat_view(
     clock: dict[str, Any] | None = None,
     presence: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The ``view`` message for ``seat`` (``None``: a spectator).
+    """The ``view`` message for ``seat`` (``None``: a spectator): the core seat view's JSON.
 
     ``legal``, ``groups`` and ``turn`` go only to the seat that decides now; everything else comes
     from ``observe(state, seat)`` and the events told to that seat.  ``events`` are those of the
     versions after ``after`` (0: the whole log)."""
-    return {
-        "t": "view",
-        "v": v,
-        "after": after,
-        **view_parts(game, state, seat, turn),
-        "events": events,
-        "clock": clock,
-        "presence": presence or [],
-    }
+    view = view_of(game, state, seat, v=v, events=events, after=after, turn=turn)
+    return view.to_json(clock=clock, presence=presence)
 
 
 def joined(fields: dict[str, str]) -> str:

@@ -1,6 +1,9 @@
-"""The table a front end shows: a session plus who sits where, what each seat may see, the log.
+"""The terminal app's table: the core table (:class:`~shadowtable.core.table.Table`) plus who
+sits where and the log as each seat reads it.
 
-Pure logic (no Textual), so it is tested directly and reused by other front ends.
+Pure logic (no Textual), so it is tested directly.  What a seat is told comes from the core
+table's channels, the same ones the server sends from; a seat's channel is kept from the first
+time it is read.
 """
 
 from __future__ import annotations
@@ -10,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shadowtable.core.errors import BotError, IllegalActionError, InvalidPlayersError
-from shadowtable.core.events import Event
 from shadowtable.core.game import Game, Observation
-from shadowtable.core.runner import Session
+from shadowtable.core.table import Channel, SeatView, choices_of
+from shadowtable.core.table import Table as Session
 
 
 @dataclass
@@ -23,9 +26,10 @@ class Table:
     humans: list[int]
     history: list[tuple[Any, int]] = field(default_factory=list)
     """Every step so far as (state before it, action); rebuilt from the session's actions when empty."""
-    _log_cache: dict[int | None, list[list[dict[str, Any]]]] = field(default_factory=dict, init=False, repr=False)
-    _noted: list[list[Event]] = field(default_factory=list, init=False, repr=False)
-    """The events each step noted, for every audience: worked out once, told to each seat."""
+    _read: dict[int | None, tuple[Channel, int, list[list[dict[str, Any]]]]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    """Per audience: the channel read, the version last read, and the events of each version up to it."""
 
     def __post_init__(self) -> None:
         if not self.history and self.session.actions:
@@ -42,6 +46,10 @@ class Table:
             return player
         return self.humans[0] if self.humans else None
 
+    def view(self, seat: int | None, since: int = 0) -> SeatView:
+        """The core table's view of ``seat`` (see :meth:`shadowtable.core.table.Table.view`)."""
+        return self.session.view(seat, since)
+
     def observation(self, seat: int | None) -> Observation:
         return self.game.observe(self.session.state, seat)
 
@@ -49,8 +57,7 @@ class Table:
         """The legal actions of the person to act, with their notation."""
         if not self.session.awaits_outside_decision():
             return []
-        state = self.session.state
-        return [(a, self.game.action_to_str(state, a)) for a in self.game.legal_actions(state)]
+        return [(choice.action, choice.text) for choice in choices_of(self.game, self.session.state)]
 
     def choice_groups(self) -> list[dict[str, Any]]:
         """The person's legal actions grouped (:meth:`Game.choice_groups`); empty when no person decides."""
@@ -97,40 +104,43 @@ class Table:
 
     def events(self, seat: int | None) -> list[dict[str, Any]]:
         """Every event of the game so far as ``seat`` is told it (:meth:`Game.told`), from the start."""
-        return [event for step in self._told_by_step(seat) for event in step]
+        return [event for version in self._versions(seat) for event in version]
 
     def recent(self, seat: int | None) -> list[dict[str, Any]]:
         """What happened while ``seat`` waited: the events since the last stretch of other seats'
         and chance steps began, with ``seat``'s own decisions after it (every event for a
         spectator, who never decides)."""
-        steps = self._told_by_step(seat)
-        players = [self.game.current_player(state) for state, _ in self.history]
+        players = self.session.seats
         index = len(players) - 1
         while index >= 0 and players[index] == seat:
             index -= 1
         while index >= 0 and players[index] != seat:
             index -= 1
-        return [event for step in steps[index + 1 :] for event in step]
+        first = self._channel(seat).first_version_after(index)
+        return [event for version in self._versions(seat)[first - 1 :] for event in version]
 
     def latest(self, seat: int | None, kinds: frozenset[str]) -> list[dict[str, Any]]:
         """The events of the last step that noted one of ``kinds`` (e.g. a Duel's breakdown)."""
-        for step in reversed(self._told_by_step(seat)):
-            if any(event["kind"] in kinds for event in step):
-                return [event for event in step if event["kind"] in kinds]
+        for version in reversed(self._versions(seat)):
+            if any(event["kind"] in kinds for event in version):
+                return [event for event in version if event["kind"] in kinds]
         return []
 
-    def _told_by_step(self, seat: int | None) -> list[list[dict[str, Any]]]:
-        """What ``seat`` is told at each step so far; kept per seat, so a long game is not
-        replayed on every redraw."""
-        if len(self._noted) > len(self.history):
-            self._noted.clear()
-            self._log_cache.clear()
-        for state, action in self.history[len(self._noted) :]:
-            self._noted.append(self.game.apply_recorded(state, action, checked=False)[1])
-        steps = self._log_cache.setdefault(seat, [])
-        for (state, action), events in zip(self.history[len(steps) :], self._noted[len(steps) :], strict=True):
-            steps.append(self.game.told(state, action, events, seat))
-        return steps
+    def _channel(self, seat: int | None) -> Channel:
+        self.game.check_seat(seat)
+        self.session.tell(seat)
+        return self.session.channels[seat]
+
+    def _versions(self, seat: int | None) -> list[list[dict[str, Any]]]:
+        """The events of each version of ``seat``'s channel, decoded once per version, so a long
+        game is not decoded again on every redraw."""
+        channel = self._channel(seat)
+        kept, read, versions = self._read.get(seat, (channel, 0, []))
+        if kept is not channel or read > channel.v:  # another session's channel: read it afresh
+            read, versions = 0, []
+        versions.extend(channel.version_events(v) for v in range(read + 1, channel.v + 1))
+        self._read[seat] = (channel, channel.v, versions)
+        return versions
 
 
 def replay_history(game: Game[Any], actions: Sequence[int]) -> list[tuple[Any, int]]:
