@@ -98,18 +98,20 @@ class View:
         self.data: dict[str, Any] = obs["pending"]["data"]
         """The public arguments of the pending decision (``pending.data``)."""
         objective = obs["objectives"][seat]
-        self.role = rules.c.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
+        self.role = (
+            rules.content.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
+        )
         self.my_char: int = obs["seat_char"][seat]
         self.hand: list[int] = gear_cards(obs, self.my_char) if self.my_char >= 0 else []
-        self.location_types = location_type_counts(tuple(rules.c.card_home), tuple(rules.ctype))
+        self.location_types = location_type_counts(tuple(rules.content.card_home), tuple(rules.card_type))
 
     def ctype(self, card: int) -> int:
         """The card's type (0 Move .. 4 Attack)."""
-        return int(self.r.ctype[card])
+        return int(self.r.card_type[card])
 
     def markers(self, ch: int) -> int:
         """Markers of Character ``ch``'s colour on this seat's sheet (the Robot: none ever)."""
-        colour = self.r.c.char_colour[ch]
+        colour = self.r.content.char_colour[ch]
         return int(self.obs["sheets"][self.seat * 5 + colour]) if colour >= 0 else 0
 
     def threat(self) -> int:
@@ -218,7 +220,7 @@ def seat_markers(view: View, seat: int) -> list[int]:
 
 def decide_give_seat(view: View, legal: list[int]) -> int:
     """Give Markers to a seat that competes for the seat's own target identity."""
-    my_colour = view.r.c.char_colour[target_character(view)]
+    my_colour = view.r.content.char_colour[target_character(view)]
 
     def rivalry(action: int) -> tuple[int, int]:
         sheet = seat_markers(view, action - A.SEAT)
@@ -230,7 +232,7 @@ def decide_give_seat(view: View, legal: list[int]) -> int:
 def decide_give_colour(view: View, legal: list[int]) -> int:
     """Give the receiver a Marker of its current fewest colour, the seat's own target first."""
     receiver = int(view.data["target"])
-    my_colour = view.r.c.char_colour[target_character(view)]
+    my_colour = view.r.content.char_colour[target_character(view)]
     sheet = seat_markers(view, receiver) if 0 <= receiver < len(view.obs["seat_char"]) else [0] * 5
 
     def score(action: int) -> tuple[int, int]:
@@ -242,7 +244,7 @@ def decide_give_colour(view: View, legal: list[int]) -> int:
 
 def decide_cancel(view: View, legal: list[int]) -> int:
     """Cancel Rachel (who gives Markers) or Reed (free moves, Search bonus) of another seat."""
-    names = view.r.c.char_names
+    names = view.r.content.char_names
     for wanted in ("Rachel", "Reed"):
         for a in legal:
             ch = a - A.CANCEL
@@ -269,7 +271,7 @@ def effect_value(view: View, effect: dict[str, Any]) -> float:
 
 
 def reveal_value(view: View, section: int, index: int) -> float:
-    reveal = view.r.c.section_reveals[section][index]
+    reveal = view.r.content.section_reveals[section][index]
     return sum(effect_value(view, e) for e in reveal.effects)
 
 
@@ -284,7 +286,7 @@ def best_reveal(view: View, section: int, cards: Sequence[int]) -> int | None:
     """The most useful reveal of ``section`` that ``cards`` can pay, if it helps at all."""
     counts = type_counts(view, cards)
     best: tuple[float, int] | None = None
-    for i, reveal in enumerate(view.r.c.section_reveals[section]):
+    for i, reveal in enumerate(view.r.content.section_reveals[section]):
         if all(counts[t] >= need for t, need in enumerate(reveal.cost)):
             value = reveal_value(view, section, i)
             if value > 0 and (best is None or value > best[0]):
@@ -300,7 +302,7 @@ def reserved_cards(view: View) -> set[int]:
     index = best_reveal(view, section, view.hand)
     if index is None:
         return set()
-    need = list(view.r.c.section_reveals[section][index].cost)
+    need = list(view.r.content.section_reveals[section][index].cost)
     keep: set[int] = set()
     for card in sorted(view.hand, key=lambda c: keep_value(view, c)):
         t = view.ctype(card)
@@ -333,14 +335,14 @@ def location_value(view: View, loc: int) -> float:
 
 def move_cards_in_hand(view: View, reserved: set[int]) -> list[int]:
     """Playable Move cards (not reserved, not the Crawler), highest value first."""
-    cards = [c for c in view.hand if view.ctype(c) == MOVE_T and c not in reserved and view.r.vplay[c] is None]
-    return sorted(cards, key=lambda c: (-view.r.cvalue[c], c))
+    cards = [c for c in view.hand if view.ctype(c) == MOVE_T and c not in reserved and view.r.vehicle_play[c] is None]
+    return sorted(cards, key=lambda c: (-view.r.card_value[c], c))
 
 
 def drive_reach(view: View, vehicle: int, cards: Sequence[int]) -> int:
     """Move points a driver gets from ``cards`` with the Vehicle's bonus."""
-    total = sum(view.r.cvalue[c] for c in cards)
-    kind, amount = view.r.c.vehicle_bonus[vehicle]
+    total = sum(view.r.card_value[c] for c in cards)
+    kind, amount = view.r.content.vehicle_bonus[vehicle]
     return total * amount if kind == "multiply_total" else total + amount * len(cards)
 
 
@@ -348,7 +350,7 @@ def best_destination(view: View, here: int, points: int) -> int:
     """The most valuable Location one walk of ``points`` reaches (``here`` if none is better)."""
     best = here
     for dest in range(4):
-        walkable = view.r.walk_ok[here][dest] and view.r.c.link_cost[here][dest] <= points
+        walkable = view.r.walk_ok[here][dest] and view.r.content.link_cost[here][dest] <= points
         if walkable and dest != here and location_value(view, dest) > location_value(view, best) + 0.2:
             best = dest
     return best
@@ -360,7 +362,7 @@ def decide_move_step(view: View, legal: list[int]) -> int:
     here = int(obs["char_loc"][active])
     reserved = reserved_cards(view)
     playable = [a - A.PLAY for a in legal if A.PLAY <= a < A.CHOOSE]
-    crawler_card = [c for c in playable if view.r.vplay[c] is not None]
+    crawler_card = [c for c in playable if view.r.vehicle_play[c] is not None]
     if crawler_card and view.role != GUARDIAN and obs["vehicle_loc"][CRAWLER] < 0:
         return A.PLAY + crawler_card[0]
     moves = [c for c in move_cards_in_hand(view, reserved) if c in playable]
@@ -384,29 +386,29 @@ def decide_move_step(view: View, legal: list[int]) -> int:
 
 def drive_reach_played(view: View, vehicle: int) -> int:
     total, cards = int(view.data["total"]), int(view.data["cards"])
-    kind, amount = view.r.c.vehicle_bonus[vehicle]
+    kind, amount = view.r.content.vehicle_bonus[vehicle]
     return total * amount if kind == "multiply_total" else total + amount * cards
 
 
 def walking_need(view: View, here: int, moves: Sequence[int]) -> int:
     """Move points to play for: a better Location, else a useful Section here, else none."""
-    total = sum(view.r.cvalue[c] for c in moves) + int(view.data["total"])
+    total = sum(view.r.card_value[c] for c in moves) + int(view.data["total"])
     dest = best_destination(view, here, total)
     if dest != here:
-        return int(view.r.c.link_cost[here][dest])
+        return int(view.r.content.link_cost[here][dest])
     section = useful_section(view, here, total)
-    return int(view.r.c.section_entry[section]) if section is not None else 0
+    return int(view.r.content.section_entry[section]) if section is not None else 0
 
 
 def useful_section(view: View, here: int, points: int) -> int | None:
     """A Section at ``here`` the active Character may enter with ``points`` and then pay for."""
     active = int(view.obs["active"])
-    colour = view.r.c.char_colour[active]
+    colour = view.r.content.char_colour[active]
     if colour < 0 or int(view.obs["char_section"][active]) >= 0:
         return None
     best: tuple[float, int] | None = None
-    for section, loc in enumerate(view.r.c.section_location):
-        entry = int(view.r.c.section_entry[section])
+    for section, loc in enumerate(view.r.content.section_location):
+        entry = int(view.r.content.section_entry[section])
         if loc != here or entry > points or (int(view.obs["section_markers"][section]) >> colour) & 1:
             continue
         spare = spare_after_entry(view, entry)
@@ -426,7 +428,7 @@ def spare_after_entry(view: View, entry: int) -> list[int]:
         if spent <= 0:
             break
         left.remove(card)
-        spent -= view.r.cvalue[card]
+        spent -= view.r.card_value[card]
     return left
 
 
@@ -478,7 +480,7 @@ def decide_play_type(view: View, legal: list[int], step_type: int) -> int:
 def worth_playing(view: View, card: int, step_type: int) -> bool:
     if view.r.forbid[card]:
         return False  # e.g. Smoking would forbid the seat's own Get step
-    if view.r.eot[card] is not None:
+    if view.r.end_of_turn[card] is not None:
         return message_value(view, card) > 0 and keep_value(view, card) < 1.0
     if view.r.swap[card]:
         return False
@@ -544,32 +546,32 @@ def decide_messages_discard(view: View, legal: list[int]) -> int:
 
 
 DECIDERS = {
-    "draft_pick": decide_draft,
+    "pick_character": decide_draft,
     "cancel_ability": decide_cancel,
-    "give_seat": decide_give_seat,
-    "section_give_seat": decide_give_seat,
-    "give_colour": decide_give_colour,
-    "section_give_colour": decide_give_colour,
-    "free_move": decide_reed,
-    "step_move": decide_move_step,
-    "ride_ask": decide_ride,
-    "move_points": decide_walk,
-    "drive_fallback": decide_fallback,
-    "step_search": lambda v, legal: decide_play_type(v, legal, SEARCH_T),
+    "choose_marker_seat": decide_give_seat,
+    "choose_section_marker_seat": decide_give_seat,
+    "choose_marker_colour": decide_give_colour,
+    "choose_section_marker_colour": decide_give_colour,
+    "move_for_free": decide_reed,
+    "play_move_cards": decide_move_step,
+    "ask_rider": decide_ride,
+    "spend_move_points": decide_walk,
+    "drive_elsewhere": decide_fallback,
+    "play_search_cards": lambda v, legal: decide_play_type(v, legal, SEARCH_T),
     "reorder": decide_reorder,
-    "step_get": lambda v, legal: decide_play_type(v, legal, GET_T),
-    "step_repair": lambda v, legal: decide_play_type(v, legal, REPAIR_T),
-    "step_attack": lambda v, legal: decide_play_type(v, legal, ATTACK_T),
-    "scrap_give": decide_give_card,
-    "scrap_take": decide_give_card,
-    "section_choice": decide_section,
-    "reveal_pick": decide_reveal,
+    "play_get_cards": lambda v, legal: decide_play_type(v, legal, GET_T),
+    "play_repair_cards": lambda v, legal: decide_play_type(v, legal, REPAIR_T),
+    "play_attack_cards": lambda v, legal: decide_play_type(v, legal, ATTACK_T),
+    "give_scrap_card": decide_give_card,
+    "return_scrap_card": decide_give_card,
+    "choose_section_effect": decide_section,
+    "show_reveal_card": decide_reveal,
     "remove_message": decide_accommodation,
     "take_robot_card": decide_take_card,
     "give_robot_card": decide_give_card,
     "adjust_countdown": decide_decompression,
     "choose_deck": decide_graveyard,
-    "temple_pick": decide_temple,
+    "pick_temple_card": decide_temple,
     "discard_message": decide_messages_discard,
     "choose_identity": decide_identity,
 }

@@ -70,7 +70,7 @@ def _cost_text(cost: tuple[int, ...]) -> str:
 
 def reference(ctx: Context) -> dict[str, Any]:
     """The game's reference data as JSON (see the module's documentation)."""
-    c = ctx.c
+    c = ctx.content
     n_loc = len(c.location_names)
     return {
         "cards": [

@@ -6,12 +6,12 @@ from __future__ import annotations
 from shadowtable.games.shadowlord.board import occupancy
 from shadowtable.games.shadowlord.content import CARD_VALUES, MAX_GALAXIES
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, CAPTIVE, REMOVED, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, CAPTIVE, REMOVED, State
 
 NV = CARD_VALUES
 
 
-def card_locations(s: SLState) -> list[int]:
+def card_locations(s: State) -> list[int]:
     """Cards per value index across deck, discard, hands, portraits and the current Duel."""
     counts = [s.deck[v] + s.discard[v] for v in range(NV)]
     for k in range(len(s.hand) // NV):
@@ -33,7 +33,7 @@ def card_locations(s: SLState) -> list[int]:
     return counts
 
 
-def conservation_errors(ctx: Context, s: SLState) -> list[str]:
+def conservation_errors(ctx: Context, s: State) -> list[str]:
     c = ctx.content
     errors: list[str] = []
     counts = card_locations(s)

@@ -22,7 +22,7 @@ from shadowtable.core.errors import StateFormatError
 from shadowtable.core.kernel import Kernel, Rulebook
 from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.state import BLACK, SLState, state_from_json
+from shadowtable.games.shadowlord.state import BLACK, State, state_from_json
 
 NV = CARD_VALUES
 HIDDEN_VOTE = -2
@@ -80,12 +80,12 @@ DUEL_FIELDS = ("idx", "figs", "drawn", "count")
 cards themselves are private: ``private.commit`` / ``private.ready_commit``)."""
 
 
-def portrait_seat(ctx: Context, s: SLState, f: int) -> int:
+def portrait_seat(ctx: Context, s: State, f: int) -> int:
     owner = s.owner[f]
     return ctx.seat_of(owner) if 0 <= owner < BLACK else -1
 
 
-def observe(ctx: Context, kernel: Kernel[Context, SLState], s: SLState, seat: int | None) -> dict[str, Any]:
+def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | None) -> dict[str, Any]:
     """The observation of ``seat`` (``None``: a spectator)."""
     nf = len(s.owner)
     hand, pcards = s.hand, s.pcards
@@ -149,7 +149,7 @@ def _battle_view(battle: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def _own_commits(ctx: Context, s: SLState, duel: dict[str, Any], seat: int | None) -> list[Any]:
+def _own_commits(ctx: Context, s: State, duel: dict[str, Any], seat: int | None) -> list[Any]:
     """The face-down cards of a Duel that ``seat`` committed (``None`` for the other side)."""
     return [
         duel["commit"][side][:] if seat is not None and portrait_seat(ctx, s, duel["figs"][side]) == seat else None
@@ -157,7 +157,7 @@ def _own_commits(ctx: Context, s: SLState, duel: dict[str, Any], seat: int | Non
     ]
 
 
-def outcome_text(ctx: Context, s: SLState) -> str | None:
+def outcome_text(ctx: Context, s: State) -> str | None:
     """Why the game ended, in words (``None`` while it runs)."""
     if not s.end:
         return None
@@ -172,7 +172,7 @@ def outcome_text(ctx: Context, s: SLState) -> str | None:
     return texts.get(s.end, s.end)
 
 
-def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> SLState:
+def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> State:
     """A full state consistent with ``obs``: unknown cards dealt at random into the hidden places."""
     try:
         return _determinize(ctx, rulebook, obs, rng)
@@ -180,7 +180,7 @@ def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: rand
         raise StateFormatError(f"not a shadowlord observation: {exc!r}") from exc
 
 
-def _determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> SLState:
+def _determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> State:
     public = obs["public"]
     private = obs["private"]
     seat = obs["seat"]

@@ -106,7 +106,7 @@ def copy_battle(battle: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class SLState:
+class State:
     """Everything about one moment of a game; see ``docs/games/shadowlord.md``."""
 
     __slots__ = (*LIST_FIELDS, *INT_FIELDS, *DICT_FIELDS, "stack", "end", "legal", "journal", "at")
@@ -166,9 +166,9 @@ class SLState:
     :func:`~shadowtable.games.shadowlord.board.place`; ``None``: not built.  Never serialised;
     code that sets ``loc`` by hand (scenario tests) resets it, or uses ``place``."""
 
-    def copy(self) -> SLState:
+    def copy(self) -> State:
         """A deep-enough copy: lists copied, tasks (frozen) shared, small dicts cloned."""
-        new = SLState.__new__(SLState)
+        new = State.__new__(State)
         new.journal = None
         new.owner, new.loc, new.status, new.ships = self.owner[:], self.loc[:], self.status[:], self.ships[:]
         new.captor, new.moves, new.flags, new.adjust = self.captor[:], self.moves[:], self.flags[:], self.adjust[:]
@@ -199,7 +199,7 @@ class SLState:
         return new
 
 
-def state_to_json(state: SLState) -> dict[str, Any]:
+def state_to_json(state: State) -> dict[str, Any]:
     """The full state as JSON data (each task as ``Task.to_json()``)."""
     data: dict[str, Any] = {name: list(getattr(state, name)) for name in LIST_FIELDS}
     data.update({name: getattr(state, name) for name in INT_FIELDS})
@@ -209,12 +209,12 @@ def state_to_json(state: SLState) -> dict[str, Any]:
     return data
 
 
-def state_from_json(data: Mapping[str, Any], task_from_json: Callable[[Mapping[str, Any]], Task]) -> SLState:
+def state_from_json(data: Mapping[str, Any], task_from_json: Callable[[Mapping[str, Any]], Task]) -> State:
     """Rebuild a state (``task_from_json``: the rulebook's); raises :class:`StateFormatError`
     naming the bad field."""
     if not isinstance(data, Mapping):
         raise StateFormatError("shadowlord state must be a JSON object")
-    state = SLState.__new__(SLState)
+    state = State.__new__(State)
     state.journal = None
     for name in LIST_FIELDS:
         value = data.get(name)

@@ -152,7 +152,7 @@ def shadow_planet_board(game: Game[Any], obs: Observation) -> RenderableType:
     """Everything a player at the table sees, drawn with Rich."""
     if not isinstance(game, ShadowPlanetGame):
         raise TypeError(f"the Shadow Planet board cannot draw {game.spec.id}")
-    c = game.ctx.c
+    c = game.ctx.content
     who = "spectator" if obs["seat"] is None else f"seat {obs['seat']}"
     pending = obs["pending"]
     header = Text(f"Round {obs['round']} · {pending['kind'].replace('_', ' ')} · viewing as {who}", style="bold")

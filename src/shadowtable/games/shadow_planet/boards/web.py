@@ -101,7 +101,7 @@ class _Decoder:
 
     def __init__(self, game: Any, message: dict[str, Any]) -> None:
         self.ref: dict[str, Any] = game.reference()
-        c = game.ctx.c  # the fixed content (printed material), never a state
+        c = game.ctx.content  # the fixed content (printed material), never a state
         self.locations: list[str] = list(c.location_names)
         self.sections: list[str] = list(c.section_names)
         self.section_loc: list[int] = list(c.section_location)
@@ -499,7 +499,7 @@ def _panel(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
     data = pending.get("data") or {}
     details = []
     if "points" in data:
-        details.append(f"Move points left: {data['points']}" if pending.get("kind") != "step_search" else
+        details.append(f"Move points left: {data['points']}" if pending.get("kind") != "play_search_cards" else
                        f"Search points: {data['points']}")  # fmt: skip
     if "total" in data:
         details.append(f"Move total so far: {data['total']}")

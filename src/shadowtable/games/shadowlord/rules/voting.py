@@ -15,13 +15,13 @@ from shadowtable.games.shadowlord.actions import DONE, YES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules import events, movement, recruit
 from shadowtable.games.shadowlord.rules.alliances import alive_seats
-from shadowtable.games.shadowlord.state import NOBODY, SLState
-from shadowtable.games.shadowlord.tasks import PutToVote, Vote, VoteEnd, decider
+from shadowtable.games.shadowlord.state import NOBODY, State
+from shadowtable.games.shadowlord.tasks import EndVote, PutToVote, Vote, decider
 
-Effect = Callable[[Context, SLState, int, int], None]
+Effect = Callable[[Context, State, int, int], None]
 
 
-def no_effect(ctx: Context, s: SLState, subject: int, origin: int) -> None:
+def no_effect(ctx: Context, s: State, subject: int, origin: int) -> None:
     return None
 
 
@@ -39,7 +39,7 @@ FIGURE_MOTIONS = frozenset({"defect", "place_shadow", "move_shadow"})
 """Motions about a figure (the others name a seat)."""
 
 
-def motion_words(ctx: Context, s: SLState, motion: str, subject: int, origin: int) -> str:
+def motion_words(ctx: Context, s: State, motion: str, subject: int, origin: int) -> str:
     """What a motion asks, in words."""
     return motion_text(ctx, s.cur, s.loc, motion, subject, origin)
 
@@ -62,11 +62,11 @@ def motion_text(ctx: Context, cur: int, loc: Sequence[int], motion: str, subject
     return f"{me} steals 2 random Power Cards from seat {subject}"
 
 
-def voting_suspended(ctx: Context, s: SLState) -> bool:
+def voting_suspended(ctx: Context, s: State) -> bool:
     return len(alive_seats(s)) <= 2
 
 
-def put_to_vote(ctx: Context, s: SLState, task: PutToVote) -> None:
+def put_to_vote(ctx: Context, s: State, task: PutToVote) -> None:
     """Ask the other players about the motion; it passes at once when voting is suspended."""
     motion, subject, origin = task.motion, task.subject, task.origin
     words = motion_words(ctx, s, motion, subject, origin) if s.journal is not None else ""
@@ -98,21 +98,21 @@ def put_to_vote(ctx: Context, s: SLState, task: PutToVote) -> None:
         voters=voters,
     )
     s.vote = {"kind": motion, "a": subject, "b": origin, "voters": voters, "votes": [-1] * ctx.players}
-    s.stack.append(VoteEnd())
+    s.stack.append(EndVote())
     for k in reversed(voters):
         s.stack.append(Vote(k))
 
 
-def vote_legal(ctx: Context, s: SLState, task: Vote) -> list[int]:
+def vote_legal(ctx: Context, s: State, task: Vote) -> list[int]:
     return [DONE, YES]
 
 
-def cast_vote(ctx: Context, s: SLState, task: Vote, action: int) -> None:
+def cast_vote(ctx: Context, s: State, task: Vote, action: int) -> None:
     assert s.vote is not None
     s.vote["votes"][task.seat] = 1 if action == YES else 0
 
 
-def closed_vote(ctx: Context, s: SLState, vote: dict[str, Any], passed: bool) -> dict[str, Any]:
+def closed_vote(ctx: Context, s: State, vote: dict[str, Any], passed: bool) -> dict[str, Any]:
     """The vote as it closed: the motion, who put it (``cur``), where its subject stood
     (``at``; -1 for a seat), the voters, every cast vote and the result."""
     motion, subject = vote["kind"], vote["a"]
@@ -129,7 +129,7 @@ def closed_vote(ctx: Context, s: SLState, vote: dict[str, Any], passed: bool) ->
     }
 
 
-def end_vote(ctx: Context, s: SLState, task: VoteEnd) -> None:
+def end_vote(ctx: Context, s: State, task: EndVote) -> None:
     vote = s.vote
     s.vote = None
     if vote is None:
@@ -167,6 +167,6 @@ RULES: dict[type[Task], Handler] = {
         rule="vote",
         ready=always,
     ),
-    VoteEnd: Automatic(end_vote),
+    EndVote: Automatic(end_vote),
 }
 """The rules of votes, by task type (gathered into ``RULEBOOK``)."""
