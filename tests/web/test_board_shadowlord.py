@@ -96,7 +96,7 @@ def play(game: ShadowlordGame, seed: int) -> list[State]:
             for name, present in (
                 ("vote", s.vote is not None),
                 ("offer", s.offer is not None),
-                ("duel", s.battle is not None and s.battle.get("duel") is not None),
+                ("duel", s.battle is not None and s.battle.duel is not None),
             )
             if present
         ]
@@ -280,15 +280,15 @@ def test_offer_reply_shows_terms_and_accept_refuse() -> None:
     assert isinstance(game, ShadowlordGame)
     s = drive_to(game, 3, "answer_offer")
     assert s.offer is not None
-    seat = s.offer["to"]
+    seat = s.offer.to
     msg = message(game, s, seat)
     out = render_board(game, msg)
     acts = acts_of(out.panel)
     assert "accept offer" in acts.values() and "refuse offer" in acts.values()
-    assert f"Offer from seat {s.offer['from']}" in out.panel
+    assert f"Offer from seat {s.offer.made_by}" in out.panel
     # offered cards are public: every seat and a spectator see them
     values = game.ctx.content.card_values
-    for v, n in enumerate(s.offer["give"]):
+    for v, n in enumerate(s.offer.give):
         if n:
             for viewer in [*range(3), None]:
                 assert "gives Power Cards" in render_board(game, message(game, s, viewer)).panel

@@ -110,7 +110,7 @@ def test_duel_attacker_wins_destroys_the_margin_and_takes_the_rest() -> None:
     # the shortfall 9 comes from the winner's 3 ships
     assert s.status[warrior(BLUE)] == CAPTIVE and s.captor[warrior(BLUE)] == warrior(RED)
     assert s.ships[warrior(RED)] == 0 and s.ships[warrior(BLUE)] == 0
-    assert s.battle is not None and s.battle["last"]["totals"] == [23, 10]
+    assert s.battle is not None and s.battle.last is not None and s.battle.last["totals"] == [23, 10]
     s = draw(g, s, 7)  # the reward
     assert hand(s, 0)[3] == 1 and settled(s) and no_conservation_errors(g, s)
 
@@ -204,7 +204,7 @@ def test_two_attackers_two_defenders_the_defender_chooses_pairings() -> None:
     s = do(g, s, "attack with Red Master")
     s = do(g, s, "defend with Blue Master")  # opposite the first attacker
     s = do(g, s, "defend with Blue Warrior")
-    assert s.battle is not None and s.battle["duel"]["figs"] == [warrior(RED), master(BLUE)]
+    assert s.battle is not None and s.battle.duel is not None and s.battle.duel.figures == [warrior(RED), master(BLUE)]
     assert [t for t in s.stack if isinstance(t, PrepareDuel)] == [PrepareDuel(0, master(RED), warrior(BLUE))]
 
 
@@ -264,7 +264,7 @@ def test_power_blast_extra_card() -> None:
     s = draw(g, s, 10)
     s = draw(g, s, 0)
     s = draw(g, s, 0)
-    assert s.battle is not None and s.battle["duel"]["drawn"] == [[4, 0], [0]]
+    assert s.battle is not None and s.battle.duel is not None and s.battle.duel.drawn == [[4, 0], [0]]
 
 
 def test_power_blast_destroys_d8_ships_with_carry_over() -> None:
@@ -554,7 +554,7 @@ def test_the_two_duels_on_the_board_are_fought_at_the_same_time() -> None:
     s = do(g, s, "commit done")
     s = do(g, s, "commit done")
     # the first Duel waits face down while the second is prepared
-    assert s.battle is not None and s.battle["last"] is None and len(s.battle["ready"]) == 1
+    assert s.battle is not None and s.battle.last is None and len(s.battle.ready) == 1
     assert g.observe(s, 1)["private"]["ready_commit"] == [[None, [0, 0, 0, 0, 0]]]
     assert "commit" not in g.observe(s, 1)["public"]["battle"]["ready"][0]
     s = draw(g, s, 0)

@@ -260,7 +260,7 @@ def test_a_diplomat_who_cancels_immunity_lets_his_own_side_in_to_battle() -> Non
     assert "move Red Warrior s" in moves_of(g, s, "Red Warrior")
     s = do(g, s, "move Red Warrior s")
     s = do(g, s, "end movement")
-    assert s.battle is not None and [e[:3] for e in s.battle["plan"]] == [[c4, RED, BLUE]]
+    assert s.battle is not None and [e.to_json()[:3] for e in s.battle.plan] == [[c4, RED, BLUE]]
     assert s.loc[diplomat(RED)] == s.loc[diplomat(BLUE)] == c4
     assert top(s) == ProposeTruce(0, 0) and no_conservation_errors(g, s)
 

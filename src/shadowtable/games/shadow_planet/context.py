@@ -57,7 +57,7 @@ class Context:
         self.walk_dist = _shortest_paths(walk_cost)
         """Cheapest Move cost on foot between two Locations (``NO_PATH``: none)."""
         self.walk_reach = [[d < NO_PATH for d in row] for row in self.walk_dist]
-        self.colour_char = {col: ch for ch, col in enumerate(content.char_colour) if col >= 0}
+        self.colour_character = {col: ch for ch, col in enumerate(content.char_colour) if col >= 0}
         self.robot = content.char_colour.index(-1)
         self.repair_start = content.repair_start[players]
 

@@ -20,16 +20,17 @@ def card_locations(s: State) -> list[int]:
     for f in range(len(s.owner)):
         for v in range(NV):
             counts[v] += s.pcards[f * NV + v]
-    if s.offer:
+    if s.offer is not None:
         for v in range(NV):
-            counts[v] += s.offer["give"][v]
-    duels = ([s.battle["duel"]] if s.battle["duel"] else []) + s.battle.get("ready", []) if s.battle else []
+            counts[v] += s.offer.give[v]
+    battle = s.battle
+    duels = [] if battle is None else ([battle.duel] if battle.duel is not None else []) + battle.ready
     for duel in duels:
         for side in (0, 1):
-            for v in duel["drawn"][side]:
+            for v in duel.drawn[side]:
                 counts[v] += 1
             for v in range(NV):
-                counts[v] += duel["commit"][side][v]
+                counts[v] += duel.committed[side][v]
     return counts
 
 

@@ -22,7 +22,7 @@ from shadowtable.core.errors import StateFormatError
 from shadowtable.core.kernel import Kernel, Rulebook
 from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.state import BLACK, State, state_from_json
+from shadowtable.games.shadowlord.state import BLACK, Duel, State, state_from_json
 
 NV = CARD_VALUES
 HIDDEN_VOTE = -2
@@ -95,10 +95,10 @@ def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | 
     public["discard_count"] = sum(s.discard)
     public["hand_counts"] = [sum(hand[k * NV : k * NV + NV]) for k in range(4)]
     public["portrait_counts"] = [sum(pcards[f * NV : f * NV + NV]) for f in range(nf)]
-    public["offer"] = None if s.offer is None else {name: _plain(s.offer[name]) for name in OFFER_FIELDS}
-    public["vote"] = None if s.vote is None else _vote_view(s.vote, seat)
+    public["offer"] = None if s.offer is None else _offer_view(s.offer.to_json())
+    public["vote"] = None if s.vote is None else _vote_view(s.vote.to_json(), seat)
     public["last_vote"] = None if s.last_vote is None else _vote_view(s.last_vote, seat, LAST_VOTE_FIELDS)
-    public["battle"] = None if s.battle is None else _battle_view(s.battle)
+    public["battle"] = None if s.battle is None else _battle_view(s.battle.to_json())
     public["last_duel"] = _plain(s.last_duel)
     public["tasks"] = [task.to_json() for task in s.stack]
     private: dict[str, Any] = {"hand": None, "portraits": {}, "commit": [None, None], "ready_commit": []}
@@ -110,9 +110,9 @@ def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | 
             if portrait_seat(ctx, s, f) == seat and any(pcards[f * NV : f * NV + NV])
         }
     if s.battle is not None:
-        if s.battle["duel"] is not None:
-            private["commit"] = _own_commits(ctx, s, s.battle["duel"], seat)
-        private["ready_commit"] = [_own_commits(ctx, s, duel, seat) for duel in s.battle["ready"]]
+        if s.battle.duel is not None:
+            private["commit"] = _own_commits(ctx, s, s.battle.duel, seat)
+        private["ready_commit"] = [_own_commits(ctx, s, duel, seat) for duel in s.battle.ready]
     return {
         "seat": seat,
         "public": public,
@@ -138,6 +138,10 @@ def _vote_view(vote: dict[str, Any], seat: int | None, fields: tuple[str, ...] =
     return view
 
 
+def _offer_view(offer: dict[str, Any]) -> dict[str, Any]:
+    return {name: offer[name] for name in OFFER_FIELDS}
+
+
 def _duel_view(duel: dict[str, Any]) -> dict[str, Any]:
     return {name: _plain(duel[name]) for name in DUEL_FIELDS}
 
@@ -149,10 +153,10 @@ def _battle_view(battle: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def _own_commits(ctx: Context, s: State, duel: dict[str, Any], seat: int | None) -> list[Any]:
+def _own_commits(ctx: Context, s: State, duel: Duel, seat: int | None) -> list[Any]:
     """The face-down cards of a Duel that ``seat`` committed (``None`` for the other side)."""
     return [
-        duel["commit"][side][:] if seat is not None and portrait_seat(ctx, s, duel["figs"][side]) == seat else None
+        duel.committed[side][:] if seat is not None and portrait_seat(ctx, s, duel.figures[side]) == seat else None
         for side in (0, 1)
     ]
 

@@ -8,7 +8,7 @@ handles each kind is declared in :data:`shadowtable.games.shadowlord.rules.RULEB
 
 Field names: ``seat`` a seat (0-3), ``colour`` an Alliance colour (0-3, 4 = the shadows),
 ``figure`` a figure id, ``galaxy`` a galaxy id, ``battle`` an index into the Battle plan
-(``state.battle["plan"]``), ``side`` 0 for the attacker and 1 for the defender.  Every field
+(``state.battle.plan``), ``side`` 0 for the attacker and 1 for the defender.  Every field
 of every task is public.
 """
 

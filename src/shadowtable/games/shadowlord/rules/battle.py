@@ -2,15 +2,15 @@
 the attacker's order of Battles, and placing rings on the Battle Board.  Duels are in
 :mod:`.duel`.
 
-``s.battle`` holds the plan: one entry ``[galaxy, attacker colour, defender colour, kind,
-status]`` per Battle (kind: normal, loose, fort; status: 0 due, 1 off, 2 fought), the allies
-sent to each side, the Duel queue and the current Duel.
+``s.battle`` (:class:`~shadowtable.games.shadowlord.state.Battle`) holds the plan: one
+:class:`~shadowtable.games.shadowlord.state.PlannedBattle` per Battle (kind: normal, loose, fort;
+status: 0 due, 1 off, 2 fought), the allies sent to each side, the current Duel and the prepared
+ones.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
@@ -21,7 +21,7 @@ from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, lord, resolve_diplomats
 from shadowtable.games.shadowlord.rules.movement import may_enter, may_pass
 from shadowtable.games.shadowlord.rules.shift import offer_shift
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, State
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, Battle, PlannedBattle, State
 from shadowtable.games.shadowlord.tasks import (
     AnswerTruce,
     CallOwnCharacter,
@@ -48,10 +48,9 @@ NORMAL, LOOSE, FORT = "normal", "loose", "fort"
 DUE, OFF, FOUGHT = 0, 1, 2
 
 
-def plan(s: State) -> list[list[Any]]:
+def plan(s: State) -> list[PlannedBattle]:
     assert s.battle is not None
-    result: list[list[Any]] = s.battle["plan"]
-    return result
+    return s.battle.plan
 
 
 def is_fighter(ctx: Context, f: int) -> bool:
@@ -60,9 +59,10 @@ def is_fighter(ctx: Context, f: int) -> bool:
 
 def side_figs(ctx: Context, s: State, idx: int, side: int) -> list[int]:
     """Fighters in the Battle's galaxy on ``side`` (0 attacker, 1 defender), allies included."""
-    g, att, dfd = plan(s)[idx][:3]
-    colour = att if side == 0 else dfd
-    allies = s.battle["allies"][idx][side] if s.battle else []
+    entry = plan(s)[idx]
+    g = entry.galaxy
+    colour = entry.attacker if side == 0 else entry.defender
+    allies = s.battle.allies[idx][side] if s.battle else []
     out = []
     for f in figs_at(s, g):
         if not is_fighter(ctx, f):
@@ -78,7 +78,7 @@ def side_figs(ctx: Context, s: State, idx: int, side: int) -> list[int]:
 def duel_candidates(ctx: Context, s: State, idx: int, side: int) -> list[int]:
     """Who may go on the Battle Board: in the Lost Fortress the Shadowlord only when alone."""
     figs = side_figs(ctx, s, idx, side)
-    if plan(s)[idx][3] == FORT and side == 1:
+    if plan(s)[idx].kind == FORT and side == 1:
         others = [f for f in figs if ctx.content.fig_kind[f] != SHADOWLORD]
         return others or figs
     return figs
@@ -90,7 +90,7 @@ def attacker_seat(ctx: Context, s: State) -> int:
 
 def defender_seat(ctx: Context, s: State, idx: int) -> int:
     """A player defends his own; shadows are run by the player to the attacker's left (REC)."""
-    dfd = plan(s)[idx][2]
+    dfd = plan(s)[idx].defender
     if dfd < BLACK:
         return ctx.seat_of(dfd)
     me = attacker_seat(ctx, s)
@@ -102,12 +102,12 @@ def defender_seat(ctx: Context, s: State, idx: int) -> int:
     return me
 
 
-def find_battles(ctx: Context, s: State) -> list[list[Any]]:
+def find_battles(ctx: Context, s: State) -> list[PlannedBattle]:
     """Every galaxy where the current player's characters (or the shadow he plays) meet enemies."""
     a = s.cur
     c = ctx.content
     lf = lord(ctx)
-    found: list[list[Any]] = []
+    found: list[PlannedBattle] = []
     order = [x for x in list(range(a + 1, 4)) + list(range(0, a + 1)) if x != a] + [BLACK]
     involved = {s.loc[f] for f in range(len(s.loc)) if s.loc[f] >= 0 and (s.owner[f] == a or s.shadow_ctl >> f & 1)}
     for g in sorted(involved):
@@ -117,21 +117,21 @@ def find_battles(ctx: Context, s: State) -> list[list[Any]]:
         mine = [f for f in here if s.owner[f] == a and is_fighter(ctx, f)]
         ctl = [f for f in here if s.shadow_ctl >> f & 1]
         if mine and g == c.fortress and s.status[lf] == ACTIVE and s.loc[lf] == g:
-            found.append([g, a, BLACK, FORT, DUE])
+            found.append(PlannedBattle(g, a, BLACK, FORT, DUE))
             continue
         if mine:
             enemies = {s.owner[f] for f in here if is_fighter(ctx, f) and not friendly(ctx, s.owner[f], a)}
             for e in order:
                 if e in enemies:
-                    found.append([g, a, e, NORMAL, DUE])
+                    found.append(PlannedBattle(g, a, e, NORMAL, DUE))
             if not enemies and enemy_loose(ctx, s, g, a) and s.loose_col[g] != BLACK:
-                found.append([g, a, s.loose_col[g], LOOSE, DUE])
+                found.append(PlannedBattle(g, a, s.loose_col[g], LOOSE, DUE))
         elif ctl:
             mine_seat = ctx.seat_alliances[ctx.seat_of(a)]
             enemies = {s.owner[f] for f in here if is_fighter(ctx, f) and s.owner[f] < BLACK}
             for e in order:
                 if e in enemies and e not in mine_seat:
-                    found.append([g, BLACK, e, NORMAL, DUE])
+                    found.append(PlannedBattle(g, BLACK, e, NORMAL, DUE))
     return found
 
 
@@ -143,19 +143,13 @@ def fight(ctx: Context, s: State, task: Fight) -> None:
     battles = find_battles(ctx, s)
     if not battles:
         return
-    s.battle = {
-        "plan": battles,
-        "allies": [[[], []] for _ in battles],
-        "queue": [],
-        "duel": None,
-        "ready": [],
-        "last": None,
-    }
+    s.battle = Battle(battles, [[[], []] for _ in battles], [], None, [], None)
     seat = attacker_seat(ctx, s)
     s.stack.append(FindNextBattle())
     s.stack.append(StartAllyCalls())
     for idx in reversed(range(len(battles))):
-        g, att, dfd, kind, _ = battles[idx]
+        entry = battles[idx]
+        att, dfd, kind = entry.attacker, entry.defender, entry.kind
         if kind == LOOSE:
             s.stack.append(ChallengeLooseShips(seat, idx))
         elif kind == NORMAL and att < BLACK and dfd < BLACK:
@@ -163,14 +157,14 @@ def fight(ctx: Context, s: State, task: Fight) -> None:
 
 
 def truce_q_legal(ctx: Context, s: State, task: ProposeTruce) -> list[int]:
-    return [DONE, TRUCE0 + plan(s)[task.battle][0]]
+    return [DONE, TRUCE0 + plan(s)[task.battle].galaxy]
 
 
 def truce_question(ctx: Context, s: State, task: ProposeTruce, action: int) -> None:
     """The attacker fights (``done``) or proposes a Truce; the defender accepts or refuses."""
     if action != DONE:
         idx = task.battle
-        s.stack.append(AnswerTruce(ctx.seat_of(plan(s)[idx][2]), idx))
+        s.stack.append(AnswerTruce(ctx.seat_of(plan(s)[idx].defender), idx))
 
 
 def yes_no(ctx: Context, s: State, task: object) -> list[int]:
@@ -180,9 +174,9 @@ def yes_no(ctx: Context, s: State, task: object) -> list[int]:
 def truce_answer(ctx: Context, s: State, task: AnswerTruce, action: int) -> None:
     entry = plan(s)[task.battle]
     if action == YES:
-        entry[4] = OFF
-        s.truce |= 1 << entry[0]
-    g = entry[0]
+        entry.status = OFF
+        s.truce |= 1 << entry.galaxy
+    g = entry.galaxy
     note(
         s,
         "truce",
@@ -197,9 +191,10 @@ def truce_answer(ctx: Context, s: State, task: AnswerTruce, action: int) -> None
 
 def challenge_question(ctx: Context, s: State, task: ChallengeLooseShips, action: int) -> None:
     """Challenge the loose enemy Space Ships (``yes``) or leave them."""
-    g, _, dfd = plan(s)[task.battle][:3]
+    entry = plan(s)[task.battle]
+    g, dfd = entry.galaxy, entry.defender
     if action != YES:
-        plan(s)[task.battle][4] = OFF
+        entry.status = OFF
     note(
         s,
         "challenge",
@@ -214,7 +209,7 @@ def challenge_question(ctx: Context, s: State, task: ChallengeLooseShips, action
 
 
 def battle_galaxies(s: State) -> set[int]:
-    return {e[0] for e in plan(s) if e[4] == DUE}
+    return {e.galaxy for e in plan(s) if e.status == DUE}
 
 
 def reachable(ctx: Context, s: State, f: int, target: int) -> bool:
@@ -245,8 +240,8 @@ def reachable(ctx: Context, s: State, f: int, target: int) -> bool:
 
 
 def ally_candidates(ctx: Context, s: State, colour: int, idx: int) -> list[int]:
-    g = plan(s)[idx][0]
-    sent = {f for pair in s.battle["allies"] for side in pair for f in side} if s.battle else set()
+    g = plan(s)[idx].galaxy
+    sent = {f for pair in s.battle.allies for side in pair for f in side} if s.battle else set()
     return [f for f in alliance_figs(s, colour) if is_fighter(ctx, f) and f not in sent and reachable(ctx, s, f, g)]
 
 
@@ -254,8 +249,9 @@ def start_ally_calls(ctx: Context, s: State, task: StartAllyCalls) -> None:
     """Before the first Battle: the defender may call one of his own; every other Alliance may
     send one character to a side (a shadow calls nobody)."""
     asks: list[CallOwnCharacter | SendAlly] = []
-    for idx, (_, att, dfd, kind, status) in enumerate(plan(s)):
-        if status != DUE or kind == FORT and att >= BLACK:
+    for idx, entry in enumerate(plan(s)):
+        att, dfd, kind = entry.attacker, entry.defender, entry.kind
+        if entry.status != DUE or kind == FORT and att >= BLACK:
             continue
         if dfd < BLACK:
             asks.append(CallOwnCharacter(ctx.seat_of(dfd), idx, dfd))
@@ -267,7 +263,7 @@ def start_ally_calls(ctx: Context, s: State, task: StartAllyCalls) -> None:
 
 
 def call_own_legal(ctx: Context, s: State, task: CallOwnCharacter) -> list[int]:
-    if plan(s)[task.battle][4] != DUE:
+    if plan(s)[task.battle].status != DUE:
         return []
     cands = ally_candidates(ctx, s, task.colour, task.battle)
     return [DONE, *(FIGURE0 + f for f in cands)] if cands else []
@@ -278,8 +274,9 @@ def call_own_character(ctx: Context, s: State, task: CallOwnCharacter, action: i
     if action == DONE:
         return
     f, idx = action - FIGURE0, task.battle
-    place(s, f, plan(s)[idx][0])
-    s.battle["allies"][idx][1].append(f) if s.battle else None
+    place(s, f, plan(s)[idx].galaxy)
+    if s.battle is not None:
+        s.battle.allies[idx][1].append(f)
     note(
         s,
         "ally",
@@ -294,7 +291,8 @@ def call_own_character(ctx: Context, s: State, task: CallOwnCharacter, action: i
 def ally_sides(ctx: Context, s: State, idx: int, seat: int) -> tuple[bool, bool]:
     """Which sides a player may send to: not a shadow's side; his own Alliance's side in 2p; to
     the challenger of loose ships only once someone defends them."""
-    g, att, dfd, kind, _ = plan(s)[idx]
+    entry = plan(s)[idx]
+    att, dfd, kind = entry.attacker, entry.defender, entry.kind
     to_a = att < BLACK and (kind != LOOSE or bool(side_figs(ctx, s, idx, 1)))
     to_d = dfd < BLACK
     if att < BLACK and ctx.seat_of(att) == seat:
@@ -306,7 +304,7 @@ def ally_sides(ctx: Context, s: State, idx: int, seat: int) -> tuple[bool, bool]
 
 def send_ally_legal(ctx: Context, s: State, task: SendAlly) -> list[int]:
     idx = task.battle
-    if plan(s)[idx][4] != DUE:
+    if plan(s)[idx].status != DUE:
         return []
     to_a, to_d = ally_sides(ctx, s, idx, task.seat)
     cands = ally_candidates(ctx, s, task.colour, idx) if to_a or to_d else []
@@ -325,8 +323,8 @@ def send_ally(ctx: Context, s: State, task: SendAlly, action: int) -> None:
     side = 0 if action < ALLY_DEFENDER0 else 1
     f = action - (ALLY_ATTACKER0 if side == 0 else ALLY_DEFENDER0)
     idx = task.battle
-    place(s, f, plan(s)[idx][0])
-    s.battle["allies"][idx][side].append(f)
+    place(s, f, plan(s)[idx].galaxy)
+    s.battle.allies[idx][side].append(f)
     note(
         s,
         "ally",
@@ -363,15 +361,16 @@ def choose_next_battle(ctx: Context, s: State, task: ChooseNextBattle, action: i
 
 
 def start_battles_at(ctx: Context, s: State, g: int) -> None:
-    for idx in reversed([i for i, e in enumerate(plan(s)) if e[0] == g and e[4] == DUE]):
+    for idx in reversed([i for i, e in enumerate(plan(s)) if e.galaxy == g and e.status == DUE]):
         s.stack.append(StartBattle(idx))
-        plan(s)[idx][4] = FOUGHT
+        plan(s)[idx].status = FOUGHT
 
 
 def start_battle(ctx: Context, s: State, task: StartBattle) -> None:
     """Loose ships nobody defends are destroyed; in the Lost Fortress each shadow draws ships."""
     idx = task.battle
-    g, att, dfd, kind, _ = plan(s)[idx]
+    entry = plan(s)[idx]
+    g, att, dfd, kind = entry.galaxy, entry.attacker, entry.defender, entry.kind
     if att < BLACK and not s.alive[att] or not side_figs(ctx, s, idx, 0):
         return
     if s.journal is not None:

@@ -46,7 +46,7 @@ from shadowtable.games.shadowlord.rules.battle import (
     uses_hand,
 )
 from shadowtable.games.shadowlord.rules.cards import d8_outcomes, draw_outcomes, prepare_draw, public_roll
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, State
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, Duel, State
 from shadowtable.games.shadowlord.tasks import (
     Blast,
     CheckBlast,
@@ -71,10 +71,10 @@ SIDES = ("attacker", "defender")
 def prepare_duel(ctx: Context, s: State, task: PrepareDuel) -> None:
     """One Duel: Blast checks, a drawn card each, secret commitments, then the result."""
     idx, a, d = task.battle, task.attacker, task.defender
-    g = plan(s)[idx][0]
+    g = plan(s)[idx].galaxy
     if not all(s.status[f] == ACTIVE and s.loc[f] == g for f in (a, d)) or s.battle is None:
         return
-    s.battle["duel"] = {"idx": idx, "figs": [a, d], "drawn": [[], []], "commit": [[0] * NV, [0] * NV], "count": [0, 0]}
+    s.battle.duel = Duel(idx, [a, d], [[], []], [[0] * NV, [0] * NV], [0, 0])
     s.stack.append(HoldDuel())
     for side, f in ((1, d), (0, a)):
         if not is_shadow_fig(ctx, f) and 0 <= s.owner[f] < BLACK:
@@ -87,16 +87,16 @@ def prepare_duel(ctx: Context, s: State, task: PrepareDuel) -> None:
 
 def hold_duel(ctx: Context, s: State, task: HoldDuel) -> None:
     """The Duel is prepared; it waits (cards face down) until the Duels are resolved."""
-    if s.battle is not None and s.battle["duel"] is not None:
-        s.battle["ready"].append(s.battle["duel"])
-        s.battle["duel"] = None
+    if s.battle is not None and s.battle.duel is not None:
+        s.battle.ready.append(s.battle.duel)
+        s.battle.duel = None
 
 
 def sink_duel(ctx: Context, s: State, task: DrawToDuel, v: int) -> None:
     """A card drawn face up for one side of the Duel being prepared."""
     s.deck[v] -= 1
-    if s.battle and s.battle["duel"]:
-        s.battle["duel"]["drawn"][task.side].append(v)
+    if s.battle is not None and s.battle.duel is not None:
+        s.battle.duel.drawn[task.side].append(v)
     else:
         s.discard[v] += 1
 
@@ -104,11 +104,12 @@ def sink_duel(ctx: Context, s: State, task: DrawToDuel, v: int) -> None:
 def wields_stone(ctx: Context, s: State, idx: int, side: int) -> bool:
     """The Power Stone wielder is in the Battle's galaxy on ``side``."""
     h = s.stone
-    if h < 0 or s.status[h] != ACTIVE or s.loc[h] != plan(s)[idx][0]:
+    if h < 0 or s.status[h] != ACTIVE or s.loc[h] != plan(s)[idx].galaxy:
         return False
     if h in side_figs(ctx, s, idx, side):
         return True
-    colour = plan(s)[idx][1 + side]
+    entry = plan(s)[idx]
+    colour = entry.attacker if side == 0 else entry.defender
     return ctx.content.fig_kind[h] == DIPLOMAT and s.owner[h] == colour
 
 
@@ -151,10 +152,10 @@ def blast(ctx: Context, s: State, task: Blast, action: int) -> None:
 
 def roll_blast_ships(ctx: Context, s: State, task: RollBlastShips, roll: int) -> None:
     side = task.side
-    duel = s.battle["duel"] if s.battle else None
+    duel = s.battle.duel if s.battle else None
     if duel is None:
         return
-    enemy, mine = duel["figs"][1 - side], duel["figs"][side]
+    enemy, mine = duel.figures[1 - side], duel.figures[side]
     before = s.ships[enemy], s.ships[mine]
     destroy(s, enemy, mine, roll)
     lost_enemy, lost_mine = before[0] - s.ships[enemy], before[1] - s.ships[mine]
@@ -185,11 +186,11 @@ def destroy(s: State, first: int, second: int, n: int) -> None:
 
 
 def commit_legal(ctx: Context, s: State, task: Commit) -> list[int]:
-    duel = s.battle["duel"] if s.battle else None
+    duel = s.battle.duel if s.battle else None
     if duel is None:
         return []
     side = task.side
-    f = duel["figs"][side]
+    f = duel.figures[side]
     legal = [DONE]
     legal += [COMMIT_PORTRAIT0 + v for v in range(NV) if s.pcards[f * NV + v]]
     if uses_hand(side):
@@ -200,28 +201,28 @@ def commit_legal(ctx: Context, s: State, task: Commit) -> list[int]:
 
 def commit(ctx: Context, s: State, task: Commit, action: int) -> None:
     """Commit one card face down (from under the portrait, or the Attack Hand when attacking)."""
-    if action == DONE or s.battle is None:
+    duel = s.battle.duel if s.battle is not None else None
+    if action == DONE or duel is None:
         return
-    duel = s.battle["duel"]
     side = task.side
-    f = duel["figs"][side]
+    f = duel.figures[side]
     if action >= COMMIT_HAND0:
         v = action - COMMIT_HAND0
         s.hand[ctx.seat_of(s.owner[f]) * NV + v] -= 1
     else:
         v = action - COMMIT_PORTRAIT0
         s.pcards[f * NV + v] -= 1
-    duel["commit"][side][v] += 1
-    duel["count"][side] += 1
+    duel.committed[side][v] += 1
+    duel.count[side] += 1
     s.stack.append(task)
 
 
-def duel_total(ctx: Context, s: State, duel: dict[str, Any], side: int) -> int:
+def duel_total(ctx: Context, s: State, duel: Duel, side: int) -> int:
     """Strength + Space Ships (the Power Stone counts one) + drawn and committed card values."""
-    f: int = duel["figs"][side]
+    f: int = duel.figures[side]
     values = ctx.content.card_values
-    drawn: list[int] = duel["drawn"][side]
-    committed: list[int] = duel["commit"][side]
+    drawn: list[int] = duel.drawn[side]
+    committed: list[int] = duel.committed[side]
     cards = sum(values[v] for v in drawn) + sum(values[v] * n for v, n in enumerate(committed))
     return ctx.content.fig_strength[f] + range_of(s, f) + cards
 
@@ -229,30 +230,30 @@ def duel_total(ctx: Context, s: State, duel: dict[str, Any], side: int) -> int:
 def resolve_duel(ctx: Context, s: State, task: ResolveDuel) -> None:
     """The higher total wins (ties: defender); the margin destroys ships, the winner takes the
     rest and the loser (captive, or removed if a shadow outside the Lost Fortress)."""
-    if s.battle is None or not s.battle["ready"]:
+    if s.battle is None or not s.battle.ready:
         return
-    duel = s.battle["ready"].pop(0)
+    duel = s.battle.ready.pop(0)
     idx = task.battle
-    g = plan(s)[idx][0]
+    g = plan(s)[idx].galaxy
     for side in (0, 1):
-        for v in duel["drawn"][side]:
+        for v in duel.drawn[side]:
             s.discard[v] += 1
         for v in range(NV):
-            s.discard[v] += duel["commit"][side][v]
-    a, d = duel["figs"]
+            s.discard[v] += duel.committed[side][v]
+    a, d = duel.figures
     if not all(s.status[f] == ACTIVE and s.loc[f] == g for f in (a, d)):
         return  # a duellist left the game with the other Duel's result (his Alliance was removed)
     totals = [duel_total(ctx, s, duel, 0), duel_total(ctx, s, duel, 1)]
     attacker_wins = totals[0] > totals[1] or totals[0] == totals[1] and not ctx.content.tie_to_defender
     w, lo = (a, d) if attacker_wins else (d, a)
     sides = [duel_side(ctx, s, duel, 0), duel_side(ctx, s, duel, 1)]
-    s.battle["last"] = s.last_duel = {
+    s.battle.last = s.last_duel = {
         "figs": [a, d],
         "totals": totals,
         "winner": w,
         "cards": [
-            sorted(duel["drawn"][0] + _flat(duel["commit"][0])),
-            sorted(duel["drawn"][1] + _flat(duel["commit"][1])),
+            sorted(duel.drawn[0] + _flat(duel.committed[0])),
+            sorted(duel.drawn[1] + _flat(duel.committed[1])),
         ],
     }
     margin = abs(totals[0] - totals[1])
@@ -287,12 +288,12 @@ def resolve_duel(ctx: Context, s: State, task: ResolveDuel) -> None:
         s.stack.extend([DrawToHand(seat)] * n)
 
 
-def duel_side(ctx: Context, s: State, duel: dict[str, Any], side: int) -> dict[str, Any]:
+def duel_side(ctx: Context, s: State, duel: Duel, side: int) -> dict[str, Any]:
     """One side of a resolved Duel in numbers: its figure, strength, Space Ships (the Power Stone
     counts one), the values of its cards (drawn and committed, revealed now) and its total."""
-    f: int = duel["figs"][side]
+    f: int = duel.figures[side]
     values = ctx.content.card_values
-    cards = sorted(values[v] for v in duel["drawn"][side] + _flat(duel["commit"][side]))
+    cards = sorted(values[v] for v in duel.drawn[side] + _flat(duel.committed[side]))
     strength, ships = ctx.content.fig_strength[f], range_of(s, f)
     return {
         "figure": f,
@@ -432,7 +433,8 @@ def capture(ctx: Context, s: State, w: int, lo: int, g: int) -> None:
 def end_battle(ctx: Context, s: State, task: EndBattle) -> None:
     """The losing side's Diplomats retreat; the Lost Fortress is won or lost."""
     idx = task.battle
-    g, att, dfd, kind, _ = plan(s)[idx]
+    entry = plan(s)[idx]
+    g, att, dfd, kind = entry.galaxy, entry.attacker, entry.defender, entry.kind
     attacker_won = not side_figs(ctx, s, idx, 1)
     losers = dfd if attacker_won else att
     names = ctx.content.fig_name

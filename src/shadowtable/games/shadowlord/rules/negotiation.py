@@ -32,7 +32,7 @@ from shadowtable.games.shadowlord.board import add_loose, alliance_size, control
 from shadowtable.games.shadowlord.content import CARD_VALUES, MASTER
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, recolour, release, resolve_diplomats
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, STARTED, STOPPED, State
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, STARTED, STOPPED, Offer, State, new_offer
 from shadowtable.games.shadowlord.tasks import (
     AnswerOffer,
     BuildOffer,
@@ -111,19 +111,7 @@ def revoke(ctx: Context, s: State, seat: int, action: int) -> None:
 
 def start_offer(ctx: Context, s: State, seat: int, target: int) -> None:
     s.offers += 1
-    s.offer = {
-        "from": seat,
-        "to": target,
-        "give": [0] * NV,
-        "want": [0] * NV,
-        "chars": [],
-        "release": [],
-        "ships": [],
-        "perm_give": 0,
-        "perm_want": 0,
-        "truce": [],
-        "items": 0,
-    }
+    s.offer = new_offer(seat, target, NV)
     s.stack.append(BuildOffer(seat))
     note(
         s, "offer", f"seat {seat} starts an offer to seat {target}", rule="trade", made_by=seat, to=target, step="start"
@@ -168,43 +156,43 @@ def shared_galaxies(ctx: Context, s: State, a: int, b: int) -> list[int]:
 
 def battles_started(s: State) -> bool:
     """The first Battle of this turn has started."""
-    return s.battle is not None and any(entry[4] == 2 for entry in s.battle["plan"])
+    return s.battle is not None and any(entry.status == 2 for entry in s.battle.plan)
 
 
 def build_legal(ctx: Context, s: State, task: BuildOffer) -> list[int]:
     o = s.offer
     if o is None:
         return []
-    me: int = o["from"]
-    you: int = o["to"]
-    items: int = o["items"]
+    me: int = o.made_by
+    you: int = o.to
+    items: int = o.items
     legal = [DONE]
     if items:
         legal.append(OFFER_SEND)
     if items >= MAX_ITEMS:
         return sorted(legal)
     hand = s.hand
-    want: list[int] = o["want"]
+    want: list[int] = o.want
     legal += [OFFER_GIVE0 + v for v in range(NV) if hand[me * NV + v]]
     legal += [OFFER_WANT0 + v for v in range(NV) if want[v] < MAX_WANT_PER_VALUE]
     fighting = battles_started(s)  # then nobody may change sides: no characters or ships change hands
     if not fighting:
-        offered: list[int] = o["chars"]
+        offered: list[int] = o.characters
         legal += [
             OFFER_CHARACTER0 + f for f in tradable_chars(ctx, s, me) + tradable_chars(ctx, s, you) if f not in offered
         ]
-    released: list[int] = o["release"]
+    released: list[int] = o.release
     legal += [
         OFFER_RELEASE0 + f for f in releasable(ctx, s, me, you) + releasable(ctx, s, you, me) if f not in released
     ]
-    if not o["perm_give"]:
+    if not o.permission_give:
         legal.append(OFFER_PERMISSION_GIVE)
-    if not o["perm_want"]:
+    if not o.permission_want:
         legal.append(OFFER_PERMISSION_WANT)
-    truce: list[int] = o["truce"]
+    truce: list[int] = o.truce
     legal += [OFFER_TRUCE0 + g for g in shared_galaxies(ctx, s, me, you) if g not in truce]
     if not fighting:
-        ships: list[int] = o["ships"]
+        ships: list[int] = o.ships
         have = s.ships
         legal += [
             OFFER_SHIP0 + f for f in ship_sources(ctx, s, me) + ship_sources(ctx, s, you) if ships.count(f) < have[f]
@@ -223,94 +211,94 @@ def build_offer(ctx: Context, s: State, task: BuildOffer, action: int) -> None:
         note(
             s,
             "offer",
-            f"seat {o['from']} withdraws the offer to seat {o['to']}",
+            f"seat {o.made_by} withdraws the offer to seat {o.to}",
             rule="trade",
-            made_by=o["from"],
-            to=o["to"],
+            made_by=o.made_by,
+            to=o.to,
             step="withdrawn",
         )
         return
     if action == OFFER_SEND:
-        s.stack.append(AnswerOffer(o["to"]))
+        s.stack.append(AnswerOffer(o.to))
         if s.journal is not None:
             note(
                 s,
                 "offer",
-                f"seat {o['from']} offers seat {o['to']}: {terms(ctx, o)}",
+                f"seat {o.made_by} offers seat {o.to}: {terms(ctx, o)}",
                 rule="trade",
-                made_by=o["from"],
-                to=o["to"],
+                made_by=o.made_by,
+                to=o.to,
                 step="sent",
                 terms=terms_data(ctx, s, o),
             )
         return
-    o["items"] += 1
+    o.items += 1
     if action >= OFFER_SHIP0:
-        o["ships"].append(action - OFFER_SHIP0)
+        o.ships.append(action - OFFER_SHIP0)
     elif action >= OFFER_TRUCE0:
-        o["truce"].append(action - OFFER_TRUCE0)
+        o.truce.append(action - OFFER_TRUCE0)
     elif action == OFFER_PERMISSION_WANT:
-        o["perm_want"] = 1
+        o.permission_want = 1
     elif action == OFFER_PERMISSION_GIVE:
-        o["perm_give"] = 1
+        o.permission_give = 1
     elif action >= OFFER_RELEASE0:
-        o["release"].append(action - OFFER_RELEASE0)
+        o.release.append(action - OFFER_RELEASE0)
     elif action >= OFFER_CHARACTER0:
-        o["chars"].append(action - OFFER_CHARACTER0)
+        o.characters.append(action - OFFER_CHARACTER0)
     elif action >= OFFER_WANT0:
-        o["want"][action - OFFER_WANT0] += 1
+        o.want[action - OFFER_WANT0] += 1
     else:
         v = action - OFFER_GIVE0
-        o["give"][v] += 1
-        s.hand[o["from"] * NV + v] -= 1  # offered cards are shown and held aside
+        o.give[v] += 1
+        s.hand[o.made_by * NV + v] -= 1  # offered cards are shown and held aside
     s.stack.append(task)
 
 
-def terms_data(ctx: Context, s: State, o: dict[str, Any]) -> dict[str, Any]:
+def terms_data(ctx: Context, s: State, o: Offer) -> dict[str, Any]:
     """An offer's terms as data (card values, figures, galaxies; all public to the table)."""
     values = ctx.content.card_values
     return {
-        "give": [values[v] for v in range(NV) for _ in range(o["give"][v])],
-        "want": [values[v] for v in range(NV) for _ in range(o["want"][v])],
-        "characters": list(o["chars"]),
-        "release": list(o["release"]),
-        "ships_from": list(o["ships"]),
-        "permission_given": bool(o["perm_give"]),
-        "permission_wanted": bool(o["perm_want"]),
-        "truces": list(o["truce"]),
+        "give": [values[v] for v in range(NV) for _ in range(o.give[v])],
+        "want": [values[v] for v in range(NV) for _ in range(o.want[v])],
+        "characters": list(o.characters),
+        "release": list(o.release),
+        "ships_from": list(o.ships),
+        "permission_given": bool(o.permission_give),
+        "permission_wanted": bool(o.permission_want),
+        "truces": list(o.truce),
     }
 
 
-def terms(ctx: Context, o: dict[str, Any]) -> str:
+def terms(ctx: Context, o: Offer) -> str:
     """An offer's terms in words, from the offering seat's side."""
-    values, names, me, you = ctx.content.card_values, ctx.content.fig_name, o["from"], o["to"]
+    values, names, me, you = ctx.content.card_values, ctx.content.fig_name, o.made_by, o.to
     parts = []
-    give = [str(values[v]) for v in range(NV) for _ in range(o["give"][v])]
-    want = [str(values[v]) for v in range(NV) for _ in range(o["want"][v])]
+    give = [str(values[v]) for v in range(NV) for _ in range(o.give[v])]
+    want = [str(values[v]) for v in range(NV) for _ in range(o.want[v])]
     if give:
         parts.append(f"seat {me} gives Power Card(s) {', '.join(give)}")
     if want:
         parts.append(f"seat {you} gives Power Card(s) {', '.join(want)}")
-    if o["chars"]:
-        parts.append(f"characters change hands: {', '.join(names[f] for f in o['chars'])}")
-    if o["release"]:
-        parts.append(f"captives released: {', '.join(names[f] for f in o['release'])}")
-    if o["ships"]:
-        parts.append(f"Space Ships change hands from: {', '.join(names[f] for f in o['ships'])}")
-    if o["perm_give"]:
+    if o.characters:
+        parts.append(f"characters change hands: {', '.join(names[f] for f in o.characters)}")
+    if o.release:
+        parts.append(f"captives released: {', '.join(names[f] for f in o.release)}")
+    if o.ships:
+        parts.append(f"Space Ships change hands from: {', '.join(names[f] for f in o.ships)}")
+    if o.permission_give:
         parts.append(f"seat {me} lets seat {you} pass this turn")
-    if o["perm_want"]:
+    if o.permission_want:
         parts.append(f"seat {you} lets seat {me} pass this turn")
-    if o["truce"]:
-        parts.append(f"Truce in {', '.join(ctx.content.galaxy_name(g) for g in o['truce'])}")
+    if o.truce:
+        parts.append(f"Truce in {', '.join(ctx.content.galaxy_name(g) for g in o.truce)}")
     return "; ".join(parts) or "nothing"
 
 
-def return_escrow(s: State, o: dict[str, Any]) -> None:
+def return_escrow(s: State, o: Offer) -> None:
     """Cards offered but not traded go back to the offering player's Attack Hand."""
     for v in range(NV):
-        s.hand[o["from"] * NV + v] += o["give"][v]
-        o["give"][v] = 0
+        s.hand[o.made_by * NV + v] += o.give[v]
+        o.give[v] = 0
 
 
 def ship_sources(ctx: Context, s: State, seat: int) -> list[int]:
@@ -353,17 +341,17 @@ def feasible(ctx: Context, s: State) -> bool:
     o = s.offer
     if o is None:
         return False
-    me, you = o["from"], o["to"]
-    if any(s.hand[you * NV + v] < o["want"][v] for v in range(NV)):
+    me, you = o.made_by, o.to
+    if any(s.hand[you * NV + v] < o.want[v] for v in range(NV)):
         return False
     mine = set(tradable_chars(ctx, s, me))
     yours = set(tradable_chars(ctx, s, you))
-    if any(f not in mine and f not in yours for f in o["chars"]):
+    if any(f not in mine and f not in yours for f in o.characters):
         return False
-    if any(o["ships"].count(f) > s.ships[f] for f in o["ships"]):
+    if any(o.ships.count(f) > s.ships[f] for f in o.ships):
         return False
-    to_you = sum(1 for f in o["chars"] if f in mine)
-    to_me = len(o["chars"]) - to_you
+    to_you = sum(1 for f in o.characters if f in mine)
+    to_me = len(o.characters) - to_you
     return (not to_you or receiving(ctx, s, you, to_you) != NOBODY) and (
         not to_me or receiving(ctx, s, me, to_me) != NOBODY
     )
@@ -386,10 +374,10 @@ def reply(ctx: Context, s: State, task: AnswerOffer, action: int) -> None:
         note(
             s,
             "offer",
-            f"seat {o['to']} refuses the offer of seat {o['from']}: nothing changes hands",
+            f"seat {o.to} refuses the offer of seat {o.made_by}: nothing changes hands",
             rule="trade",
-            made_by=o["from"],
-            to=o["to"],
+            made_by=o.made_by,
+            to=o.to,
             step="refused",
         )
         return
@@ -397,46 +385,46 @@ def reply(ctx: Context, s: State, task: AnswerOffer, action: int) -> None:
         note(
             s,
             "offer",
-            f"seat {o['to']} accepts the offer of seat {o['from']}; carried out: {terms(ctx, o)}",
+            f"seat {o.to} accepts the offer of seat {o.made_by}; carried out: {terms(ctx, o)}",
             rule="trade",
-            made_by=o["from"],
-            to=o["to"],
+            made_by=o.made_by,
+            to=o.to,
             step="accepted",
             terms=terms_data(ctx, s, o),
         )
     execute(ctx, s, o)
 
 
-def execute(ctx: Context, s: State, o: dict[str, Any]) -> None:
+def execute(ctx: Context, s: State, o: Offer) -> None:
     """Carry out an accepted offer: cards, characters (recoloured, left where they are),
     captives released, permission to pass this turn, Truces this turn."""
-    me, you = int(o["from"]), int(o["to"])
-    give, want = o["give"], o["want"]
+    me, you = int(o.made_by), int(o.to)
+    give, want = o.give, o.want
     assert isinstance(give, list) and isinstance(want, list)
     for v in range(NV):
         s.hand[you * NV + v] += give[v]
         s.hand[you * NV + v] -= want[v]
         s.hand[me * NV + v] += want[v]
     mine = set(tradable_chars(ctx, s, me))
-    chars = o["chars"]
+    chars = o.characters
     assert isinstance(chars, list)
     for f in chars:
         receiver = you if f in mine else me
         recolour(ctx, s, f, receiving(ctx, s, receiver, 1))
         s.stack.append(PlaceTraded(receiver, f))
     sources = set(ship_sources(ctx, s, me))
-    for f in o["ships"]:
+    for f in o.ships:
         trade_ship(ctx, s, f, you if f in sources else me)
-    released = o["release"]
+    released = o.release
     assert isinstance(released, list)
     for f in released:
         if s.status[f] == CAPTIVE:
             release(ctx, s, f)
-    if o["perm_give"]:
+    if o.permission_give:
         _permit(ctx, s, me, you)
-    if o["perm_want"]:
+    if o.permission_want:
         _permit(ctx, s, you, me)
-    truces = o["truce"]
+    truces = o.truce
     assert isinstance(truces, list)
     for g in truces:
         s.truce |= 1 << g

@@ -15,7 +15,7 @@ from shadowtable.games.shadowlord.actions import DONE, YES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules import events, movement, recruit
 from shadowtable.games.shadowlord.rules.alliances import alive_seats
-from shadowtable.games.shadowlord.state import NOBODY, State
+from shadowtable.games.shadowlord.state import NOBODY, Ballot, State
 from shadowtable.games.shadowlord.tasks import EndVote, PutToVote, Vote, decider
 
 Effect = Callable[[Context, State, int, int], None]
@@ -97,7 +97,7 @@ def put_to_vote(ctx: Context, s: State, task: PutToVote) -> None:
         origin=origin,
         voters=voters,
     )
-    s.vote = {"kind": motion, "a": subject, "b": origin, "voters": voters, "votes": [-1] * ctx.players}
+    s.vote = Ballot(motion, subject, origin, voters, [-1] * ctx.players)
     s.stack.append(EndVote())
     for k in reversed(voters):
         s.stack.append(Vote(k))
@@ -109,22 +109,22 @@ def vote_legal(ctx: Context, s: State, task: Vote) -> list[int]:
 
 def cast_vote(ctx: Context, s: State, task: Vote, action: int) -> None:
     assert s.vote is not None
-    s.vote["votes"][task.seat] = 1 if action == YES else 0
+    s.vote.votes[task.seat] = 1 if action == YES else 0
 
 
-def closed_vote(ctx: Context, s: State, vote: dict[str, Any], passed: bool) -> dict[str, Any]:
+def closed_vote(ctx: Context, s: State, vote: Ballot, passed: bool) -> dict[str, Any]:
     """The vote as it closed: the motion, who put it (``cur``), where its subject stood
     (``at``; -1 for a seat), the voters, every cast vote and the result."""
-    motion, subject = vote["kind"], vote["a"]
+    motion, subject = vote.motion, vote.subject
     at = s.loc[subject] if motion in FIGURE_MOTIONS else NOBODY
     return {
         "kind": motion,
         "a": subject,
-        "b": vote["b"],
+        "b": vote.origin,
         "cur": s.cur,
         "at": at,
-        "voters": list(vote["voters"]),
-        "votes": list(vote["votes"]),
+        "voters": list(vote.voters),
+        "votes": list(vote.votes),
         "passed": passed,
     }
 
@@ -134,14 +134,14 @@ def end_vote(ctx: Context, s: State, task: EndVote) -> None:
     s.vote = None
     if vote is None:
         return
-    passed = any(v == 1 for v in vote["votes"])
+    passed = any(v == 1 for v in vote.votes)
     # The votes stay secret (cast votes are owner-only information): only the result is told,
     # which the table sees anyway from its consequence.  The closed vote is kept so that each
     # voter can still read what he voted (the observation shows him his own vote only).
-    motion = vote["kind"]
+    motion = vote.motion
     s.last_vote = closed_vote(ctx, s, vote, passed)
     if s.journal is not None:
-        words = motion_words(ctx, s, motion, vote["a"], vote["b"])
+        words = motion_words(ctx, s, motion, vote.subject, vote.origin)
         result = "passes: at least one yes" if passed else "fails: nobody voted yes"
         note(
             s,
@@ -149,12 +149,12 @@ def end_vote(ctx: Context, s: State, task: EndVote) -> None:
             f"the Vote {result}; {words}: {'so it happens' if passed else 'so it does not happen'}",
             rule="vote",
             motion=motion,
-            subject=vote["a"],
-            origin=vote["b"],
-            voters=list(vote["voters"]),
+            subject=vote.subject,
+            origin=vote.origin,
+            voters=list(vote.voters),
             passed=passed,
         )
-    MOTIONS[vote["kind"]][0 if passed else 1](ctx, s, vote["a"], vote["b"])
+    MOTIONS[vote.motion][0 if passed else 1](ctx, s, vote.subject, vote.origin)
 
 
 RULES: dict[type[Task], Handler] = {
