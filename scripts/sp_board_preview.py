@@ -2,7 +2,7 @@
 
 Usage: python scripts/sp_board_preview.py [--kind PENDING_KIND] [--seed N] [--players N] [--out PATH]
 It plays random legal actions (seeded) until seat 0 must decide a step of the ``kind`` asked for
-(default ``move_points``, where the reachable places are highlighted), then writes the page.
+(default ``spend_move_points``, where the reachable places are highlighted), then writes the page.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ CSS = Path(__file__).resolve().parents[1] / "src/shadowtable/games/shadow_planet
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--kind", default="move_points", help="pending kind to stop at; 'over': the end")
+    parser.add_argument("--kind", default="spend_move_points", help="pending kind to stop at; 'over': the end")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seat", type=int, default=0)

@@ -212,7 +212,7 @@ def test_decompression_guardian_advances_the_countdown_others_move_it_back() -> 
 def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
     item, view = first(decisions(4, range(5), "discard_message"), lambda v: True)
     game, _, seat, obs = item
-    target_colour = game.ctx.c.char_colour[target_character(view)]
+    target_colour = game.ctx.content.char_colour[target_character(view)]
     rival = (seat + 1) % 4
     sheets = [3] * 20
     for other in range(4):
@@ -220,10 +220,10 @@ def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
     sheets[seat * 5 : seat * 5 + 5] = obs["sheets"][seat * 5 : seat * 5 + 5]
     sheets[rival * 5 + target_colour] = 1  # ... but the rival is
     bot = ShadowPlanetHeuristicBot()
-    seat_obs = {**obs, "pending": pending("give_seat", seat, count=1), "sheets": sheets}
+    seat_obs = {**obs, "pending": pending("choose_marker_seat", seat, count=1), "sheets": sheets}
     others = [A.SEAT + x for x in range(4) if x != seat]
     assert bot.choose(game, seat, seat_obs, others, random.Random(0)) == A.SEAT + rival
-    colour_obs = {**seat_obs, "pending": pending("give_colour", seat, target=rival, count=1)}
+    colour_obs = {**seat_obs, "pending": pending("choose_marker_colour", seat, target=rival, count=1)}
     colours = [A.COLOUR + c for c in range(5)]
     assert bot.choose(game, seat, colour_obs, colours, random.Random(0)) == A.COLOUR + target_colour
 
@@ -257,7 +257,7 @@ def test_draft_takes_the_target_while_it_stays_the_fewest_marker_colour() -> Non
         others = [v.markers(c) for c in range(6) if c not in (target, v.r.robot)]
         return target in legal_chars and v.markers(target) + 1 < min(others)
 
-    item, view = first(decisions(4, range(200), "draft_pick"), wanted)
+    item, view = first(decisions(4, range(200), "pick_character"), wanted)
     _, ch = chosen_card(item, A.PICK)
     assert ch == target_character(view)
 

@@ -26,19 +26,19 @@ from shadowtable.core.kernel import Task, task_kind
 from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.heuristic import ShadowlordHeuristicBot
-from shadowtable.games.shadowlord.state import REMOVED, SLState
+from shadowtable.games.shadowlord.state import REMOVED, State
 from shadowtable.games.shadowlord.tasks import (
     Build,
     Commit,
     Draw,
     EndTurn,
-    EventRoll,
     Fight,
-    First,
     Move,
-    PortraitCards,
+    PlacePortraitCards,
     PutToVote,
     Reveal,
+    RollEvent,
+    RollFirstPlayer,
 )
 
 TURN_CAP = 60
@@ -50,7 +50,7 @@ def shadowlord(players: int, **options: Any) -> ShadowlordGame:
     return game
 
 
-def bot_says(game: ShadowlordGame, state: SLState, bot: ShadowlordHeuristicBot | None = None) -> str:
+def bot_says(game: ShadowlordGame, state: State, bot: ShadowlordHeuristicBot | None = None) -> str:
     """The notation of the bot's choice for the seat to act in ``state``."""
     seat = game.current_player(state)
     chooser = bot or ShadowlordHeuristicBot()
@@ -83,7 +83,7 @@ def test_the_bot_only_ever_receives_its_own_observation() -> None:
     play_game(game, [spy, RandomBot(), RandomBot()], seed=5)
     assert spy.seen
     for seat, observation in spy.seen:
-        assert isinstance(observation, dict) and not isinstance(observation, SLState)
+        assert isinstance(observation, dict) and not isinstance(observation, State)
         assert observation["seat"] == seat == 0
         public = observation["public"]
         assert "hand" not in public and "deck" not in public and "pcards" not in public
@@ -117,7 +117,7 @@ def scripted_chance(draw_value: int, reveal: int = 0) -> ChancePick:
     index = (0, 2, 4, 7, 10).index(draw_value)
 
     def pick(task: Task, outcomes: list[int]) -> int:
-        chosen = {First: 0, EventRoll: 9, Reveal: reveal}
+        chosen = {RollFirstPlayer: 0, RollEvent: 9, Reveal: reveal}
         wanted = index if isinstance(task, Draw) else chosen.get(type(task), outcomes[0])
         return wanted if wanted in outcomes else outcomes[0]
 
@@ -125,8 +125,8 @@ def scripted_chance(draw_value: int, reveal: int = 0) -> ChancePick:
 
 
 def play_until(
-    game: ShadowlordGame, pick: ChancePick, stop: Callable[[SLState], bool], limit: int = 2000
-) -> tuple[SLState, list[str]]:
+    game: ShadowlordGame, pick: ChancePick, stop: Callable[[State], bool], limit: int = 2000
+) -> tuple[State, list[str]]:
     """Play from the initial state (every seat the heuristic bot) until ``stop``; returns the
     state and the notation of every decision taken."""
     bot = ShadowlordHeuristicBot()
@@ -145,8 +145,8 @@ def play_until(
     raise AssertionError("the stop condition was never reached")
 
 
-def decision_of(game: ShadowlordGame, kind: str, seat: int = 0, turn: int = 0) -> Callable[[SLState], bool]:
-    def stop(state: SLState) -> bool:
+def decision_of(game: ShadowlordGame, kind: str, seat: int = 0, turn: int = 0) -> Callable[[State], bool]:
+    def stop(state: State) -> bool:
         return (
             game.current_player(state) == seat
             and state.turn >= turn
@@ -159,7 +159,7 @@ def decision_of(game: ShadowlordGame, kind: str, seat: int = 0, turn: int = 0) -
 
 def test_first_starting_ship_goes_to_the_diplomat() -> None:
     game = shadowlord(4)
-    state, _ = play_until(game, scripted_chance(2), decision_of(game, "setup_ship"))
+    state, _ = play_until(game, scripted_chance(2), decision_of(game, "place_starting_ship"))
     assert bot_says(game, state) == "ship to Red Diplomat"
 
 
@@ -199,7 +199,7 @@ def test_after_the_last_battle_sets_a_strong_reward_aside_then_ends_the_turn() -
     game = shadowlord(4)
     state = board(game)
     give_hand(state, 0, 10, 4, 2, 0)
-    state = pending(game, state, EndTurn(), PortraitCards(0))
+    state = pending(game, state, EndTurn(), PlacePortraitCards(0))
     assert bot_says(game, state) == "place card 10 under Red Master"
     taken = []
     while state.cur == RED:  # never loops: each placement shrinks the Attack Hand
@@ -212,7 +212,7 @@ def test_after_the_last_battle_sets_a_strong_reward_aside_then_ends_the_turn() -
 # -- key decisions in Battles and votes (scenario boards) -------------------------------------------
 
 
-def battle_board(game: ShadowlordGame, red_ships: int, blue_ships: int) -> SLState:
+def battle_board(game: ShadowlordGame, red_ships: int, blue_ships: int) -> State:
     """Red Warrior attacks the Blue Warrior in b4 (a Ruins)."""
     state = board(game)
     put(state, warrior(RED), G(1, 1), ships=red_ships)
@@ -238,7 +238,7 @@ def test_accepts_a_truce_only_when_the_defence_is_not_clearly_stronger() -> None
     assert bot_says(game, weak_defender) == "accept truce"
 
 
-def duel_commit(game: ShadowlordGame, red_ships: int, blue_portrait: Sequence[int]) -> SLState:
+def duel_commit(game: ShadowlordGame, red_ships: int, blue_portrait: Sequence[int]) -> State:
     """Red Warrior's Duel against the Blue Warrior, both drew a 0; Red holds 7, 2 in hand."""
     state = board(game)
     put(state, warrior(RED), G(1, 1), ships=red_ships)
@@ -274,7 +274,7 @@ def test_votes_no_when_the_shadow_hurts_itself_and_yes_when_it_hurts_another() -
     assert bot_says(game, state) == "vote yes"
 
 
-def fortress_board(game: ShadowlordGame, ships: int, *hand: int) -> SLState:
+def fortress_board(game: ShadowlordGame, ships: int, *hand: int) -> State:
     """Red's movement; the Red Warrior stands next to the Lost Fortress, which only the
     Shadowlord still guards."""
     state = board(game)

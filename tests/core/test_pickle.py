@@ -117,10 +117,20 @@ def test_a_game_and_a_state_pickled_together_stay_together(game_id: str, players
 def test_the_engines_frozen_records_round_trip(copier: Callable[[Any], Any]) -> None:
     planet, lord = make("shadow-planet", players=4), make("shadowlord", players=2)
     pending = [PLANET_KERNEL.pending(planet.initial_state()), lord.kernel.pending(lord.initial_state())]
-    for record in [*pending, planet.ctx.c, *planet.ctx.c.section_reveals[0], lord.ctx.content, lord.ctx.config]:
+    for record in [
+        *pending,
+        planet.ctx.content,
+        *planet.ctx.content.section_reveals[0],
+        lord.ctx.content,
+        lord.ctx.config,
+    ]:
         again = copier(record)
         assert type(again) is type(record)
         assert again == record
     assert copier(lord.ctx) == lord.ctx
     planet_ctx = copier(planet.ctx)
-    assert (planet_ctx.c, planet_ctx.n, planet_ctx.options) == (planet.ctx.c, planet.ctx.n, planet.ctx.options)
+    assert (planet_ctx.content, planet_ctx.players, planet_ctx.options) == (
+        planet.ctx.content,
+        planet.ctx.players,
+        planet.ctx.options,
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -64,6 +65,27 @@ def test_version_mismatch_is_refused() -> None:
     data = _record().to_json()
     data["version"] = "0-old"
     with pytest.raises(RecordError, match="version"):
+        replay(GameRecord.from_json(data))
+
+
+def test_a_record_replays_on_any_version_with_the_same_rules() -> None:
+    spec = make("shadowlord", players=2).spec
+    assert spec.replays(spec.version)
+    major, minor, patch = spec.version.split(".")
+    assert spec.replays(f"{major}.{minor}.{int(patch) + 1}") and spec.replays(f"{major}.{minor}.0")
+    assert not spec.replays(f"{major}.{int(minor) + 1}.0") and not spec.replays(f"{int(major) + 1}.{minor}.{patch}")
+    assert not spec.replays(major) and not spec.replays(f"{major}.{minor}0.{patch}")
+
+
+def test_a_golden_record_of_an_earlier_patch_replays_and_one_of_other_rules_is_refused() -> None:
+    path = Path(__file__).parents[1] / "games" / "shadowlord" / "golden" / "2p-seed7.json"
+    data = json.loads(path.read_text())
+    game = make("shadowlord", players=2)
+    major, minor, _ = game.spec.version.split(".")
+    data["version"] = f"{major}.{minor}.0"  # the golden records were made with 2.1.0, before 2.1.1
+    assert game.returns(replay(GameRecord.from_json(data))) == data["returns"]
+    data["version"] = f"{major}.{int(minor) - 1}.0"
+    with pytest.raises(RecordError, match=f"'{major}.{int(minor) - 1}.0' does not match shadowlord version"):
         replay(GameRecord.from_json(data))
 
 

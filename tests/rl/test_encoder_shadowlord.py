@@ -12,7 +12,7 @@ from shadowtable import CHANCE, make
 from shadowtable.core.kernel import task_kind
 from shadowtable.games.shadowlord.encoder import ShadowlordEncoder
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.state import State
 from shadowtable.rl.encoding import encoder_for
 
 CONFIGURATIONS: list[dict[str, Any]] = [
@@ -30,11 +30,11 @@ def shadowlord(players: int, **options: Any) -> ShadowlordGame:
     return game
 
 
-def random_positions(game: ShadowlordGame, seed: int, every: int = 9) -> list[tuple[SLState, int]]:
+def random_positions(game: ShadowlordGame, seed: int, every: int = 9) -> list[tuple[State, int]]:
     """Decision states of one random playout (every ``every``-th step) with the seat to act."""
     rng = random.Random(seed)
     state = game.initial_state()
-    out: list[tuple[SLState, int]] = []
+    out: list[tuple[State, int]] = []
     for step in range(2500):
         if game.is_terminal(state):
             break
@@ -82,9 +82,9 @@ def test_a_seat_encoding_ignores_what_the_seat_cannot_know() -> None:
                 assert np.array_equal(vector, again), (config, seat, state.stack[-1])
 
 
-def secret_moments(game: ShadowlordGame, seeds: range, per_kind: int = 6) -> list[tuple[SLState, int]]:
+def secret_moments(game: ShadowlordGame, seeds: range, per_kind: int = 6) -> list[tuple[State, int]]:
     """Decision states where other seats hold secrets beyond cards: a Duel commitment or a vote."""
-    found: dict[str, list[tuple[SLState, int]]] = {"commit": [], "vote": []}
+    found: dict[str, list[tuple[State, int]]] = {"commit": [], "vote": []}
     for seed in seeds:
         rng = random.Random(seed)
         state = game.initial_state()
@@ -111,7 +111,7 @@ def test_secret_commitments_and_votes_do_not_leak() -> None:
             assert np.array_equal(vector, encoder.encode(game.observe(resampled, viewer)))
 
 
-def changed(game: ShadowlordGame, state: SLState, field: str, index: int, value: int) -> SLState:
+def changed(game: ShadowlordGame, state: State, field: str, index: int, value: int) -> State:
     data = game.state_to_json(state)
     data[field][index] = value
     return game.state_from_json(data)
@@ -134,7 +134,7 @@ def test_different_public_facts_give_different_encodings() -> None:
     assert len({e.tobytes() for e in encodings}) == len(encodings)
 
 
-def with_own_hand(game: ShadowlordGame, state: SLState, seat: int, hand: list[int]) -> SLState:
+def with_own_hand(game: ShadowlordGame, state: State, seat: int, hand: list[int]) -> State:
     data = game.state_to_json(state)
     data["hand"][seat * 5 : seat * 5 + 5] = hand
     return game.state_from_json(data)

@@ -197,7 +197,7 @@ def test_hot_seat_with_a_real_game_never_shows_the_previous_hand() -> None:
                 assert app.shown_seat == seat and f"seat {seat}" in _text(app, "#status")
                 drawn = _drawn(app, "#board-text")
                 assert f"viewing as seat {seat}" in drawn
-                names = game.ctx.c.objective_names  # type: ignore[attr-defined]
+                names = game.ctx.content.objective_names  # type: ignore[attr-defined]
                 secrets = table.session.state.objectives
                 assert names[secrets[seat]] in drawn
                 for other in range(3):

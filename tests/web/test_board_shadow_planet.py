@@ -153,7 +153,7 @@ def check(game: Any, state: Any, seat: int | None, terminal: bool) -> dict[str, 
     legal = {a: w for a, w in message["legal"] or []}
     told = " ".join(page.told)
     every_word = told + " " + " ".join(page.all_text)
-    c = game.ctx.c
+    c = game.ctx.content
 
     # the board's text alternative
     assert page.svg_roles[0] == "img" and "<title" in html.board and "<desc" in html.board
@@ -263,7 +263,7 @@ def test_move_preview_highlights_only_reachable_places() -> None:
         if game.current_player(state) < 0:
             continue
         message = seat_view(game, state, game.current_player(state), v=0, events=[], turn=0)
-        if message["pending"]["kind"] != "move_points":
+        if message["pending"]["kind"] != "spend_move_points":
             continue
         html = render_board(game, message)
         targets = [w for a, w in message["legal"] if A.GOTO <= a < A.DRIVE]

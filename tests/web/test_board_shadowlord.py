@@ -18,7 +18,7 @@ from shadowtable.games.shadowlord.actions import NF, NV, decode
 from shadowtable.games.shadowlord.boards.web import render_board
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.observe import portrait_seat
-from shadowtable.games.shadowlord.state import ACTIVE, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, State
 from shadowtable.server.views import seat_view
 from shadowtable.web.boards import BoardHtml
 
@@ -33,17 +33,17 @@ SAMPLE_EVERY = 23
 
 OFFER_BLOCKS = {
     "offer_to",
-    "ogive",
-    "owant",
-    "ochar",
-    "orelease",
-    "oship",
-    "operm_give",
-    "operm_want",
-    "otruce",
-    "osend",
+    "offer_give",
+    "offer_want",
+    "offer_character",
+    "offer_release",
+    "offer_ship",
+    "offer_permission_give",
+    "offer_permission_want",
+    "offer_truce",
+    "offer_send",
     "revoke_truce",
-    "revoke_perm",
+    "revoke_permission",
 }
 
 
@@ -66,26 +66,26 @@ def elements(html: str) -> list[tuple[str, dict[str, str]]]:
     return parser.tags
 
 
-def policy(game: ShadowlordGame, s: SLState, legal: list[int], rng: random.Random) -> int:
+def policy(game: ShadowlordGame, s: State, legal: list[int], rng: random.Random) -> int:
     """Random, but starting offers and sending them often, so offers and replies come up."""
     blocks = {decode(a)[0]: a for a in legal}
     kind = type(s.stack[-1]).__name__
     if "offer_to" in blocks and rng.random() < 0.4:
         return blocks["offer_to"]
-    if kind == "OfferBuild":
-        items = [a for a in legal if decode(a)[0] not in ("done", "osend")]
-        if "osend" in blocks and (rng.random() < 0.5 or not items):
-            return blocks["osend"]
+    if kind == "BuildOffer":
+        items = [a for a in legal if decode(a)[0] not in ("done", "offer_send")]
+        if "offer_send" in blocks and (rng.random() < 0.5 or not items):
+            return blocks["offer_send"]
         return rng.choice(items or legal)
     return rng.choice(legal)
 
 
-def play(game: ShadowlordGame, seed: int) -> list[SLState]:
+def play(game: ShadowlordGame, seed: int) -> list[State]:
     """States of one seeded random game: every SAMPLE_EVERY steps, and each step with a vote,
     an offer or a Duel in progress (at most a few of each), and the last state."""
     rng = random.Random(seed)
     s = game.initial_state()
-    out: list[SLState] = []
+    out: list[State] = []
     special = Counter[str]()
     for step in range(MAX_STEPS):
         p = game.current_player(s)
@@ -96,7 +96,7 @@ def play(game: ShadowlordGame, seed: int) -> list[SLState]:
             for name, present in (
                 ("vote", s.vote is not None),
                 ("offer", s.offer is not None),
-                ("duel", s.battle is not None and s.battle.get("duel") is not None),
+                ("duel", s.battle is not None and s.battle.duel is not None),
             )
             if present
         ]
@@ -117,11 +117,11 @@ def play(game: ShadowlordGame, seed: int) -> list[SLState]:
     return out
 
 
-def message(game: ShadowlordGame, s: SLState, seat: int | None) -> dict[str, Any]:
+def message(game: ShadowlordGame, s: State, seat: int | None) -> dict[str, Any]:
     return seat_view(game, s, seat, v=0, events=[], turn=0)
 
 
-def check_render(game: ShadowlordGame, s: SLState, seat: int | None, msg: dict[str, Any], out: BoardHtml) -> None:
+def check_render(game: ShadowlordGame, s: State, seat: int | None, msg: dict[str, Any], out: BoardHtml) -> None:
     legal = {a for a, _ in (msg["legal"] or [])}
     html = out.board + out.panel
     tags = elements(html)
@@ -148,10 +148,10 @@ def check_render(game: ShadowlordGame, s: SLState, seat: int | None, msg: dict[s
     pending = msg["pending"] or {}
     for a, _words in msg["legal"] or []:
         block, i = decode(a)
-        placed = block in ("move", "gal", "place", "bribe", "drop", "pick", "search") or block in OFFER_BLOCKS
-        if block == "fig" and s.status[i] == ACTIVE and s.loc[i] >= 0:
+        placed = block in ("move", "galaxy", "place", "bribe", "drop", "pick", "search") or block in OFFER_BLOCKS
+        if block == "figure" and s.status[i] == ACTIVE and s.loc[i] >= 0:
             placed = True
-        if block in ("yes", "done") and pending.get("kind") in ("vote", "offer_reply", "offer_build"):
+        if block in ("yes", "done") and pending.get("kind") in ("vote", "answer_offer", "build_offer"):
             placed = True
         if placed:
             assert a in acts, f"legal action {a} ({_words}) has no place on the board"
@@ -187,7 +187,7 @@ def check_render(game: ShadowlordGame, s: SLState, seat: int | None, msg: dict[s
         assert "Game over" in out.panel
 
 
-def hide_swap(game: ShadowlordGame, s: SLState, seat: int | None) -> SLState | None:
+def hide_swap(game: ShadowlordGame, s: State, seat: int | None) -> State | None:
     """A state ``seat`` cannot tell from ``s``: one card of another seat's Attack Hand swapped
     with a different card of the deck (``None`` if no such swap exists)."""
     for other in range(game.players):
@@ -253,7 +253,7 @@ def test_pure_and_blind_to_hidden_cards(players: int, options: dict[str, Any]) -
     assert compared > 5
 
 
-def drive_to(game: ShadowlordGame, seed: int, want: str) -> SLState:
+def drive_to(game: ShadowlordGame, seed: int, want: str) -> State:
     """Play until the decision ``want`` (a pending kind) is up."""
     rng = random.Random(seed)
     s = game.initial_state()
@@ -278,17 +278,17 @@ def acts_of(html: str) -> dict[int, str]:
 def test_offer_reply_shows_terms_and_accept_refuse() -> None:
     game = make("shadowlord", players=3)
     assert isinstance(game, ShadowlordGame)
-    s = drive_to(game, 3, "offer_reply")
+    s = drive_to(game, 3, "answer_offer")
     assert s.offer is not None
-    seat = s.offer["to"]
+    seat = s.offer.to
     msg = message(game, s, seat)
     out = render_board(game, msg)
     acts = acts_of(out.panel)
     assert "accept offer" in acts.values() and "refuse offer" in acts.values()
-    assert f"Offer from seat {s.offer['from']}" in out.panel
+    assert f"Offer from seat {s.offer.made_by}" in out.panel
     # offered cards are public: every seat and a spectator see them
     values = game.ctx.content.card_values
-    for v, n in enumerate(s.offer["give"]):
+    for v, n in enumerate(s.offer.give):
         if n:
             for viewer in [*range(3), None]:
                 assert "gives Power Cards" in render_board(game, message(game, s, viewer)).panel
@@ -301,7 +301,7 @@ def test_offer_reply_shows_terms_and_accept_refuse() -> None:
 def test_offer_building_is_grouped_and_clickable() -> None:
     game = make("shadowlord", players=4)
     assert isinstance(game, ShadowlordGame)
-    s = drive_to(game, 5, "offer_build")
+    s = drive_to(game, 5, "build_offer")
     seat = game.current_player(s)
     msg = message(game, s, seat)
     out = render_board(game, msg)

@@ -161,12 +161,13 @@ def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:
 
 
 def game_for_record(record: GameRecord) -> Game[Any]:
-    """The configured game a record was played with; checks id, options and version."""
+    """The configured game a record was played with; checks id, options and version (a record
+    replays on any version with the same rules and action ids: :meth:`GameSpec.replays`)."""
     try:
         game = make(record.game, players=record.players, **record.options)
     except ShadowTableError as exc:
         raise RecordError(f"record cannot be replayed: {exc}") from exc
-    if game.spec.version != record.version:
+    if not game.spec.replays(record.version):
         raise RecordError(
             f"record field 'version': {record.version!r} does not match {record.game} version {game.spec.version!r}"
         )

@@ -64,6 +64,12 @@ class GameSpec:
     max_utility: float
     options: tuple[OptionSpec, ...] = field(default_factory=tuple)
 
+    def replays(self, version: str) -> bool:
+        """Whether a record made with ``version`` of this game replays on this one: the same
+        ``MAJOR.MINOR`` (the rules and the action ids).  The ``PATCH`` number moves for changes
+        that leave every record replaying identically, such as names on the wire."""
+        return rules_version(version) == rules_version(self.version)
+
     def option(self, name: str) -> OptionSpec:
         """The declared option called ``name``."""
         for opt in self.options:
@@ -104,3 +110,9 @@ class GameSpec:
             "utility": [self.min_utility, self.max_utility],
             "options": [o.to_json() for o in self.options],
         }
+
+
+def rules_version(version: str) -> tuple[str, ...]:
+    """The ``MAJOR.MINOR`` part of a ``MAJOR.MINOR.PATCH`` version (all of a shorter one), the
+    part that names the rules and the action ids."""
+    return tuple(version.split(".")[:2])

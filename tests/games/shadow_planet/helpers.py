@@ -166,7 +166,7 @@ def autopilot(table: Table, until_active: int, limit: int = 2000) -> Table:
         if player == CHANCE:
             table.chance_lowest(1)
             continue
-        if s.active == until_active and kind(s) not in ("draft_pick", "discard_message"):
+        if s.active == until_active and kind(s) not in ("pick_character", "discard_message"):
             return table
         legal = game.legal_actions(s)
         from shadowtable.games.shadow_planet import actions as A
@@ -202,6 +202,6 @@ def run_until(table: Table, wanted: str, limit: int = 3000) -> Table:
 
 def reveal_lowest(table: Table) -> Table:
     """Pay a Section by showing the lowest-id cards whenever the player has a choice."""
-    while kind(table.state) == "reveal_pick":
+    while kind(table.state) == "show_reveal_card":
         table.act(table.game.legal_actions(table.state)[0])
     return table

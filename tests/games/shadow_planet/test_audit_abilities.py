@@ -13,9 +13,9 @@ def test_reeds_free_move_does_not_leave_the_caves_without_a_vehicle() -> None:
         t = standard(3, picks=[REED, RACHEL, JOHN], random_char=ROBOT, caves_vehicle_only=option)
         place(t.s, REED, CAVES)
         autopilot(t, REED)
-        assert (kind(t.s) == "free_move") is offered
+        assert (kind(t.s) == "move_for_free") is offered
         if offered:
             t.do("use ability")
             assert (t.s.char_loc[REED], t.s.char_section[REED]) == (HILL, 5)
         else:
-            assert kind(t.s) == "step_move" and t.s.char_loc[REED] == CAVES and t.s.bonus == 2
+            assert kind(t.s) == "play_move_cards" and t.s.char_loc[REED] == CAVES and t.s.bonus == 2

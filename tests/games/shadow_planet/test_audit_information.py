@@ -18,7 +18,7 @@ def test_revealed_messages_cards_are_seen_by_everyone_then_removed_unseen() -> N
     for k, card in enumerate(order):
         before = t.s
         for seat in (None, 0, 1, 2):
-            assert t.game.event_text(before, card, seat) == f"reveal Messages: {t.game.ctx.c.short(card)}"
+            assert t.game.event_text(before, card, seat) == f"reveal Messages: {t.game.ctx.content.short(card)}"
         t.reveal(card)
         if k < len(order) - 1:
             assert t.game.observe(t.s, 1)["reveal_cards"] == order[: k + 1]

@@ -34,7 +34,7 @@ def john_search(t: Table, *cards: str) -> int:
     """John passes step I, plays ``cards`` in step II; returns how many cards chance reveals."""
     t.do("done", *cards, "done")
     revealed = 0
-    while reveal_for(t.s) == "search_look":
+    while reveal_for(t.s) == "search_deck":
         t.chance_lowest(1)
         revealed += 1
     return revealed
@@ -43,7 +43,7 @@ def john_search(t: Table, *cards: str) -> int:
 def test_direct_order_gives_other_characters_in_jennas_location_one_search() -> None:
     t = standard(3, picks=[JENNA, JOHN, RACHEL], random_char=ROBOT)
     t.do("cancel Nikke Larsson", "play Direct Order (Move 1) #81", "done", "done")
-    run_until(t, "step_move")  # Nikke is cancelled: only Direct Order counts for John
+    run_until(t, "play_move_cards")  # Nikke is cancelled: only Direct Order counts for John
     assert t.s.active == JOHN
     assert john_search(t, "play Search (Search 1) #95") == 2
 
@@ -51,7 +51,7 @@ def test_direct_order_gives_other_characters_in_jennas_location_one_search() -> 
 def test_direct_order_does_not_reach_another_location() -> None:
     t = standard(3, picks=[JENNA, JOHN, RACHEL], random_char=ROBOT)
     t.do("cancel Nikke Larsson", "play Direct Order (Move 1) #81", "play Move (Move 1) #80", "done", "go E/Rico")
-    run_until(t, "step_move")
+    run_until(t, "play_move_cards")
     assert john_search(t, "play Search (Search 1) #95") == 1
 
 
@@ -65,7 +65,7 @@ def test_jenna_cancels_an_ability_until_the_end_of_the_round() -> None:
     t = standard(3, picks=[JENNA, JOHN, REED], random_char=ROBOT)
     t.do("cancel Reed Robinson")
     autopilot(t, REED)
-    assert kind(t.s) == "step_move" and t.s.bonus == 0  # no free move, no +2 Search
+    assert kind(t.s) == "play_move_cards" and t.s.bonus == 0  # no free move, no +2 Search
     run_until(t, "draw_draft_card")
     assert t.s.cancelled == -1 and t.s.round == 2  # the Ability card returns
 
@@ -74,7 +74,7 @@ def test_smoking_forbids_get_cards() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
     give(t.s, 31, JOHN)
     t.do("done", "play Smoking (Search 2) #96", "done")
-    run_until(t, "step_get")
+    run_until(t, "play_get_cards")
     assert 31 in hand_of(t.s, JOHN) and t.legal_text() == ["done"]
 
 
@@ -138,16 +138,16 @@ def test_scrap_metal_swaps_with_a_player_who_chooses_their_card() -> None:
     t.do("seat 2", "give Fight (Attack 1) #97")
     assert t.game.current_player(t.s) == 2
     seen = t.game.observe(t.s, 2)
-    assert seen["pending"]["kind"] == "scrap_take" and "given" not in seen["pending"]["data"]
+    assert seen["pending"]["kind"] == "return_scrap_card" and "given" not in seen["pending"]["data"]
     assert seen["tasks"][-1]["given"] is None  # the other player does not see the offered card
     assert t.game.observe(t.s, 0)["tasks"][-1]["given"] == 97  # the giver does
     t.do("give Axe (Attack 1) #109")
-    assert 109 in hand_of(t.s, JOHN) and 97 in hand_of(t.s, REED) and kind(t.s) == "step_repair"
+    assert 109 in hand_of(t.s, JOHN) and 97 in hand_of(t.s, REED) and kind(t.s) == "play_repair_cards"
 
 
 def test_rachel_gives_a_pool_marker_to_another_player() -> None:
     t = controlling(RACHEL, others=[REED, JOHN])
-    assert kind(t.s) == "give_seat" and t.legal_text() == ["seat 1", "seat 2"]
+    assert kind(t.s) == "choose_marker_seat" and t.legal_text() == ["seat 1", "seat 2"]
     t.do("seat 2")
     assert t.legal_text() == [f"marker {c}" for c in ("yellow", "orange", "red", "white", "black")]
     t.do("marker orange")
@@ -161,7 +161,7 @@ def test_reed_moves_into_the_graveyard_free_and_gains_two_search() -> None:
     assert t.s.char_section[REED] == 5 and place_reed == t.s.char_loc[REED] and t.s.bonus == 2
     t.do("done", "play Search (Search 1) #107", "done")
     revealed = 0
-    while reveal_for(t.s) == "search_look":
+    while reveal_for(t.s) == "search_deck":
         t.chance_lowest(1)
         revealed += 1
     assert revealed == 3

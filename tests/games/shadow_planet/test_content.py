@@ -70,7 +70,7 @@ def test_check_content_file_and_playing_with_a_user_file(tmp_path: Path) -> None
     lines = check_content_file(str(path))
     assert lines[0].endswith("valid Shadow Planet content") and "121 Operation cards" in lines[1]
     game = make("shadow-planet", players=3, content=str(path))
-    assert game.ctx.c.card_name[21] == "Ration Q"  # type: ignore[attr-defined]
+    assert game.ctx.content.card_name[21] == "Ration Q"  # type: ignore[attr-defined]
     bad = tmp_path / "bad.json"
     bad.write_text("{")
     with pytest.raises(ContentError, match="bad.json: not valid JSON"):

@@ -47,7 +47,7 @@ def test_latched_end_option() -> None:
         t.s.countdown = 1
         t.s.char_loc[JOHN], t.s.char_section[JOHN] = ERICO, 3
         give(t.s, 33, JOHN)
-        run_until(t, "section_choice")
+        run_until(t, "choose_section_effect")
         reveal_lowest(t.do("resolve 0 Countdown")).do("advance countdown")
         assert t.s.countdown == 0
         t.s.countdown = 5  # moved back later in the round (edited)
@@ -74,7 +74,7 @@ def test_search_bonus_without_cards_option() -> None:
         t = controlling(JOHN, others=[RACHEL, REED], search_bonus_without_cards=option)
         t.do("done", "done")
         fills = 0
-        while reveal_for(t.s) == "search_look":
+        while reveal_for(t.s) == "search_deck":
             t.chance_lowest(1)
             fills += 1
         assert fills == looks
@@ -87,7 +87,7 @@ def test_drawing_from_an_empty_deck_yields_nothing_and_counts_as_depleted() -> N
             move_card(t.s, card, M.REMOVED)
     before = len(hand_of(t.s, JOHN))
     t.do("done", "done")
-    assert kind(t.s) == "step_get" and len(hand_of(t.s, JOHN)) == before
+    assert kind(t.s) == "play_get_cards" and len(hand_of(t.s, JOHN)) == before
 
 
 def test_a_marker_from_an_empty_pool_is_not_taken() -> None:
@@ -105,6 +105,6 @@ def test_putting_an_in_play_vehicle_into_play_again_moves_its_tile() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
     t.s.vehicle_loc[0] = ERICO
     t.s.char_loc[JOHN], t.s.char_section[JOHN] = MELITA, 0
-    run_until(t, "section_choice")
+    run_until(t, "choose_section_effect")
     reveal_lowest(t.do("resolve 1 Moonette"))
     assert t.s.vehicle_loc[0] == MELITA

@@ -309,7 +309,7 @@ def test_the_end_names_its_condition_values_identities_and_the_winners() -> None
     assert end.text == "the game ends after round 1: Countdown reached 0; Countdown 0, Repair 7, Threat 0"
     identities = [e for e in of(events, "identity") if e.data["seat"] >= 0]
     assert [e.data["seat"] for e in identities] == [0, 1, 2]  # Alien, Commander, Lieutenant
-    assert [e.data["character"] for e in identities] == [t.game.ctx.c.char_names[ch] for ch in t.s.identity]
+    assert [e.data["character"] for e in identities] == [t.game.ctx.content.char_names[ch] for ch in t.s.identity]
     assert identities[0].data["role"] == "alien" and identities[0].data["objective"] == "Alien"
     outcome = one(events, "outcome")
     assert outcome.data["reason"] == "countdown" and outcome.data["winners"] == [

@@ -51,7 +51,7 @@ def test_determinize_keeps_everything_the_seat_knows() -> None:
             assert t.game.observe(sampled, seat) == obs
             assert not t.game.conservation_errors(sampled)
             assert all(sampled.where[c] == d for d in range(4) for c in sampled.top[d])
-            home = t.game.ctx.c.card_home
+            home = t.game.ctx.content.card_home
             assert all(home[c] == z for c, z in enumerate(sampled.where) if z < 4)
     sampled = t.game.determinize(t.game.observe(t.s, 0), random.Random(3))
     assert t.game.legal_actions(sampled) == t.game.legal_actions(t.s)

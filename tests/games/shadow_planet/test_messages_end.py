@@ -28,7 +28,7 @@ def at_discards(players: int = 3, **options: object) -> Table:
 
 def test_players_pick_up_played_cards_then_discard_face_down_from_the_protagonist() -> None:
     t = standard(3, picks=[JOHN, RACHEL, REED], random_char=ROBOT)
-    run_until(t, "step_move")
+    run_until(t, "play_move_cards")
     t.do("play Move (Move 1) #92")
     run_until(t, "discard_message")
     assert t.s.where[92] == M.GEAR0 + JOHN and t.game.current_player(t.s) == 0
@@ -86,7 +86,7 @@ def test_threat_has_priority_over_countdown_and_the_guardian_wins() -> None:
     for _ in range(5):
         t.act(t.game.legal_actions(t.s)[0])
     while t.game.current_player(t.s) == CHANCE:
-        gets = [c for c in t.game.legal_actions(t.s) if t.game.ctx.ctype[c] == 2]
+        gets = [c for c in t.game.legal_actions(t.s) if t.game.ctx.card_type[c] == 2]
         t.act(gets[0] if gets else t.game.legal_actions(t.s)[0])
     run_until(t, "over")
     out = t.game.observe(t.s, None)["outcome"]

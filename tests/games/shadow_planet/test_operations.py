@@ -63,7 +63,7 @@ def test_controlled_ability_comes_first() -> None:
 
 def test_cards_must_match_the_step() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
-    assert kind(t.s) == "step_move"
+    assert kind(t.s) == "play_move_cards"
     played = [a for a in t.legal_text() if a.startswith("play")]
     assert played == ["play Move (Move 1) #92", "play Move (Move 1) #93", "play Move (Move 1) #94"]
     t.do("done")
@@ -80,7 +80,7 @@ def test_move_chains_links_and_unused_points_are_lost() -> None:
     assert t.s.char_loc[JOHN] == ERICO and data(t.s)["points"] == 1
     assert t.legal_text() == ["done", "enter Decompression Chamber"]
     t.do("done")
-    assert kind(t.s) == "step_search" and data(t.s)["points"] == 0
+    assert kind(t.s) == "play_search_cards" and data(t.s)["points"] == 0
 
 
 def test_section_entry_cost_and_own_marker_block() -> None:
@@ -93,7 +93,7 @@ def test_section_entry_cost_and_own_marker_block() -> None:
     blocked.do("play Move (Move 1) #92", "play Move (Move 1) #93", "done")
     assert "enter Flight Deck" not in blocked.legal_text()
     blocked.do("enter Accommodation")
-    assert blocked.s.char_section[JOHN] == 1 and kind(blocked.s) == "step_search"
+    assert blocked.s.char_section[JOHN] == 1 and kind(blocked.s) == "play_search_cards"
 
 
 def test_links_to_the_caves_need_a_vehicle() -> None:
@@ -128,10 +128,10 @@ def test_get_draw_is_mandatory_and_get_cards_draw_more() -> None:
     t.do("seat 1", "marker yellow", "done", "done")
     assert t.game.current_player(t.s) == CHANCE  # the mandatory draw from E/Rico
     t.reveal(26)
-    assert 26 in hand_of(t.s, RACHEL) and kind(t.s) == "step_get"
+    assert 26 in hand_of(t.s, RACHEL) and kind(t.s) == "play_get_cards"
     t.do("play Crying (Get 1) #102", "play Crying (Get 1) #103", "done")
     t.reveal(27, 28)
-    assert {26, 27, 28} <= set(hand_of(t.s, RACHEL)) and kind(t.s) == "step_repair"
+    assert {26, 27, 28} <= set(hand_of(t.s, RACHEL)) and kind(t.s) == "play_repair_cards"
 
 
 def test_repair_and_attack_cards_have_no_consequence() -> None:
@@ -141,7 +141,7 @@ def test_repair_and_attack_cards_have_no_consequence() -> None:
     t.do("done", "play Repair (Repair 1) #91")
     assert t.s.where[91] == M.PLAYED0 + NIKKE and (t.s.countdown, t.s.repair, t.s.threat) == (12, 5, 2)
     t.do("done")
-    assert kind(t.s) == "step_attack" and t.legal_text() == ["done"]
+    assert kind(t.s) == "play_attack_cards" and t.legal_text() == ["done"]
 
 
 def test_expelled_from_a_section_without_its_effect() -> None:
@@ -156,11 +156,11 @@ def test_expelled_from_a_section_without_its_effect() -> None:
 def test_robot_cannot_enter_sections_and_takes_no_marker() -> None:
     t = controlling(ROBOT, others=[RACHEL, REED])
     give(t.s, 20, ROBOT)
-    assert t.s.protagonist == 0 and kind(t.s) == "step_move"  # taking the Protagonist is automatic
+    assert t.s.protagonist == 0 and kind(t.s) == "play_move_cards"  # taking the Protagonist is automatic
     t.do("play Space Suit (Move 5) #20", "done")
     assert t.legal_text() == ["done", "go Melita", "go Hill"]  # no Section of E/Rico
 
 
 def test_autopilot_reaches_later_characters() -> None:
     t = autopilot(standard(3, picks=[REED, JOHN, RACHEL]), REED)
-    assert t.s.active == REED and kind(t.s) == "free_move" and t.s.char_loc[REED] == HILL
+    assert t.s.active == REED and kind(t.s) == "move_for_free" and t.s.char_loc[REED] == HILL

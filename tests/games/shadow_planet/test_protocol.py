@@ -12,7 +12,7 @@ from shadowtable.core import CHANCE, TERMINAL, StateFormatError, make
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.notation import decision_from_str, decision_to_str
-from shadowtable.games.shadow_planet.tasks import GiveRobotCard, ScrapTake
+from shadowtable.games.shadow_planet.tasks import GiveRobotCard, ReturnScrapCard
 
 
 def test_every_decision_id_has_notation_that_parses_back() -> None:
@@ -77,7 +77,7 @@ def test_swapping_two_cards_a_seat_cannot_see_leaves_its_observation_unchanged(p
             swapped.where[a], swapped.where[b] = s.where[b], s.where[a]  # type: ignore[attr-defined]
             swapped.zones = M.zone_index(swapped.where)  # type: ignore[attr-defined]
             for i, task in enumerate(swapped.stack):
-                if isinstance(task, ScrapTake) and task.given in (a, b):
+                if isinstance(task, ReturnScrapCard) and task.given in (a, b):
                     swapped.stack[i] = replace(task, given=b if task.given == a else a)
                 if isinstance(task, GiveRobotCard) and task.taken in (a, b):
                     swapped.stack[i] = replace(task, taken=b if task.taken == a else a)
@@ -99,8 +99,8 @@ def test_rules_help_quotes_the_rulebook_for_each_decision_kind() -> None:
             observation = game.observe(session.state, session.current_player)
             seen[observation["pending"]["kind"]] = game.rules_help(observation)
         session.step()
-    assert seen["draft_pick"].startswith("Playing a Round > 1. Control Phase")
-    assert "II. Search" in seen["reorder"] and "III. Get" in seen["step_get"]
+    assert seen["pick_character"].startswith("Playing a Round > 1. Control Phase")
+    assert "II. Search" in seen["reorder"] and "III. Get" in seen["play_get_cards"]
     assert "must discard 1 card face-down" in seen["discard_message"]
     assert all(text for text in seen.values()), [k for k, v in seen.items() if not v]
 

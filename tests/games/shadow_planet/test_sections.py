@@ -57,7 +57,7 @@ def test_accommodation_looks_at_three_messages_and_removes_one() -> None:
     t.do("resolve 0 Messages")
     assert t.game.current_player(t.s) == CHANCE
     t.reveal(116, 117, 118)
-    assert sorted(t.legal_text()) == sorted(f"remove {t.game.ctx.c.short(c)}" for c in (116, 117, 118))
+    assert sorted(t.legal_text()) == sorted(f"remove {t.game.ctx.content.short(c)}" for c in (116, 117, 118))
     t.do("remove Move (Move 0) #116")
     assert t.s.where[116] == M.REMOVED and t.s.where.count(M.MSG) == 4
     assert t.s.top[M.MESSAGES_DECK] == [117, 118] and (t.s.known[0] >> 117) & 1
@@ -66,7 +66,7 @@ def test_accommodation_looks_at_three_messages_and_removes_one() -> None:
 def test_bridge_swaps_a_robot_gear_card_with_one_from_hand() -> None:
     t = john_in(BRIDGE, ERICO)
     t.do("resolve 0 Robot")
-    assert sorted(t.legal_text()) == sorted(f"take {t.game.ctx.c.short(c)}" for c in range(110, 116))
+    assert sorted(t.legal_text()) == sorted(f"take {t.game.ctx.content.short(c)}" for c in range(110, 116))
     t.do("take Help (Repair 1) #114", "give Fight (Attack 1) #97")
     assert 114 in hand_of(t.s, JOHN) and 97 in hand_of(t.s, 5)
     assert t.s.section_markers[BRIDGE] == 1 << RED
@@ -102,7 +102,7 @@ def test_temple_puts_five_messages_cards_on_the_temple_pile_revealed_first() -> 
     t = john_in(TEMPLE, CAVES, 60, 68)
     reveal_lowest(t.do("resolve 0 Temple pile"))
     for card in (120, 119, 118, 117, 116):
-        t.do(f"temple {t.game.ctx.c.short(card)}")
+        t.do(f"temple {t.game.ctx.content.short(card)}")
     assert t.s.temple == [120, 119, 118, 117, 116] and t.s.where.count(M.MSG) == 0
     run_until(t, "discard_message")
     for _seat in range(3):
@@ -114,7 +114,7 @@ def test_temple_puts_five_messages_cards_on_the_temple_pile_revealed_first() -> 
 def test_marker_rule_blocks_reentry_for_the_rest_of_the_game() -> None:
     t = john_in(FLIGHT, MELITA, 14, 15)
     reveal_lowest(t.do("resolve 0 Repair"))
-    assert t.game.ctx.c.section_names[FLIGHT] not in [a[6:] for a in t.legal_text() if a.startswith("enter")]
+    assert t.game.ctx.content.section_names[FLIGHT] not in [a[6:] for a in t.legal_text() if a.startswith("enter")]
     from shadowtable.games.shadow_planet.rules.abilities import can_enter
 
     assert not can_enter(t.game.ctx, t.s, JOHN, FLIGHT) and can_enter(t.game.ctx, t.s, 0, FLIGHT)
@@ -123,9 +123,9 @@ def test_marker_rule_blocks_reentry_for_the_rest_of_the_game() -> None:
 def test_player_chooses_which_cards_to_reveal() -> None:
     t = john_in(HIBER, ERICO, 26)  # John holds Search #95, Smoking #96 and Search #26: two of three
     t.do("resolve 0 Markers")
-    assert kind(t.s) == "reveal_pick"
-    assert t.legal_text() == [f"reveal {t.game.ctx.c.short(c)}" for c in (26, 95, 96)]
+    assert kind(t.s) == "show_reveal_card"
+    assert t.legal_text() == [f"reveal {t.game.ctx.content.short(c)}" for c in (26, 95, 96)]
     t.do("reveal Search (Search 1) #26")
     assert t.game.observe(t.s, 1)["pending"]["data"]["shown"] == [26] and (t.s.public >> 26) & 1
     t.do("reveal Smoking (Search 2) #96")
-    assert kind(t.s) == "section_give_seat" and not (t.s.public >> 95) & 1
+    assert kind(t.s) == "choose_section_marker_seat" and not (t.s.public >> 95) & 1

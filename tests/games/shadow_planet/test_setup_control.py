@@ -30,7 +30,7 @@ def test_indicators_start_and_repair_depends_on_player_count(players: int, repai
 
 def test_location_decks_messages_and_gear_contents() -> None:
     s = Table(3).s
-    types = Table(3).game.ctx.ctype
+    types = Table(3).game.ctx.card_type
     expected = {0: [9, 5, 0, 3, 3], 1: [5, 6, 5, 4, 0], 2: [5, 6, 4, 0, 5], 3: [0, 0, 6, 8, 6]}
     for deck, counts in expected.items():
         cards = [c for c, z in enumerate(s.where) if z == deck]

@@ -50,16 +50,16 @@ def test_driver_declares_the_destination_before_playing_move_cards() -> None:
 def test_moonette_carries_three_asked_in_initiative_order_and_doubles_move() -> None:
     t = moonette_scene()
     t.do("drive Moonette to Caves")
-    assert kind(t.s) == "ride_ask" and t.game.current_player(t.s) == 0  # Olivia (Nikke) first
+    assert kind(t.s) == "ask_rider" and t.game.current_player(t.s) == 0  # Olivia (Nikke) first
     t.do("ride")
     assert t.game.current_player(t.s) == 4  # then Gianluca (John); Reed is uncontrolled
     t.do("ride")
-    assert kind(t.s) == "step_move" and data(t.s)["passengers"] == [NIKKE, JOHN]  # full: the Robot is not asked
+    assert kind(t.s) == "play_move_cards" and data(t.s)["passengers"] == [NIKKE, JOHN]  # full: the Robot is not asked
     t.do("play Space Suit (Move 5) #20")
     assert not any(a.startswith("play") for a in t.legal_text())  # no other Move card after Space Suit
     t.do("done")
     assert [t.s.char_loc[c] for c in (RACHEL, NIKKE, JOHN, ROBOT, REED)] == [CAVES, CAVES, CAVES, MELITA, MELITA]
-    assert t.s.vehicle_loc[MOONETTE] == CAVES and kind(t.s) == "step_search"
+    assert t.s.vehicle_loc[MOONETTE] == CAVES and kind(t.s) == "play_search_cards"
 
 
 def test_passengers_may_refuse() -> None:
@@ -87,9 +87,9 @@ def test_crawler_card_puts_the_crawler_into_play_and_goes_to_the_messages_pile()
 def test_crawler_adds_one_per_card_and_a_short_driver_goes_elsewhere() -> None:
     t = crawler_scene()
     t.do("play Crawler (Move 1) #40", "drive Crawler to Caves")
-    assert kind(t.s) == "step_move"  # no controlled Character on the Hill to ask
+    assert kind(t.s) == "play_move_cards"  # no controlled Character on the Hill to ask
     t.do("play Move (Move 1) #80", "play Direct Order (Move 1) #81", "play Threaten (Move 2) #82", "done")
-    assert data(t.s)["points"] == 7 and kind(t.s) == "drive_fallback"
+    assert data(t.s)["points"] == 7 and kind(t.s) == "drive_elsewhere"
     assert t.legal_text() == ["done", "go Melita", "go E/Rico"]  # 7 < 8 to the Caves; no Sections
     t.do("go E/Rico")
     assert t.s.char_loc[JENNA] == ERICO and t.s.vehicle_loc[CRAWLER] == ERICO and t.s.char_section[JENNA] == -1
@@ -100,4 +100,4 @@ def test_without_fallback_option_a_short_driver_stays() -> None:
     place(t.s, JENNA, HILL)
     give(t.s, 40, JENNA)
     t.do("cancel Robot", "play Crawler (Move 1) #40", "drive Crawler to Caves", "play Move (Move 1) #80", "done")
-    assert t.s.char_loc[JENNA] == HILL and kind(t.s) == "step_search"
+    assert t.s.char_loc[JENNA] == HILL and kind(t.s) == "play_search_cards"

@@ -18,7 +18,7 @@ from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.rules import RULEBOOK, make_kernel
 from shadowtable.games.shadowlord.setup import initial_state
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, State
 from shadowtable.games.shadowlord.tasks import SeatDecision, decider
 
 RED, BLUE, YELLOW, GREEN = 0, 1, 2, 3
@@ -80,11 +80,11 @@ def game(players: int = 4, **options: Any) -> ShadowlordGame:
 
 
 def kind(task: Task) -> str:
-    """A task's kind in data (``TruceQ`` -> ``"truce_q"``)."""
+    """A task's kind in data (``ProposeTruce`` -> ``"propose_truce"``)."""
     return task_kind(type(task))
 
 
-def board(g: ShadowlordGame, cur: int = RED) -> SLState:
+def board(g: ShadowlordGame, cur: int = RED) -> State:
     """After setup: rings at home with no ships, shadows in the Lost Fortress, no discs."""
     s = initial_state(g.ctx)
     s.stack = []
@@ -96,7 +96,7 @@ def board(g: ShadowlordGame, cur: int = RED) -> SLState:
     return s
 
 
-def put(s: SLState, f: int, g: int, ships: int = 0, owner: int | None = None) -> None:
+def put(s: State, f: int, g: int, ships: int = 0, owner: int | None = None) -> None:
     """Place figure ``f`` (active) in galaxy ``g`` with ``ships`` Space Ships."""
     s.legal = None
     if owner is not None:
@@ -108,31 +108,31 @@ def put(s: SLState, f: int, g: int, ships: int = 0, owner: int | None = None) ->
     s.ships[f] = ships
 
 
-def loose(s: SLState, g: int, colour: int, n: int) -> None:
+def loose(s: State, g: int, colour: int, n: int) -> None:
     s.legal = None
     s.loose_col[g] = colour
     s.loose_n[g] = n
     s.supply[colour] -= n
 
 
-def give_hand(s: SLState, seat: int, *values: int) -> None:
+def give_hand(s: State, seat: int, *values: int) -> None:
     """Move cards of the given values from the deck into ``seat``'s Attack Hand."""
     for v in values:
         s.deck[vi(v)] -= 1
         s.hand[seat * 5 + vi(v)] += 1
 
 
-def give_portrait(s: SLState, f: int, *values: int) -> None:
+def give_portrait(s: State, f: int, *values: int) -> None:
     for v in values:
         s.deck[vi(v)] -= 1
         s.pcards[f * 5 + vi(v)] += 1
 
 
-def hand(s: SLState, seat: int) -> list[int]:
+def hand(s: State, seat: int) -> list[int]:
     return s.hand[seat * 5 : seat * 5 + 5]
 
 
-def pending(g: ShadowlordGame, s: SLState, *tasks: Task) -> SLState:
+def pending(g: ShadowlordGame, s: State, *tasks: Task) -> State:
     """Push ``tasks`` (the last one on top) above a :class:`Hold` sentinel and run automatic
     work (``g`` is switched to :data:`TEST_KERNEL`)."""
     g.kernel = TEST_KERNEL
@@ -146,7 +146,7 @@ HEARD: list[Event] = []
 """The events noted since the last :func:`game`, for every audience (read with :func:`heard`)."""
 
 
-def do(g: ShadowlordGame, s: SLState, text: str) -> SLState:
+def do(g: ShadowlordGame, s: State, text: str) -> State:
     """Apply the legal action whose notation is ``text`` (its events go to :data:`HEARD`)."""
     assert g.current_player(s) != CHANCE, f"chance node pending: {s.stack[-1]}"
     new, events = g.apply_recorded(s, g.parse_action(s, text))
@@ -154,7 +154,7 @@ def do(g: ShadowlordGame, s: SLState, text: str) -> SLState:
     return new
 
 
-def chance(g: ShadowlordGame, s: SLState, outcome: int) -> SLState:
+def chance(g: ShadowlordGame, s: State, outcome: int) -> State:
     """Apply a chance outcome (card value index, die roll, disc kind...); events to :data:`HEARD`."""
     assert g.current_player(s) == CHANCE, f"not a chance node: {s.stack[-1] if s.stack else None}"
     new, events = g.apply_recorded(s, outcome)
@@ -172,26 +172,26 @@ def heard_text(seat: int | None = None) -> str:
     return "\n".join(e["text"] for e in heard(seat))
 
 
-def draw(g: ShadowlordGame, s: SLState, value: int) -> SLState:
+def draw(g: ShadowlordGame, s: State, value: int) -> State:
     return chance(g, s, vi(value))
 
 
-def top(s: SLState) -> Any:
+def top(s: State) -> Any:
     """The task on top of the stack (typed ``Any``: tests read its fields by name)."""
     return s.stack[-1]
 
 
-def texts(g: ShadowlordGame, s: SLState) -> list[str]:
+def texts(g: ShadowlordGame, s: State) -> list[str]:
     s.legal = None  # scenario tests change states by hand between listings
     return [g.action_to_str(s, a) for a in g.legal_actions(s)]
 
 
-def settled(s: SLState) -> bool:
+def settled(s: State) -> bool:
     """Only the sentinel is left."""
     return s.stack == [Hold(0)]
 
 
-def no_conservation_errors(g: ShadowlordGame, s: SLState) -> bool:
+def no_conservation_errors(g: ShadowlordGame, s: State) -> bool:
     errors = g.conservation_errors(s)
     assert not errors, errors
     return True

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, State
 from shadowtable.games.shadowlord.tasks import (
-    CallOwn,
+    CallOwnCharacter,
     Commit,
     DrawToDuel,
-    DuelRun,
     Fight,
     GiveStone,
-    PlaceA,
+    PlaceAttacker,
+    PrepareDuel,
+    ProposeTruce,
     SendAlly,
     ShiftFrom,
     Teleport,
-    TruceQ,
 )
 
 from .helpers import (
@@ -52,21 +52,21 @@ from .helpers import chance as roll
 C4 = G(1, 2)
 
 
-def choices(g: ShadowlordGame, s: SLState) -> list[str]:
+def choices(g: ShadowlordGame, s: State) -> list[str]:
     """Legal actions without the negotiation openers."""
     return [t for t in texts(g, s) if not t.startswith("make offer")]
 
 
-def duel_setup(players: int = 4) -> tuple[ShadowlordGame, SLState]:
+def duel_setup(players: int = 4) -> tuple[ShadowlordGame, State]:
     """Red Warrior (6) with ``a`` ships attacks Blue Warrior (6) in c4."""
     g = game(players)
     s = board(g)
     return g, s
 
 
-def start_fight(g: ShadowlordGame, s: SLState) -> SLState:
+def start_fight(g: ShadowlordGame, s: State) -> State:
     s = pending(g, s, Fight())
-    if isinstance(top(s), TruceQ):
+    if isinstance(top(s), ProposeTruce):
         s = do(g, s, "fight")
     while isinstance(top(s), ShiftFrom):
         s = do(g, s, "stop shifting")
@@ -90,7 +90,7 @@ def test_truce_refused_means_battle() -> None:
     s = pending(g, s, Fight())
     s = do(g, s, "propose truce in c4")
     s = do(g, s, "refuse truce")
-    assert top(s) == PlaceA(0, 0, -1)
+    assert top(s) == PlaceAttacker(0, 0, -1)
 
 
 def test_duel_attacker_wins_destroys_the_margin_and_takes_the_rest() -> None:
@@ -110,7 +110,7 @@ def test_duel_attacker_wins_destroys_the_margin_and_takes_the_rest() -> None:
     # the shortfall 9 comes from the winner's 3 ships
     assert s.status[warrior(BLUE)] == CAPTIVE and s.captor[warrior(BLUE)] == warrior(RED)
     assert s.ships[warrior(RED)] == 0 and s.ships[warrior(BLUE)] == 0
-    assert s.battle is not None and s.battle["last"]["totals"] == [23, 10]
+    assert s.battle is not None and s.battle.last is not None and s.battle.last["totals"] == [23, 10]
     s = draw(g, s, 7)  # the reward
     assert hand(s, 0)[3] == 1 and settled(s) and no_conservation_errors(g, s)
 
@@ -204,8 +204,8 @@ def test_two_attackers_two_defenders_the_defender_chooses_pairings() -> None:
     s = do(g, s, "attack with Red Master")
     s = do(g, s, "defend with Blue Master")  # opposite the first attacker
     s = do(g, s, "defend with Blue Warrior")
-    assert s.battle is not None and s.battle["duel"]["figs"] == [warrior(RED), master(BLUE)]
-    assert [t for t in s.stack if isinstance(t, DuelRun)] == [DuelRun(0, master(RED), warrior(BLUE))]
+    assert s.battle is not None and s.battle.duel is not None and s.battle.duel.figures == [warrior(RED), master(BLUE)]
+    assert [t for t in s.stack if isinstance(t, PrepareDuel)] == [PrepareDuel(0, master(RED), warrior(BLUE))]
 
 
 def test_a_lone_defender_chooses_which_attacker_to_face() -> None:
@@ -226,7 +226,7 @@ def test_defender_calls_in_one_of_his_own_characters() -> None:
     put(s, master(BLUE), G(1, 4), ships=2)
     put(s, diplomat(BLUE), G(1, 3))
     s = start_fight(g, s)
-    assert isinstance(top(s), CallOwn)
+    assert isinstance(top(s), CallOwnCharacter)
     s = do(g, s, "call in Blue Master")
     assert s.loc[master(BLUE)] == C4
 
@@ -264,7 +264,7 @@ def test_power_blast_extra_card() -> None:
     s = draw(g, s, 10)
     s = draw(g, s, 0)
     s = draw(g, s, 0)
-    assert s.battle is not None and s.battle["duel"]["drawn"] == [[4, 0], [0]]
+    assert s.battle is not None and s.battle.duel is not None and s.battle.duel.drawn == [[4, 0], [0]]
 
 
 def test_power_blast_destroys_d8_ships_with_carry_over() -> None:
@@ -332,7 +332,7 @@ def test_a_shadow_the_player_moved_attacks_with_him_in_control() -> None:
     put(s, warrior(YELLOW), G(3, 3), ships=1)
     s.shadow_ctl = 1 << shadow(2)
     s = pending(g, s, Fight())
-    assert isinstance(top(s), PlaceA) and top(s).seat == 0 and choices(g, s) == ["attack with Shadow 2"]
+    assert isinstance(top(s), PlaceAttacker) and top(s).seat == 0 and choices(g, s) == ["attack with Shadow 2"]
 
 
 def test_undefended_loose_ships_are_destroyed_without_a_reward() -> None:
@@ -522,7 +522,7 @@ def test_ships_are_redistributed_before_the_battle() -> None:
     s = do(g, s, "shift ship from Red Warrior")
     s = do(g, s, "shift ship to Red Master")
     s = do(g, s, "stop shifting")
-    assert s.ships[warrior(RED)] == 2 and s.ships[master(RED)] == 2 and isinstance(top(s), PlaceA)
+    assert s.ships[warrior(RED)] == 2 and s.ships[master(RED)] == 2 and isinstance(top(s), PlaceAttacker)
 
 
 def test_allies_join_a_loose_ship_challenger_only_once_someone_defends() -> None:
@@ -554,7 +554,7 @@ def test_the_two_duels_on_the_board_are_fought_at_the_same_time() -> None:
     s = do(g, s, "commit done")
     s = do(g, s, "commit done")
     # the first Duel waits face down while the second is prepared
-    assert s.battle is not None and s.battle["last"] is None and len(s.battle["ready"]) == 1
+    assert s.battle is not None and s.battle.last is None and len(s.battle.ready) == 1
     assert g.observe(s, 1)["private"]["ready_commit"] == [[None, [0, 0, 0, 0, 0]]]
     assert "commit" not in g.observe(s, 1)["public"]["battle"]["ready"][0]
     s = draw(g, s, 0)

@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.content import EVENTS
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.state import CAPTIVE, NOBODY, REMOVED, SLState
-from shadowtable.games.shadowlord.tasks import Build, DrawToHand, Event, EventRoll, Fight, ShiftFrom, TruceQ, TurnStart
+from shadowtable.games.shadowlord.state import CAPTIVE, NOBODY, REMOVED, State
+from shadowtable.games.shadowlord.tasks import (
+    Build,
+    ChooseEventTarget,
+    DrawToHand,
+    Fight,
+    ProposeTruce,
+    RollEvent,
+    ShiftFrom,
+    StartTurn,
+)
 
 from .helpers import (
     BLUE,
@@ -32,9 +41,9 @@ from .helpers import (
 C4 = G(1, 2)
 
 
-def fight(g: ShadowlordGame, s: SLState) -> SLState:
+def fight(g: ShadowlordGame, s: State) -> State:
     s = pending(g, s, Fight())
-    if isinstance(top(s), TruceQ):
+    if isinstance(top(s), ProposeTruce):
         s = do(g, s, "fight")
     while isinstance(top(s), ShiftFrom):
         s = do(g, s, "stop shifting")
@@ -135,7 +144,7 @@ def test_a_vote_tells_its_subject_and_voters_then_only_its_result() -> None:
     g = game(4)
     s = board(g)
     put(s, warrior(BLUE), G(1, 4), ships=3)
-    s = pending(g, s, Event(0, EVENTS.index("spacestorm")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("spacestorm")))
     s = do(g, s, "target seat 1")
     [opened] = heard(2, "vote")
     assert opened["text"] == (
@@ -232,7 +241,7 @@ def test_a_stolen_card_is_named_to_the_thief_and_the_victim_only() -> None:
     g = game(2)
     s = board(g)
     give_hand(s, 1, 10)
-    s = pending(g, s, Event(0, EVENTS.index("steal")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("steal")))
     s = do(g, s, "target seat 1")
     s = chance(g, s, 4)
     public = heard(None, "steal")
@@ -247,7 +256,7 @@ def test_a_stolen_card_is_not_named_to_the_other_seats() -> None:
     g = game(4)
     s = board(g)
     give_hand(s, 2, 10)
-    s = pending(g, s, Event(0, EVENTS.index("steal")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("steal")))
     s = do(g, s, "target seat 2")
     for _ in range(3):
         s = do(g, s, "vote yes")
@@ -282,7 +291,7 @@ def test_bribery_tells_both_rolls_and_the_discarded_value_to_the_briber_only() -
 def test_a_special_event_roll_is_told_with_its_number() -> None:
     g = game(4)
     s = board(g)
-    s = pending(g, s, EventRoll())
+    s = pending(g, s, RollEvent())
     s = chance(g, s, 8)
     [rolled] = heard(None, "special_event")
     assert rolled["data"]["roll"] == 8 and rolled["rule"] == "event"
@@ -313,7 +322,7 @@ def test_the_timer_on_the_starburst_ends_the_game_with_its_cause() -> None:
     s.deck = [0] * 5
     s.discard[0] -= 1
     s.deck[0] += 1
-    s = pending(g, s, TurnStart(), DrawToHand(0), DrawToHand(0))
+    s = pending(g, s, StartTurn(), DrawToHand(0), DrawToHand(0))
     s = draw(g, s, 0)  # reshuffle: the timer reaches the Starburst
     s = draw(g, s, 2)  # then the turn starts on the Starburst
     [end] = heard(None, "end")

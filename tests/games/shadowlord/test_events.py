@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.content import EVENTS
-from shadowtable.games.shadowlord.tasks import Draw, DrawToHand, Event, EventRoll, Move, StormDiscard, Vote
+from shadowtable.games.shadowlord.tasks import (
+    ChooseEventTarget,
+    DiscardStormShip,
+    Draw,
+    DrawToHand,
+    Move,
+    RollEvent,
+    Vote,
+)
 
 from .helpers import (
     BLUE,
@@ -44,19 +52,19 @@ def test_event_table_is_data_with_the_rulebook_pairs() -> None:
 
 def test_draw_two_cards_is_mandatory() -> None:
     g = game(4)
-    s = pending(g, board(g), EventRoll())
+    s = pending(g, board(g), RollEvent())
     s = chance(g, s, 9)
     assert [t for t in s.stack if isinstance(t, Draw)] == [DrawToHand(0)] * 2
-    assert not any(isinstance(t, Event) for t in s.stack)
+    assert not any(isinstance(t, ChooseEventTarget) for t in s.stack)
 
 
 def test_any_other_event_can_be_skipped() -> None:
     g = game(4)
     s = board(g)
     put(s, warrior(BLUE), G(1, 4), ships=2)
-    s = pending(g, s, EventRoll())
+    s = pending(g, s, RollEvent())
     s = chance(g, s, 2)
-    assert top(s) == Event(0, EVENTS.index("defect"))
+    assert top(s) == ChooseEventTarget(0, EVENTS.index("defect"))
     s = do(g, s, "skip event")
     assert settled(s) and s.owner[warrior(BLUE)] == BLUE
 
@@ -65,7 +73,7 @@ def test_defect_in_a_four_player_game_needs_one_yes_vote() -> None:
     g = game(4)
     s = board(g)
     put(s, warrior(BLUE), G(1, 4), ships=2)
-    s = pending(g, s, Event(0, EVENTS.index("defect")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("defect")))
     s = do(g, s, "target Blue Warrior")
     assert top(s) == Vote(1)
     s = do(g, s, "vote no")
@@ -79,7 +87,7 @@ def test_defect_fails_when_every_other_player_votes_no() -> None:
     g = game(3)
     s = board(g)
     put(s, warrior(BLUE), G(1, 4), ships=2)
-    s = pending(g, s, Event(0, EVENTS.index("defect")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("defect")))
     s = do(g, s, "target Blue Warrior")
     s = do(g, s, "vote no")
     s = do(g, s, "vote no")
@@ -90,7 +98,7 @@ def test_defect_in_a_two_player_game_needs_no_vote() -> None:
     g = game(2, modified=True)
     s = board(g)
     put(s, warrior(YELLOW), G(3, 3), ships=1)
-    s = pending(g, s, Event(0, EVENTS.index("defect")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("defect")))
     s = do(g, s, "target Yellow Warrior")
     assert s.owner[warrior(YELLOW)] == RED and settled(s)
 
@@ -107,7 +115,7 @@ def test_defector_among_only_enemy_diplomats_makes_them_retreat() -> None:
     put(s, warrior(BLUE), G(1, 4), ships=2)
     put(s, diplomat(BLUE), G(1, 4))
     put(s, diplomat(YELLOW), G(1, 4))
-    s = pending(g, s, Move(0), Event(0, EVENTS.index("defect")))
+    s = pending(g, s, Move(0), ChooseEventTarget(0, EVENTS.index("defect")))
     s = do(g, s, "target Blue Warrior")
     s = do(g, s, "vote yes")
     s = do(g, s, "vote no")
@@ -123,7 +131,7 @@ def test_characters_on_a_home_planet_cannot_defect() -> None:
     s = board(g)
     put(s, master(RED), G(1, 3), ships=1)
     put(s, diplomat(BLUE), G(2, 4))
-    s = pending(g, s, Event(0, EVENTS.index("defect")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("defect")))
     assert "target Blue Diplomat" not in texts(g, s)
     put(s, diplomat(BLUE), G(1, 4))
     assert "target Blue Diplomat" in texts(g, s) and "target Blue Master" not in texts(g, s)
@@ -139,7 +147,7 @@ def test_escape_frees_a_captive_to_the_masters_galaxy_without_ships() -> None:
     s.supply[RED] += s.ships[warrior(RED)]
     s.ships[warrior(RED)] = 0
     place(s, warrior(RED), -1)
-    s = pending(g, s, Event(0, EVENTS.index("escape")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("escape")))
     s = do(g, s, "target Red Warrior")
     assert s.status[warrior(RED)] == 1 and s.loc[warrior(RED)] == G(1, 2) and s.ships[warrior(RED)] == 0
     assert no_conservation_errors(g, s)
@@ -150,10 +158,10 @@ def test_spacestorm_target_loses_d8_ships_of_his_choice() -> None:
     s = board(g)
     put(s, warrior(YELLOW), G(3, 3), ships=2)
     loose(s, G(3, 3), YELLOW, 3)
-    s = pending(g, s, Event(0, EVENTS.index("spacestorm")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("spacestorm")))
     s = do(g, s, "target seat 1")
     s = chance(g, s, 4)
-    assert top(s) == StormDiscard(1, 4)
+    assert top(s) == DiscardStormShip(1, 4)
     s = do(g, s, "lose ship of Yellow Warrior")
     for _ in range(3):
         s = do(g, s, "lose loose ship in d2")
@@ -165,10 +173,10 @@ def test_spacestorm_loses_at_most_what_the_target_has() -> None:
     g = game(2, modified=True)
     s = board(g)
     put(s, warrior(YELLOW), G(3, 3), ships=1)
-    s = pending(g, s, Event(0, EVENTS.index("spacestorm")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("spacestorm")))
     s = do(g, s, "target seat 1")
     s = chance(g, s, 8)
-    assert top(s) == StormDiscard(1, 1)
+    assert top(s) == DiscardStormShip(1, 1)
 
 
 def test_discover_turns_over_a_disc_and_the_character_may_move_this_turn() -> None:
@@ -176,7 +184,7 @@ def test_discover_turns_over_a_disc_and_the_character_may_move_this_turn() -> No
     s = board(g)
     s.disc[G(1, 0)] = 1
     s.bag[1] = 1  # one Merchant disc
-    s = pending(g, s, Event(0, EVENTS.index("discover")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("discover")))
     s = do(g, s, "discover in a4")
     s = chance(g, s, 1)
     s = do(g, s, "enlist")
@@ -192,7 +200,7 @@ def test_steal_two_random_cards_from_an_attack_hand() -> None:
     g = game(4)
     s = board(g)
     give_hand(s, 2, 7, 10, 0)
-    s = pending(g, s, Event(0, EVENTS.index("steal")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("steal")))
     s = do(g, s, "target seat 2")
     for _ in range(3):
         s = do(g, s, "vote yes")
@@ -206,7 +214,7 @@ def test_spacestorm_in_a_four_player_game_goes_to_a_vote() -> None:
     g = game(4)
     s = board(g)
     put(s, warrior(BLUE), G(1, 4), ships=3)
-    s = pending(g, s, Event(0, EVENTS.index("spacestorm")))
+    s = pending(g, s, ChooseEventTarget(0, EVENTS.index("spacestorm")))
     s = do(g, s, "target seat 1")
     assert top(s) == Vote(1)
     for _ in range(3):

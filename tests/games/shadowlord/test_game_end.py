@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.state import REMOVED, SLState
-from shadowtable.games.shadowlord.tasks import EndTurn, Fight, Surrender, TurnStart
+from shadowtable.games.shadowlord.state import REMOVED, State
+from shadowtable.games.shadowlord.tasks import EndTurn, Fight, StartTurn, Surrender
 
 from .helpers import (
     BLUE,
@@ -29,7 +29,7 @@ from .helpers import (
 C4 = G(1, 2)
 
 
-def banish_shadows(s: SLState) -> None:
+def banish_shadows(s: State) -> None:
     for f in range(LORD, LORD + 9):
         s.boxed[4] += s.ships[f]
         s.ships[f] = 0
@@ -40,7 +40,7 @@ def banish_shadows(s: SLState) -> None:
     s.timer = -1
 
 
-def capture_blue_master(g: ShadowlordGame, s: SLState) -> SLState:
+def capture_blue_master(g: ShadowlordGame, s: State) -> State:
     put(s, warrior(RED), C4, ships=3)
     put(s, master(YELLOW), C4, ships=0)
     s = pending(g, s, Fight())
@@ -75,7 +75,7 @@ def test_other_players_may_surrender_to_the_power_stone_owner() -> None:
     s = board(g, cur=BLUE)
     banish_shadows(s)
     s.stone = master(RED)
-    s = pending(g, s, TurnStart())
+    s = pending(g, s, StartTurn())
     assert top(s) == Surrender(1)
     s = do(g, s, "surrender")
     assert s.seat_out[1] and not s.end
@@ -86,7 +86,7 @@ def test_other_players_may_surrender_to_the_power_stone_owner() -> None:
     s.alive[BLUE] = 0
     for f in (master(BLUE), warrior(BLUE), 9):
         s.status[f] = REMOVED
-    s = pending(g, s, TurnStart())
+    s = pending(g, s, StartTurn())
     s = do(g, s, "surrender")
     assert s.end == "surrender" and s.winner == 0 and g.returns(s) == [1.0, 0.0, 0.0]
 
@@ -103,7 +103,7 @@ def test_a_surrender_ending_is_announced_as_a_surrender() -> None:
     s.alive[BLUE] = 0
     for f in (master(BLUE), warrior(BLUE), 9):
         s.status[f] = REMOVED
-    s = pending(g, s, TurnStart())
+    s = pending(g, s, StartTurn())
     s = do(g, s, "surrender")
     ends = heard(kind="end")
     assert s.end == "surrender" and len(ends) == 1
@@ -113,7 +113,7 @@ def test_a_surrender_ending_is_announced_as_a_surrender() -> None:
 
 def test_no_surrender_while_the_shadowlord_holds_the_stone() -> None:
     g = game(4)
-    s = pending(g, board(g, cur=BLUE), TurnStart())
+    s = pending(g, board(g, cur=BLUE), StartTurn())
     assert not isinstance(top(s), Surrender)
 
 
@@ -137,7 +137,7 @@ def test_turn_cap_truncates_with_zero_returns() -> None:
     g = game(4, turn_cap=3)
     s = board(g)
     s.turn = 3
-    s = pending(g, s, TurnStart())
+    s = pending(g, s, StartTurn())
     assert s.end == "truncated" and g.returns(s) == [0.0] * 4
     summary = g.summary(s)
     assert summary["truncated"] and summary["end_reason"] == "truncated" and len(summary["seats"]) == 4

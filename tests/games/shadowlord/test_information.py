@@ -8,13 +8,13 @@ import pytest
 
 from shadowtable.core import IllegalActionError, InvalidActionError, StateFormatError
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.state import State
 from shadowtable.games.shadowlord.tasks import Build, DrawToHand
 
 from .helpers import BLUE, RED, G, board, do, game, give_hand, give_portrait, pending, put, warrior
 
 
-def sample_state() -> tuple[ShadowlordGame, SLState]:
+def sample_state() -> tuple[ShadowlordGame, State]:
     g = game(4)
     s = board(g)
     give_hand(s, 0, 7, 10)

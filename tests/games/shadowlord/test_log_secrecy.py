@@ -12,20 +12,20 @@ import pytest
 
 from shadowtable.core import InvalidSeatError
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.state import State
 from shadowtable.games.shadowlord.tasks import Build, DrawToHand, PutToVote, StealCard, Vote
 
 from .helpers import RED, board, chance, game, give_hand, pending, vi
 
 
-def one_value_hand(g: ShadowlordGame) -> SLState:
+def one_value_hand(g: ShadowlordGame) -> State:
     """Seat 0 builds holding two 7s and nothing else: every placement uses a 7."""
     s = board(g)
     give_hand(s, 0, 7, 7)
     return pending(g, s, Build(0))
 
 
-def lines(g: ShadowlordGame, s: SLState, text: str) -> dict[int | None, str | None]:
+def lines(g: ShadowlordGame, s: State, text: str) -> dict[int | None, str | None]:
     action = g.parse_action(s, text)
     return {seat: g.event_text(s, action, seat) for seat in [None, *range(g.players)]}
 
@@ -78,7 +78,7 @@ def test_log_lines_do_not_change_with_cards_the_reader_cannot_see() -> None:
     s = one_value_hand(g)
     reader = 1
 
-    def placements(state: SLState) -> set[str | None]:
+    def placements(state: State) -> set[str | None]:
         legal = g.legal_actions(state)
         return {g.event_text(state, a, reader) for a in legal if g.action_to_str(state, a).startswith("place")}
 

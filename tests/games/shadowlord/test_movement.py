@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.state import SLState
-from shadowtable.games.shadowlord.tasks import Fight, Move, PlaceShadow, Reveal, ShadowMove, ShiftFrom, TruceQ
+from shadowtable.games.shadowlord.state import State
+from shadowtable.games.shadowlord.tasks import Fight, Move, MoveShadow, PlaceShadow, ProposeTruce, Reveal, ShiftFrom
 
 from .helpers import (
     BLUE,
@@ -30,7 +30,7 @@ from .helpers import (
 )
 
 
-def moves_of(g: ShadowlordGame, s: SLState, name: str) -> list[str]:
+def moves_of(g: ShadowlordGame, s: State, name: str) -> list[str]:
     return sorted(t for t in texts(g, s) if t.startswith(f"move {name} "))
 
 
@@ -146,7 +146,7 @@ def test_a_diplomat_may_not_enter_an_empty_enemy_home_planet() -> None:
     blue_home = g.ctx.content.home_of[BLUE]
     assert blue_home == G(2, 4)
 
-    def placed(cur: int) -> SLState:
+    def placed(cur: int) -> State:
         s = board(g, cur=cur)
         put(s, diplomat(RED), G(1, 4), ships=1)
         put(s, master(BLUE), G(2, 3), ships=1)
@@ -175,7 +175,7 @@ def test_a_diplomat_with_permission_passes_through_an_enemy_home_planet_but_neve
     g = game(4)
     blue_home = G(2, 4)
 
-    def placed(ships: int) -> SLState:
+    def placed(ships: int) -> State:
         s = board(g)
         put(s, diplomat(RED), G(1, 4), ships=ships)
         put(s, master(BLUE), G(2, 3), ships=1)
@@ -260,9 +260,9 @@ def test_a_diplomat_who_cancels_immunity_lets_his_own_side_in_to_battle() -> Non
     assert "move Red Warrior s" in moves_of(g, s, "Red Warrior")
     s = do(g, s, "move Red Warrior s")
     s = do(g, s, "end movement")
-    assert s.battle is not None and [e[:3] for e in s.battle["plan"]] == [[c4, RED, BLUE]]
+    assert s.battle is not None and [e.to_json()[:3] for e in s.battle.plan] == [[c4, RED, BLUE]]
     assert s.loc[diplomat(RED)] == s.loc[diplomat(BLUE)] == c4
-    assert top(s) == TruceQ(0, 0) and no_conservation_errors(g, s)
+    assert top(s) == ProposeTruce(0, 0) and no_conservation_errors(g, s)
 
 
 def test_a_cancelled_immunity_protects_nobody_else_either() -> None:
@@ -381,7 +381,7 @@ def test_moving_a_shadow_needs_a_ship_and_a_vote_else_it_returns() -> None:
     put(s, shadow(3), G(3, 3), ships=1)
     put(s, warrior(YELLOW), G(3, 4), ships=1)
     put(s, diplomat(BLUE), G(2, 3))
-    s = pending(g, s, ShadowMove(0))
+    s = pending(g, s, MoveShadow(0))
     options = sorted(t for t in texts(g, s) if t.startswith("move Shadow 3"))
     assert options == ["move Shadow 3 e", "move Shadow 3 s", "move Shadow 3 w"]  # not the Diplomat's
     s = do(g, s, "move Shadow 3 e")
@@ -396,7 +396,7 @@ def test_shadow_may_not_enter_home_fortress_or_own_galaxy() -> None:
     put(s, shadow(3), G(1, 1), ships=1)
     put(s, warrior(RED), G(0, 1), ships=1)
     put(s, shadow(4), G(3, 2), ships=1)
-    s = pending(g, s, ShadowMove(0))
+    s = pending(g, s, MoveShadow(0))
     moves = [t for t in texts(g, s) if t.startswith("move Shadow")]
     assert "move Shadow 3 n" not in moves and "move Shadow 3 w" in moves
     assert "move Shadow 4 n" not in moves and "move Shadow 4 s" not in moves  # fortress, yellow home
@@ -419,7 +419,7 @@ def test_a_shadow_meeting_another_shadow_may_rearrange_their_ships() -> None:
     s = board(g)
     put(s, shadow(3), G(3, 3), ships=4)
     put(s, shadow(4), G(3, 4), ships=1)
-    s = pending(g, s, ShadowMove(0))
+    s = pending(g, s, MoveShadow(0))
     s = do(g, s, "move Shadow 3 e")
     assert isinstance(top(s), ShiftFrom)
     s = do(g, s, "shift ship from Shadow 3")

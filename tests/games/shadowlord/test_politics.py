@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, State
 from shadowtable.games.shadowlord.tasks import (
+    AnswerOffer,
     Build,
+    ChooseEventTarget,
     Dismiss,
-    DismissTo,
     Enlist,
-    Event,
     Fight,
+    GiveDismissed,
     Move,
-    OfferReply,
-    PlaceChar,
+    PlaceCharacter,
     PlaceTraded,
-    TruceQ,
+    ProposeTruce,
     Vote,
     Want,
 )
@@ -49,7 +49,7 @@ from .helpers import (
 )
 
 
-def bribe_setup() -> tuple[ShadowlordGame, SLState]:
+def bribe_setup() -> tuple[ShadowlordGame, State]:
     g = game(4)
     s = board(g)
     put(s, warrior(BLUE), G(1, 3), ships=2)
@@ -176,7 +176,7 @@ def test_current_player_is_spared_the_retreat_clauses_until_step_4_ends() -> Non
     assert s.loc[diplomat(RED)] == G(3, 0)
 
 
-def seven(s: SLState, colour: int) -> None:
+def seven(s: State, colour: int) -> None:
     """Give ``colour`` seven characters: its three plus four disc characters."""
     for f in (12, 13, 16, 20):
         put(s, f, G(1, 2), ships=0, owner=colour)
@@ -240,7 +240,7 @@ def test_vote_is_secret_until_everyone_voted_and_one_yes_passes() -> None:
     g = game(4)
     s = board(g)
     put(s, warrior(BLUE), G(1, 4), ships=1)
-    s = pending(g, s, Event(0, 1))
+    s = pending(g, s, ChooseEventTarget(0, 1))
     s = do(g, s, "target Blue Warrior")
     s = do(g, s, "vote yes")
     assert g.observe(s, 2)["public"]["vote"]["votes"][1] == -2
@@ -256,7 +256,7 @@ def test_after_the_vote_each_voter_still_sees_his_own_vote_and_only_his() -> Non
     g = game(4)
     s = board(g)
     put(s, warrior(BLUE), G(1, 4), ships=1)
-    s = pending(g, s, Event(0, 1))
+    s = pending(g, s, ChooseEventTarget(0, 1))
     s = do(g, s, "target Blue Warrior")
     s = do(g, s, "vote yes")  # seat 1
     s = do(g, s, "vote no")  # seat 2
@@ -281,12 +281,12 @@ def test_voting_is_suspended_with_two_players_left() -> None:
     put(s, warrior(BLUE), G(1, 4), ships=1)
     s.seat_out[2] = s.seat_out[3] = 1
     s.alive[YELLOW] = s.alive[GREEN] = 0
-    s = pending(g, s, Event(0, 1))
+    s = pending(g, s, ChooseEventTarget(0, 1))
     s = do(g, s, "target Blue Warrior")
     assert s.owner[warrior(BLUE)] == RED and settled(s)
 
 
-def offer(g: ShadowlordGame, s: SLState, target: int, *items: str) -> SLState:
+def offer(g: ShadowlordGame, s: State, target: int, *items: str) -> State:
     s = do(g, s, f"make offer to seat {target}")
     for item in items:
         s = do(g, s, item)
@@ -300,7 +300,7 @@ def test_trade_power_cards_between_attack_hands() -> None:
     give_hand(s, 1, 10)
     s = pending(g, s, Build(0))
     s = offer(g, s, 1, "offer to give card 7", "offer to want card 10")
-    assert top(s) == OfferReply(1)
+    assert top(s) == AnswerOffer(1)
     s = do(g, s, "accept offer")
     assert hand(s, 0) == [0, 0, 0, 0, 1] and hand(s, 1) == [0, 0, 0, 1, 0] and top(s) == Build(0)
 
@@ -417,7 +417,7 @@ def test_a_truce_can_be_revoked_and_the_battle_happens() -> None:
     s = do(g, s, "revoke truce in c4")
     assert not s.truce
     s = do(g, s, "end building")
-    assert s.battle is not None and isinstance(top(s), TruceQ)
+    assert s.battle is not None and isinstance(top(s), ProposeTruce)
 
 
 def test_a_permission_can_be_revoked() -> None:
@@ -462,7 +462,7 @@ def test_several_players_want_the_dismissed_character_and_a_payment_can_be_asked
     s = do(g, s, "dismiss Merchant M1")
     s = do(g, s, "take character")
     s = do(g, s, "take character")
-    assert top(s) == DismissTo(0, 16, 0b110)
+    assert top(s) == GiveDismissed(0, 16, 0b110)
     s = offer(g, s, 2, "offer to want card 10")
     s = do(g, s, "accept offer")
     s = do(g, s, "dismiss to seat 2")
@@ -475,7 +475,7 @@ def test_a_given_character_goes_to_an_alliance_with_room_when_placed() -> None:
     s = board(g)
     seven(s, RED)
     put(s, warrior(YELLOW), G(3, 3), ships=1)
-    s = pending(g, s, PlaceChar(0, 14, RED))
+    s = pending(g, s, PlaceCharacter(0, 14, RED))
     s = do(g, s, "place in d2")
     assert s.owner[14] == YELLOW and s.loc[14] == G(3, 3) and no_conservation_errors(g, s)
 

@@ -14,7 +14,7 @@ from shadowtable.core.kernel import Automatic, Chance, Decision, task_kind
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.games.shadowlord import tasks
 from shadowtable.games.shadowlord.rules import KERNEL, RULEBOOK
-from shadowtable.games.shadowlord.tasks import Build, ChanceNode, SeatDecision, TruceQ
+from shadowtable.games.shadowlord.tasks import Build, ChanceNode, ProposeTruce, SeatDecision
 
 from .helpers import RED, G, board, game, pending, put, warrior
 
@@ -53,8 +53,8 @@ def test_every_decision_has_a_prompt_a_rule_and_public_fields_it_really_has() ->
 
 
 def test_kinds_keep_their_names_in_data() -> None:
-    assert task_kind(TruceQ) == "truce_q" and task_kind(tasks.PlaceD) == "place_d"
-    assert TruceQ(0, 2).to_json() == {"task": "truce_q", "seat": 0, "battle": 2}
+    assert task_kind(ProposeTruce) == "propose_truce" and task_kind(tasks.PlaceDefender) == "place_defender"
+    assert ProposeTruce(0, 2).to_json() == {"task": "propose_truce", "seat": 0, "battle": 2}
     assert RULEBOOK.task_from_json({"task": "enlist", "seat": 1, "figure": 14, "galaxy": 6, "discovered": True}) == (
         tasks.Enlist(1, 14, 6, True)
     )

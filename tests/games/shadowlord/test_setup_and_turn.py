@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from shadowtable.core import CHANCE
 from shadowtable.games.shadowlord.game import ShadowlordGame
-from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.state import State
 from shadowtable.games.shadowlord.tasks import (
-    AfterDraw,
+    AnswerOffer,
     Build,
-    BuildStart,
     DrawToHand,
     EndTurn,
-    First,
+    FinishDraws,
     Move,
-    OfferReply,
-    PortraitCards,
-    SetupShip,
+    PlacePortraitCards,
+    PlaceStartingShip,
+    QueueTurnSteps,
+    RollFirstPlayer,
     ShiftFrom,
-    TurnBody,
-    TurnStart,
+    StartBuild,
+    StartTurn,
     Vote,
 )
 
@@ -61,16 +61,16 @@ def test_setup_places_three_rings_home_and_shadows_in_fortress() -> None:
     assert s.stone == LORD and s.ships[LORD] == 5 and s.ships[shadow(1)] == 0
     assert sum(s.disc) == 20 and s.disc[FORTRESS] == 0 and all(s.disc[h] == 0 for h in homes.values())
     assert sum(s.deck) == 50 and s.timer == 6
-    assert g.current_player(s) == CHANCE and top(s) == First()
+    assert g.current_player(s) == CHANCE and top(s) == RollFirstPlayer()
 
 
 def test_first_player_roll_then_each_player_places_three_ships() -> None:
     g = game(4)
     s = chance(g, g.initial_state(), 2)  # seat 2 (yellow) plays first
-    assert s.cur == YELLOW and top(s) == SetupShip(2, YELLOW)
+    assert s.cur == YELLOW and top(s) == PlaceStartingShip(2, YELLOW)
     for _ in range(3):
         s = do(g, s, "ship to Yellow Warrior")
-    assert s.ships[warrior(YELLOW)] == 3 and top(s) == SetupShip(3, GREEN)
+    assert s.ships[warrior(YELLOW)] == 3 and top(s) == PlaceStartingShip(3, GREEN)
     assert no_conservation_errors(g, s)
 
 
@@ -130,7 +130,7 @@ def test_draw_one_card_plus_one_per_controlled_ruins() -> None:
     s = board(g)
     put(s, warrior(RED), G(1, 1), ships=1)
     put(s, master(RED), G(1, 3), ships=1)
-    s = pending(g, s, TurnBody())
+    s = pending(g, s, QueueTurnSteps())
     draws = [t for t in s.stack if isinstance(t, DrawToHand)]
     assert len(draws) == 3
 
@@ -150,7 +150,7 @@ def test_timer_on_the_starburst_at_turn_start_means_the_shadowlord_wins() -> Non
     g = game(4)
     s = board(g)
     s.timer = 0
-    s = pending(g, s, TurnStart())
+    s = pending(g, s, StartTurn())
     assert s.end == "shadowlord_timer" and g.returns(s) == [0.0] * 4
     assert "Starburst" in g.observe(s, 0)["outcome"]
 
@@ -159,10 +159,10 @@ def test_timer_every_turn_option_moves_one_notch_per_turn() -> None:
     g = game(4, timer_mode="every_turn")
     s = board(g)
     s.timer = 10
-    s = pending(g, s, AfterDraw())
+    s = pending(g, s, FinishDraws())
     assert s.timer == 9
     g2 = game(4)
-    s2 = pending(g2, board(g2), AfterDraw())
+    s2 = pending(g2, board(g2), FinishDraws())
     assert s2.timer == 6
 
 
@@ -177,9 +177,9 @@ def test_place_card_under_a_portrait_during_own_turn() -> None:
     assert "place card 4 under Blue Warrior" not in texts(g, s)
 
 
-def play_to_the_fight(g: ShadowlordGame, s: SLState, step_one: int, discard: bool = False) -> SLState:
+def play_to_the_fight(g: ShadowlordGame, s: State, step_one: int, discard: bool = False) -> State:
     """Run Red's turn from Step 1 (drawing ``step_one``; no Special Event) to Step 6."""
-    s = pending(g, s, TurnBody())
+    s = pending(g, s, QueueTurnSteps())
     s = draw(g, s, step_one)
     s = chance(g, s, 7)  # 2d8 = 7: no Special Event
     if discard:
@@ -211,12 +211,12 @@ def test_cards_can_go_under_portraits_after_the_last_battle_before_the_turn_pass
     s = do(g, s, "commit done")
     s = draw(g, s, 10)  # the Duel reward
     assert s.cur == RED and hand(s, 0) == [0, 0, 1, 0, 1]
-    assert top(s) == PortraitCards(0)
+    assert top(s) == PlacePortraitCards(0)
     options = texts(g, s)
     assert "end turn" in options and "place card 10 under Red Master" in options
     assert not any(t.startswith("bribe") for t in options)  # a Battle was fought this turn
     s = do(g, s, "place card 10 under Red Master")
-    assert s.pcards[master(RED) * 5 + 4] == 1 and top(s) == PortraitCards(0)
+    assert s.pcards[master(RED) * 5 + 4] == 1 and top(s) == PlacePortraitCards(0)
     s = do(g, s, "end turn")
     assert s.cur == BLUE and hand(s, 0) == [0, 0, 1, 0, 0] and no_conservation_errors(g, s)
 
@@ -230,7 +230,7 @@ def test_no_placement_offer_after_the_fight_with_nothing_left_to_do() -> None:
     assert hand(s, 0) == [0] * 5 and s.cur == BLUE
     s = board(g)
     give_hand(s, 0, 7)
-    s = pending(g, s, EndTurn(), PortraitCards(0))
+    s = pending(g, s, EndTurn(), PlacePortraitCards(0))
     s = do(g, s, "place card 7 under Red Warrior")
     assert s.cur == BLUE and s.pcards[warrior(RED) * 5 + 3] == 1
 
@@ -248,18 +248,18 @@ def test_bribery_and_offers_after_the_fight_in_a_turn_without_a_battle() -> None
     put(s, warrior(BLUE), G(1, 3), ships=1)
     give_hand(s, 0, 4, 4, 4)
     s = play_to_the_fight(g, s, step_one=4, discard=False)
-    assert s.cur == RED and top(s) == PortraitCards(0)
+    assert s.cur == RED and top(s) == PlacePortraitCards(0)
     options = texts(g, s)
     assert "bribe Blue Warrior with four 4s" in options and "make offer to seat 1" in options
     s = do(g, s, "bribe Blue Warrior with four 4s")
     assert s.bribed and hand(s, 0) == [0] * 5
     s = chance(g, s, 8)  # the briber rolls 8
     s = chance(g, s, 1)  # the owner rolls 1
-    assert s.owner[warrior(BLUE)] == RED and top(s) == PortraitCards(0)
+    assert s.owner[warrior(BLUE)] == RED and top(s) == PlacePortraitCards(0)
     s = do(g, s, "make offer to seat 1")
     s = do(g, s, "offer to want card 7")
     s = do(g, s, "send offer")
-    assert isinstance(top(s), OfferReply) and top(s).seat == 1
+    assert isinstance(top(s), AnswerOffer) and top(s).seat == 1
     s = do(g, s, "refuse offer")
     # Nothing is left to do (no card, the Bribery and the turn's one offer used): the turn passes.
     assert s.cur == BLUE and no_conservation_errors(g, s)
@@ -277,7 +277,7 @@ def test_build_three_ships_per_merchant_and_space_base() -> None:
     g = game(4)
     s = board(g)
     put(s, 16, G(0, 0), owner=RED)  # a Merchant on a Space Base
-    s = pending(g, s, BuildStart())
+    s = pending(g, s, StartBuild())
     assert s.pool == 6 and top(s) == Build(0)
     s = do(g, s, "ship to Merchant M1")
     s = do(g, s, "loose ship in a5")

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.board import control
 from shadowtable.games.shadowlord.state import REMOVED
-from shadowtable.games.shadowlord.tasks import Build, CallOwn, EndTurn, Fight, FightOrder, Move, PlaceA, SendAlly
+from shadowtable.games.shadowlord.tasks import (
+    Build,
+    CallOwnCharacter,
+    ChooseNextBattle,
+    EndTurn,
+    Fight,
+    Move,
+    PlaceAttacker,
+    SendAlly,
+)
 
 from .helpers import (
     BLUE,
@@ -73,9 +82,9 @@ def test_the_attacker_chooses_the_order_of_battles() -> None:
     s = pending(g, s, Fight())
     s = do(g, s, "fight")
     s = do(g, s, "fight")
-    assert top(s) == FightOrder(0)
+    assert top(s) == ChooseNextBattle(0)
     s = do(g, s, "fight in d2")
-    assert isinstance(top(s), PlaceA) and [t for t in texts(g, s) if t.startswith("attack")] == [
+    assert isinstance(top(s), PlaceAttacker) and [t for t in texts(g, s) if t.startswith("attack")] == [
         "attack with Red Master"
     ]
 
@@ -129,7 +138,7 @@ def test_two_player_defender_brings_one_from_each_alliance_attacker_from_the_oth
     put(s, warrior(YELLOW), G(0, 1), ships=2)
     s = pending(g, s, Fight())
     s = do(g, s, "fight")
-    assert top(s) == CallOwn(1, 0, BLUE)
+    assert top(s) == CallOwnCharacter(1, 0, BLUE)
     s = do(g, s, "call in Blue Master")
     assert top(s) == SendAlly(0, 0, YELLOW) and "send to attacker Yellow Warrior" in texts(g, s)
     assert "send to defender Yellow Warrior" not in texts(g, s)

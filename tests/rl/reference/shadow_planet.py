@@ -56,7 +56,7 @@ class ReferenceShadowPlanetEncoder(BlockEncoder):
         rules = getattr(game, "ctx", None)
         self.players = game.players
         self.cards = int(rules.num_cards) if rules is not None else 121
-        content = rules.c if rules is not None else None
+        content = rules.content if rules is not None else None
         self.countdown_max = float(content.countdown_max) if content is not None else 12.0
         self.repair_max = float(content.repair_max) if content is not None else 10.0
         self.threat_max = float(content.threat_max) if content is not None else 8.0

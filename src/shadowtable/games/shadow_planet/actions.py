@@ -32,3 +32,29 @@ MOVE_BACK = ADVANCE + 1  # move the Countdown Indicator back
 DECK = MOVE_BACK + 1  # +Location: take the top card of its deck
 IDENTITY = DECK + 4  # +Character: choose this identity on a tie
 NUM_ACTIONS = IDENTITY + 6
+
+BLOCKS: tuple[tuple[str, int, int], ...] = (
+    ("pick", PICK, 6),
+    ("play", PLAY, NUM_CARDS_MAX),
+    ("choose", CHOOSE, NUM_CARDS_MAX),
+    ("place", PLACE, NUM_CARDS_MAX),
+    ("discard", DISCARD, NUM_CARDS_MAX),
+    ("done", DONE, 1),
+    ("goto", GOTO, 4),
+    ("enter", ENTER, 7),
+    ("drive", DRIVE, 8),
+    ("ride", RIDE, 1),
+    ("stay", STAY, 1),
+    ("cancel", CANCEL, 6),
+    ("seat", SEAT, 5),
+    ("colour", COLOUR, 5),
+    ("use", USE, 1),
+    ("skip", SKIP, 1),
+    ("resolve", RESOLVE, 2),
+    ("leave", LEAVE, 1),
+    ("advance", ADVANCE, 1),
+    ("move_back", MOVE_BACK, 1),
+    ("deck", DECK, 4),
+    ("identity", IDENTITY, 6),
+)
+"""Every block of action ids: ``(name, first id, size)``, in order (the same form as Shadowlord!'s)."""

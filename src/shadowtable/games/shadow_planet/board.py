@@ -100,21 +100,21 @@ def move_openly(s: State, card: int, zone: int) -> None:
 
 def set_threat(r: Context, s: State, value: int) -> None:
     """Move the Threat Indicator (clamped); reaching the end latches the game end."""
-    s.threat = max(0, min(r.c.threat_max, value))
-    if s.threat >= r.c.threat_max:
+    s.threat = max(0, min(r.content.threat_max, value))
+    if s.threat >= r.content.threat_max:
         s.latched |= END_THREAT
 
 
 def set_repair(r: Context, s: State, value: int) -> None:
     """Move the Repair Indicator (clamped); 0 latches the game end."""
-    s.repair = max(0, min(r.c.repair_max, value))
+    s.repair = max(0, min(r.content.repair_max, value))
     if s.repair == 0:
         s.latched |= END_REPAIR
 
 
 def set_countdown(r: Context, s: State, value: int) -> None:
     """Move the Countdown Indicator (clamped); 0 latches the game end."""
-    s.countdown = max(0, min(r.c.countdown_max, value))
+    s.countdown = max(0, min(r.content.countdown_max, value))
     if s.countdown == 0:
         s.latched |= END_COUNTDOWN
 

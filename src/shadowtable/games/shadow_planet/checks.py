@@ -24,7 +24,7 @@ def conservation_errors(r: Context, s: State) -> list[str]:
         errors.append("a card is in an unknown zone")
     elif s.zones != M.zone_index(s.where):
         errors.append("the zone index disagrees with the cards' zones")
-    total_markers = r.c.markers_per_colour * 5
+    total_markers = r.content.markers_per_colour * 5
     on_sections = sum(bin(m).count("1") for m in s.section_markers)
     have = sum(s.pool) + sum(s.sheets) + on_sections
     if have != total_markers:
@@ -32,6 +32,6 @@ def conservation_errors(r: Context, s: State) -> list[str]:
     for colour in range(5):
         count = s.pool[colour] + sum(s.sheets[seat * 5 + colour] for seat in range(s.n))
         count += sum(1 for m in s.section_markers if (m >> colour) & 1)
-        if count != r.c.markers_per_colour:
-            errors.append(f"colour {colour}: {count} Markers instead of {r.c.markers_per_colour}")
+        if count != r.content.markers_per_colour:
+            errors.append(f"colour {colour}: {count} Markers instead of {r.content.markers_per_colour}")
     return errors

@@ -18,25 +18,25 @@ class Context:
     """Everything the rules look up while playing: content, options, precomputed tables."""
 
     def __init__(self, content: Content, players: int, options: dict[str, Any]) -> None:
-        self.c = content
-        self.n = players
+        self.content = content
+        self.players = players
         self.options = options
         self.num_cards = content.num_cards
-        self.ctype = content.card_type
-        self.cards_of_type = tuple(tuple(c for c, t in enumerate(self.ctype) if t == k) for k in range(5))
+        self.card_type = content.card_type
+        self.cards_of_type = tuple(tuple(c for c, t in enumerate(self.card_type) if t == k) for k in range(5))
         """Card ids of each type (0 Move .. 4 Attack), ascending."""
-        self.cvalue = content.card_value
+        self.card_value = content.card_value
         self.forbid = [0] * self.num_cards
         self.excl = [0] * self.num_cards
         self.aura: list[tuple[int, bool] | None] = [None] * self.num_cards
-        self.eot: list[bool | None] = [None] * self.num_cards
+        self.end_of_turn: list[bool | None] = [None] * self.num_cards
         self.swap = [False] * self.num_cards
-        self.vplay: list[tuple[int, bool, bool] | None] = [None] * self.num_cards
+        self.vehicle_play: list[tuple[int, bool, bool] | None] = [None] * self.num_cards
         self.endgame: list[list[tuple[str, int, int]]] = [[] for _ in range(self.num_cards)]
         for card, effects in enumerate(content.card_effects):
             for e in effects:
                 self._card_effect(card, e)
-        self.eot_cards = tuple(card for card, face_up in enumerate(self.eot) if face_up is not None)
+        self.end_of_turn_cards = tuple(card for card, face_up in enumerate(self.end_of_turn) if face_up is not None)
         """Cards that leave for the Messages pile at the end of the turn they are played in."""
         self.type_mask = tuple(sum(1 << c for c in cards) for cards in self.cards_of_type)
         """Per card type: the bitmask of its cards."""
@@ -57,7 +57,7 @@ class Context:
         self.walk_dist = _shortest_paths(walk_cost)
         """Cheapest Move cost on foot between two Locations (``NO_PATH``: none)."""
         self.walk_reach = [[d < NO_PATH for d in row] for row in self.walk_dist]
-        self.colour_char = {col: ch for ch, col in enumerate(content.char_colour) if col >= 0}
+        self.colour_character = {col: ch for ch, col in enumerate(content.char_colour) if col >= 0}
         self.robot = content.char_colour.index(-1)
         self.repair_start = content.repair_start[players]
 
@@ -71,24 +71,24 @@ class Context:
         elif kind == "aura_search":
             self.aura[card] = (e["amount"], e["include_self"])
         elif kind == "end_of_turn_to_messages":
-            self.eot[card] = e["face_up"]
+            self.end_of_turn[card] = e["face_up"]
         elif kind == "swap_with_player":
             self.swap[card] = True
         elif kind == "vehicle_into_play":
-            self.vplay[card] = (self.vehicle_index(e["vehicle"]), e["discard_to_messages"], e["value_counts"])
+            self.vehicle_play[card] = (self.vehicle_index(e["vehicle"]), e["discard_to_messages"], e["value_counts"])
         elif kind == "endgame_count":
             self.endgame[card].append((e["objective"], types.index(e["type"]), e["count"]))
 
     def vehicle_index(self, name: str) -> int:
         """Index of a Vehicle by id or name (content ids are lower-case names)."""
-        for i, vname in enumerate(self.c.vehicle_names):
+        for i, vname in enumerate(self.content.vehicle_names):
             if vname.lower() == name.lower():
                 return i
         raise ValueError(f"unknown vehicle {name!r}")
 
     def section_index(self, name: str) -> int:
         """Index of a Section by id (``graveyard``) or name."""
-        for i, sname in enumerate(self.c.section_names):
+        for i, sname in enumerate(self.content.section_names):
             if sname.lower().replace(" ", "_").startswith(name.lower()) or sname.lower() == name.lower():
                 return i
         raise ValueError(f"unknown section {name!r}")

@@ -19,7 +19,7 @@ from shadowtable.games.shadow_planet.rules.endgame import outcome
 from shadowtable.games.shadow_planet.setup import new_state
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.summary import summary
-from shadowtable.games.shadow_planet.tasks import DiscardMessage, StepMove
+from shadowtable.games.shadow_planet.tasks import DiscardMessage, PlayMoveCards
 
 MAX_ROUNDS = 60
 """Rounds can never exceed this: the Countdown advances at least 1 per round and only the
@@ -60,7 +60,7 @@ class ShadowPlanetGame(Game[State]):
     SPEC = GameSpec(
         id="shadow-planet",
         name="The Shadow Planet",
-        version="1.2.0",
+        version="1.2.1",
         min_players=3,
         max_players=5,
         num_distinct_actions=A.NUM_ACTIONS,
@@ -160,7 +160,7 @@ class ShadowPlanetGame(Game[State]):
     def preview_details(self, after: State) -> dict[str, Any]:
         """During step I, Move: where the points played so far could take the Character on foot."""
         top = after.stack[-1]
-        if isinstance(top, StepMove) and top.drive < 0 and top.total > 0:
+        if isinstance(top, PlayMoveCards) and top.drive < 0 and top.total > 0:
             return {"reach": movement.reachable(self.ctx, after, top.total)}
         return {}
 

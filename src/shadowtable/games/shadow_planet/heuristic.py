@@ -102,11 +102,11 @@ class View:
         self.role = rules.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
         self.my_char: int = obs["seat_char"][seat]
         self.hand: list[int] = gear_cards(obs, self.my_char) if self.my_char >= 0 else []
-        self.location_types = location_type_counts(tuple(rules.card_home), tuple(rules.ctype))
+        self.location_types = location_type_counts(tuple(rules.card_home), tuple(rules.card_type))
 
     def ctype(self, card: int) -> int:
         """The card's type (0 Move .. 4 Attack)."""
-        return int(self.r.ctype[card])
+        return int(self.r.card_type[card])
 
     def markers(self, ch: int) -> int:
         """Markers of Character ``ch``'s colour on this seat's sheet (the Robot: none ever)."""
@@ -333,13 +333,13 @@ def location_value(view: View, loc: int) -> float:
 
 def move_cards_in_hand(view: View, reserved: set[int]) -> list[int]:
     """Playable Move cards (not reserved, not the Crawler), highest value first."""
-    cards = [c for c in view.hand if view.ctype(c) == MOVE_T and c not in reserved and view.r.vplay[c] is None]
-    return sorted(cards, key=lambda c: (-view.r.cvalue[c], c))
+    cards = [c for c in view.hand if view.ctype(c) == MOVE_T and c not in reserved and view.r.vehicle_play[c] is None]
+    return sorted(cards, key=lambda c: (-view.r.card_value[c], c))
 
 
 def drive_reach(view: View, vehicle: int, cards: Sequence[int]) -> int:
     """Move points a driver gets from ``cards`` with the Vehicle's bonus."""
-    total = sum(view.r.cvalue[c] for c in cards)
+    total = sum(view.r.card_value[c] for c in cards)
     kind, amount = view.r.vehicle_bonus[vehicle]
     return total * amount if kind == "multiply_total" else total + amount * len(cards)
 
@@ -360,7 +360,7 @@ def decide_move_step(view: View, legal: list[int]) -> int:
     here = int(obs["char_loc"][active])
     reserved = reserved_cards(view)
     playable = [a - A.PLAY for a in legal if A.PLAY <= a < A.CHOOSE]
-    crawler_card = [c for c in playable if view.r.vplay[c] is not None]
+    crawler_card = [c for c in playable if view.r.vehicle_play[c] is not None]
     if crawler_card and view.role != GUARDIAN and obs["vehicle_loc"][CRAWLER] < 0:
         return A.PLAY + crawler_card[0]
     moves = [c for c in move_cards_in_hand(view, reserved) if c in playable]
@@ -390,7 +390,7 @@ def drive_reach_played(view: View, vehicle: int) -> int:
 
 def walking_need(view: View, here: int, moves: Sequence[int]) -> int:
     """Move points to play for: a better Location, else a useful Section here, else none."""
-    total = sum(view.r.cvalue[c] for c in moves) + int(view.data["total"])
+    total = sum(view.r.card_value[c] for c in moves) + int(view.data["total"])
     dest = best_destination(view, here, total)
     if dest != here:
         return int(view.r.link_cost[here][dest])
@@ -426,7 +426,7 @@ def spare_after_entry(view: View, entry: int) -> list[int]:
         if spent <= 0:
             break
         left.remove(card)
-        spent -= view.r.cvalue[card]
+        spent -= view.r.card_value[card]
     return left
 
 
@@ -478,7 +478,7 @@ def decide_play_type(view: View, legal: list[int], step_type: int) -> int:
 def worth_playing(view: View, card: int, step_type: int) -> bool:
     if view.r.forbid[card]:
         return False  # e.g. Smoking would forbid the seat's own Get step
-    if view.r.eot[card] is not None:
+    if view.r.end_of_turn[card] is not None:
         return message_value(view, card) > 0 and keep_value(view, card) < 1.0
     if view.r.swap[card]:
         return False
@@ -544,32 +544,32 @@ def decide_messages_discard(view: View, legal: list[int]) -> int:
 
 
 DECIDERS = {
-    "draft_pick": decide_draft,
+    "pick_character": decide_draft,
     "cancel_ability": decide_cancel,
-    "give_seat": decide_give_seat,
-    "section_give_seat": decide_give_seat,
-    "give_colour": decide_give_colour,
-    "section_give_colour": decide_give_colour,
-    "free_move": decide_reed,
-    "step_move": decide_move_step,
-    "ride_ask": decide_ride,
-    "move_points": decide_walk,
-    "drive_fallback": decide_fallback,
-    "step_search": lambda v, legal: decide_play_type(v, legal, SEARCH_T),
+    "choose_marker_seat": decide_give_seat,
+    "choose_section_marker_seat": decide_give_seat,
+    "choose_marker_colour": decide_give_colour,
+    "choose_section_marker_colour": decide_give_colour,
+    "move_for_free": decide_reed,
+    "play_move_cards": decide_move_step,
+    "ask_rider": decide_ride,
+    "spend_move_points": decide_walk,
+    "drive_elsewhere": decide_fallback,
+    "play_search_cards": lambda v, legal: decide_play_type(v, legal, SEARCH_T),
     "reorder": decide_reorder,
-    "step_get": lambda v, legal: decide_play_type(v, legal, GET_T),
-    "step_repair": lambda v, legal: decide_play_type(v, legal, REPAIR_T),
-    "step_attack": lambda v, legal: decide_play_type(v, legal, ATTACK_T),
-    "scrap_give": decide_give_card,
-    "scrap_take": decide_give_card,
-    "section_choice": decide_section,
-    "reveal_pick": decide_reveal,
+    "play_get_cards": lambda v, legal: decide_play_type(v, legal, GET_T),
+    "play_repair_cards": lambda v, legal: decide_play_type(v, legal, REPAIR_T),
+    "play_attack_cards": lambda v, legal: decide_play_type(v, legal, ATTACK_T),
+    "give_scrap_card": decide_give_card,
+    "return_scrap_card": decide_give_card,
+    "choose_section_effect": decide_section,
+    "show_reveal_card": decide_reveal,
     "remove_message": decide_accommodation,
     "take_robot_card": decide_take_card,
     "give_robot_card": decide_give_card,
     "adjust_countdown": decide_decompression,
     "choose_deck": decide_graveyard,
-    "temple_pick": decide_temple,
+    "pick_temple_card": decide_temple,
     "discard_message": decide_messages_discard,
     "choose_identity": decide_identity,
 }

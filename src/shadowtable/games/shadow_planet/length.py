@@ -51,14 +51,14 @@ def section_effect_steps(effect: Mapping[str, Any]) -> int:
 
 def location_cards(ctx: Context) -> list[int]:
     """Cards in each Location deck at the start (a Location deck never gains a card)."""
-    return [sum(1 for home in ctx.c.card_home if home == deck) for deck in range(4)]
+    return [sum(1 for home in ctx.content.card_home if home == deck) for deck in range(4)]
 
 
 def countdown_back(ctx: Context) -> int:
     """The most one Section effect moves the Countdown back."""
     amounts = [
         int(effect["amount"])
-        for reveals in ctx.c.section_reveals
+        for reveals in ctx.content.section_reveals
         for reveal in reveals
         for effect in reveal.effects
         if effect["kind"] == "countdown_adjust"
@@ -82,8 +82,8 @@ def most_rounds(ctx: Context) -> int:
     more: ``B`` is at most ``countdown_back * ceil(n / reveal_count)`` per card of the game.
     """
     search_cards = len(ctx.cards_of_type[SEARCH_TYPE])
-    per_card = countdown_back(ctx) * -(-ctx.n // ctx.c.reveal_count)
-    return ctx.c.countdown_start + search_cards + per_card * ctx.num_cards
+    per_card = countdown_back(ctx) * -(-ctx.players // ctx.content.reveal_count)
+    return ctx.content.countdown_start + search_cards + per_card * ctx.num_cards
 
 
 def most_round_steps(ctx: Context) -> int:
@@ -98,7 +98,7 @@ def most_round_steps(ctx: Context) -> int:
     three swap questions per swap card; ``n`` discards and ``reveal_count`` reveals of the
     Messages pile.
     """
-    c, n = ctx.c, ctx.n
+    c, n = ctx.content, ctx.players
     abilities = sum(ability_decisions(effect) for effects in c.char_controlled for effect in effects)
     section = 1 + max(
         sum(reveal.cost) + sum(section_effect_steps(effect) for effect in reveal.effects)
@@ -107,7 +107,7 @@ def most_round_steps(ctx: Context) -> int:
     )
     turn = ACTION_STEPS + 1 + (n - 1) + 1 + (max(location_cards(ctx)) - 1) + section
     link = min(c.link_cost[a][b] for a in range(4) for b in range(4) if ctx.walk_ok[a][b])
-    walking = sum(ctx.cvalue[card] for card in ctx.cards_of_type[MOVE_TYPE]) // link
+    walking = sum(ctx.card_value[card] for card in ctx.cards_of_type[MOVE_TYPE]) // link
     swaps = 3 * sum(ctx.swap)
     return 1 + n + abilities + n * turn + walking + ctx.num_cards + swaps + n + c.reveal_count
 
@@ -120,4 +120,4 @@ def max_game_length(game: ShadowPlanetGame) -> int:
     if game.options["content"] is not None:
         raise ValueError("the length bound is derived for the built-in content")
     ctx = game.ctx
-    return SETUP_STEPS + most_rounds(ctx) * most_round_steps(ctx) + sum(location_cards(ctx)) + ctx.n
+    return SETUP_STEPS + most_rounds(ctx) * most_round_steps(ctx) + sum(location_cards(ctx)) + ctx.players

@@ -15,24 +15,24 @@ from shadowtable.games.shadow_planet.tasks import (
     ChooseProtagonist,
     DealObjective,
     GiveRobotCard,
+    GiveScrapCard,
+    PickTempleCard,
     RemoveMessage,
     RemoveObjective,
-    RevealPick,
+    ReturnScrapCard,
     RevealTop,
-    ScrapGive,
-    ScrapTake,
+    ShowRevealCard,
     TakeRobotCard,
-    TemplePick,
 )
 
 CHOOSE_VERBS: dict[type[Task], str] = {
-    ScrapGive: "give",
-    ScrapTake: "give",
+    GiveScrapCard: "give",
+    ReturnScrapCard: "give",
     RemoveMessage: "remove",
     TakeRobotCard: "take",
     GiveRobotCard: "give",
-    TemplePick: "temple",
-    RevealPick: "reveal",
+    PickTempleCard: "temple",
+    ShowRevealCard: "reveal",
 }
 """The verb of a card choice (``CHOOSE`` + card) by the pending task."""
 FIXED = {
@@ -50,7 +50,7 @@ FIXED = {
 def decision_to_str(r: Context, s: State | None, a: int) -> str:
     """Notation of decision ``a``; the state (if any) only picks a card choice's verb and a
     Section reveal's label."""
-    c = r.c
+    c = r.content
     task = s.stack[-1] if s is not None and s.stack else None
     section = s.char_section[s.active] if s is not None and s.active < 6 else -1
     if a in FIXED:
@@ -91,7 +91,7 @@ def decision_to_str(r: Context, s: State | None, a: int) -> str:
 
 def chance_to_str(r: Context, s: State, outcome: int) -> str:
     """Notation of a chance outcome, e.g. ``draw Melita: Medi-Kit (Move 2) #0``."""
-    c = r.c
+    c = r.content
     task = s.stack[-1]
     if isinstance(task, RevealTop):
         where = "Messages" if task.deck == M.MESSAGES_DECK else c.location_names[task.deck]

@@ -23,8 +23,8 @@ from shadowtable.games.shadow_planet.tasks import (
     ChooseIdentity,
     ChooseProtagonist,
     DealObjective,
-    DraftPick,
     DrawDraftCard,
+    PickCharacter,
     RemoveObjective,
     secrets,
     task_to_json,
@@ -99,7 +99,7 @@ def _zones(r: Context, s: State, mask: int) -> dict[str, Any]:
 def _draft_step(s: State) -> int | None:
     """How many players have picked, during the draft (None outside it)."""
     top = s.stack[-1] if s.stack else None
-    if isinstance(top, DraftPick):
+    if isinstance(top, PickCharacter):
         return top.step
     return 0 if isinstance(top, DrawDraftCard) else None
 
@@ -137,7 +137,7 @@ def determinize(r: Context, obs: dict[str, Any], rng: random.Random) -> State:
 
 def _task_filled(r: Context, s: State, data: dict[str, Any], rng: random.Random) -> Task:
     """A task from its JSON, a hidden secret field sampled from what is consistent."""
-    if data.get("task") == "scrap_take" and data.get("given") is None:
+    if data.get("task") == "return_scrap_card" and data.get("given") is None:
         mine = [c for c in range(r.num_cards) if s.where[c] == M.GEAR0 + s.active]  # the giver's hand
         data = {**data, "given": rng.choice(mine)}
     if data.get("task") == "give_robot_card" and data.get("taken") is None:
@@ -159,7 +159,7 @@ def _objectives(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -
         if 0 in removed:
             continue
         hidden_dealt = len(dealt)
-        if not ended_alien_ok(shown, rest, hidden_dealt, removed_count, r.n, undealt_seats):
+        if not ended_alien_ok(shown, rest, hidden_dealt, removed_count, r.players, undealt_seats):
             continue
         s.removed_objectives = removed
         objectives = list(shown)
@@ -234,7 +234,7 @@ def _deal(
     r: Context, s: State, where: list[int], slots: list[tuple[str, int, int]], unknown: list[int], rng: random.Random
 ) -> None:
     """Fill unseen places: decks from their own cards, Messages cards only into Messages places."""
-    home = r.c.card_home
+    home = r.content.card_home
     rng.shuffle(unknown)
     remaining = list(unknown)
     for d in range(4):
@@ -269,7 +269,7 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
     s.draft_picks = [p if p is not None else -1 for p in draft["picks"]]
     s.draft_random = -1
     top = s.stack[-1] if s.stack else None
-    if not isinstance(top, DraftPick):
+    if not isinstance(top, PickCharacter):
         if not isinstance(top, DrawDraftCard | RemoveObjective | DealObjective | ChooseProtagonist):
             s.draft_picks = list(s.seat_char)  # revealed
         return

@@ -22,16 +22,16 @@ class Printed:
     types: tuple[str, ...]
     """Card types by id (``move`` .. ``attack``)."""
     card_name: tuple[str, ...]
-    ctype: tuple[int, ...]
-    cvalue: tuple[int, ...]
+    card_type: tuple[int, ...]
+    card_value: tuple[int, ...]
     card_home: tuple[int, ...]
     """0..3 a Location deck, 4..9 a Character's Gear, 10 Messages."""
     forbid: tuple[int, ...]
     """Per card: the card types it forbids for the rest of the turn (a bitmask)."""
-    eot: tuple[bool | None, ...]
+    end_of_turn: tuple[bool | None, ...]
     """Per card: ``None``, else it goes to the Messages pile at the end of the turn (face up?)."""
     swap: tuple[bool, ...]
-    vplay: tuple[bool | None, ...]
+    vehicle_play: tuple[bool | None, ...]
     """Per card: ``True`` when it puts a Vehicle into play, else ``None``."""
     endgame: tuple[tuple[tuple[str, int, int], ...], ...]
     """Per card: what it counts as at the end of the game (role, card type, count)."""
@@ -64,7 +64,7 @@ class Printed:
 
     def short(self, card: int) -> str:
         """Readable unique card label, e.g. ``Medi-Kit (Move 2) #0``."""
-        return f"{self.card_name[card]} ({self.types[self.ctype[card]].capitalize()} {self.cvalue[card]}) #{card}"
+        return f"{self.card_name[card]} ({self.types[self.card_type[card]].capitalize()} {self.card_value[card]}) #{card}"
 
     def vehicle_index(self, name: str) -> int:
         """Index of a Vehicle by id or name (content ids are lower-case names)."""
@@ -89,13 +89,13 @@ def printed_from_reference(reference: Mapping[str, Any]) -> Printed:
     return Printed(
         types=tuple(t["types"]),
         card_name=tuple(t["card_name"]),
-        ctype=tuple(t["card_type"]),
-        cvalue=tuple(t["card_value"]),
+        card_type=tuple(t["card_type"]),
+        card_value=tuple(t["card_value"]),
         card_home=tuple(t["card_home"]),
         forbid=tuple(t["forbid"]),
-        eot=tuple(t["end_of_turn_face_up"]),
+        end_of_turn=tuple(t["end_of_turn_face_up"]),
         swap=tuple(t["swap"]),
-        vplay=tuple(True if plays else None for plays in t["vehicle_play"]),
+        vehicle_play=tuple(True if plays else None for plays in t["vehicle_play"]),
         endgame=tuple(tuple((str(role), int(kind), int(count)) for role, kind, count in e) for e in t["endgame"]),
         location_names=tuple(t["location_names"]),
         link_cost=_rows(t["link_cost"]),

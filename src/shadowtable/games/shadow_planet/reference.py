@@ -73,7 +73,7 @@ def _cost_text(cost: tuple[int, ...]) -> str:
 
 def reference(ctx: Context) -> dict[str, Any]:
     """The game's reference data as JSON (see the module's documentation)."""
-    c = ctx.c
+    c = ctx.content
     n_loc = len(c.location_names)
     return {
         "cards": [
@@ -127,17 +127,17 @@ def tables(ctx: Context) -> dict[str, Any]:
     """The printed material by id: cards (type, value, starting place, what their effects do),
     Locations and Links, Sections and their payments, Vehicles, Characters, Objectives, the
     indicators' ranges, and the decisions (``pending.kind``) a seat can face."""
-    c = ctx.c
+    c = ctx.content
     return {
         "types": list(TYPES),
         "card_name": list(c.card_name),
-        "card_type": list(ctx.ctype),
-        "card_value": list(ctx.cvalue),
+        "card_type": list(ctx.card_type),
+        "card_value": list(ctx.card_value),
         "card_home": list(c.card_home),
         "forbid": list(ctx.forbid),
-        "end_of_turn_face_up": list(ctx.eot),
+        "end_of_turn_face_up": list(ctx.end_of_turn),
         "swap": list(ctx.swap),
-        "vehicle_play": [entry is not None for entry in ctx.vplay],
+        "vehicle_play": [entry is not None for entry in ctx.vehicle_play],
         "endgame": [[list(count) for count in counts] for counts in ctx.endgame],
         "location_names": list(c.location_names),
         "link_cost": [list(row) for row in c.link_cost],

@@ -10,7 +10,7 @@ from shadowtable.games.shadow_planet.context import Context
 
 def render(r: Context, obs: dict[str, Any]) -> str:
     """Text of everything in ``obs`` a player would look at."""
-    c = r.c
+    c = r.content
 
     def label(card: int | None) -> str:
         return "?" if card is None else c.short(card)

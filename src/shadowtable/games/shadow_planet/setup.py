@@ -13,7 +13,7 @@ def new_state(ctx: Context) -> State:
     The pending work: Objectives removed unseen (3-4 players), one dealt to each seat, the
     Protagonist chosen, then the first round.
     """
-    c, n = ctx.c, ctx.n
+    c, n = ctx.content, ctx.players
     s = State.__new__(State)
     s.journal, s.legal = None, None
     s.n, s.round, s.protagonist = n, 0, -1

@@ -51,7 +51,7 @@ class DrawDraftCard(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class DraftPick(Task):
+class PickCharacter(Task):
     """``seat``, the ``step``-th picker from the Protagonist, plays a Character face down."""
 
     seat: int
@@ -70,12 +70,12 @@ class StartTurn(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class UncontrolledDiscard(Task):
+class DiscardUncontrolled(Task):
     """An uncontrolled Character discards the top card of its Location deck face up."""
 
 
 @dataclass(frozen=True, slots=True)
-class AbilityNext(Task):
+class ApplyAbility(Task):
     """The controlled ability's effects from number ``index`` on (automatic ones at once)."""
 
     index: int
@@ -89,7 +89,7 @@ class CancelAbility(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class GiveSeat(Task):
+class ChooseMarkerSeat(Task):
     """``seat`` chooses another player to receive ``count`` pool Markers (an ability)."""
 
     seat: int
@@ -97,7 +97,7 @@ class GiveSeat(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class GiveColour(Task):
+class ChooseMarkerColour(Task):
     """``seat`` chooses the colour of the next of ``count`` pool Markers ``target`` receives."""
 
     seat: int
@@ -106,7 +106,7 @@ class GiveColour(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class FreeMove(Task):
+class MoveForFree(Task):
     """``seat`` may move its Character into ``section`` for free (Reed's ability)."""
 
     seat: int
@@ -114,7 +114,7 @@ class FreeMove(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class StepMove(Task):
+class PlayMoveCards(Task):
     """Step I for ``seat``: play Move cards (``total`` points from ``cards`` cards so far),
     declare driving Vehicle ``drive`` to ``dest`` (-1: none) with ``passengers``, or stop."""
 
@@ -127,7 +127,7 @@ class StepMove(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class RideAsk(Task):
+class AskRider(Task):
     """``seat`` decides whether its Character ``rider`` rides Vehicle ``drive`` to ``dest``;
     ``waiting`` Characters are asked next (a rider joins the drive declared below)."""
 
@@ -139,7 +139,7 @@ class RideAsk(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class MovePoints(Task):
+class SpendMovePoints(Task):
     """``seat`` spends its ``points`` of movement on Links and Sections, or stops."""
 
     seat: int
@@ -147,7 +147,7 @@ class MovePoints(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class DriveFallback(Task):
+class DriveElsewhere(Task):
     """``seat``, short of the declared destination, may drive Vehicle ``drive`` (with
     ``passengers``) to another Location within ``points``."""
 
@@ -158,7 +158,7 @@ class DriveFallback(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class StepSearch(Task):
+class PlaySearchCards(Task):
     """Step II for ``seat``: play Search cards (``points`` so far), or stop."""
 
     seat: int
@@ -166,7 +166,7 @@ class StepSearch(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class SearchLook(Task):
+class SearchDeck(Task):
     """Step II's consequence: look at the top cards of the Location deck (``points`` played)."""
 
     points: int
@@ -184,12 +184,12 @@ class Reorder(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class GetMandatory(Task):
+class DrawMandatoryCard(Task):
     """Step III's mandatory draw of the top card of the Location deck."""
 
 
 @dataclass(frozen=True, slots=True)
-class StepGet(Task):
+class PlayGetCards(Task):
     """Step III for ``seat``: play Get cards (``draws`` extra cards so far), or stop."""
 
     seat: int
@@ -197,28 +197,28 @@ class StepGet(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class GetDraws(Task):
+class DrawExtraCards(Task):
     """Step III's consequence: ``draws`` more cards from the Location deck."""
 
     draws: int
 
 
 @dataclass(frozen=True, slots=True)
-class StepRepair(Task):
+class PlayRepairCards(Task):
     """Step IV for ``seat``: play Repair cards, or stop."""
 
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class ScrapTarget(Task):
+class ChooseScrapTarget(Task):
     """``seat`` (Scrap Metal) chooses another player to swap a card with."""
 
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class ScrapGive(Task):
+class GiveScrapCard(Task):
     """``seat`` chooses the card of its hand that goes to ``target``."""
 
     seat: int
@@ -226,7 +226,7 @@ class ScrapGive(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class ScrapTake(Task):
+class ReturnScrapCard(Task):
     """``seat`` chooses the card of its hand it gives back to ``giver``, who gives ``given``
     (known only to the giver)."""
 
@@ -236,7 +236,7 @@ class ScrapTake(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class StepAttack(Task):
+class PlayAttackCards(Task):
     """Step V for ``seat``: play Attack cards, or stop."""
 
     seat: int
@@ -244,12 +244,12 @@ class StepAttack(Task):
 
 # -- Sections at the end of the turn -----------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class SectionEnd(Task):
+class EndInSection(Task):
     """End of the turn in a Section: its effect if it can be paid, else just expulsion."""
 
 
 @dataclass(frozen=True, slots=True)
-class SectionChoice(Task):
+class ChooseSectionEffect(Task):
     """``seat`` chooses a reveal of ``section`` to pay (its effect follows) or leaves."""
 
     seat: int
@@ -257,7 +257,7 @@ class SectionChoice(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class RevealPick(Task):
+class ShowRevealCard(Task):
     """``seat`` shows the next card paying ``reveal`` of ``section`` (``shown`` so far, to all)."""
 
     seat: int
@@ -267,7 +267,7 @@ class RevealPick(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class EffectNext(Task):
+class ApplySectionEffect(Task):
     """The effects of ``reveal`` of ``section`` from number ``index``; then the Marker, expulsion."""
 
     section: int
@@ -317,7 +317,7 @@ class AdjustCountdown(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class SectionGiveSeat(Task):
+class ChooseSectionMarkerSeat(Task):
     """``seat`` chooses another player to receive ``count`` pool Markers (a Section effect)."""
 
     seat: int
@@ -325,7 +325,7 @@ class SectionGiveSeat(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class SectionGiveColour(Task):
+class ChooseSectionMarkerColour(Task):
     """``seat`` chooses the colour of the next of ``count`` pool Markers ``target`` receives."""
 
     seat: int
@@ -351,7 +351,7 @@ class DrawFromDeck(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class TemplePick(Task):
+class PickTempleCard(Task):
     """``seat`` puts a Messages card on the Temple pile (``count`` cards left)."""
 
     seat: int
@@ -406,7 +406,7 @@ class ChooseIdentity(Task):
 
 
 SECRET: dict[type[Task], dict[str, str]] = {
-    ScrapTake: {"given": "giver"},
+    ReturnScrapCard: {"given": "giver"},
     GiveRobotCard: {"taken": "seat"},
 }
 """The tasks that hold a secret: each secret field with the field naming the one seat that knows

@@ -17,9 +17,9 @@ DIRS = ("n", "e", "s", "w")
 
 DONE = 0
 YES = 1
-FIG0 = 2
-GAL0 = FIG0 + NF
-SEAT0 = GAL0 + NG
+FIGURE0 = 2
+GALAXY0 = FIGURE0 + NF
+SEAT0 = GALAXY0 + NG
 MOVE0 = SEAT0 + 4
 DROP0 = MOVE0 + NF * 4
 PICK0 = DROP0 + NF
@@ -28,32 +28,32 @@ STONE0 = SEARCH0 + NF
 PLACE0 = STONE0 + NF
 BRIBE0 = PLACE0 + NV * NF
 BUY0 = BRIBE0 + NV * NF
-COMMIT_P0 = BUY0 + NV
-COMMIT_H0 = COMMIT_P0 + NV
-ALLY_A0 = COMMIT_H0 + NV
-ALLY_D0 = ALLY_A0 + NF
-TRUCE0 = ALLY_D0 + NF
+COMMIT_PORTRAIT0 = BUY0 + NV
+COMMIT_HAND0 = COMMIT_PORTRAIT0 + NV
+ALLY_ATTACKER0 = COMMIT_HAND0 + NV
+ALLY_DEFENDER0 = ALLY_ATTACKER0 + NF
+TRUCE0 = ALLY_DEFENDER0 + NF
 BLAST_CARD = TRUCE0 + NG
 BLAST_SHIPS = BLAST_CARD + 1
 OFFER_TO0 = BLAST_SHIPS + 1
-OGIVE0 = OFFER_TO0 + 4
-OWANT0 = OGIVE0 + NV
-OCHAR0 = OWANT0 + NV
-ORELEASE0 = OCHAR0 + NF
-OPERM_GIVE = ORELEASE0 + NF
-OPERM_WANT = OPERM_GIVE + 1
-OTRUCE0 = OPERM_WANT + 1
-OSEND = OTRUCE0 + NG
-OSHIP0 = OSEND + 1
-REVOKE_T0 = OSHIP0 + NF
-REVOKE_P0 = REVOKE_T0 + NG
-NUM_ACTIONS = REVOKE_P0 + 4
+OFFER_GIVE0 = OFFER_TO0 + 4
+OFFER_WANT0 = OFFER_GIVE0 + NV
+OFFER_CHARACTER0 = OFFER_WANT0 + NV
+OFFER_RELEASE0 = OFFER_CHARACTER0 + NF
+OFFER_PERMISSION_GIVE = OFFER_RELEASE0 + NF
+OFFER_PERMISSION_WANT = OFFER_PERMISSION_GIVE + 1
+OFFER_TRUCE0 = OFFER_PERMISSION_WANT + 1
+OFFER_SEND = OFFER_TRUCE0 + NG
+OFFER_SHIP0 = OFFER_SEND + 1
+REVOKE_TRUCE0 = OFFER_SHIP0 + NF
+REVOKE_PERMISSION0 = REVOKE_TRUCE0 + NG
+NUM_ACTIONS = REVOKE_PERMISSION0 + 4
 
 BLOCKS: tuple[tuple[str, int, int], ...] = (
     ("done", DONE, 1),
     ("yes", YES, 1),
-    ("fig", FIG0, NF),
-    ("gal", GAL0, NG),
+    ("figure", FIGURE0, NF),
+    ("galaxy", GALAXY0, NG),
     ("seat", SEAT0, 4),
     ("move", MOVE0, NF * 4),
     ("drop", DROP0, NF),
@@ -63,25 +63,25 @@ BLOCKS: tuple[tuple[str, int, int], ...] = (
     ("place", PLACE0, NV * NF),
     ("bribe", BRIBE0, NV * NF),
     ("buy", BUY0, NV),
-    ("commit_p", COMMIT_P0, NV),
-    ("commit_h", COMMIT_H0, NV),
-    ("ally_a", ALLY_A0, NF),
-    ("ally_d", ALLY_D0, NF),
+    ("commit_portrait", COMMIT_PORTRAIT0, NV),
+    ("commit_hand", COMMIT_HAND0, NV),
+    ("ally_attacker", ALLY_ATTACKER0, NF),
+    ("ally_defender", ALLY_DEFENDER0, NF),
     ("truce", TRUCE0, NG),
     ("blast_card", BLAST_CARD, 1),
     ("blast_ships", BLAST_SHIPS, 1),
     ("offer_to", OFFER_TO0, 4),
-    ("ogive", OGIVE0, NV),
-    ("owant", OWANT0, NV),
-    ("ochar", OCHAR0, NF),
-    ("orelease", ORELEASE0, NF),
-    ("operm_give", OPERM_GIVE, 1),
-    ("operm_want", OPERM_WANT, 1),
-    ("otruce", OTRUCE0, NG),
-    ("osend", OSEND, 1),
-    ("oship", OSHIP0, NF),
-    ("revoke_truce", REVOKE_T0, NG),
-    ("revoke_perm", REVOKE_P0, 4),
+    ("offer_give", OFFER_GIVE0, NV),
+    ("offer_want", OFFER_WANT0, NV),
+    ("offer_character", OFFER_CHARACTER0, NF),
+    ("offer_release", OFFER_RELEASE0, NF),
+    ("offer_permission_give", OFFER_PERMISSION_GIVE, 1),
+    ("offer_permission_want", OFFER_PERMISSION_WANT, 1),
+    ("offer_truce", OFFER_TRUCE0, NG),
+    ("offer_send", OFFER_SEND, 1),
+    ("offer_ship", OFFER_SHIP0, NF),
+    ("revoke_truce", REVOKE_TRUCE0, NG),
+    ("revoke_permission", REVOKE_PERMISSION0, 4),
 )
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from shadowtable.games.shadowlord.content import DIPLOMAT, MAX_GALAXIES
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, State
 
 
 def friendly(ctx: Context, a: int, b: int) -> bool:
@@ -29,7 +29,7 @@ def occupancy(loc: list[int], galaxies: int) -> list[int]:
     return at
 
 
-def figs_at(s: SLState, g: int) -> list[int]:
+def figs_at(s: State, g: int) -> list[int]:
     """Active (not captive) figures in galaxy ``g``, by id (only active figures have a location)."""
     at = s.at
     if at is None:
@@ -43,7 +43,7 @@ def figs_at(s: SLState, g: int) -> list[int]:
     return out
 
 
-def place(s: SLState, f: int, g: int) -> None:
+def place(s: State, f: int, g: int) -> None:
     """Put figure ``f`` in galaxy ``g`` (``NOBODY``: off the board), keeping the occupancy index."""
     at = s.at
     if at is not None:
@@ -55,7 +55,7 @@ def place(s: SLState, f: int, g: int) -> None:
     s.loc[f] = g
 
 
-def control(ctx: Context, s: SLState, g: int) -> int:
+def control(ctx: Context, s: State, g: int) -> int:
     """The colour controlling ``g`` (4 = shadows) or ``NOBODY``.
 
     Rings control; with several ring colours the loose Space Ships decide; a Home Planet is its
@@ -81,28 +81,28 @@ def control(ctx: Context, s: SLState, g: int) -> int:
     return loose
 
 
-def controls(ctx: Context, s: SLState, g: int, a: int) -> bool:
+def controls(ctx: Context, s: State, g: int, a: int) -> bool:
     """Whether ``a`` (or a friendly Alliance of the same player) controls ``g``."""
     owner = control(ctx, s, g)
     return owner != NOBODY and friendly(ctx, owner, a)
 
 
-def enemy_present(ctx: Context, s: SLState, g: int, a: int) -> bool:
+def enemy_present(ctx: Context, s: State, g: int, a: int) -> bool:
     """An enemy ring (shadows included) is in ``g``."""
     return any(not friendly(ctx, s.owner[f], a) for f in figs_at(s, g))
 
 
-def enemy_loose(ctx: Context, s: SLState, g: int, a: int) -> bool:
+def enemy_loose(ctx: Context, s: State, g: int, a: int) -> bool:
     return s.loose_n[g] > 0 and not friendly(ctx, s.loose_col[g], a)
 
 
-def diplomat_of(ctx: Context, s: SLState, g: int, pred: Any) -> bool:
+def diplomat_of(ctx: Context, s: State, g: int, pred: Any) -> bool:
     """Some active Diplomat in ``g`` whose colour satisfies ``pred``."""
     kind = ctx.content.fig_kind
     return any(kind[f] == DIPLOMAT and pred(s.owner[f]) for f in figs_at(s, g))
 
 
-def protected_against(ctx: Context, s: SLState, g: int, a: int) -> bool:
+def protected_against(ctx: Context, s: State, g: int, a: int) -> bool:
     """``g`` holds a Diplomat that is an enemy of ``a`` and keeps his Diplomatic Immunity.
 
     "The Diplomats cancel each other's Diplomatic Immunity": a Diplomat sharing ``g`` with a
@@ -114,7 +114,7 @@ def protected_against(ctx: Context, s: SLState, g: int, a: int) -> bool:
     return any(not friendly(ctx, d, a) and all(friendly(ctx, d, e) for e in dips) for d in dips)
 
 
-def alliance_figs(s: SLState, a: int, *, captives: bool = False) -> list[int]:
+def alliance_figs(s: State, a: int, *, captives: bool = False) -> list[int]:
     """Figures of colour ``a`` that are active (and captive, if asked)."""
     owner, status = s.owner, s.status
     out: list[int] = []
@@ -124,17 +124,17 @@ def alliance_figs(s: SLState, a: int, *, captives: bool = False) -> list[int]:
     return out
 
 
-def range_of(s: SLState, f: int) -> int:
+def range_of(s: State, f: int) -> int:
     """Movement range and duel bonus: Space Ships plus the Power Stone."""
     return s.ships[f] + (1 if s.stone == f else 0)
 
 
-def room(ctx: Context, s: SLState, f: int) -> int:
+def room(ctx: Context, s: State, f: int) -> int:
     """Free slots in ``f``'s Power Ring (the Power Stone takes one)."""
     return ctx.content.supplies["ring_capacity"] - range_of(s, f)
 
 
-def nearest_friendly(ctx: Context, s: SLState, g: int, a: int) -> int:
+def nearest_friendly(ctx: Context, s: State, g: int, a: int) -> int:
     """The nearest galaxy controlled by ``a`` (ties: lowest id); its Home Planet if none."""
     seen = {g}
     queue = deque([g])
@@ -150,12 +150,12 @@ def nearest_friendly(ctx: Context, s: SLState, g: int, a: int) -> int:
     return ctx.content.home_of[a]
 
 
-def alliance_size(s: SLState, a: int) -> int:
+def alliance_size(s: State, a: int) -> int:
     """Characters in the Alliance, captives included (the seven-character limit)."""
     return len(alliance_figs(s, a, captives=True))
 
 
-def add_loose(ctx: Context, s: SLState, g: int, colour: int, n: int) -> int:
+def add_loose(ctx: Context, s: State, g: int, colour: int, n: int) -> int:
     """Leave up to ``n`` ships of ``colour`` loose in ``g``; returns how many could not be left."""
     if n <= 0:
         return 0

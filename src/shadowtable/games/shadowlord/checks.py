@@ -6,12 +6,12 @@ from __future__ import annotations
 from shadowtable.games.shadowlord.board import occupancy
 from shadowtable.games.shadowlord.content import CARD_VALUES, MAX_GALAXIES
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, CAPTIVE, REMOVED, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, CAPTIVE, REMOVED, State
 
 NV = CARD_VALUES
 
 
-def card_locations(s: SLState) -> list[int]:
+def card_locations(s: State) -> list[int]:
     """Cards per value index across deck, discard, hands, portraits and the current Duel."""
     counts = [s.deck[v] + s.discard[v] for v in range(NV)]
     for k in range(len(s.hand) // NV):
@@ -20,20 +20,21 @@ def card_locations(s: SLState) -> list[int]:
     for f in range(len(s.owner)):
         for v in range(NV):
             counts[v] += s.pcards[f * NV + v]
-    if s.offer:
+    if s.offer is not None:
         for v in range(NV):
-            counts[v] += s.offer["give"][v]
-    duels = ([s.battle["duel"]] if s.battle["duel"] else []) + s.battle.get("ready", []) if s.battle else []
+            counts[v] += s.offer.give[v]
+    battle = s.battle
+    duels = [] if battle is None else ([battle.duel] if battle.duel is not None else []) + battle.ready
     for duel in duels:
         for side in (0, 1):
-            for v in duel["drawn"][side]:
+            for v in duel.drawn[side]:
                 counts[v] += 1
             for v in range(NV):
-                counts[v] += duel["commit"][side][v]
+                counts[v] += duel.committed[side][v]
     return counts
 
 
-def conservation_errors(ctx: Context, s: SLState) -> list[str]:
+def conservation_errors(ctx: Context, s: State) -> list[str]:
     c = ctx.content
     errors: list[str] = []
     counts = card_locations(s)

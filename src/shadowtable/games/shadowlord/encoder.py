@@ -31,35 +31,35 @@ STATUSES = 4
 FLAG_BITS = 5
 """Stopped, may not move, started moving, searched, freed this turn."""
 DECISION_KINDS = (
-    "setup_ship",
+    "place_starting_ship",
     "surrender",
     "build",
     "move",
-    "shadow_move",
-    "event",
-    "storm_discard",
+    "move_shadow",
+    "choose_event_target",
+    "discard_storm_ship",
     "place_shadow",
     "enlist",
-    "place_char",
+    "place_character",
     "dismiss",
     "want",
     "vote",
-    "truce_q",
-    "truce_a",
-    "challenge_q",
-    "call_own",
+    "propose_truce",
+    "answer_truce",
+    "challenge_loose_ships",
+    "call_own_character",
     "send_ally",
-    "fight_order",
-    "place_a",
+    "choose_next_battle",
+    "place_attacker",
     "face",
-    "place_d",
+    "place_defender",
     "blast",
     "commit",
     "give_stone",
     "teleport",
-    "offer_build",
-    "offer_reply",
-    "dismiss_to",
+    "build_offer",
+    "answer_offer",
+    "give_dismissed",
     "shift_from",
     "shift_to",
     "place_traded",
@@ -281,7 +281,7 @@ class ShadowlordEncoder(ArrayEncoder):
             seat = SEATS  # nobody decides
         f.ones.append(at["pending_seat"] + seat)
         event = (pending.get("data") or {}).get("event")
-        if pending.get("kind") == "event" and isinstance(event, int):
+        if pending.get("kind") == "choose_event_target" and isinstance(event, int):
             f.one_hot(at["event"], min(event, EVENT_SLOTS - 1), EVENT_SLOTS)
 
     def _counts(self, o: Observation, f: Features) -> None:

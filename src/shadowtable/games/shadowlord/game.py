@@ -19,7 +19,7 @@ from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules import KERNEL
 from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT
 from shadowtable.games.shadowlord.setup import initial_state
-from shadowtable.games.shadowlord.state import SLState, state_from_json, state_to_json
+from shadowtable.games.shadowlord.state import State, state_from_json, state_to_json
 from shadowtable.games.shadowlord.summary import summary
 
 TURN_CAP_MAX = 1000
@@ -27,7 +27,7 @@ TURN_CAP_MAX = 1000
 SPEC = GameSpec(
     id="shadowlord",
     name="Shadowlord!",
-    version="2.1.0",
+    version="2.1.1",
     min_players=2,
     max_players=4,
     num_distinct_actions=NUM_ACTIONS,
@@ -53,7 +53,7 @@ SPEC = GameSpec(
 )
 
 
-class ShadowlordGame(Game[SLState]):
+class ShadowlordGame(Game[State]):
     """Shadowlord! for 2 (two Alliances each, or the modified game), 3 or 4 players.
 
     The engine loop is :data:`.rules.KERNEL` (the kernel on the game's ``RULEBOOK``);
@@ -76,56 +76,56 @@ class ShadowlordGame(Game[SLState]):
     def standard_configurations(cls) -> list[dict[str, Any]]:
         return [{"players": 2}, {"players": 2, "modified": True}, {"players": 3}, {"players": 4}]
 
-    def initial_state(self) -> SLState:
+    def initial_state(self) -> State:
         state = initial_state(self.ctx)
         self.kernel.prepare(self.ctx, state)
         return state
 
-    def current_player(self, state: SLState) -> int:
+    def current_player(self, state: State) -> int:
         seat = self.kernel.current_player(state)
         return TERMINAL if seat is None else CHANCE if seat == CHANCE_SEAT else seat
 
-    def legal_actions(self, state: SLState) -> list[int]:
+    def legal_actions(self, state: State) -> list[int]:
         return self.kernel.legal_actions(self.ctx, state)
 
-    def chance_outcomes(self, state: SLState) -> list[tuple[int, float]]:
+    def chance_outcomes(self, state: State) -> list[tuple[int, float]]:
         return self.kernel.chance_outcomes(self.ctx, state)
 
     # Every action passes through action_id here, in Python: the compiled kernel takes an int
     # only (it would read True as 1 and raise TypeError for "3"; docs/performance.md).
-    def apply(self, state: SLState, action: int) -> SLState:
+    def apply(self, state: State, action: int) -> State:
         return self.kernel.apply(self.ctx, state, action_id(action))
 
-    def is_terminal(self, state: SLState) -> bool:
+    def is_terminal(self, state: State) -> bool:
         return self.kernel.current_player(state) is None
 
-    def apply_unchecked(self, state: SLState, action: int) -> SLState:
+    def apply_unchecked(self, state: State, action: int) -> State:
         """Apply without the legality check: only for actions taken from ``legal_actions``."""
         return self.kernel.apply(self.ctx, state, action_id(action), checked=False)
 
-    def apply_in_place(self, state: SLState, action: int) -> SLState:
+    def apply_in_place(self, state: State, action: int) -> State:
         self.kernel.apply_in_place(self.ctx, state, action_id(action))
         return state
 
-    def random_rollout(self, state: SLState, rng: random.Random, limit: int) -> SLState:
+    def random_rollout(self, state: State, rng: random.Random, limit: int) -> State:
         self.kernel.random_rollout(self.ctx, state, rng, limit)
         return state
 
-    def apply_recorded(self, state: SLState, action: int, *, checked: bool = True) -> tuple[SLState, list[Event]]:
+    def apply_recorded(self, state: State, action: int, *, checked: bool = True) -> tuple[State, list[Event]]:
         return self.kernel.apply_recorded(self.ctx, state, action_id(action), checked=checked)
 
-    def returns(self, state: SLState) -> list[float]:
+    def returns(self, state: State) -> list[float]:
         if not state.end or state.winner < 0:
             return [0.0] * self.players
         return [1.0 if k == state.winner else 0.0 for k in range(self.players)]
 
-    def observe(self, state: SLState, seat: int | None) -> Observation:
+    def observe(self, state: State, seat: int | None) -> Observation:
         return observe.observe(self.ctx, self.kernel, state, self.check_seat(seat))
 
-    def determinize(self, observation: Observation, rng: random.Random) -> SLState:
+    def determinize(self, observation: Observation, rng: random.Random) -> State:
         return observe.determinize(self.ctx, self.kernel.rulebook, observation, rng)
 
-    def event_text(self, state: SLState, action: int, seat: int | None) -> str | None:
+    def event_text(self, state: State, action: int, seat: int | None) -> str | None:
         return narration.event_text(self.ctx, state, action, self.check_seat(seat))
 
     def rules_help(self, observation: Observation) -> str:
@@ -136,26 +136,26 @@ class ShadowlordGame(Game[SLState]):
             self._reference = reference.reference(self.ctx)
         return self._reference
 
-    def action_group(self, state: SLState, action: int) -> str | None:
+    def action_group(self, state: State, action: int) -> str | None:
         return notation.action_group(self.ctx, state, action)
 
     def render(self, observation: Observation) -> str:
         return render.render(self.ctx, observation)
 
-    def action_to_str(self, state: SLState, action: int) -> str:
+    def action_to_str(self, state: State, action: int) -> str:
         return notation.action_to_str(self.ctx, state, action)
 
-    def action_from_str(self, state: SLState, text: str) -> int | None:
+    def action_from_str(self, state: State, text: str) -> int | None:
         return notation.action_from_str(self.ctx, state, text)
 
-    def state_to_json(self, state: SLState) -> dict[str, Any]:
+    def state_to_json(self, state: State) -> dict[str, Any]:
         return state_to_json(state)
 
-    def state_from_json(self, data: Mapping[str, Any]) -> SLState:
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
         return state_from_json(data, self.kernel.rulebook.task_from_json)
 
-    def conservation_errors(self, state: SLState) -> list[str]:
+    def conservation_errors(self, state: State) -> list[str]:
         return conservation_errors(self.ctx, state)
 
-    def summary(self, state: SLState) -> dict[str, Any]:
+    def summary(self, state: State) -> dict[str, Any]:
         return summary(self.ctx, state)

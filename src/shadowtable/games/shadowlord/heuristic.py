@@ -284,13 +284,13 @@ def ship_wish(v: View, f: int) -> int:
 
 def build_choice(v: View, legal: Sequence[int]) -> int:
     blocks = by_block(legal)
-    rings = [(a, f) for a, f in blocks.get("fig", [])]
+    rings = [(a, f) for a, f in blocks.get("figure", [])]
     if rings:
         needy = [(ship_wish(v, f) - v.pub["ships"][f], -v.content.fig_strength[f], a) for a, f in rings]
         needy.sort(key=lambda t: (-t[0], t[1]))
         if needy[0][0] > 0:
             return needy[0][2]
-        holds = [a for a, g in blocks.get("gal", []) if g in v.special_galaxies() and v.pub["loose_n"][g] < 2]
+        holds = [a for a, g in blocks.get("galaxy", []) if g in v.special_galaxies() and v.pub["loose_n"][g] < 2]
         if holds:
             return holds[0]
         return needy[0][2]
@@ -515,7 +515,7 @@ def place_shadow_choice(v: View, legal: Sequence[int], rng: random.Random) -> in
     """Place a revealed shadow on the weakest enemy ring, else as far from own rings as possible."""
     mine = [int(v.pub["loc"][f]) for f in range(len(v.pub["owner"])) if v.active(f) and v.is_mine(f)]
     scored: list[tuple[float, int]] = []
-    for action, g in by_block(legal).get("gal", []):
+    for action, g in by_block(legal).get("galaxy", []):
         victims = [x for x in v.figs_at(g) if v.owner(x) < BLACK and v.kind(x) != DIPLOMAT]
         near = min((v.distances(g).get(m, 9) for m in mine), default=9)
         score = float(near)
@@ -571,12 +571,12 @@ def truce_answer(v: View, task: dict[str, Any]) -> int:
 
 def place_attacker(v: View, legal: Sequence[int]) -> int:
     """Strongest ring first; the Star Master only when it is far stronger than the others."""
-    figs = [f for _, f in by_block(legal).get("fig", [])]
+    figs = [f for _, f in by_block(legal).get("figure", [])]
 
     def score(f: int) -> float:
         return v.attack(f) - (8.0 if v.kind(f) == MASTER else 0.0)
 
-    return A.FIG0 + max(figs, key=lambda f: (score(f), -f))
+    return A.FIGURE0 + max(figs, key=lambda f: (score(f), -f))
 
 
 def duel_opponents(v: View, task: dict[str, Any]) -> list[int]:
@@ -586,21 +586,21 @@ def duel_opponents(v: View, task: dict[str, Any]) -> list[int]:
 
 def place_defender(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
     """Face the first attacker with the weakest ring that still beats it, else sacrifice the weakest."""
-    figs = [f for _, f in by_block(legal).get("fig", [])]
+    figs = [f for _, f in by_block(legal).get("figure", [])]
     attackers = duel_opponents(v, task)
     first_placed = isinstance(task.get("first_defender"), int) and task["first_defender"] >= 0
     target = attackers[1] if first_placed and len(attackers) > 1 else (attackers[0] if attackers else NOBODY)
     threat = v.defence(target) + MEAN_CARD if target >= 0 else 0.0
     winners = [f for f in figs if v.defence(f) > threat]
     if winners:
-        return A.FIG0 + min(winners, key=lambda f: (v.defence(f), f))
+        return A.FIGURE0 + min(winners, key=lambda f: (v.defence(f), f))
     non_master = [f for f in figs if v.kind(f) != MASTER] or figs
-    return A.FIG0 + min(non_master, key=lambda f: (v.defence(f), f))
+    return A.FIGURE0 + min(non_master, key=lambda f: (v.defence(f), f))
 
 
 def face_choice(v: View, legal: Sequence[int]) -> int:
-    figs = [f for _, f in by_block(legal).get("fig", [])]
-    return A.FIG0 + min(figs, key=lambda f: (v.defence(f), f))
+    figs = [f for _, f in by_block(legal).get("figure", [])]
+    return A.FIGURE0 + min(figs, key=lambda f: (v.defence(f), f))
 
 
 def commit_choice(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
@@ -626,8 +626,8 @@ def commit_choice(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
     if need <= 0:
         return A.DONE
     blocks = by_block(legal)
-    options = [(values[i], a) for a, i in blocks.get("commit_p", [])] + [
-        (values[i], a) for a, i in blocks.get("commit_h", [])
+    options = [(values[i], a) for a, i in blocks.get("commit_portrait", [])] + [
+        (values[i], a) for a, i in blocks.get("commit_hand", [])
     ]
     available = sum(val for val, _ in options_all(v, me, side, blocks))
     if available < need and v.kind(me) != MASTER:
@@ -649,19 +649,19 @@ def options_all(v: View, f: int, side: int, blocks: dict[str, list[tuple[int, in
     """Every card still committable to this Duel (by value)."""
     out: list[tuple[int, int]] = []
     for i, n in enumerate(v.portraits.get(f, [0] * len(v.values))):
-        out += [(v.values[i], A.COMMIT_P0 + i)] * n
-    if side == 0 and blocks.get("commit_h"):
+        out += [(v.values[i], A.COMMIT_PORTRAIT0 + i)] * n
+    if side == 0 and blocks.get("commit_hand"):
         for i, n in enumerate(v.hand):
-            out += [(v.values[i], A.COMMIT_H0 + i)] * n
+            out += [(v.values[i], A.COMMIT_HAND0 + i)] * n
     return out
 
 
 def call_in(v: View, legal: Sequence[int]) -> int:
     """The defender calls in its strongest reachable non-Master fighter."""
-    figs = [f for _, f in by_block(legal).get("fig", []) if v.kind(f) != MASTER]
+    figs = [f for _, f in by_block(legal).get("figure", []) if v.kind(f) != MASTER]
     if not figs:
         return A.DONE
-    return A.FIG0 + max(figs, key=lambda f: (v.defence(f), -f))
+    return A.FIGURE0 + max(figs, key=lambda f: (v.defence(f), -f))
 
 
 def send_ally_choice(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
@@ -670,19 +670,19 @@ def send_ally_choice(v: View, task: dict[str, Any], legal: Sequence[int]) -> int
     if entry is None:
         return A.DONE
     blocks = by_block(legal)
-    for side, block in ((0, "ally_a"), (1, "ally_d")):
+    for side, block in ((0, "ally_attacker"), (1, "ally_defender")):
         if not v.friendly(int(entry[1 + side])):
             continue
         figs = [f for _, f in blocks.get(block, []) if v.kind(f) != MASTER]
         if figs:
             best = max(figs, key=lambda f: (v.defence(f), -f))
-            return (A.ALLY_A0 if side == 0 else A.ALLY_D0) + best
+            return (A.ALLY_ATTACKER0 if side == 0 else A.ALLY_DEFENDER0) + best
     return A.DONE
 
 
 def fight_order_choice(v: View, legal: Sequence[int]) -> int:
     """Fight first where the edge is largest."""
-    gals = [(a, g) for a, g in by_block(legal).get("gal", [])]
+    gals = [(a, g) for a, g in by_block(legal).get("galaxy", [])]
 
     def edge(g: int) -> float:
         own, enemy = side_strengths(v, g)
@@ -706,13 +706,13 @@ def blast_choice(v: View) -> int:
 
 def event_choice(v: View, task: dict[str, Any], legal: Sequence[int], rng: random.Random) -> int:
     blocks = by_block(legal)
-    figs = blocks.get("fig", [])
+    figs = blocks.get("figure", [])
     if figs:
         return max(figs, key=lambda t: (bribe_value(v, t[1]) if not v.is_mine(t[1]) else v.defence(t[1]), -t[1]))[0]
     seats = blocks.get("seat", [])
     if seats:
         return max(seats, key=lambda t: (v.seat_material(t[1]), -t[1]))[0]
-    gals = blocks.get("gal", [])
+    gals = blocks.get("galaxy", [])
     if gals:
         homes = [v.content.home_of[c] for c in v.mine]
         return min(gals, key=lambda t: (min(v.distances(t[1]).get(h, 9) for h in homes), t[1]))[0]
@@ -722,22 +722,22 @@ def event_choice(v: View, task: dict[str, Any], legal: Sequence[int], rng: rando
 def storm_choice(v: View, legal: Sequence[int]) -> int:
     """Lose loose ships and Diplomats' ships first, the Star Master's last."""
     blocks = by_block(legal)
-    gals = blocks.get("gal", [])
+    gals = blocks.get("galaxy", [])
     if gals:
         return gals[0][0]
     order = {DIPLOMAT: 0, MERCHANT: 1, WARRIOR: 2, MASTER: 3}
-    figs = blocks.get("fig", [])
+    figs = blocks.get("figure", [])
     return min(figs, key=lambda t: (order.get(v.kind(t[1]), 1), -v.pub["ships"][t[1]], t[1]))[0]
 
 
 def dismiss_choice(v: View, legal: Sequence[int]) -> int:
-    figs = [f for _, f in by_block(legal).get("fig", [])]
-    return A.FIG0 + min(figs, key=lambda f: (v.content.fig_strength[f] + v.pub["ships"][f], f))
+    figs = [f for _, f in by_block(legal).get("figure", [])]
+    return A.FIGURE0 + min(figs, key=lambda f: (v.content.fig_strength[f] + v.pub["ships"][f], f))
 
 
 def place_char_choice(v: View, legal: Sequence[int]) -> int:
     """Put a new character where own rings are strongest (safe company)."""
-    gals = by_block(legal).get("gal", [])
+    gals = by_block(legal).get("galaxy", [])
 
     def company(g: int) -> float:
         return sum(v.defence(f) for f in v.figs_at(g) if v.is_mine(f))
@@ -801,13 +801,13 @@ def junk_offer_item(v: View, legal: Sequence[int]) -> int:
     """Build the junk offer item by item: give two 0s, want one 4, send."""
     offer = v.pub.get("offer") or {}
     give, want = offer.get("give") or [0] * 5, offer.get("want") or [0] * 5
-    for action in (A.OGIVE0 if give[0] < 2 else None, A.OWANT0 + 2 if not want[2] else None, A.OSEND):
+    for action in (A.OFFER_GIVE0 if give[0] < 2 else None, A.OFFER_WANT0 + 2 if not want[2] else None, A.OFFER_SEND):
         if action is not None and action in legal:
             return action
     return A.DONE
 
 
-def offer_reply(v: View, legal: Sequence[int]) -> int:
+def answer_offer(v: View, legal: Sequence[int]) -> int:
     """Accept offers worth more than they cost; never trade while a Battle is being fought."""
     offer = v.pub.get("offer")
     if v.pub.get("battle"):
@@ -820,25 +820,25 @@ def offer_reply(v: View, legal: Sequence[int]) -> int:
 def setup_choice(v: View, legal: Sequence[int]) -> int:
     """Starting ships: one for the Diplomat, then the Warrior, then the Star Master."""
     order = {DIPLOMAT: 0, WARRIOR: 1, MASTER: 2}
-    figs = [f for _, f in by_block(legal).get("fig", [])]
+    figs = [f for _, f in by_block(legal).get("figure", [])]
     wish = {DIPLOMAT: 1, WARRIOR: 2, MASTER: 6}
     hungry = [f for f in figs if v.pub["ships"][f] < wish.get(v.kind(f), 1)]
     pool = hungry or figs
-    return A.FIG0 + min(pool, key=lambda f: (order.get(v.kind(f), 3), f))
+    return A.FIGURE0 + min(pool, key=lambda f: (order.get(v.kind(f), 3), f))
 
 
 def shift_from_choice(v: View, legal: Sequence[int]) -> int:
     """Before a Battle, move ships from Diplomats and Merchants towards fighting rings."""
-    sources = [f for _, f in by_block(legal).get("fig", []) if v.kind(f) in (DIPLOMAT, MERCHANT)]
+    sources = [f for _, f in by_block(legal).get("figure", []) if v.kind(f) in (DIPLOMAT, MERCHANT)]
     if not sources:
         return A.DONE
-    return A.FIG0 + max(sources, key=lambda f: (v.pub["ships"][f], -f))
+    return A.FIGURE0 + max(sources, key=lambda f: (v.pub["ships"][f], -f))
 
 
 def shift_to_choice(v: View, legal: Sequence[int]) -> int:
     """The receiving ring: a Warrior first, then the strongest ring."""
-    figs = [f for _, f in by_block(legal).get("fig", [])]
-    return A.FIG0 + max(figs, key=lambda f: (v.kind(f) == WARRIOR, v.content.fig_strength[f], -f))
+    figs = [f for _, f in by_block(legal).get("figure", [])]
+    return A.FIGURE0 + max(figs, key=lambda f: (v.kind(f) == WARRIOR, v.content.fig_strength[f], -f))
 
 
 def weakest_seat_choice(v: View, legal: Sequence[int]) -> int:
@@ -848,8 +848,8 @@ def weakest_seat_choice(v: View, legal: Sequence[int]) -> int:
 
 
 def give_stone_choice(v: View, legal: Sequence[int]) -> int:
-    figs = [f for _, f in by_block(legal).get("fig", [])]
-    return A.FIG0 + max(figs, key=lambda f: (v.kind(f) == MASTER, v.defence(f), -f))
+    figs = [f for _, f in by_block(legal).get("figure", [])]
+    return A.FIGURE0 + max(figs, key=lambda f: (v.kind(f) == MASTER, v.defence(f), -f))
 
 
 class ShadowlordHeuristicBot:
@@ -885,45 +885,45 @@ class ShadowlordHeuristicBot:
         v = make_view(game, seat, observation)
         kind = pending_kind(observation)
         task = pending_data(observation)
-        if kind in ("event", "build", "move", "shadow_move", "portrait_cards"):
+        if kind in ("choose_event_target", "build", "move", "move_shadow", "place_portrait_cards"):
             free = bribery(v, legal) or card_placement(v, legal)
             if free is not None:
                 return free
             legal = [a for a in legal if not A.PLACE0 <= a < A.BUY0]
         handlers = {
-            "setup_ship": lambda: setup_choice(v, legal),
+            "place_starting_ship": lambda: setup_choice(v, legal),
             "build": lambda: build_choice(v, legal),
             "move": lambda: movement_choice(v, legal),
-            "shadow_move": lambda: shadow_move_choice(v, legal),
+            "move_shadow": lambda: shadow_move_choice(v, legal),
             "place_shadow": lambda: place_shadow_choice(v, legal, rng),
-            "event": lambda: event_choice(v, task, legal, rng),
-            "storm_discard": lambda: storm_choice(v, legal),
+            "choose_event_target": lambda: event_choice(v, task, legal, rng),
+            "discard_storm_ship": lambda: storm_choice(v, legal),
             "enlist": lambda: A.YES,
             "want": lambda: A.YES,
             "dismiss": lambda: dismiss_choice(v, legal),
-            "place_char": lambda: place_char_choice(v, legal),
+            "place_character": lambda: place_char_choice(v, legal),
             "place_traded": lambda: place_char_choice(v, legal),
-            "dismiss_to": lambda: weakest_seat_choice(v, legal),
+            "give_dismissed": lambda: weakest_seat_choice(v, legal),
             "shift_from": lambda: shift_from_choice(v, legal),
             "shift_to": lambda: shift_to_choice(v, legal),
             "vote": lambda: vote_choice(v),
-            "truce_q": lambda: truce_question(v, task, legal),
-            "truce_a": lambda: truce_answer(v, task),
-            "challenge_q": lambda: A.YES,
-            "call_own": lambda: call_in(v, legal),
+            "propose_truce": lambda: truce_question(v, task, legal),
+            "answer_truce": lambda: truce_answer(v, task),
+            "challenge_loose_ships": lambda: A.YES,
+            "call_own_character": lambda: call_in(v, legal),
             "send_ally": lambda: send_ally_choice(v, task, legal),
-            "fight_order": lambda: fight_order_choice(v, legal),
-            "place_a": lambda: place_attacker(v, legal),
-            "place_d": lambda: place_defender(v, task, legal),
+            "choose_next_battle": lambda: fight_order_choice(v, legal),
+            "place_attacker": lambda: place_attacker(v, legal),
+            "place_defender": lambda: place_defender(v, task, legal),
             "face": lambda: face_choice(v, legal),
             "commit": lambda: commit_choice(v, task, legal),
             "blast": lambda: blast_choice(v),
             "give_stone": lambda: give_stone_choice(v, legal),
             "teleport": lambda: A.YES,
             "surrender": lambda: A.DONE,
-            "portrait_cards": lambda: A.DONE,
-            "offer_build": lambda: junk_offer_item(v, legal),
-            "offer_reply": lambda: offer_reply(v, legal),
+            "place_portrait_cards": lambda: A.DONE,
+            "build_offer": lambda: junk_offer_item(v, legal),
+            "answer_offer": lambda: answer_offer(v, legal),
         }
         handler = handlers.get(kind)
         if handler is None:

@@ -22,7 +22,7 @@ from shadowtable.games.shadowlord.actions import NF, decode
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.notation import action_to_str, chance_to_str
 from shadowtable.games.shadowlord.rules.interjections import MAIN_TASKS
-from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.state import State
 from shadowtable.games.shadowlord.tasks import DrawToHand, SeatDecision, StealCard, Vote
 
 PACKAGE = "shadowtable.games.shadowlord"
@@ -31,8 +31,8 @@ MAIN_KINDS = frozenset(task_kind(t) for t in MAIN_TASKS)
 cards under portraits."""
 
 SECRET_CARD_WORDS = {
-    "commit_p": "commits a Power Card from a portrait to the Duel",
-    "commit_h": "commits a Power Card from the Attack Hand to the Duel",
+    "commit_portrait": "commits a Power Card from a portrait to the Duel",
+    "commit_hand": "commits a Power Card from the Attack Hand to the Duel",
 }
 """Decisions whose card value is hidden from the other seats, by action block."""
 
@@ -40,7 +40,7 @@ SECRET_TASKS: dict[type[SeatDecision], str] = {Vote: "casts a secret vote"}
 """Decisions that are secret as a whole from the other seats, by pending task."""
 
 
-def event_text(ctx: Context, s: SLState, action: int, seat: int | None) -> str | None:
+def event_text(ctx: Context, s: State, action: int, seat: int | None) -> str | None:
     """How ``action`` taken in ``s`` reads to ``seat`` (``None``: a spectator)."""
     top = s.stack[-1]
     if not isinstance(top, SeatDecision):
@@ -63,7 +63,7 @@ def event_text(ctx: Context, s: SLState, action: int, seat: int | None) -> str |
     return f"{who}: {action_to_str(ctx, s, action)}"
 
 
-def _chance_text(ctx: Context, s: SLState, outcome: int, seat: int | None) -> str | None:
+def _chance_text(ctx: Context, s: State, outcome: int, seat: int | None) -> str | None:
     """A chance outcome, named only to the seats that see it."""
     task = s.stack[-1]
     said = chance_to_str(ctx, s, outcome)

@@ -11,58 +11,58 @@ from shadowtable.core.kernel import Task
 from shadowtable.games.shadowlord.actions import DIRS, NF, NUM_ACTIONS, decode
 from shadowtable.games.shadowlord.content import EVENTS
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.state import State
 from shadowtable.games.shadowlord.tasks import (
+    AnswerOffer,
+    AnswerTruce,
     Build,
-    CallOwn,
-    ChallengeQ,
+    BuildOffer,
+    CallOwnCharacter,
+    ChallengeLooseShips,
     ChanceNode,
+    ChooseEventTarget,
+    ChooseNextBattle,
     Commit,
     D8Roll,
+    DiscardStormShip,
     Dismiss,
-    DismissTo,
     Draw,
     Enlist,
-    Event,
-    EventRoll,
     Face,
-    FightOrder,
-    First,
+    GiveDismissed,
     GiveStone,
     Move,
-    OfferBuild,
-    OfferReply,
-    PlaceA,
-    PlaceChar,
-    PlaceD,
+    MoveShadow,
+    PlaceAttacker,
+    PlaceCharacter,
+    PlaceDefender,
+    PlacePortraitCards,
     PlaceShadow,
+    PlaceStartingShip,
     PlaceTraded,
-    PortraitCards,
+    ProposeTruce,
     Reveal,
+    RollEvent,
+    RollFirstPlayer,
     SendAlly,
-    SetupShip,
-    ShadowMove,
     ShiftFrom,
     ShiftTo,
     StealCard,
-    StormDiscard,
     Surrender,
     Teleport,
-    TruceA,
-    TruceQ,
     Vote,
     Want,
 )
 
 FIG_VERBS: dict[type[Task], str] = {
-    SetupShip: "ship to",
+    PlaceStartingShip: "ship to",
     Build: "ship to",
-    Event: "target",
-    StormDiscard: "lose ship of",
+    ChooseEventTarget: "target",
+    DiscardStormShip: "lose ship of",
     Dismiss: "dismiss",
-    CallOwn: "call in",
-    PlaceA: "attack with",
-    PlaceD: "defend with",
+    CallOwnCharacter: "call in",
+    PlaceAttacker: "attack with",
+    PlaceDefender: "defend with",
     Face: "face",
     GiveStone: "stone to",
     ShiftFrom: "shift ship from",
@@ -70,48 +70,52 @@ FIG_VERBS: dict[type[Task], str] = {
 }
 GAL_VERBS: dict[type[Task], str] = {
     Build: "loose ship in",
-    Event: "discover in",
-    StormDiscard: "lose loose ship in",
+    ChooseEventTarget: "discover in",
+    DiscardStormShip: "lose loose ship in",
     PlaceShadow: "place shadow in",
     PlaceTraded: "put traded character in",
-    PlaceChar: "place in",
-    FightOrder: "fight in",
+    PlaceCharacter: "place in",
+    ChooseNextBattle: "fight in",
 }
-SEAT_VERBS: dict[type[Task], str] = {Event: "target seat", Enlist: "give to seat", DismissTo: "dismiss to seat"}
+SEAT_VERBS: dict[type[Task], str] = {
+    ChooseEventTarget: "target seat",
+    Enlist: "give to seat",
+    GiveDismissed: "dismiss to seat",
+}
 DONE_WORDS: dict[type[Task], str] = {
     Build: "end building",
     Move: "end movement",
-    ShadowMove: "no shadow move",
-    Event: "skip event",
+    MoveShadow: "no shadow move",
+    ChooseEventTarget: "skip event",
     Vote: "vote no",
     Enlist: "remove from game",
     Want: "decline",
-    TruceQ: "fight",
-    TruceA: "refuse truce",
-    ChallengeQ: "ignore loose ships",
-    CallOwn: "call nobody",
+    ProposeTruce: "fight",
+    AnswerTruce: "refuse truce",
+    ChallengeLooseShips: "ignore loose ships",
+    CallOwnCharacter: "call nobody",
     SendAlly: "send nobody",
     Commit: "commit done",
     Teleport: "stay",
-    OfferBuild: "withdraw offer",
-    OfferReply: "refuse offer",
+    BuildOffer: "withdraw offer",
+    AnswerOffer: "refuse offer",
     ShiftFrom: "stop shifting",
     Surrender: "play on",
-    PortraitCards: "end turn",
+    PlacePortraitCards: "end turn",
 }
 YES_WORDS: dict[type[Task], str] = {
     Vote: "vote yes",
     Enlist: "enlist",
     Want: "take character",
-    TruceA: "accept truce",
-    ChallengeQ: "challenge loose ships",
+    AnswerTruce: "accept truce",
+    ChallengeLooseShips: "challenge loose ships",
     Teleport: "teleport home",
-    OfferReply: "accept offer",
+    AnswerOffer: "accept offer",
     Surrender: "surrender",
 }
 
 
-def chance_to_str(ctx: Context, s: SLState, action: int) -> str:
+def chance_to_str(ctx: Context, s: State, action: int) -> str:
     """Notation of a chance outcome at the chance node on top of the stack."""
     task = s.stack[-1] if s.stack else None
     values = ctx.content.card_values
@@ -121,22 +125,22 @@ def chance_to_str(ctx: Context, s: SLState, action: int) -> str:
         return f"steal Power Card: {values[action]}"
     if isinstance(task, D8Roll):
         return f"roll d8 ({task.purpose}): {action}"
-    if isinstance(task, EventRoll):
+    if isinstance(task, RollEvent):
         name = EVENTS[ctx.content.events[action]] if 2 <= action <= 16 else "?"
         return f"roll 2d8: {action} ({name})"
     if isinstance(task, Reveal) and 0 <= action < len(ctx.content.disc_names):
         return f"reveal disc: {ctx.content.disc_names[action]}"
-    if isinstance(task, First):
+    if isinstance(task, RollFirstPlayer):
         return f"first player: seat {action}"
     return f"outcome {action}"
 
 
-def is_chance(s: SLState) -> bool:
+def is_chance(s: State) -> bool:
     """A chance node is on top of the stack."""
     return bool(s.stack) and isinstance(s.stack[-1], ChanceNode)
 
 
-def action_to_str(ctx: Context, s: SLState, action: int) -> str:
+def action_to_str(ctx: Context, s: State, action: int) -> str:
     """Notation of ``action`` in ``s`` (any id of the action space, legal or not)."""
     if is_chance(s):
         return chance_to_str(ctx, s, action)
@@ -149,9 +153,9 @@ def action_to_str(ctx: Context, s: SLState, action: int) -> str:
         return DONE_WORDS.get(kind, "done")
     if block == "yes":
         return YES_WORDS.get(kind, "yes")
-    if block == "fig":
+    if block == "figure":
         return f"{FIG_VERBS.get(kind, 'choose')} {names[i]}"
-    if block == "gal":
+    if block == "galaxy":
         return f"{GAL_VERBS.get(kind, 'choose')} {c.galaxy_name(i)}"
     if block == "seat":
         return f"{SEAT_VERBS.get(kind, 'seat')} {i}"
@@ -163,11 +167,11 @@ def action_to_str(ctx: Context, s: SLState, action: int) -> str:
         "pick": "pick up ship to",
         "search": "search with",
         "stone": "pass stone to",
-        "ally_a": "send to attacker",
-        "ally_d": "send to defender",
-        "ochar": "offer trade of",
-        "orelease": "offer release of",
-        "oship": "offer a ship from",
+        "ally_attacker": "send to attacker",
+        "ally_defender": "send to defender",
+        "offer_character": "offer trade of",
+        "offer_release": "offer release of",
+        "offer_ship": "offer a ship from",
     }
     if block in simple_fig:
         return f"{simple_fig[block]} {names[i]}"
@@ -178,33 +182,33 @@ def action_to_str(ctx: Context, s: SLState, action: int) -> str:
         return f"bribe {names[f]} with four {vals[v]}s"
     value_blocks = {
         "buy": "discard for ships",
-        "commit_p": "commit portrait card",
-        "commit_h": "commit hand card",
-        "ogive": "offer to give card",
-        "owant": "offer to want card",
+        "commit_portrait": "commit portrait card",
+        "commit_hand": "commit hand card",
+        "offer_give": "offer to give card",
+        "offer_want": "offer to want card",
     }
     if block in value_blocks:
         return f"{value_blocks[block]} {vals[i]}"
     if block == "truce":
         return f"propose truce in {c.galaxy_name(i)}"
-    if block == "otruce":
+    if block == "offer_truce":
         return f"offer truce in {c.galaxy_name(i)}"
     if block == "revoke_truce":
         return f"revoke truce in {c.galaxy_name(i)}"
-    if block == "revoke_perm":
+    if block == "revoke_permission":
         return f"revoke permission of seat {i}"
     if block == "offer_to":
         return f"make offer to seat {i}"
     return {
         "blast_card": "blast: extra card",
         "blast_ships": "blast: destroy ships",
-        "operm_give": "offer permission",
-        "operm_want": "ask permission",
-        "osend": "send offer",
+        "offer_permission_give": "offer permission",
+        "offer_permission_want": "ask permission",
+        "offer_send": "send offer",
     }[block]
 
 
-def action_from_str(ctx: Context, s: SLState, text: str) -> int | None:
+def action_from_str(ctx: Context, s: State, text: str) -> int | None:
     """The action id whose notation (in this context) is ``text``, legal or not; else ``None``."""
     wanted = normalise_notation(text)
     if is_chance(s):
@@ -226,25 +230,25 @@ GROUP_LABELS = {
     "search": "search for allies with a character",
     "stone": "pass the Power Stone",
     "buy": "discard a Power Card for Space Ships",
-    "commit_p": "commit a Power Card from the portrait",
-    "commit_h": "commit a Power Card from the Attack Hand",
-    "ally_a": "send an ally to the attacker",
-    "ally_d": "send an ally to the defender",
+    "commit_portrait": "commit a Power Card from the portrait",
+    "commit_hand": "commit a Power Card from the Attack Hand",
+    "ally_attacker": "send an ally to the attacker",
+    "ally_defender": "send an ally to the defender",
     "truce": "propose a Truce",
     "offer_to": "make an offer to a player",
-    "ogive": "offer: give a Power Card",
-    "owant": "offer: ask for a Power Card",
-    "ochar": "offer: trade a character",
-    "orelease": "offer: release a captive",
-    "oship": "offer: a Space Ship from a character",
-    "otruce": "offer: a Truce",
+    "offer_give": "offer: give a Power Card",
+    "offer_want": "offer: ask for a Power Card",
+    "offer_character": "offer: trade a character",
+    "offer_release": "offer: release a captive",
+    "offer_ship": "offer: a Space Ship from a character",
+    "offer_truce": "offer: a Truce",
     "revoke_truce": "revoke a Truce",
-    "revoke_perm": "revoke a permission",
+    "revoke_permission": "revoke a permission",
 }
 """The group of each action block whose actions differ only in a detail (a card, a figure...)."""
 
 
-def action_group(ctx: Context, s: SLState, action: int) -> str | None:
+def action_group(ctx: Context, s: State, action: int) -> str | None:
     """The label of the choice ``action`` belongs to (see :meth:`Game.action_group`)."""
     if is_chance(s):
         return None
@@ -252,9 +256,9 @@ def action_group(ctx: Context, s: SLState, action: int) -> str | None:
     block, i = decode(action)
     if block == "move":
         return f"move {ctx.content.fig_name[i // 4]}"
-    if block == "fig":
+    if block == "figure":
         return f"{FIG_VERBS.get(kind, 'choose')} a character"
-    if block == "gal":
+    if block == "galaxy":
         return f"{GAL_VERBS.get(kind, 'choose')} a galaxy"
     if block == "seat":
         return f"{SEAT_VERBS.get(kind, 'seat')} ..."

@@ -22,7 +22,7 @@ from shadowtable.core.errors import StateFormatError
 from shadowtable.core.kernel import Kernel, Rulebook
 from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.state import BLACK, SLState, state_from_json
+from shadowtable.games.shadowlord.state import BLACK, Duel, State, state_from_json
 
 NV = CARD_VALUES
 HIDDEN_VOTE = -2
@@ -80,12 +80,12 @@ DUEL_FIELDS = ("idx", "figs", "drawn", "count")
 cards themselves are private: ``private.commit`` / ``private.ready_commit``)."""
 
 
-def portrait_seat(ctx: Context, s: SLState, f: int) -> int:
+def portrait_seat(ctx: Context, s: State, f: int) -> int:
     owner = s.owner[f]
     return ctx.seat_of(owner) if 0 <= owner < BLACK else -1
 
 
-def observe(ctx: Context, kernel: Kernel[Context, SLState], s: SLState, seat: int | None) -> dict[str, Any]:
+def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | None) -> dict[str, Any]:
     """The observation of ``seat`` (``None``: a spectator)."""
     nf = len(s.owner)
     hand, pcards = s.hand, s.pcards
@@ -95,10 +95,10 @@ def observe(ctx: Context, kernel: Kernel[Context, SLState], s: SLState, seat: in
     public["discard_count"] = sum(s.discard)
     public["hand_counts"] = [sum(hand[k * NV : k * NV + NV]) for k in range(4)]
     public["portrait_counts"] = [sum(pcards[f * NV : f * NV + NV]) for f in range(nf)]
-    public["offer"] = None if s.offer is None else {name: _plain(s.offer[name]) for name in OFFER_FIELDS}
-    public["vote"] = None if s.vote is None else _vote_view(s.vote, seat)
+    public["offer"] = None if s.offer is None else _offer_view(s.offer.to_json())
+    public["vote"] = None if s.vote is None else _vote_view(s.vote.to_json(), seat)
     public["last_vote"] = None if s.last_vote is None else _vote_view(s.last_vote, seat, LAST_VOTE_FIELDS)
-    public["battle"] = None if s.battle is None else _battle_view(s.battle)
+    public["battle"] = None if s.battle is None else _battle_view(s.battle.to_json())
     public["last_duel"] = _plain(s.last_duel)
     public["tasks"] = [task.to_json() for task in s.stack]
     private: dict[str, Any] = {"hand": None, "portraits": {}, "commit": [None, None], "ready_commit": []}
@@ -110,9 +110,9 @@ def observe(ctx: Context, kernel: Kernel[Context, SLState], s: SLState, seat: in
             if portrait_seat(ctx, s, f) == seat and any(pcards[f * NV : f * NV + NV])
         }
     if s.battle is not None:
-        if s.battle["duel"] is not None:
-            private["commit"] = _own_commits(ctx, s, s.battle["duel"], seat)
-        private["ready_commit"] = [_own_commits(ctx, s, duel, seat) for duel in s.battle["ready"]]
+        if s.battle.duel is not None:
+            private["commit"] = _own_commits(ctx, s, s.battle.duel, seat)
+        private["ready_commit"] = [_own_commits(ctx, s, duel, seat) for duel in s.battle.ready]
     return {
         "seat": seat,
         "public": public,
@@ -138,6 +138,10 @@ def _vote_view(vote: dict[str, Any], seat: int | None, fields: tuple[str, ...] =
     return view
 
 
+def _offer_view(offer: dict[str, Any]) -> dict[str, Any]:
+    return {name: offer[name] for name in OFFER_FIELDS}
+
+
 def _duel_view(duel: dict[str, Any]) -> dict[str, Any]:
     return {name: _plain(duel[name]) for name in DUEL_FIELDS}
 
@@ -149,15 +153,15 @@ def _battle_view(battle: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def _own_commits(ctx: Context, s: SLState, duel: dict[str, Any], seat: int | None) -> list[Any]:
+def _own_commits(ctx: Context, s: State, duel: Duel, seat: int | None) -> list[Any]:
     """The face-down cards of a Duel that ``seat`` committed (``None`` for the other side)."""
     return [
-        duel["commit"][side][:] if seat is not None and portrait_seat(ctx, s, duel["figs"][side]) == seat else None
+        duel.committed[side][:] if seat is not None and portrait_seat(ctx, s, duel.figures[side]) == seat else None
         for side in (0, 1)
     ]
 
 
-def outcome_text(ctx: Context, s: SLState) -> str | None:
+def outcome_text(ctx: Context, s: State) -> str | None:
     """Why the game ended, in words (``None`` while it runs)."""
     if not s.end:
         return None
@@ -172,7 +176,7 @@ def outcome_text(ctx: Context, s: SLState) -> str | None:
     return texts.get(s.end, s.end)
 
 
-def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> SLState:
+def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> State:
     """A full state consistent with ``obs``: unknown cards dealt at random into the hidden places."""
     try:
         return _determinize(ctx, rulebook, obs, rng)
@@ -180,7 +184,7 @@ def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: rand
         raise StateFormatError(f"not a shadowlord observation: {exc!r}") from exc
 
 
-def _determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> SLState:
+def _determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> State:
     public = obs["public"]
     private = obs["private"]
     seat = obs["seat"]

@@ -5,19 +5,19 @@ from __future__ import annotations
 from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import lord
-from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, NOBODY, REMOVED, SLState
-from shadowtable.games.shadowlord.tasks import First
+from shadowtable.games.shadowlord.state import ACTIVE, BAG, BLACK, NOBODY, REMOVED, State
+from shadowtable.games.shadowlord.tasks import RollFirstPlayer
 
 NV = CARD_VALUES
 
 
-def initial_state(ctx: Context) -> SLState:
+def initial_state(ctx: Context) -> State:
     """Setup as written: three rings per player on the Home Planet, shadows in the Lost
     Fortress, the Shadowlord with the Power Stone and five ships, a face-down disc per empty
     galaxy (their identities are chance, drawn when turned over)."""
     c = ctx.content
     nf, ng = c.num_figures, c.num_galaxies
-    s = SLState.__new__(SLState)
+    s = State.__new__(State)
     s.journal = None
     s.owner = [NOBODY] * nf
     s.loc = [NOBODY] * nf
@@ -70,7 +70,7 @@ def initial_state(ctx: Context) -> SLState:
     s.last_duel = None
     s.last_vote = None
     s.battle = s.vote = s.offer = None
-    s.stack = [First()]
+    s.stack = [RollFirstPlayer()]
     s.end = ""
     s.legal = None
     s.at = None

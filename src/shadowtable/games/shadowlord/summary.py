@@ -6,12 +6,12 @@ from typing import Any
 
 from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, State
 
 NV = CARD_VALUES
 
 
-def summary(ctx: Context, s: SLState) -> dict[str, Any]:
+def summary(ctx: Context, s: State) -> dict[str, Any]:
     """End reason, turns played, winner seat, the Shadowlord's fate and per-seat facts."""
     seats = []
     for k in range(ctx.players):

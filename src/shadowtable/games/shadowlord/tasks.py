@@ -8,7 +8,7 @@ handles each kind is declared in :data:`shadowtable.games.shadowlord.rules.RULEB
 
 Field names: ``seat`` a seat (0-3), ``colour`` an Alliance colour (0-3, 4 = the shadows),
 ``figure`` a figure id, ``galaxy`` a galaxy id, ``battle`` an index into the Battle plan
-(``state.battle["plan"]``), ``side`` 0 for the attacker and 1 for the defender.  Every field
+(``state.battle.plan``), ``side`` 0 for the attacker and 1 for the defender.  Every field
 of every task is public.
 """
 
@@ -43,19 +43,19 @@ class ChanceNode(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class First(ChanceNode):
+class RollFirstPlayer(ChanceNode):
     """Chance: the roll for first player (the outcome is a seat)."""
 
 
 @dataclass(frozen=True, slots=True)
-class SetupShip(SeatDecision):
+class PlaceStartingShip(SeatDecision):
     """Setup: ``seat`` places one starting Space Ship of ``colour`` on a ring."""
 
     colour: int
 
 
 @dataclass(frozen=True, slots=True)
-class TurnStart(Task):
+class StartTurn(Task):
     """A turn begins: the Starburst check, the turn cap, the offer to surrender."""
 
 
@@ -65,17 +65,17 @@ class Surrender(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class TurnBody(Task):
+class QueueTurnSteps(Task):
     """Steps 1-6 of the current player's turn are laid out."""
 
 
 @dataclass(frozen=True, slots=True)
-class AfterDraw(Task):
+class FinishDraws(Task):
     """After Step 1's draws (option ``timer_mode="every_turn"``: the timer moves)."""
 
 
 @dataclass(frozen=True, slots=True)
-class BuildStart(Task):
+class StartBuild(Task):
     """Step 3 begins: Space Ships from Merchants and Space Bases."""
 
 
@@ -85,7 +85,7 @@ class Build(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class PortraitCards(SeatDecision):
+class PlacePortraitCards(SeatDecision):
     """After the fight: ``seat`` may place Attack Hand cards under portraits, Bribe (no Battle
     this turn) or make an offer before the turn passes."""
 
@@ -136,7 +136,7 @@ class D8Roll(ChanceNode):
 
 
 @dataclass(frozen=True, slots=True)
-class BribeRoll(D8Roll):
+class RollBribe(D8Roll):
     """Bribery: the briber's d8 against ``figure``."""
 
     figure: int
@@ -147,7 +147,7 @@ class BribeRoll(D8Roll):
 
 
 @dataclass(frozen=True, slots=True)
-class BribeAnswerRoll(D8Roll):
+class RollBribeAnswer(D8Roll):
     """Bribery: the answering d8 for ``figure``; the briber rolled ``briber_roll``."""
 
     figure: int
@@ -159,7 +159,7 @@ class BribeAnswerRoll(D8Roll):
 
 
 @dataclass(frozen=True, slots=True)
-class BlastRoll(D8Roll):
+class RollBlast(D8Roll):
     """The Power Stone wielder on ``side`` of Battle ``battle`` rolls for a Power Blast."""
 
     side: int
@@ -171,7 +171,7 @@ class BlastRoll(D8Roll):
 
 
 @dataclass(frozen=True, slots=True)
-class BlastShipsRoll(D8Roll):
+class RollBlastShips(D8Roll):
     """A Power Blast by ``side`` destroys a d8 of the enemy duellist's Space Ships."""
 
     side: int
@@ -182,7 +182,7 @@ class BlastShipsRoll(D8Roll):
 
 
 @dataclass(frozen=True, slots=True)
-class StormRoll(D8Roll):
+class RollStorm(D8Roll):
     """Spacestorm: ``seat`` loses a d8 of Space Ships."""
 
     seat: int
@@ -196,19 +196,19 @@ class StormRoll(D8Roll):
 
 
 @dataclass(frozen=True, slots=True)
-class EventRoll(ChanceNode):
+class RollEvent(ChanceNode):
     """Step 2: chance rolls 2d8 on the Special Events table (the outcome is the sum)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Event(SeatDecision):
+class ChooseEventTarget(SeatDecision):
     """``seat`` names the target of Special Event ``event`` (an index of ``content.EVENTS``)."""
 
     event: int
 
 
 @dataclass(frozen=True, slots=True)
-class StormDiscard(SeatDecision):
+class DiscardStormShip(SeatDecision):
     """Spacestorm: ``seat`` chooses the next of ``count`` Space Ships to lose."""
 
     count: int
@@ -242,7 +242,7 @@ class Vote(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class VoteEnd(Task):
+class EndVote(Task):
     """Every vote is cast: the motion passes (one yes) or fails."""
 
 
@@ -250,7 +250,7 @@ class VoteEnd(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class Traitor(Task):
+class JoinAsTraitor(Task):
     """``figure`` joins ``colour`` once the Alliance has Dismissed a member to make room."""
 
     figure: int
@@ -293,7 +293,7 @@ class Join(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceChar(SeatDecision):
+class PlaceCharacter(SeatDecision):
     """``seat`` places ``figure``, given or Dismissed to it, in a galaxy ``colour`` controls."""
 
     figure: int
@@ -308,7 +308,7 @@ class Dismiss(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class DismissAsk(Task):
+class AskForDismissed(Task):
     """The other players are asked in turn whether they want the Dismissed ``figure``: the
     ``offset``-th seat after its owner is next; ``wanted`` is a bit mask of the seats that do."""
 
@@ -325,7 +325,7 @@ class Want(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class DismissTo(SeatDecision):
+class GiveDismissed(SeatDecision):
     """Several players (bit mask ``wanted``) want ``figure``: its owner ``seat`` chooses."""
 
     figure: int
@@ -364,7 +364,7 @@ class Move(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class ShadowMove(SeatDecision):
+class MoveShadow(SeatDecision):
     """Step 5: ``seat`` may move one shadow."""
 
 
@@ -377,33 +377,33 @@ class Fight(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class TruceQ(SeatDecision):
+class ProposeTruce(SeatDecision):
     """The attacker ``seat`` fights Battle ``battle`` or proposes a Truce."""
 
     battle: int
 
 
 @dataclass(frozen=True, slots=True)
-class TruceA(SeatDecision):
+class AnswerTruce(SeatDecision):
     """The defender ``seat`` accepts or refuses a Truce for Battle ``battle``."""
 
     battle: int
 
 
 @dataclass(frozen=True, slots=True)
-class ChallengeQ(SeatDecision):
+class ChallengeLooseShips(SeatDecision):
     """``seat`` challenges the loose enemy Space Ships of Battle ``battle`` or leaves them."""
 
     battle: int
 
 
 @dataclass(frozen=True, slots=True)
-class AlliesStart(Task):
+class StartAllyCalls(Task):
     """Before the first Battle: the calls for allies are laid out."""
 
 
 @dataclass(frozen=True, slots=True)
-class CallOwn(SeatDecision):
+class CallOwnCharacter(SeatDecision):
     """The defender ``seat`` may call in one of ``colour``'s characters to Battle ``battle``."""
 
     battle: int
@@ -419,31 +419,31 @@ class SendAlly(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class NextBattle(Task):
+class FindNextBattle(Task):
     """The next Battle due (the attacker chooses when several are)."""
 
 
 @dataclass(frozen=True, slots=True)
-class FightOrder(SeatDecision):
+class ChooseNextBattle(SeatDecision):
     """The attacker ``seat`` chooses where to fight next."""
 
 
 @dataclass(frozen=True, slots=True)
-class BattleStart(Task):
+class StartBattle(Task):
     """Battle ``battle`` begins."""
 
     battle: int
 
 
 @dataclass(frozen=True, slots=True)
-class Round(Task):
+class FightRound(Task):
     """A round of Battle ``battle``: rings go on the Battle Board while both sides can fight."""
 
     battle: int
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceA(SeatDecision):
+class PlaceAttacker(SeatDecision):
     """The attacker ``seat`` places a ring on the Battle Board (``first_attacker``: the ring
     already placed this round, if any)."""
 
@@ -461,7 +461,7 @@ class Face(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceD(SeatDecision):
+class PlaceDefender(SeatDecision):
     """The defender ``seat`` places a ring opposite ``first_attacker`` (then opposite
     ``second_attacker``, once ``first_defender`` is placed)."""
 
@@ -472,7 +472,7 @@ class PlaceD(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class DuelRun(Task):
+class PrepareDuel(Task):
     """A Duel of Battle ``battle`` between ``attacker`` and ``defender`` is prepared."""
 
     battle: int
@@ -481,7 +481,7 @@ class DuelRun(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class BlastCheck(Task):
+class CheckBlast(Task):
     """Does ``side`` of Battle ``battle`` wield the Power Stone (a Power Blast roll)?"""
 
     battle: int
@@ -503,19 +503,19 @@ class Commit(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class DuelReady(Task):
+class HoldDuel(Task):
     """The Duel is prepared; it waits, cards face down, to be resolved."""
 
 
 @dataclass(frozen=True, slots=True)
-class DuelResolve(Task):
+class ResolveDuel(Task):
     """The next prepared Duel of Battle ``battle`` is revealed and resolved."""
 
     battle: int
 
 
 @dataclass(frozen=True, slots=True)
-class BattleEnd(Task):
+class EndBattle(Task):
     """Battle ``battle`` is over: Diplomats retreat, the Lost Fortress is won or lost."""
 
     battle: int
@@ -539,12 +539,12 @@ class Teleport(SeatDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class OfferBuild(SeatDecision):
+class BuildOffer(SeatDecision):
     """``seat`` adds an item to the offer in ``state.offer``, sends it or withdraws it."""
 
 
 @dataclass(frozen=True, slots=True)
-class OfferReply(SeatDecision):
+class AnswerOffer(SeatDecision):
     """``seat`` accepts or refuses the offer in ``state.offer``."""
 
 

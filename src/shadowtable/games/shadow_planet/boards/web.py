@@ -500,7 +500,7 @@ def _panel(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
     data = pending.get("data") or {}
     details = []
     if "points" in data:
-        details.append(f"Move points left: {data['points']}" if pending.get("kind") != "step_search" else
+        details.append(f"Move points left: {data['points']}" if pending.get("kind") != "play_search_cards" else
                        f"Search points: {data['points']}")  # fmt: skip
     if "total" in data:
         details.append(f"Move total so far: {data['total']}")

@@ -31,58 +31,58 @@ from shadowtable.games.shadow_planet.rules import (
 )
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import (
-    AbilityNext,
     AdjustCountdown,
+    ApplyAbility,
+    ApplySectionEffect,
+    AskRider,
     CancelAbility,
     ChooseDeck,
     ChooseIdentity,
+    ChooseMarkerColour,
+    ChooseMarkerSeat,
     ChooseProtagonist,
+    ChooseScrapTarget,
+    ChooseSectionEffect,
+    ChooseSectionMarkerColour,
+    ChooseSectionMarkerSeat,
     DealObjective,
     DiscardMessage,
-    DraftPick,
+    DiscardUncontrolled,
     DrawDraftCard,
+    DrawExtraCards,
     DrawFromDeck,
-    DriveFallback,
-    EffectNext,
+    DrawMandatoryCard,
+    DriveElsewhere,
+    EndInSection,
     EndRound,
     EndTurn,
-    FreeMove,
-    GetDraws,
-    GetMandatory,
-    GiveColour,
     GiveRobotCard,
-    GiveSeat,
+    GiveScrapCard,
     LookMessages,
     MatchIdentities,
-    MovePoints,
+    MoveForFree,
+    PickCharacter,
+    PickTempleCard,
+    PlayAttackCards,
+    PlayGetCards,
+    PlayMoveCards,
+    PlayRepairCards,
+    PlaySearchCards,
     RemoveMessage,
     RemoveObjective,
     Reorder,
+    ReturnScrapCard,
     RevealDraft,
     RevealMessages,
-    RevealPick,
     RevealTop,
-    RideAsk,
-    ScrapGive,
-    ScrapTake,
-    ScrapTarget,
-    SearchLook,
-    SectionChoice,
-    SectionEnd,
-    SectionGiveColour,
-    SectionGiveSeat,
+    SearchDeck,
+    ShowRevealCard,
     ShuffleMessages,
+    SpendMovePoints,
     StartMessages,
     StartRound,
     StartTurn,
-    StepAttack,
-    StepGet,
-    StepMove,
-    StepRepair,
-    StepSearch,
     TakeRobotCard,
-    TemplePick,
-    UncontrolledDiscard,
 )
 
 _seat: Callable[[Any], int] = attrgetter("seat")
@@ -112,7 +112,7 @@ RULEBOOK = Rulebook(
         # the round and its Control phase
         StartRound: Automatic(control.start_round),
         DrawDraftCard: Chance(control.draft_cards, control.draw_draft_card, ready=always),
-        DraftPick: decision(
+        PickCharacter: decision(
             control.pick_options,
             control.pick,
             "pick a Character to control this round, face down",
@@ -122,38 +122,38 @@ RULEBOOK = Rulebook(
         RevealDraft: Automatic(control.reveal_draft),
         # the Operations phase: turns and abilities
         StartTurn: Automatic(turn.start_turn),
-        UncontrolledDiscard: Automatic(turn.uncontrolled_discard),
-        AbilityNext: Automatic(abilities.ability_next),
+        DiscardUncontrolled: Automatic(turn.discard_uncontrolled),
+        ApplyAbility: Automatic(abilities.apply_ability),
         CancelAbility: decision(
             abilities.cancel_options,
             abilities.cancel,
             "choose the Character whose ability is cancelled until the end of the round",
             "ability",
         ),
-        GiveSeat: decision(
+        ChooseMarkerSeat: decision(
             markers.other_seats,
             markers.give_to,
             "choose the player who receives Markers from the pool",
             "ability",
             "count",
         ),
-        GiveColour: decision(
+        ChooseMarkerColour: decision(
             markers.pool_colours,
-            markers.give_colour,
+            markers.choose_marker_colour,
             "choose the colour of the pool Marker the player receives",
             "ability",
             "target",
             "count",
         ),
-        FreeMove: decision(
+        MoveForFree: decision(
             abilities.free_move_options,
-            abilities.free_move,
+            abilities.move_for_free,
             "use the ability to move into the Section for free, or skip it",
             "ability",
             "section",
         ),
         # the five steps
-        StepMove: decision(
+        PlayMoveCards: decision(
             steps.move_options,
             steps.move_step,
             "step I, Move: play a Move card, declare driving a Vehicle, or be done",
@@ -164,7 +164,7 @@ RULEBOOK = Rulebook(
             "dest",
             "passengers",
         ),
-        RideAsk: decision(
+        AskRider: decision(
             vehicles.ride_options,
             vehicles.answer_ride,
             "ride the Vehicle to its destination, or stay",
@@ -174,14 +174,14 @@ RULEBOOK = Rulebook(
             "drive",
             "dest",
         ),
-        MovePoints: decision(
+        SpendMovePoints: decision(
             movement.walk_actions,
             movement.walk_step,
             "spend Move points: go along a Link, enter a Section, or be done",
             "move",
             "points",
         ),
-        DriveFallback: decision(
+        DriveElsewhere: decision(
             vehicles.fallback_options,
             vehicles.fallback,
             "the destination is out of reach: drive to another Location, or stay",
@@ -190,14 +190,14 @@ RULEBOOK = Rulebook(
             "drive",
             "passengers",
         ),
-        StepSearch: decision(
+        PlaySearchCards: decision(
             steps.search_options,
             steps.search_step,
             "step II, Search: play a Search card, or be done",
             "search",
             "points",
         ),
-        SearchLook: Automatic(steps.search_look),
+        SearchDeck: Automatic(steps.search_deck),
         Reorder: decision(
             steps.reorder_options,
             steps.place,
@@ -207,57 +207,57 @@ RULEBOOK = Rulebook(
             "size",
             "placed",
         ),
-        GetMandatory: Automatic(steps.get_mandatory),
-        StepGet: decision(
+        DrawMandatoryCard: Automatic(steps.draw_mandatory_card),
+        PlayGetCards: decision(
             steps.get_options,
             steps.get_step,
             "step III, Get: play a Get card, or be done",
             "get",
             "draws",
         ),
-        GetDraws: Automatic(steps.get_draws),
-        StepRepair: decision(
+        DrawExtraCards: Automatic(steps.draw_extra_cards),
+        PlayRepairCards: decision(
             steps.repair_options,
             steps.repair_step,
             "step IV, Repair: play a Repair card, or be done",
             "repair",
         ),
-        ScrapTarget: decision(
+        ChooseScrapTarget: decision(
             swap.target_options,
             swap.choose_target,
             "choose the player to swap a card with",
             "repair",
         ),
-        ScrapGive: decision(
+        GiveScrapCard: decision(
             swap.give_options,
             swap.choose_given,
             "choose the card of your hand you give in the swap",
             "repair",
             "target",
         ),
-        ScrapTake: decision(
+        ReturnScrapCard: decision(
             swap.take_options,
             swap.swap,
             "choose the card of your hand you give back in the swap",
             "repair",
             "giver",
         ),
-        StepAttack: decision(
+        PlayAttackCards: decision(
             steps.attack_options,
             steps.attack_step,
             "step V, Attack: play an Attack card, or be done",
             "attack",
         ),
         # Sections and their effects
-        SectionEnd: Automatic(sections.section_end),
-        SectionChoice: decision(
+        EndInSection: Automatic(sections.end_in_section),
+        ChooseSectionEffect: decision(
             sections.choice_options,
             sections.choose,
             "pay the Section's effect by revealing cards of your hand, or leave the Section",
             "section",
             "section",
         ),
-        RevealPick: decision(
+        ShowRevealCard: decision(
             sections.reveal_options,
             sections.reveal,
             "show the next card of your hand that pays the Section's effect",
@@ -266,7 +266,7 @@ RULEBOOK = Rulebook(
             "reveal",
             "shown",
         ),
-        EffectNext: Automatic(sections.effect_next),
+        ApplySectionEffect: Automatic(sections.apply_section_effect),
         LookMessages: Automatic(section_effects.look_messages),
         RemoveMessage: decision(
             section_effects.remove_options,
@@ -295,16 +295,16 @@ RULEBOOK = Rulebook(
             "section",
             "amount",
         ),
-        SectionGiveSeat: decision(
+        ChooseSectionMarkerSeat: decision(
             markers.other_seats,
             markers.give_to,
             "choose the player who receives Markers from the pool",
             "section",
             "count",
         ),
-        SectionGiveColour: decision(
+        ChooseSectionMarkerColour: decision(
             markers.pool_colours,
-            markers.give_colour,
+            markers.choose_marker_colour,
             "choose the colour of the pool Marker the player receives",
             "section",
             "target",
@@ -318,9 +318,9 @@ RULEBOOK = Rulebook(
             "count",
         ),
         DrawFromDeck: Automatic(section_effects.draw_from_deck),
-        TemplePick: decision(
+        PickTempleCard: decision(
             section_effects.temple_options,
-            section_effects.temple_pick,
+            section_effects.pick_temple_card,
             "put a card of the Messages pile on the Temple pile",
             "section",
             "count",

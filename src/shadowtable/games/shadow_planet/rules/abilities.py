@@ -8,7 +8,7 @@ from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
-from shadowtable.games.shadow_planet.tasks import AbilityNext, CancelAbility, FreeMove, GiveSeat
+from shadowtable.games.shadow_planet.tasks import ApplyAbility, CancelAbility, ChooseMarkerSeat, MoveForFree
 
 
 def auto_ability(ctx: Context, s: State, ch: int, effect: dict[str, Any]) -> bool:
@@ -18,7 +18,7 @@ def auto_ability(ctx: Context, s: State, ch: int, effect: dict[str, Any]) -> boo
     if kind == "aura_search":
         s.auras.append([ch, effect["amount"], int(effect["include_self"])])
         if s.journal is not None:
-            name, amount = ctx.c.char_names[ch], effect["amount"]
+            name, amount = ctx.content.char_names[ch], effect["amount"]
             whom = "Characters" if effect["include_self"] else "other Characters"
             note(
                 s,
@@ -33,7 +33,7 @@ def auto_ability(ctx: Context, s: State, ch: int, effect: dict[str, Any]) -> boo
         before = s.bonus
         s.bonus += effect["amount"]
         if s.journal is not None:
-            name = ctx.c.char_names[ch]
+            name = ctx.content.char_names[ch]
             note(
                 s,
                 "ability",
@@ -50,7 +50,7 @@ def auto_ability(ctx: Context, s: State, ch: int, effect: dict[str, Any]) -> boo
             before = s.protagonist
             s.protagonist = s.controller[ch]
             if s.journal is not None:
-                name = ctx.c.char_names[ch]
+                name = ctx.content.char_names[ch]
                 note(
                     s,
                     "protagonist",
@@ -70,19 +70,19 @@ def auto_ability(ctx: Context, s: State, ch: int, effect: dict[str, Any]) -> boo
 
 def can_enter(ctx: Context, s: State, ch: int, section: int) -> bool:
     """A Character may enter a Section unless it is the Robot, or its Marker is there."""
-    colour = ctx.c.char_colour[ch]
+    colour = ctx.content.char_colour[ch]
     return colour >= 0 and not (s.section_markers[section] >> colour) & 1 and s.char_section[ch] != section
 
 
-def ability_next(ctx: Context, s: State, task: AbilityNext) -> None:
+def apply_ability(ctx: Context, s: State, task: ApplyAbility) -> None:
     """Resolve the controlled ability's effects in order; stop at the first that needs a choice
     (the rest waits below it)."""
     ch = s.active
     seat = s.controller[ch]
-    effects = ctx.c.char_controlled[ch] if ch != s.cancelled else ()
+    effects = ctx.content.char_controlled[ch] if ch != s.cancelled else ()
     index = task.index
-    if s.journal is not None and ch == s.cancelled and index == 0 and ctx.c.char_controlled[ch]:
-        name = ctx.c.char_names[ch]
+    if s.journal is not None and ch == s.cancelled and index == 0 and ctx.content.char_controlled[ch]:
+        name = ctx.content.char_names[ch]
         note(s, "cancel", f"{name}'s ability is cancelled this round: it does nothing", rule="ability", character=name)
     while index < len(effects):
         effect = effects[index]
@@ -90,18 +90,18 @@ def ability_next(ctx: Context, s: State, task: AbilityNext) -> None:
         if auto_ability(ctx, s, ch, effect):
             continue
         kind = effect["kind"]
-        choice: CancelAbility | GiveSeat | FreeMove | None = None
+        choice: CancelAbility | ChooseMarkerSeat | MoveForFree | None = None
         if kind == "cancel_ability":
             choice = CancelAbility(seat)
         elif kind in ("give_pool_marker", "give_pool_markers") and any(s.pool):
-            choice = GiveSeat(seat, effect["count"])
+            choice = ChooseMarkerSeat(seat, effect["count"])
         elif kind == "free_move_to_section":
             section = ctx.section_index(effect["section"])
             # a free move, but along Links: none that only Vehicles may use (the Caves)
-            if can_enter(ctx, s, ch, section) and ctx.walk_reach[s.char_loc[ch]][ctx.c.section_location[section]]:
-                choice = FreeMove(seat, section)
+            if can_enter(ctx, s, ch, section) and ctx.walk_reach[s.char_loc[ch]][ctx.content.section_location[section]]:
+                choice = MoveForFree(seat, section)
         if choice is not None:
-            s.stack.append(AbilityNext(index))
+            s.stack.append(ApplyAbility(index))
             s.stack.append(choice)
             return
 
@@ -114,7 +114,7 @@ def cancel(ctx: Context, s: State, task: CancelAbility, action: int) -> None:
     """Jenna cancels a Character's ability until the end of the round."""
     s.cancelled = action - A.CANCEL
     if s.journal is not None:
-        name, target = ctx.c.char_names[s.active], ctx.c.char_names[s.cancelled]
+        name, target = ctx.content.char_names[s.active], ctx.content.char_names[s.cancelled]
         note(
             s,
             "cancel",
@@ -126,20 +126,20 @@ def cancel(ctx: Context, s: State, task: CancelAbility, action: int) -> None:
         )
 
 
-def free_move_options(ctx: Context, s: State, task: FreeMove) -> list[int]:
+def free_move_options(ctx: Context, s: State, task: MoveForFree) -> list[int]:
     return [A.USE, A.SKIP]
 
 
-def free_move(ctx: Context, s: State, task: FreeMove, action: int) -> None:
+def move_for_free(ctx: Context, s: State, task: MoveForFree, action: int) -> None:
     """Reed moves into the Section for free (or not)."""
     if action == A.USE:
         ch = s.active
         before = s.char_loc[ch]
-        s.char_loc[ch] = ctx.c.section_location[task.section]
+        s.char_loc[ch] = ctx.content.section_location[task.section]
         s.char_section[ch] = task.section
         if s.journal is not None:
-            name, section = ctx.c.char_names[ch], ctx.c.section_names[task.section]
-            here, there = ctx.c.location_names[before], ctx.c.location_names[s.char_loc[ch]]
+            name, section = ctx.content.char_names[ch], ctx.content.section_names[task.section]
+            here, there = ctx.content.location_names[before], ctx.content.location_names[s.char_loc[ch]]
             note(
                 s,
                 "move",

@@ -47,13 +47,13 @@ def cards(count: int) -> str:
 def who(ctx: Context, s: State, ch: int) -> str:
     """A Character and the seat controlling it, e.g. ``John Vargo (seat 1)``."""
     seat = s.controller[ch]
-    name = ctx.c.char_names[ch]
+    name = ctx.content.char_names[ch]
     return f"{name} (seat {seat})" if seat >= 0 else f"{name} (uncontrolled)"
 
 
 def end_value(ctx: Context, name: str) -> int:
     """The position at which an indicator ends the game."""
-    return ctx.c.threat_max if name == "threat" else 0
+    return ctx.content.threat_max if name == "threat" else 0
 
 
 def move_indicator(ctx: Context, s: State, name: str, value: int, why: str, rule: str, **data: Any) -> None:

@@ -12,9 +12,9 @@ from shadowtable.games.shadow_planet.rules.decks import uniform
 from shadowtable.games.shadow_planet.rules.turn import reset_turn
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import (
-    DraftPick,
     DrawDraftCard,
     EndRound,
+    PickCharacter,
     RevealDraft,
     RevealMessages,
     ShuffleMessages,
@@ -32,14 +32,14 @@ def rest_of_round() -> list[Task]:
 def start_round(ctx: Context, s: State, task: StartRound) -> None:
     """A new round: the Protagonist shuffles the Characters; the right neighbour draws one;
     the draft, the six turns, the Messages phase and the round's end follow."""
-    n = ctx.n
+    n = ctx.players
     s.round += 1
     s.controller, s.seat_char = [-1] * 6, [-1] * n
     s.draft_random, s.draft_picks = -1, [-1] * n
     s.auras, s.cancelled, s.active = [], -1, 0
     s.revealed = [0] * 5
     reset_turn(s)
-    pickers = [DraftPick((s.protagonist + step) % n, step) for step in reversed(range(n))]
+    pickers = [PickCharacter((s.protagonist + step) % n, step) for step in reversed(range(n))]
     s.stack += [*rest_of_round(), StartTurn(), RevealDraft(), *pickers, DrawDraftCard()]
 
 
@@ -65,11 +65,11 @@ def draw_draft_card(ctx: Context, s: State, task: DrawDraftCard, ch: int) -> Non
     s.draft_random = ch
 
 
-def pick_options(ctx: Context, s: State, task: DraftPick) -> list[int]:
+def pick_options(ctx: Context, s: State, task: PickCharacter) -> list[int]:
     return [A.PICK + ch for ch in draft_received(s, task.step)]
 
 
-def pick(ctx: Context, s: State, task: DraftPick, action: int) -> None:
+def pick(ctx: Context, s: State, task: PickCharacter, action: int) -> None:
     """The picker plays the Character face down."""
     s.draft_picks[task.seat] = action - A.PICK
 
@@ -80,9 +80,9 @@ def reveal_draft(ctx: Context, s: State, task: RevealDraft) -> None:
         s.controller[ch], s.seat_char[seat] = seat, ch
         for card in hand(s, ch):
             tell(s, seat, card)
-        taken = take_marker(s, seat, ctx.c.char_colour[ch])
+        taken = take_marker(s, seat, ctx.content.char_colour[ch])
         if s.journal is not None:
-            name = ctx.c.char_names[ch]
+            name = ctx.content.char_names[ch]
             note(
                 s,
                 "control",
@@ -93,11 +93,11 @@ def reveal_draft(ctx: Context, s: State, task: RevealDraft) -> None:
                 round=s.round,
             )
             why = f"controls {name}"
-            marker(ctx, s, seat, ctx.c.char_colour[ch], why, "control", "control", taken=taken, character=name)
+            marker(ctx, s, seat, ctx.content.char_colour[ch], why, "control", "control", taken=taken, character=name)
     if s.journal is not None:
         for ch in range(6):
             if s.controller[ch] < 0:
-                name = ctx.c.char_names[ch]
+                name = ctx.content.char_names[ch]
                 note(
                     s,
                     "control",

@@ -37,7 +37,7 @@ def identity_choices(r: Context, s: State, seat: int) -> list[int]:
     """Unmatched Characters of which ``seat`` has the fewest Markers (the Robot is ignored)."""
     taken = set(s.identity)
     free = [ch for ch in range(6) if ch != r.robot and ch not in taken]
-    counts = {ch: s.sheets[seat * 5 + r.c.char_colour[ch]] for ch in free}
+    counts = {ch: s.sheets[seat * 5 + r.content.char_colour[ch]] for ch in free}
     best = min(counts.values())
     return [ch for ch in free if counts[ch] == best]
 
@@ -77,28 +77,28 @@ def note_identity(r: Context, s: State, seat: int, choices: list[int]) -> None:
     """Note who ``seat`` turns out to be, and why (its fewest Markers; a tie it chose or that
     went to the lowest Initiative)."""
     ch = s.identity[seat]
-    objective = r.c.objective_names[s.objectives[seat]]
-    role = r.c.objective_role[s.objectives[seat]]
-    colour = r.c.char_colour[ch]
+    objective = r.content.objective_names[s.objectives[seat]]
+    role = r.content.objective_role[s.objectives[seat]]
+    colour = r.content.char_colour[ch]
     count = s.sheets[seat * 5 + colour]
     why = f"fewest Markers: {count} {COLOURS[colour]}"
     if len(choices) > 1:
-        tied = ", ".join(r.c.char_names[c] for c in choices)
+        tied = ", ".join(r.content.char_names[c] for c in choices)
         how = "chosen" if r.options["identity_ties"] == "choose" else "lowest Initiative"
         why += f" (tied among {tied}: {how})"
     note(
         s,
         "identity",
-        f"seat {seat} ({objective}, {role}) is {r.c.char_names[ch]}: {why}",
+        f"seat {seat} ({objective}, {role}) is {r.content.char_names[ch]}: {why}",
         rule="identity",
         seat=seat,
         objective=objective,
         role=role,
-        character=r.c.char_names[ch],
+        character=r.content.char_names[ch],
         colour=COLOURS[colour],
         markers=count,
         sheet=dict(zip(COLOURS, s.sheets[seat * 5 : seat * 5 + 5], strict=True)),
-        tied=[r.c.char_names[c] for c in choices] if len(choices) > 1 else [],
+        tied=[r.content.char_names[c] for c in choices] if len(choices) > 1 else [],
     )
 
 
@@ -126,7 +126,7 @@ def note_outcome(r: Context, s: State) -> None:
 def _count(r: Context, s: State, ch: int, card_type: int, role: str) -> int:
     total = 0
     for card in hand(s, ch):
-        if r.ctype[card] != card_type:
+        if r.card_type[card] != card_type:
             continue
         weight = 1
         for who, t, count in r.endgame[card]:
@@ -138,7 +138,7 @@ def _count(r: Context, s: State, ch: int, card_type: int, role: str) -> int:
 
 def outcome(r: Context, s: State) -> dict[str, Any]:
     """Who won and why, from a finished state (JSON data)."""
-    roles = {s.identity[seat]: r.c.objective_role[s.objectives[seat]] for seat in range(s.n)}
+    roles = {s.identity[seat]: r.content.objective_role[s.objectives[seat]] for seat in range(s.n)}
     phantom = -1
     if 4 not in s.objectives:
         free = [ch for ch in range(6) if ch != r.robot and ch not in roles]
@@ -152,8 +152,8 @@ def outcome(r: Context, s: State) -> dict[str, Any]:
     facts: dict[str, Any] = {
         "reason": reason,
         "indicators": {"countdown": s.countdown, "repair": s.repair, "threat": s.threat},
-        "roles": {r.c.char_names[ch]: role for ch, role in sorted(roles.items())},
-        "phantom_guardian": r.c.char_names[phantom] if phantom >= 0 else None,
+        "roles": {r.content.char_names[ch]: role for ch, role in sorted(roles.items())},
+        "phantom_guardian": r.content.char_names[phantom] if phantom >= 0 else None,
     }
     if reason == "threat":
         winner = "guardian"
@@ -173,7 +173,7 @@ def outcome(r: Context, s: State) -> dict[str, Any]:
 def _seat_facts(r: Context, s: State, seat: int, roles: dict[int, str], winner: str, won: bool) -> dict[str, Any]:
     """One seat's line of the outcome: Objective, identity, Markers and why it won or lost."""
     role = roles[s.identity[seat]]
-    objective, identity = r.c.objective_names[s.objectives[seat]], r.c.char_names[s.identity[seat]]
+    objective, identity = r.content.objective_names[s.objectives[seat]], r.content.char_names[s.identity[seat]]
     verdict = "wins" if won else "loses"
     return {
         "seat": seat,
@@ -197,7 +197,7 @@ def _contest(r: Context, s: State, reason: str, alien: int, astronauts: list[int
     gets, attacks = _count(r, s, alien, 2, "alien"), _count(r, s, alien, 4, "alien")
     threat = s.threat + gets - attacks
     if r.options["alien_threat_clamp"]:
-        threat = max(0, min(r.c.threat_max, threat))
+        threat = max(0, min(r.content.threat_max, threat))
     astro_attack = sum(_count(r, s, ch, 4, "astronaut") for ch in astronauts)
     facts.update({"alien_get": gets, "alien_attack": attacks, "final_threat": threat, "astronaut_attack": astro_attack})
     prefix = "the Guardian loses; " if reason == "repair" else "Astronauts reach the Repair Indicator; "

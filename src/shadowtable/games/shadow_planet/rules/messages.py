@@ -85,15 +85,15 @@ def discard(ctx: Context, s: State, task: DiscardMessage, action: int) -> None:
     tell(s, seat, card)
     if s.journal is not None:
         ch, size = s.seat_char[seat], zone_size(s, MSG)
-        name = ctx.c.char_names[ch]
+        name = ctx.content.char_names[ch]
         secret(
             s,
             "discard",
             (seat,),
-            f"seat {seat} discards {ctx.c.short(card)} from {name}'s Gear face down to the Messages pile",
+            f"seat {seat} discards {ctx.content.short(card)} from {name}'s Gear face down to the Messages pile",
             f"seat {seat} discards a card from {name}'s Gear face down to the Messages pile",
             "messages",
-            {"card": card, "name": ctx.c.card_name[card], "type": TYPES[ctx.ctype[card]]},
+            {"card": card, "name": ctx.content.card_name[card], "type": TYPES[ctx.card_type[card]]},
             seat=seat,
             character=name,
             to="messages",
@@ -127,7 +127,7 @@ def shuffle_messages(ctx: Context, s: State, task: ShuffleMessages) -> None:
 
 def reveal_messages(ctx: Context, s: State, task: RevealMessages) -> None:
     """Reveal the Temple pile first (option), then random cards, up to the reveal count."""
-    while sum(s.revealed) < ctx.c.reveal_count:
+    while sum(s.revealed) < ctx.content.reveal_count:
         if s.temple:
             _reveal(ctx, s, s.temple[0])
             continue
@@ -142,20 +142,21 @@ def _reveal(ctx: Context, s: State, card: int) -> None:
     """Turn ``card`` face up for everyone (``reveal_cards``), then remove it from the game face
     down: the removed pile itself is seen by nobody."""
     from_temple = bool(s.temple) and s.temple[0] == card
-    s.revealed[ctx.ctype[card]] += 1
+    s.revealed[ctx.card_type[card]] += 1
     s.reveal_cards.append(card)
     move_card(s, card, REMOVED)
     forget(s, card)
     if s.journal is not None:
-        number, t = len(s.reveal_cards), ctx.ctype[card]
+        number, t = len(s.reveal_cards), ctx.card_type[card]
         pile = "the Temple pile" if from_temple else "the Messages pile"
+        so_far = f"{TYPE_NAMES[t]} {s.revealed[t]} so far"
         note(
             s,
             "reveal",
-            f"Message {number} revealed from {pile}: {ctx.c.short(card)} ({TYPE_NAMES[t]} {s.revealed[t]} so far)",
+            f"Message {number} revealed from {pile}: {ctx.content.short(card)} ({so_far})",
             rule="messages",
             card=card,
-            name=ctx.c.card_name[card],
+            name=ctx.content.card_name[card],
             type=TYPES[t],
             number=number,
             source="temple" if from_temple else "messages",
@@ -175,7 +176,7 @@ def end_round(ctx: Context, s: State, task: EndRound) -> None:
     why, names = "", []
     if s.journal is not None:
         why = "end of the round (advances 1)"
-        names = [ctx.c.location_names[d] for d in empty]
+        names = [ctx.content.location_names[d] for d in empty]
         if empty:
             why += f" and {depleted} depleted Location deck{'s' if depleted > 1 else ''} ({', '.join(names)})"
     move_indicator(
@@ -194,7 +195,7 @@ def end_round(ctx: Context, s: State, task: EndRound) -> None:
     s.trajectory.append([s.countdown, s.repair, s.threat])
     if not ctx.options["latched_end"]:
         s.latched = (
-            (END_THREAT if s.threat >= ctx.c.threat_max else 0)
+            (END_THREAT if s.threat >= ctx.content.threat_max else 0)
             | (END_REPAIR if s.repair == 0 else 0)
             | (END_COUNTDOWN if s.countdown == 0 else 0)
         )
@@ -251,11 +252,11 @@ def face_up_to_messages(ctx: Context, s: State, card: int, why: str, rule: str) 
         note(
             s,
             "discard",
-            f"{ctx.c.short(card)} is discarded face up to the Messages pile ({why})",
+            f"{ctx.content.short(card)} is discarded face up to the Messages pile ({why})",
             rule=rule,
             card=card,
-            name=ctx.c.card_name[card],
-            type=TYPES[ctx.ctype[card]],
+            name=ctx.content.card_name[card],
+            type=TYPES[ctx.card_type[card]],
             to="messages",
             face_up=True,
             cause=why,

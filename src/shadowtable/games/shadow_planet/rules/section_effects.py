@@ -24,20 +24,20 @@ from shadowtable.games.shadow_planet.state import GEAR0, MESSAGES_DECK, MSG, REM
 from shadowtable.games.shadow_planet.tasks import (
     AdjustCountdown,
     ChooseDeck,
+    ChooseSectionMarkerSeat,
     DrawFromDeck,
     GiveRobotCard,
     LookMessages,
+    PickTempleCard,
     RemoveMessage,
-    SectionGiveSeat,
     TakeRobotCard,
-    TemplePick,
 )
 
 
 def section_name(ctx: Context, s: State) -> str:
     """The Section the active Character occupies (whose effect is being carried out)."""
     section = s.char_section[s.active]
-    return ctx.c.section_names[section] if section >= 0 else "Section"
+    return ctx.content.section_names[section] if section >= 0 else "Section"
 
 
 def start_effect(ctx: Context, s: State, effect: dict[str, int | str | bool], rest: Task) -> bool:
@@ -65,13 +65,13 @@ def start_effect(ctx: Context, s: State, effect: dict[str, int | str | bool], re
     elif kind == "countdown_adjust":
         task = AdjustCountdown(seat, int(effect["amount"]))
     elif kind == "give_pool_markers" and any(s.pool):
-        task = SectionGiveSeat(seat, int(effect["count"]))
+        task = ChooseSectionMarkerSeat(seat, int(effect["count"]))
     elif kind == "draw_any_location" and any(zone_size(s, d) for d in range(4)):
         task = ChooseDeck(seat, int(effect["count"]))
     elif kind == "temple_pile" and zone_size(s, MSG) > 0:
         for card in cards_in(s, MSG):
             tell(s, seat, card)
-        task = TemplePick(seat, min(int(effect["count"]), zone_size(s, MSG)))
+        task = PickTempleCard(seat, min(int(effect["count"]), zone_size(s, MSG)))
     if task is None:
         return False
     s.stack.append(rest)
@@ -93,10 +93,10 @@ def look_messages(ctx: Context, s: State, task: LookMessages) -> None:
             s,
             "look",
             (task.seat,),
-            f"{head}: {', '.join(ctx.c.short(card) for card in looked)}",
+            f"{head}: {', '.join(ctx.content.short(card) for card in looked)}",
             head,
             "section",
-            {"cards": looked, "names": [ctx.c.card_name[card] for card in looked]},
+            {"cards": looked, "names": [ctx.content.card_name[card] for card in looked]},
             seat=task.seat,
             deck="messages",
             looked=len(looked),
@@ -119,10 +119,10 @@ def remove_message(ctx: Context, s: State, task: RemoveMessage, action: int) -> 
             s,
             "remove",
             (task.seat,),
-            f"{head}: {ctx.c.short(card)}",
+            f"{head}: {ctx.content.short(card)}",
             f"{head}, unseen",
             "section",
-            {"card": card, "name": ctx.c.card_name[card], "type": TYPES[ctx.ctype[card]]},
+            {"card": card, "name": ctx.content.card_name[card], "type": TYPES[ctx.card_type[card]]},
             seat=task.seat,
             pile=zone_size(s, MSG),
         )
@@ -150,7 +150,7 @@ def give_robot_card(ctx: Context, s: State, task: GiveRobotCard, action: int) ->
     move_secretly(s, task.taken, GEAR0 + s.active, me, robot_seat)
     move_secretly(s, given, GEAR0 + ctx.robot, me, robot_seat)
     if s.journal is not None:
-        c = ctx.c
+        c = ctx.content
         name, robot = c.char_names[s.active], c.char_names[ctx.robot]
         head = f"seat {me} ({name}) swaps a card with the {robot}'s Gear ({section_name(ctx, s)})"
         secret(
@@ -208,11 +208,11 @@ def draw_from_deck(ctx: Context, s: State, task: DrawFromDeck) -> None:
 
 
 # -- Temple: Messages cards onto the Temple pile -------------------------------------------------
-def temple_options(ctx: Context, s: State, task: TemplePick) -> list[int]:
+def temple_options(ctx: Context, s: State, task: PickTempleCard) -> list[int]:
     return [A.CHOOSE + card for card in cards_in(s, MSG)]
 
 
-def temple_pick(ctx: Context, s: State, task: TemplePick, action: int) -> None:
+def pick_temple_card(ctx: Context, s: State, task: PickTempleCard, action: int) -> None:
     """Put a Messages card on the Temple pile (revealed first in the Messages phase)."""
     card = action - A.CHOOSE
     move_card(s, card, TEMPLE)
@@ -225,12 +225,12 @@ def temple_pick(ctx: Context, s: State, task: TemplePick, action: int) -> None:
             s,
             "temple",
             (task.seat,),
-            f"{head}: {ctx.c.short(card)}",
+            f"{head}: {ctx.content.short(card)}",
             head,
             "section",
-            {"card": card, "name": ctx.c.card_name[card], "type": TYPES[ctx.ctype[card]]},
+            {"card": card, "name": ctx.content.card_name[card], "type": TYPES[ctx.card_type[card]]},
             seat=task.seat,
             temple=len(s.temple),
         )
     if task.count > 1 and zone_size(s, MSG) > 0:
-        s.stack.append(TemplePick(task.seat, task.count - 1))
+        s.stack.append(PickTempleCard(task.seat, task.count - 1))

@@ -13,7 +13,7 @@ from shadowtable.games.shadow_planet.rules.causes import TYPE_NAMES, article, se
 from shadowtable.games.shadow_planet.rules.effects import COLOURS, TYPES
 from shadowtable.games.shadow_planet.rules.section_effects import start_effect
 from shadowtable.games.shadow_planet.state import State
-from shadowtable.games.shadow_planet.tasks import EffectNext, RevealPick, SectionChoice, SectionEnd
+from shadowtable.games.shadow_planet.tasks import ApplySectionEffect, ChooseSectionEffect, EndInSection, ShowRevealCard
 
 if TYPE_CHECKING:
     from shadowtable.games.shadow_planet.content import Reveal
@@ -23,18 +23,18 @@ def payable(ctx: Context, s: State, section: int) -> list[int]:
     """Indices of the Section's reveals the active hand can pay."""
     counts = [0] * 5
     for card in hand(s, s.active):
-        counts[ctx.ctype[card]] += 1
-    reveals: tuple[Reveal, ...] = ctx.c.section_reveals[section]
+        counts[ctx.card_type[card]] += 1
+    reveals: tuple[Reveal, ...] = ctx.content.section_reveals[section]
     return [i for i, rv in enumerate(reveals) if all(counts[t] >= need for t, need in enumerate(rv.cost))]
 
 
-def section_end(ctx: Context, s: State, task: SectionEnd) -> None:
+def end_in_section(ctx: Context, s: State, task: EndInSection) -> None:
     """End of turn in a Section: offer the effect if it can be paid, else just expel."""
     section = s.char_section[s.active]
     if section < 0:
         return
     if payable(ctx, s, section):
-        s.stack.append(SectionChoice(s.controller[s.active], section))
+        s.stack.append(ChooseSectionEffect(s.controller[s.active], section))
     else:
         expel(ctx, s, "its effect is not paid")
 
@@ -44,74 +44,74 @@ def expel(ctx: Context, s: State, why: str) -> None:
     section = s.char_section[s.active]
     s.char_section[s.active] = -1
     if s.journal is not None:
-        name, place = ctx.c.char_names[s.active], ctx.c.location_names[s.char_loc[s.active]]
+        name, place = ctx.content.char_names[s.active], ctx.content.location_names[s.char_loc[s.active]]
         note(
             s,
             "expel",
-            f"{name} is expelled from the {ctx.c.section_names[section]} into {place} ({why})",
+            f"{name} is expelled from the {ctx.content.section_names[section]} into {place} ({why})",
             rule="section",
             character=name,
-            section=ctx.c.section_names[section],
+            section=ctx.content.section_names[section],
             to=place,
             cause=why,
         )
 
 
-def choice_options(ctx: Context, s: State, task: SectionChoice) -> list[int]:
+def choice_options(ctx: Context, s: State, task: ChooseSectionEffect) -> list[int]:
     return [A.RESOLVE + i for i in payable(ctx, s, task.section)] + [A.LEAVE]
 
 
-def choose(ctx: Context, s: State, task: SectionChoice, action: int) -> None:
+def choose(ctx: Context, s: State, task: ChooseSectionEffect, action: int) -> None:
     """Leave, or start paying a reveal: forced cards are shown at once, the player picks the rest."""
     if action == A.LEAVE:
         expel(ctx, s, f"seat {task.seat} does not pay its effect")
     else:
-        _reveal_forced(ctx, s, RevealPick(task.seat, task.section, action - A.RESOLVE, ()))
+        _reveal_forced(ctx, s, ShowRevealCard(task.seat, task.section, action - A.RESOLVE, ()))
 
 
-def reveal_needs(ctx: Context, task: RevealPick) -> list[int]:
+def reveal_needs(ctx: Context, task: ShowRevealCard) -> list[int]:
     """Cards of each type still to be shown for the chosen reveal."""
-    need = list(ctx.c.section_reveals[task.section][task.reveal].cost)
+    need = list(ctx.content.section_reveals[task.section][task.reveal].cost)
     for card in task.shown:
-        need[ctx.ctype[card]] -= 1
+        need[ctx.card_type[card]] -= 1
     return need
 
 
-def reveal_choices(ctx: Context, s: State, task: RevealPick) -> list[int]:
+def reveal_choices(ctx: Context, s: State, task: ShowRevealCard) -> list[int]:
     """Hand cards the player may show next (types still needed, not shown yet)."""
     need = reveal_needs(ctx, task)
-    return [c for c in hand(s, s.active) if need[ctx.ctype[c]] > 0 and c not in task.shown]
+    return [c for c in hand(s, s.active) if need[ctx.card_type[c]] > 0 and c not in task.shown]
 
 
-def reveal_options(ctx: Context, s: State, task: RevealPick) -> list[int]:
+def reveal_options(ctx: Context, s: State, task: ShowRevealCard) -> list[int]:
     return [A.CHOOSE + card for card in reveal_choices(ctx, s, task)]
 
 
-def reveal(ctx: Context, s: State, task: RevealPick, action: int) -> None:
+def reveal(ctx: Context, s: State, task: ShowRevealCard, action: int) -> None:
     """Show the card from hand to everyone (it stays in hand)."""
     card = action - A.CHOOSE
     tell_all(s, card)
-    _reveal_forced(ctx, s, RevealPick(task.seat, task.section, task.reveal, (*task.shown, card)))
+    _reveal_forced(ctx, s, ShowRevealCard(task.seat, task.section, task.reveal, (*task.shown, card)))
 
 
-def _reveal_forced(ctx: Context, s: State, task: RevealPick) -> None:
+def _reveal_forced(ctx: Context, s: State, task: ShowRevealCard) -> None:
     """Show every card a type needs when the hand holds exactly that many; ask for the rest, or
     run the effects once the cost is shown."""
     need = reveal_needs(ctx, task)
     shown = list(task.shown)
     for t, count in enumerate(need):
-        cards = [c for c in hand(s, s.active) if ctx.ctype[c] == t and c not in shown]
+        cards = [c for c in hand(s, s.active) if ctx.card_type[c] == t and c not in shown]
         if count > 0 and len(cards) == count:
             for card in cards:
                 shown.append(card)
                 tell_all(s, card)
-    task = RevealPick(task.seat, task.section, task.reveal, tuple(shown))
+    task = ShowRevealCard(task.seat, task.section, task.reveal, tuple(shown))
     if any(n > 0 for n in reveal_needs(ctx, task)):
         s.stack.append(task)
     else:
-        s.stack.append(EffectNext(task.section, task.reveal, 0))
+        s.stack.append(ApplySectionEffect(task.section, task.reveal, 0))
         if s.journal is not None:
-            c = ctx.c
+            c = ctx.content
             rv = c.section_reveals[task.section][task.reveal]
             # which card of a type was shown is the payer's choice, and the observation keeps
             # only that the cards are known: the others are told the cost, not the cards
@@ -134,22 +134,22 @@ def _reveal_forced(ctx: Context, s: State, task: RevealPick) -> None:
             )
 
 
-def effect_next(ctx: Context, s: State, task: EffectNext) -> None:
+def apply_section_effect(ctx: Context, s: State, task: ApplySectionEffect) -> None:
     """Run the paid reveal's effects from number ``index`` (one that asks waits with the rest
     below it); after the last, place the Marker and expel."""
-    effects = ctx.c.section_reveals[task.section][task.reveal].effects
+    effects = ctx.content.section_reveals[task.section][task.reveal].effects
     index = task.index
     while index < len(effects):
         effect = effects[index]
         index += 1
-        if start_effect(ctx, s, effect, EffectNext(task.section, task.reveal, index)):
+        if start_effect(ctx, s, effect, ApplySectionEffect(task.section, task.reveal, index)):
             return
-    colour = ctx.c.char_colour[s.active]
+    colour = ctx.content.char_colour[s.active]
     if colour >= 0 and s.pool[colour] > 0 and not (s.section_markers[task.section] >> colour) & 1:
         s.pool[colour] -= 1
         s.section_markers[task.section] |= 1 << colour
         if s.journal is not None:
-            name, section = ctx.c.char_names[s.active], ctx.c.section_names[task.section]
+            name, section = ctx.content.char_names[s.active], ctx.content.section_names[task.section]
             note(
                 s,
                 "marker",
@@ -164,7 +164,7 @@ def effect_next(ctx: Context, s: State, task: EffectNext) -> None:
                 pool=s.pool[colour],
             )
     elif s.journal is not None and colour >= 0:
-        name, section = ctx.c.char_names[s.active], ctx.c.section_names[task.section]
+        name, section = ctx.content.char_names[s.active], ctx.content.section_names[task.section]
         why = "the pool has none left" if s.pool[colour] == 0 else "one is there already"
         note(
             s,

@@ -16,16 +16,16 @@ from shadowtable.games.shadow_planet.rules.swap import swap_targets
 from shadowtable.games.shadow_planet.rules.vehicles import declare_drive, drive_options
 from shadowtable.games.shadow_planet.state import GEAR0, PLAYED0, State
 from shadowtable.games.shadow_planet.tasks import (
-    GetDraws,
-    GetMandatory,
+    ChooseScrapTarget,
+    DrawExtraCards,
+    DrawMandatoryCard,
+    PlayAttackCards,
+    PlayGetCards,
+    PlayMoveCards,
+    PlayRepairCards,
+    PlaySearchCards,
     Reorder,
-    ScrapTarget,
-    SearchLook,
-    StepAttack,
-    StepGet,
-    StepMove,
-    StepRepair,
-    StepSearch,
+    SearchDeck,
 )
 
 MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
@@ -57,8 +57,8 @@ def play_card(ctx: Context, s: State, card: int) -> bool:
     """Play ``card`` face up and resolve its effect; True if its value counts for the step.
     A swap card (Scrap Metal) asks for the other player first (the step waits below)."""
     ch = s.active
-    t = ctx.ctype[card]
-    vplay = ctx.vplay[card]
+    t = ctx.card_type[card]
+    vplay = ctx.vehicle_play[card]
     counts = True
     if vplay is not None:
         vehicle, to_messages, counts = vplay
@@ -66,7 +66,12 @@ def play_card(ctx: Context, s: State, card: int) -> bool:
         s.vehicle_loc[vehicle] = s.char_loc[ch]
         if s.journal is not None:
             note_vehicle(
-                ctx, s, vehicle, before, f"{ctx.c.card_name[card]} played by {ctx.c.char_names[ch]}", "vehicle"
+                ctx,
+                s,
+                vehicle,
+                before,
+                f"{ctx.content.card_name[card]} played by {ctx.content.char_names[ch]}",
+                "vehicle",
             )
         if to_messages:
             face_up_to_messages(ctx, s, card, "played to put a Vehicle into play", "vehicle")
@@ -86,7 +91,7 @@ def play_card(ctx: Context, s: State, card: int) -> bool:
 
 def note_vehicle(ctx: Context, s: State, vehicle: int, before: int, why: str, rule: str) -> None:
     """Note a Vehicle tile put into play (or moved there from another Location)."""
-    c = ctx.c
+    c = ctx.content
     name, at = c.vehicle_names[vehicle], s.vehicle_loc[vehicle]
     moved = f" (its tile moves from {c.location_names[before]})" if before >= 0 and before != at else ""
     note(
@@ -103,7 +108,7 @@ def note_vehicle(ctx: Context, s: State, vehicle: int, before: int, why: str, ru
 
 def _after_play(ctx: Context, s: State, card: int, seat: int) -> None:
     if ctx.swap[card] and hand(s, s.active) and swap_targets(s):
-        s.stack.append(ScrapTarget(seat))
+        s.stack.append(ChooseScrapTarget(seat))
 
 
 def _cards(ctx: Context, s: State, step_type: int) -> list[int]:
@@ -111,14 +116,14 @@ def _cards(ctx: Context, s: State, step_type: int) -> list[int]:
 
 
 # -- step I: Move -------------------------------------------------------------------------------
-def move_options(ctx: Context, s: State, task: StepMove) -> list[int]:
+def move_options(ctx: Context, s: State, task: PlayMoveCards) -> list[int]:
     out = _cards(ctx, s, MOVE_T)
     out.extend(A.DRIVE + v * 4 + d for v, d in drive_options(ctx, s, task))
     out.append(A.DONE)
     return sorted(out)
 
 
-def move_step(ctx: Context, s: State, task: StepMove, action: int) -> None:
+def move_step(ctx: Context, s: State, task: PlayMoveCards, action: int) -> None:
     """Play a Move card, declare a drive, or stop: then the Character moves."""
     if action == A.DONE:
         move_end(ctx, s, task)
@@ -127,26 +132,28 @@ def move_step(ctx: Context, s: State, task: StepMove, action: int) -> None:
     else:
         card = action - A.PLAY
         counts = play_card(ctx, s, card)
-        value = ctx.cvalue[card] if counts else 0
+        value = ctx.card_value[card] if counts else 0
         s.stack.append(
-            StepMove(task.seat, task.total + value, task.cards + int(counts), task.drive, task.dest, task.passengers)
+            PlayMoveCards(
+                task.seat, task.total + value, task.cards + int(counts), task.drive, task.dest, task.passengers
+            )
         )
         _after_play(ctx, s, card, task.seat)
 
 
 # -- step II: Search ----------------------------------------------------------------------------
-def search_options(ctx: Context, s: State, task: StepSearch) -> list[int]:
+def search_options(ctx: Context, s: State, task: PlaySearchCards) -> list[int]:
     return [*_cards(ctx, s, SEARCH_T), A.DONE]
 
 
-def search_step(ctx: Context, s: State, task: StepSearch, action: int) -> None:
+def search_step(ctx: Context, s: State, task: PlaySearchCards, action: int) -> None:
     """Play a Search card, or stop: then the Character looks at the top of its Location deck."""
     if action == A.DONE:
-        s.stack.append(SearchLook(task.points))
+        s.stack.append(SearchDeck(task.points))
         return
     card = action - A.PLAY
-    value = ctx.cvalue[card] if play_card(ctx, s, card) else 0
-    s.stack.append(StepSearch(task.seat, task.points + value))
+    value = ctx.card_value[card] if play_card(ctx, s, card) else 0
+    s.stack.append(PlaySearchCards(task.seat, task.points + value))
     _after_play(ctx, s, card, task.seat)
 
 
@@ -163,7 +170,7 @@ def search_total(ctx: Context, s: State, points: int) -> int:
     return total
 
 
-def search_look(ctx: Context, s: State, task: SearchLook) -> None:
+def search_deck(ctx: Context, s: State, task: SearchDeck) -> None:
     """Look at the top cards of the Location deck (chance reveals unknown ones), then reorder."""
     deck = s.char_loc[s.active]
     wanted = search_total(ctx, s, task.points)
@@ -177,16 +184,16 @@ def search_look(ctx: Context, s: State, task: SearchLook) -> None:
         forget(s, card)
         tell(s, seat, card)
     if s.journal is not None:
-        name, place = ctx.c.char_names[s.active], ctx.c.location_names[deck]
+        name, place = ctx.content.char_names[s.active], ctx.content.location_names[deck]
         head = f"seat {seat} ({name}) looks at the top {cards(len(look))} of the {place} deck (Search {wanted})"
         secret(
             s,
             "search",
             (seat,),
-            f"{head}: {', '.join(ctx.c.short(card) for card in look)}",
+            f"{head}: {', '.join(ctx.content.short(card) for card in look)}",
             head,
             "search",
-            {"cards": look, "names": [ctx.c.card_name[card] for card in look]},
+            {"cards": look, "names": [ctx.content.card_name[card] for card in look]},
             seat=seat,
             character=name,
             deck=place,
@@ -217,16 +224,16 @@ def draw_to_hand(ctx: Context, s: State, deck: int, why: str, rule: str) -> None
     seat = s.controller[s.active]
     move_secretly(s, card, GEAR0 + s.active, seat)
     if s.journal is not None:
-        name, place = ctx.c.char_names[s.active], ctx.c.location_names[deck]
+        name, place = ctx.content.char_names[s.active], ctx.content.location_names[deck]
         head = f"seat {seat} ({name}) takes the top card of the {place} deck ({why})"
         secret(
             s,
             "draw",
             (seat,),
-            f"{head}: {ctx.c.short(card)}",
+            f"{head}: {ctx.content.short(card)}",
             head,
             rule,
-            {"card": card, "name": ctx.c.card_name[card], "type": TYPES[ctx.ctype[card]]},
+            {"card": card, "name": ctx.content.card_name[card], "type": TYPES[ctx.card_type[card]]},
             seat=seat,
             character=name,
             deck=place,
@@ -235,7 +242,7 @@ def draw_to_hand(ctx: Context, s: State, deck: int, why: str, rule: str) -> None
         )
 
 
-def get_mandatory(ctx: Context, s: State, task: GetMandatory) -> None:
+def draw_mandatory_card(ctx: Context, s: State, task: DrawMandatoryCard) -> None:
     """Step III: the mandatory draw of the top card of the Location deck."""
     deck = s.char_loc[s.active]
     if zone_size(s, deck) > 0:
@@ -244,38 +251,38 @@ def get_mandatory(ctx: Context, s: State, task: GetMandatory) -> None:
         draw_to_hand(ctx, s, deck, "the mandatory Get", "get")
 
 
-def get_options(ctx: Context, s: State, task: StepGet) -> list[int]:
+def get_options(ctx: Context, s: State, task: PlayGetCards) -> list[int]:
     return [*_cards(ctx, s, GET_T), A.DONE]
 
 
-def get_step(ctx: Context, s: State, task: StepGet, action: int) -> None:
+def get_step(ctx: Context, s: State, task: PlayGetCards, action: int) -> None:
     """Play a Get card, or stop: then one more card per point of Get value."""
     if action == A.DONE:
-        s.stack.append(GetDraws(task.draws))
+        s.stack.append(DrawExtraCards(task.draws))
         return
     card = action - A.PLAY
-    value = ctx.cvalue[card] if play_card(ctx, s, card) else 0
-    s.stack.append(StepGet(task.seat, task.draws + value))
+    value = ctx.card_value[card] if play_card(ctx, s, card) else 0
+    s.stack.append(PlayGetCards(task.seat, task.draws + value))
     _after_play(ctx, s, card, task.seat)
 
 
-def get_draws(ctx: Context, s: State, task: GetDraws) -> None:
+def draw_extra_cards(ctx: Context, s: State, task: DrawExtraCards) -> None:
     """Step III's consequence: one more card per point of Get value."""
     deck = s.char_loc[s.active]
     draws = task.draws
     while draws > 0 and zone_size(s, deck) > 0:
-        if not top_known(s, deck, 1, GetDraws(draws)):
+        if not top_known(s, deck, 1, DrawExtraCards(draws)):
             return
         draw_to_hand(ctx, s, deck, "a Get draw", "get")
         draws -= 1
 
 
 # -- steps IV and V: Repair and Attack ----------------------------------------------------------
-def repair_options(ctx: Context, s: State, task: StepRepair) -> list[int]:
+def repair_options(ctx: Context, s: State, task: PlayRepairCards) -> list[int]:
     return [*_cards(ctx, s, REPAIR_T), A.DONE]
 
 
-def repair_step(ctx: Context, s: State, task: StepRepair, action: int) -> None:
+def repair_step(ctx: Context, s: State, task: PlayRepairCards, action: int) -> None:
     """Play a Repair card (its effect only: Repair cards count at the end), or stop."""
     if action != A.DONE:
         card = action - A.PLAY
@@ -284,11 +291,11 @@ def repair_step(ctx: Context, s: State, task: StepRepair, action: int) -> None:
         _after_play(ctx, s, card, task.seat)
 
 
-def attack_options(ctx: Context, s: State, task: StepAttack) -> list[int]:
+def attack_options(ctx: Context, s: State, task: PlayAttackCards) -> list[int]:
     return [*_cards(ctx, s, ATTACK_T), A.DONE]
 
 
-def attack_step(ctx: Context, s: State, task: StepAttack, action: int) -> None:
+def attack_step(ctx: Context, s: State, task: PlayAttackCards, action: int) -> None:
     """Play an Attack card (its effect only), or stop."""
     if action != A.DONE:
         card = action - A.PLAY

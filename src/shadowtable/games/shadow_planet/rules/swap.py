@@ -8,7 +8,7 @@ from shadowtable.games.shadow_planet.board import hand, move_secretly
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.causes import secret
 from shadowtable.games.shadow_planet.state import GEAR0, State
-from shadowtable.games.shadow_planet.tasks import ScrapGive, ScrapTake, ScrapTarget
+from shadowtable.games.shadow_planet.tasks import ChooseScrapTarget, GiveScrapCard, ReturnScrapCard
 
 
 def swap_targets(s: State) -> list[int]:
@@ -17,34 +17,34 @@ def swap_targets(s: State) -> list[int]:
     return [seat for seat in range(s.n) if seat != me and hand(s, s.seat_char[seat])]
 
 
-def target_options(ctx: Context, s: State, task: ScrapTarget) -> list[int]:
+def target_options(ctx: Context, s: State, task: ChooseScrapTarget) -> list[int]:
     return [A.SEAT + seat for seat in swap_targets(s)]
 
 
-def choose_target(ctx: Context, s: State, task: ScrapTarget, action: int) -> None:
-    s.stack.append(ScrapGive(task.seat, action - A.SEAT))
+def choose_target(ctx: Context, s: State, task: ChooseScrapTarget, action: int) -> None:
+    s.stack.append(GiveScrapCard(task.seat, action - A.SEAT))
 
 
-def give_options(ctx: Context, s: State, task: ScrapGive) -> list[int]:
+def give_options(ctx: Context, s: State, task: GiveScrapCard) -> list[int]:
     return [A.CHOOSE + card for card in hand(s, s.active)]
 
 
-def choose_given(ctx: Context, s: State, task: ScrapGive, action: int) -> None:
-    s.stack.append(ScrapTake(task.target, task.seat, action - A.CHOOSE))
+def choose_given(ctx: Context, s: State, task: GiveScrapCard, action: int) -> None:
+    s.stack.append(ReturnScrapCard(task.target, task.seat, action - A.CHOOSE))
 
 
-def take_options(ctx: Context, s: State, task: ScrapTake) -> list[int]:
+def take_options(ctx: Context, s: State, task: ReturnScrapCard) -> list[int]:
     return [A.CHOOSE + card for card in hand(s, s.seat_char[task.seat])]
 
 
-def swap(ctx: Context, s: State, task: ScrapTake, action: int) -> None:
+def swap(ctx: Context, s: State, task: ReturnScrapCard, action: int) -> None:
     """The chosen card and the other player's card change hands."""
     me, other = task.giver, task.seat
     back = action - A.CHOOSE
     move_secretly(s, task.given, GEAR0 + s.seat_char[other], me, other)
     move_secretly(s, back, GEAR0 + s.active, me, other)
     if s.journal is not None:
-        c = ctx.c
+        c = ctx.content
         head = f"seat {me} and seat {other} swap a card (Scrap Metal)"
         secret(
             s,

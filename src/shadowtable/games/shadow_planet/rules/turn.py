@@ -21,17 +21,17 @@ from shadowtable.games.shadow_planet.rules.effects import TYPES
 from shadowtable.games.shadow_planet.rules.messages import face_up_to_messages
 from shadowtable.games.shadow_planet.state import DISCARD, MSG, PLAYED0, State
 from shadowtable.games.shadow_planet.tasks import (
-    AbilityNext,
+    ApplyAbility,
+    DiscardUncontrolled,
+    DrawMandatoryCard,
+    EndInSection,
     EndTurn,
-    GetMandatory,
-    SectionEnd,
+    PlayAttackCards,
+    PlayGetCards,
+    PlayMoveCards,
+    PlayRepairCards,
+    PlaySearchCards,
     StartTurn,
-    StepAttack,
-    StepGet,
-    StepMove,
-    StepRepair,
-    StepSearch,
-    UncontrolledDiscard,
 )
 
 
@@ -54,14 +54,14 @@ def start_turn(ctx: Context, s: State, task: StartTurn) -> None:
     seat = s.controller[ch]
     if seat < 0:
         if ch != s.cancelled:
-            for effect in ctx.c.char_uncontrolled[ch]:
+            for effect in ctx.content.char_uncontrolled[ch]:
                 auto_ability(ctx, s, ch, effect)
-        s.stack.append(UncontrolledDiscard())
+        s.stack.append(DiscardUncontrolled())
         return
     s.stack += _turn_tasks(seat)
 
 
-def uncontrolled_discard(ctx: Context, s: State, task: UncontrolledDiscard) -> None:
+def discard_uncontrolled(ctx: Context, s: State, task: DiscardUncontrolled) -> None:
     """An uncontrolled Character discards the top card of its Location deck face up."""
     deck = s.char_loc[s.active]
     if zone_size(s, deck) > 0:
@@ -77,7 +77,7 @@ def uncontrolled_discard(ctx: Context, s: State, task: UncontrolledDiscard) -> N
         knew = [seat for seat in range(s.n) if s.known[seat] & bit] if s.journal is not None else []
         move_openly(s, card, DISCARD)
         if s.journal is not None:
-            name, place = ctx.c.char_names[s.active], ctx.c.location_names[deck]
+            name, place = ctx.content.char_names[s.active], ctx.content.location_names[deck]
             head = f"{name} (uncontrolled) discards the top card of the {place} deck face up"
             facts: dict[str, Any] = {
                 "character": name,
@@ -86,13 +86,17 @@ def uncontrolled_discard(ctx: Context, s: State, task: UncontrolledDiscard) -> N
                 "face_up": True,
                 "left": zone_size(s, deck),
             }
-            shown: dict[str, Any] = {"card": card, "name": ctx.c.card_name[card], "type": TYPES[ctx.ctype[card]]}
+            shown: dict[str, Any] = {
+                "card": card,
+                "name": ctx.content.card_name[card],
+                "type": TYPES[ctx.card_type[card]],
+            }
             if was_public:
-                note(s, "discard", f"{head}: {ctx.c.short(card)}", rule="uncontrolled", **facts, **shown)
+                note(s, "discard", f"{head}: {ctx.content.short(card)}", rule="uncontrolled", **facts, **shown)
             else:
                 note(s, "discard", head, rule="uncontrolled", **facts)
                 if knew:
-                    told = f"{head}: it is {ctx.c.short(card)}, the top card you knew"
+                    told = f"{head}: it is {ctx.content.short(card)}, the top card you knew"
                     note(s, "discard", told, rule="uncontrolled", seats=knew, **facts, **shown)
     s.active += 1
     s.stack.append(START_TURN)
@@ -101,9 +105,9 @@ def uncontrolled_discard(ctx: Context, s: State, task: UncontrolledDiscard) -> N
 def end_turn(ctx: Context, s: State, task: EndTurn) -> None:
     """End-of-turn card effects (Crying), expulsion, and the next Character."""
     ch = s.active
-    for card in ctx.eot_cards:
+    for card in ctx.end_of_turn_cards:
         if s.where[card] == PLAYED0 + ch:
-            if ctx.eot[card]:
+            if ctx.end_of_turn[card]:
                 face_up_to_messages(ctx, s, card, "its end-of-turn effect", "ability")
             else:
                 move_secretly(s, card, MSG, controller_seat(s))
@@ -111,11 +115,11 @@ def end_turn(ctx: Context, s: State, task: EndTurn) -> None:
                     note(
                         s,
                         "discard",
-                        f"{ctx.c.short(card)} goes face down to the Messages pile (its end-of-turn effect)",
+                        f"{ctx.content.short(card)} goes face down to the Messages pile (its end-of-turn effect)",
                         rule="ability",
                         card=card,
-                        name=ctx.c.card_name[card],
-                        type=TYPES[ctx.ctype[card]],
+                        name=ctx.content.card_name[card],
+                        type=TYPES[ctx.card_type[card]],
                         to="messages",
                         face_up=False,
                     )
@@ -132,12 +136,12 @@ def _turn_tasks(seat: int) -> tuple[Task, ...]:
     """A controlled turn's work, bottom of the stack first (tasks are values: built once)."""
     return (
         EndTurn(),
-        SectionEnd(),
-        StepAttack(seat),
-        StepRepair(seat),
-        StepGet(seat),
-        GetMandatory(),
-        StepSearch(seat),
-        StepMove(seat),
-        AbilityNext(0),
+        EndInSection(),
+        PlayAttackCards(seat),
+        PlayRepairCards(seat),
+        PlayGetCards(seat),
+        DrawMandatoryCard(),
+        PlaySearchCards(seat),
+        PlayMoveCards(seat),
+        ApplyAbility(0),
     )

@@ -9,10 +9,10 @@ from shadowtable.core.events import note
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.state import State
-from shadowtable.games.shadow_planet.tasks import DriveFallback, RideAsk, StepMove
+from shadowtable.games.shadow_planet.tasks import AskRider, DriveElsewhere, PlayMoveCards
 
 
-def drive_options(ctx: Context, s: State, task: StepMove) -> list[tuple[int, int]]:
+def drive_options(ctx: Context, s: State, task: PlayMoveCards) -> list[tuple[int, int]]:
     """(vehicle, destination) pairs the active Character may declare now (before any Move card)."""
     ch = s.active
     if task.drive >= 0 or task.cards or s.char_section[ch] >= 0:
@@ -27,39 +27,39 @@ def drive_options(ctx: Context, s: State, task: StepMove) -> list[tuple[int, int
     ]
 
 
-def declare_drive(ctx: Context, s: State, task: StepMove, vehicle: int, dest: int) -> None:
+def declare_drive(ctx: Context, s: State, task: PlayMoveCards, vehicle: int, dest: int) -> None:
     """Take the Vehicle card, declare the destination; controlled Characters here may ride,
     asked in Initiative order while there is room."""
     ch = s.active
-    s.stack.append(StepMove(task.seat, task.total, task.cards, vehicle, dest, ()))
+    s.stack.append(PlayMoveCards(task.seat, task.total, task.cards, vehicle, dest, ()))
     here = s.char_loc[ch]
     ask = [x for x in range(6) if x != ch and s.controller[x] >= 0 and s.char_loc[x] == here and s.char_section[x] < 0]
-    if ask and ctx.c.vehicle_capacity[vehicle] > 1:
-        s.stack.append(RideAsk(s.controller[ask[0]], ask[0], tuple(ask[1:]), vehicle, dest))
+    if ask and ctx.content.vehicle_capacity[vehicle] > 1:
+        s.stack.append(AskRider(s.controller[ask[0]], ask[0], tuple(ask[1:]), vehicle, dest))
 
 
-def ride_options(ctx: Context, s: State, task: RideAsk) -> list[int]:
+def ride_options(ctx: Context, s: State, task: AskRider) -> list[int]:
     return [A.RIDE, A.STAY]
 
 
-def answer_ride(ctx: Context, s: State, task: RideAsk, action: int) -> None:
+def answer_ride(ctx: Context, s: State, task: AskRider, action: int) -> None:
     """The asked player accepts (joining the drive declared below) or refuses; asking stops
     when the Vehicle is full."""
     if action == A.RIDE:
         move = s.stack.pop()
-        assert isinstance(move, StepMove)
+        assert isinstance(move, PlayMoveCards)
         move = replace(move, passengers=(*move.passengers, task.rider))
         s.stack.append(move)
-        if len(move.passengers) + 1 >= ctx.c.vehicle_capacity[task.drive]:
+        if len(move.passengers) + 1 >= ctx.content.vehicle_capacity[task.drive]:
             return
     if task.waiting:
         rider = task.waiting[0]
-        s.stack.append(RideAsk(s.controller[rider], rider, task.waiting[1:], task.drive, task.dest))
+        s.stack.append(AskRider(s.controller[rider], rider, task.waiting[1:], task.drive, task.dest))
 
 
-def drive_total(ctx: Context, task: StepMove) -> int:
+def drive_total(ctx: Context, task: PlayMoveCards) -> int:
     """Move value with the Vehicle bonus (Moonette: add then multiply; Crawler: +1 per card)."""
-    kind, amount = ctx.c.vehicle_bonus[task.drive]
+    kind, amount = ctx.content.vehicle_bonus[task.drive]
     if kind == "multiply_total":
         return task.total * amount
     return task.total + amount * task.cards
@@ -74,7 +74,7 @@ def drive_to(ctx: Context, s: State, vehicle: int, passengers: tuple[int, ...], 
         s.char_section[ch] = -1
     s.vehicle_loc[vehicle] = dest
     if s.journal is not None:
-        c = ctx.c
+        c = ctx.content
         driver, car = c.char_names[s.active], c.vehicle_names[vehicle]
         there, start = c.location_names[dest], c.location_names[here]
         riders = [c.char_names[ch] for ch in passengers]
@@ -101,11 +101,11 @@ def fallback_destinations(ctx: Context, s: State, points: int) -> list[int]:
     return [d for d in range(4) if d != here and ctx.drive_dist[here][d] <= points]
 
 
-def fallback_options(ctx: Context, s: State, task: DriveFallback) -> list[int]:
+def fallback_options(ctx: Context, s: State, task: DriveElsewhere) -> list[int]:
     return sorted([A.GOTO + d for d in fallback_destinations(ctx, s, task.points)] + [A.DONE])
 
 
-def fallback(ctx: Context, s: State, task: DriveFallback, action: int) -> None:
+def fallback(ctx: Context, s: State, task: DriveElsewhere, action: int) -> None:
     """Drive to another reachable Location, or stay."""
     if action != A.DONE:
         drive_to(ctx, s, task.drive, task.passengers, action - A.GOTO, task.points)

@@ -51,37 +51,45 @@ BATTLE_KIND_WORDS = {
 }
 BATTLE_STATUS_WORDS = ("due", "called off", "begun or fought")
 VOTE_WORDS = {-1: "not voted yet", -2: "voted (secret)", 0: "no", 1: "yes"}
-OWN_DECISION_SECTIONS = {"vote": "vote", "offer_reply": "offer", "offer_build": "offer"}
+OWN_DECISION_SECTIONS = {"vote": "vote", "answer_offer": "offer", "build_offer": "offer"}
 """Pending kinds whose yes / done actions sit in their own panel section, not the generic box."""
 OFFER_BLOCKS = (
     "offer_to",
-    "ogive",
-    "owant",
-    "ochar",
-    "orelease",
-    "oship",
-    "operm_give",
-    "operm_want",
-    "otruce",
-    "osend",
+    "offer_give",
+    "offer_want",
+    "offer_character",
+    "offer_release",
+    "offer_ship",
+    "offer_permission_give",
+    "offer_permission_want",
+    "offer_truce",
+    "offer_send",
     "revoke_truce",
-    "revoke_perm",
+    "revoke_permission",
 )
 OFFER_GROUP_LABELS = {
     "offer_to": "start an offer to a player",
-    "ogive": "give Power Cards",
-    "owant": "ask for Power Cards",
-    "ochar": "trade a character",
-    "orelease": "release a captive",
-    "oship": "a Space Ship from a character",
-    "operm_give": "permission to pass",
-    "operm_want": "permission to pass",
-    "otruce": "a Truce",
-    "osend": "send the offer",
+    "offer_give": "give Power Cards",
+    "offer_want": "ask for Power Cards",
+    "offer_character": "trade a character",
+    "offer_release": "release a captive",
+    "offer_ship": "a Space Ship from a character",
+    "offer_permission_give": "permission to pass",
+    "offer_permission_want": "permission to pass",
+    "offer_truce": "a Truce",
+    "offer_send": "send the offer",
     "revoke_truce": "revoke a Truce",
-    "revoke_perm": "revoke a permission",
+    "revoke_permission": "revoke a permission",
 }
-BATTLE_BLOCKS = ("ally_a", "ally_d", "truce", "commit_p", "commit_h", "blast_card", "blast_ships")
+BATTLE_BLOCKS = (
+    "ally_attacker",
+    "ally_defender",
+    "truce",
+    "commit_portrait",
+    "commit_hand",
+    "blast_card",
+    "blast_ships",
+)
 
 
 def _colour_names(c: Printed) -> list[str]:
@@ -209,8 +217,8 @@ class _Model:
 
     def board(self) -> dict[str, Any]:
         c, p = self.c, self.pub
-        fig_acts = {i: (a, w) for a, i, w in self.acts("fig")}
-        gal_acts = {i: (a, w) for a, i, w in self.acts("gal")}
+        fig_acts = {i: (a, w) for a, i, w in self.acts("figure")}
+        gal_acts = {i: (a, w) for a, i, w in self.acts("galaxy")}
         moves: dict[int, list[tuple[int, int, int]]] = {}
         reach: set[int] = set()
         for a, i, _w in self.acts("move"):
@@ -466,7 +474,7 @@ class _Model:
         if self.seat is None or hand is None:
             return None
         per_value: dict[int, list[dict[str, Any]]] = {}
-        for block in ("commit_h", "buy", "ogive"):
+        for block in ("commit_hand", "buy", "offer_give"):
             for a, v, w in self.acts(block):
                 per_value.setdefault(v, []).append(self.place(a, w))
         cards = []
@@ -586,7 +594,7 @@ class _Model:
         acts: dict[str, list[dict[str, Any]]] = {}
         for block in BATTLE_BLOCKS:
             for a, _i, w in self.acts(block):
-                if block == "commit_h":
+                if block == "commit_hand":
                     continue  # on the hand's cards
                 acts.setdefault(_battle_label(block), []).append(self.place(a, w))
         if b is None and not acts:
@@ -699,7 +707,7 @@ class _Model:
             for a, _i, w in self.acts(block):
                 groups.setdefault(OFFER_GROUP_LABELS[block], []).append(self.place(a, w))
         reply: list[dict[str, Any]] = []
-        if self.kind in ("offer_reply", "offer_build"):
+        if self.kind in ("answer_offer", "build_offer"):
             for block in ("yes", "done"):
                 for a, _i, w in self.acts(block):
                     reply.append(self.place(a, w) | {"kind": block})
@@ -742,7 +750,7 @@ class _Model:
     def _choices(self) -> list[dict[str, Any]]:
         """Figures not on the board (captives, portraits) and seats the decision may name."""
         out = []
-        for a, _f, w in self.acts("fig"):
+        for a, _f, w in self.acts("figure"):
             if a not in self.placed:
                 out.append(self.place(a, w))
         for a, _k, w in self.acts("seat"):
@@ -752,10 +760,10 @@ class _Model:
 
 def _battle_label(block: str) -> str:
     return {
-        "ally_a": "send an ally to the attacker",
-        "ally_d": "send an ally to the defender",
+        "ally_attacker": "send an ally to the attacker",
+        "ally_defender": "send an ally to the defender",
         "truce": "propose a Truce",
-        "commit_p": "commit a card from the portrait",
+        "commit_portrait": "commit a card from the portrait",
         "blast_card": "Power Blast",
         "blast_ships": "Power Blast",
     }.get(block, block)

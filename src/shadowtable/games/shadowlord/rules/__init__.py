@@ -21,7 +21,7 @@ from shadowtable.games.shadowlord.rules import (
     turn,
     voting,
 )
-from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.state import State
 
 
 def gathered(*tables: dict[type[Task], Handler]) -> dict[type[Task], Handler]:
@@ -51,21 +51,21 @@ RULEBOOK = Rulebook(
 )
 """Every task type and the rule that handles it."""
 
-INTERJECTIONS: Interjections[Context, SLState] = Interjections(
+INTERJECTIONS: Interjections[Context, State] = Interjections(
     interjections.legal_interjections, interjections.apply_interjection
 )
 
 
-def is_over(s: SLState) -> bool:
+def is_over(s: State) -> bool:
     return bool(s.end)
 
 
-def seat_out(s: SLState, seat: int) -> bool:
+def seat_out(s: State, seat: int) -> bool:
     """A seat whose every Alliance has left the game decides nothing more."""
     return bool(s.seat_out[seat])
 
 
-def make_kernel(rulebook: Rulebook = RULEBOOK) -> Kernel[Context, SLState]:
+def make_kernel(rulebook: Rulebook = RULEBOOK) -> Kernel[Context, State]:
     """The engine loop of Shadowlord! on ``rulebook`` (tests extend :data:`RULEBOOK`)."""
     return Kernel(
         rulebook,

@@ -16,7 +16,7 @@ from shadowtable.games.shadowlord.board import (
 )
 from shadowtable.games.shadowlord.content import CARD_VALUES, DIPLOMAT, MASTER
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, MUST_LEAVE, NOBODY, REMOVED, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, MUST_LEAVE, NOBODY, REMOVED, State
 
 NV = CARD_VALUES
 
@@ -26,7 +26,7 @@ def lord(ctx: Context) -> int:
     return ctx.lord
 
 
-def where(s: SLState, f: int) -> int:
+def where(s: State, f: int) -> int:
     """The galaxy of a figure; a captive is where its captor is."""
     seen = 0
     while s.status[f] == CAPTIVE and seen < 40:
@@ -35,11 +35,11 @@ def where(s: SLState, f: int) -> int:
     return s.loc[f] if s.status[f] == ACTIVE else NOBODY
 
 
-def alive_seats(s: SLState) -> list[int]:
+def alive_seats(s: State) -> list[int]:
     return [k for k in range(len(s.seat_out)) if not s.seat_out[k]]
 
 
-def recolour(ctx: Context, s: SLState, f: int, colour: int) -> None:
+def recolour(ctx: Context, s: State, f: int, colour: int) -> None:
     """Switch ``f`` to a Power Ring of ``colour``, replacing its Space Ships (supply permitting)."""
     old = s.owner[f]
     n = s.ships[f]
@@ -51,7 +51,7 @@ def recolour(ctx: Context, s: SLState, f: int, colour: int) -> None:
     s.owner[f] = colour
 
 
-def recolour_loose(ctx: Context, s: SLState, g: int, colour: int) -> None:
+def recolour_loose(ctx: Context, s: State, g: int, colour: int) -> None:
     """Replace the loose Space Ships in ``g`` with ``colour`` (supply permitting)."""
     n = s.loose_n[g]
     if n == 0 or s.loose_col[g] == colour:
@@ -63,7 +63,7 @@ def recolour_loose(ctx: Context, s: SLState, g: int, colour: int) -> None:
     s.loose_col[g] = colour if got else NOBODY
 
 
-def release(ctx: Context, s: SLState, f: int) -> None:
+def release(ctx: Context, s: State, f: int) -> None:
     """Free a captive: it teleports to its Star Master's galaxy with no Space Ships."""
     colour = s.owner[f]
     if colour >= BLACK or not s.alive[colour]:
@@ -75,7 +75,7 @@ def release(ctx: Context, s: SLState, f: int) -> None:
     s.ships[f] = 0
 
 
-def pass_captives(ctx: Context, s: SLState, loser: int, winner: int) -> None:
+def pass_captives(ctx: Context, s: State, loser: int, winner: int) -> None:
     """Captives held by ``loser`` pass to ``winner``; those of the winner's Alliance go free."""
     for c in range(len(s.captor)):
         if s.status[c] == CAPTIVE and s.captor[c] == loser:
@@ -89,7 +89,7 @@ def colour_word(ctx: Context, colour: int) -> str:
     return ctx.content.colours[colour] if 0 <= colour < BLACK else "the shadows"
 
 
-def remove_figure(ctx: Context, s: SLState, f: int, card_seat: int) -> None:
+def remove_figure(ctx: Context, s: State, f: int, card_seat: int) -> None:
     """``f`` leaves the game; its portrait cards go to ``card_seat`` (or the discard pile)."""
     for v in range(NV):
         n = s.pcards[f * NV + v]
@@ -114,7 +114,7 @@ def remove_figure(ctx: Context, s: SLState, f: int, card_seat: int) -> None:
             release(ctx, s, c)
 
 
-def _rehome_stone(ctx: Context, s: SLState, f: int, g: int) -> None:
+def _rehome_stone(ctx: Context, s: State, f: int, g: int) -> None:
     """The Power Stone is never destroyed: it passes to a friend in the galaxy, else to the
     Shadowlord (REC)."""
     colour = s.owner[f]
@@ -126,7 +126,7 @@ def _rehome_stone(ctx: Context, s: SLState, f: int, g: int) -> None:
     s.stone = lf if s.status[lf] == ACTIVE else NOBODY
 
 
-def eliminate(ctx: Context, s: SLState, colour: int, captor: int, reason: str) -> None:
+def eliminate(ctx: Context, s: State, colour: int, captor: int, reason: str) -> None:
     """An Alliance leaves the game (its Star Master was captured, or it surrendered)."""
     seat = ctx.seat_of(colour)
     gainer = ctx.seat_of(s.owner[captor]) if captor >= 0 and s.owner[captor] < BLACK else NOBODY
@@ -186,11 +186,11 @@ def eliminate(ctx: Context, s: SLState, colour: int, captor: int, reason: str) -
     check_end(ctx, s)
 
 
-def lord_defeated(ctx: Context, s: SLState) -> bool:
+def lord_defeated(ctx: Context, s: State) -> bool:
     return s.status[lord(ctx)] == REMOVED
 
 
-def check_end(ctx: Context, s: SLState) -> None:
+def check_end(ctx: Context, s: State) -> None:
     """Master of the Universe: the Shadowlord and every other Star Master defeated."""
     if s.end:
         return
@@ -219,7 +219,7 @@ def check_end(ctx: Context, s: SLState) -> None:
         )
 
 
-def battle_in(ctx: Context, s: SLState, g: int) -> bool:
+def battle_in(ctx: Context, s: State, g: int) -> bool:
     """Fighters (non-Diplomats) of two hostile sides share ``g`` with no Truce."""
     if s.truce >> g & 1:
         return False
@@ -228,7 +228,7 @@ def battle_in(ctx: Context, s: SLState, g: int) -> bool:
     return any(not friendly(ctx, a, b) for a in cols for b in cols)
 
 
-def resolve_diplomats(ctx: Context, s: SLState, exempt: int = NOBODY) -> None:
+def resolve_diplomats(ctx: Context, s: State, exempt: int = NOBODY) -> None:
     """The Diplomatic Immunity retreat clauses, for every colour except ``exempt``."""
     kind = ctx.content.fig_kind
     loc = s.loc
@@ -276,10 +276,10 @@ def resolve_diplomats(ctx: Context, s: SLState, exempt: int = NOBODY) -> None:
             )
 
 
-def can_join(s: SLState, ctx: Context, colour: int) -> bool:
+def can_join(s: State, ctx: Context, colour: int) -> bool:
     return alliance_size(s, colour) < ctx.content.supplies["alliance_limit"]
 
 
-def dismissable(ctx: Context, s: SLState, colour: int) -> list[int]:
+def dismissable(ctx: Context, s: State, colour: int) -> list[int]:
     """Members that may be Dismissed: active (not captive), not the Star Master."""
     return [f for f in alliance_figs(s, colour) if ctx.content.fig_kind[f] != MASTER]

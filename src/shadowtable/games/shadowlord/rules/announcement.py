@@ -7,10 +7,10 @@ every way of applying one (copying, recording, in place, a search's rollout) kee
 from __future__ import annotations
 
 from shadowtable.games.shadowlord.actions import DECODED
-from shadowtable.games.shadowlord.state import SLState
+from shadowtable.games.shadowlord.state import State
 from shadowtable.games.shadowlord.tasks import SeatDecision, Vote
 
-SECRET_CARD_BLOCKS = frozenset({"commit_p", "commit_h"})
+SECRET_CARD_BLOCKS = frozenset({"commit_portrait", "commit_hand"})
 """Action blocks of decisions whose card value is hidden from the other seats."""
 
 HIDDEN_CARD_BLOCKS = SECRET_CARD_BLOCKS | {"place", "bribe"}
@@ -20,7 +20,7 @@ SECRET_TASK_TYPES: frozenset[type] = frozenset({Vote})
 """Decisions that are secret as a whole from the other seats."""
 
 
-def public_action(s: SLState, action: int) -> int:
+def public_action(s: State, action: int) -> int:
     """``action`` (about to be taken in ``s``) if every seat reads it in full, else -1: a chance
     outcome (public ones show on the board or in ``roll``), a secret vote, or a decision that
     handles a hidden card.  Kept in the state as ``announced``, so two public decisions with the
@@ -32,6 +32,6 @@ def public_action(s: SLState, action: int) -> int:
     return -1 if decoded is None or decoded[0] in HIDDEN_CARD_BLOCKS else action
 
 
-def announce(s: SLState, action: int) -> None:
+def announce(s: State, action: int) -> None:
     """Keep in ``s`` what every seat reads of ``action``, about to be taken there."""
     s.announced = public_action(s, action)

@@ -2,45 +2,45 @@
 the attacker's order of Battles, and placing rings on the Battle Board.  Duels are in
 :mod:`.duel`.
 
-``s.battle`` holds the plan: one entry ``[galaxy, attacker colour, defender colour, kind,
-status]`` per Battle (kind: normal, loose, fort; status: 0 due, 1 off, 2 fought), the allies
-sent to each side, the Duel queue and the current Duel.
+``s.battle`` (:class:`~shadowtable.games.shadowlord.state.Battle`) holds the plan: one
+:class:`~shadowtable.games.shadowlord.state.PlannedBattle` per Battle (kind: normal, loose, fort;
+status: 0 due, 1 off, 2 fought), the allies sent to each side, the current Duel and the prepared
+ones.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
-from shadowtable.games.shadowlord.actions import ALLY_A0, ALLY_D0, DONE, FIG0, GAL0, TRUCE0, YES
+from shadowtable.games.shadowlord.actions import ALLY_ATTACKER0, ALLY_DEFENDER0, DONE, FIGURE0, GALAXY0, TRUCE0, YES
 from shadowtable.games.shadowlord.board import alliance_figs, enemy_loose, figs_at, friendly, place, range_of
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW, SHADOWLORD
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, lord, resolve_diplomats
 from shadowtable.games.shadowlord.rules.movement import may_enter, may_pass
 from shadowtable.games.shadowlord.rules.shift import offer_shift
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NO_MOVE, NOBODY, Battle, PlannedBattle, State
 from shadowtable.games.shadowlord.tasks import (
-    AlliesStart,
-    BattleEnd,
-    BattleStart,
-    CallOwn,
-    ChallengeQ,
+    AnswerTruce,
+    CallOwnCharacter,
+    ChallengeLooseShips,
+    ChooseNextBattle,
     DrawShadowShips,
-    DuelResolve,
-    DuelRun,
+    EndBattle,
     Face,
     Fight,
-    FightOrder,
-    NextBattle,
-    PlaceA,
-    PlaceD,
-    Round,
+    FightRound,
+    FindNextBattle,
+    PlaceAttacker,
+    PlaceDefender,
+    PrepareDuel,
+    ProposeTruce,
+    ResolveDuel,
     SendAlly,
-    TruceA,
-    TruceQ,
+    StartAllyCalls,
+    StartBattle,
     decider,
 )
 
@@ -48,21 +48,21 @@ NORMAL, LOOSE, FORT = "normal", "loose", "fort"
 DUE, OFF, FOUGHT = 0, 1, 2
 
 
-def plan(s: SLState) -> list[list[Any]]:
+def plan(s: State) -> list[PlannedBattle]:
     assert s.battle is not None
-    result: list[list[Any]] = s.battle["plan"]
-    return result
+    return s.battle.plan
 
 
 def is_fighter(ctx: Context, f: int) -> bool:
     return ctx.content.fig_kind[f] != DIPLOMAT
 
 
-def side_figs(ctx: Context, s: SLState, idx: int, side: int) -> list[int]:
+def side_figs(ctx: Context, s: State, idx: int, side: int) -> list[int]:
     """Fighters in the Battle's galaxy on ``side`` (0 attacker, 1 defender), allies included."""
-    g, att, dfd = plan(s)[idx][:3]
-    colour = att if side == 0 else dfd
-    allies = s.battle["allies"][idx][side] if s.battle else []
+    entry = plan(s)[idx]
+    g = entry.galaxy
+    colour = entry.attacker if side == 0 else entry.defender
+    allies = s.battle.allies[idx][side] if s.battle else []
     out = []
     for f in figs_at(s, g):
         if not is_fighter(ctx, f):
@@ -75,22 +75,22 @@ def side_figs(ctx: Context, s: SLState, idx: int, side: int) -> list[int]:
     return out
 
 
-def duel_candidates(ctx: Context, s: SLState, idx: int, side: int) -> list[int]:
+def duel_candidates(ctx: Context, s: State, idx: int, side: int) -> list[int]:
     """Who may go on the Battle Board: in the Lost Fortress the Shadowlord only when alone."""
     figs = side_figs(ctx, s, idx, side)
-    if plan(s)[idx][3] == FORT and side == 1:
+    if plan(s)[idx].kind == FORT and side == 1:
         others = [f for f in figs if ctx.content.fig_kind[f] != SHADOWLORD]
         return others or figs
     return figs
 
 
-def attacker_seat(ctx: Context, s: SLState) -> int:
+def attacker_seat(ctx: Context, s: State) -> int:
     return ctx.seat_of(s.cur)
 
 
-def defender_seat(ctx: Context, s: SLState, idx: int) -> int:
+def defender_seat(ctx: Context, s: State, idx: int) -> int:
     """A player defends his own; shadows are run by the player to the attacker's left (REC)."""
-    dfd = plan(s)[idx][2]
+    dfd = plan(s)[idx].defender
     if dfd < BLACK:
         return ctx.seat_of(dfd)
     me = attacker_seat(ctx, s)
@@ -102,12 +102,12 @@ def defender_seat(ctx: Context, s: SLState, idx: int) -> int:
     return me
 
 
-def find_battles(ctx: Context, s: SLState) -> list[list[Any]]:
+def find_battles(ctx: Context, s: State) -> list[PlannedBattle]:
     """Every galaxy where the current player's characters (or the shadow he plays) meet enemies."""
     a = s.cur
     c = ctx.content
     lf = lord(ctx)
-    found: list[list[Any]] = []
+    found: list[PlannedBattle] = []
     order = [x for x in list(range(a + 1, 4)) + list(range(0, a + 1)) if x != a] + [BLACK]
     involved = {s.loc[f] for f in range(len(s.loc)) if s.loc[f] >= 0 and (s.owner[f] == a or s.shadow_ctl >> f & 1)}
     for g in sorted(involved):
@@ -117,25 +117,25 @@ def find_battles(ctx: Context, s: SLState) -> list[list[Any]]:
         mine = [f for f in here if s.owner[f] == a and is_fighter(ctx, f)]
         ctl = [f for f in here if s.shadow_ctl >> f & 1]
         if mine and g == c.fortress and s.status[lf] == ACTIVE and s.loc[lf] == g:
-            found.append([g, a, BLACK, FORT, DUE])
+            found.append(PlannedBattle(g, a, BLACK, FORT, DUE))
             continue
         if mine:
             enemies = {s.owner[f] for f in here if is_fighter(ctx, f) and not friendly(ctx, s.owner[f], a)}
             for e in order:
                 if e in enemies:
-                    found.append([g, a, e, NORMAL, DUE])
+                    found.append(PlannedBattle(g, a, e, NORMAL, DUE))
             if not enemies and enemy_loose(ctx, s, g, a) and s.loose_col[g] != BLACK:
-                found.append([g, a, s.loose_col[g], LOOSE, DUE])
+                found.append(PlannedBattle(g, a, s.loose_col[g], LOOSE, DUE))
         elif ctl:
             mine_seat = ctx.seat_alliances[ctx.seat_of(a)]
             enemies = {s.owner[f] for f in here if is_fighter(ctx, f) and s.owner[f] < BLACK}
             for e in order:
                 if e in enemies and e not in mine_seat:
-                    found.append([g, BLACK, e, NORMAL, DUE])
+                    found.append(PlannedBattle(g, BLACK, e, NORMAL, DUE))
     return found
 
 
-def fight(ctx: Context, s: SLState, task: Fight) -> None:
+def fight(ctx: Context, s: State, task: Fight) -> None:
     """Plan the Battles, then Truces / challenges, Calling in Allies, and the Battles in order."""
     if not s.alive[s.cur]:
         return
@@ -143,46 +143,40 @@ def fight(ctx: Context, s: SLState, task: Fight) -> None:
     battles = find_battles(ctx, s)
     if not battles:
         return
-    s.battle = {
-        "plan": battles,
-        "allies": [[[], []] for _ in battles],
-        "queue": [],
-        "duel": None,
-        "ready": [],
-        "last": None,
-    }
+    s.battle = Battle(battles, [[[], []] for _ in battles], [], None, [], None)
     seat = attacker_seat(ctx, s)
-    s.stack.append(NextBattle())
-    s.stack.append(AlliesStart())
+    s.stack.append(FindNextBattle())
+    s.stack.append(StartAllyCalls())
     for idx in reversed(range(len(battles))):
-        g, att, dfd, kind, _ = battles[idx]
+        entry = battles[idx]
+        att, dfd, kind = entry.attacker, entry.defender, entry.kind
         if kind == LOOSE:
-            s.stack.append(ChallengeQ(seat, idx))
+            s.stack.append(ChallengeLooseShips(seat, idx))
         elif kind == NORMAL and att < BLACK and dfd < BLACK:
-            s.stack.append(TruceQ(seat, idx))
+            s.stack.append(ProposeTruce(seat, idx))
 
 
-def truce_q_legal(ctx: Context, s: SLState, task: TruceQ) -> list[int]:
-    return [DONE, TRUCE0 + plan(s)[task.battle][0]]
+def truce_q_legal(ctx: Context, s: State, task: ProposeTruce) -> list[int]:
+    return [DONE, TRUCE0 + plan(s)[task.battle].galaxy]
 
 
-def truce_question(ctx: Context, s: SLState, task: TruceQ, action: int) -> None:
+def truce_question(ctx: Context, s: State, task: ProposeTruce, action: int) -> None:
     """The attacker fights (``done``) or proposes a Truce; the defender accepts or refuses."""
     if action != DONE:
         idx = task.battle
-        s.stack.append(TruceA(ctx.seat_of(plan(s)[idx][2]), idx))
+        s.stack.append(AnswerTruce(ctx.seat_of(plan(s)[idx].defender), idx))
 
 
-def yes_no(ctx: Context, s: SLState, task: object) -> list[int]:
+def yes_no(ctx: Context, s: State, task: object) -> list[int]:
     return [DONE, YES]
 
 
-def truce_answer(ctx: Context, s: SLState, task: TruceA, action: int) -> None:
+def truce_answer(ctx: Context, s: State, task: AnswerTruce, action: int) -> None:
     entry = plan(s)[task.battle]
     if action == YES:
-        entry[4] = OFF
-        s.truce |= 1 << entry[0]
-    g = entry[0]
+        entry.status = OFF
+        s.truce |= 1 << entry.galaxy
+    g = entry.galaxy
     note(
         s,
         "truce",
@@ -195,11 +189,12 @@ def truce_answer(ctx: Context, s: SLState, task: TruceA, action: int) -> None:
     )
 
 
-def challenge_question(ctx: Context, s: SLState, task: ChallengeQ, action: int) -> None:
+def challenge_question(ctx: Context, s: State, task: ChallengeLooseShips, action: int) -> None:
     """Challenge the loose enemy Space Ships (``yes``) or leave them."""
-    g, _, dfd = plan(s)[task.battle][:3]
+    entry = plan(s)[task.battle]
+    g, dfd = entry.galaxy, entry.defender
     if action != YES:
-        plan(s)[task.battle][4] = OFF
+        entry.status = OFF
     note(
         s,
         "challenge",
@@ -213,11 +208,11 @@ def challenge_question(ctx: Context, s: SLState, task: ChallengeQ, action: int) 
     )
 
 
-def battle_galaxies(s: SLState) -> set[int]:
-    return {e[0] for e in plan(s) if e[4] == DUE}
+def battle_galaxies(s: State) -> set[int]:
+    return {e.galaxy for e in plan(s) if e.status == DUE}
 
 
-def reachable(ctx: Context, s: SLState, f: int, target: int) -> bool:
+def reachable(ctx: Context, s: State, f: int, target: int) -> bool:
     """``f`` can reach ``target`` by normal movement (through friendly or permitted galaxies,
     never through another Battle)."""
     if s.status[f] != ACTIVE or s.flags[f] & NO_MOVE or s.loc[f] == target:
@@ -244,21 +239,22 @@ def reachable(ctx: Context, s: SLState, f: int, target: int) -> bool:
     return False
 
 
-def ally_candidates(ctx: Context, s: SLState, colour: int, idx: int) -> list[int]:
-    g = plan(s)[idx][0]
-    sent = {f for pair in s.battle["allies"] for side in pair for f in side} if s.battle else set()
+def ally_candidates(ctx: Context, s: State, colour: int, idx: int) -> list[int]:
+    g = plan(s)[idx].galaxy
+    sent = {f for pair in s.battle.allies for side in pair for f in side} if s.battle else set()
     return [f for f in alliance_figs(s, colour) if is_fighter(ctx, f) and f not in sent and reachable(ctx, s, f, g)]
 
 
-def allies_start(ctx: Context, s: SLState, task: AlliesStart) -> None:
+def start_ally_calls(ctx: Context, s: State, task: StartAllyCalls) -> None:
     """Before the first Battle: the defender may call one of his own; every other Alliance may
     send one character to a side (a shadow calls nobody)."""
-    asks: list[CallOwn | SendAlly] = []
-    for idx, (_, att, dfd, kind, status) in enumerate(plan(s)):
-        if status != DUE or kind == FORT and att >= BLACK:
+    asks: list[CallOwnCharacter | SendAlly] = []
+    for idx, entry in enumerate(plan(s)):
+        att, dfd, kind = entry.attacker, entry.defender, entry.kind
+        if entry.status != DUE or kind == FORT and att >= BLACK:
             continue
         if dfd < BLACK:
-            asks.append(CallOwn(ctx.seat_of(dfd), idx, dfd))
+            asks.append(CallOwnCharacter(ctx.seat_of(dfd), idx, dfd))
         for x in ctx.config.alliances:
             if x in (att, dfd) or not s.alive[x]:
                 continue
@@ -266,20 +262,21 @@ def allies_start(ctx: Context, s: SLState, task: AlliesStart) -> None:
     s.stack.extend(reversed(asks))
 
 
-def call_own_legal(ctx: Context, s: SLState, task: CallOwn) -> list[int]:
-    if plan(s)[task.battle][4] != DUE:
+def call_own_legal(ctx: Context, s: State, task: CallOwnCharacter) -> list[int]:
+    if plan(s)[task.battle].status != DUE:
         return []
     cands = ally_candidates(ctx, s, task.colour, task.battle)
-    return [DONE, *(FIG0 + f for f in cands)] if cands else []
+    return [DONE, *(FIGURE0 + f for f in cands)] if cands else []
 
 
-def call_own(ctx: Context, s: SLState, task: CallOwn, action: int) -> None:
+def call_own_character(ctx: Context, s: State, task: CallOwnCharacter, action: int) -> None:
     """The defender calls in one of his own characters (not a Diplomat)."""
     if action == DONE:
         return
-    f, idx = action - FIG0, task.battle
-    place(s, f, plan(s)[idx][0])
-    s.battle["allies"][idx][1].append(f) if s.battle else None
+    f, idx = action - FIGURE0, task.battle
+    place(s, f, plan(s)[idx].galaxy)
+    if s.battle is not None:
+        s.battle.allies[idx][1].append(f)
     note(
         s,
         "ally",
@@ -291,10 +288,11 @@ def call_own(ctx: Context, s: SLState, task: CallOwn, action: int) -> None:
     )
 
 
-def ally_sides(ctx: Context, s: SLState, idx: int, seat: int) -> tuple[bool, bool]:
+def ally_sides(ctx: Context, s: State, idx: int, seat: int) -> tuple[bool, bool]:
     """Which sides a player may send to: not a shadow's side; his own Alliance's side in 2p; to
     the challenger of loose ships only once someone defends them."""
-    g, att, dfd, kind, _ = plan(s)[idx]
+    entry = plan(s)[idx]
+    att, dfd, kind = entry.attacker, entry.defender, entry.kind
     to_a = att < BLACK and (kind != LOOSE or bool(side_figs(ctx, s, idx, 1)))
     to_d = dfd < BLACK
     if att < BLACK and ctx.seat_of(att) == seat:
@@ -304,29 +302,29 @@ def ally_sides(ctx: Context, s: SLState, idx: int, seat: int) -> tuple[bool, boo
     return to_a, to_d
 
 
-def send_ally_legal(ctx: Context, s: SLState, task: SendAlly) -> list[int]:
+def send_ally_legal(ctx: Context, s: State, task: SendAlly) -> list[int]:
     idx = task.battle
-    if plan(s)[idx][4] != DUE:
+    if plan(s)[idx].status != DUE:
         return []
     to_a, to_d = ally_sides(ctx, s, idx, task.seat)
     cands = ally_candidates(ctx, s, task.colour, idx) if to_a or to_d else []
     if not cands:
         return []
     legal = [DONE]
-    legal += [ALLY_A0 + f for f in cands] if to_a else []
-    legal += [ALLY_D0 + f for f in cands] if to_d else []
+    legal += [ALLY_ATTACKER0 + f for f in cands] if to_a else []
+    legal += [ALLY_DEFENDER0 + f for f in cands] if to_d else []
     return legal
 
 
-def send_ally(ctx: Context, s: SLState, task: SendAlly, action: int) -> None:
+def send_ally(ctx: Context, s: State, task: SendAlly, action: int) -> None:
     """Another player sends one character to the attacker's or the defender's side."""
     if action == DONE or s.battle is None:
         return
-    side = 0 if action < ALLY_D0 else 1
-    f = action - (ALLY_A0 if side == 0 else ALLY_D0)
+    side = 0 if action < ALLY_DEFENDER0 else 1
+    f = action - (ALLY_ATTACKER0 if side == 0 else ALLY_DEFENDER0)
     idx = task.battle
-    place(s, f, plan(s)[idx][0])
-    s.battle["allies"][idx][side].append(f)
+    place(s, f, plan(s)[idx].galaxy)
+    s.battle.allies[idx][side].append(f)
     note(
         s,
         "ally",
@@ -339,39 +337,40 @@ def send_ally(ctx: Context, s: SLState, task: SendAlly, action: int) -> None:
     )
 
 
-def next_battle(ctx: Context, s: SLState, task: NextBattle) -> None:
+def find_next_battle(ctx: Context, s: State, task: FindNextBattle) -> None:
     """The attacker chooses where to fight next when several Battles are due."""
     if s.battle is None or not s.alive[s.cur]:
         return
     due = sorted(battle_galaxies(s))
     if not due:
         return
-    s.stack.append(NextBattle())
+    s.stack.append(FindNextBattle())
     if len(due) == 1:
         start_battles_at(ctx, s, due[0])
     else:
-        s.stack.append(FightOrder(attacker_seat(ctx, s)))
+        s.stack.append(ChooseNextBattle(attacker_seat(ctx, s)))
 
 
-def order_legal(ctx: Context, s: SLState, task: FightOrder) -> list[int]:
-    return [GAL0 + g for g in sorted(battle_galaxies(s))]
+def order_legal(ctx: Context, s: State, task: ChooseNextBattle) -> list[int]:
+    return [GALAXY0 + g for g in sorted(battle_galaxies(s))]
 
 
-def fight_order(ctx: Context, s: SLState, task: FightOrder, action: int) -> None:
+def choose_next_battle(ctx: Context, s: State, task: ChooseNextBattle, action: int) -> None:
     """The attacker chooses the galaxy of the next Battle."""
-    start_battles_at(ctx, s, action - GAL0)
+    start_battles_at(ctx, s, action - GALAXY0)
 
 
-def start_battles_at(ctx: Context, s: SLState, g: int) -> None:
-    for idx in reversed([i for i, e in enumerate(plan(s)) if e[0] == g and e[4] == DUE]):
-        s.stack.append(BattleStart(idx))
-        plan(s)[idx][4] = FOUGHT
+def start_battles_at(ctx: Context, s: State, g: int) -> None:
+    for idx in reversed([i for i, e in enumerate(plan(s)) if e.galaxy == g and e.status == DUE]):
+        s.stack.append(StartBattle(idx))
+        plan(s)[idx].status = FOUGHT
 
 
-def battle_start(ctx: Context, s: SLState, task: BattleStart) -> None:
+def start_battle(ctx: Context, s: State, task: StartBattle) -> None:
     """Loose ships nobody defends are destroyed; in the Lost Fortress each shadow draws ships."""
     idx = task.battle
-    g, att, dfd, kind, _ = plan(s)[idx]
+    entry = plan(s)[idx]
+    g, att, dfd, kind = entry.galaxy, entry.attacker, entry.defender, entry.kind
     if att < BLACK and not s.alive[att] or not side_figs(ctx, s, idx, 0):
         return
     if s.journal is not None:
@@ -412,8 +411,8 @@ def battle_start(ctx: Context, s: SLState, task: BattleStart) -> None:
             s.loose_n[g] = 0
             s.loose_col[g] = NOBODY
         return
-    s.stack.append(BattleEnd(idx))
-    s.stack.append(Round(idx))
+    s.stack.append(EndBattle(idx))
+    s.stack.append(FightRound(idx))
     if kind != FORT:
         offer_shift(ctx, s, defender_seat(ctx, s, idx), g, dfd)
     offer_shift(ctx, s, attacker_seat(ctx, s), g, att)
@@ -423,71 +422,71 @@ def battle_start(ctx: Context, s: SLState, task: BattleStart) -> None:
                 s.stack.append(DrawShadowShips(f))
 
 
-def battle_round(ctx: Context, s: SLState, task: Round) -> None:
+def fight_round(ctx: Context, s: State, task: FightRound) -> None:
     """Until one side has no fighter left: the attacker places one or two rings."""
     idx = task.battle
     if not s.alive[s.cur] or s.seat_out[defender_seat(ctx, s, idx)]:
         return
     if not duel_candidates(ctx, s, idx, 0) or not duel_candidates(ctx, s, idx, 1):
         return
-    s.stack.append(Round(idx))
-    s.stack.append(PlaceA(attacker_seat(ctx, s), idx, NOBODY))
+    s.stack.append(FightRound(idx))
+    s.stack.append(PlaceAttacker(attacker_seat(ctx, s), idx, NOBODY))
 
 
-def place_a_legal(ctx: Context, s: SLState, task: PlaceA) -> list[int]:
-    return [FIG0 + f for f in duel_candidates(ctx, s, task.battle, 0) if f != task.first_attacker]
+def place_a_legal(ctx: Context, s: State, task: PlaceAttacker) -> list[int]:
+    return [FIGURE0 + f for f in duel_candidates(ctx, s, task.battle, 0) if f != task.first_attacker]
 
 
-def place_attacker(ctx: Context, s: SLState, task: PlaceA, action: int) -> None:
+def place_attacker(ctx: Context, s: State, task: PlaceAttacker, action: int) -> None:
     """Place an attacking ring; with several attackers, two rings with a space between them."""
-    f, idx, first = action - FIG0, task.battle, task.first_attacker
+    f, idx, first = action - FIGURE0, task.battle, task.first_attacker
     many = len(duel_candidates(ctx, s, idx, 0)) >= 2
     if first == NOBODY and many:
-        s.stack.append(PlaceA(task.seat, idx, f))
+        s.stack.append(PlaceAttacker(task.seat, idx, f))
         return
     a1, a2 = (first, f) if first != NOBODY else (f, NOBODY)
     dseat = defender_seat(ctx, s, idx)
     if a2 != NOBODY and len(duel_candidates(ctx, s, idx, 1)) == 1:
         s.stack.append(Face(dseat, idx, a1, a2))
     else:
-        s.stack.append(PlaceD(dseat, idx, a1, a2, NOBODY))
+        s.stack.append(PlaceDefender(dseat, idx, a1, a2, NOBODY))
 
 
-def face_legal(ctx: Context, s: SLState, task: Face) -> list[int]:
-    return sorted([FIG0 + task.first_attacker, FIG0 + task.second_attacker])
+def face_legal(ctx: Context, s: State, task: Face) -> list[int]:
+    return sorted([FIGURE0 + task.first_attacker, FIGURE0 + task.second_attacker])
 
 
-def face(ctx: Context, s: SLState, task: Face, action: int) -> None:
+def face(ctx: Context, s: State, task: Face, action: int) -> None:
     """A lone defender chooses which of the two attackers he Duels."""
     idx = task.battle
     d = duel_candidates(ctx, s, idx, 1)[0]
-    queue_duels(s, idx, [[action - FIG0, d]])
+    queue_duels(s, idx, [[action - FIGURE0, d]])
 
 
-def place_d_legal(ctx: Context, s: SLState, task: PlaceD) -> list[int]:
-    return [FIG0 + f for f in duel_candidates(ctx, s, task.battle, 1) if f != task.first_defender]
+def place_d_legal(ctx: Context, s: State, task: PlaceDefender) -> list[int]:
+    return [FIGURE0 + f for f in duel_candidates(ctx, s, task.battle, 1) if f != task.first_defender]
 
 
-def place_defender(ctx: Context, s: SLState, task: PlaceD, action: int) -> None:
+def place_defender(ctx: Context, s: State, task: PlaceDefender, action: int) -> None:
     """The defender places opposite the first attacker, then (if able) the second."""
     idx, a1, a2, d1 = task.battle, task.first_attacker, task.second_attacker, task.first_defender
-    d = action - FIG0
+    d = action - FIGURE0
     if a2 != NOBODY and d1 == NOBODY:
-        s.stack.append(PlaceD(task.seat, idx, a1, a2, d))
+        s.stack.append(PlaceDefender(task.seat, idx, a1, a2, d))
         return
     pairs = [[a1, d]] if d1 == NOBODY else [[a1, d1], [a2, d]]
     queue_duels(s, idx, pairs)
 
 
-def queue_duels(s: SLState, idx: int, pairs: list[list[int]]) -> None:
+def queue_duels(s: State, idx: int, pairs: list[list[int]]) -> None:
     """The Duels on the Battle Board are fought at the same time: both are prepared (Blasts,
     drawn and committed cards), then resolved."""
-    s.stack.extend([DuelResolve(idx)] * len(pairs))
+    s.stack.extend([ResolveDuel(idx)] * len(pairs))
     for a, d in reversed(pairs):
-        s.stack.append(DuelRun(idx, a, d))
+        s.stack.append(PrepareDuel(idx, a, d))
 
 
-def battle_seat_for(ctx: Context, s: SLState, idx: int, side: int) -> int:
+def battle_seat_for(ctx: Context, s: State, idx: int, side: int) -> int:
     return attacker_seat(ctx, s) if side == 0 else defender_seat(ctx, s, idx)
 
 
@@ -502,7 +501,7 @@ def is_shadow_fig(ctx: Context, f: int) -> bool:
 
 RULES: dict[type[Task], Handler] = {
     Fight: Automatic(fight),
-    TruceQ: Decision(
+    ProposeTruce: Decision(
         decider,
         truce_q_legal,
         truce_question,
@@ -511,7 +510,7 @@ RULES: dict[type[Task], Handler] = {
         shown=("battle",),
         ready=always,
     ),
-    TruceA: Decision(
+    AnswerTruce: Decision(
         decider,
         yes_no,
         truce_answer,
@@ -520,7 +519,7 @@ RULES: dict[type[Task], Handler] = {
         shown=("battle",),
         ready=always,
     ),
-    ChallengeQ: Decision(
+    ChallengeLooseShips: Decision(
         decider,
         yes_no,
         challenge_question,
@@ -529,11 +528,11 @@ RULES: dict[type[Task], Handler] = {
         shown=("battle",),
         ready=always,
     ),
-    AlliesStart: Automatic(allies_start),
-    CallOwn: Decision(
+    StartAllyCalls: Automatic(start_ally_calls),
+    CallOwnCharacter: Decision(
         decider,
         call_own_legal,
-        call_own,
+        call_own_character,
         "You are attacked: call in one of your characters to defend, or call nobody",
         rule="allies",
         shown=("battle", "colour"),
@@ -546,17 +545,17 @@ RULES: dict[type[Task], Handler] = {
         rule="allies",
         shown=("battle", "colour"),
     ),
-    NextBattle: Automatic(next_battle),
-    FightOrder: Decision(
+    FindNextBattle: Automatic(find_next_battle),
+    ChooseNextBattle: Decision(
         decider,
         order_legal,
-        fight_order,
+        choose_next_battle,
         "Several Battles are due: choose where to fight next",
         rule="order",
     ),
-    BattleStart: Automatic(battle_start),
-    Round: Automatic(battle_round),
-    PlaceA: Decision(
+    StartBattle: Automatic(start_battle),
+    FightRound: Automatic(fight_round),
+    PlaceAttacker: Decision(
         decider,
         place_a_legal,
         place_attacker,
@@ -572,7 +571,7 @@ RULES: dict[type[Task], Handler] = {
         rule="battle_board",
         shown=("battle", "first_attacker", "second_attacker"),
     ),
-    PlaceD: Decision(
+    PlaceDefender: Decision(
         decider,
         place_d_legal,
         place_defender,

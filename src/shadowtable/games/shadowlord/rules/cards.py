@@ -12,7 +12,7 @@ from shadowtable.core.kernel import Chance, Handler, Task
 from shadowtable.games.shadowlord.actions import NF, place_id
 from shadowtable.games.shadowlord.content import CARD_VALUES, SHADOWLORD
 from shadowtable.games.shadowlord.context import Context
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, State
 from shadowtable.games.shadowlord.tasks import D8Roll, Draw, DrawShadowShips, DrawToHand
 
 NV = CARD_VALUES
@@ -20,7 +20,7 @@ TWO_D8 = [(t, (8 - abs(t - 9)) / 64.0) for t in range(2, 17)]
 D8 = [(r, 0.125) for r in range(1, 9)]
 
 
-def public_roll(roll: Callable[[Context, SLState, Any, int], None]) -> Callable[[Context, SLState, Any, int], None]:
+def public_roll(roll: Callable[[Context, State, Any, int], None]) -> Callable[[Context, State, Any, int], None]:
     """A handler of a die roll or of a card drawn face up that first records the outcome in
     ``s.roll``: both happen in the open, so the result is part of what every seat sees (two
     outcomes with the same effect on the board are still told apart)."""
@@ -30,22 +30,20 @@ def public_roll(roll: Callable[[Context, SLState, Any, int], None]) -> Callable[
     return rolled
 
 
-def _rolled(
-    roll: Callable[[Context, SLState, Any, int], None], ctx: Context, s: SLState, task: Any, outcome: int
-) -> None:
+def _rolled(roll: Callable[[Context, State, Any, int], None], ctx: Context, s: State, task: Any, outcome: int) -> None:
     s.roll = outcome
     roll(ctx, s, task, outcome)
 
 
-def hand_count(s: SLState, seat: int) -> int:
+def hand_count(s: State, seat: int) -> int:
     return sum(s.hand[seat * NV : seat * NV + NV])
 
 
-def portrait_count(s: SLState, f: int) -> int:
+def portrait_count(s: State, f: int) -> int:
     return sum(s.pcards[f * NV : f * NV + NV])
 
 
-def portrait_figs(ctx: Context, s: SLState, seat: int) -> list[int]:
+def portrait_figs(ctx: Context, s: State, seat: int) -> list[int]:
     """The characters (active or captive) of ``seat``'s Alliances: where his cards may go."""
     kinds = ctx.content.fig_kind
     colours = ctx.seat_alliances[seat]
@@ -53,7 +51,7 @@ def portrait_figs(ctx: Context, s: SLState, seat: int) -> list[int]:
     return [f for f in range(NF) if owner[f] in colours and status[f] in (ACTIVE, CAPTIVE) and kinds[f] < SHADOWLORD]
 
 
-def place_actions(ctx: Context, s: SLState, seat: int) -> list[int]:
+def place_actions(ctx: Context, s: State, seat: int) -> list[int]:
     """Every "place card v under f" for the cards in ``seat``'s Attack Hand."""
     base = seat * NV
     if not any(s.hand[base : base + NV]):
@@ -62,7 +60,7 @@ def place_actions(ctx: Context, s: SLState, seat: int) -> list[int]:
     return [place_id(v, f) for v in range(NV) if s.hand[base + v] for f in mine]
 
 
-def place_card(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
+def place_card(ctx: Context, s: State, seat: int, v: int, f: int) -> None:
     """A card of ``seat``'s Attack Hand goes under ``f``'s portrait (its value stays private)."""
     s.hand[seat * NV + v] -= 1
     s.pcards[f * NV + v] += 1
@@ -76,7 +74,7 @@ def place_card(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
     )
 
 
-def reshuffle(ctx: Context, s: SLState) -> None:
+def reshuffle(ctx: Context, s: State) -> None:
     """The discard pile becomes the deck; the Power Stone Timer moves one notch (REC)."""
     cards = sum(s.discard)
     for v in range(NV):
@@ -103,26 +101,26 @@ def reshuffle(ctx: Context, s: SLState) -> None:
         )
 
 
-def prepare_draw(ctx: Context, s: SLState, task: Draw) -> None:
+def prepare_draw(ctx: Context, s: State, task: Draw) -> None:
     """Before a draw: reshuffle when the deck is empty (no outcome, so no draw, if no card
     exists anywhere)."""
     if not any(s.deck) and any(s.discard):
         reshuffle(ctx, s)
 
 
-def draw_outcomes(ctx: Context, s: SLState, task: Draw) -> list[tuple[int, float]]:
+def draw_outcomes(ctx: Context, s: State, task: Draw) -> list[tuple[int, float]]:
     """Card value indices with their share of the deck."""
     total = sum(s.deck)
     return [(v, s.deck[v] / total) for v in range(NV) if s.deck[v]]
 
 
-def draw_to_hand(ctx: Context, s: SLState, task: DrawToHand, v: int) -> None:
+def draw_to_hand(ctx: Context, s: State, task: DrawToHand, v: int) -> None:
     """Take a card of value index ``v`` from the deck into the Attack Hand."""
     s.deck[v] -= 1
     s.hand[task.seat * NV + v] += 1
 
 
-def sink_shadow_ships(ctx: Context, s: SLState, task: DrawShadowShips, v: int) -> None:
+def sink_shadow_ships(ctx: Context, s: State, task: DrawShadowShips, v: int) -> None:
     """A shadow's Space Ships are the drawn card's value (six at most); the card is discarded."""
     s.deck[v] -= 1
     f = task.figure
@@ -142,20 +140,20 @@ def sink_shadow_ships(ctx: Context, s: SLState, task: DrawShadowShips, v: int) -
     )
 
 
-def d8_outcomes(ctx: Context, s: SLState, task: D8Roll) -> list[tuple[int, float]]:
+def d8_outcomes(ctx: Context, s: State, task: D8Roll) -> list[tuple[int, float]]:
     return D8[:]
 
 
-def two_d8_outcomes(ctx: Context, s: SLState, task: object) -> list[tuple[int, float]]:
+def two_d8_outcomes(ctx: Context, s: State, task: object) -> list[tuple[int, float]]:
     return TWO_D8[:]
 
 
-def discard_from_hand(s: SLState, seat: int, v: int, n: int = 1) -> None:
+def discard_from_hand(s: State, seat: int, v: int, n: int = 1) -> None:
     s.hand[seat * NV + v] -= n
     s.discard[v] += n
 
 
-def discard_portrait(s: SLState, f: int) -> None:
+def discard_portrait(s: State, f: int) -> None:
     """A character leaving the game: the cards under its portrait are discarded."""
     for v in range(NV):
         s.discard[v] += s.pcards[f * NV + v]

@@ -8,7 +8,15 @@ from typing import Any
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
-from shadowtable.games.shadowlord.actions import BLAST_CARD, BLAST_SHIPS, COMMIT_H0, COMMIT_P0, DONE, FIG0, YES
+from shadowtable.games.shadowlord.actions import (
+    BLAST_CARD,
+    BLAST_SHIPS,
+    COMMIT_HAND0,
+    COMMIT_PORTRAIT0,
+    DONE,
+    FIGURE0,
+    YES,
+)
 from shadowtable.games.shadowlord.board import (
     add_loose,
     controls,
@@ -38,20 +46,20 @@ from shadowtable.games.shadowlord.rules.battle import (
     uses_hand,
 )
 from shadowtable.games.shadowlord.rules.cards import d8_outcomes, draw_outcomes, prepare_draw, public_roll
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, CAPTIVE, NOBODY, REMOVED, Duel, State
 from shadowtable.games.shadowlord.tasks import (
-    BattleEnd,
     Blast,
-    BlastCheck,
-    BlastRoll,
-    BlastShipsRoll,
+    CheckBlast,
     Commit,
     DrawToDuel,
     DrawToHand,
-    DuelReady,
-    DuelResolve,
-    DuelRun,
+    EndBattle,
     GiveStone,
+    HoldDuel,
+    PrepareDuel,
+    ResolveDuel,
+    RollBlast,
+    RollBlastShips,
     Teleport,
     decider,
 )
@@ -60,57 +68,58 @@ NV = CARD_VALUES
 SIDES = ("attacker", "defender")
 
 
-def duel_run(ctx: Context, s: SLState, task: DuelRun) -> None:
+def prepare_duel(ctx: Context, s: State, task: PrepareDuel) -> None:
     """One Duel: Blast checks, a drawn card each, secret commitments, then the result."""
     idx, a, d = task.battle, task.attacker, task.defender
-    g = plan(s)[idx][0]
+    g = plan(s)[idx].galaxy
     if not all(s.status[f] == ACTIVE and s.loc[f] == g for f in (a, d)) or s.battle is None:
         return
-    s.battle["duel"] = {"idx": idx, "figs": [a, d], "drawn": [[], []], "commit": [[0] * NV, [0] * NV], "count": [0, 0]}
-    s.stack.append(DuelReady())
+    s.battle.duel = Duel(idx, [a, d], [[], []], [[0] * NV, [0] * NV], [0, 0])
+    s.stack.append(HoldDuel())
     for side, f in ((1, d), (0, a)):
         if not is_shadow_fig(ctx, f) and 0 <= s.owner[f] < BLACK:
             s.stack.append(Commit(ctx.seat_of(s.owner[f]), side))
     s.stack.extend([DrawToDuel(1)] * ctx.content.duel_drawn)
     s.stack.extend([DrawToDuel(0)] * ctx.content.duel_drawn)
-    s.stack.append(BlastCheck(idx, 1))
-    s.stack.append(BlastCheck(idx, 0))
+    s.stack.append(CheckBlast(idx, 1))
+    s.stack.append(CheckBlast(idx, 0))
 
 
-def duel_ready(ctx: Context, s: SLState, task: DuelReady) -> None:
+def hold_duel(ctx: Context, s: State, task: HoldDuel) -> None:
     """The Duel is prepared; it waits (cards face down) until the Duels are resolved."""
-    if s.battle is not None and s.battle["duel"] is not None:
-        s.battle["ready"].append(s.battle["duel"])
-        s.battle["duel"] = None
+    if s.battle is not None and s.battle.duel is not None:
+        s.battle.ready.append(s.battle.duel)
+        s.battle.duel = None
 
 
-def sink_duel(ctx: Context, s: SLState, task: DrawToDuel, v: int) -> None:
+def sink_duel(ctx: Context, s: State, task: DrawToDuel, v: int) -> None:
     """A card drawn face up for one side of the Duel being prepared."""
     s.deck[v] -= 1
-    if s.battle and s.battle["duel"]:
-        s.battle["duel"]["drawn"][task.side].append(v)
+    if s.battle is not None and s.battle.duel is not None:
+        s.battle.duel.drawn[task.side].append(v)
     else:
         s.discard[v] += 1
 
 
-def wields_stone(ctx: Context, s: SLState, idx: int, side: int) -> bool:
+def wields_stone(ctx: Context, s: State, idx: int, side: int) -> bool:
     """The Power Stone wielder is in the Battle's galaxy on ``side``."""
     h = s.stone
-    if h < 0 or s.status[h] != ACTIVE or s.loc[h] != plan(s)[idx][0]:
+    if h < 0 or s.status[h] != ACTIVE or s.loc[h] != plan(s)[idx].galaxy:
         return False
     if h in side_figs(ctx, s, idx, side):
         return True
-    colour = plan(s)[idx][1 + side]
+    entry = plan(s)[idx]
+    colour = entry.attacker if side == 0 else entry.defender
     return ctx.content.fig_kind[h] == DIPLOMAT and s.owner[h] == colour
 
 
-def blast_check(ctx: Context, s: SLState, task: BlastCheck) -> None:
+def check_blast(ctx: Context, s: State, task: CheckBlast) -> None:
     """The Power Stone's wielder in the Duel's galaxy rolls for a Power Blast."""
     if wields_stone(ctx, s, task.battle, task.side):
-        s.stack.append(BlastRoll(task.side, task.battle))
+        s.stack.append(RollBlast(task.side, task.battle))
 
 
-def blast_roll(ctx: Context, s: SLState, task: BlastRoll, roll: int) -> None:
+def roll_blast(ctx: Context, s: State, task: RollBlast, roll: int) -> None:
     side, idx = task.side, task.battle
     hit = roll >= ctx.content.blast_min_roll
     who = SIDES[side]
@@ -128,25 +137,25 @@ def blast_roll(ctx: Context, s: SLState, task: BlastRoll, roll: int) -> None:
         s.stack.append(Blast(battle_seat_for(ctx, s, idx, side), side))
 
 
-def blast_legal(ctx: Context, s: SLState, task: Blast) -> list[int]:
+def blast_legal(ctx: Context, s: State, task: Blast) -> list[int]:
     return [BLAST_CARD, BLAST_SHIPS]
 
 
-def blast(ctx: Context, s: SLState, task: Blast, action: int) -> None:
+def blast(ctx: Context, s: State, task: Blast, action: int) -> None:
     """An extra drawn card, or destroy 1d8 of the enemy duellist's Space Ships."""
     side = task.side
     if action == BLAST_CARD:
         s.stack.append(DrawToDuel(side))
     else:
-        s.stack.append(BlastShipsRoll(side))
+        s.stack.append(RollBlastShips(side))
 
 
-def blast_ships_roll(ctx: Context, s: SLState, task: BlastShipsRoll, roll: int) -> None:
+def roll_blast_ships(ctx: Context, s: State, task: RollBlastShips, roll: int) -> None:
     side = task.side
-    duel = s.battle["duel"] if s.battle else None
+    duel = s.battle.duel if s.battle else None
     if duel is None:
         return
-    enemy, mine = duel["figs"][1 - side], duel["figs"][side]
+    enemy, mine = duel.figures[1 - side], duel.figures[side]
     before = s.ships[enemy], s.ships[mine]
     destroy(s, enemy, mine, roll)
     lost_enemy, lost_mine = before[0] - s.ships[enemy], before[1] - s.ships[mine]
@@ -167,7 +176,7 @@ def blast_ships_roll(ctx: Context, s: SLState, task: BlastShipsRoll, roll: int) 
     )
 
 
-def destroy(s: SLState, first: int, second: int, n: int) -> None:
+def destroy(s: State, first: int, second: int, n: int) -> None:
     """Destroy ``n`` Space Ships from ``first``; the shortfall comes from ``second``."""
     for f in (first, second):
         k = min(n, s.ships[f])
@@ -176,75 +185,75 @@ def destroy(s: SLState, first: int, second: int, n: int) -> None:
         n -= k
 
 
-def commit_legal(ctx: Context, s: SLState, task: Commit) -> list[int]:
-    duel = s.battle["duel"] if s.battle else None
+def commit_legal(ctx: Context, s: State, task: Commit) -> list[int]:
+    duel = s.battle.duel if s.battle else None
     if duel is None:
         return []
     side = task.side
-    f = duel["figs"][side]
+    f = duel.figures[side]
     legal = [DONE]
-    legal += [COMMIT_P0 + v for v in range(NV) if s.pcards[f * NV + v]]
+    legal += [COMMIT_PORTRAIT0 + v for v in range(NV) if s.pcards[f * NV + v]]
     if uses_hand(side):
         base = ctx.seat_of(s.owner[f]) * NV
-        legal += [COMMIT_H0 + v for v in range(NV) if s.hand[base + v]]
+        legal += [COMMIT_HAND0 + v for v in range(NV) if s.hand[base + v]]
     return legal
 
 
-def commit(ctx: Context, s: SLState, task: Commit, action: int) -> None:
+def commit(ctx: Context, s: State, task: Commit, action: int) -> None:
     """Commit one card face down (from under the portrait, or the Attack Hand when attacking)."""
-    if action == DONE or s.battle is None:
+    duel = s.battle.duel if s.battle is not None else None
+    if action == DONE or duel is None:
         return
-    duel = s.battle["duel"]
     side = task.side
-    f = duel["figs"][side]
-    if action >= COMMIT_H0:
-        v = action - COMMIT_H0
+    f = duel.figures[side]
+    if action >= COMMIT_HAND0:
+        v = action - COMMIT_HAND0
         s.hand[ctx.seat_of(s.owner[f]) * NV + v] -= 1
     else:
-        v = action - COMMIT_P0
+        v = action - COMMIT_PORTRAIT0
         s.pcards[f * NV + v] -= 1
-    duel["commit"][side][v] += 1
-    duel["count"][side] += 1
+    duel.committed[side][v] += 1
+    duel.count[side] += 1
     s.stack.append(task)
 
 
-def duel_total(ctx: Context, s: SLState, duel: dict[str, Any], side: int) -> int:
+def duel_total(ctx: Context, s: State, duel: Duel, side: int) -> int:
     """Strength + Space Ships (the Power Stone counts one) + drawn and committed card values."""
-    f: int = duel["figs"][side]
+    f: int = duel.figures[side]
     values = ctx.content.card_values
-    drawn: list[int] = duel["drawn"][side]
-    committed: list[int] = duel["commit"][side]
+    drawn: list[int] = duel.drawn[side]
+    committed: list[int] = duel.committed[side]
     cards = sum(values[v] for v in drawn) + sum(values[v] * n for v, n in enumerate(committed))
     return ctx.content.fig_strength[f] + range_of(s, f) + cards
 
 
-def duel_resolve(ctx: Context, s: SLState, task: DuelResolve) -> None:
+def resolve_duel(ctx: Context, s: State, task: ResolveDuel) -> None:
     """The higher total wins (ties: defender); the margin destroys ships, the winner takes the
     rest and the loser (captive, or removed if a shadow outside the Lost Fortress)."""
-    if s.battle is None or not s.battle["ready"]:
+    if s.battle is None or not s.battle.ready:
         return
-    duel = s.battle["ready"].pop(0)
+    duel = s.battle.ready.pop(0)
     idx = task.battle
-    g = plan(s)[idx][0]
+    g = plan(s)[idx].galaxy
     for side in (0, 1):
-        for v in duel["drawn"][side]:
+        for v in duel.drawn[side]:
             s.discard[v] += 1
         for v in range(NV):
-            s.discard[v] += duel["commit"][side][v]
-    a, d = duel["figs"]
+            s.discard[v] += duel.committed[side][v]
+    a, d = duel.figures
     if not all(s.status[f] == ACTIVE and s.loc[f] == g for f in (a, d)):
         return  # a duellist left the game with the other Duel's result (his Alliance was removed)
     totals = [duel_total(ctx, s, duel, 0), duel_total(ctx, s, duel, 1)]
     attacker_wins = totals[0] > totals[1] or totals[0] == totals[1] and not ctx.content.tie_to_defender
     w, lo = (a, d) if attacker_wins else (d, a)
     sides = [duel_side(ctx, s, duel, 0), duel_side(ctx, s, duel, 1)]
-    s.battle["last"] = s.last_duel = {
+    s.battle.last = s.last_duel = {
         "figs": [a, d],
         "totals": totals,
         "winner": w,
         "cards": [
-            sorted(duel["drawn"][0] + _flat(duel["commit"][0])),
-            sorted(duel["drawn"][1] + _flat(duel["commit"][1])),
+            sorted(duel.drawn[0] + _flat(duel.committed[0])),
+            sorted(duel.drawn[1] + _flat(duel.committed[1])),
         ],
     }
     margin = abs(totals[0] - totals[1])
@@ -279,12 +288,12 @@ def duel_resolve(ctx: Context, s: SLState, task: DuelResolve) -> None:
         s.stack.extend([DrawToHand(seat)] * n)
 
 
-def duel_side(ctx: Context, s: SLState, duel: dict[str, Any], side: int) -> dict[str, Any]:
+def duel_side(ctx: Context, s: State, duel: Duel, side: int) -> dict[str, Any]:
     """One side of a resolved Duel in numbers: its figure, strength, Space Ships (the Power Stone
     counts one), the values of its cards (drawn and committed, revealed now) and its total."""
-    f: int = duel["figs"][side]
+    f: int = duel.figures[side]
     values = ctx.content.card_values
-    cards = sorted(values[v] for v in duel["drawn"][side] + _flat(duel["commit"][side]))
+    cards = sorted(values[v] for v in duel.drawn[side] + _flat(duel.committed[side]))
     strength, ships = ctx.content.fig_strength[f], range_of(s, f)
     return {
         "figure": f,
@@ -298,7 +307,7 @@ def duel_side(ctx: Context, s: SLState, duel: dict[str, Any], side: int) -> dict
 
 def note_duel(
     ctx: Context,
-    s: SLState,
+    s: State,
     idx: int,
     g: int,
     sides: list[dict[str, Any]],
@@ -351,7 +360,7 @@ def _flat(counts: list[int]) -> list[int]:
     return [v for v, n in enumerate(counts) for _ in range(n)]
 
 
-def take_ships(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
+def take_ships(ctx: Context, s: State, w: int, lo: int, g: int) -> None:
     """The winner takes the loser's remaining Space Ships in his colour: into his ring, the rest
     loose (a player) or to other shadows in the galaxy (shadows; excess discarded)."""
     n = s.ships[lo]
@@ -374,7 +383,7 @@ def take_ships(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
         s.supply[colour] += add_loose(ctx, s, g, colour, rest)
 
 
-def capture(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
+def capture(ctx: Context, s: State, w: int, lo: int, g: int) -> None:
     """The loser becomes a captive under the winner (a shadow outside the Lost Fortress is removed
     instead); its captives pass to the winner; a captured Star Master ends its Alliance."""
     names = ctx.content.fig_name
@@ -421,10 +430,11 @@ def capture(ctx: Context, s: SLState, w: int, lo: int, g: int) -> None:
         eliminate(ctx, s, s.owner[lo], w, f"Star Master captured by {ctx.content.fig_name[w]}")
 
 
-def battle_end(ctx: Context, s: SLState, task: BattleEnd) -> None:
+def end_battle(ctx: Context, s: State, task: EndBattle) -> None:
     """The losing side's Diplomats retreat; the Lost Fortress is won or lost."""
     idx = task.battle
-    g, att, dfd, kind, _ = plan(s)[idx]
+    entry = plan(s)[idx]
+    g, att, dfd, kind = entry.galaxy, entry.attacker, entry.defender, entry.kind
     attacker_won = not side_figs(ctx, s, idx, 1)
     losers = dfd if attacker_won else att
     names = ctx.content.fig_name
@@ -465,7 +475,7 @@ def battle_end(ctx: Context, s: SLState, task: BattleEnd) -> None:
     check_end(ctx, s)
 
 
-def fortress_won(ctx: Context, s: SLState, g: int) -> None:
+def fortress_won(ctx: Context, s: State, g: int) -> None:
     """All shadows banished, their captives go home, the Power Stone is won, the timer removed."""
     freed = []
     for f in range(len(s.owner)):
@@ -511,7 +521,7 @@ def fortress_won(ctx: Context, s: SLState, g: int) -> None:
         s.stack.append(GiveStone(seat, s.owner[holder], g))
 
 
-def fortress_lost(ctx: Context, s: SLState, g: int) -> None:
+def fortress_lost(ctx: Context, s: State, g: int) -> None:
     """Captured shadows return without ships; the shadows' ships go to the Shadowlord."""
     lf = lord(ctx)
     back = []
@@ -543,23 +553,23 @@ def fortress_lost(ctx: Context, s: SLState, g: int) -> None:
     )
 
 
-def give_stone_legal(ctx: Context, s: SLState, task: GiveStone) -> list[int]:
+def give_stone_legal(ctx: Context, s: State, task: GiveStone) -> list[int]:
     colour, g = task.colour, task.galaxy
     h = s.stone
-    return sorted({FIG0 + f for f in figs_at(s, g) if s.owner[f] == colour and (f == h or room(ctx, s, f) > 0)})
+    return sorted({FIGURE0 + f for f in figs_at(s, g) if s.owner[f] == colour and (f == h or room(ctx, s, f) > 0)})
 
 
-def give_stone(ctx: Context, s: SLState, task: GiveStone, action: int) -> None:
+def give_stone(ctx: Context, s: State, task: GiveStone, action: int) -> None:
     """The Power Stone goes to the chosen ring."""
-    s.stone = action - FIG0
+    s.stone = action - FIGURE0
     note(s, "stone", f"{ctx.content.fig_name[s.stone]} takes the Power Stone", rule="fortress", figure=s.stone)
 
 
-def teleport_legal(ctx: Context, s: SLState, task: Teleport) -> list[int]:
+def teleport_legal(ctx: Context, s: State, task: Teleport) -> list[int]:
     return [DONE, YES] if s.alive[s.cur] else []
 
 
-def teleport(ctx: Context, s: SLState, task: Teleport, action: int) -> None:
+def teleport(ctx: Context, s: State, task: Teleport, action: int) -> None:
     """Teleport Home: every character of the Alliance in the Lost Fortress goes home (once)."""
     if action != YES:
         return
@@ -589,9 +599,9 @@ def teleport(ctx: Context, s: SLState, task: Teleport, action: int) -> None:
 
 RULES: dict[type[Task], Handler] = {
     DrawToDuel: Chance(draw_outcomes, sink_duel, shown=("side",), prepare=prepare_draw),
-    DuelRun: Automatic(duel_run),
-    BlastCheck: Automatic(blast_check),
-    BlastRoll: Chance(d8_outcomes, public_roll(blast_roll), shown=("side", "battle")),
+    PrepareDuel: Automatic(prepare_duel),
+    CheckBlast: Automatic(check_blast),
+    RollBlast: Chance(d8_outcomes, public_roll(roll_blast), shown=("side", "battle")),
     Blast: Decision(
         decider,
         blast_legal,
@@ -601,7 +611,7 @@ RULES: dict[type[Task], Handler] = {
         shown=("side",),
         ready=always,
     ),
-    BlastShipsRoll: Chance(d8_outcomes, public_roll(blast_ships_roll), shown=("side",)),
+    RollBlastShips: Chance(d8_outcomes, public_roll(roll_blast_ships), shown=("side",)),
     Commit: Decision(
         decider,
         commit_legal,
@@ -610,9 +620,9 @@ RULES: dict[type[Task], Handler] = {
         rule="battle_board",
         shown=("side",),
     ),
-    DuelReady: Automatic(duel_ready),
-    DuelResolve: Automatic(duel_resolve),
-    BattleEnd: Automatic(battle_end),
+    HoldDuel: Automatic(hold_duel),
+    ResolveDuel: Automatic(resolve_duel),
+    EndBattle: Automatic(end_battle),
     GiveStone: Decision(
         decider,
         give_stone_legal,

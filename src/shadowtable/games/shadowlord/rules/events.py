@@ -5,23 +5,23 @@ from __future__ import annotations
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Chance, Decision, Handler, Task, always
-from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0
+from shadowtable.games.shadowlord.actions import DONE, FIGURE0, GALAXY0, SEAT0
 from shadowtable.games.shadowlord.board import alliance_figs
 from shadowtable.games.shadowlord.content import CARD_VALUES, EVENTS
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, release
 from shadowtable.games.shadowlord.rules.cards import d8_outcomes, hand_count, public_roll, two_d8_outcomes
 from shadowtable.games.shadowlord.rules.recruit import bribable
-from shadowtable.games.shadowlord.state import CAPTIVE, SLState
+from shadowtable.games.shadowlord.state import CAPTIVE, State
 from shadowtable.games.shadowlord.tasks import (
+    ChooseEventTarget,
+    DiscardStormShip,
     DrawToHand,
-    Event,
-    EventRoll,
     PutToVote,
     Reveal,
+    RollEvent,
+    RollStorm,
     StealCard,
-    StormDiscard,
-    StormRoll,
     decider,
 )
 
@@ -31,7 +31,7 @@ DEFECT, ESCAPE, STORM, DISCOVER, STEAL, DRAW2 = (
 )
 
 
-def roll_event(ctx: Context, s: SLState, task: EventRoll, total: int) -> None:
+def roll_event(ctx: Context, s: State, task: RollEvent, total: int) -> None:
     """The 2d8 sum picks the Special Event."""
     event = ctx.content.events[total]
     note(
@@ -46,42 +46,42 @@ def roll_event(ctx: Context, s: SLState, task: EventRoll, total: int) -> None:
     if event == DRAW2:
         s.stack.extend([DrawToHand(seat)] * 2)
     elif event != 0 and event_targets(ctx, s, event, seat):
-        s.stack.append(Event(seat, event))
+        s.stack.append(ChooseEventTarget(seat, event))
 
 
-def own_captives(ctx: Context, s: SLState, seat: int) -> list[int]:
+def own_captives(ctx: Context, s: State, seat: int) -> list[int]:
     return [
         f for a in ctx.seat_alliances[seat] for f in range(len(s.owner)) if s.owner[f] == a and s.status[f] == CAPTIVE
     ]
 
 
-def ships_of_seat(ctx: Context, s: SLState, seat: int) -> int:
+def ships_of_seat(ctx: Context, s: State, seat: int) -> int:
     colours = ctx.seat_alliances[seat]
     rings = sum(s.ships[f] for a in colours for f in alliance_figs(s, a))
     return rings + sum(n for g, n in enumerate(s.loose_n) if n and s.loose_col[g] in colours)
 
 
-def event_targets(ctx: Context, s: SLState, event: int, seat: int) -> list[int]:
+def event_targets(ctx: Context, s: State, event: int, seat: int) -> list[int]:
     """Action ids naming a target of ``event``."""
     others = [k for k in alive_seats(s) if k != seat]
     if event == DEFECT:
-        return [FIG0 + f for f in range(len(s.owner)) if bribable(ctx, s, f, s.cur)]
+        return [FIGURE0 + f for f in range(len(s.owner)) if bribable(ctx, s, f, s.cur)]
     if event == ESCAPE:
-        return [FIG0 + f for f in own_captives(ctx, s, seat) if s.alive[s.owner[f]]]
+        return [FIGURE0 + f for f in own_captives(ctx, s, seat) if s.alive[s.owner[f]]]
     if event == STORM:
         return [SEAT0 + k for k in others if ships_of_seat(ctx, s, k)]
     if event == DISCOVER:
-        return [GAL0 + g for g, d in enumerate(s.disc) if d]
+        return [GALAXY0 + g for g, d in enumerate(s.disc) if d]
     if event == STEAL:
         return [SEAT0 + k for k in others if hand_count(s, k)]
     return []
 
 
-def event_legal(ctx: Context, s: SLState, task: Event) -> list[int]:
+def event_legal(ctx: Context, s: State, task: ChooseEventTarget) -> list[int]:
     return [DONE, *sorted(event_targets(ctx, s, task.event, task.seat))]
 
 
-def resolve_event(ctx: Context, s: SLState, task: Event, action: int) -> None:
+def resolve_event(ctx: Context, s: State, task: ChooseEventTarget, action: int) -> None:
     """Skip (``done``) or name the event's target."""
     event = task.event
     if action == DONE:
@@ -95,9 +95,9 @@ def resolve_event(ctx: Context, s: SLState, task: Event, action: int) -> None:
         )
         return
     if event == DEFECT:
-        s.stack.append(PutToVote("defect", action - FIG0))
+        s.stack.append(PutToVote("defect", action - FIGURE0))
     elif event == ESCAPE:
-        f = action - FIG0
+        f = action - FIGURE0
         release(ctx, s, f)
         note(
             s,
@@ -110,22 +110,22 @@ def resolve_event(ctx: Context, s: SLState, task: Event, action: int) -> None:
     elif event == STORM:
         s.stack.append(PutToVote("storm", action - SEAT0))
     elif event == DISCOVER:
-        s.stack.append(Reveal(action - GAL0, True))
+        s.stack.append(Reveal(action - GALAXY0, True))
     elif event == STEAL:
         s.stack.append(PutToVote("steal", action - SEAT0))
 
 
-def storm_passes(ctx: Context, s: SLState, seat: int, _: int) -> None:
+def storm_passes(ctx: Context, s: State, seat: int, _: int) -> None:
     """The Spacestorm vote passed: the target rolls for its losses."""
-    s.stack.append(StormRoll(seat))
+    s.stack.append(RollStorm(seat))
 
 
-def steal_passes(ctx: Context, s: SLState, seat: int, _: int) -> None:
+def steal_passes(ctx: Context, s: State, seat: int, _: int) -> None:
     """The Steal vote passed: two random cards of the target's Attack Hand."""
     s.stack.append(StealCard(seat, 2))
 
 
-def storm_roll(ctx: Context, s: SLState, task: StormRoll, roll: int) -> None:
+def roll_storm(ctx: Context, s: State, task: RollStorm, roll: int) -> None:
     seat = task.seat
     n = min(roll, ships_of_seat(ctx, s, seat))
     note(
@@ -138,41 +138,41 @@ def storm_roll(ctx: Context, s: SLState, task: StormRoll, roll: int) -> None:
         lost=n,
     )
     if n:
-        s.stack.append(StormDiscard(seat, n))
+        s.stack.append(DiscardStormShip(seat, n))
 
 
-def storm_legal(ctx: Context, s: SLState, task: StormDiscard) -> list[int]:
+def storm_legal(ctx: Context, s: State, task: DiscardStormShip) -> list[int]:
     colours = ctx.seat_alliances[task.seat]
-    rings = [FIG0 + f for a in colours for f in alliance_figs(s, a) if s.ships[f]]
-    loose = [GAL0 + g for g, n in enumerate(s.loose_n) if n and s.loose_col[g] in colours]
+    rings = [FIGURE0 + f for a in colours for f in alliance_figs(s, a) if s.ships[f]]
+    loose = [GALAXY0 + g for g, n in enumerate(s.loose_n) if n and s.loose_col[g] in colours]
     return sorted(rings) + loose
 
 
-def storm_discard(ctx: Context, s: SLState, task: StormDiscard, action: int) -> None:
+def discard_storm_ship(ctx: Context, s: State, task: DiscardStormShip, action: int) -> None:
     """The target chooses, one at a time, which Space Ships the Spacestorm destroys."""
-    if action >= GAL0:
-        g = action - GAL0
+    if action >= GALAXY0:
+        g = action - GALAXY0
         s.supply[s.loose_col[g]] += 1
         s.loose_n[g] -= 1
         if not s.loose_n[g]:
             s.loose_col[g] = -1
     else:
-        f = action - FIG0
+        f = action - FIGURE0
         s.ships[f] -= 1
         s.supply[s.owner[f]] += 1
     if task.count == 1:
         note(s, "storm", f"the Spacestorm is over for seat {task.seat}", rule="storm", seat=task.seat, lost=0)
     if task.count > 1:
-        s.stack.append(StormDiscard(task.seat, task.count - 1))
+        s.stack.append(DiscardStormShip(task.seat, task.count - 1))
 
 
-def steal_outcomes(ctx: Context, s: SLState, task: StealCard) -> list[tuple[int, float]]:
+def steal_outcomes(ctx: Context, s: State, task: StealCard) -> list[tuple[int, float]]:
     base = task.victim * NV
     total = sum(s.hand[base : base + NV])
     return [(v, s.hand[base + v] / total) for v in range(NV) if s.hand[base + v]]
 
 
-def steal_card(ctx: Context, s: SLState, task: StealCard, v: int) -> None:
+def steal_card(ctx: Context, s: State, task: StealCard, v: int) -> None:
     """Steal one random card from the victim's Attack Hand (the value stays private)."""
     victim, left = task.victim, task.count
     s.hand[victim * NV + v] -= 1
@@ -204,8 +204,8 @@ def steal_card(ctx: Context, s: SLState, task: StealCard, v: int) -> None:
 
 
 RULES: dict[type[Task], Handler] = {
-    EventRoll: Chance(two_d8_outcomes, public_roll(roll_event)),
-    Event: Decision(
+    RollEvent: Chance(two_d8_outcomes, public_roll(roll_event)),
+    ChooseEventTarget: Decision(
         decider,
         event_legal,
         resolve_event,
@@ -214,11 +214,11 @@ RULES: dict[type[Task], Handler] = {
         shown=("event",),
         ready=always,
     ),
-    StormRoll: Chance(d8_outcomes, public_roll(storm_roll), shown=("seat",)),
-    StormDiscard: Decision(
+    RollStorm: Chance(d8_outcomes, public_roll(roll_storm), shown=("seat",)),
+    DiscardStormShip: Decision(
         decider,
         storm_legal,
-        storm_discard,
+        discard_storm_ship,
         "Spacestorm: choose the next of your Space Ships to lose",
         rule="storm",
         shown=("count",),

@@ -34,9 +34,9 @@ from shadowtable.games.shadowlord.state import (
     NOBODY,
     STARTED,
     STOPPED,
-    SLState,
+    State,
 )
-from shadowtable.games.shadowlord.tasks import Move, PutToVote, ShadowMove, decider
+from shadowtable.games.shadowlord.tasks import Move, MoveShadow, PutToVote, decider
 
 ADJUST_LIMIT = 6
 """Drops and pick-ups per ring per turn (keeps random play finite; never binding in practice)."""
@@ -48,7 +48,7 @@ def direction_target(ctx: Context, g: int, d: int) -> int:
     return ctx.steps[g][d]
 
 
-def permitted(ctx: Context, s: SLState, g: int, colour: int) -> bool:
+def permitted(ctx: Context, s: State, g: int, colour: int) -> bool:
     """Every other colour in ``g`` is friendly or has given ``colour`` permission to pass."""
     cols = {s.owner[f] for f in figs_at(s, g)}
     if s.loose_n[g]:
@@ -56,7 +56,7 @@ def permitted(ctx: Context, s: SLState, g: int, colour: int) -> bool:
     return all(friendly(ctx, o, colour) or (o < BLACK and s.perm[o] >> colour & 1) for o in cols)
 
 
-def may_pass(ctx: Context, s: SLState, g: int, colour: int) -> bool:
+def may_pass(ctx: Context, s: State, g: int, colour: int) -> bool:
     """Movement continues through ``g``: it is friendly (or permitted) and no Battle is due."""
     owner = control(ctx, s, g)
     if owner == NOBODY:
@@ -66,7 +66,7 @@ def may_pass(ctx: Context, s: SLState, g: int, colour: int) -> bool:
     return permitted(ctx, s, g, colour) and not battle_in(ctx, s, g)
 
 
-def diplomat_may_stay(ctx: Context, s: SLState, g: int, colour: int) -> bool:
+def diplomat_may_stay(ctx: Context, s: State, g: int, colour: int) -> bool:
     """A Diplomat of ``colour`` may end his move in ``g``: it is not enemy occupied or controlled
     (an enemy Home Planet holding no ring or Space Ship but Diplomats is its owner's), or he
     cancels an enemy Diplomat's immunity there."""
@@ -83,7 +83,7 @@ def diplomat_may_stay(ctx: Context, s: SLState, g: int, colour: int) -> bool:
     return s.loose_n[g] > 0 or any(kind[x] != DIPLOMAT for x in figs_at(s, g))
 
 
-def diplomat_way_on(ctx: Context, s: SLState, f: int, g: int) -> bool:
+def diplomat_way_on(ctx: Context, s: State, f: int, g: int) -> bool:
     """From ``g``, entered only with permission, Diplomat ``f`` can still reach a galaxy where he
     may stay, within the range left after entering ``g`` ("Diplomats can move through spaces
     controlled by another Alliance with their permission": through, not into)."""
@@ -108,7 +108,7 @@ def diplomat_way_on(ctx: Context, s: SLState, f: int, g: int) -> bool:
     return False
 
 
-def may_enter(ctx: Context, s: SLState, f: int, g: int) -> bool:
+def may_enter(ctx: Context, s: State, f: int, g: int) -> bool:
     """Diplomatic Immunity on entering ``g`` (and the Lost Fortress for Diplomats).
 
     A Diplomat may not enter an enemy occupied or controlled galaxy; with permission he may move
@@ -122,12 +122,12 @@ def may_enter(ctx: Context, s: SLState, f: int, g: int) -> bool:
     return not protected_against(ctx, s, g, colour)
 
 
-def passing_through(ctx: Context, s: SLState, f: int) -> bool:
+def passing_through(ctx: Context, s: State, f: int) -> bool:
     """``f`` is a Diplomat standing where he may only pass through (and so may not end there)."""
     return ctx.content.fig_kind[f] == DIPLOMAT and not diplomat_may_stay(ctx, s, s.loc[f], s.owner[f])
 
 
-def step_targets(ctx: Context, s: SLState, f: int, protected: set[int] | None = None) -> list[int]:
+def step_targets(ctx: Context, s: State, f: int, protected: set[int] | None = None) -> list[int]:
     """Directions ``f`` may move now (``protected``: galaxies with a Diplomat hostile to ``f``,
     if already known)."""
     if s.flags[f] & (STOPPED | NO_MOVE) or s.moves[f] >= range_of(s, f):
@@ -146,7 +146,7 @@ def step_targets(ctx: Context, s: SLState, f: int, protected: set[int] | None = 
     return out
 
 
-def hostile_diplomat_galaxies(ctx: Context, s: SLState, colour: int) -> set[int]:
+def hostile_diplomat_galaxies(ctx: Context, s: State, colour: int) -> set[int]:
     """Galaxies holding a Diplomat hostile to ``colour`` whose immunity is not cancelled (closed
     to its non-Diplomats)."""
     loc, owner = s.loc, s.owner
@@ -154,7 +154,7 @@ def hostile_diplomat_galaxies(ctx: Context, s: SLState, colour: int) -> set[int]
     return {g for g in found if protected_against(ctx, s, g, colour)}
 
 
-def move_legal(ctx: Context, s: SLState, task: Move) -> list[int]:
+def move_legal(ctx: Context, s: State, task: Move) -> list[int]:
     colour = s.cur
     legal = [DONE]
     lf = lord(ctx)
@@ -186,7 +186,7 @@ def move_legal(ctx: Context, s: SLState, task: Move) -> list[int]:
     return sorted(a for a in legal if a >= 0)
 
 
-def move(ctx: Context, s: SLState, task: Move, action: int) -> None:
+def move(ctx: Context, s: State, task: Move, action: int) -> None:
     """Move one galaxy, drop / pick up a Space Ship, search, pass the Power Stone, or finish."""
     if action == DONE:
         send_back_passing_diplomats(ctx, s)
@@ -217,7 +217,7 @@ def move(ctx: Context, s: SLState, task: Move, action: int) -> None:
         step(ctx, s, f, direction_target(ctx, s.loc[f], d))
 
 
-def send_back_passing_diplomats(ctx: Context, s: SLState) -> None:
+def send_back_passing_diplomats(ctx: Context, s: State) -> None:
     """Movement ends: a Diplomat left where he could only pass through (a permission revoked, or
     no way on) retreats/teleports to the nearest friendly galaxy, so that he never holds an
     enemy galaxy - nor locks the owner out of his Home Planet."""
@@ -239,14 +239,14 @@ def send_back_passing_diplomats(ctx: Context, s: SLState) -> None:
         )
 
 
-def _adjusted(s: SLState, f: int) -> None:
+def _adjusted(s: State, f: int) -> None:
     """Changing Space Ships after movement started ends the ring's movement."""
     s.adjust[f] += 1
     if s.flags[f] & STARTED:
         s.flags[f] |= STOPPED
 
 
-def step(ctx: Context, s: SLState, f: int, g: int) -> None:
+def step(ctx: Context, s: State, f: int, g: int) -> None:
     """Enter ``g``; movement stops in unoccupied or enemy galaxies (and in the first round)."""
     passable = may_pass(ctx, s, g, s.owner[f])
     place(s, f, g)
@@ -259,7 +259,7 @@ def step(ctx: Context, s: SLState, f: int, g: int) -> None:
 # -- Step 5: move a shadow ---------------------------------------------------------------------
 
 
-def shadow_steps(ctx: Context, s: SLState, seat: int) -> list[int]:
+def shadow_steps(ctx: Context, s: State, seat: int) -> list[int]:
     """Shadow moves: one galaxy, with a Space Ship, not into a Home Planet, the Lost Fortress, a
     Diplomat's galaxy or one the moving player occupies."""
     c = ctx.content
@@ -280,11 +280,11 @@ def shadow_steps(ctx: Context, s: SLState, seat: int) -> list[int]:
     return out
 
 
-def shadow_move_legal(ctx: Context, s: SLState, task: ShadowMove) -> list[int]:
+def shadow_move_legal(ctx: Context, s: State, task: MoveShadow) -> list[int]:
     return [DONE, *shadow_steps(ctx, s, task.seat)]
 
 
-def move_shadow(ctx: Context, s: SLState, task: ShadowMove, action: int) -> None:
+def move_shadow(ctx: Context, s: State, task: MoveShadow, action: int) -> None:
     """Move a shadow one galaxy; the other players vote (3-4 players)."""
     if action == DONE:
         return
@@ -303,13 +303,13 @@ def move_shadow(ctx: Context, s: SLState, task: ShadowMove, action: int) -> None
     s.stack.append(PutToVote("move_shadow", f, origin))
 
 
-def shadow_moved(ctx: Context, s: SLState, f: int, origin: int) -> None:
+def shadow_moved(ctx: Context, s: State, f: int, origin: int) -> None:
     """The shadow stays; meeting another shadow, the mover may rearrange their ships."""
     s.shadow_ctl |= 1 << f
     offer_shift(ctx, s, ctx.seat_of(s.cur), s.loc[f], BLACK)
 
 
-def shadow_back(ctx: Context, s: SLState, f: int, origin: int) -> None:
+def shadow_back(ctx: Context, s: State, f: int, origin: int) -> None:
     """The vote on a moved shadow failed: it goes back."""
     place(s, f, origin)
     note(
@@ -332,7 +332,7 @@ RULES: dict[type[Task], Handler] = {
         rule="move",
         ready=always,
     ),
-    ShadowMove: Decision(
+    MoveShadow: Decision(
         decider,
         shadow_move_legal,
         move_shadow,

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
-from shadowtable.games.shadowlord.actions import DONE, FIG0, GAL0, SEAT0, YES
+from shadowtable.games.shadowlord.actions import DONE, FIGURE0, GALAXY0, SEAT0, YES
 from shadowtable.games.shadowlord.board import (
     alliance_figs,
     control,
@@ -41,23 +41,23 @@ from shadowtable.games.shadowlord.state import (
     REMOVED,
     SEARCHED,
     STOPPED,
-    SLState,
+    State,
 )
 from shadowtable.games.shadowlord.tasks import (
-    BribeAnswerRoll,
-    BribeRoll,
+    AskForDismissed,
     Dismiss,
-    DismissAsk,
-    DismissTo,
     DrawShadowShips,
     Enlist,
+    GiveDismissed,
     Join,
+    JoinAsTraitor,
     Move,
-    PlaceChar,
+    PlaceCharacter,
     PlaceShadow,
     PutToVote,
     Reveal,
-    Traitor,
+    RollBribe,
+    RollBribeAnswer,
     Want,
     decider,
 )
@@ -65,7 +65,7 @@ from shadowtable.games.shadowlord.tasks import (
 NV = CARD_VALUES
 
 
-def bribable(ctx: Context, s: SLState, f: int, colour: int) -> bool:
+def bribable(ctx: Context, s: State, f: int, colour: int) -> bool:
     """Enemy characters that may be Bribed or Defect: not Masters, not shadows, not captives,
     not on a Home Planet."""
     kind = ctx.content.fig_kind[f]
@@ -78,26 +78,26 @@ def bribable(ctx: Context, s: SLState, f: int, colour: int) -> bool:
     )
 
 
-def before_fight(s: SLState) -> bool:
+def before_fight(s: State) -> bool:
     """The current player is still in Step 4 or earlier (the retreat clauses spare him)."""
     return any(type(t) is Move for t in s.stack)
 
 
-def turn_traitor(ctx: Context, s: SLState, f: int, colour: int) -> None:
+def turn_traitor(ctx: Context, s: State, f: int, colour: int) -> None:
     """A character changes Alliance (Bribery, Defection): Dismiss first if seven already."""
     if can_join(s, ctx, colour):
         become_traitor(ctx, s, f, colour)
         return
-    s.stack.append(Traitor(f, colour))
+    s.stack.append(JoinAsTraitor(f, colour))
     s.stack.append(Dismiss(ctx.seat_of(colour), colour))
 
 
-def traitor_after_dismiss(ctx: Context, s: SLState, task: Traitor) -> None:
+def traitor_after_dismiss(ctx: Context, s: State, task: JoinAsTraitor) -> None:
     if s.status[task.figure] == ACTIVE and can_join(s, ctx, task.colour):
         become_traitor(ctx, s, task.figure, task.colour)
 
 
-def become_traitor(ctx: Context, s: SLState, f: int, colour: int) -> None:
+def become_traitor(ctx: Context, s: State, f: int, colour: int) -> None:
     """Switch ring and ships to the new colour, recolour loose ships in the galaxy, then the
     Diplomatic Immunity retreat clauses.
 
@@ -127,12 +127,12 @@ def become_traitor(ctx: Context, s: SLState, f: int, colour: int) -> None:
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 
 
-def bribe_roll(ctx: Context, s: SLState, task: BribeRoll, roll: int) -> None:
+def roll_bribe(ctx: Context, s: State, task: RollBribe, roll: int) -> None:
     """The briber's roll; the answering roll follows."""
-    s.stack.append(BribeAnswerRoll(task.figure, roll))
+    s.stack.append(RollBribeAnswer(task.figure, roll))
 
 
-def bribe_answer(ctx: Context, s: SLState, task: BribeAnswerRoll, roll: int) -> None:
+def bribe_answer(ctx: Context, s: State, task: RollBribeAnswer, roll: int) -> None:
     """Bribery succeeds when the briber rolled higher."""
     f, mine = task.figure, task.briber_roll
     ok = mine > roll and bribable(ctx, s, f, s.cur)
@@ -153,7 +153,7 @@ def bribe_answer(ctx: Context, s: SLState, task: BribeAnswerRoll, roll: int) -> 
         turn_traitor(ctx, s, f, s.cur)
 
 
-def start_bribe(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
+def start_bribe(ctx: Context, s: State, seat: int, v: int, f: int) -> None:
     """Discard four matching cards from the Attack Hand and roll off with 1d8 each."""
     s.hand[seat * NV + v] -= 4
     s.discard[v] += 4
@@ -170,10 +170,10 @@ def start_bribe(ctx: Context, s: SLState, seat: int, v: int, f: int) -> None:
         briber=s.cur,
         card=ctx.content.card_values[v],
     )
-    s.stack.append(BribeRoll(f))
+    s.stack.append(RollBribe(f))
 
 
-def defect_passes(ctx: Context, s: SLState, f: int, _: int) -> None:
+def defect_passes(ctx: Context, s: State, f: int, _: int) -> None:
     """The Defect event's vote passed: the character turns traitor (if he still may)."""
     if bribable(ctx, s, f, s.cur):
         note(s, "defect", f"{ctx.content.fig_name[f]} Defects to {ctx.content.colours[s.cur]}", rule="event", figure=f)
@@ -192,7 +192,7 @@ def defect_passes(ctx: Context, s: SLState, f: int, _: int) -> None:
 # -- Searching for Allies -----------------------------------------------------------------------
 
 
-def searchers(ctx: Context, s: SLState, colour: int) -> list[int]:
+def searchers(ctx: Context, s: State, colour: int) -> list[int]:
     """Diplomats (or the Master, when the Alliance has no Diplomat left) able to search now."""
     kind = ctx.content.fig_kind
     mine = alliance_figs(s, colour)
@@ -201,7 +201,7 @@ def searchers(ctx: Context, s: SLState, colour: int) -> list[int]:
     return [f for f in able if s.disc[s.loc[f]] and not s.flags[f] & SEARCHED]
 
 
-def start_search(ctx: Context, s: SLState, f: int) -> None:
+def start_search(ctx: Context, s: State, f: int) -> None:
     s.flags[f] |= SEARCHED | STOPPED
     note(
         s,
@@ -214,12 +214,12 @@ def start_search(ctx: Context, s: SLState, f: int) -> None:
     s.stack.append(Reveal(s.loc[f], False))
 
 
-def reveal_outcomes(ctx: Context, s: SLState, task: Reveal) -> list[tuple[int, float]]:
+def reveal_outcomes(ctx: Context, s: State, task: Reveal) -> list[tuple[int, float]]:
     total = sum(s.bag)
     return [(k, n / total) for k, n in enumerate(s.bag) if n]
 
 
-def reveal_disc(ctx: Context, s: SLState, task: Reveal, kind: int) -> None:
+def reveal_disc(ctx: Context, s: State, task: Reveal, kind: int) -> None:
     """Turn over the face-down disc in ``task.galaxy``: a character to enlist or a shadow Attack."""
     g = task.galaxy
     s.bag[kind] -= 1
@@ -251,7 +251,7 @@ def reveal_disc(ctx: Context, s: SLState, task: Reveal, kind: int) -> None:
         s.stack.append(PlaceShadow(seat, fig))
 
 
-def shadow_targets(ctx: Context, s: SLState, colour: int) -> list[int]:
+def shadow_targets(ctx: Context, s: State, colour: int) -> list[int]:
     """Where a revealed shadow may be placed: not the Lost Fortress, a Home Planet, a galaxy the
     player controls or occupies, nor one with a Diplomat."""
     c = ctx.content
@@ -271,13 +271,13 @@ def shadow_targets(ctx: Context, s: SLState, colour: int) -> list[int]:
     return out
 
 
-def place_shadow_legal(ctx: Context, s: SLState, task: PlaceShadow) -> list[int]:
-    return [GAL0 + g for g in shadow_targets(ctx, s, s.cur)]
+def place_shadow_legal(ctx: Context, s: State, task: PlaceShadow) -> list[int]:
+    return [GALAXY0 + g for g in shadow_targets(ctx, s, s.cur)]
 
 
-def place_shadow(ctx: Context, s: SLState, task: PlaceShadow, action: int) -> None:
+def place_shadow(ctx: Context, s: State, task: PlaceShadow, action: int) -> None:
     """Place the shadow, draw its Space Ships, then the vote (3-4 players)."""
-    f, g = task.figure, action - GAL0
+    f, g = task.figure, action - GALAXY0
     place(s, f, g)
     note(
         s,
@@ -291,25 +291,25 @@ def place_shadow(ctx: Context, s: SLState, task: PlaceShadow, action: int) -> No
     s.stack.append(DrawShadowShips(f))
 
 
-def shadow_stays(ctx: Context, s: SLState, f: int, _: int) -> None:
+def shadow_stays(ctx: Context, s: State, f: int, _: int) -> None:
     """The vote on a placed shadow passed: the player plays it this turn."""
     s.shadow_ctl |= 1 << f
 
 
-def shadow_removed(ctx: Context, s: SLState, f: int, _: int) -> None:
+def shadow_removed(ctx: Context, s: State, f: int, _: int) -> None:
     """The vote on a placed shadow failed: it leaves the game."""
     remove_figure(ctx, s, f, NOBODY)
     note(s, "remove", f"{ctx.content.fig_name[f]} is removed from the game", rule="search", figure=f)
 
 
-def enlist_legal(ctx: Context, s: SLState, task: Enlist) -> list[int]:
+def enlist_legal(ctx: Context, s: State, task: Enlist) -> list[int]:
     seat = task.seat
     legal = [DONE, YES]
     legal += [SEAT0 + k for k in alive_seats(s) if k != seat and receiving_colour(ctx, s, k) != NOBODY]
     return legal
 
 
-def receiving_colour(ctx: Context, s: SLState, seat: int) -> int:
+def receiving_colour(ctx: Context, s: State, seat: int) -> int:
     """The Alliance of ``seat`` that would take a character (first with room)."""
     for colour in ctx.seat_alliances[seat]:
         if s.alive[colour] and can_join(s, ctx, colour):
@@ -317,7 +317,7 @@ def receiving_colour(ctx: Context, s: SLState, seat: int) -> int:
     return NOBODY
 
 
-def enlist(ctx: Context, s: SLState, task: Enlist, action: int) -> None:
+def enlist(ctx: Context, s: State, task: Enlist, action: int) -> None:
     """Keep the character (Dismissing first if seven), give it to another player, or remove it."""
     f, g, discovered = task.figure, task.galaxy, task.discovered
     if action == DONE:
@@ -330,10 +330,10 @@ def enlist(ctx: Context, s: SLState, task: Enlist, action: int) -> None:
             s.stack.append(Dismiss(task.seat, s.cur))
         return
     k = action - SEAT0
-    s.stack.append(PlaceChar(k, f, receiving_colour(ctx, s, k)))
+    s.stack.append(PlaceCharacter(k, f, receiving_colour(ctx, s, k)))
 
 
-def join(ctx: Context, s: SLState, task: Join) -> None:
+def join(ctx: Context, s: State, task: Join) -> None:
     """A new character joins: its ring in the galaxy, no Space Ships; searched ones cannot move."""
     f, colour, g, discovered = task.figure, task.colour, task.galaxy, task.discovered
     if not can_join(s, ctx, colour) or not s.alive[colour]:
@@ -353,7 +353,7 @@ def join(ctx: Context, s: SLState, task: Join) -> None:
     )
 
 
-def place_colour(ctx: Context, s: SLState, task: PlaceChar) -> int:
+def place_colour(ctx: Context, s: State, task: PlaceCharacter) -> int:
     """The receiving Alliance, checked again now (a trade may have filled it meanwhile)."""
     colour = task.colour
     if colour != NOBODY and s.alive[colour] and can_join(s, ctx, colour):
@@ -361,17 +361,17 @@ def place_colour(ctx: Context, s: SLState, task: PlaceChar) -> int:
     return receiving_colour(ctx, s, task.seat)
 
 
-def place_char_legal(ctx: Context, s: SLState, task: PlaceChar) -> list[int]:
+def place_char_legal(ctx: Context, s: State, task: PlaceCharacter) -> list[int]:
     colour = place_colour(ctx, s, task)
     if colour == NOBODY:
         return []
     gs = [g for g in range(ctx.content.num_galaxies) if control(ctx, s, g) == colour]
-    return [GAL0 + g for g in gs] or [GAL0 + where(s, colour)]
+    return [GALAXY0 + g for g in gs] or [GALAXY0 + where(s, colour)]
 
 
-def place_char(ctx: Context, s: SLState, task: PlaceChar, action: int) -> None:
+def place_character(ctx: Context, s: State, task: PlaceCharacter, action: int) -> None:
     """The receiving player places a given or Dismissed character in a galaxy he controls."""
-    f, colour, g = task.figure, place_colour(ctx, s, task), action - GAL0
+    f, colour, g = task.figure, place_colour(ctx, s, task), action - GALAXY0
     if s.status[f] == BAG:
         s.owner[f] = colour
         s.ships[f] = 0
@@ -385,13 +385,13 @@ def place_char(ctx: Context, s: SLState, task: PlaceChar, action: int) -> None:
     resolve_diplomats(ctx, s, exempt=s.cur if before_fight(s) else NOBODY)
 
 
-def dismiss_legal(ctx: Context, s: SLState, task: Dismiss) -> list[int]:
-    return [FIG0 + f for f in dismissable(ctx, s, task.colour)]
+def dismiss_legal(ctx: Context, s: State, task: Dismiss) -> list[int]:
+    return [FIGURE0 + f for f in dismissable(ctx, s, task.colour)]
 
 
-def dismiss(ctx: Context, s: SLState, task: Dismiss, action: int) -> None:
+def dismiss(ctx: Context, s: State, task: Dismiss, action: int) -> None:
     """Dismiss a member: every other player says whether he wants him; removed if nobody does."""
-    f = action - FIG0
+    f = action - FIGURE0
     note(
         s,
         "dismiss",
@@ -400,41 +400,41 @@ def dismiss(ctx: Context, s: SLState, task: Dismiss, action: int) -> None:
         figure=f,
         colour=task.colour,
     )
-    s.stack.append(DismissAsk(f, 1, 0))
+    s.stack.append(AskForDismissed(f, 1, 0))
 
 
-def dismiss_ask(ctx: Context, s: SLState, task: DismissAsk) -> None:
+def ask_for_dismissed(ctx: Context, s: State, task: AskForDismissed) -> None:
     """Ask the next player; when all have answered, hand the character over."""
     f, i, wanted = task.figure, task.offset, task.wanted
     me = ctx.seat_of(s.owner[f])
     while i < ctx.players:
         k = (me + i) % ctx.players
         if k in alive_seats(s) and receiving_colour(ctx, s, k) != NOBODY:
-            s.stack.append(DismissAsk(f, i + 1, wanted))
+            s.stack.append(AskForDismissed(f, i + 1, wanted))
             s.stack.append(Want(k, f))
             return
         i += 1
     takers = [k for k in range(ctx.players) if wanted >> k & 1]
     if len(takers) == 1:
-        s.stack.append(PlaceChar(takers[0], f, receiving_colour(ctx, s, takers[0])))
+        s.stack.append(PlaceCharacter(takers[0], f, receiving_colour(ctx, s, takers[0])))
     elif takers:
-        s.stack.append(DismissTo(me, f, wanted))
+        s.stack.append(GiveDismissed(me, f, wanted))
     else:
         discard_portrait(s, f)
         remove_figure(ctx, s, f, NOBODY)
         note(s, "remove", f"nobody wants {ctx.content.fig_name[f]}: removed from the game", rule="dismiss", figure=f)
 
 
-def want_legal(ctx: Context, s: SLState, task: Want) -> list[int]:
+def want_legal(ctx: Context, s: State, task: Want) -> list[int]:
     return [DONE, YES]
 
 
-def want(ctx: Context, s: SLState, task: Want, action: int) -> None:
+def want(ctx: Context, s: State, task: Want, action: int) -> None:
     """Say whether you want the Dismissed character."""
     if action != YES:
         return
-    ask = s.stack.pop()  # the pending DismissAsk: note this player as a taker
-    assert isinstance(ask, DismissAsk)
+    ask = s.stack.pop()  # the pending AskForDismissed: note this player as a taker
+    assert isinstance(ask, AskForDismissed)
     s.stack.append(replace(ask, wanted=ask.wanted | 1 << task.seat))
     note(
         s,
@@ -446,21 +446,21 @@ def want(ctx: Context, s: SLState, task: Want, action: int) -> None:
     )
 
 
-def dismiss_to_legal(ctx: Context, s: SLState, task: DismissTo) -> list[int]:
+def dismiss_to_legal(ctx: Context, s: State, task: GiveDismissed) -> list[int]:
     return [SEAT0 + k for k in range(ctx.players) if task.wanted >> k & 1 and receiving_colour(ctx, s, k) != NOBODY]
 
 
-def dismiss_to(ctx: Context, s: SLState, task: DismissTo, action: int) -> None:
+def give_dismissed(ctx: Context, s: State, task: GiveDismissed, action: int) -> None:
     """Several players want him: the Dismissing player chooses (and may ask a payment by an
     offer at this decision)."""
     k = action - SEAT0
-    s.stack.append(PlaceChar(k, task.figure, receiving_colour(ctx, s, k)))
+    s.stack.append(PlaceCharacter(k, task.figure, receiving_colour(ctx, s, k)))
 
 
 RULES: dict[type[Task], Handler] = {
-    BribeRoll: Chance(d8_outcomes, public_roll(bribe_roll), shown=("figure",)),
-    BribeAnswerRoll: Chance(d8_outcomes, public_roll(bribe_answer), shown=("figure", "briber_roll")),
-    Traitor: Automatic(traitor_after_dismiss),
+    RollBribe: Chance(d8_outcomes, public_roll(roll_bribe), shown=("figure",)),
+    RollBribeAnswer: Chance(d8_outcomes, public_roll(bribe_answer), shown=("figure", "briber_roll")),
+    JoinAsTraitor: Automatic(traitor_after_dismiss),
     Reveal: Chance(reveal_outcomes, reveal_disc, shown=("galaxy", "discovered")),
     Enlist: Decision(
         decider,
@@ -480,10 +480,10 @@ RULES: dict[type[Task], Handler] = {
         shown=("figure",),
     ),
     Join: Automatic(join),
-    PlaceChar: Decision(
+    PlaceCharacter: Decision(
         decider,
         place_char_legal,
-        place_char,
+        place_character,
         "A character comes to you: place him in a galaxy your Alliance controls",
         rule="trade",
         shown=("figure", "colour"),
@@ -496,7 +496,7 @@ RULES: dict[type[Task], Handler] = {
         rule="dismiss",
         shown=("colour",),
     ),
-    DismissAsk: Automatic(dismiss_ask),
+    AskForDismissed: Automatic(ask_for_dismissed),
     Want: Decision(
         decider,
         want_legal,
@@ -506,10 +506,10 @@ RULES: dict[type[Task], Handler] = {
         shown=("figure",),
         ready=always,
     ),
-    DismissTo: Decision(
+    GiveDismissed: Decision(
         decider,
         dismiss_to_legal,
-        dismiss_to,
+        give_dismissed,
         "Several players want the character you Dismissed: choose who gets him",
         rule="dismiss",
         shown=("figure", "wanted"),

@@ -5,30 +5,30 @@ from __future__ import annotations
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
-from shadowtable.games.shadowlord.actions import BUY0, DONE, FIG0, GAL0, YES
+from shadowtable.games.shadowlord.actions import BUY0, DONE, FIGURE0, GALAXY0, YES
 from shadowtable.games.shadowlord.board import alliance_figs, control, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, MERCHANT
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, eliminate, lord, lord_defeated
 from shadowtable.games.shadowlord.rules.cards import discard_from_hand, place_actions
 from shadowtable.games.shadowlord.rules.interjections import legal_interjections
-from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NOBODY, SLState
+from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NOBODY, State
 from shadowtable.games.shadowlord.tasks import (
-    AfterDraw,
     Build,
-    BuildStart,
     DrawToHand,
     EndTurn,
-    EventRoll,
     Fight,
-    First,
+    FinishDraws,
     Move,
-    PortraitCards,
-    SetupShip,
-    ShadowMove,
+    MoveShadow,
+    PlacePortraitCards,
+    PlaceStartingShip,
+    QueueTurnSteps,
+    RollEvent,
+    RollFirstPlayer,
+    StartBuild,
+    StartTurn,
     Surrender,
-    TurnBody,
-    TurnStart,
     decider,
 )
 
@@ -38,7 +38,7 @@ TURN_STEP_LIMIT = 4000
 random play; it makes ``max_game_length`` an honest bound)."""
 
 
-def count_step(ctx: Context, s: SLState) -> None:
+def count_step(ctx: Context, s: State) -> None:
     """After every action and chance outcome: count the turn's steps; past
     :data:`TURN_STEP_LIMIT` the game ends as truncated."""
     s.steps_turn += 1
@@ -54,37 +54,37 @@ def order_from(ctx: Context, first: int) -> list[int]:
     return alliances[i:] + alliances[:i]
 
 
-def first_outcomes(ctx: Context, s: SLState, task: First) -> list[tuple[int, float]]:
+def first_outcomes(ctx: Context, s: State, task: RollFirstPlayer) -> list[tuple[int, float]]:
     return [(k, 1.0 / ctx.players) for k in range(ctx.players)]
 
 
-def roll_first(ctx: Context, s: SLState, task: First, seat: int) -> None:
+def roll_first(ctx: Context, s: State, task: RollFirstPlayer, seat: int) -> None:
     """Roll for first player; then each player places the starting Space Ships."""
     s.first_seat = seat
     first = ctx.seat_alliances[seat][0]
     s.cur = first
     note(s, "turn", f"seat {seat} ({ctx.content.colours[first]}) plays first", rule="setup", seat=seat, colour=first)
-    s.stack.append(TurnStart())
+    s.stack.append(StartTurn())
     for colour in reversed(order_from(ctx, first)):
         for _ in range(ctx.content.supplies["start_ships"]):
-            s.stack.append(SetupShip(ctx.seat_of(colour), colour))
+            s.stack.append(PlaceStartingShip(ctx.seat_of(colour), colour))
 
 
-def setup_ship_legal(ctx: Context, s: SLState, task: SetupShip) -> list[int]:
+def setup_ship_legal(ctx: Context, s: State, task: PlaceStartingShip) -> list[int]:
     colour = task.colour
     if s.supply[colour] <= 0:
         return []
-    return [FIG0 + f for f in alliance_figs(s, colour) if room(ctx, s, f) > 0]
+    return [FIGURE0 + f for f in alliance_figs(s, colour) if room(ctx, s, f) > 0]
 
 
-def place_setup_ship(ctx: Context, s: SLState, task: SetupShip, action: int) -> None:
+def place_setup_ship(ctx: Context, s: State, task: PlaceStartingShip, action: int) -> None:
     """One starting Space Ship onto the chosen ring."""
-    f = action - FIG0
+    f = action - FIGURE0
     s.ships[f] += 1
     s.supply[s.owner[f]] -= 1
 
 
-def reset_turn(s: SLState) -> None:
+def reset_turn(s: State) -> None:
     for f in range(len(s.moves)):
         s.moves[f] = 0
         s.flags[f] = 0
@@ -93,7 +93,7 @@ def reset_turn(s: SLState) -> None:
     s.perm = [0] * 4
 
 
-def turn_start(ctx: Context, s: SLState, task: TurnStart) -> None:
+def start_turn(ctx: Context, s: State, task: StartTurn) -> None:
     """The Starburst check, the turn cap, then an optional surrender and the turn body."""
     reset_turn(s)
     if s.timer == 0:
@@ -131,12 +131,12 @@ def turn_start(ctx: Context, s: SLState, task: TurnStart) -> None:
         seat=seat,
         timer=s.timer,
     )
-    s.stack.append(TurnBody())
+    s.stack.append(QueueTurnSteps())
     if can_surrender(ctx, s, seat):
         s.stack.append(Surrender(seat))
 
 
-def can_surrender(ctx: Context, s: SLState, seat: int) -> bool:
+def can_surrender(ctx: Context, s: State, seat: int) -> bool:
     """After the Power Stone is taken from the Shadowlord, others may surrender to its owner."""
     if not lord_defeated(ctx, s) or s.stone < 0:
         return False
@@ -144,11 +144,11 @@ def can_surrender(ctx: Context, s: SLState, seat: int) -> bool:
     return 0 <= owner < BLACK and ctx.seat_of(owner) != seat
 
 
-def surrender_legal(ctx: Context, s: SLState, task: Surrender) -> list[int]:
+def surrender_legal(ctx: Context, s: State, task: Surrender) -> list[int]:
     return [DONE, YES]
 
 
-def decide_surrender(ctx: Context, s: SLState, task: Surrender, action: int) -> None:
+def decide_surrender(ctx: Context, s: State, task: Surrender, action: int) -> None:
     """Surrender (``yes``: every Alliance of the seat leaves the game) or play on."""
     if action != YES:
         return
@@ -185,7 +185,7 @@ def decide_surrender(ctx: Context, s: SLState, task: Surrender, action: int) -> 
         s.stack.append(EndTurn())
 
 
-def turn_body(ctx: Context, s: SLState, task: TurnBody) -> None:
+def queue_turn_steps(ctx: Context, s: State, task: QueueTurnSteps) -> None:
     """Steps 1-6 in order; Step 1 draws one card plus one per controlled Ruins."""
     if not s.alive[s.cur]:
         s.stack.append(EndTurn())
@@ -196,13 +196,13 @@ def turn_body(ctx: Context, s: SLState, task: TurnBody) -> None:
     s.stack.extend(
         [
             EndTurn(),
-            PortraitCards(seat),
+            PlacePortraitCards(seat),
             Fight(),
-            ShadowMove(seat),
+            MoveShadow(seat),
             Move(seat),
-            BuildStart(),
-            EventRoll(),
-            AfterDraw(),
+            StartBuild(),
+            RollEvent(),
+            FinishDraws(),
         ]
     )
     note(
@@ -217,7 +217,7 @@ def turn_body(ctx: Context, s: SLState, task: TurnBody) -> None:
     s.stack.extend([DrawToHand(seat)] * draws)
 
 
-def after_draw(ctx: Context, s: SLState, task: AfterDraw) -> None:
+def finish_draws(ctx: Context, s: State, task: FinishDraws) -> None:
     """Option ``timer_mode="every_turn"``: the timer moves one notch every turn (Step 1)."""
     if ctx.options["timer_mode"] == "every_turn" and s.timer > 0:
         s.timer -= 1
@@ -232,7 +232,7 @@ def after_draw(ctx: Context, s: SLState, task: AfterDraw) -> None:
         )
 
 
-def build_start(ctx: Context, s: SLState, task: BuildStart) -> None:
+def start_build(ctx: Context, s: State, task: StartBuild) -> None:
     """Step 3: three Space Ships per Merchant (not captured) and per controlled Space Base."""
     sup = ctx.content.supplies
     merchants = sum(1 for f in alliance_figs(s, s.cur) if ctx.content.fig_kind[f] == MERCHANT)
@@ -252,7 +252,7 @@ def build_start(ctx: Context, s: SLState, task: BuildStart) -> None:
     s.stack.append(Build(ctx.seat_of(s.cur)))
 
 
-def loose_targets(ctx: Context, s: SLState, colour: int) -> list[int]:
+def loose_targets(ctx: Context, s: State, colour: int) -> list[int]:
     """Galaxies where ``colour`` may leave loose Space Ships: controlled, one colour only, not the
     Lost Fortress while the Shadowlord lives."""
     lf = lord(ctx)
@@ -271,17 +271,17 @@ def loose_targets(ctx: Context, s: SLState, colour: int) -> list[int]:
     return out
 
 
-def build_legal(ctx: Context, s: SLState, task: Build) -> list[int]:
+def build_legal(ctx: Context, s: State, task: Build) -> list[int]:
     seat = task.seat
     legal = [DONE]
     if s.pool > 0 and s.supply[s.cur] > 0:
-        legal += [FIG0 + f for f in alliance_figs(s, s.cur) if room(ctx, s, f) > 0]
-        legal += [GAL0 + g for g in loose_targets(ctx, s, s.cur)]
+        legal += [FIGURE0 + f for f in alliance_figs(s, s.cur) if room(ctx, s, f) > 0]
+        legal += [GALAXY0 + g for g in loose_targets(ctx, s, s.cur)]
     legal += [BUY0 + v for v in range(NV) if s.hand[seat * NV + v]]
     return sorted(legal)
 
 
-def build(ctx: Context, s: SLState, task: Build, action: int) -> None:
+def build(ctx: Context, s: State, task: Build, action: int) -> None:
     """Place one ship on a ring or loose, discard a card for ships, or finish building."""
     if action == DONE:
         if s.pool:
@@ -310,20 +310,20 @@ def build(ctx: Context, s: SLState, task: Build, action: int) -> None:
             card=value,
             ships=s.pool,
         )
-    elif action >= GAL0:
-        g = action - GAL0
+    elif action >= GALAXY0:
+        g = action - GALAXY0
         s.loose_col[g] = s.cur
         s.loose_n[g] += 1
         s.supply[s.cur] -= 1
         s.pool -= 1
     else:
-        f = action - FIG0
+        f = action - FIGURE0
         s.ships[f] += 1
         s.supply[s.cur] -= 1
         s.pool -= 1
 
 
-def portrait_cards_legal(ctx: Context, s: SLState, task: PortraitCards) -> list[int]:
+def place_portrait_cards_legal(ctx: Context, s: State, task: PlacePortraitCards) -> list[int]:
     """``done`` and every card placement, when the seat may still do anything before the turn
     passes: place a card, Bribe (no Battle this turn), make an offer or revoke a permission.
     Nothing (the decision is skipped) otherwise, or when it is not this seat's turn."""
@@ -334,7 +334,7 @@ def portrait_cards_legal(ctx: Context, s: SLState, task: PortraitCards) -> list[
     return [DONE, *places] if places or legal_interjections(ctx, s, task) else []
 
 
-def portrait_cards(ctx: Context, s: SLState, task: PortraitCards, action: int) -> None:
+def place_portrait_cards(ctx: Context, s: State, task: PlacePortraitCards, action: int) -> None:
     """After the fight, before the turn passes, whatever may be done "anytime during your turn"
     and "at any time": cards from the Attack Hand under a portrait (a Duel reward set aside for
     defence), one Bribery unless a Battle was fought, negotiation offers.  These are free
@@ -343,7 +343,7 @@ def portrait_cards(ctx: Context, s: SLState, task: PortraitCards, action: int) -
     return None
 
 
-def end_turn(ctx: Context, s: SLState, task: EndTurn) -> None:
+def end_turn(ctx: Context, s: State, task: EndTurn) -> None:
     """Pass to the left: the next Alliance in play that is still in the game (none left: the
     game ends as truncated, which the game-end checks make unreachable)."""
     s.stack.clear()
@@ -358,12 +358,12 @@ def end_turn(ctx: Context, s: SLState, task: EndTurn) -> None:
     if s.first_round_turns > 0:
         s.first_round_turns -= 1
     s.cur = nxt
-    s.stack.append(TurnStart())
+    s.stack.append(StartTurn())
 
 
 RULES: dict[type[Task], Handler] = {
-    First: Chance(first_outcomes, roll_first),
-    SetupShip: Decision(
+    RollFirstPlayer: Chance(first_outcomes, roll_first),
+    PlaceStartingShip: Decision(
         decider,
         setup_ship_legal,
         place_setup_ship,
@@ -371,7 +371,7 @@ RULES: dict[type[Task], Handler] = {
         rule="setup",
         shown=("colour",),
     ),
-    TurnStart: Automatic(turn_start),
+    StartTurn: Automatic(start_turn),
     Surrender: Decision(
         decider,
         surrender_legal,
@@ -380,9 +380,9 @@ RULES: dict[type[Task], Handler] = {
         rule="surrender",
         ready=always,
     ),
-    TurnBody: Automatic(turn_body),
-    AfterDraw: Automatic(after_draw),
-    BuildStart: Automatic(build_start),
+    QueueTurnSteps: Automatic(queue_turn_steps),
+    FinishDraws: Automatic(finish_draws),
+    StartBuild: Automatic(start_build),
     Build: Decision(
         decider,
         build_legal,
@@ -391,10 +391,10 @@ RULES: dict[type[Task], Handler] = {
         rule="build",
         ready=always,
     ),
-    PortraitCards: Decision(
+    PlacePortraitCards: Decision(
         decider,
-        portrait_cards_legal,
-        portrait_cards,
+        place_portrait_cards_legal,
+        place_portrait_cards,
         "Step 6 is over: place cards of your Attack Hand under your portraits, Bribe (if no Battle was fought), "
         "make an offer, or end your turn",
         rule="cards",

@@ -16,13 +16,13 @@ from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.render import motion_text
 from shadowtable.games.shadowlord.rules import events, movement, recruit
 from shadowtable.games.shadowlord.rules.alliances import alive_seats
-from shadowtable.games.shadowlord.state import NOBODY, SLState
-from shadowtable.games.shadowlord.tasks import PutToVote, Vote, VoteEnd, decider
+from shadowtable.games.shadowlord.state import NOBODY, Ballot, State
+from shadowtable.games.shadowlord.tasks import EndVote, PutToVote, Vote, decider
 
-Effect = Callable[[Context, SLState, int, int], None]
+Effect = Callable[[Context, State, int, int], None]
 
 
-def no_effect(ctx: Context, s: SLState, subject: int, origin: int) -> None:
+def no_effect(ctx: Context, s: State, subject: int, origin: int) -> None:
     return None
 
 
@@ -40,16 +40,16 @@ FIGURE_MOTIONS = frozenset({"defect", "place_shadow", "move_shadow"})
 """Motions about a figure (the others name a seat)."""
 
 
-def motion_words(ctx: Context, s: SLState, motion: str, subject: int, origin: int) -> str:
+def motion_words(ctx: Context, s: State, motion: str, subject: int, origin: int) -> str:
     """What a motion asks, in words."""
     return motion_text(ctx.content, s.cur, s.loc, motion, subject, origin)
 
 
-def voting_suspended(ctx: Context, s: SLState) -> bool:
+def voting_suspended(ctx: Context, s: State) -> bool:
     return len(alive_seats(s)) <= 2
 
 
-def put_to_vote(ctx: Context, s: SLState, task: PutToVote) -> None:
+def put_to_vote(ctx: Context, s: State, task: PutToVote) -> None:
     """Ask the other players about the motion; it passes at once when voting is suspended."""
     motion, subject, origin = task.motion, task.subject, task.origin
     words = motion_words(ctx, s, motion, subject, origin) if s.journal is not None else ""
@@ -80,51 +80,51 @@ def put_to_vote(ctx: Context, s: SLState, task: PutToVote) -> None:
         origin=origin,
         voters=voters,
     )
-    s.vote = {"kind": motion, "a": subject, "b": origin, "voters": voters, "votes": [-1] * ctx.players}
-    s.stack.append(VoteEnd())
+    s.vote = Ballot(motion, subject, origin, voters, [-1] * ctx.players)
+    s.stack.append(EndVote())
     for k in reversed(voters):
         s.stack.append(Vote(k))
 
 
-def vote_legal(ctx: Context, s: SLState, task: Vote) -> list[int]:
+def vote_legal(ctx: Context, s: State, task: Vote) -> list[int]:
     return [DONE, YES]
 
 
-def cast_vote(ctx: Context, s: SLState, task: Vote, action: int) -> None:
+def cast_vote(ctx: Context, s: State, task: Vote, action: int) -> None:
     assert s.vote is not None
-    s.vote["votes"][task.seat] = 1 if action == YES else 0
+    s.vote.votes[task.seat] = 1 if action == YES else 0
 
 
-def closed_vote(ctx: Context, s: SLState, vote: dict[str, Any], passed: bool) -> dict[str, Any]:
+def closed_vote(ctx: Context, s: State, vote: Ballot, passed: bool) -> dict[str, Any]:
     """The vote as it closed: the motion, who put it (``cur``), where its subject stood
     (``at``; -1 for a seat), the voters, every cast vote and the result."""
-    motion, subject = vote["kind"], vote["a"]
+    motion, subject = vote.motion, vote.subject
     at = s.loc[subject] if motion in FIGURE_MOTIONS else NOBODY
     return {
         "kind": motion,
         "a": subject,
-        "b": vote["b"],
+        "b": vote.origin,
         "cur": s.cur,
         "at": at,
-        "voters": list(vote["voters"]),
-        "votes": list(vote["votes"]),
+        "voters": list(vote.voters),
+        "votes": list(vote.votes),
         "passed": passed,
     }
 
 
-def end_vote(ctx: Context, s: SLState, task: VoteEnd) -> None:
+def end_vote(ctx: Context, s: State, task: EndVote) -> None:
     vote = s.vote
     s.vote = None
     if vote is None:
         return
-    passed = any(v == 1 for v in vote["votes"])
+    passed = any(v == 1 for v in vote.votes)
     # The votes stay secret (cast votes are owner-only information): only the result is told,
     # which the table sees anyway from its consequence.  The closed vote is kept so that each
     # voter can still read what he voted (the observation shows him his own vote only).
-    motion = vote["kind"]
+    motion = vote.motion
     s.last_vote = closed_vote(ctx, s, vote, passed)
     if s.journal is not None:
-        words = motion_words(ctx, s, motion, vote["a"], vote["b"])
+        words = motion_words(ctx, s, motion, vote.subject, vote.origin)
         result = "passes: at least one yes" if passed else "fails: nobody voted yes"
         note(
             s,
@@ -132,12 +132,12 @@ def end_vote(ctx: Context, s: SLState, task: VoteEnd) -> None:
             f"the Vote {result}; {words}: {'so it happens' if passed else 'so it does not happen'}",
             rule="vote",
             motion=motion,
-            subject=vote["a"],
-            origin=vote["b"],
-            voters=list(vote["voters"]),
+            subject=vote.subject,
+            origin=vote.origin,
+            voters=list(vote.voters),
             passed=passed,
         )
-    MOTIONS[vote["kind"]][0 if passed else 1](ctx, s, vote["a"], vote["b"])
+    MOTIONS[vote.motion][0 if passed else 1](ctx, s, vote.subject, vote.origin)
 
 
 RULES: dict[type[Task], Handler] = {
@@ -150,6 +150,6 @@ RULES: dict[type[Task], Handler] = {
         rule="vote",
         ready=always,
     ),
-    VoteEnd: Automatic(end_vote),
+    EndVote: Automatic(end_vote),
 }
 """The rules of votes, by task type (gathered into ``RULEBOOK``)."""
