@@ -64,7 +64,9 @@ class Printed:
 
     def short(self, card: int) -> str:
         """Readable unique card label, e.g. ``Medi-Kit (Move 2) #0``."""
-        return f"{self.card_name[card]} ({self.types[self.card_type[card]].capitalize()} {self.card_value[card]}) #{card}"
+        return (
+            f"{self.card_name[card]} ({self.types[self.card_type[card]].capitalize()} {self.card_value[card]}) #{card}"
+        )
 
     def vehicle_index(self, name: str) -> int:
         """Index of a Vehicle by id or name (content ids are lower-case names)."""
