@@ -40,7 +40,7 @@ from shadowtable.server.new_table import (
 )
 from shadowtable.server.presence import presence, send_presence
 from shadowtable.server.protocol import Act
-from shadowtable.server.repository import (
+from shadowtable.server.repository.tables import (
     Repository,
     TableRows,
     append_steps,

@@ -13,7 +13,7 @@ from shadowtable.server.connections import Connection, reject, tell_all
 from shadowtable.server.errors import Forbidden, ServiceError, Stale
 from shadowtable.server.presence import send_presence
 from shadowtable.server.protocol import Act, Chat, Hello, Message, Ping, ProtocolError, Sync, parse_frame
-from shadowtable.server.repository import Repository, insert_chat
+from shadowtable.server.repository.tables import Repository, insert_chat
 from shadowtable.server.sending import over_text
 from shadowtable.server.table import Table, chat_message, info
 from shadowtable.server.throttle import Throttle

@@ -18,7 +18,8 @@ from shadowtable.server.connections import tell_all
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.live import replayed
 from shadowtable.server.presence import heard, local_seats, presence, send_presence
-from shadowtable.server.repository import Repository, TableRows, store_failures
+from shadowtable.server.repository.failures import store_failures
+from shadowtable.server.repository.tables import Repository, TableRows
 from shadowtable.server.sending import notify
 from shadowtable.server.store import StoreError
 from shadowtable.server.table import Seat, Table, acked_ids, chat_message

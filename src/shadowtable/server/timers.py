@@ -16,7 +16,7 @@ from shadowtable.server.config import ServerConfig
 from shadowtable.server.errors import ServiceError, Stale
 from shadowtable.server.live import plan
 from shadowtable.server.presence import connected, send_presence
-from shadowtable.server.repository import Repository, table_unrated, update_seat
+from shadowtable.server.repository.tables import Repository, table_unrated, update_seat
 from shadowtable.server.table import Table, seat_name
 
 if TYPE_CHECKING:

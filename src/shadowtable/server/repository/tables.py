@@ -1,40 +1,28 @@
-"""The tables' repository: every statement the table service runs, each a small named function.
+"""The tables' statements: tables, seats, actions and chat, each a small named function.
 
 Statement builders (``insert_table``, ``update_seat``, ``claim_seat``, ...) only build; the
-:class:`Repository` runs them on the :class:`~shadowtable.server.store.Store`, translating its
-failures once (:func:`store_failures`): a write another process won is :class:`Stale`, a database
-that does not answer is :class:`Unavailable`.
+:class:`Repository` runs them on the :class:`~shadowtable.server.store.Store`, its failures
+translated once (:func:`~shadowtable.server.repository.failures.store_failures`): a write another
+process won is :class:`Stale`, a database that does not answer is :class:`Unavailable`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
 from shadowtable.server import schema
-from shadowtable.server.errors import Stale, Unavailable
 from shadowtable.server.live import Step
-from shadowtable.server.store import Append, Statement, Store, StoreConflict, StoreError
+from shadowtable.server.repository.failures import store_failures
+from shadowtable.server.store import Append, Statement, Store
 from shadowtable.server.table import Seat
 from shadowtable.server.tokens import key_hash
 
 Row = dict[str, Any]
-
-
-@contextlib.contextmanager
-def store_failures() -> Iterator[None]:
-    """Raise the store's failures as the service's errors (:class:`Stale`, :class:`Unavailable`)."""
-    try:
-        yield
-    except StoreConflict as exc:
-        raise Stale("another server process changed this table first") from exc
-    except StoreError as exc:
-        raise Unavailable(str(exc)) from exc
 
 
 # -- statements ---------------------------------------------------------------------------------
@@ -228,6 +216,15 @@ class Repository:
         query = sa.select(sa.func.count()).select_from(schema.actions).where(schema.actions.c.table_id == table_id)
         rows = await self.fetch(query)
         return int(next(iter(rows[0].values()))) if rows else 0
+
+    async def ended_before(self, table_ids: list[str], before: float) -> set[str]:
+        """Those of ``table_ids`` whose game ended at ``before`` or earlier."""
+        query = sa.select(schema.tables.c.id).where(
+            schema.tables.c.id.in_(table_ids),
+            schema.tables.c.status == "over",
+            schema.tables.c.finished_at <= before,
+        )
+        return {row["id"] for row in await self.fetch(query)}
 
     async def is_account_name(self, key: str) -> bool:
         """Whether an account goes by the name whose key (:func:`~shadowtable.server.names.name_key`) is ``key``."""
