@@ -21,11 +21,11 @@ from server.wire import BROWSER, Seat, create, two_humans
 from shadowtable.core.registry import make
 from shadowtable.server import app as app_module
 from shadowtable.server import logs
-from shadowtable.server import service as service_module
+from shadowtable.server import sending as sending_module
 from shadowtable.server.app import create_app
+from shadowtable.server.connections import Connection
 from shadowtable.server.live import Channel, LiveTable, replayed
 from shadowtable.server.outbox import Outbox
-from shadowtable.server.service import Connection
 from shadowtable.server.views import encode, seat_view
 
 PING = '{"t":"ping"}'
@@ -93,7 +93,7 @@ def closed_with(ws: Any) -> int:
 def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How often views were built: the page renderer and the state's view parts, counted."""
     counts = {"render": 0, "parts": 0}
-    render, parts = app_module.view_fragments, service_module.view_parts
+    render, parts = app_module.view_fragments, sending_module.view_parts
 
     def counting_render(*args: Any) -> dict[str, str]:
         counts["render"] += 1
@@ -104,7 +104,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return parts(*args)
 
     monkeypatch.setattr(app_module, "view_fragments", counting_render)
-    monkeypatch.setattr(service_module, "view_parts", counting_parts)
+    monkeypatch.setattr(sending_module, "view_parts", counting_parts)
     return counts
 
 

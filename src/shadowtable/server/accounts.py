@@ -27,13 +27,22 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shadowtable.server import schema
 from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized, Unavailable
 from shadowtable.server.names import name_key, reserved_problem
 from shadowtable.server.passwords import PASSWORD_MAX, PASSWORD_MIN, checked_password
-from shadowtable.server.sessions import SESSION_MAX_AGE_S, Sessions, end_all
+from shadowtable.server.repository.accounts import (
+    account_named,
+    account_of_code,
+    account_with_id,
+    insert_account,
+    new_password,
+    new_reset_code,
+    set_password_hash,
+    use_reset_code,
+)
+from shadowtable.server.repository.failures import store_failures
+from shadowtable.server.sessions import SESSION_MAX_AGE_S, Sessions
 from shadowtable.server.store import Store, StoreError
-from shadowtable.server.tokens import key_hash
 
 log = logging.getLogger("shadowtable.server.accounts")
 
@@ -98,23 +107,19 @@ class Accounts:
         return self.sessions
 
     async def _fetch(self, query: sa.Executable) -> list[dict[str, Any]]:
-        try:
+        with store_failures(conflict=False):
             return await self._store().fetch(query)
-        except StoreError as exc:
-            raise Unavailable(str(exc)) from exc
 
     async def _write(self, *statements: sa.Executable) -> None:
-        try:
+        with store_failures(conflict=False):
             await self._store().write(*statements)
-        except StoreError as exc:
-            raise Unavailable(str(exc)) from exc
 
     async def _row_by_name(self, name: str) -> dict[str, Any] | None:
-        rows = await self._fetch(sa.select(schema.accounts).where(schema.accounts.c.name_key == name_key(name)))
+        rows = await self._fetch(account_named(name))
         return rows[0] if rows else None
 
     async def _row_by_id(self, account_id: str) -> dict[str, Any] | None:
-        rows = await self._fetch(sa.select(schema.accounts).where(schema.accounts.c.id == account_id))
+        rows = await self._fetch(account_with_id(account_id))
         return rows[0] if rows else None
 
     # -- sign up, log in ----------------------------------------------------------------------
@@ -128,11 +133,7 @@ class Accounts:
         hashed = await asyncio.to_thread(self.hasher.hash, secret)
         account = Account(secrets.token_urlsafe(12), shown)
         try:
-            await self._store().write(
-                sa.insert(schema.accounts).values(
-                    id=account.id, name=shown, name_key=name_key(shown), password_hash=hashed, created_at=time.time()
-                )
-            )
+            await self._store().write(insert_account(account.id, shown, hashed, time.time()))
         except StoreError as exc:
             if await self._row_by_name(shown) is not None:  # taken meanwhile
                 raise Conflict("that name is taken") from exc
@@ -154,9 +155,7 @@ class Accounts:
         if self.hasher.check_needs_rehash(row["password_hash"]):
             hashed = await asyncio.to_thread(self.hasher.hash, password)
             with contextlib.suppress(StoreError):  # the old hash still works: redone at the next log-in
-                await self._store().write(
-                    sa.update(schema.accounts).where(schema.accounts.c.id == row["id"]).values(password_hash=hashed)
-                )
+                await self._store().write(set_password_hash(row["id"], hashed))
         return Account(row["id"], row["name"])
 
     def _verify(self, hashed: str, password: str) -> bool:
@@ -193,7 +192,7 @@ class Accounts:
             raise Forbidden("the current password is wrong")
         secret = checked_password(new, row["name"])
         hashed = await asyncio.to_thread(self.hasher.hash, secret)
-        await self._write(*_new_password(row["id"], hashed))
+        await self._write(*new_password(row["id"], hashed))
         log.info("password changed", extra={"event": "password_changed"})
         return Account(row["id"], row["name"])
 
@@ -205,23 +204,14 @@ class Accounts:
             raise NotFound(f"no account is called {name!r}")
         code = secrets.token_urlsafe(32)
         expires = time.time() + valid_s
-        await self._write(
-            sa.delete(schema.password_resets).where(schema.password_resets.c.account_id == row["id"]),
-            sa.insert(schema.password_resets).values(
-                code_hash=key_hash(code), account_id=row["id"], expires_at=expires
-            ),
-        )
+        await self._write(*new_reset_code(row["id"], code, expires))
         return Account(row["id"], row["name"]), code, expires
 
     async def reset_account(self, code: str) -> Account:
         """The account a live reset ``code`` is for; :class:`Conflict` when it is not valid."""
         if not code or len(code) > 128 or not code.isascii():
             raise Conflict(RESET_GONE)
-        rows = await self._fetch(
-            sa.select(schema.accounts.c.id, schema.accounts.c.name)
-            .join(schema.password_resets, schema.password_resets.c.account_id == schema.accounts.c.id)
-            .where(*_live_code(code))
-        )
+        rows = await self._fetch(account_of_code(code))
         if not rows:
             raise Conflict(RESET_GONE)
         return Account(rows[0]["id"], rows[0]["name"])
@@ -233,11 +223,8 @@ class Accounts:
         account = await self.reset_account(code)
         secret = checked_password(new, account.name)
         hashed = await asyncio.to_thread(self.hasher.hash, secret)
-        used = sa.delete(schema.password_resets).where(*_live_code(code)).returning(schema.password_resets.c.account_id)
-        try:
-            taken = await self._store().execute_guarded(used, *_new_password(account.id, hashed))
-        except StoreError as exc:
-            raise Unavailable(str(exc)) from exc
+        with store_failures(conflict=False):
+            taken = await self._store().execute_guarded(use_reset_code(code), *new_password(account.id, hashed))
         if not taken:  # used by another request a moment ago
             raise Conflict(RESET_GONE)
         log.info("password reset", extra={"event": "password_reset"})
@@ -247,20 +234,16 @@ class Accounts:
     async def sign_in(self, response: Response, account: Account, request: HTTPConnection | None = None) -> None:
         """Start a new session of ``account`` and set its cookie on ``response`` (the session the
         browser of ``request`` had, if any, is revoked: a log-in never keeps an old session id)."""
-        try:
+        with store_failures(conflict=False):
             if request is not None:
                 await self._sessions().end(request.cookies.get(COOKIE))
             value = await self._sessions().start(account.id)
-        except StoreError as exc:
-            raise Unavailable(str(exc)) from exc
         self.set_cookie(response, value)
 
     async def sign_out(self, request: HTTPConnection, response: Response) -> None:
         """Revoke the session of ``request`` (server-side) and clear its cookie on ``response``."""
-        try:
+        with store_failures(conflict=False):
             await self._sessions().end(request.cookies.get(COOKIE))
-        except StoreError as exc:
-            raise Unavailable(str(exc)) from exc
         clear_cookie(response)
 
     async def resolve(self, request: HTTPConnection) -> Account | None:
@@ -296,21 +279,6 @@ async def reset_code_in(database: str, name: str, valid_s: float = RESET_VALID_S
         return await accounts.reset_code(name, valid_s)
     finally:
         await store.close()
-
-
-def _live_code(code: str) -> tuple[sa.ColumnElement[bool], ...]:
-    """Where a password reset row is the one of ``code`` and has not expired."""
-    return (schema.password_resets.c.code_hash == key_hash(code), schema.password_resets.c.expires_at > time.time())
-
-
-def _new_password(account_id: str, hashed: str) -> list[sa.Executable]:
-    """The statements that give ``account_id`` the password hash ``hashed``, revoke all its sessions
-    and drop its reset code (one transaction)."""
-    return [
-        sa.update(schema.accounts).where(schema.accounts.c.id == account_id).values(password_hash=hashed),
-        end_all(account_id),
-        sa.delete(schema.password_resets).where(schema.password_resets.c.account_id == account_id),
-    ]
 
 
 def clear_cookie(response: Response) -> None:

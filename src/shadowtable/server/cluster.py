@@ -17,14 +17,10 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
-
-from shadowtable.server import schema
+from shadowtable.server.repository.leases import orphaned_tables, release_leases, renew_leases, take_lease
 from shadowtable.server.store import Store, StoreError
 
 log = logging.getLogger("shadowtable.server")
@@ -41,19 +37,9 @@ class Leases:
         self.owner = owner
         self.lease_s = lease_s
 
-    def _insert(self) -> Any:
-        dialect = postgresql if not self.store.is_sqlite else sqlite
-        return dialect.insert(schema.leases)
-
     async def acquire(self, table_id: str) -> bool:
         """Own ``table_id`` if nobody does, its lease expired, or it is already ours."""
-        now = time.time()
-        insert = self._insert().values(table_id=table_id, owner=self.owner, expires_at=now + self.lease_s)
-        statement = insert.on_conflict_do_update(
-            index_elements=[schema.leases.c.table_id],
-            set_={"owner": self.owner, "expires_at": now + self.lease_s},
-            where=(schema.leases.c.owner == self.owner) | (schema.leases.c.expires_at < now),
-        ).returning(schema.leases.c.owner)
+        statement = take_lease(table_id, self.owner, self.lease_s, is_sqlite=self.store.is_sqlite)
         rows = await self.store.execute(statement)
         return bool(rows) and rows[0]["owner"] == self.owner
 
@@ -61,38 +47,17 @@ class Leases:
         """Extend our leases on ``table_ids``; the ones still ours (a lapsed one may be gone)."""
         if not table_ids:
             return set()
-        now = time.time()
-        statement = (
-            sa.update(schema.leases)
-            .where(schema.leases.c.table_id.in_(table_ids), schema.leases.c.owner == self.owner)
-            .values(expires_at=now + self.lease_s)
-            .returning(schema.leases.c.table_id)
-        )
-        return {row["table_id"] for row in await self.store.execute(statement)}
+        rows = await self.store.execute(renew_leases(table_ids, self.owner, self.lease_s))
+        return {row["table_id"] for row in rows}
 
     async def release(self, table_ids: list[str]) -> None:
         """Give our leases up (a process stopping cleanly), so others take over at once."""
         if table_ids:
-            await self.store.execute(
-                sa.delete(schema.leases).where(
-                    schema.leases.c.table_id.in_(table_ids), schema.leases.c.owner == self.owner
-                )
-            )
+            await self.store.execute(release_leases(table_ids, self.owner))
 
     async def orphans(self, limit: int = 50) -> list[str]:
         """Tables in play whose lease is missing or expired: nobody runs their bots and clocks."""
-        now = time.time()
-        joined = schema.tables.outerjoin(schema.leases, schema.leases.c.table_id == schema.tables.c.id)
-        query = (
-            sa.select(schema.tables.c.id)
-            .select_from(joined)
-            .where(
-                schema.tables.c.status == "playing",
-                sa.or_(schema.leases.c.table_id.is_(None), schema.leases.c.expires_at < now),
-            )
-            .limit(limit)
-        )
-        return [row["id"] for row in await self.store.fetch(query)]
+        return [row["id"] for row in await self.store.fetch(orphaned_tables(limit))]
 
 
 class Bus:

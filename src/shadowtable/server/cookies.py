@@ -15,12 +15,10 @@ import re
 import time
 from typing import TYPE_CHECKING
 
-import sqlalchemy as sa
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-from shadowtable.server import schema
-from shadowtable.server.store import StoreError
+from shadowtable.server.errors import ServiceError
 
 if TYPE_CHECKING:
     from shadowtable.server.service import TableService
@@ -90,13 +88,8 @@ async def ended_tables(service: TableService, table_ids: list[str]) -> set[str]:
     if not table_ids:
         return set()
     before = time.time() - service.config.seat_cookie_keep_s
-    query = sa.select(schema.tables.c.id).where(
-        schema.tables.c.id.in_(table_ids),
-        schema.tables.c.status == "over",
-        schema.tables.c.finished_at <= before,
-    )
-    with contextlib.suppress(StoreError):
-        return {row["id"] for row in await service.store.fetch(query)}
+    with contextlib.suppress(ServiceError):
+        return await service.repository.ended_before(table_ids, before)
     return set()
 
 

@@ -21,19 +21,28 @@ from typing import Any
 
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from shadowtable.server import schema
-from shadowtable.server.errors import Unavailable
+from shadowtable.server.repository.failures import store_failures
+from shadowtable.server.repository.ratings import (
+    claim_for_rating,
+    finished_games,
+    insert_rating,
+    leaderboard,
+    lock_accounts,
+    pending_ratings,
+    rated_boards,
+    ratings_of,
+    seat_rows,
+    table_row,
+    update_rating,
+)
+from shadowtable.server.repository.tables import table_unrated
 from shadowtable.server.store import Store, StoreError
 
 log = logging.getLogger("shadowtable.server.ratings")
 
 BOARD_LIMIT = 100
-
-
-def unrated(table_id: str) -> sa.Executable:
-    """The statement that marks a table as not rated (a bot played, or will play, a human seat)."""
-    return sa.update(schema.tables).where(schema.tables.c.id == table_id).values(rated=False)
 
 
 def model() -> PlackettLuce:
@@ -81,10 +90,8 @@ class Ratings:
         return self.store
 
     async def _fetch(self, query: sa.Executable) -> list[dict[str, Any]]:
-        try:
+        with store_failures(conflict=False):
             return await self._store().fetch(query)
-        except StoreError as exc:
-            raise Unavailable(str(exc)) from exc
 
     async def table_over(self, table_id: str) -> None:
         """The service's end hook: count the table in the ratings (a failure is logged; the table
@@ -112,84 +119,20 @@ class Ratings:
         engine = self._store().engine
         if engine is None:
             raise StoreError("the store is closed")
-        t, s = schema.tables, schema.seats
         try:
             async with engine.begin() as connection:
-                claimed = await connection.execute(
-                    sa.update(t)
-                    .where(t.c.id == table_id, t.c.status == "over", t.c.rated_at.is_(None))
-                    .values(rated_at=time.time())
-                )
-                if claimed.rowcount != 1:
-                    return False
-                row = (await connection.execute(sa.select(t).where(t.c.id == table_id))).mappings().one()
-                seats = (
-                    (await connection.execute(sa.select(s).where(s.c.table_id == table_id).order_by(s.c.seat)))
-                    .mappings()
-                    .all()
-                )
-                accounts = [seat["account_id"] for seat in seats]
-                returns = row["returns"]
-                eligible = (
-                    bool(row["rated"])
-                    and isinstance(returns, list)
-                    and len(returns) == len(seats) >= 2
-                    and all(seat["kind"] == "human" and not seat["zombie"] for seat in seats)
-                    and all(accounts)
-                    and len(set(accounts)) == len(accounts)
-                )
-                if not eligible:
-                    await connection.execute(sa.update(t).where(t.c.id == table_id).values(rated=False))
-                    return False
-                game, players = row["game"], row["players"]
-                # lock the players' rows (in a fixed order) so two tables ending together cannot
-                # both read a rating before either writes it (PostgreSQL; SQLite writes one at a time)
-                await connection.execute(
-                    sa.select(schema.accounts.c.id)
-                    .where(schema.accounts.c.id.in_(sorted(accounts)))
-                    .order_by(schema.accounts.c.id)
-                    .with_for_update()
-                )
-                r = schema.ratings
-                found = {
-                    rating["account_id"]: rating
-                    for rating in (
-                        await connection.execute(
-                            sa.select(r).where(r.c.account_id.in_(accounts), r.c.game == game, r.c.players == players)
-                        )
-                    ).mappings()
-                }
-                rater = model()
-                teams = [
-                    [rater.rating(mu=found[a]["mu"], sigma=found[a]["sigma"])] if a in found else [rater.rating()]
-                    for a in accounts
-                ]
-                new = rater.rate(teams, ranks=[float(rank) for rank in rank_by_return(returns)])
-                for account, team in zip(accounts, new, strict=True):
-                    values = {"mu": float(team[0].mu), "sigma": float(team[0].sigma)}
-                    if account in found:
-                        await connection.execute(
-                            sa.update(r)
-                            .where(r.c.account_id == account, r.c.game == game, r.c.players == players)
-                            .values(**values, games=found[account]["games"] + 1)
-                        )
-                    else:
-                        await connection.execute(
-                            sa.insert(r).values(account_id=account, game=game, players=players, games=1, **values)
-                        )
+                rated = await _rate(connection, table_id)
         except (OSError, sa.exc.SQLAlchemyError) as exc:
             raise StoreError(f"the ratings could not be saved: {type(exc).__name__}") from exc
-        log.info("table rated", extra={"event": "rated", "table": table_id})
-        return True
+        if rated:
+            log.info("table rated", extra={"event": "rated", "table": table_id})
+        return rated
 
     async def apply_pending(self) -> int:
         """Count every finished table whose end is stored but not yet counted; returns how many
         were rated."""
-        t = schema.tables
         try:
-            rows = await self._store().fetch(
-                sa.select(t.c.id).where(t.c.status == "over", t.c.rated_at.is_(None)).order_by(t.c.finished_at)
-            )
+            rows = await self._store().fetch(pending_ratings())
         except StoreError:
             log.warning("pending ratings not read", extra={"event": "rating_failed"})
             return 0
@@ -203,32 +146,17 @@ class Ratings:
 
     async def boards(self) -> list[tuple[str, int]]:
         """Every (game, players) that has ratings."""
-        r = schema.ratings
-        rows = await self._fetch(sa.select(r.c.game, r.c.players).distinct().order_by(r.c.game, r.c.players))
+        rows = await self._fetch(rated_boards())
         return [(row["game"], row["players"]) for row in rows]
 
     async def leaderboard(self, game: str, players: int, limit: int = BOARD_LIMIT) -> list[Rated]:
         """The players rated at ``game`` with ``players``, best ordinal first."""
-        r, a = schema.ratings, schema.accounts
-        rows = await self._fetch(
-            sa.select(a.c.name, r.c.mu, r.c.sigma, r.c.games)
-            .join(a, a.c.id == r.c.account_id)
-            .where(r.c.game == game, r.c.players == players)
-            .order_by((r.c.mu - 3 * r.c.sigma).desc(), a.c.name_key)
-            .limit(limit)
-        )
+        rows = await self._fetch(leaderboard(game, players, limit))
         return [Rated(row["name"], row["mu"], row["sigma"], row["games"]) for row in rows]
 
     async def history(self, account_id: str, limit: int = 200) -> list[dict[str, Any]]:
         """The finished games of an account, newest first: game, players, date, seat, result."""
-        t, s = schema.tables, schema.seats
-        rows = await self._fetch(
-            sa.select(t.c.id, t.c.game, t.c.players, t.c.finished_at, t.c.returns, t.c.rated, t.c.rated_at, s.c.seat)
-            .join(s, s.c.table_id == t.c.id)
-            .where(s.c.account_id == account_id, t.c.status == "over")
-            .order_by(t.c.finished_at.desc())
-            .limit(limit)
-        )
+        rows = await self._fetch(finished_games(account_id, limit))
         out = []
         for row in rows:
             returns = row["returns"] if isinstance(row["returns"], list) else []
@@ -246,6 +174,52 @@ class Ratings:
                 }
             )
         return out
+
+
+async def _rate(connection: AsyncConnection, table_id: str) -> bool:
+    """In ``connection``'s transaction: claim the table (once) and, if it is a rated one, update its
+    players' ratings; whether ratings changed."""
+    claimed = await connection.execute(claim_for_rating(table_id, time.time()))
+    if claimed.rowcount != 1:
+        return False
+    row = (await connection.execute(table_row(table_id))).mappings().one()
+    seats = (await connection.execute(seat_rows(table_id))).mappings().all()
+    if not _eligible(row, seats):
+        await connection.execute(table_unrated(table_id))
+        return False
+    accounts = [seat["account_id"] for seat in seats]
+    # lock the players' rows (in a fixed order) so two tables ending together cannot both read a
+    # rating before either writes it (PostgreSQL; SQLite writes one at a time)
+    await connection.execute(lock_accounts(accounts))
+    game, players = row["game"], row["players"]
+    found = {r["account_id"]: r for r in (await connection.execute(ratings_of(accounts, game, players))).mappings()}
+    rater = model()
+    teams = [
+        [rater.rating(mu=found[a]["mu"], sigma=found[a]["sigma"])] if a in found else [rater.rating()] for a in accounts
+    ]
+    new = rater.rate(teams, ranks=[float(rank) for rank in rank_by_return(row["returns"])])
+    for account, team in zip(accounts, new, strict=True):
+        mu, sigma = float(team[0].mu), float(team[0].sigma)
+        if account in found:
+            await connection.execute(update_rating(account, game, players, mu, sigma, found[account]["games"] + 1))
+        else:
+            await connection.execute(insert_rating(account, game, players, mu, sigma))
+    return True
+
+
+def _eligible(row: Any, seats: Sequence[Any]) -> bool:
+    """Whether a finished table counts: rated, every seat a human of a different account, none
+    ever played by a bot."""
+    accounts = [seat["account_id"] for seat in seats]
+    returns = row["returns"]
+    return (
+        bool(row["rated"])
+        and isinstance(returns, list)
+        and len(returns) == len(seats) >= 2
+        and all(seat["kind"] == "human" and not seat["zombie"] for seat in seats)
+        and all(accounts)
+        and len(set(accounts)) == len(accounts)
+    )
 
 
 def result_words(returns: Sequence[float], seat: int) -> str:

@@ -15,10 +15,9 @@ import secrets
 import time
 from typing import Any
 
-import sqlalchemy as sa
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from shadowtable.server import schema
+from shadowtable.server.repository.accounts import end_session, session_account, session_seen, start_session
 from shadowtable.server.store import Store, StoreError
 from shadowtable.server.tokens import key_hash
 
@@ -49,18 +48,7 @@ class Sessions:
         """A new session of ``account_id``: its cookie value (the account's expired sessions go)."""
         session_id = secrets.token_urlsafe(32)
         now = time.time()
-        await self.store.write(
-            sa.delete(schema.sessions).where(
-                schema.sessions.c.account_id == account_id, schema.sessions.c.expires_at <= now
-            ),
-            sa.insert(schema.sessions).values(
-                id_hash=key_hash(session_id),
-                account_id=account_id,
-                created_at=now,
-                seen_at=now,
-                expires_at=now + self.max_age_s,
-            ),
-        )
+        await self.store.write(*start_session(key_hash(session_id), account_id, now, now + self.max_age_s))
         return str(self._signer.dumps(session_id))
 
     async def account_of(self, value: str | None) -> dict[str, Any] | None:
@@ -70,31 +58,17 @@ class Sessions:
         if session_id is None:
             return None
         now = time.time()
-        query = (
-            sa.select(schema.accounts.c.id, schema.accounts.c.name, schema.sessions.c.seen_at)
-            .join(schema.accounts, schema.accounts.c.id == schema.sessions.c.account_id)
-            .where(schema.sessions.c.id_hash == key_hash(session_id), schema.sessions.c.expires_at > now)
-        )
-        rows = await self.store.fetch(query)
+        rows = await self.store.fetch(session_account(key_hash(session_id), now))
         if not rows:
             return None
         row = rows[0]
         if now - row["seen_at"] > SEEN_EVERY_S:
             with contextlib.suppress(StoreError):  # only a date: tried again at the next request
-                await self.store.write(
-                    sa.update(schema.sessions)
-                    .where(schema.sessions.c.id_hash == key_hash(session_id))
-                    .values(seen_at=now)
-                )
+                await self.store.write(session_seen(key_hash(session_id), now))
         return {"id": row["id"], "name": row["name"]}
 
     async def end(self, value: str | None) -> None:
         """Revoke the session the cookie ``value`` names (nothing when it names none)."""
         session_id = self._id_of(value)
         if session_id is not None:
-            await self.store.write(sa.delete(schema.sessions).where(schema.sessions.c.id_hash == key_hash(session_id)))
-
-
-def end_all(account_id: str) -> sa.Executable:
-    """The statement that revokes every session of ``account_id``."""
-    return sa.delete(schema.sessions).where(schema.sessions.c.account_id == account_id)
+            await self.store.write(end_session(key_hash(session_id)))

@@ -1,0 +1,147 @@
+"""What each connection is sent: its seat's view (built once per version and audience, then
+reused), the ``over`` message and notices.  Nothing here stores or decides anything."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from shadowtable.core.game import Game
+from shadowtable.server.connections import Connection, tell_all
+from shadowtable.server.presence import presence
+from shadowtable.server.table import Table, finished_record, info, public_clock
+from shadowtable.server.views import encode, joined, seat_view, view_parts
+
+Renderer = Callable[[Game[Any], dict[str, Any], dict[str, Any]], dict[str, str]]
+"""Turns a seat's ``view`` message (and the table's public description) into HTML fragments."""
+
+
+def clock_view(table: Table, seat: int | None) -> dict[str, Any] | None:
+    """What ``seat`` is shown of its clock (``None``: no clock)."""
+    clock = table.stored.clock
+    if clock is None or seat is None or table.seats[seat].clock_ms is None:
+        return None
+    left = table.seats[seat].clock_ms or 0
+    clock_for = table.timers.clock_for
+    running = clock_for is not None and clock_for[0] == seat and table.status == "playing"
+    if running:
+        left = max(0, left - int((time.monotonic() - table.timers.turn_started) * 1000))
+    return {"ms_left": left, "running": running, **(public_clock(clock) or {})}
+
+
+def view(table: Table, seat: int | None, since: int) -> dict[str, Any]:
+    """The view message of ``seat`` with the events after version ``since``."""
+    channel = table.live.channels[seat]
+    return seat_view(
+        table.game,
+        table.live.state,
+        seat,
+        v=channel.v,
+        after=since if 0 <= since <= channel.v else 0,
+        events=channel.since(since),
+        turn=None if seat is None else table.live.decisions(seat),
+        clock=clock_view(table, seat),
+        presence=presence(table),
+    )
+
+
+def over_text(table: Table) -> str:
+    """The encoded ``over`` message (built once per finished table)."""
+    cache = table.play.views
+    cache.at(table.steps)
+    if cache.over is None:
+        record = finished_record(table)
+        cache.over = encode({"t": "over", "returns": record.returns, "record": record.to_json()})
+    return cache.over
+
+
+class Sender:
+    """Builds and sends views; ``renderer`` adds a page's HTML fragments for browser sockets."""
+
+    def __init__(self, renderer: Renderer | None = None) -> None:
+        self.renderer = renderer
+
+    def view_text(self, table: Table, seat: int | None, since: int, *, html: bool = False) -> str:
+        """:func:`view` encoded (``html``: with the page's fragments, for a renderer), built once
+        per table version, audience, version followed, clock and presence, then reused."""
+        cache = table.play.views
+        cache.at(table.steps)
+        channel = table.live.channels[seat]
+        after = since if 0 <= since <= channel.v else 0
+        clock = encode(clock_view(table, seat))
+        shown = encode(presence(table))
+        described = info(table) if html and self.renderer is not None else None
+        key = (seat, after, clock, shown, "" if described is None else encode(described))
+        text = cache.texts.get(key)
+        if text is not None:
+            return text
+        cache.builds += 1
+        fields = {
+            "t": '"view"',
+            "v": str(channel.v),
+            "after": str(after),
+            **_parts(table, seat),
+            "events": channel.since_text(after),
+            "clock": clock,
+            "presence": shown,
+        }
+        if described is not None:
+            fields["html"] = self._fragments(table, (seat, after, shown, key[-1]), fields, described)
+        text = joined(fields)
+        cache.keep(cache.texts, key, text, cache.limit)
+        return text
+
+    def _fragments(self, table: Table, key: tuple[Any, ...], fields: dict[str, str], described: dict[str, Any]) -> str:
+        """The encoded HTML fragments of a view, built from the message alone, as the browser
+        receives it (JSON, keys sorted): the page shows nothing the message does not hold (the
+        fragments do not show the clock)."""
+        assert self.renderer is not None
+        cache = table.play.views
+        fragments = cache.fragments.get(key)
+        if fragments is None:
+            fragments = encode(self.renderer(table.game, json.loads(joined(fields)), described))
+            cache.keep(cache.fragments, key, fragments, cache.limit)
+        return fragments
+
+    def send_view(
+        self, table: Table, connection: Connection, *, force: bool = False, replaceable: bool = False
+    ) -> None:
+        """Send ``connection`` its view if it changed (``force``: anyway); ``replaceable``: an
+        answer to ``sync``, which a later ``sync`` replaces while it is still queued."""
+        if not connection.greeted:
+            return
+        channel = table.live.channels[connection.seat]
+        if channel.v == connection.sent_v and not force:
+            return
+        text = self.view_text(table, connection.seat, connection.sent_v, html=connection.html)
+        connection.push_text(text, replaceable=replaceable)
+        connection.sent_v = channel.v
+
+    def send_views(self, table: Table) -> None:
+        """Send every connection its new view; once the game is over, the ``over`` message too."""
+        for connection in list(table.connections):
+            self.send_view(table, connection)
+        if table.status == "over":
+            for connection in list(table.connections):
+                if not connection.told_over:
+                    connection.told_over = True
+                    connection.push_text(over_text(table))
+
+
+def _parts(table: Table, seat: int | None) -> dict[str, str]:
+    """The encoded parts of ``seat``'s view that depend only on the state (built once per version)."""
+    cache = table.play.views
+    parts = cache.parts.get(seat)
+    if parts is None:
+        turn = None if seat is None else table.live.decisions(seat)
+        built = view_parts(table.game, table.live.state, seat, turn)
+        parts = {name: encode(value) for name, value in built.items()}
+        cache.parts[seat] = parts
+    return parts
+
+
+def notify(table: Table, text: str, **data: Any) -> None:
+    """Show a notice to this process's connections of ``table``."""
+    tell_all(table.connections, {"t": "notice", "text": text, **data})

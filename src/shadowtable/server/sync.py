@@ -1,0 +1,200 @@
+"""Tables kept in step across server processes (``--redis``): what is said on the bus, what is
+re-read from the database, and the lease rounds that decide which process runs each table.
+
+The bus and the leases themselves are in :mod:`shadowtable.server.cluster`; without Redis there is
+one process and everything here is idle but :meth:`TableSync.refresh`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from shadowtable.server.cluster import Bus, Leases
+from shadowtable.server.config import ServerConfig
+from shadowtable.server.connections import tell_all
+from shadowtable.server.errors import ServiceError
+from shadowtable.server.live import replayed
+from shadowtable.server.presence import heard, local_seats, presence, send_presence
+from shadowtable.server.repository.failures import store_failures
+from shadowtable.server.repository.tables import Repository, TableRows
+from shadowtable.server.sending import notify
+from shadowtable.server.store import StoreError
+from shadowtable.server.table import Seat, Table, acked_ids, chat_message
+
+if TYPE_CHECKING:
+    from shadowtable.server.service import TableService
+
+log = logging.getLogger("shadowtable.server")
+
+
+class TableSync:
+    """Announces this process's changes, applies the others', and keeps and takes leases."""
+
+    def __init__(self, service: TableService, config: ServerConfig, repository: Repository) -> None:
+        self.service = service
+        self.config = config
+        self.repository = repository
+        clustered = bool(config.redis_url)
+        self.leases = Leases(repository.store, config.process_id, config.lease_s) if clustered else None
+        self.bus = Bus(config.redis_url, config.process_id) if clustered else None
+        self._lease_task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Join the other processes: listen on the bus, keep and take leases."""
+        if self.bus is not None:
+            await self.bus.start(self._on_bus, on_reconnect=self._resync)
+            self._lease_task = asyncio.ensure_future(self._lease_loop())
+
+    async def stop(self, tables: list[Table]) -> None:
+        """Give up the leases of ``tables`` (another process takes them over at once) and leave the bus."""
+        if self._lease_task is not None:
+            self._lease_task.cancel()
+        if self.leases is not None:
+            with contextlib.suppress(StoreError):
+                await self.leases.release([t.id for t in tables if t.sockets.owned])
+        if self.bus is not None:
+            await self.bus.stop()
+
+    # -- the bus --------------------------------------------------------------------------------
+    def publish(self, table: Table, kind: str = "changed", **data: Any) -> None:
+        """Tell the other processes that ``table`` changed (they re-read it) or pass a notice on."""
+        if self.bus is not None and not self.service.closing:
+            self.service.spawn(self.bus.publish(table.id, {"kind": kind, **data}))
+
+    def publish_presence(self, table: Table) -> None:
+        """Tell the other processes which seats are connected here."""
+        if self.bus is not None:
+            self.publish(table, kind="presence", seats=sorted(local_seats(table)))
+
+    async def _on_bus(self, table_id: str, body: dict[str, Any]) -> None:
+        table = self.service.tables.get(table_id)
+        if table is None:
+            return  # not loaded here: it is read from the database when first asked for
+        kind = body.get("kind")
+        if kind == "changed":
+            await self.refresh(table)
+        elif kind == "notice" and isinstance(body.get("text"), str):
+            data = body.get("data")
+            notify(table, body["text"], **(data if isinstance(data, dict) else {}))
+        elif kind == "presence" and isinstance(body.get("seats"), list):
+            self._heard_presence(table, str(body.get("from")), body["seats"])
+
+    def _heard_presence(self, table: Table, process: str, listed: list[Any]) -> None:
+        before = presence(table)
+        seats = frozenset(s for s in listed if isinstance(s, int) and 0 <= s < len(table.seats))
+        heard(table, process, seats, 2 * self.config.lease_s)
+        for seat in range(len(table.seats)):
+            if seat in seats and seat in table.timers.away:
+                table.timers.away.pop(seat).cancel()
+            else:
+                self.service.timers.watch_away(table, seat)
+        if presence(table) != before:
+            send_presence(table)
+
+    async def _resync(self) -> None:
+        """The bus is back after an outage: re-read every table held here that may have changed
+        meanwhile (a message may have been lost), as a seat's hello does."""
+        for table in list(self.service.tables.values()):
+            if table.status != "over" or table.connections:
+                await self.refresh(table)
+
+    # -- re-reading -----------------------------------------------------------------------------
+    async def refresh(self, table: Table) -> None:
+        """Re-read ``table`` from the database (another process changed it) and send what is new."""
+        async with table.lock:
+            changed = await self._reread(table)
+        if changed:
+            self.service.after_change(table, local=False)
+            send_presence(table)
+
+    async def _reread(self, table: Table) -> bool:
+        rows = await self.repository.table_rows(table.id, table.steps, len(table.stored.chat))
+        if rows is None:
+            return False
+        changed = _reread_fields(table, rows)
+        actions = rows.actions
+        if actions and actions[0]["idx"] == table.steps:
+            stored = [(r["seat"], r["action"]) for r in actions]
+            table.live.commit(await asyncio.to_thread(replayed, table.game, stored, table.live.state))
+            earlier = table.live.rows[: -len(stored)]
+            table.play.acked.update(acked_ids(earlier, [(r["seat"], r["action"], r["client_id"]) for r in actions]))
+        for r in rows.chat:
+            message = chat_message(r["seat"], table.seats, r["text"], r["at"])
+            table.stored.chat.append(message)
+            tell_all(table.connections, {"t": "chat", **message})
+        return changed or bool(actions or rows.chat)
+
+    # -- leases ---------------------------------------------------------------------------------
+    async def acquire(self, table_id: str) -> bool:
+        """Take the lease of ``table_id`` if nobody holds it; whether this process owns it."""
+        assert self.leases is not None
+        with store_failures():
+            return await self.leases.acquire(table_id)
+
+    async def _lease_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.lease_s / 3)
+            try:
+                await self._lease_tick()
+            except (StoreError, ServiceError) as exc:
+                log.warning("lease round failed", extra={"event": "lease_failed", "reason": str(exc)})
+
+    async def _lease_tick(self) -> None:
+        """Renew our leases, give up the ones lost, take over tables whose owner went away, say
+        who is connected here, and re-read the tables watched here if the bus is down."""
+        assert self.leases is not None and self.bus is not None
+        tables = self.service.tables
+        mine = [t for t in tables.values() if t.sockets.owned and t.status != "over"]
+        kept = await self.leases.renew([t.id for t in mine])
+        for table in mine:
+            if table.id not in kept:
+                self._lose(table)
+        for table_id in await self.leases.orphans():
+            if await self.acquire(table_id):
+                loaded = tables.get(table_id)
+                if loaded is None:
+                    await self.service.table(table_id)  # loads, replays and schedules its bots and clocks
+                else:
+                    await self._gain(loaded)
+        for table in list(tables.values()):
+            if table.connections:
+                self.publish_presence(table)
+                if not self.bus.healthy or await self._behind(table):
+                    await self.refresh(table)  # Redis is down, or a message of it was lost
+
+    async def _behind(self, table: Table) -> bool:
+        """Whether the database holds actions this copy of ``table`` has not seen."""
+        return await self.repository.action_count(table.id) != table.steps
+
+    async def _gain(self, table: Table) -> None:
+        log.info("table taken over", extra={"event": "takeover", "table": table.id})
+        table.sockets.owned = True
+        table.timers.clock_for = None  # the clock of the decision in progress starts again here
+        await self.refresh(table)
+        self.service.after_change(table, local=False)
+        for seat in range(len(table.seats)):
+            self.service.timers.watch_away(table, seat)
+
+    def _lose(self, table: Table) -> None:
+        log.warning("lease lost", extra={"event": "lease_lost", "table": table.id})
+        table.sockets.owned = False
+        self.service.timers.stop(table)
+
+
+def _reread_fields(table: Table, rows: TableRows) -> bool:
+    """Take the stored seats and table fields of ``rows``; whether any changed."""
+    changed = False
+    for seat, row in zip(table.seats, rows.seats, strict=False):
+        now = Seat.from_row(row).row()
+        if now != seat.row():
+            seat.kind, seat.bot, seat.name, seat.key_hash, seat.zombie, seat.clock_ms, seat.left_hash = now
+            changed = True
+    stored, row = table.stored, rows.table
+    fields = (row["status"], row["returns"], row["rematch"], row["host_seat"])
+    if fields != (stored.status, stored.returns, stored.rematch, stored.host_seat):
+        stored.status, stored.returns, stored.rematch, stored.host_seat = fields
+        changed = True
+    return changed

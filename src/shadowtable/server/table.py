@@ -1,0 +1,248 @@
+"""A table in memory, in parts: its stored fields, its live game, its timers and its sockets.
+
+:class:`Table` composes them; what a table is called by (``id``, ``status``, ``seats``, ...) reads
+through to the part that holds it.  The functions below describe a table (public info, seat names,
+the finished record) and read nothing but the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from shadowtable.core.game import Game
+from shadowtable.core.record import GameRecord
+from shadowtable.server.connections import Connection
+from shadowtable.server.live import LiveTable
+from shadowtable.server.names import default_name
+from shadowtable.server.viewcache import ViewCache
+
+
+@dataclass
+class Seat:
+    """A seat of a table as stored."""
+
+    kind: str  # human | bot
+    bot: str | None
+    name: str | None
+    key_hash: str | None
+    zombie: bool = False
+    clock_ms: int | None = None
+    left_hash: str | None = None
+    """The key hash of the player who left this seat in play: only their token takes it back."""
+
+    @property
+    def taken(self) -> bool:
+        """Held by a bot, by a key, or played by a bot for someone (a vacated seat is not free)."""
+        return self.kind == "bot" or self.key_hash is not None or self.zombie
+
+    @property
+    def vacated(self) -> bool:
+        """Left by its player in play: a bot plays it until that player or an invited one takes it."""
+        return self.kind == "human" and self.key_hash is None and self.zombie
+
+    def row(self) -> tuple[Any, ...]:
+        """The stored fields, in the order :meth:`from_row` reads them."""
+        return (self.kind, self.bot, self.name, self.key_hash, self.zombie, self.clock_ms, self.left_hash)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Seat:
+        """The seat a ``seats`` row holds."""
+        fields = ("kind", "bot", "name", "key_hash", "zombie", "clock_ms", "left_hash")
+        kind, bot, name, key, zombie, clock_ms, left = (row[name] for name in fields)
+        return cls(kind, bot, name, key, bool(zombie), clock_ms, left)
+
+
+@dataclass
+class StoredTable:
+    """A table's fields as the database holds them (its ``tables``, ``seats`` and ``chat`` rows)."""
+
+    id: str
+    status: str  # open | playing | over
+    clock: dict[str, Any] | None
+    listed: bool
+    created_at: float
+    seats: list[Seat]
+    returns: list[float] | None = None
+    rematch: str | None = None
+    host_seat: int | None = None
+    """The creator's seat: its holder may invite someone to a vacated seat."""
+    chat: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class LiveGame:
+    """The game in play: its rules, the replayed log with its channels, the acknowledged act ids
+    and the views built for its current version."""
+
+    game: Game[Any]
+    live: LiveTable
+    acked: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
+    """Acknowledged act ids: (seat, id) -> (turn, action) of the decision it made."""
+    views: ViewCache = field(default_factory=ViewCache)
+
+
+@dataclass
+class TableTimers:
+    """What runs by itself at a table: the bot's move, the decision's clock, the away periods."""
+
+    bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    clock_for: tuple[int, int] | None = None
+    """The decision (seat, steps stored) whose clock runs."""
+    turn_started: float = 0.0
+    skip_once: tuple[int, int] | None = None
+    """A decision a bot makes once for a human whose clock ran out (``skip`` policy)."""
+    away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+
+    def cancel(self, *, bot: bool = True) -> None:
+        """Stop the clock, the away periods and (``bot``) the bot's move."""
+        for task in [self.bot_task if bot else None, self.clock_task, *self.away.values()]:
+            if task is not None:
+                task.cancel()
+
+
+@dataclass
+class TableSockets:
+    """Who is connected: this process's sockets and, as last heard, the other processes' seats."""
+
+    connections: set[Connection] = field(default_factory=set)
+    remote: dict[str, tuple[float, frozenset[int]]] = field(default_factory=dict)
+    """Seats connected to other processes: process id -> (valid until, seats)."""
+    owned: bool = True
+    """Whether this process runs the table's bots, clocks and takeovers (always, in one process)."""
+
+
+@dataclass
+class Table:
+    """A table in memory: its stored fields, its live game, its timers and who is connected."""
+
+    stored: StoredTable
+    play: LiveGame
+    timers: TableTimers = field(default_factory=TableTimers)
+    sockets: TableSockets = field(default_factory=TableSockets)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Every change of the table is worked out and stored under it (one writer per table)."""
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def status(self) -> str:
+        return self.stored.status
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.stored.seats
+
+    @property
+    def host_seat(self) -> int | None:
+        return self.stored.host_seat
+
+    @property
+    def game(self) -> Game[Any]:
+        return self.play.game
+
+    @property
+    def live(self) -> LiveTable:
+        return self.play.live
+
+    @property
+    def connections(self) -> set[Connection]:
+        return self.sockets.connections
+
+    @property
+    def steps(self) -> int:
+        """How many steps are stored (the table's version)."""
+        return len(self.play.live.rows)
+
+
+def seat_name(index: int, seat: Seat) -> str:
+    """The name a seat is shown under."""
+    if seat.kind == "bot":
+        return f"bot {seat.bot}"
+    return seat.name or default_name(index)
+
+
+def seat_info(index: int, seat: Seat) -> dict[str, Any]:
+    """What anyone may know of a seat."""
+    return {
+        "seat": index,
+        "kind": seat.kind,
+        "bot": seat.bot,
+        "name": seat_name(index, seat),
+        "taken": seat.taken,
+        "bot_playing": seat.kind == "bot" or seat.zombie,
+        "vacated": seat.vacated,
+    }
+
+
+def public_clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A stored clock as a client gives it (seconds)."""
+    if clock is None:
+        return None
+    return {
+        "initial_s": clock["initial_ms"] // 1000,
+        "bonus_s": clock["bonus_ms"] // 1000,
+        "on_timeout": clock["on_timeout"],
+    }
+
+
+def info(table: Table) -> dict[str, Any]:
+    """What anyone may know of a table: the lobby's and the REST API's description."""
+    stored, game = table.stored, table.game
+    return {
+        "id": stored.id,
+        "game": game.spec.id,
+        "version": game.spec.version,
+        "players": game.players,
+        "options": game.options,
+        "status": stored.status,
+        "listed": stored.listed,
+        "clock": public_clock(stored.clock),
+        "seats": [seat_info(i, seat) for i, seat in enumerate(stored.seats)],
+        "created_at": stored.created_at,
+        "returns": stored.returns,
+        "rematch": stored.rematch,
+        "host_seat": stored.host_seat,
+    }
+
+
+def chat_message(seat: int, seats: list[Seat], text: str, at: float) -> dict[str, Any]:
+    """A chat line as it is shown."""
+    return {"seat": seat, "name": seat_name(seat, seats[seat]), "text": text, "at": at}
+
+
+def finished_record(table: Table) -> GameRecord:
+    """The full record of a finished table: every action, no seed (the draws came from the OS)."""
+    game, state = table.game, table.live.state
+    return GameRecord(
+        game=game.spec.id,
+        version=game.spec.version,
+        players=game.players,
+        options=dict(game.options),
+        seats=[seat_name(i, seat) for i, seat in enumerate(table.seats)],
+        actions=table.live.actions,
+        seed=None,
+        returns=list(game.returns(state)),
+        truncated=False,
+        metadata={"table": table.id, **game.summary(state)},
+    )
+
+
+def acked_ids(
+    earlier: list[tuple[int, int]], rows: list[tuple[int, int, str | None]]
+) -> dict[tuple[int, str], tuple[int, int]]:
+    """The act ids of stored ``rows`` (seat, action, client id), following the ``earlier`` rows of
+    the log: (seat, id) -> (turn, action), the turn being the seat's decisions before it."""
+    decisions: dict[int, int] = {}
+    for seat, _ in earlier:
+        decisions[seat] = decisions.get(seat, 0) + 1
+    out: dict[tuple[int, str], tuple[int, int]] = {}
+    for seat, action, client_id in rows:
+        if client_id is not None:
+            out[(seat, client_id)] = (decisions.get(seat, 0), action)
+        decisions[seat] = decisions.get(seat, 0) + 1
+    return out

@@ -1,0 +1,172 @@
+"""What runs by itself at a table this process owns: bots' moves, clocks and their timeouts, and
+a bot taking over a seat whose player is away (a "zombie" seat) until that player is back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from shadowtable.server import master
+from shadowtable.server.bot_levels import run_spec
+from shadowtable.server.bots import BotRunner
+from shadowtable.server.config import ServerConfig
+from shadowtable.server.errors import ServiceError, Stale
+from shadowtable.server.live import plan
+from shadowtable.server.presence import connected, send_presence
+from shadowtable.server.repository.tables import Repository, table_unrated, update_seat
+from shadowtable.server.table import Table, seat_name
+
+if TYPE_CHECKING:
+    from shadowtable.server.service import TableService
+
+log = logging.getLogger("shadowtable.server")
+
+
+class Timers:
+    """Schedules each table's next bot move or clock, and the away periods of its seats."""
+
+    def __init__(self, service: TableService, config: ServerConfig, bots: BotRunner, repository: Repository) -> None:
+        self.service = service
+        self.config = config
+        self.bots = bots
+        self.repository = repository
+
+    def schedule(self, table: Table) -> None:
+        """Start what the decision the table waits for needs: a bot's move or the seat's clock."""
+        if table.status != "playing" or self.service.closing or not table.sockets.owned:
+            return
+        player = table.game.current_player(table.live.state)
+        if player < 0:
+            return
+        timers, decision, seat = table.timers, (player, table.steps), table.seats[player]
+        if seat.kind == "bot" or seat.zombie or timers.skip_once == decision:
+            if timers.bot_task is None or timers.bot_task.done():
+                timers.bot_task = self.service.spawn(self._bot_move(table, player, table.steps))
+            return
+        if table.stored.clock is not None and timers.clock_for != decision:
+            if timers.clock_task is not None:
+                timers.clock_task.cancel()
+            timers.clock_for = decision
+            timers.turn_started = time.monotonic()
+            timers.clock_task = self.service.spawn(self._timeout(table, decision, (seat.clock_ms or 0) / 1000))
+
+    async def _bot_move(self, table: Table, seat: int, at: int) -> None:
+        stale = False
+        try:
+            if self.config.bot_delay_s:
+                await asyncio.sleep(self.config.bot_delay_s)
+            state = table.live.state
+            bot = table.seats[seat].bot or self.config.default_bot
+            spec = run_spec(bot, self.config.default_bot, self.config.bot_budget_s)
+            legal = table.game.legal_actions(state)
+            action = await self.bots.choose(table.game, spec, seat, table.game.observe(state, seat), legal)
+            async with table.lock:
+                if table.steps == at and table.status == "playing":
+                    stale = await self._play(table, seat, at, plan(table.game, state, seat, action))
+        finally:
+            table.timers.bot_task = None
+        if stale:
+            await self.service.refresh(table)
+        self.service.after_change(table)
+
+    async def _play(self, table: Table, seat: int, at: int, steps: list[Any]) -> bool:
+        """Under the table's lock: store and commit a bot's steps; whether another process moved
+        first (the table is then re-read and the bot decides again)."""
+        try:
+            await self.service.persist(table, steps, None)
+        except Stale:
+            return True
+        except ServiceError:
+            await asyncio.sleep(1.0)  # the store is down: nothing was lost, try again
+            return False
+        if table.timers.skip_once == (seat, at):
+            table.timers.skip_once = None
+        self.service.commit(table, steps)
+        return False
+
+    async def _timeout(self, table: Table, decision: tuple[int, int], seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+        seat, at = decision
+        if table.timers.clock_for != decision or table.steps != at or table.status != "playing":
+            return
+        clock = table.stored.clock
+        assert clock is not None
+        table.timers.clock_for = None
+        name = seat_name(seat, table.seats[seat])
+        if clock["on_timeout"] == "bot":
+            await self.set_zombie(table, seat, f"{name} ran out of time: a bot plays seat {seat}", clock_ms=0)
+            return
+        bonus = int(clock["bonus_ms"])
+        async with table.lock:
+            with contextlib.suppress(ServiceError):
+                await self.repository.write(
+                    update_seat(table.id, seat, clock_ms=bonus), table_unrated(table.id), table_id=table.id
+                )
+            table.seats[seat].clock_ms = bonus
+            table.timers.skip_once = decision
+        self.service.notice(table, f"{name} ran out of time: a bot makes this move for seat {seat}")
+        self.service.after_change(table)
+
+    # -- away seats -----------------------------------------------------------------------------
+    def watch_away(self, table: Table, seat: int) -> None:
+        """The owner starts the grace period of a human seat connected nowhere."""
+        if not table.sockets.owned or table.status != "playing" or connected(table, seat):
+            return
+        away = table.timers.away
+        if table.seats[seat].kind == "human" and not table.seats[seat].zombie and seat not in away:
+            away[seat] = self.service.spawn(self._away(table, seat))
+
+    def back(self, table: Table, seat: int) -> None:
+        """``seat`` is connected again: its grace period stops."""
+        away = table.timers.away.pop(seat, None)
+        if away is not None:
+            away.cancel()
+
+    async def _away(self, table: Table, seat: int) -> None:
+        await asyncio.sleep(self.config.grace_s)
+        table.timers.away.pop(seat, None)
+        if connected(table, seat) or table.status != "playing" or not table.sockets.owned:
+            return
+        await self.set_zombie(table, seat, f"{seat_name(seat, table.seats[seat])} is away: a bot plays seat {seat}")
+
+    async def set_zombie(self, table: Table, seat: int, notice: str, **clock: Any) -> None:
+        """A bot plays ``seat`` for its player (away, or out of time); the game is no longer rated."""
+        async with table.lock:
+            if table.seats[seat].zombie:
+                return
+            try:
+                await self.repository.write(
+                    update_seat(table.id, seat, zombie=True, **clock), table_unrated(table.id), table_id=table.id
+                )
+            except ServiceError:
+                return
+            table.seats[seat].zombie = True
+            if "clock_ms" in clock:
+                table.seats[seat].clock_ms = clock["clock_ms"]
+        log.info("bot takes over", extra={"event": "zombie", "table": table.id, "seat": seat})
+        self.service.notice(table, notice)
+        send_presence(table)
+        self.service.after_change(table)
+
+    async def unset_zombie(self, table: Table, seat: int) -> None:
+        """``seat``'s player is connected again: the bot stops playing for them."""
+        async with table.lock:
+            clock = master.returned_clock(table, seat)
+            try:
+                await self.repository.write(update_seat(table.id, seat, zombie=False, **clock), table_id=table.id)
+            except ServiceError:
+                return
+            table.seats[seat].zombie = False
+            if clock:
+                table.seats[seat].clock_ms = clock["clock_ms"]
+        self.service.notice(table, master.back_notice(table, seat))
+        self.service.after_change(table)
+
+    def stop(self, table: Table) -> None:
+        """This process no longer runs the table's timers (its lease was lost)."""
+        table.timers.cancel()
+        table.timers.away.clear()
+        table.timers.clock_for = None
