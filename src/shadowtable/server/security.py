@@ -44,6 +44,20 @@ FOREIGN = "this request comes from another site's page: refused (cross-site requ
 UNSOURCED = "this request carries cookies but neither Origin nor Referer: refused (cross-site request forgery)"
 
 
+def add_security_headers(headers: MutableHeaders) -> None:
+    """Add each of :data:`HEADERS` that ``headers`` does not set already."""
+    for name, value in HEADERS.items():
+        if name not in headers:
+            headers[name] = value
+
+
+def with_security_headers(response: Response) -> Response:
+    """``response``, with the security headers it does not set itself (for answers sent outside
+    :class:`SecurityMiddleware`: the outermost 500)."""
+    add_security_headers(response.headers)
+    return response
+
+
 def request_origin(headers: Headers) -> str | None:
     """The origin a request says it comes from: ``Origin``, else the origin of ``Referer``
     (``"null"`` for one that has none); ``None`` when neither header is sent."""
@@ -126,9 +140,7 @@ class SecurityMiddleware:
         async def send_secured(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                for name, value in HEADERS.items():
-                    if name not in headers:
-                        headers[name] = value
+                add_security_headers(headers)
                 if secure:
                     cookies = headers.getlist("set-cookie")
                     del headers["set-cookie"]

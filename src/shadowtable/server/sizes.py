@@ -13,6 +13,10 @@ import json
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from shadowtable.server.security import HEADERS
+
+SECURITY_HEADERS = [(name.lower().encode(), value.encode()) for name, value in HEADERS.items()]
+
 
 class BodyTooLarge(HTTPException):
     """Raised from ``receive`` when a streamed body passes the limit (the framework answers 413)."""
@@ -37,8 +41,8 @@ def declared_length(scope: Scope) -> int | None:
 
 
 async def refuse(send: Send, status: int, error: str) -> None:
-    """Answer ``{"error": ...}`` with ``status`` and close the connection (the rest of the body is
-    never read)."""
+    """Answer ``{"error": ...}`` with ``status`` (and the security headers: this answer is sent
+    before any other middleware) and close the connection (the rest of the body is never read)."""
     body = json.dumps({"error": error}).encode()
     await send(
         {
@@ -48,6 +52,7 @@ async def refuse(send: Send, status: int, error: str) -> None:
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
                 (b"connection", b"close"),
+                *SECURITY_HEADERS,
             ],
         }
     )

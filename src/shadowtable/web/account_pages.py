@@ -1,31 +1,35 @@
 """The account pages: sign up, sign in and out, change or reset the password, the leaderboard, a
 player's games and replays.
 
-Forms post plainly and answer with a redirect; a refused form gets the error page with its status.
-A replay is shown only for a finished table (its full record is public then): each step is
-rendered with :func:`shadowtable.web.render.view_fragments` from the view message a seat (or a
-spectator) would have had at that step.
+Forms post plainly and answer with a redirect; a refused form gets the error page with its status
+(these are :class:`~shadowtable.web.responses.PageRoute` routes).  A replay is shown only for a
+finished table (its full record is public then): each step is rendered with
+:func:`shadowtable.web.render.view_fragments` from the view message a seat (or a spectator) would
+have had at that step.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from shadowtable.core.registry import available_games, game_class
-from shadowtable.server.accounts import Accounts
 from shadowtable.server.clients import client_key
+from shadowtable.server.dependencies import AccountsDep, CurrentAccount, FinishedDep, LimitsDep, RatingsDep
 from shadowtable.server.errors import ServiceError
-from shadowtable.server.limits import limits_of
 from shadowtable.server.ratings import Ratings, result_words
-from shadowtable.server.replays import FinishedTables
-from shadowtable.server.service import TableService
-from shadowtable.web.pages import PRIVATE, error_page, page, see
+from shadowtable.server.replays import Finished
+from shadowtable.web.forms import form_of
 from shadowtable.web.render import board_stylesheet, view_fragments
+from shadowtable.web.responses import PageRoute, PrivatePageRoute, page, see
+
+router = APIRouter(include_in_schema=False, route_class=PageRoute)
+private = APIRouter(include_in_schema=False, route_class=PrivatePageRoute)
+"""The pages of a password reset code (never cached, never referred)."""
 
 
 def game_names() -> dict[str, str]:
@@ -38,200 +42,195 @@ def when(at: float | None) -> str:
     return datetime.datetime.fromtimestamp(at, tz=datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def add_account_pages(app: FastAPI, service: Callable[[], TableService], accounts: Accounts, ratings: Ratings) -> None:
-    """Mount ``/signup``, ``/login``, ``/logout``, ``/account/password``, ``/account/reset/{code}``,
-    ``/leaderboard``, ``/players/{name}`` and ``/replay/{table}`` on ``app``."""
-    router = APIRouter(include_in_schema=False)
+@router.get("/signup", response_class=HTMLResponse)
+async def signup_page() -> HTMLResponse:
+    return page("account.html", mode="signup", name="")
 
-    async def form_of(request: Request) -> dict[str, str]:
-        return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
 
-    @router.get("/signup", response_class=HTMLResponse)
-    async def signup_page() -> HTMLResponse:
-        return page("account.html", mode="signup", name="")
+@router.post("/signup")
+async def signup(request: Request, accounts: AccountsDep, limits: LimitsDep) -> Response:
+    form = await form_of(request)
+    account = await limits.sign_up(request, lambda: accounts.sign_up(form.get("name", ""), form.get("password", "")))
+    response = see("/")
+    await accounts.sign_in(response, account, request)
+    return response
 
-    @router.post("/signup")
-    async def signup(request: Request) -> Response:
-        form = await form_of(request)
-        try:
-            account = await limits_of(request).sign_up(
-                request, lambda: accounts.sign_up(form.get("name", ""), form.get("password", ""))
-            )
-            response = see("/")
-            await accounts.sign_in(response, account, request)
-        except ServiceError as exc:
-            return error_page(exc)
-        return response
 
-    @router.get("/login", response_class=HTMLResponse)
-    async def login_page() -> HTMLResponse:
-        return page("account.html", mode="login", name="")
+@router.get("/login", response_class=HTMLResponse)
+async def login_page() -> HTMLResponse:
+    return page("account.html", mode="login", name="")
 
-    @router.post("/login")
-    async def login(request: Request) -> Response:
-        form = await form_of(request)
-        try:
-            name, password = form.get("name", ""), form.get("password", "")
-            account = await limits_of(request).log_in(request, name, lambda: accounts.log_in(name, password))
-            response = see("/")
-            await accounts.sign_in(response, account, request)
-        except ServiceError as exc:
-            return error_page(exc)
-        return response
 
-    @router.post("/logout")
-    async def logout(request: Request) -> Response:
-        response = see("/")
-        try:
-            await accounts.sign_out(request, response)
-        except ServiceError as exc:
-            return error_page(exc)
-        return response
+@router.post("/login")
+async def login(request: Request, accounts: AccountsDep, limits: LimitsDep) -> Response:
+    form = await form_of(request)
+    name, password = form.get("name", ""), form.get("password", "")
+    account = await limits.log_in(request, name, lambda: accounts.log_in(name, password))
+    response = see("/")
+    await accounts.sign_in(response, account, request)
+    return response
 
-    @router.get("/account/password", response_class=HTMLResponse)
-    async def password_page(request: Request, changed: str = "") -> Response:
-        account = accounts.current(request)
-        if account is None:
-            return see("/login")
-        return page("password.html", mode="change", name=account.name, changed=changed == "yes")
 
-    @router.post("/account/password")
-    async def change_password(request: Request) -> Response:
-        form = await form_of(request)
-        try:
-            account = await accounts.change_password(
-                accounts.current(request), form.get("current_password", ""), form.get("new_password", "")
-            )
-            response = see("/account/password?changed=yes")
-            await accounts.sign_in(response, account, request)
-        except ServiceError as exc:
-            return error_page(exc)
-        return response
+@router.post("/logout")
+async def logout(request: Request, accounts: AccountsDep) -> Response:
+    response = see("/")
+    await accounts.sign_out(request, response)
+    return response
 
-    @router.get("/account/reset/{code}", response_class=HTMLResponse)
-    async def reset_page(code: str) -> HTMLResponse:
-        """The form a reset link opens (the code stays in the address: never cached, never referred)."""
-        try:
-            account = await accounts.reset_account(code)
-        except ServiceError as exc:
-            answer = error_page(exc)
-        else:
-            answer = page("password.html", mode="reset", name=account.name, code=code, changed=False)
-        answer.headers.update(PRIVATE)
-        return answer
 
-    @router.post("/account/reset/{code}")
-    async def reset(code: str, request: Request) -> Response:
-        form = await form_of(request)
-        try:
-            account = await accounts.reset_password(code, form.get("new_password", ""))
-            response: Response = see("/account/password?changed=yes")
-            await accounts.sign_in(response, account, request)
-        except ServiceError as exc:
-            response = error_page(exc)
-        response.headers.update(PRIVATE)
-        return response
+@router.get("/account/password", response_class=HTMLResponse)
+async def password_page(account: CurrentAccount, changed: str = "") -> Response:
+    if account is None:
+        return see("/login")
+    return page("password.html", mode="change", name=account.name, changed=changed == "yes")
 
-    @router.get("/leaderboard", response_class=HTMLResponse)
-    async def leaderboard(game: str | None = None, players: str | None = None) -> HTMLResponse:
-        names = game_names()
-        try:
-            boards = await ratings.boards()
-            if game is None and players is None and boards:
-                game, count = boards[0]
-            else:
-                game = game or next(iter(names))
-                if game not in names:
-                    raise ServiceError("game: choose one of " + ", ".join(names))
-                spec = game_class(game).SPEC
-                try:
-                    count = int(players) if players else spec.min_players
-                except ValueError:
-                    raise ServiceError("players: expected a number") from None
-                if not spec.min_players <= count <= spec.max_players:
-                    raise ServiceError(f"players: {spec.name} takes {spec.min_players} to {spec.max_players}")
-            board = await ratings.leaderboard(game, count)
-        except ServiceError as exc:
-            return error_page(exc)
-        tabs = sorted({*boards, (game, count)})
-        return page(
-            "leaderboard.html",
-            names=names,
-            game=game,
-            players=count,
-            tabs=tabs,
-            board=[{"rank": i + 1, **rated.to_json()} for i, rated in enumerate(board)],
-        )
 
-    @router.get("/players/{name:path}", response_class=HTMLResponse)
-    async def player(name: str) -> HTMLResponse:
-        try:
-            account = await accounts.by_name(name)
-            games = await ratings.history(account.id)
-        except ServiceError as exc:
-            return error_page(exc)
-        for played in games:
-            played["date"] = when(played["finished_at"])
-        return page("player.html", player=account.name, games=games, names=game_names())
+@router.post("/account/password")
+async def change_password(request: Request, accounts: AccountsDep, account: CurrentAccount) -> Response:
+    form = await form_of(request)
+    changed = await accounts.change_password(account, form.get("current_password", ""), form.get("new_password", ""))
+    response = see("/account/password?changed=yes")
+    await accounts.sign_in(response, changed, request)
+    return response
 
-    @router.get("/replay/{table_id}", response_class=HTMLResponse)
-    async def replay(table_id: str, request: Request, seat: str = "", step: str = "0") -> HTMLResponse:
-        finished: FinishedTables = request.app.state.finished
-        try:
-            await limits_of(request).hit("replays", client_key(request))
-            done = await finished.get(table_id, "a replay is shown once the game is over")
-            players = done.game.players
-            if seat in {"", "spectator"}:
-                audience: int | None = None
-            elif seat.isascii() and seat.isdigit() and len(seat) < 4 and int(seat) < players:
-                audience = int(seat)
-            else:
-                raise ServiceError(f"seat: a number from 0 to {players - 1}, or none to watch")
-            last = len(done.rows)
-            if step == "end":
-                k = last
-            elif step.isascii() and step.isdigit() and len(step) < 8 and int(step) <= last:
-                k = int(step)
-            else:
-                raise ServiceError(f"step: a number from 0 to {last}")
-            message = await done.message(audience, k)
-        except ServiceError as exc:
-            return error_page(exc)
-        game = done.game
-        info = done.info
-        shown = {**info, "status": "over" if k == last else "playing"}
-        fragments = view_fragments(game, message, shown)
-        returns = info["returns"] or []
-        results = [
-            {"name": s["name"], "seat": s["seat"], "result": result_words(returns, s["seat"]) if returns else ""}
-            for s in info["seats"]
-        ]
-        base = f"/replay/{quote(table_id)}?" + ("" if audience is None else f"seat={audience}&")
-        return page(
-            "replay.html",
-            table=info,
-            game_name=game.spec.name,
-            seat=audience,
-            step=k,
-            last=last,
-            links={
-                "first": f"{base}step=0",
-                "prev": f"{base}step={max(0, k - 1)}",
-                "next": f"{base}step={min(last, k + 1)}",
-                "last": f"{base}step={last}",
-            },
-            views=[{"label": "Spectator", "href": f"/replay/{quote(table_id)}?step={k}", "current": audience is None}]
-            + [
-                {
-                    "label": f"Seat {s['seat']}: {s['name']}",
-                    "href": f"/replay/{quote(table_id)}?seat={s['seat']}&step={k}",
-                    "current": audience == s["seat"],
-                }
-                for s in info["seats"]
-            ],
-            results=results,
-            fragments=fragments,
-            stylesheet=board_stylesheet(type(game)),
-        )
 
-    app.include_router(router)
+@private.get("/account/reset/{code}", response_class=HTMLResponse)
+async def reset_page(code: str, accounts: AccountsDep) -> HTMLResponse:
+    """The form a reset link opens (the code stays in the address: never cached, never referred)."""
+    account = await accounts.reset_account(code)
+    return page("password.html", mode="reset", name=account.name, code=code, changed=False)
+
+
+@private.post("/account/reset/{code}")
+async def reset(code: str, request: Request, accounts: AccountsDep) -> Response:
+    form = await form_of(request)
+    account = await accounts.reset_password(code, form.get("new_password", ""))
+    response = see("/account/password?changed=yes")
+    await accounts.sign_in(response, account, request)
+    return response
+
+
+def players_of(game: str, players: str | None) -> int:
+    """The player count a leaderboard is asked for (the game's least by default)."""
+    spec = game_class(game).SPEC
+    try:
+        count = int(players) if players else spec.min_players
+    except ValueError:
+        raise ServiceError("players: expected a number") from None
+    if not spec.min_players <= count <= spec.max_players:
+        raise ServiceError(f"players: {spec.name} takes {spec.min_players} to {spec.max_players}")
+    return count
+
+
+async def board_asked(
+    ratings: Ratings, game: str | None, players: str | None
+) -> tuple[str, int, list[tuple[str, int]]]:
+    """The game and player count of the leaderboard shown (by default the first board there is),
+    and every board there is."""
+    boards = await ratings.boards()
+    if game is None and players is None and boards:
+        first, count = boards[0]
+        return first, count, boards
+    names = game_names()
+    game = game or next(iter(names))
+    if game not in names:
+        raise ServiceError("game: choose one of " + ", ".join(names))
+    return game, players_of(game, players), boards
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+async def leaderboard(ratings: RatingsDep, game: str | None = None, players: str | None = None) -> HTMLResponse:
+    shown, count, boards = await board_asked(ratings, game, players)
+    board = await ratings.leaderboard(shown, count)
+    return page(
+        "leaderboard.html",
+        names=game_names(),
+        game=shown,
+        players=count,
+        tabs=sorted({*boards, (shown, count)}),
+        board=[{"rank": i + 1, **rated.to_json()} for i, rated in enumerate(board)],
+    )
+
+
+@router.get("/players/{name:path}", response_class=HTMLResponse)
+async def player(name: str, accounts: AccountsDep, ratings: RatingsDep) -> HTMLResponse:
+    account = await accounts.by_name(name)
+    games = await ratings.history(account.id)
+    for played in games:
+        played["date"] = when(played["finished_at"])
+    return page("player.html", player=account.name, games=games, names=game_names())
+
+
+def audience_of(seat: str, players: int) -> int | None:
+    """The seat a replay is seen from (``None``: a spectator)."""
+    if seat in {"", "spectator"}:
+        return None
+    if seat.isascii() and seat.isdigit() and len(seat) < 4 and int(seat) < players:
+        return int(seat)
+    raise ServiceError(f"seat: a number from 0 to {players - 1}, or none to watch")
+
+
+def step_of(step: str, last: int) -> int:
+    """The step a replay shows (``end``: the last)."""
+    if step == "end":
+        return last
+    if step.isascii() and step.isdigit() and len(step) < 8 and int(step) <= last:
+        return int(step)
+    raise ServiceError(f"step: a number from 0 to {last}")
+
+
+def replay_links(table_id: str, info: dict[str, Any], audience: int | None, k: int, last: int) -> dict[str, Any]:
+    """A replay page's links: to the first, previous, next and last step, and to each seat's view."""
+    base = f"/replay/{quote(table_id)}?" + ("" if audience is None else f"seat={audience}&")
+    steps = {"first": 0, "prev": max(0, k - 1), "next": min(last, k + 1), "last": last}
+    spectator = {"label": "Spectator", "href": f"/replay/{quote(table_id)}?step={k}", "current": audience is None}
+    seats = [
+        {
+            "label": f"Seat {s['seat']}: {s['name']}",
+            "href": f"/replay/{quote(table_id)}?seat={s['seat']}&step={k}",
+            "current": audience == s["seat"],
+        }
+        for s in info["seats"]
+    ]
+    return {"links": {name: f"{base}step={at}" for name, at in steps.items()}, "views": [spectator, *seats]}
+
+
+def replay_results(info: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each seat's name and result (no results before the end)."""
+    returns = info["returns"] or []
+    return [
+        {"name": s["name"], "seat": s["seat"], "result": result_words(returns, s["seat"]) if returns else ""}
+        for s in info["seats"]
+    ]
+
+
+def replay_page(table_id: str, done: Finished, message: dict[str, Any], audience: int | None, k: int) -> HTMLResponse:
+    """Step ``k`` of the finished game ``table_id`` as ``audience`` saw it."""
+    game, info, last = done.game, done.info, len(done.rows)
+    shown = {**info, "status": "over" if k == last else "playing"}
+    return page(
+        "replay.html",
+        table=info,
+        game_name=game.spec.name,
+        seat=audience,
+        step=k,
+        last=last,
+        **replay_links(table_id, info, audience, k, last),
+        results=replay_results(info),
+        fragments=view_fragments(game, message, shown),
+        stylesheet=board_stylesheet(type(game)),
+    )
+
+
+@router.get("/replay/{table_id}", response_class=HTMLResponse)
+async def replay(
+    table_id: str, request: Request, limits: LimitsDep, finished: FinishedDep, seat: str = "", step: str = "0"
+) -> HTMLResponse:
+    await limits.hit("replays", client_key(request))
+    done = await finished.get(table_id, "a replay is shown once the game is over")
+    audience = audience_of(seat, done.game.players)
+    k = step_of(step, len(done.rows))
+    return replay_page(table_id, done, await done.message(audience, k), audience, k)
+
+
+router.include_router(private)

@@ -1,0 +1,24 @@
+"""The server's HTTP and WebSocket routes, one module-level ``APIRouter`` per concern.
+
+``health``: ``/healthz``; ``games``: the games, bot levels and reference material; ``lobby``: the
+listed tables; ``tables``: a table's life (create, join, return, invite, leave, start, rematch);
+``records``: finished games' records; ``accounts``: the accounts' JSON API; ``socket``: the game
+socket ``/ws/{table_id}``.  The browser pages are routers of :mod:`shadowtable.web`.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from shadowtable.server.routes import accounts, games, health, lobby, records, socket, tables
+
+ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    games.router,
+    lobby.router,
+    tables.router,
+    records.router,
+    socket.router,
+    accounts.router,
+)
+"""The API's routers, in the order they are included (and listed in the OpenAPI schema)."""

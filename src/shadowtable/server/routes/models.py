@@ -1,0 +1,139 @@
+"""The API's request and answer models (its OpenAPI schema), and the refusals each route documents."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from shadowtable.server.bot_levels import SEAT_VALUES
+
+
+class Problem(BaseModel):
+    """An error: what was wrong, in words."""
+
+    error: str
+
+
+class ClockSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    initial_s: int = Field(ge=1, le=604800, description="time each seat starts with")
+    bonus_s: int = Field(0, ge=0, le=604800, description="time added after each of the seat's moves")
+    on_timeout: Literal["bot", "skip"] = Field(
+        "bot", description="bot: a bot takes the seat over; skip: a bot makes that one move"
+    )
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=64, description="game id, e.g. shadow-planet or shadowlord")
+    players: int = Field(ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+    seats: list[Annotated[str, Field(max_length=200, json_schema_extra={"enum": SEAT_VALUES})]] | None = Field(
+        None,
+        max_length=16,
+        description="per seat: human or bot:<level> (a level of GET /api/games); default: every seat human",
+    )
+    clock: ClockSettings | None = None
+    listed: bool = Field(True, description="shown in the lobby")
+    name: str | None = Field(None, max_length=64, description="your name, if you sit at the table")
+    sit: bool = Field(True, description="take the first human seat (the answer holds its token)")
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(None, max_length=64)
+    seat: int | None = Field(None, ge=0, le=15, description="the seat wanted; default: the first free one")
+    move: bool = Field(
+        False, description="you hold a seat of this table (Bearer token): give it up for this one (before the start)"
+    )
+    invite: str | None = Field(
+        None, min_length=1, max_length=64, description="an invite code from the host: sit at the seat it names"
+    )
+
+
+class InviteSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=15, description="a seat a bot plays since its player left it")
+
+
+class Invite(BaseModel):
+    seat: int
+    code: str = Field(description="single use; give it only to the player invited")
+    url: str = Field(description="the page that seats the invited player (path on this server)")
+    expires_at: float
+
+
+class SeatOut(BaseModel):
+    seat: int
+    kind: str
+    bot: str | None
+    name: str
+    taken: bool
+    bot_playing: bool
+    vacated: bool = Field(description="left by its player in play: only they, or someone the host invites, take it")
+
+
+class TableOut(BaseModel):
+    id: str
+    game: str
+    version: str
+    players: int
+    options: dict[str, Any]
+    status: Literal["open", "playing", "over"]
+    listed: bool
+    clock: ClockSettings | None
+    seats: list[SeatOut]
+    created_at: float
+    returns: list[float] | None
+    rematch: str | None
+    host_seat: int | None = Field(description="the creator's seat: its holder may invite to vacated seats")
+
+
+class Seated(BaseModel):
+    table: TableOut
+    seat: int | None = Field(description="your seat (null: you did not sit)")
+    token: str | None = Field(description="your seat token: send it in hello; keep it secret")
+
+
+class GameOut(BaseModel):
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+
+
+class BotLevelOut(BaseModel):
+    name: str = Field(description="seat it as bot:<name>")
+    description: str
+    plays: dict[str, list[int]] = Field(description="the games it plays here, each with its player counts")
+
+
+class Catalogue(BaseModel):
+    games: list[GameOut]
+    bots: list[str] = Field(description="the bot levels a seat may be given")
+    levels: list[BotLevelOut]
+
+
+class Health(BaseModel):
+    ok: bool
+    database: bool
+    version: str
+    tables_in_memory: int
+
+
+def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route answering ``codes`` with :class:`Problem`."""
+    return {code: {"model": Problem} for code in codes}
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": Problem},
+    403: {"model": Problem},
+    404: {"model": Problem},
+    409: {"model": Problem},
+    503: {"model": Problem},
+}
+UNAVAILABLE: dict[int | str, dict[str, Any]] = {503: {"model": Problem}}
+LIMITED: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {"model": Problem, "description": "over a limit"}}

@@ -1,0 +1,133 @@
+"""The pages' forms read into typed values: the table creation form (game, players, options, seats,
+clock) and any form's text fields.  Text that is not what a field takes is refused with a
+:class:`~shadowtable.server.errors.ServiceError` naming the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+
+from shadowtable.core.registry import available_games, game_class
+from shadowtable.core.spec import GameSpec, OptionSpec
+from shadowtable.server.bot_levels import LEVELS, levels_for
+from shadowtable.server.errors import ServiceError
+from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable
+
+BOT_LEVELS = {name: level.description for name, level in LEVELS.items()}
+CLOCKS = {"": "No clock", "300": "5 minutes each", "900": "15 minutes each", "1800": "30 minutes each"}
+
+
+async def form_of(request: Request) -> dict[str, str]:
+    """The text fields of a posted form (files are ignored)."""
+    return {key: value for key, value in (await request.form()).items() if isinstance(value, str)}
+
+
+def game_specs() -> list[GameSpec]:
+    return [game_class(game_id).SPEC for game_id in available_games()]
+
+
+def offered_options(spec: GameSpec) -> list[OptionSpec]:
+    """The options a player may set from the browser (never one naming a server file)."""
+    return [option for option in spec.options if option.name not in SERVER_REFUSED_OPTIONS]
+
+
+def parse_option(option: OptionSpec, raw: str) -> Any:
+    """One option's form text, typed."""
+    if option.type is bool:
+        if raw not in {"yes", "no"}:
+            raise ServiceError(f"option {option.name}: expected yes or no")
+        return raw == "yes"
+    if option.type is int:
+        try:
+            return int(raw)
+        except ValueError:
+            raise ServiceError(f"option {option.name}: expected a whole number") from None
+    return raw
+
+
+def parse_options(spec: GameSpec, form: dict[str, str]) -> dict[str, Any]:
+    """The game options of a creation form (``opt_<name>`` fields), typed; unknown text refused."""
+    options: dict[str, Any] = {}
+    for option in offered_options(spec):
+        raw = form.get(f"opt_{option.name}")
+        if raw:
+            options[option.name] = parse_option(option, raw)
+    return options
+
+
+def parse_clock(form: dict[str, str]) -> dict[str, Any] | None:
+    initial = form.get("clock", "")
+    if initial == "":
+        return None
+    try:
+        initial_s, bonus_s = int(initial), int(form.get("clock_bonus", "0") or 0)
+    except ValueError:
+        raise ServiceError("clock: expected whole seconds") from None
+    return {"initial_s": initial_s, "bonus_s": bonus_s, "on_timeout": form.get("on_timeout", "bot")}
+
+
+def bots_offered(game: str, players: int) -> list[str]:
+    """The bot levels the lobby offers for ``game`` with ``players`` players (the trained policy
+    only where one ships for them and PyTorch is installed)."""
+    return levels_for(game, players)
+
+
+def parse_seats(form: dict[str, str], game: str, players: int) -> list[str]:
+    """Seat 0 is the creator's; every other seat is ``human`` or ``bot:<name>``."""
+    seats = ["human"]
+    offered = bots_offered(game, players)
+    for i in range(1, players):
+        choice = form.get(f"seat_{i}", "human")
+        if choice != "human" and choice.removeprefix("bot:") not in offered:
+            raise ServiceError(f"seat {i}: expected human or one of the bots")
+        seats.append(choice)
+    return seats
+
+
+def parse_players(spec: GameSpec, raw: str | None) -> int:
+    try:
+        players = int(raw or spec.min_players)
+    except ValueError:
+        raise ServiceError("players: expected a number") from None
+    if not spec.min_players <= players <= spec.max_players:
+        raise ServiceError(f"players: {spec.name} takes {spec.min_players} to {spec.max_players}")
+    return players
+
+
+def parse_seat_number(raw: str) -> int | None:
+    """The seat a join form asks for (``None``: the first free one)."""
+    try:
+        return int(raw) if raw != "" else None
+    except ValueError:
+        raise ServiceError("seat: expected a number") from None
+
+
+def spec_of(game_id: str | None) -> GameSpec:
+    for spec in game_specs():
+        if spec.id == game_id:
+            return spec
+    raise ServiceError("game: choose one of " + ", ".join(s.id for s in game_specs()))
+
+
+def new_table(spec: GameSpec, players: int, form: dict[str, str]) -> NewTable:
+    """The table of ``spec`` for ``players`` a creation form asks for (seat 0 is the creator's)."""
+    return NewTable(
+        spec.id,
+        players,
+        parse_options(spec, form),
+        parse_seats(form, spec.id, players),
+        parse_clock(form),
+        form.get("listed", "yes") == "yes",
+    )
+
+
+def setup_context(spec: GameSpec, players: int) -> dict[str, Any]:
+    """What the game-dependent part of the creation form shows."""
+    return {
+        "spec": spec,
+        "players": players,
+        "options": offered_options(spec),
+        "bots": BOT_LEVELS,
+        "bots_here": bots_offered(spec.id, players),
+    }
