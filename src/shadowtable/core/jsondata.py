@@ -303,7 +303,11 @@ def _array_mismatches(hint: Any, schema: Mapping[str, Any], root: Mapping[str, A
     prefix = schema.get("prefixItems")
     if not isinstance(prefix, list) or len(prefix) != len(args):
         return [f"{where}: the type is an array of {len(args)}, the schema has no prefixItems of that length"]
-    return [m for i, (a, s) in enumerate(zip(args, prefix, strict=True)) for m in schema_mismatches(a, s, root, f"{where}[{i}]")]
+    return [
+        m
+        for i, (a, s) in enumerate(zip(args, prefix, strict=True))
+        for m in schema_mismatches(a, s, root, f"{where}[{i}]")
+    ]
 
 
 def _resolved(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -7,7 +7,7 @@ pending work (``tasks``, each as its JSON with secret fields ``None``) and why t
 (``PUBLIC``, ``PRIVATE``, ``OUTCOME``: frozen dataclasses or plain JSON types read by
 :mod:`shadowtable.core.jsondata`) and, where its wire layout is not the envelope's own, the
 two functions between them (:meth:`Observation.wire` and :meth:`Observation.unwired`).
-``game.observe`` stays plain JSON (the wire); ``Game.from_json(game.observe(...))`` is the
+``game.observe`` stays plain JSON (the wire); ``<Game>Observation.from_json(game.observe(...))`` is the
 typed view of the same facts and ``to_json`` gives the same JSON back.
 """
 
@@ -21,9 +21,9 @@ from shadowtable.core import jsondata
 from shadowtable.core.errors import StateFormatError
 from shadowtable.core.kernel import Pending
 
-P = TypeVar("P")
-Q = TypeVar("Q")
-O = TypeVar("O")
+PublicT = TypeVar("PublicT")
+PrivateT = TypeVar("PrivateT")
+OutcomeT = TypeVar("OutcomeT")
 Self = TypeVar("Self", bound="Observation[Any, Any, Any]")
 
 ENVELOPE = ("seat", "pending", "public", "private", "tasks", "outcome")
@@ -31,7 +31,7 @@ ENVELOPE = ("seat", "pending", "public", "private", "tasks", "outcome")
 
 
 @dataclass(frozen=True)
-class Observation(Generic[P, Q, O]):
+class Observation(Generic[PublicT, PrivateT, OutcomeT]):
     """What one seat (``None``: a spectator) may know of a state, typed."""
 
     PUBLIC: ClassVar[Any] = Any
@@ -40,10 +40,10 @@ class Observation(Generic[P, Q, O]):
 
     seat: int | None
     pending: Pending
-    public: P
-    private: Q
+    public: PublicT
+    private: PrivateT
     tasks: tuple[Mapping[str, Any], ...]
-    outcome: O | None
+    outcome: OutcomeT | None
 
     @property
     def deciding(self) -> bool:
