@@ -148,3 +148,26 @@ def test_bad_observations_raise_a_typed_error(game_id: str) -> None:
         with pytest.raises(StateFormatError):
             view.from_json(data)
     assert view.from_json(good).to_json() == good
+
+
+def test_the_conformance_check_reads_every_observation_into_the_manifest_view(monkeypatch: Any) -> None:
+    from shadowtable import testing
+    from shadowtable.testing import ConformanceFailure, check_observation_schemas
+
+    game = make("shadowlord", players=2)
+    state = game.initial_state()
+    check_observation_schemas(game, state, "start")
+
+    class Forgetful(LordObservation):
+        @staticmethod
+        def wire(envelope: dict[str, Any]) -> dict[str, Any]:
+            data = LordObservation.wire(envelope)
+            del data["public"]["timer"]
+            return data
+
+    monkeypatch.setattr(testing, "_typed_view", lambda cls: Forgetful)
+    with pytest.raises(ConformanceFailure, match="does not write back"):
+        check_observation_schemas(game, state, "start")
+    monkeypatch.setattr(testing, "_typed_view", lambda cls: PlanetObservation)
+    with pytest.raises(ConformanceFailure, match="does not read into its typed view"):
+        check_observation_schemas(game, state, "start")
