@@ -61,6 +61,7 @@ def test_every_observation_reads_typed_and_writes_back_unchanged(game_id: str, p
         assert typed.to_json() == data
         assert typed.seat == data["seat"] and typed.pending.kind == data["pending"]["kind"]
         assert typed.pending.seat == data["pending"]["seat"]
+        assert typed.deciding == (data["seat"] is not None and data["pending"]["seat"] == data["seat"])
         seen_outcome |= typed.outcome is not None
         assert typed == view.from_json(json.loads(json.dumps(data)))
     assert seen_outcome, "the final state was observed"

@@ -174,8 +174,3 @@ class PlanetObservation(Observation[PlanetPublic, tuple[int, ...], PlanetOutcome
             "tasks": data["tasks"],
             "outcome": data.get("outcome"),
         }
-
-
-def typed(observation: dict[str, Any]) -> PlanetObservation:
-    """The typed view of ``game.observe``'s JSON (:class:`StateFormatError` if it does not fit)."""
-    return PlanetObservation.from_json(observation)

@@ -193,8 +193,3 @@ class LordObservation(Observation[LordPublic, LordPrivate, str]):
         public = dict(data["public"])
         tasks = public.pop("tasks")
         return {**data, "public": public, "tasks": tasks}
-
-
-def typed(observation: dict[str, Any]) -> LordObservation:
-    """The typed view of ``game.observe``'s JSON (:class:`StateFormatError` if it does not fit)."""
-    return LordObservation.from_json(observation)
