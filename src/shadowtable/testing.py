@@ -15,7 +15,13 @@ from functools import partial
 from typing import Any
 
 from shadowtable.bots.random_bot import RandomBot
-from shadowtable.core.errors import IllegalActionError, InvalidActionError, InvalidSeatError, ShadowTableError
+from shadowtable.core.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidSeatError,
+    ShadowTableError,
+    StateFormatError,
+)
 from shadowtable.core.game import CHANCE, TERMINAL, Game, normalise_notation
 from shadowtable.core.record import GameRecord, replay
 from shadowtable.core.rng import derived_rng, sample_outcome
@@ -243,12 +249,30 @@ def check_event_text(game: Game[Any], state: Any, legal: list[int], where: str, 
 
 def check_observation_schemas(game: Game[Any], state: Any, where: str) -> None:
     """Every observation matches the game's shipped JSON Schema for its kind (an allow-list:
-    a field the schema does not list fails).  Games that ship no schema are not checked."""
+    a field the schema does not list fails) and, where the manifest names a typed view, reads
+    into it and writes back unchanged.  Games that ship neither are not checked."""
+    view = _typed_view(type(game))
     for seat in [None, *range(game.players)]:
+        observation = game.observe(state, seat)
         validate = _validator(game, "spectator" if seat is None else "seat")
-        problem = validate(game.observe(state, seat)) if validate is not None else None
+        problem = validate(observation) if validate is not None else None
         if problem is not None:
             _fail(where, f"seat {seat}: observation does not match its schema: {problem[:240]}")
+        if view is not None:
+            try:
+                same = view.from_json(observation).to_json() == observation
+            except StateFormatError as exc:
+                _fail(where, f"seat {seat}: the observation does not read into its typed view: {exc}")
+            if not same:
+                _fail(where, f"seat {seat}: the typed view does not write back the observation it read")
+
+
+def _typed_view(game_class: type[Any]) -> Any:
+    """The typed observation class the game's manifest names (``None``: none)."""
+    from shadowtable.core.manifest import load, manifest_of
+
+    reference = manifest_of(game_class).view
+    return load(reference) if reference is not None else None
 
 
 Validate = Callable[[Any], str | None]

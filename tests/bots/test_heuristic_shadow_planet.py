@@ -241,8 +241,8 @@ def test_astronaut_keeps_repair_and_attack_in_its_own_gear() -> None:
 
 def test_astronaut_puts_a_repair_or_attack_card_on_top_when_searching() -> None:
     def wanted(v: View) -> bool:
-        data = v.obs["pending"]["data"]
-        look = v.obs["zones"]["decks"][data["deck"]]["top"][data["placed"] : data["size"]]
+        data = v.data
+        look = v.public.zones.decks[data["deck"]].top[data["placed"] : data["size"]]
         return v.role == ASTRONAUT and any(v.ctype(c) in (REPAIR_T, ATTACK_T) for c in look)
 
     item, view = first(decisions(4, range(120), "reorder"), wanted)
@@ -252,7 +252,7 @@ def test_astronaut_puts_a_repair_or_attack_card_on_top_when_searching() -> None:
 
 def test_draft_takes_the_target_while_it_stays_the_fewest_marker_colour() -> None:
     def wanted(v: View) -> bool:
-        legal_chars = set(v.obs["draft"]["received"] or [])
+        legal_chars = set(v.public.draft.received or [])
         target = target_character(v)
         others = [v.markers(c) for c in range(6) if c not in (target, v.r.robot)]
         return target in legal_chars and v.markers(target) + 1 < min(others)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -181,7 +182,7 @@ class _StubView:
     """Two seats of one colour each; figure 0 is seat 0's, figure 1 seat 1's, figure 2 nobody's."""
 
     def __init__(self, stone: int, out: tuple[bool, bool] = (False, False)) -> None:
-        self.pub = {"stone": stone, "seat_out": list(out)}
+        self.pub = SimpleNamespace(stone=stone, seat_out=list(out))  # read as the typed public view
         self.owner_list = [0, 1, 9]
 
     def owner(self, figure: int) -> int:

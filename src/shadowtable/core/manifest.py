@@ -1,7 +1,8 @@
 """A game's manifest: where its adapters live, as lazy import strings.
 
 Every game package may hold a ``manifest`` module with ``MANIFEST = Manifest(...)`` naming its
-heuristic bot, RL observation encoder, terminal board, state evaluations and length bound as
+heuristic bot, RL observation encoder, terminal board, state evaluations, length bound and typed
+observation as
 ``"module:attribute"`` strings.  Generic modules (bots, RL, the terminal app) find a game's
 adapter here and import it only when it is used, so no generic module names a game.
 """
@@ -27,7 +28,9 @@ class Manifest:
     - ``evaluations``: name to ``(game, state) -> list[float]``, for search cut-offs;
     - ``gym_id``: the Gymnasium environment id registered for the game;
     - ``length_bound``: ``(game) -> int``, an upper bound on the steps (decisions and chance
-      outcomes) of one game, worked out from the rules (OpenSpiel's ``max_game_length``).
+      outcomes) of one game, worked out from the rules (OpenSpiel's ``max_game_length``);
+    - ``view``: the game's typed observation, a subclass of
+      :class:`shadowtable.core.observation.Observation` (``from_json(game.observe(...))``).
     """
 
     heuristic_bot: str | None = None
@@ -37,6 +40,7 @@ class Manifest:
     evaluations: Mapping[str, str] = field(default_factory=dict)
     gym_id: str | None = None
     length_bound: str | None = None
+    view: str | None = None
 
 
 NO_ADAPTERS = Manifest()

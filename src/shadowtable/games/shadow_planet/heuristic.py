@@ -1,7 +1,8 @@
 """A rule-of-thumb bot for The Shadow Planet that plays its secret Objective.
 
-It decides only from the seat's observation, the legal actions and the printed material (card
-types and values, Links, Sections) read from ``game.reference()`` (:mod:`.printed`).  The strategy follows the
+It decides only from the seat's observation (typed: :class:`~.view.PlanetObservation`), the
+legal actions and the printed material (card types and values, Links, Sections) read from
+``game.reference()`` (:mod:`.printed`).  The strategy follows the
 rulebook's "Game Strategy" sections:
 
 * every role aims its Markers at one *target* Character (the one it has fewest Markers of,
@@ -25,6 +26,7 @@ from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.printed import Printed, printed
+from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetPublic
 
 MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
 ALIEN, ASTRONAUT, GUARDIAN = "alien", "astronaut", "guardian"
@@ -73,7 +75,7 @@ class ShadowPlanetHeuristicBot:
         self,
         game: Game[Any],
         seat: int,
-        observation: Observation,
+        observation: Observation | PlanetObservation,
         legal_actions: Sequence[int],
         rng: random.Random,
     ) -> int:
@@ -82,7 +84,7 @@ class ShadowPlanetHeuristicBot:
         except (KeyError, TypeError) as exc:
             raise BotError(f"the Shadow Planet heuristic cannot play {game.spec.id!r}") from exc
         view = View(material, seat, observation)
-        chooser = DECIDERS.get(str(observation["pending"]["kind"]))
+        chooser = DECIDERS.get(view.observation.pending.kind)
         action = chooser(view, list(legal_actions)) if chooser is not None else None
         if action is None or action not in legal_actions:
             return legal_actions[rng.randrange(len(legal_actions))]
@@ -92,16 +94,17 @@ class ShadowPlanetHeuristicBot:
 class View:
     """Facts a seat can read from its observation, with the printed material at hand."""
 
-    def __init__(self, rules: Printed, seat: int, obs: Observation) -> None:
+    def __init__(self, rules: Printed, seat: int, observation: Observation | PlanetObservation) -> None:
         self.r = rules
         self.seat = seat
-        self.obs = obs
-        self.data: dict[str, Any] = obs["pending"]["data"]
+        self.observation = typed_view(observation)
+        self.public = self.observation.public
+        self.data: dict[str, Any] = self.observation.pending.data
         """The public arguments of the pending decision (``pending.data``)."""
-        objective = obs["objectives"][seat]
+        objective = self.public.objectives[seat]
         self.role = rules.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
-        self.my_char: int = obs["seat_char"][seat]
-        self.hand: list[int] = gear_cards(obs, self.my_char) if self.my_char >= 0 else []
+        self.my_char: int = self.public.seat_char[seat]
+        self.hand: list[int] = gear_cards(self.public, self.my_char) if self.my_char >= 0 else []
         self.location_types = location_type_counts(tuple(rules.card_home), tuple(rules.card_type))
 
     def ctype(self, card: int) -> int:
@@ -111,15 +114,20 @@ class View:
     def markers(self, ch: int) -> int:
         """Markers of Character ``ch``'s colour on this seat's sheet (the Robot: none ever)."""
         colour = self.r.char_colour[ch]
-        return int(self.obs["sheets"][self.seat * 5 + colour]) if colour >= 0 else 0
+        return self.public.sheets[self.seat * 5 + colour] if colour >= 0 else 0
 
     def threat(self) -> int:
         """The Threat Indicator's position."""
-        return int(self.obs["threat"])
+        return self.public.threat
 
     def guardian_alarmed(self) -> bool:
         """The Guardian switches to Get cards when the Threat is high."""
         return self.role == GUARDIAN and self.threat() >= THREAT_ALARM
+
+
+def typed_view(observation: Observation | PlanetObservation) -> PlanetObservation:
+    """The typed observation (read from its JSON unless it is typed already)."""
+    return observation if isinstance(observation, PlanetObservation) else PlanetObservation.from_json(observation)
 
 
 @cache
@@ -132,9 +140,9 @@ def location_type_counts(homes: tuple[int, ...], types: tuple[int, ...]) -> tupl
     return tuple(tuple(row) for row in counts)
 
 
-def gear_cards(obs: Observation, ch: int) -> list[int]:
+def gear_cards(public: PlanetPublic, ch: int) -> list[int]:
     """Cards of Character ``ch``'s Gear (hand) the seat can see."""
-    return list(obs["zones"]["gear"][ch]["known"])
+    return list(public.zones.gear[ch].known)
 
 
 # -- card values ------------------------------------------------------------------------------
@@ -161,7 +169,7 @@ def message_value(view: View, card: int) -> float:
             value = 2.0
     if view.role == ALIEN and t == REPAIR_T and view.threat() >= ALIEN_REPAIR_PUSH:
         value = 1.2  # with the Threat up, ending the game by Repair beats the Astronauts' Attack
-    if view.role == ASTRONAUT and t == MOVE_T and int(view.obs["countdown"]) > 9:
+    if view.role == ASTRONAUT and t == MOVE_T and int(view.public.countdown) > 9:
         value = -0.5
     return value
 
@@ -176,7 +184,7 @@ def draw_value(view: View, card: int) -> float:
 
 def gear_score(view: View, ch: int) -> float:
     """How good Character ``ch``'s visible Gear is for the seat's role."""
-    cards = gear_cards(view.obs, ch) + list(view.obs["zones"]["played"][ch])
+    cards = gear_cards(view.public, ch) + list(view.public.zones.played[ch])
     if view.role == GUARDIAN:
         # the Guardian takes the identity Astronauts would most like, to deny it to them
         return sum(1.0 for c in cards if view.ctype(c) == REPAIR_T)
@@ -214,7 +222,7 @@ def decide_identity(view: View, legal: list[int]) -> int:
 
 # -- Markers, abilities ----------------------------------------------------------------------
 def seat_markers(view: View, seat: int) -> list[int]:
-    return [int(x) for x in view.obs["sheets"][seat * 5 : seat * 5 + 5]]
+    return [int(x) for x in view.public.sheets[seat * 5 : seat * 5 + 5]]
 
 
 def decide_give_seat(view: View, legal: list[int]) -> int:
@@ -232,7 +240,7 @@ def decide_give_colour(view: View, legal: list[int]) -> int:
     """Give the receiver a Marker of its current fewest colour, the seat's own target first."""
     receiver = int(view.data["target"])
     my_colour = view.r.char_colour[target_character(view)]
-    sheet = seat_markers(view, receiver) if 0 <= receiver < len(view.obs["seat_char"]) else [0] * 5
+    sheet = seat_markers(view, receiver) if 0 <= receiver < len(view.public.seat_char) else [0] * 5
 
     def score(action: int) -> tuple[int, int]:
         colour = action - A.COLOUR
@@ -247,7 +255,7 @@ def decide_cancel(view: View, legal: list[int]) -> int:
     for wanted in ("Rachel", "Reed"):
         for a in legal:
             ch = a - A.CANCEL
-            if names[ch].startswith(wanted) and view.obs["controller"][ch] != view.seat:
+            if names[ch].startswith(wanted) and view.public.controller[ch] != view.seat:
                 return a
     return legal[0]
 
@@ -264,7 +272,7 @@ def effect_value(view: View, effect: dict[str, Any]) -> float:
     if kind == "repair_advance":
         return {ASTRONAUT: 2.0, ALIEN: 0.5, GUARDIAN: -2.0}[view.role]
     if kind == "vehicle_into_play":
-        in_play = view.obs["vehicle_loc"][view.r.vehicle_index(effect["vehicle"])] >= 0
+        in_play = view.public.vehicle_loc[view.r.vehicle_index(effect["vehicle"])] >= 0
         return 0.0 if in_play or view.role == GUARDIAN else 2.0
     return 1.0
 
@@ -294,7 +302,7 @@ def best_reveal(view: View, section: int, cards: Sequence[int]) -> int | None:
 
 def reserved_cards(view: View) -> set[int]:
     """Cards kept in hand to pay for the Section the active Character occupies."""
-    section = int(view.obs["char_section"][view.obs["active"]])
+    section = int(view.public.char_section[view.public.active])
     if section < 0:
         return set()
     index = best_reveal(view, section, view.hand)
@@ -311,7 +319,7 @@ def reserved_cards(view: View) -> set[int]:
 
 
 def decide_section(view: View, legal: list[int]) -> int:
-    section = int(view.obs["char_section"][view.obs["active"]])
+    section = int(view.public.char_section[view.public.active])
     options = [(reveal_value(view, section, a - A.RESOLVE), -a, a) for a in legal if a != A.LEAVE]
     best = max(options, default=None)
     return best[2] if best is not None and best[0] > 0 else A.LEAVE
@@ -320,7 +328,7 @@ def decide_section(view: View, legal: list[int]) -> int:
 # -- movement ---------------------------------------------------------------------------------
 def location_value(view: View, loc: int) -> float:
     """Expected worth of a draw at ``loc`` for the role (deck composition, size left)."""
-    size = int(view.obs["zones"]["decks"][loc]["size"])
+    size = int(view.public.zones.decks[loc].size)
     if size == 0:
         return -1.0
     composition = view.location_types[loc]
@@ -355,13 +363,13 @@ def best_destination(view: View, here: int, points: int) -> int:
 
 
 def decide_move_step(view: View, legal: list[int]) -> int:
-    obs = view.obs
-    active = int(obs["active"])
-    here = int(obs["char_loc"][active])
+    public = view.public
+    active = public.active
+    here = public.char_loc[active]
     reserved = reserved_cards(view)
     playable = [a - A.PLAY for a in legal if A.PLAY <= a < A.CHOOSE]
     crawler_card = [c for c in playable if view.r.vehicle_play[c] is not None]
-    if crawler_card and view.role != GUARDIAN and obs["vehicle_loc"][CRAWLER] < 0:
+    if crawler_card and view.role != GUARDIAN and public.vehicle_loc[CRAWLER] < 0:
         return A.PLAY + crawler_card[0]
     moves = [c for c in move_cards_in_hand(view, reserved) if c in playable]
     drive = int(view.data["drive"])
@@ -400,14 +408,14 @@ def walking_need(view: View, here: int, moves: Sequence[int]) -> int:
 
 def useful_section(view: View, here: int, points: int) -> int | None:
     """A Section at ``here`` the active Character may enter with ``points`` and then pay for."""
-    active = int(view.obs["active"])
+    active = int(view.public.active)
     colour = view.r.char_colour[active]
-    if colour < 0 or int(view.obs["char_section"][active]) >= 0:
+    if colour < 0 or int(view.public.char_section[active]) >= 0:
         return None
     best: tuple[float, int] | None = None
     for section, loc in enumerate(view.r.section_location):
         entry = int(view.r.section_entry[section])
-        if loc != here or entry > points or (int(view.obs["section_markers"][section]) >> colour) & 1:
+        if loc != here or entry > points or (int(view.public.section_markers[section]) >> colour) & 1:
             continue
         spare = spare_after_entry(view, entry)
         index = best_reveal(view, section, spare)
@@ -431,8 +439,8 @@ def spare_after_entry(view: View, entry: int) -> list[int]:
 
 
 def decide_walk(view: View, legal: list[int]) -> int:
-    active = int(view.obs["active"])
-    here = int(view.obs["char_loc"][active])
+    active = int(view.public.active)
+    here = int(view.public.char_loc[active])
     points = int(view.data["points"])
     dest = best_destination(view, here, points)
     if dest != here and A.GOTO + dest in legal:
@@ -457,7 +465,7 @@ def decide_fallback(view: View, legal: list[int]) -> int:
 def decide_ride(view: View, legal: list[int]) -> int:
     dest = int(view.data["dest"])
     asked = int(view.data["rider"])
-    here = int(view.obs["char_loc"][asked])
+    here = int(view.public.char_loc[asked])
     return A.RIDE if 0 <= dest < 4 and location_value(view, dest) > location_value(view, here) else A.STAY
 
 
@@ -518,7 +526,7 @@ def decide_graveyard(view: View, legal: list[int]) -> int:
 
     def worth(action: int) -> float:
         loc = action - A.DECK
-        top = view.obs["zones"]["decks"][loc]["top"]
+        top = view.public.zones.decks[loc].top
         if top and top[0] is not None:
             return draw_value(view, int(top[0]))
         return location_value(view, loc)

@@ -9,4 +9,5 @@ MANIFEST = Manifest(
     web_board="shadowtable.games.shadow_planet.boards.web:render_board",
     gym_id="shadowtable/ShadowPlanet-v0",
     length_bound="shadowtable.games.shadow_planet.length:max_game_length",
+    view="shadowtable.games.shadow_planet.view:PlanetObservation",
 )

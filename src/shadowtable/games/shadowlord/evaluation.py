@@ -7,12 +7,12 @@ from typing import Any
 
 from shadowtable.bots.evaluation import material_shares
 from shadowtable.core.game import Game
-from shadowtable.games.shadowlord.heuristic import make_view
+from shadowtable.games.shadowlord.heuristic import make_view, typed_view
 
 
 def material(game: Game[Any], state: Any) -> list[float]:
     """Each seat's share of the material on the table (public information only)."""
-    view = make_view(game, 0, game.observe(state, 0))
+    view = make_view(game, 0, typed_view(game.observe(state, 0)))
     return material_shares([alive_material(view, seat) for seat in range(game.players)])
 
 
@@ -22,8 +22,8 @@ Strength twice over: taking it is the way to win)."""
 
 
 def alive_material(view: Any, seat: int) -> float:
-    if view.pub["seat_out"][seat]:
+    if view.pub.seat_out[seat]:
         return 0.0
-    stone = int(view.pub["stone"])
+    stone = view.pub.stone
     holds = 0 <= stone < len(view.owner_list) and view.owner(stone) in view.mine_of(seat)
     return float(view.seat_material(seat)) + (POWER_STONE_BONUS if holds else 0.0)

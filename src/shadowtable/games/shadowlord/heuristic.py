@@ -1,8 +1,8 @@
 """A rule-based Shadowlord! bot that decides from one seat's observation and the legal actions.
 
-It reads only ``observation["public"]`` (the board, counts), ``observation["pending"]`` (the
-decision it faces and that decision's public data) and ``observation["private"]`` (its own
-Attack Hand and portrait cards), plus the printed material of the configured game
+It reads only the typed observation (:class:`~.view.LordObservation`): ``public`` (the board,
+counts), ``pending`` (the decision it faces and that decision's public data) and ``private``
+(its own Attack Hand and portrait cards), plus the printed material of the configured game
 (``game.reference()``, read as :class:`.printed.Printed`).  Decisions it
 does not recognise fall back to a safe default (``done`` when legal, otherwise a seeded random
 legal action).
@@ -41,11 +41,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from shadowtable.core.errors import StateFormatError
 from shadowtable.core.game import Game, Observation
 from shadowtable.games.shadowlord import actions as A
 from shadowtable.games.shadowlord.content import DIPLOMAT, MASTER, MERCHANT, SHADOW, SHADOWLORD, WARRIOR
 from shadowtable.games.shadowlord.printed import Printed, printed
 from shadowtable.games.shadowlord.state import ACTIVE, BLACK, NOBODY
+from shadowtable.games.shadowlord.view import LordObservation, LordPublic, Offer, PlannedBattle
 
 MEAN_CARD = 3.6
 """Average Power Card value (8x0, 15x2, 15x4, 10x7, 2x10)."""
@@ -60,7 +62,7 @@ class View:
 
     game: Any
     seat: int
-    pub: dict[str, Any]
+    pub: LordPublic
     hand: list[int]
     portraits: dict[int, list[int]]
     commits: list[list[int] | None]
@@ -83,7 +85,7 @@ class View:
 
     @property
     def owner_list(self) -> list[int]:
-        return list(self.pub["owner"])
+        return list(self.pub.owner)
 
     @property
     def lord(self) -> int:
@@ -92,16 +94,16 @@ class View:
 
     @property
     def cur(self) -> int:
-        return int(self.pub["cur"])
+        return int(self.pub.cur)
 
     def kind(self, f: int) -> int:
         return int(self.content.fig_kind[f])
 
     def active(self, f: int) -> bool:
-        return bool(self.pub["status"][f] == ACTIVE)
+        return bool(self.pub.status[f] == ACTIVE)
 
     def owner(self, f: int) -> int:
-        return int(self.pub["owner"][f])
+        return int(self.pub.owner[f])
 
     def is_mine(self, f: int) -> bool:
         return self.owner(f) in self.mine
@@ -110,15 +112,15 @@ class View:
         return colour in self.mine
 
     def figs_at(self, g: int) -> list[int]:
-        loc = self.pub["loc"]
+        loc = self.pub.loc
         return [f for f in range(len(loc)) if loc[f] == g and self.active(f)]
 
     def ring_range(self, f: int) -> int:
         """Space Ships plus the Power Stone."""
-        return int(self.pub["ships"][f]) + (1 if self.pub["stone"] == f else 0)
+        return int(self.pub.ships[f]) + (1 if self.pub.stone == f else 0)
 
     def portrait_count(self, f: int) -> int:
-        return int(self.pub["portrait_counts"][f])
+        return int(self.pub.portrait_counts[f])
 
     def portrait_value(self, f: int) -> float:
         """Known value of own portrait cards; the average for anyone else's."""
@@ -142,11 +144,11 @@ class View:
     def control(self, g: int) -> int:
         """The colour controlling ``g`` (rings, then loose ships; Home Planets default to owner)."""
         cols = {self.owner(f) for f in self.figs_at(g)}
-        loose = int(self.pub["loose_col"][g]) if self.pub["loose_n"][g] > 0 else NOBODY
+        loose = int(self.pub.loose_col[g]) if self.pub.loose_n[g] > 0 else NOBODY
         homes = list(self.content.home_of)
         if g in homes:
             home_owner = homes.index(g)
-            if self.pub["alive"][home_owner] and not (cols - {home_owner}) and loose in (NOBODY, home_owner):
+            if self.pub.alive[home_owner] and not (cols - {home_owner}) and loose in (NOBODY, home_owner):
                 return home_owner
         if len(cols) == 1:
             return next(iter(cols))
@@ -170,17 +172,17 @@ class View:
     def seat_material(self, seat: int) -> float:
         """Rough standing of a seat: its characters' strength and ships plus held galaxies."""
         colours = set(self.content.seat_alliances[seat])
-        owners = self.pub["owner"]
+        owners = self.pub.owner
         figs = [f for f in range(len(owners)) if owners[f] in colours and self.active(f)]
         held = sum(1 for g in self.special_galaxies() if self.control(g) in colours)
-        return float(sum(self.content.fig_strength[f] + self.pub["ships"][f] for f in figs) + 4 * held)
+        return float(sum(self.content.fig_strength[f] + self.pub.ships[f] for f in figs) + 4 * held)
 
     def special_galaxies(self) -> list[int]:
         return sorted(set(self.content.ruins) | set(self.content.bases))
 
     def leader(self) -> int:
         """The seat with the most material among those still in the game."""
-        alive = [k for k in range(self.game.players) if not self.pub["seat_out"][k]]
+        alive = [k for k in range(self.game.players) if not self.pub.seat_out[k]]
         return max(alive, key=lambda k: (self.seat_material(k), -k)) if alive else NOBODY
 
 
@@ -198,24 +200,27 @@ def grid_distances(neighbours: tuple[tuple[int, ...], ...], start: int) -> dict[
     return dist
 
 
-def make_view(game: Game[Any], seat: int, observation: Observation) -> View:
-    private = observation.get("private") or {}
-    hand = list(private.get("hand") or [0] * 5)
-    portraits = {int(k): list(v) for k, v in (private.get("portraits") or {}).items()}
-    commits = list(private.get("commit") or [None, None])
-    return View(game, seat, observation["public"], hand, portraits, commits, printed(game))
+def typed_view(observation: Observation | LordObservation) -> LordObservation:
+    """The typed observation (read from its JSON unless it is typed already)."""
+    return observation if isinstance(observation, LordObservation) else LordObservation.from_json(observation)
 
 
-def pending_kind(observation: Observation) -> str:
-    """The kind of the decision the seat faces (``observation["pending"]``)."""
-    pending = observation.get("pending") or {}
-    return str(pending.get("kind") or "")
+def make_view(game: Game[Any], seat: int, observation: LordObservation) -> View:
+    private = observation.private
+    hand = list(private.hand or (0,) * 5)
+    portraits = {int(k): list(v) for k, v in private.portraits.items()}
+    commits = [None if c is None else list(c) for c in private.commit or (None, None)]
+    return View(game, seat, observation.public, hand, portraits, commits, printed(game))
 
 
-def pending_data(observation: Observation) -> dict[str, Any]:
+def pending_kind(observation: LordObservation) -> str:
+    """The kind of the decision the seat faces."""
+    return observation.pending.kind
+
+
+def pending_data(observation: LordObservation) -> dict[str, Any]:
     """The public data of the pending decision (its ``shown`` fields: ``battle``, ``side``...)."""
-    pending = observation.get("pending") or {}
-    return dict(pending.get("data") or {})
+    return dict(observation.pending.data)
 
 
 def by_block(legal: Sequence[int]) -> dict[str, list[tuple[int, int]]]:
@@ -256,7 +261,7 @@ def card_placement(v: View, legal: Sequence[int]) -> int | None:
 
 def bribe_value(v: View, f: int) -> float:
     worth = {WARRIOR: 10.0, MERCHANT: 8.0, DIPLOMAT: 4.0}.get(v.kind(f), 0.0)
-    return worth + float(v.pub["ships"][f]) + v.portrait_count(f) * MEAN_CARD
+    return worth + float(v.pub.ships[f]) + v.portrait_count(f) * MEAN_CARD
 
 
 def bribery(v: View, legal: Sequence[int]) -> int | None:
@@ -286,17 +291,15 @@ def build_choice(v: View, legal: Sequence[int]) -> int:
     blocks = by_block(legal)
     rings = [(a, f) for a, f in blocks.get("figure", [])]
     if rings:
-        needy = [(ship_wish(v, f) - v.pub["ships"][f], -v.content.fig_strength[f], a) for a, f in rings]
+        needy = [(ship_wish(v, f) - v.pub.ships[f], -v.content.fig_strength[f], a) for a, f in rings]
         needy.sort(key=lambda t: (-t[0], t[1]))
         if needy[0][0] > 0:
             return needy[0][2]
-        holds = [a for a, g in blocks.get("galaxy", []) if g in v.special_galaxies() and v.pub["loose_n"][g] < 2]
+        holds = [a for a, g in blocks.get("galaxy", []) if g in v.special_galaxies() and v.pub.loose_n[g] < 2]
         if holds:
             return holds[0]
         return needy[0][2]
-    hungry = any(
-        v.active(f) and v.is_mine(f) and v.pub["ships"][f] < ship_wish(v, f) for f in range(len(v.pub["owner"]))
-    )
+    hungry = any(v.active(f) and v.is_mine(f) and v.pub.ships[f] < ship_wish(v, f) for f in range(len(v.pub.owner)))
     for action, value_index in blocks.get("buy", []):
         value = v.values[value_index]
         if hungry and (value == 2 or (value == 4 and v.hand[value_index] > 4)):
@@ -330,7 +333,7 @@ def galaxy_value(v: View, f: int, g: int) -> float:
         if strength < threat + SAFETY_MARGIN or len(enemies) > 1 + len(mine_here):
             return -50.0
         value += 8.0 + sum(20.0 if v.kind(x) == MASTER else 4.0 for x in enemies)
-    elif v.pub["loose_n"][g] and not v.friendly(v.pub["loose_col"][g]):
+    elif v.pub.loose_n[g] and not v.friendly(v.pub.loose_col[g]):
         value += 3.0
     if v.my_diplomat_at(g):
         value += 1.0
@@ -344,11 +347,11 @@ def threat_near(v: View, f: int, g: int) -> float:
     dist = v.distances(g)
     mine = v.defence(f)
     penalty = 0.0
-    for x in range(len(v.pub["owner"])):
+    for x in range(len(v.pub.owner)):
         if not v.active(x) or v.is_mine(x) or v.kind(x) in (DIPLOMAT, SHADOWLORD):
             continue
         reach = v.ring_range(x)
-        if 0 < dist.get(v.pub["loc"][x], 99) <= max(reach, 0) and v.defence(x) + MEAN_CARD > mine:
+        if 0 < dist.get(v.pub.loc[x], 99) <= max(reach, 0) and v.defence(x) + MEAN_CARD > mine:
             penalty += 12.0 if v.kind(f) == MASTER else 4.0
     return penalty
 
@@ -368,9 +371,7 @@ def hand_value(v: View) -> int:
 
 def shadowlord_alive(v: View) -> bool:
     fortress = v.content.fortress
-    return any(
-        v.kind(x) == SHADOWLORD and v.active(x) and v.pub["loc"][x] == fortress for x in range(len(v.owner_list))
-    )
+    return any(v.kind(x) == SHADOWLORD and v.active(x) and v.pub.loc[x] == fortress for x in range(len(v.owner_list)))
 
 
 def assault_rings(v: View) -> frozenset[int]:
@@ -390,8 +391,8 @@ def choose_assault(v: View) -> list[int]:
     fortress = v.content.fortress
     guards = [x for x in v.figs_at(fortress) if v.owner(x) == BLACK and v.kind(x) == SHADOW]
     lord_total = v.content.fig_strength[v.lord] + 6 + MEAN_CARD
-    rivals_left = any(not v.pub["seat_out"][k] for k in range(v.game.players) if k != v.seat)
-    margin = 10.0 if rivals_left or v.pub["timer"] > 2 else 4.0
+    rivals_left = any(not v.pub.seat_out[k] for k in range(v.game.players) if k != v.seat)
+    margin = 10.0 if rivals_left or v.pub.timer > 2 else 4.0
     need = sum(v.content.fig_strength[x] + 3.2 + MEAN_CARD for x in guards) + lord_total + margin
     fighters = [f for f in range(len(v.owner_list)) if v.active(f) and v.owner(f) == v.cur]
     warriors = [f for f in fighters if v.kind(f) == WARRIOR and v.ring_range(f) > 0]
@@ -407,14 +408,14 @@ def choose_assault(v: View) -> list[int]:
 def assault_ready(v: View, assault: frozenset[int]) -> bool:
     """Every storming ring stands next to (or already in) the Lost Fortress."""
     fortress = v.content.fortress
-    return all(v.distances(int(v.pub["loc"][f])).get(fortress, 9) <= 1 for f in assault)
+    return all(v.distances(int(v.pub.loc[f])).get(fortress, 9) <= 1 for f in assault)
 
 
 def disc_target_value(v: View, g: int) -> float:
     """A Diplomat wants galaxies with face-down discs that hold no enemy."""
-    if not v.pub["disc"][g]:
+    if not v.pub.disc[g]:
         return 0.0
-    if v.enemy_fighters_at(g) or (v.pub["loose_n"][g] and not v.friendly(v.pub["loose_col"][g])):
+    if v.enemy_fighters_at(g) or (v.pub.loose_n[g] and not v.friendly(v.pub.loose_col[g])):
         return 0.0
     return 10.0
 
@@ -463,11 +464,11 @@ def step_target(v: View, g: int, d: int) -> int:
 
 def move_gain(v: View, f: int, d: int) -> float:
     """How much better ``f``'s best reachable target looks after stepping in direction ``d``."""
-    here = int(v.pub["loc"][f])
+    here = int(v.pub.loc[f])
     nxt = step_target(v, here, d)
     if nxt == NOBODY:
         return 0.0
-    if v.kind(f) == MASTER and v.pub["ships"][f] < 4:
+    if v.kind(f) == MASTER and v.pub.ships[f] < 4:
         return 0.0
     stay = best_target(v, f, here)
     after = best_target(v, f, nxt)
@@ -485,10 +486,10 @@ def best_target(v: View, f: int, g: int) -> float:
 def loose_drop(v: View, drops: list[tuple[int, int]]) -> int | None:
     """Leave one loose Space Ship on a held Ruins or Space Base before a ring moves on."""
     for action, f in drops:
-        g = int(v.pub["loc"][f])
-        if g not in v.special_galaxies() or v.pub["loose_n"][g]:
+        g = int(v.pub.loc[f])
+        if g not in v.special_galaxies() or v.pub.loose_n[g]:
             continue
-        if v.pub["moves"][f] == 0 and v.pub["ships"][f] >= 3 and v.kind(f) != MASTER:
+        if v.pub.moves[f] == 0 and v.pub.ships[f] >= 3 and v.kind(f) != MASTER:
             return action
     return None
 
@@ -501,7 +502,7 @@ def shadow_move_choice(v: View, legal: Sequence[int]) -> int:
     best: tuple[float, int] | None = None
     for action, index in by_block(legal).get("move", []):
         f, d = divmod(index, 4)
-        g = step_target(v, int(v.pub["loc"][f]), d)
+        g = step_target(v, int(v.pub.loc[f]), d)
         victims = [x for x in v.figs_at(g) if not v.is_mine(x) and v.owner(x) < BLACK and v.kind(x) != DIPLOMAT]
         if not victims:
             continue
@@ -513,7 +514,7 @@ def shadow_move_choice(v: View, legal: Sequence[int]) -> int:
 
 def place_shadow_choice(v: View, legal: Sequence[int], rng: random.Random) -> int:
     """Place a revealed shadow on the weakest enemy ring, else as far from own rings as possible."""
-    mine = [int(v.pub["loc"][f]) for f in range(len(v.pub["owner"])) if v.active(f) and v.is_mine(f)]
+    mine = [int(v.pub.loc[f]) for f in range(len(v.pub.owner)) if v.active(f) and v.is_mine(f)]
     scored: list[tuple[float, int]] = []
     for action, g in by_block(legal).get("galaxy", []):
         victims = [x for x in v.figs_at(g) if v.owner(x) < BLACK and v.kind(x) != DIPLOMAT]
@@ -530,10 +531,9 @@ def place_shadow_choice(v: View, legal: Sequence[int], rng: random.Random) -> in
 # -- Step 6: fighting ------------------------------------------------------------------------------
 
 
-def battle_entry(v: View, idx: int) -> list[Any] | None:
-    battle = v.pub.get("battle") or {}
-    plan = battle.get("plan") or []
-    return list(plan[idx]) if 0 <= idx < len(plan) else None
+def battle_entry(v: View, idx: int) -> PlannedBattle | None:
+    plan = v.pub.battle.plan if v.pub.battle is not None else ()
+    return plan[idx] if 0 <= idx < len(plan) else None
 
 
 def side_strengths(v: View, g: int) -> tuple[float, float]:
@@ -553,7 +553,7 @@ def truce_question(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
     entry = battle_entry(v, int(task["battle"]))
     if entry is None:
         return A.DONE
-    own, enemy = side_strengths(v, int(entry[0]))
+    own, enemy = side_strengths(v, entry.galaxy)
     if own >= enemy + SAFETY_MARGIN:
         return A.DONE
     truces = [a for a in legal if a != A.DONE]
@@ -565,7 +565,7 @@ def truce_answer(v: View, task: dict[str, Any]) -> int:
     entry = battle_entry(v, int(task["battle"]))
     if entry is None:
         return A.YES
-    own, enemy = side_strengths(v, int(entry[0]))
+    own, enemy = side_strengths(v, entry.galaxy)
     return A.DONE if own > enemy + SAFETY_MARGIN else A.YES
 
 
@@ -606,18 +606,17 @@ def face_choice(v: View, legal: Sequence[int]) -> int:
 def commit_choice(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
     """Commit the smallest cards that lift the total past the expected enemy total; commit nothing
     when even every card falls short (unless the Star Master is at stake)."""
-    battle = v.pub.get("battle") or {}
-    duel = battle.get("duel")
-    if not duel:
+    duel = v.pub.battle.duel if v.pub.battle is not None else None
+    if duel is None:
         return A.DONE
     side = int(task["side"])
-    me, enemy = int(duel["figs"][side]), int(duel["figs"][1 - side])
+    me, enemy = duel.figs[side], duel.figs[1 - side]
     private_commit = _own_commit(v, side)
     values = v.values
-    mine = v.content.fig_strength[me] + v.ring_range(me) + sum(values[x] for x in duel["drawn"][side])
+    mine = v.content.fig_strength[me] + v.ring_range(me) + sum(values[x] for x in duel.drawn[side])
     mine += sum(values[i] * n for i, n in enumerate(private_commit))
-    theirs = v.content.fig_strength[enemy] + v.ring_range(enemy) + sum(values[x] for x in duel["drawn"][1 - side])
-    count = duel.get("count") or [0, 0]
+    theirs: float = v.content.fig_strength[enemy] + v.ring_range(enemy) + sum(values[x] for x in duel.drawn[1 - side])
+    count = duel.count or (0, 0)
     if side == 0:
         theirs += min(v.portrait_count(enemy), 2) * MEAN_CARD
     else:
@@ -671,7 +670,7 @@ def send_ally_choice(v: View, task: dict[str, Any], legal: Sequence[int]) -> int
         return A.DONE
     blocks = by_block(legal)
     for side, block in ((0, "ally_attacker"), (1, "ally_defender")):
-        if not v.friendly(int(entry[1 + side])):
+        if not v.friendly((entry.attacker, entry.defender)[side]):
             continue
         figs = [f for _, f in blocks.get(block, []) if v.kind(f) != MASTER]
         if figs:
@@ -692,11 +691,10 @@ def fight_order_choice(v: View, legal: Sequence[int]) -> int:
 
 
 def blast_choice(v: View) -> int:
-    battle = v.pub.get("battle") or {}
-    duel = battle.get("duel") or {}
-    figs = duel.get("figs") or []
-    enemy = next((f for f in figs if not v.is_mine(int(f))), NOBODY)
-    if enemy >= 0 and v.pub["ships"][enemy] >= 3:
+    duel = v.pub.battle.duel if v.pub.battle is not None else None
+    figs = duel.figs if duel is not None else ()
+    enemy = next((f for f in figs if not v.is_mine(f)), NOBODY)
+    if enemy >= 0 and v.pub.ships[enemy] >= 3:
         return A.BLAST_SHIPS
     return A.BLAST_CARD
 
@@ -727,12 +725,12 @@ def storm_choice(v: View, legal: Sequence[int]) -> int:
         return gals[0][0]
     order = {DIPLOMAT: 0, MERCHANT: 1, WARRIOR: 2, MASTER: 3}
     figs = blocks.get("figure", [])
-    return min(figs, key=lambda t: (order.get(v.kind(t[1]), 1), -v.pub["ships"][t[1]], t[1]))[0]
+    return min(figs, key=lambda t: (order.get(v.kind(t[1]), 1), -v.pub.ships[t[1]], t[1]))[0]
 
 
 def dismiss_choice(v: View, legal: Sequence[int]) -> int:
     figs = [f for _, f in by_block(legal).get("figure", [])]
-    return A.FIGURE0 + min(figs, key=lambda f: (v.content.fig_strength[f] + v.pub["ships"][f], f))
+    return A.FIGURE0 + min(figs, key=lambda f: (v.content.fig_strength[f] + v.pub.ships[f], f))
 
 
 def place_char_choice(v: View, legal: Sequence[int]) -> int:
@@ -747,14 +745,14 @@ def place_char_choice(v: View, legal: Sequence[int]) -> int:
 
 def vote_choice(v: View) -> int:
     """Yes when the action hurts the leader or helps this seat, no when it hurts this seat."""
-    vote = v.pub.get("vote") or {}
-    kind = vote.get("kind")
-    a = int(vote.get("a", NOBODY))
+    vote = v.pub.vote
+    kind = vote.kind if vote is not None else None
+    a = vote.a if vote is not None else NOBODY
     proposer = v.content.seat_of(v.cur)
     if kind == "defect":
         victims = {v.content.seat_of(v.owner(a))} if a >= 0 else set()
     elif kind in ("place_shadow", "move_shadow") and a >= 0:
-        g = v.pub["loc"][a]
+        g = v.pub.loc[a]
         victims = {v.content.seat_of(v.owner(x)) for x in v.figs_at(g) if v.owner(x) < BLACK}
     else:
         return A.DONE
@@ -766,18 +764,18 @@ def vote_choice(v: View) -> int:
     return A.DONE if proposer == leader else A.YES
 
 
-def offer_value(v: View, offer: dict[str, Any]) -> float:
+def offer_value(v: View, offer: Offer) -> float:
     """What accepting ``offer`` is worth to this seat (it is the receiver)."""
     values = v.values
-    worth: float = sum(values[i] * n for i, n in enumerate(offer.get("give", [])))
-    worth -= sum(values[i] * n for i, n in enumerate(offer.get("want", [])))
-    for f in offer.get("chars", []):
-        value = float(v.content.fig_strength[f] + v.pub["ships"][f] + 4)
+    worth: float = sum(values[i] * n for i, n in enumerate(offer.give))
+    worth -= sum(values[i] * n for i, n in enumerate(offer.want))
+    for f in offer.chars:
+        value = float(v.content.fig_strength[f] + v.pub.ships[f] + 4)
         worth += -value if v.is_mine(f) else value
-    for f in offer.get("release", []):
+    for f in offer.release:
         worth += 8 if v.is_mine(f) else -8
-    worth += 1 if offer.get("perm_give") else 0
-    worth -= 2 if offer.get("perm_want") else 0
+    worth += 1 if offer.perm_give else 0
+    worth -= 2 if offer.perm_want else 0
     return worth
 
 
@@ -788,19 +786,19 @@ SPARE_ZEROS = 6
 def junk_offer_start(v: View, kind: str, legal: Sequence[int]) -> int | None:
     """The only offer the bot makes, and rarely: during its own building, holding at least six
     worthless 0s, it offers two of them for a 4 to the rival with the largest Attack Hand."""
-    if kind != "build" or v.pub.get("offers") or v.hand[0] < SPARE_ZEROS:
+    if kind != "build" or v.pub.offers or v.hand[0] < SPARE_ZEROS:
         return None
     seats = [a - A.OFFER_TO0 for a in legal if A.OFFER_TO0 <= a < A.OFFER_TO0 + 4]
-    rich = [k for k in seats if v.pub["hand_counts"][k] >= 3]
+    rich = [k for k in seats if v.pub.hand_counts[k] >= 3]
     if not rich:
         return None
-    return A.OFFER_TO0 + max(rich, key=lambda k: (v.pub["hand_counts"][k], -k))
+    return A.OFFER_TO0 + max(rich, key=lambda k: (v.pub.hand_counts[k], -k))
 
 
 def junk_offer_item(v: View, legal: Sequence[int]) -> int:
     """Build the junk offer item by item: give two 0s, want one 4, send."""
-    offer = v.pub.get("offer") or {}
-    give, want = offer.get("give") or [0] * 5, offer.get("want") or [0] * 5
+    offer = v.pub.offer
+    give, want = (offer.give, offer.want) if offer is not None else ((0,) * 5, (0,) * 5)
     for action in (A.OFFER_GIVE0 if give[0] < 2 else None, A.OFFER_WANT0 + 2 if not want[2] else None, A.OFFER_SEND):
         if action is not None and action in legal:
             return action
@@ -809,8 +807,8 @@ def junk_offer_item(v: View, legal: Sequence[int]) -> int:
 
 def answer_offer(v: View, legal: Sequence[int]) -> int:
     """Accept offers worth more than they cost; never trade while a Battle is being fought."""
-    offer = v.pub.get("offer")
-    if v.pub.get("battle"):
+    offer = v.pub.offer
+    if v.pub.battle is not None:
         return A.DONE
     if A.YES in legal and offer and offer_value(v, offer) > 0:
         return A.YES
@@ -822,7 +820,7 @@ def setup_choice(v: View, legal: Sequence[int]) -> int:
     order = {DIPLOMAT: 0, WARRIOR: 1, MASTER: 2}
     figs = [f for _, f in by_block(legal).get("figure", [])]
     wish = {DIPLOMAT: 1, WARRIOR: 2, MASTER: 6}
-    hungry = [f for f in figs if v.pub["ships"][f] < wish.get(v.kind(f), 1)]
+    hungry = [f for f in figs if v.pub.ships[f] < wish.get(v.kind(f), 1)]
     pool = hungry or figs
     return A.FIGURE0 + min(pool, key=lambda f: (order.get(v.kind(f), 3), f))
 
@@ -832,7 +830,7 @@ def shift_from_choice(v: View, legal: Sequence[int]) -> int:
     sources = [f for _, f in by_block(legal).get("figure", []) if v.kind(f) in (DIPLOMAT, MERCHANT)]
     if not sources:
         return A.DONE
-    return A.FIGURE0 + max(sources, key=lambda f: (v.pub["ships"][f], -f))
+    return A.FIGURE0 + max(sources, key=lambda f: (v.pub.ships[f], -f))
 
 
 def shift_to_choice(v: View, legal: Sequence[int]) -> int:
@@ -866,21 +864,22 @@ class ShadowlordHeuristicBot:
         self,
         game: Game[Any],
         seat: int,
-        observation: Observation,
+        observation: Observation | LordObservation,
         legal_actions: Sequence[int],
         rng: random.Random,
     ) -> int:
         legal = [a for a in legal_actions if not A.OFFER_TO0 <= a < A.OFFER_TO0 + 4] or list(legal_actions)
         try:
-            offer = junk_offer_start(make_view(game, seat, observation), pending_kind(observation), legal_actions)
-            action = offer if offer is not None else self._decide(game, seat, observation, legal, rng)
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            typed = typed_view(observation)
+            offer = junk_offer_start(make_view(game, seat, typed), pending_kind(typed), legal_actions)
+            action = offer if offer is not None else self._decide(game, seat, typed, legal, rng)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, StateFormatError):
             self.fallbacks += 1
             action = default_action(legal, rng)
         return action if action in legal_actions else default_action(legal, rng)
 
     def _decide(
-        self, game: Game[Any], seat: int, observation: Observation, legal: list[int], rng: random.Random
+        self, game: Game[Any], seat: int, observation: LordObservation, legal: list[int], rng: random.Random
     ) -> int:
         v = make_view(game, seat, observation)
         kind = pending_kind(observation)

@@ -10,4 +10,5 @@ MANIFEST = Manifest(
     evaluations={"heuristic": "shadowtable.games.shadowlord.evaluation:material"},
     gym_id="shadowtable/Shadowlord-v0",
     length_bound="shadowtable.games.shadowlord.length:max_game_length",
+    view="shadowtable.games.shadowlord.view:LordObservation",
 )
