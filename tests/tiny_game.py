@@ -195,6 +195,16 @@ class BoolTakingTinyGame(TinyGame):
         return super().apply(state, int(action))
 
 
+class InPlaceBoolTakingTinyGame(TinyGame):
+    """Broken: ``apply_in_place`` (a search's fast path) reads its action with ``int()``, so
+    ``True`` is action 1 there while ``apply`` refuses it."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-bool-taking-in-place")
+
+    def apply_in_place(self, state: TinyState, action: int) -> TinyState:
+        return super().apply_in_place(state, int(action))
+
+
 class ChattyTinyGame(TinyGame):
     """Broken: the game log tells every seat which card was dealt."""
 

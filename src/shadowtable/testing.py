@@ -15,11 +15,17 @@ from functools import partial
 from typing import Any
 
 from shadowtable.bots.random_bot import RandomBot
-from shadowtable.core.errors import IllegalActionError, InvalidActionError, InvalidSeatError, ShadowTableError
+from shadowtable.core.errors import (
+    BotError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidSeatError,
+    ShadowTableError,
+)
 from shadowtable.core.game import CHANCE, TERMINAL, Game, normalise_notation
 from shadowtable.core.record import GameRecord, replay
 from shadowtable.core.rng import derived_rng, sample_outcome
-from shadowtable.core.runner import play_game
+from shadowtable.core.runner import Session, play_game
 
 
 class ConformanceFailure(AssertionError):
@@ -126,18 +132,16 @@ def integer_actions(value: int) -> list[object]:
 
 def check_action_types(game: Game[Any], state: Any, legal: list[int], where: str) -> None:
     """Actions that are not integers raise :class:`IllegalActionError` from every entry point
-    (``apply``, ``apply_unchecked``, ``apply_recorded``, ``check_legal``) and change nothing, on
-    either build; an integer of another type (NumPy's) is the action of its value; a non-``str``
-    given to ``parse_action`` raises :class:`InvalidActionError`."""
+    (``apply``, ``apply_unchecked``, ``apply_in_place``, ``apply_recorded``, ``check_legal`` and
+    the runner's :meth:`~shadowtable.core.runner.Session.apply`) and change nothing, on either
+    build; a bot that chooses one is refused with :class:`BotError`; an integer of another type
+    (NumPy's) is the action of its value through every entry point; a non-``str`` given to
+    ``parse_action`` raises :class:`InvalidActionError`."""
     before = _canonical(game.state_to_json(state))
     value = legal[0]
-    entries: list[tuple[str, Callable[[object], object]]] = [
-        ("apply", lambda a: game.apply(state, a)),  # type: ignore[arg-type]
-        ("apply_unchecked", lambda a: game.apply_unchecked(state, a)),  # type: ignore[arg-type]
-        ("apply_recorded", lambda a: game.apply_recorded(state, a)),  # type: ignore[arg-type]
-        ("check_legal", lambda a: game.check_legal(state, a)),
-    ]
-    for name, call in entries:
+    owned = _owned_copy(game, state)
+    session = _session_at(game, state)
+    for name, call in _entry_points(game, state, owned, session):
         for action in non_integer_actions(value):
             try:
                 call(action)
@@ -146,15 +150,10 @@ def check_action_types(game: Game[Any], state: Any, legal: list[int], where: str
             except Exception as exc:  # noqa: BLE001 - any other outcome is the failure reported
                 _fail(where, f"{name}({action!r}) raised {type(exc).__name__}, not IllegalActionError: {exc}")
             _fail(where, f"{name}({action!r}) was accepted: only an integer is an action")
-    expected = _canonical(game.state_to_json(game.apply(state, value)))
-    for action in integer_actions(value):
-        try:
-            after = game.apply(state, action)  # type: ignore[arg-type]
-            reached = _canonical(game.state_to_json(after))
-        except Exception as exc:  # noqa: BLE001 - reported as the failure
-            _fail(where, f"apply({action!r}) raised {type(exc).__name__}: {exc}; it is action {value}")
-        if reached != expected:
-            _fail(where, f"apply({action!r}) reached another state than apply({value})")
+    if _canonical(game.state_to_json(owned)) != before or session.state is not state or session.actions:
+        _fail(where, "apply_in_place or the runner changed the state for an action of another type")
+    _check_bot_action_types(game, state, value, where)
+    _check_integer_types(game, state, value, where)
     for text in (value, None):
         try:
             game.parse_action(state, text)  # type: ignore[arg-type]
@@ -165,6 +164,98 @@ def check_action_types(game: Game[Any], state: Any, legal: list[int], where: str
         _fail(where, f"parse_action({text!r}) was accepted: notation is text")
     if _canonical(game.state_to_json(state)) != before:
         _fail(where, "an action of another type changed the state")
+
+
+def _owned_copy(game: Game[Any], state: Any) -> Any:
+    """A copy of ``state`` that only the caller holds (for ``apply_in_place``)."""
+    return game.state_from_json(json.loads(json.dumps(game.state_to_json(state))))
+
+
+def _session_at(game: Game[Any], state: Any, bots: list[Any] | None = None) -> Session:
+    """A runner's session (seeded) whose game stands at ``state``, no action recorded."""
+    session = Session(game, bots or [None] * game.players, 0)
+    session.state = state
+    return session
+
+
+def _entry_points(
+    game: Game[Any], state: Any, owned: Any, session: Session
+) -> list[tuple[str, Callable[[object], object]]]:
+    """Every way to hand an action to ``game`` at ``state`` (``owned``: a copy for in-place use)."""
+    return [
+        ("apply", lambda a: game.apply(state, a)),
+        ("apply_unchecked", lambda a: game.apply_unchecked(state, a)),
+        ("apply_in_place", lambda a: game.apply_in_place(owned, a)),
+        ("apply_recorded", lambda a: game.apply_recorded(state, a)),
+        ("apply_recorded(checked=False)", lambda a: game.apply_recorded(state, a, checked=False)),
+        ("check_legal", lambda a: game.check_legal(state, a)),
+        ("Session.apply", lambda a: session.apply(a)),
+        ("Session.apply(checked=False)", lambda a: session.apply(a, checked=False)),
+    ]
+
+
+class _ChoosingBot:
+    """A bot that chooses ``action`` whatever it is offered."""
+
+    name = "chooser"
+
+    def __init__(self, action: object) -> None:
+        self.action = action
+
+    def choose(self, game: Game[Any], seat: int, observation: Any, legal: list[int], rng: random.Random) -> object:
+        return self.action
+
+
+def _check_bot_action_types(game: Game[Any], state: Any, value: int, where: str) -> None:
+    """The runner refuses a bot's choice that is not an integer with :class:`BotError`."""
+    player = game.current_player(state)
+    if player < 0:
+        return
+    for action in non_integer_actions(value):
+        session = _session_at(game, state, [_ChoosingBot(action)] * game.players)
+        try:
+            session.step()
+        except BotError:
+            if session.state is not state or session.actions:
+                _fail(where, f"the runner changed the game for a bot's choice {action!r}")
+            continue
+        except Exception as exc:  # noqa: BLE001 - reported as the failure
+            _fail(where, f"a bot's choice {action!r} raised {type(exc).__name__}, not BotError: {exc}")
+        _fail(where, f"the runner took a bot's choice {action!r}: only an integer is an action")
+
+
+def _check_integer_types(game: Game[Any], state: Any, value: int, where: str) -> None:
+    """An integer of another type is the action of its value through every entry point."""
+    expected = _canonical(game.state_to_json(game.apply(state, value)))
+    for action in integer_actions(value):
+        session = _session_at(game, state)
+        for name, call in _integer_entry_points(game, state, session, action):
+            try:
+                after = _canonical(game.state_to_json(call()))
+            except Exception as exc:  # noqa: BLE001 - reported as the failure
+                _fail(where, f"{name}({action!r}) raised {type(exc).__name__}: {exc}; it is action {value}")
+            if after != expected:
+                _fail(where, f"{name}({action!r}) reached another state than apply({value})")
+        if session.actions != [value] or type(session.actions[0]) is not int:
+            _fail(where, f"the runner recorded {session.actions!r} for {action!r}, not the plain int {value}")
+
+
+def _integer_entry_points(
+    game: Game[Any], state: Any, session: Session, action: Any
+) -> list[tuple[str, Callable[[], Any]]]:
+    """Each entry point called with ``action``, returning the state it reached."""
+
+    def through_session() -> Any:
+        session.apply(action)
+        return session.state
+
+    return [
+        ("apply", lambda: game.apply(state, action)),
+        ("apply_unchecked", lambda: game.apply_unchecked(state, action)),
+        ("apply_in_place", lambda: game.apply_in_place(_owned_copy(game, state), action)),
+        ("apply_recorded", lambda: game.apply_recorded(state, action)[0]),
+        ("Session.apply", through_session),
+    ]
 
 
 def check_json_roundtrip(game: Game[Any], state: Any, where: str) -> None:

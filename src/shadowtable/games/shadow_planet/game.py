@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from shadowtable.core.errors import ContentError, InvalidOptionError, StateFormatError
-from shadowtable.core.events import Event
-from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation, action_id
+from shadowtable.core.game import CHANCE, Observation
+from shadowtable.core.kernel_game import KernelGame
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import notation, observe, reference
@@ -54,7 +54,7 @@ OPTIONS = (
 )
 
 
-class ShadowPlanetGame(Game[State]):
+class ShadowPlanetGame(KernelGame[Context, State]):
     """The Shadow Planet for 3-5 players (see docs/games/shadow-planet.md)."""
 
     SPEC = GameSpec(
@@ -71,64 +71,26 @@ class ShadowPlanetGame(Game[State]):
         options=OPTIONS,
     )
 
-    def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
-        super().__init__(players, options)
+    KERNEL = KERNEL
+    SIMULTANEOUS = (DiscardMessage,)
+    """The Messages discards: every player with a Gear secretly discards one card (RB), each
+    from their own Gear, so no discard changes another's options."""
+
+    def make_context(self) -> Context:
         try:
             content = load_content(self.options["content"])
         except ContentError as exc:
             raise InvalidOptionError(f"option 'content': {exc}") from exc
-        self.ctx = Context(content, players, self.options)
-        self._reference: dict[str, Any] | None = None
+        return Context(content, self.players, self.options)
 
-    # -- dynamics -------------------------------------------------------------------------------
-    def initial_state(self) -> State:
-        state = new_state(self.ctx)
-        KERNEL.prepare(self.ctx, state)
+    def new_state(self) -> State:
+        return new_state(self.ctx)
+
+    def load_state(self, data: Mapping[str, Any]) -> State:
+        state = State.from_json(dict(data), RULEBOOK.task_from_json)
+        if state.n != self.players or len(state.where) != self.ctx.num_cards:
+            raise StateFormatError("state does not match this game's players or content")
         return state
-
-    def current_player(self, state: State) -> int:
-        seat = KERNEL.current_player(state)
-        return TERMINAL if seat is None else seat
-
-    def simultaneous_decisions(self, state: State) -> list[tuple[int, list[int]]]:
-        """The Messages discards: every player with a Gear secretly discards one card (RB), each
-        from their own Gear, so no discard changes another's options."""
-        block: list[tuple[int, list[int]]] = []
-        probe = state
-        while isinstance(KERNEL.top(probe), DiscardMessage):
-            legal = self.legal_actions(probe)
-            block.append((self.current_player(probe), legal))
-            probe = self.apply_unchecked(probe, legal[0])
-        return block
-
-    def is_terminal(self, state: State) -> bool:
-        return KERNEL.current_player(state) is None
-
-    def legal_actions(self, state: State) -> list[int]:
-        return KERNEL.legal_actions(self.ctx, state)
-
-    def chance_outcomes(self, state: State) -> list[tuple[int, float]]:
-        return KERNEL.chance_outcomes(self.ctx, state)
-
-    # Every action passes through action_id here, in Python: the compiled kernel takes an int
-    # only (it would read True as 1 and raise TypeError for "3"; docs/performance.md).
-    def apply(self, state: State, action: int) -> State:
-        return KERNEL.apply(self.ctx, state, action_id(action))
-
-    def apply_unchecked(self, state: State, action: int) -> State:
-        """Apply without the legality check (for benchmarks and search bots that know it is legal)."""
-        return KERNEL.apply(self.ctx, state, action_id(action), checked=False)
-
-    def apply_in_place(self, state: State, action: int) -> State:
-        KERNEL.apply_in_place(self.ctx, state, action_id(action))
-        return state
-
-    def random_rollout(self, state: State, rng: random.Random, limit: int) -> State:
-        KERNEL.random_rollout(self.ctx, state, rng, limit)
-        return state
-
-    def apply_recorded(self, state: State, action: int, *, checked: bool = True) -> tuple[State, list[Event]]:
-        return KERNEL.apply_recorded(self.ctx, state, action_id(action), checked=checked)
 
     def returns(self, state: State) -> list[float]:
         if state.stack:
@@ -149,10 +111,8 @@ class ShadowPlanetGame(Game[State]):
         except (KeyError, TypeError, IndexError) as exc:
             raise StateFormatError(f"bad Shadow Planet observation: {exc}") from exc
 
-    def reference(self) -> dict[str, Any]:
-        if self._reference is None:
-            self._reference = reference.reference(self.ctx)
-        return self._reference
+    def build_reference(self) -> dict[str, Any]:
+        return reference.reference(self.ctx)
 
     def action_group(self, state: State, action: int) -> str | None:
         return None if self.current_player(state) == CHANCE else notation.action_group(action)
@@ -190,19 +150,6 @@ class ShadowPlanetGame(Game[State]):
         if current_player(state) == CHANCE:
             return None
         return notation.decision_from_str(self.ctx, text)
-
-    # -- serialisation --------------------------------------------------------------------------
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        try:
-            state = State.from_json(dict(data), RULEBOOK.task_from_json)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise StateFormatError(f"bad Shadow Planet state: {exc}") from exc
-        if state.n != self.players or len(state.where) != self.ctx.num_cards:
-            raise StateFormatError("state does not match this game's players or content")
-        return state
 
     # -- checks and reports ---------------------------------------------------------------------
     def conservation_errors(self, state: State) -> list[str]:
