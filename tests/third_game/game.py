@@ -10,11 +10,12 @@ from typing import Any
 from shadowtable.core import GameSpec, Observation
 from shadowtable.core.kernel import Kernel
 from shadowtable.core.kernel_game import KernelGame
-from third_game import checks, narration, notation, observe, render, summary
+from third_game import checks, observe, summary
 from third_game.content import VALUES
 from third_game.rules import RULEBOOK
 from third_game.setup import initial_state
 from third_game.state import State
+from third_game.wording import TinyStackWording
 
 KERNEL: Kernel[None, State] = Kernel(RULEBOOK, is_over=lambda s: s.over)
 
@@ -38,6 +39,7 @@ class TinyStackGame(KernelGame[None, State]):
     SPEC = SPEC
 
     KERNEL = KERNEL
+    WORDING = TinyStackWording
 
     def new_state(self) -> State:
         return initial_state(self.players)
@@ -55,21 +57,6 @@ class TinyStackGame(KernelGame[None, State]):
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         return observe.determinize(KERNEL, observation, rng, self.players)
-
-    def render(self, observation: Observation) -> str:
-        return render.render(observation)
-
-    def event_text(self, state: State, action: int, seat: int | None) -> str | None:
-        return narration.event_text(KERNEL.top(state), action, self.check_seat(seat))
-
-    def rules_help(self, observation: Observation) -> str:
-        return narration.rules_help(str(observation["pending"]["rule"]))
-
-    def action_to_str(self, state: State, action: int) -> str:
-        return notation.action_to_str(KERNEL.top(state), action)
-
-    def action_from_str(self, state: State, text: str) -> int | None:
-        return notation.action_from_str(KERNEL.top(state), text)
 
     def conservation_errors(self, state: State) -> list[str]:
         return checks.conservation_errors(state)

@@ -4,9 +4,9 @@ A game on the kernel declares what is its own: ``SPEC``, ``KERNEL`` (its ruleboo
 loop), its context (:meth:`KernelGame.make_context`), its initial state and how a state is read
 back from JSON (:meth:`KernelGame.new_state`, :meth:`KernelGame.load_state`), and the hooks of
 :class:`~shadowtable.core.game.Game` that only it can answer (``returns``, ``observe``,
-``determinize``, and optionally ``summary``, ``conservation_errors``, ``build_reference``).
-Legality, every way of applying an action, rollouts, JSON loading and the reference's cache
-live here, written once: every action passes through
+``determinize``, and optionally ``summary`` and ``conservation_errors``), and its words
+(``WORDING``, :class:`~shadowtable.core.wording.Wording`).  Legality, every way of applying an
+action, rollouts and JSON loading live here, written once: every action passes through
 :func:`~shadowtable.core.game.action_id` in Python before the (possibly compiled) kernel sees it.
 """
 
@@ -30,7 +30,7 @@ class KernelGame(Game[S], Generic[C, S]):
     """A :class:`~shadowtable.core.game.Game` whose engine is a :class:`~shadowtable.core.kernel.Kernel`.
 
     Subclasses set ``SPEC`` and ``KERNEL`` and implement :meth:`new_state`, :meth:`load_state`,
-    ``returns``, ``observe`` and ``determinize`` (and the wording, ``action_to_str``...).
+    ``returns``, ``observe`` and ``determinize``, and set ``WORDING``.
     ``SIMULTANEOUS`` lists the decision tasks that several seats answer together and in secret
     (:meth:`simultaneous_decisions`).
     """
@@ -42,7 +42,6 @@ class KernelGame(Game[S], Generic[C, S]):
         super().__init__(players, options)
         self.kernel: Kernel[C, S] = self.KERNEL
         self.ctx: C = self.make_context()
-        self._reference: dict[str, Any] | None = None
 
     # -- what each game declares ----------------------------------------------------------------
     def make_context(self) -> C:
@@ -61,10 +60,6 @@ class KernelGame(Game[S], Generic[C, S]):
         ``task_from_json``); a missing or mistyped field may raise ``KeyError``, ``TypeError``,
         ``ValueError`` or ``AttributeError``, which :meth:`state_from_json` reports as
         :class:`StateFormatError`."""
-
-    def build_reference(self) -> dict[str, Any]:
-        """The printed material (:meth:`reference`), worked out once per game; empty by default."""
-        return {}
 
     # -- dynamics -------------------------------------------------------------------------------
     def initial_state(self) -> S:
@@ -118,7 +113,7 @@ class KernelGame(Game[S], Generic[C, S]):
             probe = self.apply_unchecked(probe, legal[0])
         return block
 
-    # -- serialisation and reference ------------------------------------------------------------
+    # -- serialisation ------------------------------------------------------------------------
     def state_to_json(self, state: S) -> dict[str, Any]:
         data: dict[str, Any] = state.to_json()  # type: ignore[attr-defined]
         return data
@@ -130,8 +125,3 @@ class KernelGame(Game[S], Generic[C, S]):
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StateFormatError(f"bad {self.SPEC.id} state: {exc}") from exc
-
-    def reference(self) -> dict[str, Any]:
-        if self._reference is None:
-            self._reference = self.build_reference()
-        return self._reference

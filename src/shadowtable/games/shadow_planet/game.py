@@ -7,19 +7,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from shadowtable.core.errors import ContentError, InvalidOptionError, StateFormatError
-from shadowtable.core.game import CHANCE, Observation
+from shadowtable.core.game import Observation
 from shadowtable.core.kernel_game import KernelGame
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.games.shadow_planet import notation, observe, reference
+from shadowtable.games.shadow_planet import observe
 from shadowtable.games.shadow_planet.content import load_content
 from shadowtable.games.shadow_planet.context import Context
-from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK, current_player, movement
+from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK
 from shadowtable.games.shadow_planet.rules.endgame import outcome
 from shadowtable.games.shadow_planet.setup import new_state
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.summary import summary
-from shadowtable.games.shadow_planet.tasks import DiscardMessage, StepMove
+from shadowtable.games.shadow_planet.tasks import DiscardMessage
+from shadowtable.games.shadow_planet.wording import ShadowPlanetWording
 
 MAX_ROUNDS = 60
 """Rounds can never exceed this: the Countdown advances at least 1 per round and only the
@@ -72,6 +73,7 @@ class ShadowPlanetGame(KernelGame[Context, State]):
     )
 
     KERNEL = KERNEL
+    WORDING = ShadowPlanetWording
     SIMULTANEOUS = (DiscardMessage,)
     """The Messages discards: every player with a Gear secretly discards one card (RB), each
     from their own Gear, so no discard changes another's options."""
@@ -110,46 +112,6 @@ class ShadowPlanetGame(KernelGame[Context, State]):
             return observe.determinize(self.ctx, dict(observation), rng)
         except (KeyError, TypeError, IndexError) as exc:
             raise StateFormatError(f"bad Shadow Planet observation: {exc}") from exc
-
-    def build_reference(self) -> dict[str, Any]:
-        return reference.reference(self.ctx)
-
-    def action_group(self, state: State, action: int) -> str | None:
-        return None if self.current_player(state) == CHANCE else notation.action_group(action)
-
-    def preview_details(self, after: State) -> dict[str, Any]:
-        """During step I, Move: where the points played so far could take the Character on foot."""
-        top = after.stack[-1]
-        if isinstance(top, StepMove) and top.drive < 0 and top.total > 0:
-            return {"reach": movement.reachable(self.ctx, after, top.total)}
-        return {}
-
-    def render(self, observation: Observation) -> str:
-        from shadowtable.games.shadow_planet.render import render
-
-        return render(self.ctx, observation)
-
-    def event_text(self, state: State, action: int, seat: int | None) -> str | None:
-        from shadowtable.games.shadow_planet.narration import event_text
-
-        return event_text(self.ctx, state, self.apply_unchecked(state, action), action, self.check_seat(seat))
-
-    def rules_help(self, observation: Observation) -> str:
-        from shadowtable.games.shadow_planet.narration import rules_help
-
-        pending = observation.get("pending")
-        return rules_help(str(pending.get("rule", ""))) if isinstance(pending, dict) else ""
-
-    # -- notation -------------------------------------------------------------------------------
-    def action_to_str(self, state: State, action: int) -> str:
-        if current_player(state) == CHANCE:
-            return notation.chance_to_str(self.ctx, state, action)
-        return notation.decision_to_str(self.ctx, state, action)
-
-    def action_from_str(self, state: State, text: str) -> int | None:
-        if current_player(state) == CHANCE:
-            return None
-        return notation.decision_from_str(self.ctx, text)
 
     # -- checks and reports ---------------------------------------------------------------------
     def conservation_errors(self, state: State) -> list[str]:

@@ -10,7 +10,7 @@ from shadowtable.core.errors import InvalidOptionError
 from shadowtable.core.game import Observation
 from shadowtable.core.kernel_game import KernelGame
 from shadowtable.core.spec import GameSpec, OptionSpec
-from shadowtable.games.shadowlord import narration, notation, observe, reference, render
+from shadowtable.games.shadowlord import observe
 from shadowtable.games.shadowlord.actions import NUM_ACTIONS
 from shadowtable.games.shadowlord.checks import conservation_errors
 from shadowtable.games.shadowlord.content import cached_content
@@ -20,6 +20,7 @@ from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT
 from shadowtable.games.shadowlord.setup import initial_state
 from shadowtable.games.shadowlord.state import SLState, state_from_json, state_to_json
 from shadowtable.games.shadowlord.summary import summary
+from shadowtable.games.shadowlord.wording import ShadowlordWording
 
 TURN_CAP_MAX = 1000
 
@@ -61,6 +62,7 @@ class ShadowlordGame(KernelGame[Context, SLState]):
 
     SPEC = SPEC
     KERNEL = KERNEL
+    WORDING = ShadowlordWording
 
     def make_context(self) -> Context:
         if self.options["modified"] and self.players != 2:
@@ -92,27 +94,6 @@ class ShadowlordGame(KernelGame[Context, SLState]):
 
     def determinize(self, observation: Observation, rng: random.Random) -> SLState:
         return observe.determinize(self.ctx, self.kernel.rulebook, observation, rng)
-
-    def event_text(self, state: SLState, action: int, seat: int | None) -> str | None:
-        return narration.event_text(self.ctx, state, action, self.check_seat(seat))
-
-    def rules_help(self, observation: Observation) -> str:
-        return narration.rules_help(observation)
-
-    def build_reference(self) -> dict[str, Any]:
-        return reference.reference(self.ctx)
-
-    def action_group(self, state: SLState, action: int) -> str | None:
-        return notation.action_group(self.ctx, state, action)
-
-    def render(self, observation: Observation) -> str:
-        return render.render(self.ctx, observation)
-
-    def action_to_str(self, state: SLState, action: int) -> str:
-        return notation.action_to_str(self.ctx, state, action)
-
-    def action_from_str(self, state: SLState, text: str) -> int | None:
-        return notation.action_from_str(self.ctx, state, text)
 
     def conservation_errors(self, state: SLState) -> list[str]:
         return conservation_errors(self.ctx, state)
