@@ -152,8 +152,8 @@ def check_action_types(game: Game[Any], state: Any, legal: list[int], where: str
             _fail(where, f"{name}({action!r}) was accepted: only an integer is an action")
     if _canonical(game.state_to_json(owned)) != before or session.state is not state or session.actions:
         _fail(where, "apply_in_place or the runner changed the state for an action of another type")
-    _check_bot_action_types(game, state, value, where)
-    _check_integer_types(game, state, value, where)
+    _check_bot_action_types(game, state, value, where, session)
+    _check_integer_types(game, state, value, where, session)
     for text in (value, None):
         try:
             game.parse_action(state, text)  # type: ignore[arg-type]
@@ -171,10 +171,16 @@ def _owned_copy(game: Game[Any], state: Any) -> Any:
     return game.state_from_json(json.loads(json.dumps(game.state_to_json(state))))
 
 
-def _session_at(game: Game[Any], state: Any, bots: list[Any] | None = None) -> Session:
-    """A runner's session (seeded) whose game stands at ``state``, no action recorded."""
-    session = Session(game, bots or [None] * game.players, 0)
-    session.state = state
+def _session_at(game: Game[Any], state: Any) -> Session:
+    """A runner's session (seeded, every seat decided from outside) standing at ``state``."""
+    return _reset(Session(game, [None] * game.players, 0), state)
+
+
+def _reset(session: Session, state: Any, bots: list[Any] | None = None) -> Session:
+    """``session`` standing at ``state`` again with no action recorded (and ``bots``, if given)."""
+    session.state, session.actions = state, []
+    if bots is not None:
+        session.bots = bots
     return session
 
 
@@ -206,13 +212,13 @@ class _ChoosingBot:
         return self.action
 
 
-def _check_bot_action_types(game: Game[Any], state: Any, value: int, where: str) -> None:
+def _check_bot_action_types(game: Game[Any], state: Any, value: int, where: str, session: Session) -> None:
     """The runner refuses a bot's choice that is not an integer with :class:`BotError`."""
     player = game.current_player(state)
     if player < 0:
         return
     for action in non_integer_actions(value):
-        session = _session_at(game, state, [_ChoosingBot(action)] * game.players)
+        _reset(session, state, [_ChoosingBot(action)] * game.players)
         try:
             session.step()
         except BotError:
@@ -224,11 +230,11 @@ def _check_bot_action_types(game: Game[Any], state: Any, value: int, where: str)
         _fail(where, f"the runner took a bot's choice {action!r}: only an integer is an action")
 
 
-def _check_integer_types(game: Game[Any], state: Any, value: int, where: str) -> None:
+def _check_integer_types(game: Game[Any], state: Any, value: int, where: str, session: Session) -> None:
     """An integer of another type is the action of its value through every entry point."""
     expected = _canonical(game.state_to_json(game.apply(state, value)))
     for action in integer_actions(value):
-        session = _session_at(game, state)
+        _reset(session, state, [None] * game.players)
         for name, call in _integer_entry_points(game, state, session, action):
             try:
                 after = _canonical(game.state_to_json(call()))
