@@ -19,6 +19,7 @@ from shadowtable.core import (
     Observation,
     OptionSpec,
     StateFormatError,
+    Wording,
 )
 from shadowtable.core.events import Event
 
@@ -32,7 +33,29 @@ class TinyState:
     history: tuple[int, ...]
 
 
+class TinyWording(Wording[TinyState]):
+    """Tiny Showdown in words."""
+
+    def action_to_str(self, state: TinyState, action: int) -> str:
+        if self.game.current_player(state) == CHANCE:
+            return f"deal seat {len(state.cards)}: card {action}"
+        return ACTIONS[action]
+
+    def event_text(self, state: TinyState, action: int, seat: int | None) -> str | None:
+        self.game.check_seat(seat)
+        if self.game.current_player(state) == CHANCE:
+            return f"seat {len(state.cards)} is dealt a card"
+        return f"seat {self.game.current_player(state)}: {ACTIONS[action]}"
+
+    def rules_help(self, observation: Observation) -> str:
+        return "Betting (Tiny rules, section 2): pass, or raise to compete for the pot with your card."
+
+    def action_from_str(self, state: TinyState, text: str) -> int | None:
+        return ACTIONS.index(text) if text in ACTIONS else None
+
+
 class TinyGame(Game[TinyState]):
+    WORDING = TinyWording
     SPEC = GameSpec(
         id="tiny-showdown",
         name="Tiny Showdown",
@@ -95,23 +118,6 @@ class TinyGame(Game[TinyState]):
         over = len(history) >= self.players * self.options["rounds"]
         cards = tuple(c if over or i == seat else rng.randrange(CARDS) for i, c in enumerate(observation["cards"]))
         return TinyState(cards=cards, history=history)
-
-    def action_to_str(self, state: TinyState, action: int) -> str:
-        if self.current_player(state) == CHANCE:
-            return f"deal seat {len(state.cards)}: card {action}"
-        return ACTIONS[action]
-
-    def event_text(self, state: TinyState, action: int, seat: int | None) -> str | None:
-        self.check_seat(seat)
-        if self.current_player(state) == CHANCE:
-            return f"seat {len(state.cards)} is dealt a card"
-        return f"seat {self.current_player(state)}: {ACTIONS[action]}"
-
-    def rules_help(self, observation: Observation) -> str:
-        return "Betting (Tiny rules, section 2): pass, or raise to compete for the pot with your card."
-
-    def action_from_str(self, state: TinyState, text: str) -> int | None:
-        return ACTIONS.index(text) if text in ACTIONS else None
 
     def state_to_json(self, state: TinyState) -> dict[str, Any]:
         return {"cards": list(state.cards), "history": list(state.history)}
@@ -195,21 +201,55 @@ class BoolTakingTinyGame(TinyGame):
         return super().apply(state, int(action))
 
 
+class InPlaceBoolTakingTinyGame(TinyGame):
+    """Broken: ``apply_in_place`` (a search's fast path) reads its action with ``int()``, so
+    ``True`` is action 1 there while ``apply`` refuses it."""
+
+    SPEC = replace(TinyGame.SPEC, id="tiny-bool-taking-in-place")
+
+    def apply_in_place(self, state: TinyState, action: int) -> TinyState:
+        return super().apply_in_place(state, int(action))
+
+
+class ChattyTinyWording(TinyWording):
+    """Broken: the game log tells every seat which card was dealt."""
+
+    def event_text(self, state: TinyState, action: int, seat: int | None) -> str | None:
+        if self.game.current_player(state) == CHANCE:
+            return f"seat {len(state.cards)} is dealt card {action}"
+        return super().event_text(state, action, seat)
+
+
 class ChattyTinyGame(TinyGame):
     """Broken: the game log tells every seat which card was dealt."""
 
     SPEC = replace(TinyGame.SPEC, id="tiny-chatty")
-
-    def event_text(self, state: TinyState, action: int, seat: int | None) -> str | None:
-        if self.current_player(state) == CHANCE:
-            return f"seat {len(state.cards)} is dealt card {action}"
-        return super().event_text(state, action, seat)
+    WORDING = ChattyTinyWording
 
 
 @dataclass(frozen=True)
 class DiscardState:
     cards: tuple[int, ...]
     discards: tuple[int, ...]
+
+
+class DiscardWording(Wording[DiscardState]):
+    """Tiny Discard in words."""
+
+    def action_to_str(self, state: DiscardState, action: int) -> str:
+        if self.game.current_player(state) == CHANCE:
+            return f"deal seat {len(state.cards) // 2}: card {action}"
+        return f"discard card {action}"
+
+    def event_text(self, state: DiscardState, action: int, seat: int | None) -> str | None:
+        self.game.check_seat(seat)
+        player = self.game.current_player(state)
+        if player == CHANCE:
+            dealt_to = len(state.cards) // 2
+            return f"you are dealt card {action}" if dealt_to == seat else f"seat {dealt_to} is dealt a card"
+        if player == seat:
+            return f"you: discard card {action}"
+        return f"seat {player} discards a card face-down"
 
 
 class DiscardTinyGame(Game[DiscardState]):
@@ -228,6 +268,7 @@ class DiscardTinyGame(Game[DiscardState]):
         min_utility=0.0,
         max_utility=1.0,
     )
+    WORDING = DiscardWording
 
     def initial_state(self) -> DiscardState:
         return DiscardState(cards=(), discards=())
@@ -279,21 +320,6 @@ class DiscardTinyGame(Game[DiscardState]):
         ]
         return DiscardState(cards=tuple(cards), discards=tuple(discards))
 
-    def action_to_str(self, state: DiscardState, action: int) -> str:
-        if self.current_player(state) == CHANCE:
-            return f"deal seat {len(state.cards) // 2}: card {action}"
-        return f"discard card {action}"
-
-    def event_text(self, state: DiscardState, action: int, seat: int | None) -> str | None:
-        self.check_seat(seat)
-        player = self.current_player(state)
-        if player == CHANCE:
-            dealt_to = len(state.cards) // 2
-            return f"you are dealt card {action}" if dealt_to == seat else f"seat {dealt_to} is dealt a card"
-        if player == seat:
-            return f"you: discard card {action}"
-        return f"seat {player} discards a card face-down"
-
     def state_to_json(self, state: DiscardState) -> dict[str, Any]:
         return {"cards": list(state.cards), "discards": list(state.discards)}
 
@@ -304,28 +330,44 @@ class DiscardTinyGame(Game[DiscardState]):
             raise StateFormatError(f"bad tiny discard state: {exc}") from exc
 
 
+class TrueStateWording(DiscardWording):
+    """Broken: the log decides what to name from the true state's alternatives, so a seat whose
+    hand holds one value (a pair) has its face-down discard named to everyone."""
+
+    def event_text(self, state: DiscardState, action: int, seat: int | None) -> str | None:
+        self.game.check_seat(seat)
+        player = self.game.current_player(state)
+        if player == seat:
+            return f"you: {self.action_to_str(state, action)}"
+        seen = self.game.observe(self.game.apply(state, action), seat)
+        twins = (a for a in self.game.legal_actions(state) if a != action)
+        if any(self.game.observe(self.game.apply(state, a), seat) == seen for a in twins):
+            return None if player == CHANCE else f"seat {player} acted"
+        return f"{'chance' if player == CHANCE else f'seat {player}'}: {self.action_to_str(state, action)}"
+
+
 class TrueStateWordingTinyGame(DiscardTinyGame):
     """Broken: the log decides what to name from the true state's alternatives, so a seat whose
     hand holds one value (a pair) has its face-down discard named to everyone."""
 
     SPEC = replace(DiscardTinyGame.SPEC, id="tiny-true-state-wording")
+    WORDING = TrueStateWording
 
-    def event_text(self, state: DiscardState, action: int, seat: int | None) -> str | None:
-        self.check_seat(seat)
-        player = self.current_player(state)
-        if player == seat:
-            return f"you: {self.action_to_str(state, action)}"
-        seen = self.observe(self.apply(state, action), seat)
-        twins = (a for a in self.legal_actions(state) if a != action)
-        if any(self.observe(self.apply(state, a), seat) == seen for a in twins):
-            return None if player == CHANCE else f"seat {player} acted"
-        return f"{'chance' if player == CHANCE else f'seat {player}'}: {self.action_to_str(state, action)}"
+
+class SeatTrustingWording(TinyWording):
+    """Broken: the log words any seat number it is given."""
+
+    def event_text(self, state: TinyState, action: int, seat: int | None) -> str | None:
+        if self.game.current_player(state) == CHANCE:
+            return f"seat {len(state.cards)} is dealt a card"
+        return f"seat {self.game.current_player(state)}: {ACTIONS[action]}"
 
 
 class SeatTrustingTinyGame(TinyGame):
     """Broken: ``observe`` indexes with any seat number, so seat -1 reads the last seat's card."""
 
     SPEC = replace(TinyGame.SPEC, id="tiny-seat-trusting")
+    WORDING = SeatTrustingWording
 
     def observe(self, state: TinyState, seat: int | None) -> Observation:
         over = self.is_terminal(state)
@@ -334,11 +376,6 @@ class SeatTrustingTinyGame(TinyGame):
             for i, c in enumerate(state.cards)
         ]
         return {"seat": seat, "dealt": len(state.cards), "cards": cards, "history": list(state.history)}
-
-    def event_text(self, state: TinyState, action: int, seat: int | None) -> str | None:
-        if self.current_player(state) == CHANCE:
-            return f"seat {len(state.cards)} is dealt a card"
-        return f"seat {self.current_player(state)}: {ACTIONS[action]}"
 
 
 class EventTellingTinyGame(TinyGame):

@@ -16,6 +16,7 @@ from typing import Any
 
 from shadowtable.bots.random_bot import RandomBot
 from shadowtable.core.errors import (
+    BotError,
     IllegalActionError,
     InvalidActionError,
     InvalidSeatError,
@@ -25,7 +26,7 @@ from shadowtable.core.errors import (
 from shadowtable.core.game import CHANCE, TERMINAL, Game, normalise_notation
 from shadowtable.core.record import GameRecord, replay
 from shadowtable.core.rng import derived_rng, sample_outcome
-from shadowtable.core.runner import play_game
+from shadowtable.core.runner import Session, play_game
 
 
 class ConformanceFailure(AssertionError):
@@ -132,18 +133,16 @@ def integer_actions(value: int) -> list[object]:
 
 def check_action_types(game: Game[Any], state: Any, legal: list[int], where: str) -> None:
     """Actions that are not integers raise :class:`IllegalActionError` from every entry point
-    (``apply``, ``apply_unchecked``, ``apply_recorded``, ``check_legal``) and change nothing, on
-    either build; an integer of another type (NumPy's) is the action of its value; a non-``str``
-    given to ``parse_action`` raises :class:`InvalidActionError`."""
+    (``apply``, ``apply_unchecked``, ``apply_in_place``, ``apply_recorded``, ``check_legal`` and
+    the runner's :meth:`~shadowtable.core.runner.Session.apply`) and change nothing, on either
+    build; a bot that chooses one is refused with :class:`BotError`; an integer of another type
+    (NumPy's) is the action of its value through every entry point; a non-``str`` given to
+    ``parse_action`` raises :class:`InvalidActionError`."""
     before = _canonical(game.state_to_json(state))
     value = legal[0]
-    entries: list[tuple[str, Callable[[object], object]]] = [
-        ("apply", lambda a: game.apply(state, a)),  # type: ignore[arg-type]
-        ("apply_unchecked", lambda a: game.apply_unchecked(state, a)),  # type: ignore[arg-type]
-        ("apply_recorded", lambda a: game.apply_recorded(state, a)),  # type: ignore[arg-type]
-        ("check_legal", lambda a: game.check_legal(state, a)),
-    ]
-    for name, call in entries:
+    owned = _owned_copy(game, state)
+    session = _session_at(game, state)
+    for name, call in _entry_points(game, state, owned, session):
         for action in non_integer_actions(value):
             try:
                 call(action)
@@ -152,18 +151,13 @@ def check_action_types(game: Game[Any], state: Any, legal: list[int], where: str
             except Exception as exc:  # noqa: BLE001 - any other outcome is the failure reported
                 _fail(where, f"{name}({action!r}) raised {type(exc).__name__}, not IllegalActionError: {exc}")
             _fail(where, f"{name}({action!r}) was accepted: only an integer is an action")
-    expected = _canonical(game.state_to_json(game.apply(state, value)))
-    for action in integer_actions(value):
-        try:
-            after = game.apply(state, action)  # type: ignore[arg-type]
-            reached = _canonical(game.state_to_json(after))
-        except Exception as exc:  # noqa: BLE001 - reported as the failure
-            _fail(where, f"apply({action!r}) raised {type(exc).__name__}: {exc}; it is action {value}")
-        if reached != expected:
-            _fail(where, f"apply({action!r}) reached another state than apply({value})")
+    if _canonical(game.state_to_json(owned)) != before or session.state is not state or session.actions:
+        _fail(where, "apply_in_place or the runner changed the state for an action of another type")
+    _check_bot_action_types(game, state, value, where, session)
+    _check_integer_types(game, state, value, where, session)
     for text in (value, None):
         try:
-            game.parse_action(state, text)  # type: ignore[arg-type]
+            game.words.parse_action(state, text)  # type: ignore[arg-type]
         except InvalidActionError:
             continue
         except Exception as exc:  # noqa: BLE001 - reported as the failure
@@ -171,6 +165,104 @@ def check_action_types(game: Game[Any], state: Any, legal: list[int], where: str
         _fail(where, f"parse_action({text!r}) was accepted: notation is text")
     if _canonical(game.state_to_json(state)) != before:
         _fail(where, "an action of another type changed the state")
+
+
+def _owned_copy(game: Game[Any], state: Any) -> Any:
+    """A copy of ``state`` that only the caller holds (for ``apply_in_place``)."""
+    return game.state_from_json(json.loads(json.dumps(game.state_to_json(state))))
+
+
+def _session_at(game: Game[Any], state: Any) -> Session:
+    """A runner's session (seeded, every seat decided from outside) standing at ``state``."""
+    return _reset(Session(game, [None] * game.players, 0), state)
+
+
+def _reset(session: Session, state: Any, bots: list[Any] | None = None) -> Session:
+    """``session`` standing at ``state`` again with no action recorded (and ``bots``, if given)."""
+    session.state, session.actions = state, []
+    if bots is not None:
+        session.bots = bots
+    return session
+
+
+def _entry_points(
+    game: Game[Any], state: Any, owned: Any, session: Session
+) -> list[tuple[str, Callable[[object], object]]]:
+    """Every way to hand an action to ``game`` at ``state`` (``owned``: a copy for in-place use)."""
+    return [
+        ("apply", lambda a: game.apply(state, a)),
+        ("apply_unchecked", lambda a: game.apply_unchecked(state, a)),
+        ("apply_in_place", lambda a: game.apply_in_place(owned, a)),
+        ("apply_recorded", lambda a: game.apply_recorded(state, a)),
+        ("apply_recorded(checked=False)", lambda a: game.apply_recorded(state, a, checked=False)),
+        ("check_legal", lambda a: game.check_legal(state, a)),
+        ("Session.apply", lambda a: session.apply(a)),
+        ("Session.apply(checked=False)", lambda a: session.apply(a, checked=False)),
+    ]
+
+
+class _ChoosingBot:
+    """A bot that chooses ``action`` whatever it is offered."""
+
+    name = "chooser"
+
+    def __init__(self, action: object) -> None:
+        self.action = action
+
+    def choose(self, game: Game[Any], seat: int, observation: Any, legal: list[int], rng: random.Random) -> object:
+        return self.action
+
+
+def _check_bot_action_types(game: Game[Any], state: Any, value: int, where: str, session: Session) -> None:
+    """The runner refuses a bot's choice that is not an integer with :class:`BotError`."""
+    player = game.current_player(state)
+    if player < 0:
+        return
+    for action in non_integer_actions(value):
+        _reset(session, state, [_ChoosingBot(action)] * game.players)
+        try:
+            session.step()
+        except BotError:
+            if session.state is not state or session.actions:
+                _fail(where, f"the runner changed the game for a bot's choice {action!r}")
+            continue
+        except Exception as exc:  # noqa: BLE001 - reported as the failure
+            _fail(where, f"a bot's choice {action!r} raised {type(exc).__name__}, not BotError: {exc}")
+        _fail(where, f"the runner took a bot's choice {action!r}: only an integer is an action")
+
+
+def _check_integer_types(game: Game[Any], state: Any, value: int, where: str, session: Session) -> None:
+    """An integer of another type is the action of its value through every entry point."""
+    expected = _canonical(game.state_to_json(game.apply(state, value)))
+    for action in integer_actions(value):
+        _reset(session, state, [None] * game.players)
+        for name, call in _integer_entry_points(game, state, session, action):
+            try:
+                after = _canonical(game.state_to_json(call()))
+            except Exception as exc:  # noqa: BLE001 - reported as the failure
+                _fail(where, f"{name}({action!r}) raised {type(exc).__name__}: {exc}; it is action {value}")
+            if after != expected:
+                _fail(where, f"{name}({action!r}) reached another state than apply({value})")
+        if session.actions != [value] or type(session.actions[0]) is not int:
+            _fail(where, f"the runner recorded {session.actions!r} for {action!r}, not the plain int {value}")
+
+
+def _integer_entry_points(
+    game: Game[Any], state: Any, session: Session, action: Any
+) -> list[tuple[str, Callable[[], Any]]]:
+    """Each entry point called with ``action``, returning the state it reached."""
+
+    def through_session() -> Any:
+        session.apply(action)
+        return session.state
+
+    return [
+        ("apply", lambda: game.apply(state, action)),
+        ("apply_unchecked", lambda: game.apply_unchecked(state, action)),
+        ("apply_in_place", lambda: game.apply_in_place(_owned_copy(game, state), action)),
+        ("apply_recorded", lambda: game.apply_recorded(state, action)[0]),
+        ("Session.apply", through_session),
+    ]
 
 
 def check_json_roundtrip(game: Game[Any], state: Any, where: str) -> None:
@@ -205,12 +297,12 @@ def check_notation(game: Game[Any], state: Any, legal: list[int], where: str) ->
     """Every legal action has distinct notation that parses back to it."""
     seen: dict[str, int] = {}
     for action in legal:
-        text = game.action_to_str(state, action)
+        text = game.words.action_to_str(state, action)
         key = normalise_notation(text)
         if key in seen:
             _fail(where, f"actions {seen[key]} and {action} share notation {text!r}")
         seen[key] = action
-        parsed = game.parse_action(state, text)
+        parsed = game.words.parse_action(state, text)
         if parsed != action:
             _fail(where, f"parse_action({text!r}) gave {parsed}, expected {action}")
 
@@ -241,7 +333,7 @@ def check_event_text(game: Game[Any], state: Any, legal: list[int], where: str, 
         texts: dict[str, tuple[int, str | None]] = {}
         for action in options:
             seen = _canonical(game.observe(after[action], seat))
-            text = game.event_text(state, action, seat)
+            text = game.words.event_text(state, action, seat)
             if seen in texts and texts[seen][1] != text:
                 _fail(where, f"seat {seat} reads {texts[seen][1]!r} and {text!r} for indistinguishable actions")
             texts.setdefault(seen, (action, text))
@@ -353,7 +445,7 @@ def check_seats_validated(game: Game[Any], state: Any, where: str) -> None:
     for bad in (-1, -game.players, game.players, 10**30, True, "0", 0.0):
         for name, call in (
             ("observe", lambda seat: game.observe(state, seat)),
-            ("event_text", lambda seat: game.event_text(state, action, seat)),
+            ("event_text", lambda seat: game.words.event_text(state, action, seat)),
         ):
             try:
                 call(bad)
@@ -374,10 +466,10 @@ def _said_to_actor(game: Game[Any], state: Any, legal: list[int], probes: list[s
     """Everything the seat to move is told when it decides: each legal action's words, how they
     are grouped, the previews of the first three, and the answer (action or typed error) to each
     probe text and to an action id that is not legal."""
-    said = [game.action_to_str(state, a) for a in legal]
-    said.append(_canonical(game.choice_groups(state)))
-    said += [_canonical(game.preview(state, a)) for a in legal[:3]]
-    said += [_outcome(partial(game.parse_action, state, text)) for text in probes]
+    said = [game.words.action_to_str(state, a) for a in legal]
+    said.append(_canonical(game.words.choice_groups(state)))
+    said += [_canonical(game.words.preview(state, a)) for a in legal[:3]]
+    said += [_outcome(partial(game.words.parse_action, state, text)) for text in probes]
     bound = game.spec.num_distinct_actions
     said.append(_outcome(lambda: game.apply(state, bound)))
     return said
@@ -396,24 +488,24 @@ def check_resampling(game: Game[Any], state: Any, action: int, where: str, sampl
     player = game.current_player(state)
     legal = game.legal_actions(state)
     after, events = game.apply_recorded(state, action)
-    probes = ["no such action", *(game.action_to_str(state, a) for a in legal[:3])]
+    probes = ["no such action", *(game.words.action_to_str(state, a) for a in legal[:3])]
     illegal = next((a for a in range(game.spec.num_distinct_actions) if a not in set(legal)), None)
     if player >= 0 and illegal is not None:
-        probes.append(game.action_to_str(state, illegal))
+        probes.append(game.words.action_to_str(state, illegal))
     for seat in [None, *range(game.players)]:
         obs = game.observe(state, seat)
         text = _canonical(obs)
-        shown = game.render(obs)
-        help_text = game.rules_help(obs)
+        shown = game.words.render(obs)
+        help_text = game.words.rules_help(obs)
         seen_after = _canonical(game.observe(after, seat))
-        line = game.told(state, action, events, seat)
+        line = game.words.told(state, action, events, seat)
         told = _said_to_actor(game, state, legal, probes) if seat == player else []
         for k in range(samples):
             sampled = game.determinize(obs, random.Random(k))
             again = game.observe(sampled, seat)
             if _canonical(again) != text:
                 _fail(where, f"seat {seat}: observation of a resampled state differs")
-            if game.render(again) != shown or game.rules_help(again) != help_text:
+            if game.words.render(again) != shown or game.words.rules_help(again) != help_text:
                 _fail(where, f"seat {seat}: render or rules help differs on a resampled state")
             if seat == player and _said_to_actor(game, sampled, game.legal_actions(sampled), probes) != told:
                 _fail(where, f"seat {seat}: legal-action words or error messages differ on a resampled state")
@@ -425,7 +517,7 @@ def check_resampling(game: Game[Any], state: Any, action: int, where: str, sampl
                 twin_after, twin_events = game.apply_recorded(sampled, twin, checked=seat == player)
                 if _canonical(game.observe(twin_after, seat)) != seen_after:
                     continue
-                other = game.told(sampled, twin, twin_events, seat)
+                other = game.words.told(sampled, twin, twin_events, seat)
                 if other != line:
                     _fail(
                         where,

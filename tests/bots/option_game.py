@@ -11,13 +11,21 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from shadowtable.core import CHANCE, TERMINAL, Game, GameSpec, Observation
+from shadowtable.core import CHANCE, TERMINAL, Game, GameSpec, Observation, Wording
 
 State = tuple[int, ...]
 """``(key, seat 0's action, seat 1's action)``, as far as played."""
 
 
+class NumberWording(Wording[State]):
+    """Each action in words is its number."""
+
+    def action_to_str(self, state: State, action: int) -> str:
+        return str(action)
+
+
 class HiddenOptionGame(Game[State]):
+    WORDING = NumberWording
     SPEC = GameSpec(
         id="hidden-option",
         name="Hidden Option",
@@ -62,9 +70,6 @@ class HiddenOptionGame(Game[State]):
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         key = observation["key"] if observation["key"] is not None else rng.randrange(2)
         return (key, *observation["moves"]) if observation["dealt"] else ()
-
-    def action_to_str(self, state: State, action: int) -> str:
-        return str(action)
 
     def state_to_json(self, state: State) -> dict[str, Any]:
         return {"state": list(state)}

@@ -13,13 +13,21 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from shadowtable.core import CHANCE, TERMINAL, Game, GameSpec, Observation
+from shadowtable.core import CHANCE, TERMINAL, Game, GameSpec, Observation, Wording
 
 COIN = 2
 """The index of the coin toss in a state ``(secret, guess, coin)``."""
 
 
+class NumberWording(Wording[tuple[int, ...]]):
+    """Each action in words is its number."""
+
+    def action_to_str(self, state: tuple[int, ...], action: int) -> str:
+        return str(action)
+
+
 class SecretGuessGame(Game[tuple[int, ...]]):
+    WORDING = NumberWording
     SPEC = GameSpec(
         id="secret-guess",
         name="Secret Guess",
@@ -63,9 +71,6 @@ class SecretGuessGame(Game[tuple[int, ...]]):
 
     def determinize(self, observation: Observation, rng: random.Random) -> tuple[int, ...]:
         return tuple(rng.randrange(2) if a is None else a for a in observation["moves"])
-
-    def action_to_str(self, state: tuple[int, ...], action: int) -> str:
-        return str(action)
 
     def state_to_json(self, state: tuple[int, ...]) -> dict[str, Any]:
         return {"moves": list(state)}

@@ -13,15 +13,26 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shadowtable.core import Game, Observation
+from shadowtable.core import Game, Observation, Wording
 
 
 class LeakError(AssertionError):
     """The bot touched a state that did not come from its own observation."""
 
 
+class SpyWording(Wording[Any]):
+    """The wrapped game's notation, for states the spy handed out only."""
+
+    game: ProvenanceSpy
+
+    def action_to_str(self, state: Any, action: int) -> str:
+        return self.game.inner.words.action_to_str(self.game._known(state), action)
+
+
 class ProvenanceSpy(Game[Any]):
     """Wraps ``inner`` for one decision of the seat that observed ``observation``."""
+
+    WORDING = SpyWording
 
     def __init__(self, inner: Game[Any], observation: Observation) -> None:
         self.SPEC = inner.spec
@@ -41,7 +52,7 @@ class ProvenanceSpy(Game[Any]):
 
     def reference(self) -> dict[str, Any]:
         """The printed material (what a game's own bots read of it) never depends on a state."""
-        return self.inner.reference()
+        return self.inner.words.reference()
 
     def _known(self, state: Any) -> Any:
         if id(state) not in self.handed_out:
@@ -75,9 +86,6 @@ class ProvenanceSpy(Game[Any]):
 
     def observe(self, state: Any, seat: int | None) -> Observation:
         return self.inner.observe(self._known(state), seat)
-
-    def action_to_str(self, state: Any, action: int) -> str:
-        return self.inner.action_to_str(self._known(state), action)
 
     def initial_state(self) -> Any:
         raise LeakError("bot built a fresh initial state instead of determinizing")

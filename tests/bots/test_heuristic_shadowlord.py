@@ -55,7 +55,7 @@ def bot_says(game: ShadowlordGame, state: State, bot: ShadowlordHeuristicBot | N
     seat = game.current_player(state)
     chooser = bot or ShadowlordHeuristicBot()
     action = chooser.choose(game, seat, game.observe(state, seat), game.legal_actions(state), random.Random(0))
-    return game.action_to_str(state, action)
+    return game.words.action_to_str(state, action)
 
 
 # -- information and determinism -----------------------------------------------------------------
@@ -140,7 +140,7 @@ def play_until(
             action = pick(state.stack[-1], [o for o, _ in game.chance_outcomes(state)])
         else:
             action = bot.choose(game, player, game.observe(state, player), game.legal_actions(state), random.Random(0))
-            taken.append(game.action_to_str(state, action))
+            taken.append(game.words.action_to_str(state, action))
         state = game.apply(state, action)
     raise AssertionError("the stop condition was never reached")
 
@@ -205,7 +205,7 @@ def test_after_the_last_battle_sets_a_strong_reward_aside_then_ends_the_turn() -
     while state.cur == RED:  # never loops: each placement shrinks the Attack Hand
         assert len(taken) < 6
         taken.append(bot_says(game, state))
-        state = game.apply(state, game.parse_action(state, taken[-1]))
+        state = game.apply(state, game.words.parse_action(state, taken[-1]))
     assert taken == ["place card 10 under Red Master", "end turn"]
 
 
@@ -230,11 +230,11 @@ def test_fights_when_clearly_stronger_and_proposes_a_truce_when_weak() -> None:
 def test_accepts_a_truce_only_when_the_defence_is_not_clearly_stronger() -> None:
     game = shadowlord(4)
     strong_defender = battle_board(game, 1, 6)
-    strong_defender = game.apply(strong_defender, game.parse_action(strong_defender, "propose truce in b4"))
+    strong_defender = game.apply(strong_defender, game.words.parse_action(strong_defender, "propose truce in b4"))
     assert game.current_player(strong_defender) == 1
     assert bot_says(game, strong_defender) == "refuse truce"
     weak_defender = battle_board(game, 5, 5)
-    weak_defender = game.apply(weak_defender, game.parse_action(weak_defender, "propose truce in b4"))
+    weak_defender = game.apply(weak_defender, game.words.parse_action(weak_defender, "propose truce in b4"))
     assert bot_says(game, weak_defender) == "accept truce"
 
 
@@ -247,7 +247,7 @@ def duel_commit(game: ShadowlordGame, red_ships: int, blue_portrait: Sequence[in
     give_portrait(state, warrior(BLUE), *blue_portrait)
     state = pending(game, state, Fight())
     for text in ("fight", "attack with Red Warrior", "defend with Blue Warrior"):
-        state = game.apply(state, game.parse_action(state, text))
+        state = game.apply(state, game.words.parse_action(state, text))
     while game.current_player(state) == CHANCE:
         state = draw(game, state, 0)
     assert isinstance(state.stack[-1], Commit) and game.current_player(state) == 0
@@ -269,7 +269,7 @@ def test_votes_no_when_the_shadow_hurts_itself_and_yes_when_it_hurts_another() -
     state = pending(game, state, PutToVote("place_shadow", shadow(8)))
     assert game.current_player(state) == 1
     assert bot_says(game, state) == "vote no"
-    state = game.apply(state, game.parse_action(state, "vote no"))
+    state = game.apply(state, game.words.parse_action(state, "vote no"))
     assert game.current_player(state) == 2
     assert bot_says(game, state) == "vote yes"
 
@@ -301,7 +301,7 @@ def test_rarely_offers_spare_zeros_for_a_four_and_refuses_such_an_offer() -> Non
     said = []
     for _ in range(6):
         said.append(bot_says(game, state))
-        state = game.apply(state, game.parse_action(state, said[-1]))
+        state = game.apply(state, game.words.parse_action(state, said[-1]))
     assert said == [
         "make offer to seat 1",
         "offer to give card 0",
@@ -318,7 +318,7 @@ def test_accepts_an_offer_that_favours_it() -> None:
     give_hand(state, 0, 7, 10)
     state = pending(game, state, Build(0))
     for text in ("make offer to seat 1", "offer to give card 10", "offer to give card 7", "send offer"):
-        state = game.apply(state, game.parse_action(state, text))
+        state = game.apply(state, game.words.parse_action(state, text))
     assert bot_says(game, state) == "accept offer"
 
 

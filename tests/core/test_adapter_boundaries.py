@@ -4,7 +4,7 @@ Scanned on the source (``ast``): no module outside ``games/<id>/`` imports a gam
 rules or state; a game's adapters (heuristic bot, evaluation, encoder, boards) import neither
 its context nor its rules nor reads any ``ctx`` attribute, and no module outside the games reads
 a game's ``ctx``.
-Adapters read the seat's observation, ``Game.reference()`` (through the game's ``printed``
+Adapters read the seat's observation, ``game.words.reference()`` (through the game's ``printed``
 tables), the spec and options, and the game's public modules (actions, content, ...).
 Tests may import anything.
 """

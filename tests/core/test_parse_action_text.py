@@ -41,7 +41,7 @@ def states(game_id: str, players: int) -> tuple[Game[Any], list[Any]]:
 
 def _check(game: Game[Any], state: Any, text: str) -> None:
     try:
-        action = game.parse_action(state, text)
+        action = game.words.parse_action(state, text)
     except (InvalidActionError, IllegalActionError) as exc:
         assert quote_input(text) in str(exc)
         assert len(str(exc)) < 12 * QUOTE_LIMIT  # never the whole of a long input
@@ -79,7 +79,7 @@ def test_any_text_parses_to_a_legal_action_or_a_typed_error(game_id: str, player
 def test_legal_notation_with_any_text_around_it(game_id: str, players: int, data: Any) -> None:
     game, found = states(game_id, players)
     state = data.draw(st.sampled_from(found), label="state")
-    notation = data.draw(st.sampled_from([game.action_to_str(state, a) for a in game.legal_actions(state)]))
+    notation = data.draw(st.sampled_from([game.words.action_to_str(state, a) for a in game.legal_actions(state)]))
     text = data.draw(st.text(max_size=3)) + notation + data.draw(st.text(max_size=3))
     _check(game, state, text)
 
@@ -97,18 +97,18 @@ def test_an_action_id_in_ascii_digits_still_works(game_id: str, players: int) ->
     game, found = states(game_id, players)
     for state in found:
         legal = game.legal_actions(state)
-        by_text = {game.action_to_str(state, a).strip().lower() for a in legal}
+        by_text = {game.words.action_to_str(state, a).strip().lower() for a in legal}
         for action in legal[:5]:
             if str(action) not in by_text:  # an id that is not also some action's notation
-                assert game.parse_action(state, str(action)) == action
-                assert game.parse_action(state, f" 0{action} ") == action
+                assert game.words.parse_action(state, str(action)) == action
+                assert game.words.parse_action(state, f" 0{action} ") == action
 
 
 def test_error_messages_quote_at_most_80_characters_of_the_input() -> None:
     game, found = states("shadow-planet", 4)
     long_text = "x" * 5000
     with pytest.raises(InvalidActionError) as info:
-        game.parse_action(found[1], long_text)
+        game.words.parse_action(found[1], long_text)
     message = str(info.value)
     assert "x" * (QUOTE_LIMIT - 1) + "\u2026" in message and "x" * QUOTE_LIMIT not in message
     assert len(message) < 2 * QUOTE_LIMIT

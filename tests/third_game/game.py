@@ -1,4 +1,5 @@
-"""``TinyStackGame``: the Game protocol, each method delegating to the template's modules."""
+"""``TinyStackGame``: the game declared on the kernel (:class:`~shadowtable.core.kernel_game.KernelGame`),
+each hook delegating to the template's modules."""
 
 from __future__ import annotations
 
@@ -6,14 +7,15 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from shadowtable.core import CHANCE, TERMINAL, Game, GameSpec, Observation, StateFormatError
-from shadowtable.core.events import Event
+from shadowtable.core import GameSpec, Observation
 from shadowtable.core.kernel import Kernel
-from third_game import checks, narration, notation, observe, render, summary
+from shadowtable.core.kernel_game import KernelGame
+from third_game import checks, observe, summary
 from third_game.content import VALUES
 from third_game.rules import RULEBOOK
 from third_game.setup import initial_state
 from third_game.state import State
+from third_game.wording import TinyStackWording
 
 KERNEL: Kernel[None, State] = Kernel(RULEBOOK, is_over=lambda s: s.over)
 
@@ -31,31 +33,21 @@ SPEC = GameSpec(
 )
 
 
-class TinyStackGame(Game[State]):
+class TinyStackGame(KernelGame[None, State]):
     """Each seat is dealt a secret card, then bets or passes; the highest bettor's card wins."""
 
     SPEC = SPEC
 
-    def initial_state(self) -> State:
-        state = initial_state(self.players)
-        KERNEL.prepare(None, state)
-        return state
+    KERNEL = KERNEL
+    WORDING = TinyStackWording
 
-    def current_player(self, state: State) -> int:
-        seat = KERNEL.current_player(state)
-        return TERMINAL if seat is None else CHANCE if seat == -1 else seat
+    def new_state(self) -> State:
+        return initial_state(self.players)
 
-    def legal_actions(self, state: State) -> list[int]:
-        return KERNEL.legal_actions(None, state)
-
-    def chance_outcomes(self, state: State) -> list[tuple[int, float]]:
-        return KERNEL.chance_outcomes(None, state)
-
-    def apply(self, state: State, action: int) -> State:
-        return KERNEL.apply(None, state, action)
-
-    def apply_recorded(self, state: State, action: int, *, checked: bool = True) -> tuple[State, list[Event]]:
-        return KERNEL.apply_recorded(None, state, action, checked=checked)
+    def load_state(self, data: Mapping[str, Any]) -> State:
+        stack = [RULEBOOK.task_from_json(task) for task in data["stack"]]
+        lists = [list(data[name]) for name in ("deck", "cards", "bets", "winners")]
+        return State(*lists, bool(data["over"]), stack)
 
     def returns(self, state: State) -> list[float]:
         return [1.0 if state.over and seat in state.winners else 0.0 for seat in range(self.players)]
@@ -65,38 +57,6 @@ class TinyStackGame(Game[State]):
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         return observe.determinize(KERNEL, observation, rng, self.players)
-
-    def render(self, observation: Observation) -> str:
-        return render.render(observation)
-
-    def event_text(self, state: State, action: int, seat: int | None) -> str | None:
-        return narration.event_text(KERNEL.top(state), action, self.check_seat(seat))
-
-    def rules_help(self, observation: Observation) -> str:
-        return narration.rules_help(str(observation["pending"]["rule"]))
-
-    def action_to_str(self, state: State, action: int) -> str:
-        return notation.action_to_str(KERNEL.top(state), action)
-
-    def action_from_str(self, state: State, text: str) -> int | None:
-        return notation.action_from_str(KERNEL.top(state), text)
-
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        try:
-            stack = [RULEBOOK.task_from_json(task) for task in data["stack"]]
-            return State(
-                list(data["deck"]),
-                list(data["cards"]),
-                list(data["bets"]),
-                list(data["winners"]),
-                bool(data["over"]),
-                stack,
-            )
-        except (KeyError, TypeError) as exc:
-            raise StateFormatError(f"bad tiny-stack state: {exc}") from exc
 
     def conservation_errors(self, state: State) -> list[str]:
         return checks.conservation_errors(state)

@@ -40,7 +40,7 @@ def _shadowlord_at(stop: object, seed: int = 3) -> Table:
 
 
 def _many_choices(game: object, state: object) -> bool:
-    groups = game.choice_groups(state)  # type: ignore[attr-defined]
+    groups = game.words.choice_groups(state)  # type: ignore[attr-defined]
     return sum(len(g["actions"]) for g in groups) > 8 and any(len(g["actions"]) > 1 for g in groups)
 
 
@@ -76,7 +76,7 @@ def test_a_highlighted_choice_shows_the_card_text_and_what_follows() -> None:
     while not scout.is_over():
         state = scout.state
         if scout.current_player == 0 and any(
-            game.action_to_str(state, a).startswith("play ") and game.preview(state, a)
+            game.words.action_to_str(state, a).startswith("play ") and game.words.preview(state, a)
             for a in game.legal_actions(state)
         ):
             break
@@ -86,9 +86,9 @@ def test_a_highlighted_choice_shows_the_card_text_and_what_follows() -> None:
         session.apply(action)
     table = Table(session, [0])
     state = session.state
-    play = next(a for a in game.legal_actions(state) if game.action_to_str(state, a).startswith("play "))
-    card = int(game.action_to_str(state, play).rsplit("#", 1)[1])
-    card_text = game.reference()["cards"][card]["text"]
+    play = next(a for a in game.legal_actions(state) if game.words.action_to_str(state, a).startswith("play "))
+    card = int(game.words.action_to_str(state, play).rsplit("#", 1)[1])
+    card_text = game.words.reference()["cards"][card]["text"]
 
     async def scenario() -> None:
         app = PlayApp(table)

@@ -85,7 +85,7 @@ def test_the_log_holds_the_whole_game_and_scrolls() -> None:
                 await pilot.pause()
             lines = table.log(0)
             assert len(lines) > 8
-            first = next(line for s, a in table.history if (line := table.game.event_text(s, a, 0)))
+            first = next(line for s, a in table.history if (line := table.game.words.event_text(s, a, 0)))
             assert lines[0] == first
             shown = _text(app, "#log-text").split("\n")
             assert shown == lines
@@ -132,7 +132,7 @@ def test_the_rules_panel_shows_the_whole_quote() -> None:
     scout = Session(game, [RandomBot() for _ in range(3)], 3)
     while not scout.is_over():
         player = scout.current_player
-        if player >= 0 and len(game.rules_help(game.observe(scout.state, player)) or "") > 1000:
+        if player >= 0 and len(game.words.rules_help(game.observe(scout.state, player)) or "") > 1000:
             break
         scout.step()
     assert not scout.is_over()
@@ -140,7 +140,7 @@ def test_the_rules_panel_shows_the_whole_quote() -> None:
     for action in scout.actions:
         session.apply(action)
     table = Table(session, [0, 1, 2])
-    help_text = game.rules_help(table.observation(session.current_player))
+    help_text = game.words.rules_help(table.observation(session.current_player))
     assert help_text is not None
 
     async def scenario() -> None:

@@ -282,7 +282,7 @@ def test_every_decision_of_a_game_has_its_places(players: int, seed: int) -> Non
         seat = game.current_player(state)
         if seat < 0:
             continue
-        words = {game.action_to_str(state, a).split(" ")[0] for a in game.legal_actions(state)}
+        words = {game.words.action_to_str(state, a).split(" ")[0] for a in game.legal_actions(state)}
         if words - COMMON:  # the common card plays and picks are covered by the test above
             verbs |= check(game, state, seat, terminal)["verbs"]
     assert {"go", "enter", "resolve", "seat", "marker", "cancel", "advance"} <= verbs

@@ -44,5 +44,5 @@ def replay_records(settings: ReplaySettings) -> None:
             f"{len(record.actions)} actions, {status}"
         )
         if settings.show or seat is not None:
-            typer.echo(game.render(game.observe(state, seat)))
+            typer.echo(game.words.render(game.observe(state, seat)))
     typer.echo(f"{len(records)} record(s) replayed identically")

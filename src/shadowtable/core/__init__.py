@@ -21,6 +21,7 @@ from shadowtable.core.registry import available_games, game_class, make, registe
 from shadowtable.core.rng import derive_seed, derived_rng, sample_outcome
 from shadowtable.core.runner import play_game
 from shadowtable.core.spec import GameSpec, OptionSpec
+from shadowtable.core.wording import Wording
 
 __all__ = [
     "CHANCE",
@@ -43,6 +44,7 @@ __all__ = [
     "StateFormatError",
     "UnknownGameError",
     "UnknownOptionError",
+    "Wording",
     "available_games",
     "derive_seed",
     "derived_rng",

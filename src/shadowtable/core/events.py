@@ -83,6 +83,6 @@ def game_log(game: Game[Any], actions: Sequence[int], seat: int | None) -> list[
     state = game.initial_state()
     for action in actions:
         new, events = game.apply_recorded(state, action)
-        told.extend(game.told(state, action, events, seat))
+        told.extend(game.words.told(state, action, events, seat))
         state = new
     return told

@@ -10,13 +10,17 @@ from __future__ import annotations
 import operator
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Mapping
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from shadowtable.core.errors import IllegalActionError, InvalidActionError, InvalidSeatError
-from shadowtable.core.events import Event, visible
+from shadowtable.core.errors import IllegalActionError, InvalidSeatError
+from shadowtable.core.events import Event
 from shadowtable.core.rng import sample_outcome
 from shadowtable.core.spec import GameSpec
+
+if TYPE_CHECKING:
+    from shadowtable.core.wording import Wording
 
 CHANCE = -1
 """``current_player`` at a chance node."""
@@ -34,10 +38,15 @@ class Game(ABC, Generic[S]):
     """A configured game: a spec, a player count and resolved options.
 
     Subclasses set the class attribute ``SPEC`` and implement the abstract methods.  States are
-    treated as immutable: :meth:`apply` returns a new state and never changes its input.
+    treated as immutable: :meth:`apply` returns a new state and never changes its input.  This
+    is the engine surface (dynamics, information, serialisation, checks); what a person reads
+    (notation, log lines, rendering, rules help, choices in words, previews, the printed
+    reference) is behind :attr:`words`, an instance of the game's ``WORDING`` class
+    (:class:`~shadowtable.core.wording.Wording`).
     """
 
     SPEC: GameSpec
+    WORDING: ClassVar[type[Wording[Any]]]
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
         self.players = self.SPEC.check_players(players)
@@ -52,6 +61,11 @@ class Game(ABC, Generic[S]):
     def spec(self) -> GameSpec:
         """The declared specification (id, version, sizes, utility range, options)."""
         return self.SPEC
+
+    @cached_property
+    def words(self) -> Wording[S]:
+        """The game in words (:class:`~shadowtable.core.wording.Wording`), made once."""
+        return self.WORDING(self)
 
     # -- dynamics -------------------------------------------------------------------------------
     @abstractmethod
@@ -82,21 +96,10 @@ class Game(ABC, Generic[S]):
         """:meth:`apply`, and the events the rules noted while carrying it out (every audience).
 
         Games on the kernel override it (:meth:`shadowtable.core.kernel.Kernel.apply_recorded`);
-        the default notes nothing beyond the action itself (see :meth:`told`).  ``checked=False``
+        the default notes nothing beyond the action itself (see
+        :meth:`~shadowtable.core.wording.Wording.told`).  ``checked=False``
         skips the legality check, for an action just taken from :meth:`legal_actions`."""
         return (self.apply(state, action) if checked else self.apply_unchecked(state, action)), []
-
-    def told(self, state: S, action: int, events: Sequence[Event], seat: int | None) -> list[dict[str, Any]]:
-        """What ``seat`` is told of ``action`` taken in ``state``: the action in words
-        (:meth:`event_text`), then the ``events`` it caused whose audience holds ``seat``."""
-        line = self.event_text(state, action, seat)
-        head = [] if line is None else [{"kind": "action", "text": line, "rule": "", "data": {}}]
-        return head + visible(events, seat)
-
-    def events(self, state: S, action: int, seat: int | None) -> list[dict[str, Any]]:
-        """What ``seat`` is told when ``action`` is taken in ``state`` (the state is unchanged)."""
-        self.check_seat(seat)
-        return self.told(state, action, self.apply_recorded(state, action)[1], seat)
 
     def apply_unchecked(self, state: S, action: int) -> S:
         """:meth:`apply` without the legality check, for an action just taken from
@@ -159,12 +162,6 @@ class Game(ABC, Generic[S]):
     def determinize(self, observation: Observation, rng: random.Random) -> S:
         """A full state consistent with everything the observing seat knows."""
 
-    def render(self, observation: Observation) -> str:
-        """A readable text rendering of an observation."""
-        import json
-
-        return json.dumps(observation, indent=2, sort_keys=True)
-
     def observation_schema(self, kind: str) -> dict[str, Any] | None:
         """The JSON Schema of an observation of ``kind`` (``"seat"`` or ``"spectator"``).
 
@@ -198,121 +195,6 @@ class Game(ABC, Generic[S]):
             shown = repr(seat) if len(repr(seat)) <= 20 else repr(seat)[:20] + "..."
             raise InvalidSeatError(f"seat must be between 0 and {self.players - 1} (or None: a spectator), got {shown}")
         return seat
-
-    def event_text(self, state: S, action: int, seat: int | None) -> str | None:
-        """How ``action`` taken in ``state`` reads to ``seat`` in a game log (``None``: not shown).
-
-        What a reader is told must follow from what that reader knows, never from the true state.
-        This default is safe for every game: the seat that decided reads its own notation; every
-        other reader learns only that the seat acted, and chance outcomes are not shown. Games
-        override it to say more, naming only what the reader's observation reveals; the
-        conformance suite's resampling check (:func:`shadowtable.testing.check_resampling`)
-        holds them to it.
-        """
-        self.check_seat(seat)
-        player = self.current_player(state)
-        if player == seat:
-            return f"you: {self.action_to_str(state, action)}"
-        return None if player == CHANCE else f"seat {player} acted"
-
-    def rules_help(self, observation: Observation) -> str:
-        """The rule that applies to the decision in ``observation``, quoted with its section."""
-        return ""
-
-    def reference(self) -> dict[str, Any]:
-        """The printed material of the game as JSON data (card texts, board, how each role wins),
-        keyed by the ids and names observations use; nothing in it is secret (empty by default).
-        It never changes during a game: a front end fetches it once (games work it out once and
-        return the same object: do not change it)."""
-        return {}
-
-    # -- choices --------------------------------------------------------------------------------
-    def action_group(self, state: S, action: int) -> str | None:
-        """The label of the group ``action`` belongs to among the choices of ``state`` (``None``:
-        shown on its own).  Games group actions that differ only in a detail ("place a Power Card
-        under a portrait"), so a front end offers one choice that then asks for the detail."""
-        return None
-
-    def choice_groups(self, state: S) -> list[dict[str, Any]]:
-        """The legal actions of the seat to decide, in words, grouped (:meth:`action_group`):
-        ``[{"label": ..., "actions": [{"id": ..., "text": ...}, ...]}, ...]`` in the order of
-        their first action; an action on its own is a group labelled with its own words.  Empty
-        at a chance node or once the game is over."""
-        if self.current_player(state) < 0:
-            return []
-        groups: dict[str, list[dict[str, Any]]] = {}
-        for action in self.legal_actions(state):
-            text = self.action_to_str(state, action)
-            groups.setdefault(self.action_group(state, action) or text, []).append({"id": action, "text": text})
-        return [{"label": label, "actions": actions} for label, actions in groups.items()]
-
-    def preview(self, state: S, action: int) -> dict[str, Any] | None:
-        """What comes next if the seat to decide takes ``action``, without changing ``state``:
-        ``{"prompt": ..., "choices": [words, ...]}`` when that seat goes on with the same decision
-        at once (where a Move card lets it go, which movements follow), else ``None`` (chance,
-        another seat or another step comes first, or the game ends).  Raises
-        :class:`IllegalActionError` for an illegal action."""
-        player = self.current_player(state)
-        if player < 0:
-            return None
-        after = self.apply(state, action)
-        if self.current_player(after) != player:
-            return None
-        pending = self.observe(after, player).get("pending") or {}
-        if not isinstance(pending, dict):
-            return None
-        # Only within the same decision (more Move cards, more moves, more cards placed): a new
-        # step may start with automatic work that reveals what the seat does not know yet.
-        if pending.get("kind") != (self.observe(state, player).get("pending") or {}).get("kind"):
-            return None
-        prompt = str(pending.get("prompt") or "")
-        choices = [self.action_to_str(after, a) for a in self.legal_actions(after)]
-        return {"prompt": prompt, "choices": choices, **self.preview_details(after)}
-
-    def preview_details(self, after: S) -> dict[str, Any]:
-        """What a game adds to a :meth:`preview` from the state the action would lead to (the
-        same seat still deciding); empty by default."""
-        return {}
-
-    # -- notation -------------------------------------------------------------------------------
-    @abstractmethod
-    def action_to_str(self, state: S, action: int) -> str:
-        """Readable notation for a decision or chance outcome in ``state``."""
-
-    def action_from_str(self, state: S, text: str) -> int | None:
-        """Map notation to an action id regardless of legality, or ``None`` if unknown.
-
-        Games override this so that :meth:`parse_action` can tell unknown text
-        (:class:`InvalidActionError`) from a known but illegal action (:class:`IllegalActionError`).
-        """
-        return None
-
-    def parse_action(self, state: S, text: str) -> int:
-        """The legal action (or chance outcome) whose notation (or id in ASCII digits) is ``text``.
-
-        Any other text raises :class:`IllegalActionError` (a known action, not legal now) or
-        :class:`InvalidActionError` (anything else); the message quotes at most
-        :data:`QUOTE_LIMIT` characters of ``text``.  Anything but a ``str`` raises
-        :class:`InvalidActionError` (an action id is passed to :meth:`apply` as an ``int``).
-        """
-        if not isinstance(text, str):
-            raise InvalidActionError(f"action text must be a str, got {type(text).__name__}")
-        wanted = normalise_notation(text)
-        legal = self.legal_actions(state)
-        for action in legal:
-            if normalise_notation(self.action_to_str(state, action)) == wanted:
-                return action
-        known = self.action_from_str(state, text)
-        if known is not None:
-            raise IllegalActionError(f"{quote_input(text)} is not legal now")
-        # An action id: ASCII digits only, compared as text. str.isdigit() also accepts "²" and "①",
-        # which int() rejects, and int() refuses numbers of more than 4,300 digits.
-        if wanted.isascii() and wanted.isdigit():
-            by_id = {str(action): action for action in legal}
-            number = wanted.lstrip("0") or "0"
-            if number in by_id:
-                return by_id[number]
-        raise InvalidActionError(f"{quote_input(text)} is not a legal action here")
 
     # -- serialisation --------------------------------------------------------------------------
     @abstractmethod

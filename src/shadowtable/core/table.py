@@ -293,14 +293,14 @@ class SeatView:
 
 def choices_of(game: Game[Any], state: Any) -> tuple[Choice, ...]:
     """The legal actions of the seat to decide, with their notation."""
-    return tuple(Choice(action, game.action_to_str(state, action)) for action in game.legal_actions(state))
+    return tuple(Choice(action, game.words.action_to_str(state, action)) for action in game.legal_actions(state))
 
 
 def groups_of(game: Game[Any], state: Any) -> tuple[ChoiceGroup, ...]:
     """The legal actions grouped (:meth:`Game.choice_groups`)."""
     return tuple(
         ChoiceGroup(group["label"], tuple(Choice(a["id"], a["text"]) for a in group["actions"]))
-        for group in game.choice_groups(state)
+        for group in game.words.choice_groups(state)
     )
 
 
@@ -564,7 +564,7 @@ class Table:
         """Tell each of ``channels`` step number ``index``: a new version when its reader is told
         an event or sees a change."""
         for audience, channel in channels.items():
-            told = self.game.told(step.before, step.action, step.events, audience)
+            told = self.game.words.told(step.before, step.action, step.events, audience)
             seen = encode(self.game.observe(step.after, audience))
             if told or seen != channel.last:
                 channel.add(told, index)

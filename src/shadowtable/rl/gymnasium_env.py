@@ -107,7 +107,7 @@ class ShadowTableEnv(gym.Env[Any, Any]):
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.session is None:
             return None
-        return self.game.render(self.game.observe(self.session.state, self.seat))
+        return self.game.words.render(self.game.observe(self.session.state, self.seat))
 
 
 def _register() -> None:

@@ -312,7 +312,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         self._core = self._core.after(action_id(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return self._core.game.action_to_str(self._core.state, int(action))
+        return self._core.game.words.action_to_str(self._core.state, int(action))
 
     def is_terminal(self) -> bool:
         return self._core.game.is_terminal(self._core.state)
@@ -348,7 +348,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return SpielState(self.get_game(), _Core(game, sampled, origin=(seat, self._core)))
 
     def __str__(self) -> str:
-        return self._core.game.render(self._core.game.observe(self._core.state, None))
+        return self._core.game.words.render(self._core.game.observe(self._core.state, None))
 
     def __reduce__(self) -> tuple[Callable[..., SpielState], tuple[str, int, str]]:
         """Pickles and copies go through OpenSpiel's own serialisation (``serialize``: the

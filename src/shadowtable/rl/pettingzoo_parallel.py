@@ -127,7 +127,7 @@ class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return self.game.render(self.game.observe(self.state, None))
+        return self.game.words.render(self.game.observe(self.state, None))
 
     def close(self) -> None:
         pass

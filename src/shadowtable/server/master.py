@@ -70,7 +70,7 @@ def decide(table: Table, seat: int, act: Act) -> Move:
     """The move ``act`` makes for ``seat`` (checked by :func:`refusal` first);
     :class:`~shadowtable.core.errors.ShadowTableError` for an action the rules refuse."""
     state = table.live.state
-    action = act.action if act.action is not None else table.game.parse_action(state, act.notation or "")
+    action = act.action if act.action is not None else table.game.words.parse_action(state, act.notation or "")
     steps = plan(table.game, state, seat, action)
     changes: dict[str, Any] = {}
     left = spent_clock(table, seat)

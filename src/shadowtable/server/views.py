@@ -23,7 +23,7 @@ def to_decide(game: Game[Any], state: Any, seat: int | None) -> bool:
 
 def legal_words(game: Game[Any], state: Any) -> list[list[Any]]:
     """``[[action id, words], ...]`` for the seat to decide."""
-    return [[action, game.action_to_str(state, action)] for action in game.legal_actions(state)]
+    return [[action, game.words.action_to_str(state, action)] for action in game.legal_actions(state)]
 
 
 def choice_groups(game: Game[Any], state: Any) -> list[dict[str, Any]]:

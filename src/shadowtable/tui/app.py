@@ -120,7 +120,7 @@ class PlayApp(App[None]):
         self.spectator_seat = spectator_seat
         self.shown_seat: int | None = None
         self.handing_over = False
-        self.reference = table.game.reference()
+        self.reference = table.game.words.reference()
         self.open_group: str | None = None
         """The group of choices opened (its label), or ``None``: the top-level list."""
 
@@ -207,7 +207,7 @@ class PlayApp(App[None]):
         self.query_one("#board-text", Static).update(board(game, observation))
         self.query_one("#status", Static).update(Text(self._status_line(seat)))
         self._fill_choices()
-        rules = game.rules_help(observation) or "No rule text for this moment."
+        rules = game.words.rules_help(observation) or "No rule text for this moment."
         goal = how_to_win(self.reference, observation)
         self.query_one("#help-text", Static).update(Text(f"{rules}\n\n{goal}" if goal else rules))
         self.query_one("#help", VerticalScroll).scroll_home(animate=False)

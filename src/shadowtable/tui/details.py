@@ -61,9 +61,9 @@ def mentioned(reference: dict[str, Any], text: str) -> list[str]:
 def action_details(game: Game[Any], reference: dict[str, Any], state: Any, action: int) -> str:
     """What a person should know before choosing ``action``: what it names (card texts, costs),
     then what would come next (:meth:`Game.preview`)."""
-    words = game.action_to_str(state, action)
+    words = game.words.action_to_str(state, action)
     lines = [words, *mentioned(reference, words)]
-    preview = game.preview(state, action)
+    preview = game.words.preview(state, action)
     if preview is not None:
         if preview.get("reach"):
             lines.append("With these Move points you could reach: " + ", ".join(preview["reach"]))

@@ -16,7 +16,7 @@ from shadowtable.tui.boards import board
 
 
 class ReplayApp(App[None]):
-    """Shows ``game.render(game.observe(state, seat))`` for each step of a record."""
+    """Shows ``game.words.render(game.observe(state, seat))`` for each step of a record."""
 
     CSS = "#board { border: round $primary; padding: 0 1; } #log { height: 8; border: round $panel; }"
     BINDINGS = [
@@ -54,7 +54,7 @@ class ReplayApp(App[None]):
         state = self.states[self.index]
         self.query_one("#board-text", Static).update(board(self.game, self.game.observe(state, self.seat)))
         events = [
-            self.game.event_text(self.states[i], self.actions[i], self.seat)
+            self.game.words.event_text(self.states[i], self.actions[i], self.seat)
             for i in range(max(0, self.index - 6), self.index)
         ]
         header = f"step {self.index} of {len(self.actions)}"

@@ -63,7 +63,7 @@ class Table:
         """The person's legal actions grouped (:meth:`Game.choice_groups`); empty when no person decides."""
         if not self.session.awaits_outside_decision():
             return []
-        return self.game.choice_groups(self.session.state)
+        return self.game.words.choice_groups(self.session.state)
 
     def step_automatic(self) -> bool:
         """Take one chance or bot step if one is due; returns whether it did."""
@@ -91,7 +91,7 @@ class Table:
         """Apply the action written in notation; raises a typed error and changes nothing if bad."""
         if not self.session.awaits_outside_decision():
             raise IllegalActionError("it is not a person's turn")
-        action = self.game.parse_action(self.session.state, text)
+        action = self.game.words.parse_action(self.session.state, text)
         self.play(action)
         return action
 

@@ -68,7 +68,7 @@ def board_stylesheet_text(name: str) -> str | None:
 
 def text_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
     """The board of a game with no browser board of its own: its text rendering."""
-    text = game.render(message["obs"])
+    text = game.words.render(message["obs"])
     board = render("text_board.html", text=text, name=game.spec.name)
     return BoardHtml(board=board, panel="", goal="")
 
@@ -146,7 +146,7 @@ def action_groups(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 def rule_help(game: Game[Any], message: dict[str, Any]) -> dict[str, str] | None:
     """The rule that applies to the decision now, quoted with its section."""
-    text = game.rules_help(message["obs"]).strip()
+    text = game.words.rules_help(message["obs"]).strip()
     if not text:
         return None
     section, _, quote = text.partition("\n\n")

@@ -42,7 +42,7 @@ class Table:
     def do(self, *texts: str) -> Table:
         """Apply each action given by its notation."""
         for text in texts:
-            action = self.game.parse_action(self.state, text)
+            action = self.game.words.parse_action(self.state, text)
             self.state = self.game.apply(self.state, action)
             self.check()
         return self
@@ -52,7 +52,7 @@ class Table:
         return self
 
     def legal_text(self) -> list[str]:
-        return [self.game.action_to_str(self.state, a) for a in self.game.legal_actions(self.state)]
+        return [self.game.words.action_to_str(self.state, a) for a in self.game.legal_actions(self.state)]
 
     def chance_lowest(self, limit: int = 1000) -> Table:
         """Resolve chance nodes with their lowest outcome until a decision."""

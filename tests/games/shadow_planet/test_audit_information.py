@@ -18,7 +18,7 @@ def test_revealed_messages_cards_are_seen_by_everyone_then_removed_unseen() -> N
     for k, card in enumerate(order):
         before = t.s
         for seat in (None, 0, 1, 2):
-            assert t.game.event_text(before, card, seat) == f"reveal Messages: {t.game.ctx.content.short(card)}"
+            assert t.game.words.event_text(before, card, seat) == f"reveal Messages: {t.game.ctx.content.short(card)}"
         t.reveal(card)
         if k < len(order) - 1:
             assert t.game.observe(t.s, 1)["reveal_cards"] == order[: k + 1]
@@ -27,7 +27,7 @@ def test_revealed_messages_cards_are_seen_by_everyone_then_removed_unseen() -> N
         assert obs["reveal_cards"] == order and obs["last_reveal"] == [3, 1, 0, 0, 2]
         assert obs["zones"]["removed"] == 6
         assert all(c not in obs["private"] for c in order)
-    assert "Last Messages reveal: " in t.game.render(t.game.observe(t.s, 2))
+    assert "Last Messages reveal: " in t.game.words.render(t.game.observe(t.s, 2))
 
 
 def test_a_state_saved_without_reveal_cards_still_loads() -> None:

@@ -36,7 +36,7 @@ def record(t: Table, *texts: str) -> list[Event]:
     """Apply each action (by notation) while recording; every event noted, in order."""
     events: list[Event] = []
     for text in texts:
-        action = t.game.parse_action(t.state, text)
+        action = t.game.words.parse_action(t.state, text)
         t.state, noted = t.game.apply_recorded(t.state, action)
         events.extend(noted)
     return events
@@ -145,15 +145,15 @@ def test_equal_counts_cancel_out_and_depleted_decks_are_named() -> None:
 def test_a_face_down_discard_names_its_card_only_to_the_discarder() -> None:
     t = at_discards()
     before = t.state
-    action = t.game.parse_action(before, "discard Move (Move 1) #92")
+    action = t.game.words.parse_action(before, "discard Move (Move 1) #92")
     t.state, events = t.game.apply_recorded(before, action)
-    own = t.game.told(before, action, events, 0)
+    own = t.game.words.told(before, action, events, 0)
     assert any("#92" in e["text"] and e["data"].get("card") == 92 for e in own)
     for seat in (1, 2, None):
-        told = t.game.told(before, action, events, seat)
+        told = t.game.words.told(before, action, events, seat)
         assert all("#92" not in e["text"] and "Move (Move 1)" not in e["text"] for e in told), told
         assert all("card" not in e["data"] and "name" not in e["data"] for e in told)
-    public = [e for e in t.game.told(before, action, events, 1) if e["kind"] == "discard"]
+    public = [e for e in t.game.words.told(before, action, events, 1) if e["kind"] == "discard"]
     assert public and public[0]["text"] == (
         "seat 0 discards a card from John Vargo's Gear face down to the Messages pile"
     )
@@ -272,7 +272,7 @@ def test_a_swap_names_the_cards_only_to_the_two_players() -> None:
     t.chance_lowest()
     t.do("done", "play Scrap Metal (Repair 1) #37", "seat 2", "give Fight (Attack 1) #97")
     before = t.state
-    action = t.game.parse_action(before, "give Axe (Attack 1) #109")
+    action = t.game.words.parse_action(before, "give Axe (Attack 1) #109")
     t.state, events = t.game.apply_recorded(before, action)
     swaps = of(events, "swap")
     assert {e.seats for e in swaps} == {(0, 2), (1,)}
@@ -282,9 +282,9 @@ def test_a_swap_names_the_cards_only_to_the_two_players() -> None:
         "seat 0 and seat 2 swap a card (Scrap Metal): "
         "seat 0 gives Fight (Attack 1) #97, seat 2 gives Axe (Attack 1) #109"
     )
-    for e in t.game.told(before, action, events, 1):
+    for e in t.game.words.told(before, action, events, 1):
         assert "#97" not in e["text"] and "#109" not in e["text"] and "given" not in e["data"]
-    assert any(e["kind"] == "swap" for e in t.game.told(before, action, events, 1))
+    assert any(e["kind"] == "swap" for e in t.game.words.told(before, action, events, 1))
 
 
 # -- The end of the game: why it ended, who was whom, who wins -------------------------------------

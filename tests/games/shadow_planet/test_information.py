@@ -71,9 +71,9 @@ def test_states_differing_only_in_hidden_cards_look_the_same() -> None:
 
 def test_render_shows_only_the_observation() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
-    text1 = t.game.render(t.game.observe(t.s, 1))
+    text1 = t.game.words.render(t.game.observe(t.s, 1))
     assert "Smoking" not in text1 and "Fight" not in text1  # John's hand is hidden from seat 1
-    text0 = t.game.render(t.game.observe(t.s, 0))
+    text0 = t.game.words.render(t.game.observe(t.s, 0))
     assert "Smoking" in text0 and "Countdown 12" in text0
 
 
@@ -89,10 +89,10 @@ def test_illegal_notation_is_rejected_without_leaking() -> None:
     from shadowtable.core import IllegalActionError, InvalidActionError
 
     with pytest.raises(IllegalActionError) as err:
-        t.game.parse_action(t.s, "play Space Suit (Move 5) #20")
+        t.game.words.parse_action(t.s, "play Space Suit (Move 5) #20")
     assert "E/Rico" not in str(err.value)
     with pytest.raises(InvalidActionError):
-        t.game.parse_action(t.s, "fly to the moon")
+        t.game.words.parse_action(t.s, "fly to the moon")
 
 
 def test_a_number_that_is_not_a_seat_is_refused() -> None:

@@ -187,4 +187,4 @@ def test_summary_reports_the_trajectory_and_identities() -> None:
         "threat": 2,
     }
     assert [row["identity"] for row in summary["seats"]] == ["John Vargo", "Jenna Scott", "Nikke Larsson"]
-    assert "Game over" in t.game.render(t.game.observe(t.s, 0))
+    assert "Game over" in t.game.words.render(t.game.observe(t.s, 0))

@@ -97,7 +97,7 @@ def test_rules_help_quotes_the_rulebook_for_each_decision_kind() -> None:
     while not session.is_over():
         if session.current_player >= 0:
             observation = game.observe(session.state, session.current_player)
-            seen[observation["pending"]["kind"]] = game.rules_help(observation)
+            seen[observation["pending"]["kind"]] = game.words.rules_help(observation)
         session.step()
     assert seen["pick_character"].startswith("Playing a Round > 1. Control Phase")
     assert "II. Search" in seen["reorder"] and "III. Get" in seen["play_get_cards"]

@@ -149,7 +149,7 @@ HEARD: list[Event] = []
 def do(g: ShadowlordGame, s: State, text: str) -> State:
     """Apply the legal action whose notation is ``text`` (its events go to :data:`HEARD`)."""
     assert g.current_player(s) != CHANCE, f"chance node pending: {s.stack[-1]}"
-    new, events = g.apply_recorded(s, g.parse_action(s, text))
+    new, events = g.apply_recorded(s, g.words.parse_action(s, text))
     HEARD.extend(events)
     return new
 
@@ -183,7 +183,7 @@ def top(s: State) -> Any:
 
 def texts(g: ShadowlordGame, s: State) -> list[str]:
     s.legal = None  # scenario tests change states by hand between listings
-    return [g.action_to_str(s, a) for a in g.legal_actions(s)]
+    return [g.words.action_to_str(s, a) for a in g.legal_actions(s)]
 
 
 def settled(s: State) -> bool:

@@ -134,7 +134,11 @@ def test_loose_ships_nobody_defends_are_destroyed_with_their_number() -> None:
     s = pending(g, s, Fight())
     s = do(g, s, "challenge loose ships")
     while type(top(s)) is not Hold:
-        s = do(g, s, "send nobody" if "send nobody" in [g.action_to_str(s, a) for a in g.legal_actions(s)] else "done")
+        s = do(
+            g,
+            s,
+            "send nobody" if "send nobody" in [g.words.action_to_str(s, a) for a in g.legal_actions(s)] else "done",
+        )
     [destroyed] = heard(None, "loose")
     assert destroyed["data"] == {"galaxy": C4, "colour": BLUE, "destroyed": 3}
     assert "3 loose blue Space Ship(s) in c4 are destroyed" in destroyed["text"]

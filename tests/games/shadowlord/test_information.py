@@ -59,17 +59,17 @@ def test_determinize_keeps_the_observation_and_samples_the_rest() -> None:
 def test_notation_round_trips_and_known_illegal_text_raises() -> None:
     g, s = sample_state()
     for action in g.legal_actions(s):
-        assert g.parse_action(s, g.action_to_str(s, action)) == action
+        assert g.words.parse_action(s, g.words.action_to_str(s, action)) == action
     with pytest.raises(IllegalActionError):
-        g.parse_action(s, "ship to Blue Warrior")
+        g.words.parse_action(s, "ship to Blue Warrior")
     with pytest.raises(InvalidActionError):
-        g.parse_action(s, "fly to the moon")
+        g.words.parse_action(s, "fly to the moon")
 
 
 def test_chance_outcomes_are_readable() -> None:
     g = game(4)
     s = pending(g, board(g), DrawToHand(0))
-    assert [g.action_to_str(s, a) for a in g.legal_actions(s)] == [
+    assert [g.words.action_to_str(s, a) for a in g.legal_actions(s)] == [
         "draw Power Card: 0",
         "draw Power Card: 2",
         "draw Power Card: 4",
@@ -93,7 +93,7 @@ def test_state_json_round_trip_and_bad_input() -> None:
 
 def test_render_draws_the_board_as_a_grid() -> None:
     g, s = sample_state()
-    text = g.render(g.observe(s, 0))
+    text = g.words.render(g.observe(s, 0))
     lines = text.splitlines()
     assert lines[0].startswith("+") and lines[0].count("+") == 6
     assert "FORT" in text and "rW:2" in text and "Your Attack Hand (seat 0): Power Cards 7, 10" in text
@@ -126,8 +126,8 @@ def test_apply_never_mutates_its_input() -> None:
     before = g.state_to_json(s)
     g.apply(
         s,
-        g.parse_action(s, "ship to Red Warrior")
-        if "ship to Red Warrior" in [g.action_to_str(s, a) for a in g.legal_actions(s)]
+        g.words.parse_action(s, "ship to Red Warrior")
+        if "ship to Red Warrior" in [g.words.action_to_str(s, a) for a in g.legal_actions(s)]
         else g.legal_actions(s)[0],
     )
     do(g, s, "end building")

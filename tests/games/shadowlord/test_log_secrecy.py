@@ -26,8 +26,8 @@ def one_value_hand(g: ShadowlordGame) -> State:
 
 
 def lines(g: ShadowlordGame, s: State, text: str) -> dict[int | None, str | None]:
-    action = g.parse_action(s, text)
-    return {seat: g.event_text(s, action, seat) for seat in [None, *range(g.players)]}
+    action = g.words.parse_action(s, text)
+    return {seat: g.words.event_text(s, action, seat) for seat in [None, *range(g.players)]}
 
 
 def test_a_card_placed_from_a_one_value_hand_is_named_to_its_owner_only() -> None:
@@ -43,7 +43,7 @@ def test_a_card_discarded_for_ships_is_public_as_the_ships_it_gives() -> None:
     s = one_value_hand(g)
     said = lines(g, s, "discard for ships 7")
     assert said[1] == said[None] == "seat 0: discard for ships 7"
-    after = g.apply(s, g.parse_action(s, "discard for ships 7"))
+    after = g.apply(s, g.words.parse_action(s, "discard for ships 7"))
     assert g.observe(after, 1)["public"]["pool"] == 7
 
 
@@ -65,7 +65,7 @@ def test_a_stolen_card_is_named_to_the_thief_and_the_victim_only() -> None:
     give_hand(s, 2, 4)
     s = pending(g, s, StealCard(2, 1))
     outcome = g.legal_actions(s)[0]
-    said = {seat: g.event_text(s, outcome, seat) for seat in [None, 0, 1, 2, 3]}
+    said = {seat: g.words.event_text(s, outcome, seat) for seat in [None, 0, 1, 2, 3]}
     assert said[0] == "you steal from seat 2: Power Card 4"
     assert said[2] == "seat 0 steals your Power Card 4"
     assert said[1] == said[3] == said[None] == "seat 0 steals a Power Card from seat 2"
@@ -80,7 +80,9 @@ def test_log_lines_do_not_change_with_cards_the_reader_cannot_see() -> None:
 
     def placements(state: State) -> set[str | None]:
         legal = g.legal_actions(state)
-        return {g.event_text(state, a, reader) for a in legal if g.action_to_str(state, a).startswith("place")}
+        return {
+            g.words.event_text(state, a, reader) for a in legal if g.words.action_to_str(state, a).startswith("place")
+        }
 
     expected = placements(s)
     assert len(expected) == 6 and not any("7" in str(text) for text in expected)
@@ -97,7 +99,7 @@ def test_a_secret_vote_is_not_named() -> None:
     s = board(g)
     s = pending(g, s, PutToVote("steal", 2))
     assert s.stack[-1] == Vote(1)
-    said = {a: g.event_text(s, a, 0) for a in g.legal_actions(s)}
+    said = {a: g.words.event_text(s, a, 0) for a in g.legal_actions(s)}
     assert set(said.values()) == {"seat 1 casts a secret vote"}
 
 
@@ -109,4 +111,4 @@ def test_a_seat_that_is_not_a_seat_is_refused_on_every_channel() -> None:
         with pytest.raises(InvalidSeatError):
             g.observe(s, bad)
         with pytest.raises(InvalidSeatError):
-            g.event_text(s, action, bad)
+            g.words.event_text(s, action, bad)

@@ -267,12 +267,12 @@ def test_after_the_vote_each_voter_still_sees_his_own_vote_and_only_his() -> Non
         assert last["passed"] is True and last["kind"] == "defect"
         assert last["votes"][seat] == mine
         assert all(v == -2 for k, v in enumerate(last["votes"]) if k not in (0, seat))
-        text = g.render(g.observe(s, seat))
+        text = g.words.render(g.observe(s, seat))
         assert f"Last Vote: Blue Warrior Defects to red: passed. You voted {'yes' if mine else 'no'}." in text
     for seat in (0, None):
         last = g.observe(s, seat)["public"]["last_vote"]
         assert last["votes"] == [-1, -2, -2, -2]
-        assert "You voted" not in g.render(g.observe(s, seat))
+        assert "You voted" not in g.words.render(g.observe(s, seat))
 
 
 def test_voting_is_suspended_with_two_players_left() -> None:

@@ -329,7 +329,7 @@ def test_rules_help_quotes_the_rulebook_for_the_pending_decision() -> None:
     while not session.is_over() and len(session.actions) < 400:
         if session.current_player >= 0:
             observation = game.observe(session.state, session.current_player)
-            seen[observation["pending"]["kind"]] = game.rules_help(observation)
+            seen[observation["pending"]["kind"]] = game.words.rules_help(observation)
         session.step()
     assert "Step 4 - Movement" in seen["move"] and "Characters can move a number of galaxy" in seen["move"]
     assert "Place Under a Character Portrait" in seen["move"]

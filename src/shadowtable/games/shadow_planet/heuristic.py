@@ -2,7 +2,7 @@
 
 It decides only from the seat's observation (typed: :class:`~.view.PlanetObservation`), the
 legal actions and the printed material (card types and values, Links, Sections) read from
-``game.reference()`` (:mod:`.printed`).  The strategy follows the
+``game.words.reference()`` (:mod:`.printed`).  The strategy follows the
 rulebook's "Game Strategy" sections:
 
 * every role aims its Markers at one *target* Character (the one it has fewest Markers of,

@@ -1,4 +1,4 @@
-"""The printed material of a configured game read back from ``Game.reference()`` as typed tables.
+"""The printed material of a configured game read back from ``game.words.reference()`` as typed tables.
 
 The heuristic bot, the encoder and both boards read the game through these tables (and the
 seat's observation), never through the rules' context: cards, Locations, Sections, Vehicles,
@@ -86,7 +86,7 @@ def _rows(rows: list[list[Any]]) -> tuple[tuple[Any, ...], ...]:
 
 
 def printed_from_reference(reference: Mapping[str, Any]) -> Printed:
-    """The typed tables of a reference (``Game.reference()``)."""
+    """The typed tables of a reference (``game.words.reference()``)."""
     t = reference["tables"]
     return Printed(
         types=tuple(t["types"]),
@@ -130,5 +130,5 @@ def printed(game: Game[Any]) -> Printed:
     """The typed tables of ``game``'s reference, read once per game."""
     found = _PRINTED.get(game)
     if found is None:
-        found = _PRINTED[game] = printed_from_reference(game.reference())
+        found = _PRINTED[game] = printed_from_reference(game.words.reference())
     return found

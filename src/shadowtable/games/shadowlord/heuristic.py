@@ -3,7 +3,7 @@
 It reads only the typed observation (:class:`~.view.LordObservation`): ``public`` (the board,
 counts), ``pending`` (the decision it faces and that decision's public data) and ``private``
 (its own Attack Hand and portrait cards), plus the printed material of the configured game
-(``game.reference()``, read as :class:`.printed.Printed`).  Decisions it
+(``game.words.reference()``, read as :class:`.printed.Printed`).  Decisions it
 does not recognise fall back to a safe default (``done`` when legal, otherwise a seeded random
 legal action).
 

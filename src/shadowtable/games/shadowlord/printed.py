@@ -1,4 +1,4 @@
-"""The printed material of a configured game read back from ``Game.reference()`` as typed tables.
+"""The printed material of a configured game read back from ``game.words.reference()`` as typed tables.
 
 The heuristic bot, the evaluation, the encoder and both boards read the game through these
 tables (and the seat's observation), never through the rules' context: every figure, galaxy and
@@ -66,7 +66,7 @@ class Printed:
 
 
 def printed_from_reference(reference: Mapping[str, Any], players: int) -> Printed:
-    """The typed tables of a reference (``Game.reference()``) for ``players`` seats."""
+    """The typed tables of a reference (``game.words.reference()``) for ``players`` seats."""
     board = reference["board"]
     figures = reference["figures"]
     return Printed(
@@ -99,5 +99,5 @@ def printed(game: Game[Any]) -> Printed:
     """The typed tables of ``game``'s reference, read once per game."""
     found = _PRINTED.get(game)
     if found is None:
-        found = _PRINTED[game] = printed_from_reference(game.reference(), game.players)
+        found = _PRINTED[game] = printed_from_reference(game.words.reference(), game.players)
     return found

@@ -2,7 +2,7 @@
 
 Figure codes and vote motions need names only (figures, colours, galaxies), so the rules, this
 rendering and the boards word them alike: the rules pass the content, the boards the printed
-tables read from ``Game.reference()`` (:mod:`.printed`)."""
+tables read from ``game.words.reference()`` (:mod:`.printed`)."""
 
 from __future__ import annotations
 

@@ -39,4 +39,4 @@ async def games() -> Catalogue:
 @router.get("/api/games/{game_id}/reference", responses=ERRORS)
 async def reference(game_id: Annotated[str, Path(max_length=64)], players: int = Query(ge=1, le=16)) -> Any:
     """The printed material of a game (cards, board, how each role wins): nothing secret."""
-    return make(game_id, players=players).reference()
+    return make(game_id, players=players).words.reference()

@@ -15,6 +15,6 @@ def board(game: Game[Any], observation: Observation) -> RenderableType:
     """The board as ``observation``'s seat sees it."""
     reference = manifest_of(type(game)).terminal_board
     if reference is None:
-        return Text(game.render(observation))
+        return Text(game.words.render(observation))
     drawn: RenderableType = load(reference)(game, observation)
     return drawn

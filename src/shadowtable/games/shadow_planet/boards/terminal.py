@@ -172,7 +172,7 @@ def shadow_planet_board(game: Game[Any], obs: Observation) -> RenderableType:
         locations_table(c, obs),
         players_table(c, obs),
         colours_line(c),
-        map_table(game.reference()),
+        map_table(game.words.reference()),
     ]
     outcome = outcome_panel(obs)
     if outcome is not None:

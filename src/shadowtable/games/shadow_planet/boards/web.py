@@ -1,7 +1,7 @@
 """The Shadow Planet board for the browser: the map of Gliese 667 as SVG, and the seat's panel.
 
 Everything drawn comes from the ``view`` message (``obs``, ``legal``, ``pending``), the printed
-material (``game.reference()``, read as :mod:`..printed` tables: names, Links, Sections) and the pure
+material (``game.words.reference()``, read as :mod:`..printed` tables: names, Links, Sections) and the pure
 decoding of action ids; never from a game state.
 
 The SVG is two layers with the same ``viewBox``: the drawing (``role="img"`` with ``<title>`` and
@@ -101,7 +101,7 @@ class _Decoder:
     """Names from the game's printed material, and the legal actions sorted by their place."""
 
     def __init__(self, game: Any, message: dict[str, Any]) -> None:
-        self.ref: dict[str, Any] = game.reference()
+        self.ref: dict[str, Any] = game.words.reference()
         c = printed(game)
         self.locations: list[str] = list(c.location_names)
         self.sections: list[str] = list(c.section_names)
@@ -591,7 +591,7 @@ def goal_text(game: Any, message: dict[str, Any]) -> str:
     objective = obs["objectives"][seat]
     if not isinstance(objective, int) or objective < 0:
         return ""
-    ref = game.reference()["objectives"][objective]
+    ref = game.words.reference()["objectives"][objective]
     role = ref["role"]
     return f"{ref['name']} ({role}): {_strategy(ref['goal'])} {WIN_SENTENCE.get(role, '')}".strip()
 

@@ -37,9 +37,9 @@ def split_grid(text: str) -> tuple[list[list[str]], list[str]]:
 
 def shadowlord_board(game: Game[Any], obs: Observation) -> RenderableType:
     """The galaxy grid with rings, ships, discs and control, then the turn, timer and hands."""
-    rows, rest = split_grid(game.render(obs))
+    rows, rest = split_grid(game.words.render(obs))
     if not rows:
-        return Text(game.render(obs))
+        return Text(game.words.render(obs))
     grid = Table(box=box.SQUARE, show_header=False, show_lines=True, expand=True, padding=(0, 0))
     for _ in rows[0]:
         grid.add_column(ratio=1, overflow="fold")
@@ -54,7 +54,7 @@ def shadowlord_board(game: Game[Any], obs: Observation) -> RenderableType:
 
 def legend(game: ShadowlordGame) -> Text:
     """What the grid's codes mean: colours, characters, ships and marks, by name."""
-    colours = game.reference()["colours"]
+    colours = game.words.reference()["colours"]
     named = ", ".join(f"{code} {name}" for code, name in zip(COLOUR_CODE, colours, strict=False))
     kinds = ", ".join(f"{code} {name}" for name, code in SHORT.items())
     return Text(

@@ -2,7 +2,7 @@
 vote, offers, outcome), built only from the seat's ``view`` message.
 
 Nothing here reads a game state: the message (``obs``, ``legal``, ``pending``), the printed
-reference (``game.reference()``, read as :mod:`..printed` tables: names, colours, the Alliances
+reference (``game.words.reference()``, read as :mod:`..printed` tables: names, colours, the Alliances
 of each seat, the board's geometry) and the pure decoding of action ids
 (:func:`shadowtable.games.shadowlord.actions.decode`) are all it uses.
 """
@@ -136,7 +136,7 @@ def render_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
     if not isinstance(game, ShadowlordGame):
         raise TypeError("render_board needs a Shadowlord! game")
     material = printed(game)
-    reference = game.reference()
+    reference = game.words.reference()
     obs = message["obs"]
     seat: int | None = obs.get("seat")
     legal: dict[int, str] = {int(a): str(w) for a, w in (message.get("legal") or [])}
