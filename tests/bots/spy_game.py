@@ -28,6 +28,10 @@ class SpyWording(Wording[Any]):
     def action_to_str(self, state: Any, action: int) -> str:
         return self.game.inner.words.action_to_str(self.game._known(state), action)
 
+    def build_reference(self) -> dict[str, Any]:
+        """The printed material (what a game's own bots read of it) never depends on a state."""
+        return self.game.inner.words.reference()
+
 
 class ProvenanceSpy(Game[Any]):
     """Wraps ``inner`` for one decision of the seat that observed ``observation``."""
@@ -49,10 +53,6 @@ class ProvenanceSpy(Game[Any]):
         if callable(value):
             raise LeakError(f"bot called {name!r}, which the spy does not check")
         return value
-
-    def reference(self) -> dict[str, Any]:
-        """The printed material (what a game's own bots read of it) never depends on a state."""
-        return self.inner.words.reference()
 
     def _known(self, state: Any) -> Any:
         if id(state) not in self.handed_out:
