@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from shadowtable.cli.errors import CliError
+from shadowtable.cli.errors import CliError, web_extra_missing
 
 account_app = typer.Typer(help="Look after the game server's player accounts.", no_args_is_help=True)
 
@@ -57,9 +57,7 @@ def reset_password(settings: ResetPasswordSettings) -> None:
         from shadowtable.server.config import ServerConfig
         from shadowtable.server.store import sqlite_file
     except ImportError as exc:
-        raise CliError(
-            f"accounts need the [web] extra ({exc.name} is missing): pip install 'shadowtable[web]'"
-        ) from exc
+        raise web_extra_missing("accounts need", exc) from exc
     target = ServerConfig(database=settings.database).database_url()
     path = sqlite_file(target)
     if path is not None and not path.is_file():

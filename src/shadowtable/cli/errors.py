@@ -14,6 +14,11 @@ class CliError(ShadowTableError):
     """A bad command-line argument."""
 
 
+def web_extra_missing(what: str, exc: ImportError) -> CliError:
+    """The error for a command whose server libraries (the [web] extra) are not installed."""
+    return CliError(f"{what} the [web] extra ({exc.name} is missing): pip install 'shadowtable[web]'")
+
+
 class _NeverRaised(Exception):
     """Stands in for a Click error class that this Click does not have."""
 

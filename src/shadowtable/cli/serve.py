@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from shadowtable.cli.errors import CliError
+from shadowtable.cli.errors import web_extra_missing
 
 
 def _setting(name: str, text: str, **limits: Any) -> Any:
@@ -160,9 +160,7 @@ def start_server(settings: ServeSettings) -> None:
         from shadowtable.server.run import ServeOptions
         from shadowtable.server.run import serve as run_server
     except ImportError as exc:
-        raise CliError(
-            f"the server needs the [web] extra ({exc.name} is missing): pip install 'shadowtable[web]'"
-        ) from exc
+        raise web_extra_missing("the server needs", exc) from exc
     run_server(
         ServeOptions(
             host=settings.host,
