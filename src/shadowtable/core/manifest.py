@@ -76,7 +76,7 @@ def load(reference: str) -> Any:
         raise ShadowTableError(f"cannot load adapter {reference!r}: {exc}") from exc
 
 
-def typed_view(game: object, observation_json: Mapping[str, Any]) -> Observation[Any, Any, Any]:
+def typed_view(game: object, observation_json: Mapping[str, object]) -> Observation[object, object, object]:
     """``game``'s typed observation (its manifest's ``view``) of ``game.observe(...)``'s JSON."""
     reference = manifest_of(type(game)).view
     if reference is None:
@@ -84,5 +84,5 @@ def typed_view(game: object, observation_json: Mapping[str, Any]) -> Observation
     view_class = load(reference)
     if not (isinstance(view_class, type) and issubclass(view_class, Observation)):
         raise ShadowTableError(f"the manifest 'view' {reference!r} is not an Observation class")
-    typed: Observation[Any, Any, Any] = view_class.from_json(dict(observation_json))
+    typed: Observation[object, object, object] = view_class.from_json(dict(observation_json))
     return typed

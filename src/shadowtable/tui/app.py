@@ -8,9 +8,9 @@ and the exact command that resumes it.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -304,7 +304,7 @@ class PlayApp(App[None]):
         if not self.handing_over:
             self.query_one("#actions", OptionList).focus()
 
-    def _play(self, move: Any) -> None:
+    def _play(self, move: Callable[[], object]) -> None:
         message = self.query_one("#message", Static)
         if self.handing_over or not self.table.session.awaits_outside_decision():
             message.update("Not your turn.")

@@ -74,7 +74,7 @@ def action_details(game: Game[Any], reference: dict[str, Any], state: Any, actio
     return "\n".join(lines)
 
 
-def how_to_win(reference: dict[str, Any], observation: Observation[Any, Any, Any] | None) -> str:
+def how_to_win(reference: dict[str, Any], observation: Observation[object, object, object] | None) -> str:
     """The viewer's goal: its secret Objective's (where its typed observation has ``objectives``
     per seat and it knows its own), else the game's (``observation`` ``None``: not typed)."""
     seat = None if observation is None else observation.seat

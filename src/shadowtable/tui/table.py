@@ -54,7 +54,7 @@ class Table:
         """The game's JSON observation of ``seat`` now."""
         return self.game.observe(self.session.state, seat)
 
-    def typed(self, observation: Observation) -> TypedObservation[Any, Any, Any] | None:
+    def typed(self, observation: Observation) -> TypedObservation[object, object, object] | None:
         """The typed view of ``observation`` (``None`` for a game whose manifest names none)."""
         if manifest_of(type(self.game)).view is None:
             return None

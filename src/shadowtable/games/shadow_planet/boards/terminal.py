@@ -11,7 +11,6 @@ from rich.table import Table
 from rich.text import Text
 
 from shadowtable.core.game import Game
-from shadowtable.core.observation import Observation
 from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 from shadowtable.games.shadow_planet.printed import Printed, printed
 from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetOutcome
@@ -201,7 +200,7 @@ def indicators_group(c: Printed, obs: PlanetObservation) -> Group:
     )
 
 
-def shadow_planet_board(game: Game[Any], obs: Observation[Any, Any, Any]) -> RenderableType:
+def shadow_planet_board(game: Game[Any], obs: object) -> RenderableType:
     """Everything a player at the table sees (its typed observation), drawn with Rich."""
     if not isinstance(game, ShadowPlanetGame):
         raise TypeError(f"the Shadow Planet board cannot draw {game.spec.id}")

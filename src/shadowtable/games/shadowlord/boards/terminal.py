@@ -10,7 +10,6 @@ from rich.table import Table
 from rich.text import Text
 
 from shadowtable.core.game import Game
-from shadowtable.core.observation import Observation
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.render import COLOUR_CODE, SHORT
 from shadowtable.games.shadowlord.view import LordObservation
@@ -37,7 +36,7 @@ def split_grid(text: str) -> tuple[list[list[str]], list[str]]:
     return rows, rest
 
 
-def shadowlord_board(game: Game[Any], obs: Observation[Any, Any, Any]) -> RenderableType:
+def shadowlord_board(game: Game[Any], obs: object) -> RenderableType:
     """The galaxy grid with rings, ships, discs and control, then the turn, timer and hands, of a
     seat's typed observation (drawn from the game's own text rendering of it)."""
     if not isinstance(obs, LordObservation):
