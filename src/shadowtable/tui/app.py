@@ -203,7 +203,7 @@ class PlayApp(App[None]):
 
     def _draw(self, seat: int | None) -> None:
         table, game = self.table, self.table.game
-        observation = table.view(seat).observation
+        observation = table.observation(seat)
         self.query_one("#board-text", Static).update(board(game, observation))
         self.query_one("#status", Static).update(Text(self._status_line(seat)))
         self._fill_choices()
