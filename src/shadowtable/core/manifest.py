@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shadowtable.core.errors import ShadowTableError
+from shadowtable.core.observation import Observation
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class Manifest:
 
     - ``heuristic_bot``: a class whose instances are :class:`shadowtable.bots.base.Bot`;
     - ``encoder``: a factory ``(game) -> Encoder`` of fixed-shape observation arrays;
-    - ``terminal_board``: ``(game, observation) -> rich renderable`` for the terminal app;
+    - ``terminal_board``: ``(game, typed observation) -> rich renderable`` for the terminal app;
     - ``web_board``: ``(game, view message) -> shadowtable.web.boards.BoardHtml`` for the browser;
     - ``evaluations``: name to ``(game, state) -> list[float]``, for search cut-offs;
     - ``gym_id``: the Gymnasium environment id registered for the game;
@@ -73,3 +74,15 @@ def load(reference: str) -> Any:
         return getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as exc:
         raise ShadowTableError(f"cannot load adapter {reference!r}: {exc}") from exc
+
+
+def typed_view(game: object, observation_json: Mapping[str, object]) -> Observation[object, object, object]:
+    """``game``'s typed observation (its manifest's ``view``) of ``game.observe(...)``'s JSON."""
+    reference = manifest_of(type(game)).view
+    if reference is None:
+        raise ShadowTableError(f"{type(game).__name__} names no typed observation (manifest 'view')")
+    view_class = load(reference)
+    if not (isinstance(view_class, type) and issubclass(view_class, Observation)):
+        raise ShadowTableError(f"the manifest 'view' {reference!r} is not an Observation class")
+    typed: Observation[object, object, object] = view_class.from_json(dict(observation_json))
+    return typed
