@@ -12,9 +12,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from shadowtable.core.errors import ShadowTableError
+
+if TYPE_CHECKING:
+    from shadowtable.core.game import Game
+    from shadowtable.core.observation import Observation
 
 
 @dataclass(frozen=True)
@@ -73,3 +78,18 @@ def load(reference: str) -> Any:
         return getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as exc:
         raise ShadowTableError(f"cannot load adapter {reference!r}: {exc}") from exc
+
+
+def typed_view(game: Game[Any], observation_json: dict[str, Any]) -> Observation[Any, Any, Any]:
+    """``observation_json`` (what ``game.observe`` gives) read into the typed observation the
+    game's manifest names as ``view``; :class:`ShadowTableError` if it names none."""
+    return _view_class(type(game)).from_json(observation_json)
+
+
+@cache
+def _view_class(game_class: type[Any]) -> type[Observation[Any, Any, Any]]:
+    reference = manifest_of(game_class).view
+    if reference is None:
+        raise ShadowTableError(f"{game_class.__name__} names no typed observation in its manifest")
+    found: type[Observation[Any, Any, Any]] = load(reference)
+    return found
