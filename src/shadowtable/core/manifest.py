@@ -18,8 +18,11 @@ from typing import TYPE_CHECKING, Any
 from shadowtable.core.errors import ShadowTableError
 
 if TYPE_CHECKING:
-    from shadowtable.core.game import Game
+    from shadowtable.core.game import Observation as ObservationJson
     from shadowtable.core.observation import Observation
+
+    TypedObservation = Observation[object, object, object]
+    """A game's typed observation, its parts of the game's own types."""
 
 
 @dataclass(frozen=True)
@@ -80,16 +83,16 @@ def load(reference: str) -> Any:
         raise ShadowTableError(f"cannot load adapter {reference!r}: {exc}") from exc
 
 
-def typed_view(game: Game[Any], observation_json: dict[str, Any]) -> Observation[Any, Any, Any]:
+def typed_view(game: object, observation_json: ObservationJson) -> TypedObservation:
     """``observation_json`` (what ``game.observe`` gives) read into the typed observation the
     game's manifest names as ``view``; :class:`ShadowTableError` if it names none."""
-    return _view_class(type(game)).from_json(observation_json)
+    reference = manifest_of(type(game)).view
+    if reference is None:
+        raise ShadowTableError(f"{type(game).__name__} names no typed observation in its manifest")
+    return _view_class(reference).from_json(observation_json)
 
 
 @cache
-def _view_class(game_class: type[Any]) -> type[Observation[Any, Any, Any]]:
-    reference = manifest_of(game_class).view
-    if reference is None:
-        raise ShadowTableError(f"{game_class.__name__} names no typed observation in its manifest")
-    found: type[Observation[Any, Any, Any]] = load(reference)
+def _view_class(reference: str) -> type[TypedObservation]:
+    found: type[TypedObservation] = load(reference)
     return found

@@ -6,21 +6,84 @@ never from a game state, so the page holds exactly what the seat's message holds
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
+from shadowtable.core.game import Observation as ObservationJson
 from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
-from shadowtable.core.table import Told
-from shadowtable.web.boards import BoardHtml, SeatMessage
+from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
+from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
 BoardRenderer = Callable[[Game[Any], dict[str, Any]], BoardHtml]
+
+
+@dataclass(frozen=True)
+class SeatMessage:
+    """A ``view`` message read into the seat view's types (its ``obs`` stays the game's JSON:
+    a board reads it as the game's typed observation).
+
+    ``choices``, ``groups`` and ``turn`` are ``None`` unless the reader decides; ``groups``
+    falls back to one group per choice where the message has none; ``names`` are the seat
+    names of its ``presence``."""
+
+    obs: ObservationJson
+    decision: Decision | None
+    choices: tuple[Choice, ...] | None
+    groups: tuple[ChoiceGroup, ...]
+    turn: int | None
+    after: int
+    events: tuple[Told, ...]
+    names: Mapping[int, str]
+
+    @classmethod
+    def from_json(cls, message: Mapping[str, Any]) -> SeatMessage:
+        legal = message.get("legal")
+        choices = None if legal is None else tuple(Choice(int(a), str(w)) for a, w in legal)
+        return cls(
+            obs=message["obs"],
+            decision=Decision.from_pending(message.get("pending") or None),
+            choices=choices,
+            groups=_groups(choices or (), message.get("groups") or []),
+            turn=message.get("turn"),
+            after=message.get("after") or 0,
+            events=tuple(_told(event) for event in message.get("events") or []),
+            names=_names(message.get("presence") or []),
+        )
+
+    @property
+    def legal(self) -> dict[int, str]:
+        """The legal actions in words, by id (empty unless the reader decides)."""
+        return {choice.action: choice.text for choice in self.choices or ()}
+
+
+def _groups(choices: tuple[Choice, ...], groups: list[dict[str, Any]]) -> tuple[ChoiceGroup, ...]:
+    """The message's groups of legal choices (those it names), or one group per choice."""
+    if not groups:
+        return tuple(ChoiceGroup(choice.text, (choice,)) for choice in choices)
+    by_id = {choice.action: choice for choice in choices}
+    return tuple(
+        ChoiceGroup(group["label"], tuple(by_id[a] for a in group["actions"] if a in by_id)) for group in groups
+    )
+
+
+def _told(event: Mapping[str, Any]) -> Told:
+    return Told(str(event.get("kind", "")), str(event.get("text", "")), str(event.get("rule") or ""))
+
+
+def _names(presence: list[Any]) -> dict[int, str]:
+    return {
+        p["seat"]: str(p["name"])
+        for p in presence
+        if isinstance(p, dict) and isinstance(p.get("seat"), int) and p.get("name")
+    }
 
 
 @cache
@@ -114,10 +177,7 @@ def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
 def log_entries(game: Game[Any], events: Sequence[Told]) -> list[dict[str, str]]:
     """Each told event with its cause: the rule section it applies, where it names one."""
     sections = rule_sections(game)
-    return [
-        {"text": event.text, "kind": event.kind, "cause": _cause(sections, event.rule)}
-        for event in events
-    ]
+    return [{"text": event.text, "kind": event.kind, "cause": _cause(sections, event.rule)} for event in events]
 
 
 def _cause(sections: dict[str, dict[str, str]], rule: str) -> str:

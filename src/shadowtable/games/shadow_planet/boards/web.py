@@ -22,7 +22,8 @@ from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.content import COLOURS
 from shadowtable.games.shadow_planet.printed import printed
 from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetOutcome
-from shadowtable.web.boards import BoardHtml, SeatMessage
+from shadowtable.web.boards import BoardHtml
+from shadowtable.web.render import SeatMessage
 from shadowtable.web.templating import render
 
 # -- fixed drawing constants ------------------------------------------------------------------
@@ -205,9 +206,7 @@ def _link_line(ba: Box, bb: Box) -> tuple[float, float, float, float, float]:
     return x1, top.y + top.h, x2, bottom.y, t
 
 
-def _pawn(
-    d: _Decoder, obs: PlanetObservation, ch: int, x: float, y: float, r: float, acts: dict[int, Act]
-) -> Context:
+def _pawn(d: _Decoder, obs: PlanetObservation, ch: int, x: float, y: float, r: float, acts: dict[int, Act]) -> Context:
     colour = d.char_colour[ch]
     controller = obs.public.controller[ch]
     seat = obs.seat
@@ -620,9 +619,7 @@ OUTCOME_COUNTS = {
 def _outcome(out: PlanetOutcome | None) -> Context | None:
     if out is None:
         return None
-    counts = [
-        f"{label}: {getattr(out, key)}" for key, label in OUTCOME_COUNTS.items() if getattr(out, key) is not None
-    ]
+    counts = [f"{label}: {getattr(out, key)}" for key, label in OUTCOME_COUNTS.items() if getattr(out, key) is not None]
     seats = [
         {"seat": row.seat, "objective": row.objective, "role": row.role, "identity": row.identity,
          "markers": [_marker(c, count=n) for c, n in enumerate(row.markers)], "won": row.won, "why": row.why}
