@@ -30,9 +30,9 @@ class SeatMessage:
     """A ``view`` message read into the seat view's types (its ``obs`` stays the game's JSON:
     a board reads it as the game's typed observation).
 
-    ``choices``, ``groups`` and ``turn`` are ``None`` unless the reader decides; ``groups``
-    falls back to one group per choice where the message has none; ``names`` are the seat
-    names of its ``presence``."""
+    ``choices`` and ``turn`` are ``None`` unless the reader decides; ``groups`` are the
+    message's groups of those choices (one per choice where it names none); ``names`` are the
+    seat names of its ``presence``."""
 
     obs: ObservationJson
     decision: Decision | None
