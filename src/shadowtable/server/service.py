@@ -34,8 +34,8 @@ from shadowtable.server.new_table import (
     NewTable,
     display_name,
     new_clock,
-    new_pace,
     new_game,
+    new_pace,
     new_seats,
     refuse_server_options,
 )
@@ -168,7 +168,9 @@ class TableService:
         if clock is not None:
             for seat in seats:
                 seat.clock_ms = clock["initial_ms"] if seat.kind == "human" else None
-        stored = StoredTable(secrets.token_urlsafe(9), "open", clock, new.listed, time.time(), seats, pace=new_pace(new.pace))
+        stored = StoredTable(
+            secrets.token_urlsafe(9), "open", clock, new.listed, time.time(), seats, pace=new_pace(new.pace)
+        )
         table = Table(stored, LiveGame(game, LiveTable.new(game)))
         fields = {"game": game.spec.id, "version": game.spec.version, "players": game.players}
         fields.update(options=game.options, status="open", clock=clock, listed=new.listed, created_at=stored.created_at)

@@ -87,7 +87,9 @@ def join_page(
 @router.get("/", response_class=HTMLResponse)
 async def lobby() -> HTMLResponse:
     specs = game_specs()
-    return page("lobby.html", games=specs, setup=setup_context(specs[0], specs[0].min_players), clocks=CLOCKS, paces=PACES)
+    return page(
+        "lobby.html", games=specs, setup=setup_context(specs[0], specs[0].min_players), clocks=CLOCKS, paces=PACES
+    )
 
 
 @router.get("/lobby/setup", response_class=HTMLResponse)
