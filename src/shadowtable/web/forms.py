@@ -121,7 +121,7 @@ def new_table(spec: GameSpec, players: int, form: dict[str, str]) -> NewTable:
         parse_seats(form, spec.id, players),
         parse_clock(form),
         form.get("listed", "yes") == "yes",
-        form.get("pace", "quick"),
+        form.get("pace") or None,
     )
 
 
