@@ -87,6 +87,23 @@ def test_every_text_is_readable_from_the_lobby_to_the_end(
         player.page.context.close()
 
 
+def test_a_table_waiting_for_players_is_readable(browser: Any, live_server: Any) -> None:
+    server = live_server()
+    player = new_player(browser, "seat0", seed=14, viewport={"width": 1280, "height": 800})
+    try:
+        create_table(
+            player.page, server.url, game="shadowlord", players=3, seats={1: "human", 2: "bot:random"}, options={}
+        )
+        player.page.wait_for_selector("#conn.ok")
+        page_basics(player.page)
+        problems = contrast_failures(player.page, "waiting for players")
+        player.page.set_viewport_size(PHONE)
+        problems += contrast_failures(player.page, "waiting for players, phone")
+        assert not problems, "\n".join(problems)
+    finally:
+        player.page.context.close()
+
+
 def _decision_focus(page: Any) -> dict[str, Any]:
     found: dict[str, Any] = page.evaluate(
         """() => ({first: document.activeElement === document.querySelector(
