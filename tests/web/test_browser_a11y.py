@@ -6,6 +6,7 @@ taken from the chat); the turn alerts the player turns on."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ pytestmark = pytest.mark.browser
 CONTRAST_JS = (Path(__file__).parent / "a11y" / "contrast.js").read_text()
 PHONE = {"width": 390, "height": 844}
 BOARD_TEXT_MIN_PX = 11
-SHOTS = Path(__file__).parent / "a11y" / "shots"
+SHOTS_FOLDER = "SHADOWTABLE_SHOTS"
+"""Where the screenshots of the judged states go, to be looked at (default: the test's temporary folder)."""
 
 
 def contrast_failures(page: Any, state: str, *, board_min_px: float | None = None) -> list[str]:
@@ -45,17 +47,17 @@ def wait_for_decision(player: Player) -> None:
     player.page.wait_for_function("() => !!document.body.dataset.turn || document.body.dataset.over === '1'")
 
 
-def judged_states(player: Player, game: str, url: str) -> list[str]:
+def judged_states(player: Player, game: str, shots: Path) -> list[str]:
     """Play a while with bots, then judge the table at 1280 px and at 390 px."""
     play_until_over([player], {player.name: random_policy}, clicks=12)
     wait_for_decision(player)
     page = player.page
     page_basics(page)
     problems = contrast_failures(page, f"{game} in play")
-    page.screenshot(path=str(SHOTS / f"{game}-desktop.png"), full_page=False)
+    page.screenshot(path=str(shots / f"{game}-desktop.png"), full_page=False)
     page.set_viewport_size(PHONE)
     problems += contrast_failures(page, f"{game} in play, phone", board_min_px=BOARD_TEXT_MIN_PX)
-    page.screenshot(path=str(SHOTS / f"{game}-phone.png"), full_page=True)
+    page.screenshot(path=str(shots / f"{game}-phone.png"), full_page=True)
     page.set_viewport_size({"width": 1280, "height": 800})
     return problems
 
@@ -65,9 +67,10 @@ def judged_states(player: Player, game: str, url: str) -> list[str]:
     [("shadow-planet", 3, {}), ("shadowlord", 2, {"turn_cap": "6"})],
 )
 def test_every_text_is_readable_from_the_lobby_to_the_end(
-    browser: Any, live_server: Any, game: str, players: int, options: dict[str, str]
+    browser: Any, live_server: Any, tmp_path: Path, game: str, players: int, options: dict[str, str]
 ) -> None:
-    SHOTS.mkdir(exist_ok=True)
+    shots = Path(os.environ.get(SHOTS_FOLDER, tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
     server = live_server()
     player = new_player(browser, "seat0", seed=11, viewport={"width": 1280, "height": 800})
     try:
@@ -76,12 +79,12 @@ def test_every_text_is_readable_from_the_lobby_to_the_end(
         problems = contrast_failures(player.page, "lobby")
         seats = {i: ("bot:heuristic" if i % 2 else "bot:random") for i in range(1, players)}
         create_table(player.page, server.url, game=game, players=players, seats=seats, options=options)
-        problems += judged_states(player, game, server.url)
+        problems += judged_states(player, game, shots)
         play_until_over([player], {player.name: random_policy})
         player.page.wait_for_selector("#over:not([hidden])")
         page_basics(player.page)
         problems += contrast_failures(player.page, f"{game} over")
-        player.page.screenshot(path=str(SHOTS / f"{game}-over.png"), full_page=True)
+        player.page.screenshot(path=str(shots / f"{game}-over.png"), full_page=True)
         assert not problems, "\n".join(problems)
     finally:
         player.page.context.close()
