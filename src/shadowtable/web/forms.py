@@ -15,6 +15,8 @@ from shadowtable.server.errors import ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable
 
 BOT_LEVELS = {name: level.description for name, level in LEVELS.items()}
+PACES = {"instant": "Instant", "quick": "Quick (about 0.15 s)", "relaxed": "Relaxed (about 0.8 s)"}
+"""The bot paces the lobby offers (``quick`` first: the default), with their words."""
 CLOCKS = {"": "No clock", "300": "5 minutes each", "900": "15 minutes each", "1800": "30 minutes each"}
 
 
@@ -119,6 +121,7 @@ def new_table(spec: GameSpec, players: int, form: dict[str, str]) -> NewTable:
         parse_seats(form, spec.id, players),
         parse_clock(form),
         form.get("listed", "yes") == "yes",
+        form.get("pace") or None,
     )
 
 
