@@ -64,9 +64,7 @@ WORDS: dict[tuple[str, str], OptionWords] = {
         "Modified 2-player game",
         "Each of the two players leads one Alliance instead of two (2 players only).",
     ),
-    ("shadowlord", "turn_cap"): OptionWords(
-        "Turn limit", "After this many turns the game stops with no winner."
-    ),
+    ("shadowlord", "turn_cap"): OptionWords("Turn limit", "After this many turns the game stops with no winner."),
     ("shadowlord", "timer_mode"): OptionWords(
         "When the Power Stone Timer moves",
         "The Power Stone Timer moves one notch towards the Starburst at each of these moments.",

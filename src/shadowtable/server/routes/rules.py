@@ -23,6 +23,4 @@ async def rules(game_id: Annotated[str, Path(max_length=64)]) -> HTMLResponse:
     if found is None:
         raise NotFound(f"no game {game_id!r} here")
     others = [spec for spec in game_specs() if spec.id != game_id]
-    return page(
-        "rules.html", rules=found, others=others, win_anchor=WIN_ANCHOR, reference_anchor=REFERENCE_ANCHOR
-    )
+    return page("rules.html", rules=found, others=others, win_anchor=WIN_ANCHOR, reference_anchor=REFERENCE_ANCHOR)
