@@ -165,7 +165,10 @@ def test_the_rules_page_is_the_same_for_everyone_and_holds_nothing_of_a_table(cl
     form = {"game": "shadow-planet", "players": "3", "name": "Ada", "seat_1": "bot:random", "seat_2": "bot:random"}
     table = client.post("/tables", data=form, follow_redirects=False).headers["location"].rsplit("/", 1)[1]
     client.post(f"/t/{table}/start", follow_redirects=False)
-    assert 'data-status="playing"' in client.get(f"/t/{table}").text
+    page = client.get(f"/t/{table}").text
+    assert 'data-status="playing"' in page
+    assert 'href="/rules/shadow-planet"' in page, "the header's link"
+    assert re.search(r'<p class="rule-now"><a href="/rules/shadow-planet#[a-z0-9-]+"', page), "the rule box's link"
     for game_id in GAMES:
         seated = client.get(f"/rules/{game_id}")
         assert seated.text == before[game_id], "a seated player sees the very page a stranger saw before the game"

@@ -188,7 +188,8 @@ SHADOW_PLANET_ROLES = {
     "with your Repair cards reaching the Repair Indicator) and your Attack cards reach the Threat Indicator after "
     "the Alien has moved it.",
     "guardian": "You win when the game ends on the Threat Indicator, or on the Countdown with the Astronauts' Repair "
-    "cards short of the Repair Indicator.",
+    "cards short of the Repair Indicator. When no player holds the Guardian, the unmatched Character with the "
+    "highest Initiative number is the Guardian, and if it wins, every player loses.",
 }
 """How each role wins, in short (the rulebook's Determining the Winner)."""
 
@@ -213,8 +214,7 @@ def shadow_planet_extras(
     """How each Objective wins; the endings; cards, Sections, Links, Characters and Vehicles."""
     links = _links(game_id, ("5 Objectives", "End of the Game > Assign Identity", "Determining the Winner"))
     goals = tuple(
-        Goal(f"{o['priority']}. {o['name']} ({o['role'].capitalize()})", SHADOW_PLANET_ROLES[o["role"]],
-             o["goal"].partition("\n\n")[2], links)
+        Goal(objective_title(o), SHADOW_PLANET_ROLES[o["role"]], o["goal"].partition("\n\n")[2], links)
         for o in reference["objectives"]
     )  # fmt: skip
     endings = Table(
@@ -224,6 +224,13 @@ def shadow_planet_extras(
         SHADOW_PLANET_ENDINGS,
     )
     return goals, endings, shadow_planet_tables(reference)
+
+
+def objective_title(objective: Mapping[str, Any]) -> str:
+    """``2. Commander (an Astronaut)``: priority, name, and the role where the name is not it."""
+    name, role = str(objective["name"]), str(objective["role"])
+    title = f"{objective['priority']}. {name}"
+    return title if name.lower() == role else f"{title} (an {role.capitalize()})"
 
 
 def card_places(reference: Mapping[str, Any]) -> list[str]:
@@ -238,7 +245,8 @@ def card_rows(reference: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
     """One row per distinct card and place, with its number of copies."""
     counts: dict[tuple[str, ...], int] = {}
     for card, place in zip(reference["cards"], card_places(reference), strict=True):
-        row = (card["name"], card["type"].capitalize(), str(card["value"]), card["text"], place)
+        effect = str(card["text"]).partition(": ")[2] or str(card["text"])  # after "Move 2: "
+        row = (card["name"], card["type"].capitalize(), str(card["value"]), effect[:1].upper() + effect[1:], place)
         counts[row] = counts.get(row, 0) + 1
     return tuple((*row, str(n)) for row, n in counts.items())
 

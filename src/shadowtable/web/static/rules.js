@@ -26,5 +26,6 @@ function filter() {
 
 if (form && input) {
   form.hidden = false;
+  form.addEventListener("submit", (event) => event.preventDefault());
   input.addEventListener("input", filter);
 }
