@@ -45,6 +45,7 @@ LOW_CONTRAST = """() => {
 }"""
 
 VISIBLE_SECTIONS = "() => Array.from(document.querySelectorAll('.rules-section')).filter((s) => !s.hidden).length"
+SHOWN_TEXTS = "() => Array.from(document.querySelectorAll('.rules-section:not([hidden])'), (s) => s.textContent)"
 
 
 def _open(browser: Any, url: str, width: int, height: int) -> Any:
@@ -75,7 +76,7 @@ def test_the_rules_page_searches_and_reads_on_a_desktop_and_a_phone(
     page.fill("#rules-filter", word)
     shown = page.evaluate(VISIBLE_SECTIONS)
     assert 0 < shown < every
-    texts = page.evaluate("() => Array.from(document.querySelectorAll('.rules-section:not([hidden])'), s => s.textContent)")
+    texts = page.evaluate(SHOWN_TEXTS)
     assert all(word.lower() in text.lower() for text in texts)
     assert f"{shown} of {every} sections" in page.locator("#rules-count").inner_text()
     page.fill("#rules-filter", "zzzz-no-such-word")
