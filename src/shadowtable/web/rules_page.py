@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from shadowtable.core.errors import UnknownGameError
+from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
 from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.core.rules_help import load_rules_help
@@ -62,11 +62,12 @@ def game_package(cls: type[Game[Any]]) -> str:
 
 
 def known_game(game_id: str) -> type[Game[Any]] | None:
+    """The class of ``game_id`` if this process offers it (``None`` also for one that fails to load)."""
     if game_id not in available_games():
         return None
     try:
         return game_class(game_id)
-    except UnknownGameError:
+    except (ShadowTableError, ImportError, AttributeError):
         return None
 
 
