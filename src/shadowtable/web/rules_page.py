@@ -101,13 +101,15 @@ def quoted_sections(rules: Mapping[str, Mapping[str, str]]) -> list[Section]:
     ]
 
 
-@cache
 def rule_sections(game_id: str) -> tuple[Section, ...]:
-    """The rulebook of ``game_id`` in sections (its quoted rules where it ships no rulebook)."""
+    """The rulebook of ``game_id`` in sections (its quoted rules where it ships no rulebook; none
+    for a game this process does not offer)."""
     cls = known_game(game_id)
-    if cls is None:
-        return ()
-    package = game_package(cls)
+    return () if cls is None else _package_sections(game_package(cls))
+
+
+@cache
+def _package_sections(package: str) -> tuple[Section, ...]:
     text = rulebook_text(package)
     return tuple(parse_rulebook(text) if text is not None else quoted_sections(package_rules(package)))
 
@@ -157,12 +159,14 @@ def reference_game(game_id: str) -> Game[Any]:
     return make(game_id, players=cls.SPEC.max_players)
 
 
-@cache
 def rules_page(game_id: str) -> RulesPage | None:
     """The rules page of ``game_id`` (``None``: no such game)."""
-    cls = known_game(game_id)
-    if cls is None:
-        return None
+    return None if known_game(game_id) is None else _rules_page(game_id)
+
+
+@cache
+def _rules_page(game_id: str) -> RulesPage:
+    cls = game_class(game_id)
     extras = EXTRAS.get(game_id)
     goals: tuple[Goal, ...] = ()
     endings: Table | None = None

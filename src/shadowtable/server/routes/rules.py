@@ -3,9 +3,7 @@ material, the same for every visitor (see :mod:`shadowtable.web.rules_page`)."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Path
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
 from shadowtable.server.errors import NotFound
@@ -17,10 +15,10 @@ router = APIRouter(include_in_schema=False, route_class=PageRoute)
 
 
 @router.get("/rules/{game_id}", response_class=HTMLResponse)
-async def rules(game_id: Annotated[str, Path(max_length=64)]) -> HTMLResponse:
+async def rules(game_id: str) -> HTMLResponse:
     """The rules page of ``game_id`` (the error page, 404, for a game this server does not offer)."""
-    found = rules_page(game_id)
+    found, specs = rules_page(game_id), game_specs()
     if found is None:
-        raise NotFound(f"no game {game_id!r} here")
-    others = [spec for spec in game_specs() if spec.id != game_id]
+        raise NotFound("no such game: " + ", ".join(spec.id for spec in specs))
+    others = [spec for spec in specs if spec.id != game_id]
     return page("rules.html", rules=found, others=others, win_anchor=WIN_ANCHOR, reference_anchor=REFERENCE_ANCHOR)
