@@ -279,3 +279,15 @@ def test_the_rulebooks_ship_inside_the_package() -> None:
         text = rulebook_text(game_package(game_class(game_id)))
         assert text is not None and "Table of Contents" in text
     assert '"*.txt"' in (ROOT / "pyproject.toml").read_text()
+
+
+REFERENCE_NAMES = [("shadow-planet", "the-shadow-planet"), ("shadowlord", "shadowlord")]
+
+
+@pytest.mark.parametrize(("game_id", "reference"), REFERENCE_NAMES)
+def test_the_shipped_rulebook_is_the_reference_copy(game_id: str, reference: str) -> None:
+    """Where the team's reference documents sit beside the repository, the package ships them unchanged."""
+    original = ROOT.parent / "shared" / "rules" / f"{reference}-rulebook.txt"
+    if not original.is_file():
+        pytest.skip("the reference documents are not beside this checkout")
+    assert rulebook_text(game_package(game_class(game_id))) == original.read_text(encoding="utf-8")
