@@ -34,12 +34,12 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "4ed61e1c622d9ede74029278e234e2f625294caf33d3b8ae167eea115815f81e",
-    ("shadow-planet", 4, 12, 160): "3864ee26a438451918622edaf034cb3ef765d2ed00568cade656fb55e0a882ec",
-    ("shadow-planet", 5, 13, 160): "566bfb6ae37a8a5c097143a881068c74c889d82aa1d7f88ea495125ecbb11623",
-    ("shadowlord", 2, 21, 160): "e4cdb5338ab6e1b94df5172b625f20cf95e86593df78d83e4d91f3ff884dfb60",
-    ("shadowlord", 3, 22, 160): "36687eb5e6eafc45692deb7a749b1c9efb9c3f7cd3dd128a437e5afb4bce935e",
-    ("shadowlord", 4, 23, 160): "91c74b68f11405681b9b4b7c91fa53c6ce2b1aaba9c5f069de86e939748f406a",
+    ("shadow-planet", 3, 11, 400): "43549116da4f1fadba4813760967c7873cc7c815e1c2f8c7c6a4d2a5d93d2789",
+    ("shadow-planet", 4, 12, 160): "7bc18d2c99f8890ec2bffa8e27bed0abbd4bcf2d23eadbebc3738b37459f2c22",
+    ("shadow-planet", 5, 13, 160): "955c244df546b888fd137ad5a575fad89488b2e538ea9674b572a1f779b404ac",
+    ("shadowlord", 2, 21, 160): "a078cffd77404ecd1e6d0b47f3bfe87d9812d73ec0df12c86ecb573a9aaae52c",
+    ("shadowlord", 3, 22, 160): "3f0b4488279998957f553e7fc58bba2bb71cbb83ea9306a8c32adc120eab3f92",
+    ("shadowlord", 4, 23, 160): "474353246a543789a7313faffef548f7987370af54e56a99a6951fe607ce598d",
 }
 
 
