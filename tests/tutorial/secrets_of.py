@@ -18,17 +18,19 @@ def told_lines(tutorial: Tutorial, seat: int) -> list[str]:
     return [named(line, tutorial.names, NEWCOMER_SEAT) for line in lines]
 
 
-def known_text(tutorial: Tutorial) -> str:
-    """Everything the newcomer may read: its told lines, its choices, its observation rendered."""
+def known_text(tutorial: Tutorial, shown: str = "") -> str:
+    """Everything the newcomer may read: its told lines, its choices, its observation rendered
+    (and ``shown``: its observation as a board draws it)."""
     view = tutorial.table.view(NEWCOMER_SEAT)
     words = tutorial.table.game.words
     choices = [choice.text for choice in view.choices or ()]
-    return "\n".join([*told_lines(tutorial, NEWCOMER_SEAT), *choices, words.render(view.observation)])
+    return "\n".join([*told_lines(tutorial, NEWCOMER_SEAT), *choices, words.render(view.observation), shown])
 
 
-def secrets(tutorial: Tutorial) -> tuple[set[str], set[str]]:
-    """The lines told only to other seats, and the card ids only they were shown."""
-    known = known_text(tutorial)
+def secrets(tutorial: Tutorial, shown: str = "") -> tuple[set[str], set[str]]:
+    """The lines told only to other seats, and the card ids only they were shown (``shown``: the
+    newcomer's board, drawn from its own observation)."""
+    known = known_text(tutorial, shown)
     own = set(told_lines(tutorial, NEWCOMER_SEAT))
     lines: set[str] = set()
     for seat in range(1, tutorial.table.game.players):
