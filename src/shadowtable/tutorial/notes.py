@@ -63,8 +63,7 @@ PLANET_NOTES: dict[str, Note] = {
         "The three gauges at the top (Countdown, Repair, Threat) and your Objective in the panel.",
     ),
     "identity": Note(
-        "The game is over: each player is matched with the Character whose colour they hold the "
-        "fewest Markers of.",
+        "The game is over: each player is matched with the Character whose colour they hold the fewest Markers of.",
         "The Markers on your sheet in the panel.",
     ),
 }
@@ -76,8 +75,7 @@ LORD_NOTES: dict[str, Note] = {
         "Your Home Planet on the grid and the rings of your characters.",
     ),
     "cards": Note(
-        "Power Cards placed face down under a portrait add to that character's strength when it "
-        "attacks or defends.",
+        "Power Cards placed face down under a portrait add to that character's strength when it attacks or defends.",
         "Your character portraits and the cards under them.",
     ),
     "event": Note(
