@@ -12,9 +12,12 @@ CARD = re.compile(r"#\d+\b")
 
 
 def told_lines(tutorial: Tutorial, seat: int) -> list[str]:
-    """Every line ``seat`` has been told, as the newcomer's coach names seats."""
+    """Every line ``seat`` has been told, as the newcomer's coach names seats (another seat's own
+    actions, told to it as ``you: ...``, as their words alone)."""
     tutorial.table.tell()  # every seat's channel (from the start: replayed)
     lines = tutorial.table.view(seat).changes.lines
+    if seat != NEWCOMER_SEAT:
+        lines = tuple(line[len("you: ") :] if line.startswith("you: ") else line for line in lines)
     return [named(line, tutorial.names, NEWCOMER_SEAT) for line in lines]
 
 
@@ -35,7 +38,7 @@ def secrets(tutorial: Tutorial, shown: str = "") -> tuple[set[str], set[str]]:
     lines: set[str] = set()
     for seat in range(1, tutorial.table.game.players):
         told = told_lines(tutorial, seat)
-        lines |= {line for line in told if line not in own and line not in known and not line.startswith("You")}
+        lines |= {line for line in told if line not in own and line not in known}
     cards = {card for line in lines for card in CARD.findall(line)} - set(CARD.findall(known))
     return lines, cards
 

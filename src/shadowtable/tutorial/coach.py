@@ -22,6 +22,8 @@ SINCE_LIMIT = 12
 
 _SEAT = re.compile(r"\bseat (\d+)\b")
 _CARD = re.compile(r"#(\d+)\b")
+_YOU_VERB = re.compile(r"\byou( \([^)]*\))? (is|has|was|\w+s)\b")
+_IRREGULAR = {"is": "are", "has": "have", "was": "were"}
 
 
 @dataclass(frozen=True)
@@ -65,8 +67,20 @@ def named(text: str, names: Sequence[str], seat: int) -> str:
             return "you"
         return names[number] if 0 <= number < len(names) else match.group(0)
 
-    text = _SEAT.sub(name, text)
-    return "You" + text[3:] if text.startswith("you:") else text
+    text = _YOU_VERB.sub(second_person, _SEAT.sub(name, text))
+    return "You" + text[3:] if text.startswith("you") else text
+
+
+def second_person(match: re.Match[str]) -> str:
+    """``you receives`` as ``you receive`` (``is``: ``are``; ``passes``: ``pass``)."""
+    verb = match.group(2)
+    if verb in _IRREGULAR:
+        verb = _IRREGULAR[verb]
+    elif verb.endswith(("sses", "shes", "ches", "xes")):
+        verb = verb[:-2]
+    elif not verb.endswith("ss"):
+        verb = verb[:-1]
+    return f"you{match.group(1) or ''} {verb}"
 
 
 def without_repeats(lines: Sequence[str]) -> list[str]:

@@ -104,7 +104,7 @@ def board_html(tutorial: Tutorial) -> dict[str, Any]:
     message.update(legal=None, groups=None)
     game = tutorial.table.game
     board = board_renderer(type(game))(game, message)
-    return {"board": board.board, "panel": board.panel, "stylesheet": board_stylesheet(type(game))}
+    return {"board": board.board, "panel": board.panel, "goal": board.goal, "stylesheet": board_stylesheet(type(game))}
 
 
 @router.get("/learn", response_class=HTMLResponse)
