@@ -149,14 +149,14 @@ async def learn_choose(game_id: str, request: Request) -> Response:
         return see(f"/learn/{game_id}")  # expired or never started: a new tutorial
     form = await form_of(request)
     if form.get("turn") != str(tutorial.decisions):
-        return see(f"/learn/{game_id}#coach")  # a repeated post of a choice already taken
+        return see(f"/learn/{game_id}")  # a repeated post of a choice already taken
     try:
         tutorial.choose(int(form.get("action") or ""))
     except ValueError as exc:
         raise Conflict("choose one of the buttons") from exc
     except IllegalActionError as exc:
         raise Conflict(str(exc)) from exc
-    return see(f"/learn/{game_id}#coach")
+    return see(f"/learn/{game_id}")
 
 
 @router.post("/learn/{game_id}/restart")
