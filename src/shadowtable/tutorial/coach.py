@@ -22,6 +22,7 @@ SINCE_LIMIT = 12
 
 _SEAT = re.compile(r"\bseat (\d+)\b")
 _CARD = re.compile(r"#(\d+)\b")
+_POWER = re.compile(r"\b(?:card|ships) (\d+)\b")
 _YOU_VERB = re.compile(r"\byou( \([^)]*\))? (is|has|was|\w+s)\b")
 _IRREGULAR = {"is": "are", "has": "have", "was": "were"}
 
@@ -182,18 +183,27 @@ class Coach:
         parts = [self._effect(choice.text, rule)]
         if preview:
             if preview.get("reach"):
-                parts.append("with these points you could reach " + ", ".join(map(str, preview["reach"])))
+                parts.append("with these points: " + ", ".join(map(str, preview["reach"])))
             if preview.get("choices"):
                 parts.append("you go on with this decision after it")
         text = named(choice.text, self.names, self.seat)
         label = named(group, self.names, self.seat) if group != choice.text else ""
-        return ChoiceNote(choice.action, text, label, "; ".join(p for p in parts if p))
+        return ChoiceNote(choice.action, text, label, "; ".join(p.rstrip(".") for p in parts if p))
 
     def _effect(self, text: str, rule: str) -> str:
         card = _CARD.search(text)
         if card is not None:
             return self._card_effect(int(card.group(1)), rule)
-        return self._named_effect(text)
+        power = _POWER.search(text)
+        parts = [self._power_card(int(power.group(1))) if power else "", self._named_effect(text)]
+        return "; ".join(part for part in parts if part)
+
+    def _power_card(self, value: int) -> str:
+        """The printed text of a Power Card of ``value`` (Shadowlord!)."""
+        for card in self.reference.get("power_cards") or []:
+            if card.get("value") == value:
+                return str(card["text"])
+        return ""
 
     def _card_effect(self, card_id: int, rule: str) -> str:
         cards = self.reference.get("cards") or []
@@ -208,6 +218,8 @@ class Coach:
         """What the printed material says of a Character, figure or galaxy the choice names."""
         if text.strip() in {"done", "end movement", "end building", "end turn"}:
             return "ends this step; cards and points you did not use stay unused"
+        if text.strip() == "skip event":
+            return "the Special Event does nothing this time"
         for character in self.reference.get("characters") or []:
             if character["name"] in text and character.get("ability"):
                 return f"{character['name']}: {character['ability']}"
