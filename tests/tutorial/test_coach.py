@@ -9,6 +9,7 @@ import pytest
 
 from shadowtable.bots.registry import make_bot
 from shadowtable.tutorial import DEALS, NEWCOMER_SEAT, Tutorial, deal_for
+from shadowtable.tutorial.notes import message_side
 from tutorial.secrets_of import leaks, secrets, told_lines
 
 TITLES = sorted(DEALS)
@@ -108,3 +109,25 @@ def test_a_heuristic_newcomer_finishes_each_tutorial() -> None:
             state = tutorial.table.state
             tutorial.choose(bot.choose(game, 0, game.observe(state, 0), game.legal_actions(state), rng))
         assert tutorial.coaching().result
+
+
+def test_each_message_discard_says_what_it_does_for_the_newcomers_own_objective() -> None:
+    tutorial = Tutorial(deal_for("shadow-planet"))
+    coaching = tutorial.coaching()
+    while "Messages" not in coaching.rule_section:
+        tutorial.choose(coaching.choices[-1].action)
+        coaching = tutorial.coaching()
+    view = tutorial.view()
+    printed = tutorial.table.game.words.reference()
+    role = printed["objectives"][view.observation["objectives"][NEWCOMER_SEAT]]["role"]
+    for choice in coaching.choices:
+        card = printed["cards"][int(choice.text.rpartition("#")[2])]
+        assert f"a{'n' if card['type'] == 'attack' else ''} {card['type'].title()} card: if revealed" in choice.effect
+        assert message_side(role, card["type"]) in choice.effect
+
+
+def test_a_get_message_works_against_an_astronaut_and_helps_the_alien() -> None:
+    assert "works against you" in message_side("astronaut", "get")
+    assert "helps you" in message_side("alien", "get")
+    assert "helps you" in message_side("guardian", "get")
+    assert message_side("astronaut", "attack") == ""  # lowers the Threat, holds back the repairs

@@ -15,7 +15,7 @@ from typing import Any
 
 from shadowtable.core.game import Game
 from shadowtable.core.table import Choice, SeatView
-from shadowtable.tutorial.notes import MESSAGE_EFFECTS, note_for
+from shadowtable.tutorial.notes import MESSAGE_EFFECTS, message_side, note_for
 
 SINCE_LIMIT = 12
 """At most this many lines of what happened since the newcomer's last decision."""
@@ -106,6 +106,16 @@ class Coach:
         self.reference = game.words.reference()
         self._said: dict[int, ChoiceNote] = {}
         self._chosen: ChoiceNote | None = None
+        self._role = ""
+
+    def own_role(self, view: SeatView) -> str:
+        """The role of the newcomer's own Objective, where its view shows one (The Shadow Planet)."""
+        objectives = view.observation.get("objectives")
+        printed = self.reference.get("objectives") or []
+        if not isinstance(objectives, list) or not 0 <= self.seat < len(objectives):
+            return ""
+        own = objectives[self.seat]
+        return str(printed[own]["role"]) if isinstance(own, int) and 0 <= own < len(printed) else ""
 
     def chose(self, action: int) -> None:
         """The newcomer took ``action`` (one of the choices last explained)."""
@@ -118,6 +128,7 @@ class Coach:
         section, _, quote = self.game.words.rules_help(view.observation).strip().partition("\n\n")
         note = note_for(self.game.spec.id, rule)
         groups = {c.action: g.label for g in view.groups or () for c in g.choices}
+        self._role = self.own_role(view)
         notes = tuple(
             self._choice_note(choice, groups.get(choice.action, ""), rule, previews.get(choice.action))
             for choice in view.choices or ()
@@ -211,7 +222,10 @@ class Coach:
             return ""
         card = cards[card_id]
         if rule == "messages":
-            return f"a {card['type'].title()} card: {MESSAGE_EFFECTS.get(card['type'], '')}"
+            side = message_side(self._role, card["type"])
+            article = "an" if card["type"][0] in "aeiou" else "a"
+            effect = f"{article} {card['type'].title()} card: {MESSAGE_EFFECTS.get(card['type'], '')}"
+            return f"{effect}; {side}" if side else effect
         return str(card.get("text", ""))
 
     def _named_effect(self, text: str) -> str:

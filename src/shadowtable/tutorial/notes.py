@@ -130,3 +130,22 @@ MESSAGE_EFFECTS = {
     "attack": "if revealed, pushes the Threat down 1 and Repair 1 away from 0",
 }
 """What a card of each type does as a Message in The Shadow Planet (``messages`` rule)."""
+
+MESSAGE_SIDES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "alien": (frozenset({"get", "repair"}), frozenset({"attack"})),
+    "astronaut": (frozenset({"repair"}), frozenset({"get"})),
+    "guardian": (frozenset({"get"}), frozenset({"repair"})),
+}
+"""For each Objective's role in The Shadow Planet, the Message types whose effect helps it (a high
+Threat, the shuttle repaired or not) and those that work against it; an Attack Message both lowers
+the Threat and holds back the repairs, so it is mixed for every role."""
+
+
+def message_side(role: str, card_type: str) -> str:
+    """Whether a revealed Message of ``card_type`` helps or hurts an Objective of ``role``."""
+    helps, hurts = MESSAGE_SIDES.get(role, (frozenset(), frozenset()))
+    if card_type in helps:
+        return f"this helps you as the {role.title()}"
+    if card_type in hurts:
+        return f"this works against you as the {role.title()}"
+    return ""
