@@ -180,7 +180,8 @@ class Coach:
         chosen = self._chosen
         if chosen is None:
             return ""
-        return f"You chose {chosen.text}" + (f": {chosen.effect}" if chosen.effect else ".")
+        effect = chosen.effect.partition("; ")[0]
+        return f"You chose {chosen.text}" + (f": {effect}." if effect else ".")
 
     def _since(self, view: SeatView) -> tuple[str, ...]:
         lines = [named(line, self.names, self.seat) for line in view.changes.lines]

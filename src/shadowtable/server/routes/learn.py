@@ -85,10 +85,9 @@ def browser_of(request: Request) -> str | None:
     return value if 16 <= len(value) <= 64 and value.replace("-", "").replace("_", "").isalnum() else None
 
 
-def remember_browser(response: Response, request: Request, browser: str) -> None:
-    response.set_cookie(
-        LEARN_COOKIE, browser, httponly=True, samesite="lax", secure=request.url.scheme == "https", path="/learn"
-    )
+def remember_browser(response: Response, browser: str) -> None:
+    """Set the browser's tutorial cookie (the security middleware marks it ``Secure`` where due)."""
+    response.set_cookie(LEARN_COOKIE, browser, httponly=True, samesite="lax", path="/learn")
 
 
 def checked_game(game_id: str) -> str:
@@ -135,7 +134,7 @@ async def learn_table(game_id: str, request: Request) -> Response:
         **board_html(tutorial),
     )
     answer.headers["Cache-Control"] = "no-store"
-    remember_browser(answer, request, browser)
+    remember_browser(answer, browser)
     return answer
 
 
@@ -166,5 +165,5 @@ async def learn_restart(game_id: str, request: Request) -> Response:
     browser = browser_of(request) or secrets.token_urlsafe(18)
     store_of(request).put(browser, game_id, Tutorial(deal_for(game_id)))
     answer = see(f"/learn/{game_id}")
-    remember_browser(answer, request, browser)
+    remember_browser(answer, browser)
     return answer
