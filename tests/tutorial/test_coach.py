@@ -18,7 +18,7 @@ TITLES = sorted(DEALS)
 def play(tutorial: Tutorial, rng: random.Random, limit: int = 400) -> int:
     """Play the newcomer's seat with varied legal choices, checking the coach at every decision."""
     checked = 0
-    while not tutorial.is_over() and tutorial.decisions < limit:
+    while not tutorial.is_over() and tutorial.chosen < limit:
         coaching = tutorial.coaching()
         lines, cards = secrets(tutorial)
         text = "\n".join(coaching.texts())
@@ -97,7 +97,7 @@ def test_any_legal_choice_is_accepted_and_an_illegal_one_refused() -> None:
     with pytest.raises(IllegalActionError):
         tutorial.choose(max(legal) + 10_000)
     tutorial.choose(legal[-1])
-    assert tutorial.decisions == 1
+    assert tutorial.chosen == 1 and tutorial.decisions >= 1
 
 
 def test_a_heuristic_newcomer_finishes_each_tutorial() -> None:
@@ -131,3 +131,15 @@ def test_a_get_message_works_against_an_astronaut_and_helps_the_alien() -> None:
     assert "helps you" in message_side("alien", "get")
     assert "helps you" in message_side("guardian", "get")
     assert message_side("astronaut", "attack") == ""  # lowers the Threat, holds back the repairs
+
+
+@pytest.mark.parametrize("game_id", TITLES)
+def test_a_decision_with_one_choice_only_is_taken_at_once_and_told(game_id: str) -> None:
+    tutorial = Tutorial(deal_for(game_id))
+    rng, forced = random.Random(3), []
+    while not tutorial.is_over():
+        coaching = tutorial.coaching()
+        assert len(coaching.choices) > 1, "the newcomer is asked only when there is a choice"
+        forced += coaching.forced
+        tutorial.choose(rng.choice(coaching.choices).action)
+    assert tutorial.decisions == tutorial.chosen + len(forced) + len(tutorial.coaching().forced)

@@ -49,6 +49,8 @@ class Coaching:
     choices: tuple[ChoiceNote, ...]
     you_chose: str
     since: tuple[str, ...]
+    forced: tuple[str, ...] = ()
+    """Decisions with one choice only, taken at once since the last real one."""
     over: bool = False
     result: str = ""
 
@@ -56,7 +58,7 @@ class Coaching:
         """Every text the coach shows (for checks that it tells nothing secret)."""
         notes = [f"{c.text} {c.group} {c.effect}" for c in self.choices]
         head = [self.prompt, self.purpose, self.rule_section, self.rule_quote, self.look_at, self.you_chose]
-        return [*head, *notes, *self.since, self.result]
+        return [*head, *notes, *self.since, *self.forced, self.result]
 
 
 def named(text: str, names: Sequence[str], seat: int) -> str:
@@ -121,8 +123,11 @@ class Coach:
         """The newcomer took ``action`` (one of the choices last explained)."""
         self._chosen = self._said.get(action)
 
-    def explain(self, view: SeatView, previews: Mapping[int, dict[str, Any] | None]) -> Coaching:
-        """What the coach says for ``view`` (the newcomer's), with the previews of its choices."""
+    def explain(
+        self, view: SeatView, previews: Mapping[int, dict[str, Any] | None], forced: Sequence[str] = ()
+    ) -> Coaching:
+        """What the coach says for ``view`` (the newcomer's), with the previews of its choices and
+        the one-choice decisions taken at once since its last choice (``forced``)."""
         pending = view.decision
         rule = pending.rule if pending is not None else ""
         section, _, quote = self.game.words.rules_help(view.observation).strip().partition("\n\n")
@@ -144,9 +149,10 @@ class Coach:
             choices=notes,
             you_chose=self._you_chose(),
             since=self._since(view),
+            forced=tuple(named(line, self.names, self.seat) for line in forced),
         )
 
-    def finish(self, view: SeatView, returns: Sequence[float]) -> Coaching:
+    def finish(self, view: SeatView, returns: Sequence[float], forced: Sequence[str] = ()) -> Coaching:
         """The last word once the game is over (``returns``: the game's public result)."""
         return Coaching(
             prompt="",
@@ -157,6 +163,7 @@ class Coach:
             choices=(),
             you_chose=self._you_chose(),
             since=self._since(view),
+            forced=tuple(named(line, self.names, self.seat) for line in forced),
             over=True,
             result=self.result_text(returns),
         )

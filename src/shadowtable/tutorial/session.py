@@ -26,11 +26,15 @@ class Tutorial:
         self.coach = Coach(game, NEWCOMER_SEAT, self.names)
         self.shown = 0
         """The newcomer's channel version when it last decided: what happened since is summarised."""
-        self.table.run()
+        self.forced: list[str] = []
+        """The newcomer's decisions with one choice only since its last real one, taken at once."""
+        self.chosen = 0
+        """How many real choices (more than one legal action) the newcomer has made."""
+        self.advance()
 
     @property
     def decisions(self) -> int:
-        """How many decisions the newcomer has made."""
+        """How many decisions the newcomer has made (those with one choice only included)."""
         return self.table.decisions(NEWCOMER_SEAT)
 
     def is_over(self) -> bool:
@@ -44,8 +48,8 @@ class Tutorial:
         """What the coach says now."""
         view = self.view()
         if self.is_over():
-            return self.coach.finish(view, self.table.game.returns(self.table.state))
-        return self.coach.explain(view, self.previews(view))
+            return self.coach.finish(view, self.table.game.returns(self.table.state), self.forced)
+        return self.coach.explain(view, self.previews(view), self.forced)
 
     def previews(self, view: SeatView) -> dict[int, dict[str, Any] | None]:
         """What comes next for each of the newcomer's own choices (the game's previews)."""
@@ -60,5 +64,19 @@ class Tutorial:
             raise IllegalActionError(f"action {action} is not one of your choices now")
         self.shown = self.table.view(NEWCOMER_SEAT).v
         self.coach.chose(action)
+        self.forced = []
+        self.chosen += 1
         self.table.act(NEWCOMER_SEAT, action)
+        self.advance()
+
+    def advance(self) -> None:
+        """Let the bots and chance play until the newcomer has a real choice (or the game ends); a
+        decision of the newcomer's with one legal action only is taken at once and noted."""
         self.table.run()
+        while not self.is_over() and self.table.current_player == NEWCOMER_SEAT:
+            view = self.table.view(NEWCOMER_SEAT)
+            if len(view.choices or ()) != 1 or view.choices is None or view.decision is None:
+                return
+            self.forced.append(f"{view.decision.prompt}: {view.choices[0].text}")
+            self.table.act(NEWCOMER_SEAT, view.choices[0].action)
+            self.table.run()

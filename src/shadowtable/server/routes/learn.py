@@ -129,6 +129,7 @@ async def learn_table(game_id: str, request: Request) -> Response:
         game_name=tutorial.table.game.spec.name,
         coaching=tutorial.coaching(),
         decisions=tutorial.decisions,
+        chosen=tutorial.chosen,
         names=tutorial.names,
         log=tutorial.coach.log_lines(tutorial.table.view(0)),
         **board_html(tutorial),
