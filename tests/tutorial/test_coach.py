@@ -143,3 +143,24 @@ def test_a_decision_with_one_choice_only_is_taken_at_once_and_told(game_id: str)
         forced += coaching.forced
         tutorial.choose(rng.choice(coaching.choices).action)
     assert tutorial.decisions == tutorial.chosen + len(forced) + len(tutorial.coaching().forced)
+
+
+OPENING = {
+    "shadow-planet": (13, {"control", "move", "search", "messages"}),
+    "shadowlord": (8, {"setup", "event", "move"}),
+}
+"""What each prepared deal promises (``PreparedDeal.why``): the rules met within the first choices."""
+
+
+@pytest.mark.parametrize("game_id", TITLES)
+@pytest.mark.parametrize("policy", ["first", "last", "random"])
+def test_the_prepared_deal_shows_the_key_rules_early(game_id: str, policy: str) -> None:
+    tutorial = Tutorial(deal_for(game_id))
+    within, wanted = OPENING[game_id]
+    rng, met = random.Random(4), set()
+    while tutorial.chosen < within:
+        coaching, view = tutorial.coaching(), tutorial.view()
+        met.add(view.decision.rule if view.decision else "")
+        pick = {"first": 0, "last": -1, "random": rng.randrange(len(coaching.choices))}[policy]
+        tutorial.choose(coaching.choices[pick].action)
+    assert wanted <= met

@@ -41,9 +41,10 @@ DEALS: dict[str, PreparedDeal] = {
         players=3,
         seed=5,
         why=(
-            "Three players, the fewest the game allows. In this deal your first turns use every "
-            "Operation step (Move, Search, Get, Repair, Attack) and a Character ability, and the "
-            "first Messages phase comes within about ten decisions, so each rule meets you early."
+            "Three players, the fewest the game allows. In this deal your first round has you "
+            "pick a Character, move and search, and its Messages phase (where your secret "
+            "Objective decides what to discard) comes within about a dozen choices; the next "
+            "rounds bring the abilities, Get, Repair, Attack and the Sections."
         ),
     ),
     "shadowlord": PreparedDeal(
@@ -53,8 +54,9 @@ DEALS: dict[str, PreparedDeal] = {
         options={"modified": True, "turn_cap": 8, "max_offers_per_turn": 0},
         why=(
             "The modified 2-player game (one Alliance each), eight turns and no offers, so a first "
-            "game fits in about ten minutes. In this deal your first turns set up your ships, draw "
-            "Power Cards, build, move and search for allies, and a Special Event asks for a target."
+            "game fits in about ten minutes. In this deal you place your starting Space Ships, a "
+            "Special Event at once lets you discover a galaxy and enlist whoever you find there, "
+            "and you move your rings within your first eight choices."
         ),
     ),
 }
