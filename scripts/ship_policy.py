@@ -1,5 +1,6 @@
-"""Ship a trained policy with the package: its weights in 16 bits, under the name the ``policy``
-bot looks for when given no path (``shadowtable/learn/policies/<game>-<players>p.pt``).
+"""Ship a trained policy with the package: its weights in 16 bits in a NumPy file (played without
+PyTorch), under the name the ``policy`` bot looks for when given no path
+(``shadowtable/learn/policies/<game>-<players>p.npz``).
 
     python scripts/ship_policy.py runs/sp4/policy.pt [--force]
 
@@ -12,9 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-import torch
-
-from shadowtable.learn.network import half_precision, load_policy_record
+from shadowtable.learn.network import load_policy_record
+from shadowtable.learn.portable import write_portable
 
 POLICIES = Path(__file__).resolve().parent.parent / "src" / "shadowtable" / "learn" / "policies"
 
@@ -29,13 +29,12 @@ def main() -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    out = POLICIES / f"{record['game']}-{record['players']}p.pt"
+    out = POLICIES / f"{record['game']}-{record['players']}p.npz"
     if out.exists() and not args.force:
         print(f"error: {out} exists; pass --force to replace it", file=sys.stderr)
         return 2
-    tmp = out.with_name(out.name + ".tmp")
-    torch.save(half_precision(record), tmp)
-    tmp.replace(out)
+    state = {name: tensor.float().numpy() for name, tensor in record["state_dict"].items()}
+    write_portable({**record, "state_dict": state}, out)
     print(f"shipped {out} ({out.stat().st_size // 1024} KiB); play it with --bots policy")
     return 0
 

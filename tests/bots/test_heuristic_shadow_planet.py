@@ -20,11 +20,11 @@ from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 from shadowtable.games.shadow_planet.heuristic import (
     ALIEN,
     ASTRONAUT,
-    ATTACK_T,
-    GET_T,
+    ATTACK,
+    GET,
     GUARDIAN,
-    MOVE_T,
-    REPAIR_T,
+    MOVE,
+    REPAIR,
     THREAT_SAFE,
     ShadowPlanetHeuristicBot,
     View,
@@ -122,8 +122,8 @@ def first(found: Iterator[Found], wanted: Callable[[View], bool]) -> tuple[Found
     raise AssertionError("no such decision in the scanned games")
 
 
-def types_in_hand(view: View) -> set[int]:
-    return {view.ctype(c) for c in view.hand}
+def types_in_hand(view: View) -> set[str]:
+    return {view.kind(c) for c in view.hand}
 
 
 def chosen_card(item: Found, base: int) -> tuple[int, int]:
@@ -139,32 +139,32 @@ def test_alien_feeds_a_get_card_to_the_messages_pile_while_the_threat_is_safe() 
             v.role == ALIEN
             and v.threat() <= THREAT_SAFE
             and v.my_char != target_character(v)
-            and GET_T in types_in_hand(v)
+            and GET in types_in_hand(v)
             and len(types_in_hand(v)) > 1
         )
 
     item, view = first(decisions(4, range(60), "discard_message"), wanted)
     _, card = chosen_card(item, A.DISCARD)
-    assert view.ctype(card) == GET_T
+    assert view.kind(card) == GET
 
 
 def test_guardian_runs_the_clock_with_a_move_card() -> None:
     def wanted(v: View) -> bool:
         kinds = types_in_hand(v)
-        return v.role == GUARDIAN and not v.guardian_alarmed() and MOVE_T in kinds and ATTACK_T not in kinds
+        return v.role == GUARDIAN and not v.guardian_alarmed() and MOVE in kinds and ATTACK not in kinds
 
     item, view = first(decisions(4, range(80), "discard_message"), wanted)
     _, card = chosen_card(item, A.DISCARD)
-    assert view.ctype(card) == MOVE_T
+    assert view.kind(card) == MOVE
 
 
 def test_guardian_sabotages_repair_with_an_attack_card() -> None:
     def wanted(v: View) -> bool:
-        return v.role == GUARDIAN and not v.guardian_alarmed() and ATTACK_T in types_in_hand(v)
+        return v.role == GUARDIAN and not v.guardian_alarmed() and ATTACK in types_in_hand(v)
 
     item, view = first(decisions(4, range(200), "discard_message"), wanted)
     _, card = chosen_card(item, A.DISCARD)
-    assert view.ctype(card) == ATTACK_T
+    assert view.kind(card) == ATTACK
 
 
 def with_threat(item: Found, threat: int) -> Found:
@@ -174,22 +174,22 @@ def with_threat(item: Found, threat: int) -> Found:
 
 def test_guardian_turns_to_get_cards_when_the_threat_is_high() -> None:
     def wanted(v: View) -> bool:
-        return v.role == GUARDIAN and GET_T in types_in_hand(v) and len(types_in_hand(v)) > 1
+        return v.role == GUARDIAN and GET in types_in_hand(v) and len(types_in_hand(v)) > 1
 
     item, view = first(decisions(4, range(200), "discard_message"), wanted)
     _, calm_card = chosen_card(with_threat(item, 1), A.DISCARD)
     _, alarmed_card = chosen_card(with_threat(item, 6), A.DISCARD)
-    assert view.ctype(calm_card) != GET_T
-    assert view.ctype(alarmed_card) == GET_T
+    assert view.kind(calm_card) != GET
+    assert view.kind(alarmed_card) == GET
 
 
 def test_alien_keeps_get_cards_out_of_the_messages_pile_near_threat_8() -> None:
     def wanted(v: View) -> bool:
-        return v.role == ALIEN and GET_T in types_in_hand(v) and len(types_in_hand(v)) > 1
+        return v.role == ALIEN and GET in types_in_hand(v) and len(types_in_hand(v)) > 1
 
     item, view = first(decisions(4, range(200), "discard_message"), wanted)
     _, card = chosen_card(with_threat(item, 7), A.DISCARD)
-    assert view.ctype(card) != GET_T
+    assert view.kind(card) != GET
 
 
 def pending(kind: str, seat: int, **data: int) -> dict[str, Any]:
@@ -231,23 +231,23 @@ def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
 def test_astronaut_keeps_repair_and_attack_in_its_own_gear() -> None:
     def wanted(v: View) -> bool:
         kinds = types_in_hand(v)
-        counted = {REPAIR_T, ATTACK_T} & kinds
+        counted = {REPAIR, ATTACK} & kinds
         return v.role == ASTRONAUT and v.my_char == target_character(v) and bool(counted) and len(kinds) > 2
 
     item, view = first(decisions(4, range(80), "discard_message"), wanted)
     _, card = chosen_card(item, A.DISCARD)
-    assert view.ctype(card) not in (REPAIR_T, ATTACK_T)
+    assert view.kind(card) not in (REPAIR, ATTACK)
 
 
 def test_astronaut_puts_a_repair_or_attack_card_on_top_when_searching() -> None:
     def wanted(v: View) -> bool:
         data = v.data
         look = v.public.zones.decks[data["deck"]].top[data["placed"] : data["size"]]
-        return v.role == ASTRONAUT and any(v.ctype(c) in (REPAIR_T, ATTACK_T) for c in look)
+        return v.role == ASTRONAUT and any(v.kind(c) in (REPAIR, ATTACK) for c in look)
 
     item, view = first(decisions(4, range(120), "reorder"), wanted)
     _, card = chosen_card(item, A.PLACE)
-    assert view.ctype(card) in (REPAIR_T, ATTACK_T)
+    assert view.kind(card) in (REPAIR, ATTACK)
 
 
 def test_draft_takes_the_target_while_it_stays_the_fewest_marker_colour() -> None:

@@ -86,3 +86,22 @@ def test_a_bad_reference_is_a_typed_error() -> None:
     for bad in ("no_colon", "shadowtable.nosuchmodule:x", "shadowtable.core.manifest:nosuchname"):
         with pytest.raises(ShadowTableError):
             load(bad)
+
+
+def test_typed_view_reads_an_observation_into_the_class_the_manifest_names() -> None:
+    from shadowtable.core.errors import ShadowTableError
+    from shadowtable.core.manifest import typed_view
+
+    for gid in BUILTIN:
+        game = make(gid, players=3)
+        state = game.initial_state()
+        view_class = load(str(manifest_of(type(game)).view))
+        for seat in (None, 0, 2):
+            observation = game.observe(state, seat)
+            typed = typed_view(game, observation)
+            assert type(typed) is view_class
+            assert typed.seat == seat
+            assert typed.to_json() == observation
+    tiny = make("tiny-showdown", players=2)
+    with pytest.raises(ShadowTableError):
+        typed_view(tiny, tiny.observe(tiny.initial_state(), 0))

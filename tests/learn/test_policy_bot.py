@@ -126,14 +126,17 @@ def test_a_policy_shipped_in_16_bits_chooses_as_the_trained_one(tmp_path: Path) 
 
 
 def test_the_shipped_policy_plays_when_no_path_is_given() -> None:
+    import numpy as np
+
     from shadowtable.bots.policy_bot import shipped_policy
-    from shadowtable.learn.network import load_policy_record
+    from shadowtable.learn.portable import read_portable
 
     path = shipped_policy("shadow-planet", 4)
     assert path is not None, "the package ships a policy for The Shadow Planet with 4 players"
-    record = load_policy_record(path)
-    assert (record["game"], record["players"]) == ("shadow-planet", 4)
-    assert all(t.dtype == torch.float16 for t in record["state_dict"].values())
+    policy = read_portable(path)
+    assert (policy.game, policy.players) == ("shadow-planet", 4)
+    with np.load(path, allow_pickle=False) as data:
+        assert all(data[name].dtype == np.float16 for name in data.files if name != "meta")
     game = make("shadow-planet", players=4)
     assert play_game(game, [make_bot("policy"), *(make_bot("heuristic") for _ in range(3))], 0).returns is not None
     bot = make_bot("policy")
@@ -141,3 +144,68 @@ def test_the_shipped_policy_plays_when_no_path_is_given() -> None:
     state, seat = positions("shadowlord", 3, seed=1, count=1)[0]
     with pytest.raises(BotError, match="no policy ships for shadowlord with 3 players"):
         bot.choose(sl, seat, sl.observe(state, seat), sl.legal_actions(state), random.Random(0))
+
+
+def test_a_portable_policy_chooses_as_the_pytorch_one(tmp_path: Path) -> None:
+    from shadowtable.learn.network import load_policy_record
+    from shadowtable.learn.portable import write_portable
+
+    path = untrained_policy(tmp_path / "sp.pt", "shadow-planet", 4)
+    record = load_policy_record(path)
+    write_portable(
+        {**record, "state_dict": {k: v.half().float().numpy() for k, v in record["state_dict"].items()}},
+        tmp_path / "sp.npz",
+    )
+    torch.save(half_precision_record(record), tmp_path / "half.pt")
+    game = make("shadow-planet", players=4)
+    torch_bot, numpy_bot = (
+        make_bot(f"policy:path={tmp_path / 'half.pt'}"),
+        make_bot(f"policy:path={tmp_path / 'sp.npz'}"),
+    )
+    for state, seat in positions("shadow-planet", 4, seed=5, count=10):
+        observation, legal = game.observe(state, seat), game.legal_actions(state)
+        assert numpy_bot.probabilities(game, observation, legal) == pytest.approx(
+            torch_bot.probabilities(game, observation, legal), abs=1e-4
+        )
+
+
+def half_precision_record(record: dict[str, object]) -> dict[str, object]:
+    from shadowtable.learn.network import half_precision
+
+    return half_precision(record)
+
+
+def test_the_shipped_policy_plays_without_pytorch() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; sys.modules['torch'] = None\n"
+        "from shadowtable.bots import make_bot\n"
+        "from shadowtable.core import make, play_game\n"
+        "from shadowtable.server.bot_levels import why_not\n"
+        "assert why_not('policy', 'shadow-planet', 4) is None\n"
+        "game = make('shadow-planet', players=4)\n"
+        "result = play_game(game, [make_bot('policy'), *(make_bot('heuristic') for _ in range(3))], 2)\n"
+        "assert 'torch' not in sys.modules or sys.modules['torch'] is None\n"
+        "print('played', len(result.actions))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("played ")
+
+
+def test_a_pytorch_policy_without_pytorch_says_what_to_install(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = untrained_policy(tmp_path / "tiny.pt", "tiny-showdown", 2)
+    script = (
+        "import sys; sys.modules['torch'] = None\n"
+        "from shadowtable.bots import make_bot\n"
+        "from shadowtable.core import BotError\n"
+        f"try:\n    make_bot('policy:path={path}')\n"
+        "except BotError as exc:\n    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert "[train]" in done.stdout, done.stdout + done.stderr[-2000:]

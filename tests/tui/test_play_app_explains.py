@@ -15,6 +15,7 @@ from shadowtable.bots import RandomBot  # noqa: E402
 from shadowtable.core import make  # noqa: E402
 from shadowtable.core.events import game_log  # noqa: E402
 from shadowtable.core.runner import Session  # noqa: E402
+from shadowtable.core.table import Told  # noqa: E402
 from shadowtable.tui.app import PlayApp  # noqa: E402
 from shadowtable.tui.table import Table  # noqa: E402
 
@@ -53,7 +54,7 @@ def test_many_choices_are_offered_as_groups_that_open_and_close() -> None:
             await pilot.pause()
             options = app.query_one("#actions", OptionList)
             entries = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-            total = sum(len(g["actions"]) for g in table.choice_groups())
+            total = sum(len(g.choices) for g in table.choice_groups())
             assert len(entries) < total and any(e.startswith("\u25b8") for e in entries)
             group_at = next(i for i, e in enumerate(entries) if e.startswith("\u25b8"))
             options.highlighted = group_at
@@ -145,16 +146,16 @@ def test_the_waiting_panel_shows_what_others_did_and_the_latest_duel() -> None:
         async with app.run_test(size=(160, 48)) as pilot:
             await pilot.pause()
             shown = _text(app, "#recent-text")
-            assert "Latest fight:" in shown and duel and duel[-1]["text"] in shown
-            assert [e["text"] for e in table.recent(0)][0] in shown
+            assert "Latest fight:" in shown and duel and duel[-1].text in shown
+            assert [e.text for e in table.recent(0)][0] in shown
 
     asyncio.run(scenario())
 
 
 def test_the_log_is_the_game_log_since_the_start() -> None:
     table = _shadowlord_at(lambda game, state: len(game.legal_actions(state)) > 3)
-    assert table.events(0) == game_log(table.game, table.session.actions, 0)
-    assert table.events(None) == game_log(table.game, table.session.actions, None)
+    assert table.events(0) == [Told.from_json(e) for e in game_log(table.game, table.session.actions, 0)]
+    assert table.events(None) == [Told.from_json(e) for e in game_log(table.game, table.session.actions, None)]
     assert table.events(0) != table.events(1)  # each seat is told its own draws
 
 

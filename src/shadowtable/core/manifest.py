@@ -12,9 +12,17 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from shadowtable.core.errors import ShadowTableError
+from shadowtable.core.observation import Observation
+
+if TYPE_CHECKING:
+    from shadowtable.core.game import Observation as ObservationJson
+
+    TypedObservation = Observation[object, object, object]
+    """A game's typed observation, its parts of the game's own types."""
 
 
 @dataclass(frozen=True)
@@ -23,7 +31,7 @@ class Manifest:
 
     - ``heuristic_bot``: a class whose instances are :class:`shadowtable.bots.base.Bot`;
     - ``encoder``: a factory ``(game) -> Encoder`` of fixed-shape observation arrays;
-    - ``terminal_board``: ``(game, observation) -> rich renderable`` for the terminal app;
+    - ``terminal_board``: ``(game, typed observation) -> rich renderable`` for the terminal app;
     - ``web_board``: ``(game, view message) -> shadowtable.web.boards.BoardHtml`` for the browser;
     - ``evaluations``: name to ``(game, state) -> list[float]``, for search cut-offs;
     - ``gym_id``: the Gymnasium environment id registered for the game;
@@ -73,3 +81,21 @@ def load(reference: str) -> Any:
         return getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as exc:
         raise ShadowTableError(f"cannot load adapter {reference!r}: {exc}") from exc
+
+
+def typed_view(game: object, observation_json: ObservationJson) -> TypedObservation:
+    """``observation_json`` (what ``game.observe`` gives) read into the typed observation the
+    game's manifest names as ``view``; :class:`ShadowTableError` if it names none."""
+    reference = manifest_of(type(game)).view
+    if reference is None:
+        raise ShadowTableError(f"{type(game).__name__} names no typed observation in its manifest")
+    return _view_class(reference).from_json(observation_json)
+
+
+@cache
+def _view_class(reference: str) -> type[TypedObservation]:
+    found = load(reference)
+    if not (isinstance(found, type) and issubclass(found, Observation)):
+        raise ShadowTableError(f"the manifest 'view' {reference!r} is not an Observation class")
+    view_class: type[TypedObservation] = found
+    return view_class

@@ -13,8 +13,8 @@ from typing import Any
 import torch
 from torch import nn
 
-POLICY_FORMAT = "shadowtable-policy"
-POLICY_VERSION = 1
+from shadowtable.learn.record import POLICY_FORMAT, POLICY_VERSION, check_record
+
 ILLEGAL_LOGIT = -1e9
 """The logit of an illegal action: its probability underflows to exactly zero."""
 
@@ -93,8 +93,28 @@ def load_policy_record(path: Path) -> dict[str, Any]:
         raise ValueError(f"no policy file at {path}") from None
     except Exception as exc:  # torch raises many kinds for a file that is not a checkpoint
         raise ValueError(f"{path} is not a policy file ({type(exc).__name__})") from None
-    if not isinstance(record, dict) or record.get("format") != POLICY_FORMAT:
-        raise ValueError(f"{path} is not a ShadowTable policy file")
-    if record.get("version") != POLICY_VERSION:
-        raise ValueError(f"{path}: policy format version {record.get('version')!r}, expected {POLICY_VERSION}")
+    check_record(record, path)
+    assert isinstance(record, dict)
     return record
+
+
+class TorchPolicy:
+    """A policy saved by training (``policy.pt``), played with PyTorch; the same interface as
+    :class:`~shadowtable.learn.portable.PortablePolicy`."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.net = net_from_record(record)
+        self.game, self.players = str(record["game"]), int(record["players"])
+        self.obs_size, self.num_actions = self.net.obs_size, self.net.num_actions
+        if torch.get_num_threads() != 1:  # one observation per pass: a thread per core made it 20 times slower
+            torch.set_num_threads(1)
+
+    def probabilities(self, obs: Any, legal_actions: Sequence[int]) -> list[float]:
+        """The probability of each legal action (in the order given)."""
+        tensor = torch.from_numpy(obs.reshape(1, -1))
+        mask = torch.zeros((1, self.num_actions), dtype=torch.bool)
+        mask[0, list(legal_actions)] = True
+        with torch.no_grad():
+            logits, _ = self.net(tensor, mask)
+            probs = torch.softmax(logits[0], dim=-1).double()
+        return [float(probs[action]) for action in legal_actions]

@@ -55,9 +55,9 @@ SEAT_VALUES = ["human", *(f"bot:{name}" for name in LEVELS)]
 
 
 @lru_cache(maxsize=1)
-def has_torch() -> bool:
-    """Whether PyTorch is installed (looked up, not imported: importing it takes seconds)."""
-    return importlib.util.find_spec("torch") is not None
+def has_numpy() -> bool:
+    """Whether NumPy is installed (the shipped policies need it, and nothing more)."""
+    return importlib.util.find_spec("numpy") is not None
 
 
 @lru_cache(maxsize=1)
@@ -72,8 +72,8 @@ def why_not(level: str, game_id: str, players: int) -> str | None:
     if level == "heuristic" and game_id not in _heuristic_games():
         return f"no heuristic bot plays {game_id}"
     if level == "policy":
-        if not has_torch():
-            return "the policy bot needs PyTorch, which this server does not have"
+        if not has_numpy():
+            return "the policy bot needs NumPy, which this server does not have"
         if shipped_policy(game_id, players) is None:
             return f"no policy ships for {game_id} with {players} players"
     return None

@@ -243,7 +243,7 @@ def rematch_table(table: Table, default_bot: str) -> NewTable:
     kinds = ["human" if s.kind == "human" else f"bot:{s.bot if s.bot in LEVELS else default_bot}" for s in table.seats]
     stored, game = table.stored, table.game
     clock = None if stored.clock is None else public_clock(stored.clock)
-    return NewTable(game.spec.id, game.players, dict(game.options), kinds, clock, stored.listed)
+    return NewTable(game.spec.id, game.players, dict(game.options), kinds, clock, stored.listed, stored.pace)
 
 
 # -- bots taking over ---------------------------------------------------------------------------

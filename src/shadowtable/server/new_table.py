@@ -15,7 +15,7 @@ from shadowtable.core.registry import make
 from shadowtable.server.bot_levels import check_seat_bot
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.names import default_name
-from shadowtable.server.table import Seat
+from shadowtable.server.table import BOT_PACES, Seat
 
 NAME_LIMIT = 32
 TIMEOUT_POLICIES = ("bot", "skip")
@@ -34,6 +34,8 @@ class NewTable:
     """Per seat: ``"human"`` or ``"bot:<level>"`` (e.g. ``"bot:heuristic"``; see ``bot_levels``)."""
     clock: dict[str, Any] | None = None
     listed: bool = True
+    pace: str | None = None
+    """The bots' pace (a key of ``BOT_PACES``); ``None``: the server's default delay."""
 
 
 def refuse_server_options(options: dict[str, Any]) -> None:
@@ -91,6 +93,13 @@ def new_clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
         raise ServiceError(f"clock.on_timeout: expected one of {', '.join(TIMEOUT_POLICIES)}")
     assert isinstance(initial, int) and isinstance(bonus, int)
     return {"initial_ms": initial * 1000, "bonus_ms": bonus * 1000, "on_timeout": policy}
+
+
+def new_pace(pace: str | None) -> str | None:
+    """A client's bot pace, checked (``None``: the server's default delay)."""
+    if pace is not None and pace not in BOT_PACES:
+        raise ServiceError(f"pace: expected one of {', '.join(BOT_PACES)}")
+    return pace
 
 
 def display_name(name: str | None, seat: int) -> str:

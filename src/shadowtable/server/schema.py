@@ -31,6 +31,8 @@ tables = sa.Table(
     sa.Column("rated_at", sa.Float, nullable=True),  # when the end was counted in the ratings (once)
     # the creator's seat: only its holder may invite to a seat vacated in play (revision 0004)
     sa.Column("host_seat", sa.Integer, nullable=True),
+    # the bots' pace (table.BOT_PACES); null: the server's delay (revision 0006)
+    sa.Column("pace", sa.String(16), nullable=True),
 )
 sa.Index("ix_tables_status", tables.c.status, tables.c.created_at)
 

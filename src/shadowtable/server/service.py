@@ -35,6 +35,7 @@ from shadowtable.server.new_table import (
     display_name,
     new_clock,
     new_game,
+    new_pace,
     new_seats,
     refuse_server_options,
 )
@@ -167,10 +168,13 @@ class TableService:
         if clock is not None:
             for seat in seats:
                 seat.clock_ms = clock["initial_ms"] if seat.kind == "human" else None
-        stored = StoredTable(secrets.token_urlsafe(9), "open", clock, new.listed, time.time(), seats)
+        stored = StoredTable(
+            secrets.token_urlsafe(9), "open", clock, new.listed, time.time(), seats, pace=new_pace(new.pace)
+        )
         table = Table(stored, LiveGame(game, LiveTable.new(game)))
         fields = {"game": game.spec.id, "version": game.spec.version, "players": game.players}
         fields.update(options=game.options, status="open", clock=clock, listed=new.listed, created_at=stored.created_at)
+        fields.update(pace=stored.pace)
         await self.repository.write(insert_table(stored.id, fields), insert_seats(stored.id, seats), table_id=stored.id)
         if self.sync.leases is not None:
             # owned by the process its seats reach first (nginx hashes a table's pages and sockets
@@ -621,4 +625,5 @@ def _stored_table(table_id: str, rows: TableRows) -> StoredTable:
         rematch=row["rematch"],
         host_seat=row["host_seat"],
         chat=chat,
+        pace=row["pace"],
     )

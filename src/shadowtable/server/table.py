@@ -54,6 +54,10 @@ class Seat:
         return cls(kind, bot, name, key, bool(zombie), clock_ms, left)
 
 
+BOT_PACES = {"instant": 0.0, "quick": 0.15, "relaxed": 0.8}
+"""The bot paces a table may choose: the seconds its bots wait before each move."""
+
+
 @dataclass
 class StoredTable:
     """A table's fields as the database holds them (its ``tables``, ``seats`` and ``chat`` rows)."""
@@ -69,6 +73,12 @@ class StoredTable:
     host_seat: int | None = None
     """The creator's seat: its holder may invite someone to a vacated seat."""
     chat: list[dict[str, Any]] = field(default_factory=list)
+    pace: str | None = None
+    """The bots' pace (a key of :data:`BOT_PACES`); ``None``: the server's default delay."""
+
+    def bot_delay_s(self, default: float) -> float:
+        """The seconds this table's bots wait before each move (``default`` without a pace)."""
+        return default if self.pace is None else BOT_PACES[self.pace]
 
 
 @dataclass
@@ -207,6 +217,7 @@ def info(table: Table) -> dict[str, Any]:
         "returns": stored.returns,
         "rematch": stored.rematch,
         "host_seat": stored.host_seat,
+        "pace": stored.pace,
     }
 
 

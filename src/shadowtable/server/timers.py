@@ -56,8 +56,8 @@ class Timers:
     async def _bot_move(self, table: Table, seat: int, at: int) -> None:
         stale = False
         try:
-            if self.config.bot_delay_s:
-                await asyncio.sleep(self.config.bot_delay_s)
+            if delay := table.stored.bot_delay_s(self.config.bot_delay_s):
+                await asyncio.sleep(delay)
             state = table.live.state
             bot = table.seats[seat].bot or self.config.default_bot
             spec = run_spec(bot, self.config.default_bot, self.config.bot_budget_s)

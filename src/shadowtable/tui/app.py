@@ -8,9 +8,9 @@ and the exact command that resumes it.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -208,7 +208,7 @@ class PlayApp(App[None]):
         self.query_one("#status", Static).update(Text(self._status_line(seat)))
         self._fill_choices()
         rules = game.words.rules_help(observation) or "No rule text for this moment."
-        goal = how_to_win(self.reference, observation)
+        goal = how_to_win(self.reference, table.typed(observation))
         self.query_one("#help-text", Static).update(Text(f"{rules}\n\n{goal}" if goal else rules))
         self.query_one("#help", VerticalScroll).scroll_home(animate=False)
         self.query_one("#recent-text", Static).update(Text(self._recent_text(seat)))
@@ -224,19 +224,19 @@ class PlayApp(App[None]):
         options.clear_options()
         self.query_one("#detail", Static).update("")
         groups = self.table.choice_groups()
-        total = sum(len(group["actions"]) for group in groups)
-        labels = [group["label"] for group in groups]
+        total = sum(len(group.choices) for group in groups)
+        labels = [group.label for group in groups]
         if self.open_group not in labels:
             self.open_group = None
         entries: list[Option] = []
         for index, group in enumerate(groups):
-            actions = group["actions"]
-            if self.open_group is not None and group["label"] != self.open_group:
+            choices = group.choices
+            if self.open_group is not None and group.label != self.open_group:
                 continue
-            if self.open_group is None and total > COLLAPSE_ABOVE and len(actions) > 1:
-                entries.append(Option(Text(f"\u25b8 {group['label']} ({len(actions)} choices)"), id=f"group:{index}"))
+            if self.open_group is None and total > COLLAPSE_ABOVE and len(choices) > 1:
+                entries.append(Option(Text(f"\u25b8 {group.label} ({len(choices)} choices)"), id=f"group:{index}"))
                 continue
-            entries.extend(Option(Text(a["text"]), id=str(a["id"])) for a in actions)
+            entries.extend(Option(Text(choice.text), id=str(choice.action)) for choice in choices)
         if self.open_group is not None:
             entries.insert(0, Option(Text("\u25c2 back to all choices"), id="back"))
         options.add_options(entries)
@@ -246,10 +246,10 @@ class PlayApp(App[None]):
 
     def _recent_text(self, seat: int | None) -> str:
         """What happened since the viewer's last decision, then the latest fight's breakdown."""
-        lines = [event["text"] for event in self.table.recent(seat)]
+        lines = [event.text for event in self.table.recent(seat)]
         fight = self.table.latest(seat, FIGHT_KINDS)
         if fight:
-            lines += ["", "Latest fight:", *(event["text"] for event in fight)]
+            lines += ["", "Latest fight:", *(event.text for event in fight)]
         return "\n".join(lines) or "Nothing yet."
 
     def _status_line(self, seat: int | None) -> str:
@@ -271,7 +271,7 @@ class PlayApp(App[None]):
         if chosen == "back" or chosen.startswith("group:"):
             groups = self.table.choice_groups()
             index = int(chosen.split(":")[1]) if chosen != "back" else -1
-            self.open_group = groups[index]["label"] if 0 <= index < len(groups) else None
+            self.open_group = groups[index].label if 0 <= index < len(groups) else None
             self._fill_choices()
             return
         self.open_group = None
@@ -304,7 +304,7 @@ class PlayApp(App[None]):
         if not self.handing_over:
             self.query_one("#actions", OptionList).focus()
 
-    def _play(self, move: Any) -> None:
+    def _play(self, move: Callable[[], object]) -> None:
         message = self.query_one("#message", Static)
         if self.handing_over or not self.table.session.awaits_outside_decision():
             message.update("Not your turn.")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from shadowtable.core.game import Game, Observation
+from shadowtable.core.game import Game
+from shadowtable.core.observation import Observation
 
 SKIPPED_FIELDS = frozenset({"name", "id"})
 
@@ -73,11 +74,12 @@ def action_details(game: Game[Any], reference: dict[str, Any], state: Any, actio
     return "\n".join(lines)
 
 
-def how_to_win(reference: dict[str, Any], observation: Observation) -> str:
-    """The viewer's goal: its secret Objective's (where it has one and knows it), else the game's."""
-    seat = observation.get("seat")
-    objectives = observation.get("objectives")
-    if isinstance(seat, int) and isinstance(objectives, list) and seat < len(objectives):
+def how_to_win(reference: dict[str, Any], observation: Observation[object, object, object] | None) -> str:
+    """The viewer's goal: its secret Objective's (where its typed observation has ``objectives``
+    per seat and it knows its own), else the game's (``observation`` ``None``: not typed)."""
+    seat = None if observation is None else observation.seat
+    objectives = getattr(getattr(observation, "public", None), "objectives", None)
+    if isinstance(seat, int) and isinstance(objectives, tuple) and seat < len(objectives):
         mine = objectives[seat]
         if isinstance(mine, int) and 0 <= mine < len(reference.get("objectives", [])):
             entry = reference["objectives"][mine]

@@ -14,7 +14,9 @@ from typing import Any
 
 from shadowtable.core.errors import BotError, IllegalActionError, InvalidPlayersError
 from shadowtable.core.game import Game, Observation
-from shadowtable.core.table import Channel, SeatView, choices_of
+from shadowtable.core.manifest import manifest_of, typed_view
+from shadowtable.core.observation import Observation as TypedObservation
+from shadowtable.core.table import Channel, ChoiceGroup, SeatView, Told, choices_of, groups_of
 from shadowtable.core.table import Table as Session
 
 
@@ -26,9 +28,7 @@ class Table:
     humans: list[int]
     history: list[tuple[Any, int]] = field(default_factory=list)
     """Every step so far as (state before it, action); rebuilt from the session's actions when empty."""
-    _read: dict[int | None, tuple[Channel, int, list[list[dict[str, Any]]]]] = field(
-        default_factory=dict, init=False, repr=False
-    )
+    _read: dict[int | None, tuple[Channel, int, list[list[Told]]]] = field(default_factory=dict, init=False, repr=False)
     """Per audience: the channel read, the version last read, and the events of each version up to it."""
 
     def __post_init__(self) -> None:
@@ -51,7 +51,14 @@ class Table:
         return self.session.view(seat, since)
 
     def observation(self, seat: int | None) -> Observation:
+        """The game's JSON observation of ``seat`` now."""
         return self.game.observe(self.session.state, seat)
+
+    def typed(self, observation: Observation) -> TypedObservation[object, object, object] | None:
+        """The typed view of ``observation`` (``None`` for a game whose manifest names none)."""
+        if manifest_of(type(self.game)).view is None:
+            return None
+        return typed_view(self.game, observation)
 
     def choices(self) -> list[tuple[int, str]]:
         """The legal actions of the person to act, with their notation."""
@@ -59,11 +66,11 @@ class Table:
             return []
         return [(choice.action, choice.text) for choice in choices_of(self.game, self.session.state)]
 
-    def choice_groups(self) -> list[dict[str, Any]]:
+    def choice_groups(self) -> tuple[ChoiceGroup, ...]:
         """The person's legal actions grouped (:meth:`Game.choice_groups`); empty when no person decides."""
         if not self.session.awaits_outside_decision():
-            return []
-        return self.game.words.choice_groups(self.session.state)
+            return ()
+        return groups_of(self.game, self.session.state)
 
     def step_automatic(self) -> bool:
         """Take one chance or bot step if one is due; returns whether it did."""
@@ -99,14 +106,14 @@ class Table:
         """The game log as ``seat`` may read it, from the first step (``last``: only that many lines).
 
         One line per event ``seat`` is told (:meth:`events`)."""
-        lines = [event["text"] for event in self.events(seat)]
+        lines = [event.text for event in self.events(seat)]
         return lines if last is None else lines[-last:] if last > 0 else []
 
-    def events(self, seat: int | None) -> list[dict[str, Any]]:
+    def events(self, seat: int | None) -> list[Told]:
         """Every event of the game so far as ``seat`` is told it (:meth:`Game.told`), from the start."""
         return [event for version in self._versions(seat) for event in version]
 
-    def recent(self, seat: int | None) -> list[dict[str, Any]]:
+    def recent(self, seat: int | None) -> list[Told]:
         """What happened while ``seat`` waited: the events since the last stretch of other seats'
         and chance steps began, with ``seat``'s own decisions after it (every event for a
         spectator, who never decides)."""
@@ -119,11 +126,11 @@ class Table:
         first = self._channel(seat).first_version_after(index)
         return [event for version in self._versions(seat)[first - 1 :] for event in version]
 
-    def latest(self, seat: int | None, kinds: frozenset[str]) -> list[dict[str, Any]]:
+    def latest(self, seat: int | None, kinds: frozenset[str]) -> list[Told]:
         """The events of the last step that noted one of ``kinds`` (e.g. a Duel's breakdown)."""
         for version in reversed(self._versions(seat)):
-            if any(event["kind"] in kinds for event in version):
-                return [event for event in version if event["kind"] in kinds]
+            if any(event.kind in kinds for event in version):
+                return [event for event in version if event.kind in kinds]
         return []
 
     def _channel(self, seat: int | None) -> Channel:
@@ -131,14 +138,16 @@ class Table:
         self.session.tell(seat)
         return self.session.channels[seat]
 
-    def _versions(self, seat: int | None) -> list[list[dict[str, Any]]]:
+    def _versions(self, seat: int | None) -> list[list[Told]]:
         """The events of each version of ``seat``'s channel, decoded once per version, so a long
         game is not decoded again on every redraw."""
         channel = self._channel(seat)
         kept, read, versions = self._read.get(seat, (channel, 0, []))
         if kept is not channel or read > channel.v:  # another session's channel: read it afresh
             read, versions = 0, []
-        versions.extend(channel.version_events(v) for v in range(read + 1, channel.v + 1))
+        versions.extend(
+            [Told.from_json(event) for event in channel.version_events(v)] for v in range(read + 1, channel.v + 1)
+        )
         self._read[seat] = (channel, channel.v, versions)
         return versions
 

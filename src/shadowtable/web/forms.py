@@ -13,8 +13,11 @@ from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.server.bot_levels import LEVELS, levels_for
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable
+from shadowtable.web.option_words import option_words
 
 BOT_LEVELS = {name: level.description for name, level in LEVELS.items()}
+PACES = {"instant": "Instant", "quick": "Quick (about 0.15 s)", "relaxed": "Relaxed (about 0.8 s)"}
+"""The bot paces the lobby offers (``quick`` first: the default), with their words."""
 CLOCKS = {"": "No clock", "300": "5 minutes each", "900": "15 minutes each", "1800": "30 minutes each"}
 
 
@@ -119,15 +122,18 @@ def new_table(spec: GameSpec, players: int, form: dict[str, str]) -> NewTable:
         parse_seats(form, spec.id, players),
         parse_clock(form),
         form.get("listed", "yes") == "yes",
+        form.get("pace") or None,
     )
 
 
 def setup_context(spec: GameSpec, players: int) -> dict[str, Any]:
-    """What the game-dependent part of the creation form shows."""
+    """What the game-dependent part of the creation form shows (each option in words)."""
+    options = offered_options(spec)
     return {
         "spec": spec,
         "players": players,
-        "options": offered_options(spec),
+        "options": options,
+        "words": {option.name: option_words(spec.id, option) for option in options},
         "bots": BOT_LEVELS,
         "bots_here": bots_offered(spec.id, players),
     }

@@ -23,6 +23,7 @@ from shadowtable.server.errors import Conflict, Forbidden, ServiceError
 from shadowtable.server.service import Table, TableService
 from shadowtable.web.forms import (
     CLOCKS,
+    PACES,
     form_of,
     game_specs,
     new_table,
@@ -86,7 +87,9 @@ def join_page(
 @router.get("/", response_class=HTMLResponse)
 async def lobby() -> HTMLResponse:
     specs = game_specs()
-    return page("lobby.html", games=specs, setup=setup_context(specs[0], specs[0].min_players), clocks=CLOCKS)
+    return page(
+        "lobby.html", games=specs, setup=setup_context(specs[0], specs[0].min_players), clocks=CLOCKS, paces=PACES
+    )
 
 
 @router.get("/lobby/setup", response_class=HTMLResponse)

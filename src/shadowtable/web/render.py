@@ -6,20 +6,84 @@ never from a game state, so the page holds exactly what the seat's message holds
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
+from shadowtable.core.game import Observation as ObservationJson
 from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
+from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
 BoardRenderer = Callable[[Game[Any], dict[str, Any]], BoardHtml]
+
+
+@dataclass(frozen=True)
+class SeatMessage:
+    """A ``view`` message read into the seat view's types (its ``obs`` stays the game's JSON:
+    a board reads it as the game's typed observation).
+
+    ``choices`` and ``turn`` are ``None`` unless the reader decides; ``groups`` are the
+    message's groups of those choices (one per choice where it names none); ``names`` are the
+    seat names of its ``presence``."""
+
+    obs: ObservationJson
+    decision: Decision | None
+    choices: tuple[Choice, ...] | None
+    groups: tuple[ChoiceGroup, ...]
+    turn: int | None
+    after: int
+    events: tuple[Told, ...]
+    names: Mapping[int, str]
+
+    @classmethod
+    def from_json(cls, message: Mapping[str, Any]) -> SeatMessage:
+        legal = message.get("legal")
+        choices = None if legal is None else tuple(Choice(int(a), str(w)) for a, w in legal)
+        return cls(
+            obs=message["obs"],
+            decision=Decision.from_pending(message.get("pending") or None),
+            choices=choices,
+            groups=_groups(choices or (), message.get("groups") or []),
+            turn=message.get("turn"),
+            after=message.get("after") or 0,
+            events=tuple(_told(event) for event in message.get("events") or []),
+            names=_names(message.get("presence") or []),
+        )
+
+    @property
+    def legal(self) -> dict[int, str]:
+        """The legal actions in words, by id (empty unless the reader decides)."""
+        return {choice.action: choice.text for choice in self.choices or ()}
+
+
+def _groups(choices: tuple[Choice, ...], groups: list[dict[str, Any]]) -> tuple[ChoiceGroup, ...]:
+    """The message's groups of legal choices (those it names), or one group per choice."""
+    if not groups:
+        return tuple(ChoiceGroup(choice.text, (choice,)) for choice in choices)
+    by_id = {choice.action: choice for choice in choices}
+    return tuple(
+        ChoiceGroup(group["label"], tuple(by_id[a] for a in group["actions"] if a in by_id)) for group in groups
+    )
+
+
+def _told(event: Mapping[str, Any]) -> Told:
+    return Told(str(event.get("kind", "")), str(event.get("text", "")), str(event.get("rule") or ""))
+
+
+def _names(presence: list[Any]) -> dict[int, str]:
+    return {
+        p["seat"]: str(p["name"])
+        for p in presence
+        if isinstance(p, dict) and isinstance(p.get("seat"), int) and p.get("name")
+    }
 
 
 @cache
@@ -68,7 +132,7 @@ def board_stylesheet_text(name: str) -> str | None:
 
 def text_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
     """The board of a game with no browser board of its own: its text rendering."""
-    text = game.words.render(message["obs"])
+    text = game.words.render(SeatMessage.from_json(message).obs)
     board = render("text_board.html", text=text, name=game.spec.name)
     return BoardHtml(board=board, panel="", goal="")
 
@@ -93,36 +157,35 @@ def seat_names(table: dict[str, Any]) -> list[str]:
     return [seat["name"] for seat in table["seats"]]
 
 
-def status_line(message: dict[str, Any], table: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """Who decides now and what about, from the message's ``pending`` (public in every view)."""
+def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
+    """Who decides now and what about, from the message's decision (public in every view)."""
     names = seat_names(table)
-    pending = message.get("pending") or {}
+    decision = message.decision
     if table["status"] == "open":
         return {"kind": "open", "text": "Waiting for players to sit down"}
-    if table["status"] == "over" or not pending:
+    if table["status"] == "over" or decision is None:
         return {"kind": "over", "text": "The game is over"}
-    deciding = pending.get("seat", -1)
-    prompt = str(pending.get("prompt") or "")
+    deciding = decision.seat
     if deciding is None or deciding < 0:
         return {"kind": "chance", "text": "Chance decides"}
-    if message.get("legal"):
-        return {"kind": "you", "text": f"Your decision: {prompt}"}
+    if message.choices:
+        return {"kind": "you", "text": f"Your decision: {decision.prompt}"}
     who = names[deciding] if 0 <= deciding < len(names) else f"seat {deciding}"
-    return {"kind": "wait", "text": f"Waiting for {who} (seat {deciding}): {prompt}", "seat": deciding}
+    return {"kind": "wait", "text": f"Waiting for {who} (seat {deciding}): {decision.prompt}", "seat": deciding}
 
 
-def log_entries(game: Game[Any], events: list[dict[str, Any]]) -> list[dict[str, str]]:
+def log_entries(game: Game[Any], events: Sequence[Told]) -> list[dict[str, str]]:
     """Each told event with its cause: the rule section it applies, where it names one."""
     sections = rule_sections(game)
-    entries = []
-    for event in events:
-        key = str(event.get("rule") or "")
-        section = sections.get(key, {}).get("section", "") if key else ""
-        entries.append({"text": str(event.get("text", "")), "kind": str(event.get("kind", "")), "cause": section})
-    return entries
+    return [{"text": event.text, "kind": event.kind, "cause": _cause(sections, event.rule)} for event in events]
 
 
-def log_html(game: Game[Any], events: list[dict[str, Any]]) -> str:
+def _cause(sections: dict[str, dict[str, str]], rule: str) -> str:
+    """The section of the rule an event names ("": none)."""
+    return sections.get(rule, {}).get("section", "") if rule else ""
+
+
+def log_html(game: Game[Any], events: Sequence[Told]) -> str:
     """The log fragment of ``events``: one line each, every distinct line rendered once (a long
     game's whole log costs a look-up per event, not a render)."""
     return "".join(_log_line(entry["text"], entry["kind"], entry["cause"]) for entry in log_entries(game, events))
@@ -133,20 +196,17 @@ def _log_line(text: str, kind: str, cause: str) -> str:
     return render("fragments/log.html", entries=[{"text": text, "kind": kind, "cause": cause}])
 
 
-def action_groups(message: dict[str, Any]) -> list[dict[str, Any]]:
+def action_groups(message: SeatMessage) -> list[dict[str, Any]]:
     """The legal actions in words, grouped as the game groups them."""
-    legal = message.get("legal") or []
-    words = {action: text for action, text in legal}
-    groups = message.get("groups") or [{"label": text, "actions": [action]} for action, text in legal]
     return [
-        {"label": group["label"], "actions": [{"id": a, "text": words[a]} for a in group["actions"] if a in words]}
-        for group in groups
+        {"label": group.label, "actions": [{"id": c.action, "text": c.text} for c in group.choices]}
+        for group in message.groups
     ]
 
 
-def rule_help(game: Game[Any], message: dict[str, Any]) -> dict[str, str] | None:
+def rule_help(game: Game[Any], message: SeatMessage) -> dict[str, str] | None:
     """The rule that applies to the decision now, quoted with its section."""
-    text = game.words.rules_help(message["obs"]).strip()
+    text = game.words.rules_help(message.obs).strip()
     if not text:
         return None
     section, _, quote = text.partition("\n\n")
@@ -155,15 +215,15 @@ def rule_help(game: Game[Any], message: dict[str, Any]) -> dict[str, str] | None
 
 def view_fragments(game: Game[Any], message: dict[str, Any], table: dict[str, Any]) -> dict[str, str]:
     """The fragments of the table page for one view message (swapped in by ``table.js``)."""
-    seat = message["obs"].get("seat") if isinstance(message.get("obs"), dict) else None
     board = board_renderer(type(game))(game, message)
+    seen = SeatMessage.from_json(message)
     return {
         "board": board.board,
         "panel": board.panel,
         "goal": render("fragments/goal.html", goal=board.goal),
-        "status": render("fragments/status.html", status=status_line(message, table, seat)),
-        "actions": render("fragments/actions.html", groups=action_groups(message), turn=message.get("turn")),
-        "rule": render("fragments/rule.html", rule=rule_help(game, message)),
-        "log": log_html(game, message.get("events") or []),
-        "log_mode": "append" if message.get("after") else "replace",
+        "status": render("fragments/status.html", status=status_line(seen, table)),
+        "actions": render("fragments/actions.html", groups=action_groups(seen), turn=seen.turn),
+        "rule": render("fragments/rule.html", rule=rule_help(game, seen)),
+        "log": log_html(game, seen.events),
+        "log_mode": "append" if seen.after else "replace",
     }

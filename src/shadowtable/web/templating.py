@@ -12,6 +12,8 @@ from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, FunctionLoader, PackageLoader, StrictUndefined, select_autoescape
 
+from shadowtable.web.rules_page import quoted_rule_href
+
 
 def package_template(name: str) -> str | None:
     """The source of ``<package>:<file>``: ``templates/<file>`` inside ``package`` (else none)."""
@@ -32,6 +34,7 @@ ENV = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+ENV.globals["rule_href"] = quoted_rule_href  # the rules page's place of a quoted rule (the rule box's link)
 
 
 def render(template: str, **context: Any) -> str:

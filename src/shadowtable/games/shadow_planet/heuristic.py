@@ -28,9 +28,9 @@ from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.printed import Printed, printed
 from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetPublic
 
-MOVE_T, SEARCH_T, GET_T, REPAIR_T, ATTACK_T = range(5)
+MOVE, SEARCH, GET, REPAIR, ATTACK = "move", "search", "get", "repair", "attack"
+"""Card types by name (``Printed.types``); their ids come from the printed tables."""
 ALIEN, ASTRONAUT, GUARDIAN = "alien", "astronaut", "guardian"
-MOONETTE, CRAWLER = 0, 1
 THREAT_SAFE = 5
 """The Alien feeds Get cards to the Messages pile only while the Threat is at most this."""
 ALIEN_REPAIR_PUSH = 4
@@ -40,30 +40,32 @@ THREAT_ALARM = 5
 
 # How much a role wants a card of each type in the Gear it expects to be matched with.
 KEEP = {
-    ASTRONAUT: (0.0, 0.2, 0.1, 3.0, 3.0),
-    ALIEN: (0.0, 0.1, 3.0, 0.2, -2.0),
-    GUARDIAN: (0.5, 0.0, 0.5, 0.0, 0.5),
+    ASTRONAUT: {MOVE: 0.0, SEARCH: 0.2, GET: 0.1, REPAIR: 3.0, ATTACK: 3.0},
+    ALIEN: {MOVE: 0.0, SEARCH: 0.1, GET: 3.0, REPAIR: 0.2, ATTACK: -2.0},
+    GUARDIAN: {MOVE: 0.5, SEARCH: 0.0, GET: 0.5, REPAIR: 0.0, ATTACK: 0.5},
 }
 # How much a role wants a card of each type to stay in a Gear it does not expect to be matched
 # with (an Astronaut's Repair or Attack may still help a fellow Astronaut; the Alien wants
 # Attack cards gone; the Guardian wants Repair cards gone).
 KEEP_OTHER = {
-    ASTRONAUT: (0.0, 0.1, 0.0, 1.5, 1.5),
-    ALIEN: (0.0, 0.0, 0.0, 0.0, -1.0),
-    GUARDIAN: (0.0, 0.0, 0.0, -1.0, 0.0),
+    ASTRONAUT: {MOVE: 0.0, SEARCH: 0.1, GET: 0.0, REPAIR: 1.5, ATTACK: 1.5},
+    ALIEN: {MOVE: 0.0, SEARCH: 0.0, GET: 0.0, REPAIR: 0.0, ATTACK: -1.0},
+    GUARDIAN: {MOVE: 0.0, SEARCH: 0.0, GET: 0.0, REPAIR: -1.0, ATTACK: 0.0},
 }
 # How much a role likes a card of each type being revealed from the Messages pile.
 MESSAGE_CALM = {
-    ASTRONAUT: (-1.0, 1.0, -1.0, 2.0, -0.5),
-    ALIEN: (0.0, 0.3, 1.0, 0.5, -1.5),
-    GUARDIAN: (1.0, -1.0, 0.0, -1.5, 1.5),
+    ASTRONAUT: {MOVE: -1.0, SEARCH: 1.0, GET: -1.0, REPAIR: 2.0, ATTACK: -0.5},
+    ALIEN: {MOVE: 0.0, SEARCH: 0.3, GET: 1.0, REPAIR: 0.5, ATTACK: -1.5},
+    GUARDIAN: {MOVE: 1.0, SEARCH: -1.0, GET: 0.0, REPAIR: -1.5, ATTACK: 1.5},
 }
 # How much a role likes drawing a card of each type (the top of a searched deck).
 DRAW = {
-    ASTRONAUT: (0.0, 0.5, 1.0, 3.0, 3.0),
-    ALIEN: (0.3, 0.5, 3.0, 1.0, -1.0),
-    GUARDIAN: (2.0, -1.0, 1.0, -1.0, 3.0),
+    ASTRONAUT: {MOVE: 0.0, SEARCH: 0.5, GET: 1.0, REPAIR: 3.0, ATTACK: 3.0},
+    ALIEN: {MOVE: 0.3, SEARCH: 0.5, GET: 3.0, REPAIR: 1.0, ATTACK: -1.0},
+    GUARDIAN: {MOVE: 2.0, SEARCH: -1.0, GET: 1.0, REPAIR: -1.0, ATTACK: 3.0},
 }
+ALARMED_DRAW = {MOVE: 1.0, SEARCH: -1.0, GET: 3.0, REPAIR: -1.0, ATTACK: 1.0}
+"""How much the alarmed Guardian likes drawing a card of each type."""
 
 
 class ShadowPlanetHeuristicBot:
@@ -97,7 +99,7 @@ class View:
     def __init__(self, rules: Printed, seat: int, observation: Observation | PlanetObservation) -> None:
         self.r = rules
         self.seat = seat
-        self.observation = typed_view(observation)
+        self.observation = planet_view(observation)
         self.public = self.observation.public
         self.data: dict[str, Any] = self.observation.pending.data
         """The public arguments of the pending decision (``pending.data``)."""
@@ -105,16 +107,23 @@ class View:
         self.role = rules.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
         self.my_char: int = self.public.seat_char[seat]
         self.hand: list[int] = gear_cards(self.public, self.my_char) if self.my_char >= 0 else []
-        self.location_types = location_type_counts(tuple(rules.card_home), tuple(rules.card_type))
+        self.locations = len(rules.location_names)
+        self.colours = len(self.public.pool)
+        self.crawler = rules.vehicle_index("crawler")
+        self.location_types = location_type_counts(rules.card_home, rules.card_type, len(rules.types), self.locations)
 
     def ctype(self, card: int) -> int:
-        """The card's type (0 Move .. 4 Attack)."""
+        """The card's type id (an index of ``Printed.types``)."""
         return int(self.r.card_type[card])
+
+    def kind(self, card: int) -> str:
+        """The card's type by name (:data:`MOVE` .. :data:`ATTACK`)."""
+        return self.r.types[self.r.card_type[card]]
 
     def markers(self, ch: int) -> int:
         """Markers of Character ``ch``'s colour on this seat's sheet (the Robot: none ever)."""
         colour = self.r.char_colour[ch]
-        return self.public.sheets[self.seat * 5 + colour] if colour >= 0 else 0
+        return self.public.sheets[self.seat * self.colours + colour] if colour >= 0 else 0
 
     def threat(self) -> int:
         """The Threat Indicator's position."""
@@ -125,17 +134,19 @@ class View:
         return self.role == GUARDIAN and self.threat() >= THREAT_ALARM
 
 
-def typed_view(observation: Observation | PlanetObservation) -> PlanetObservation:
+def planet_view(observation: Observation | PlanetObservation) -> PlanetObservation:
     """The typed observation (read from its JSON unless it is typed already)."""
     return observation if isinstance(observation, PlanetObservation) else PlanetObservation.from_json(observation)
 
 
 @cache
-def location_type_counts(homes: tuple[int, ...], types: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def location_type_counts(
+    homes: tuple[int, ...], types: tuple[int, ...], kinds: int, locations: int
+) -> tuple[tuple[int, ...], ...]:
     """Cards of each type a Location deck starts with (static content)."""
-    counts = [[0] * 5 for _ in range(4)]
+    counts = [[0] * kinds for _ in range(locations)]
     for home, card_type in zip(homes, types, strict=True):
-        if 0 <= home < 4:
+        if 0 <= home < locations:
             counts[home][card_type] += 1
     return tuple(tuple(row) for row in counts)
 
@@ -148,38 +159,38 @@ def gear_cards(public: PlanetPublic, ch: int) -> list[int]:
 # -- card values ------------------------------------------------------------------------------
 def keep_value(view: View, card: int) -> float:
     """How much the seat wants ``card`` to stay in a Gear it may be matched with."""
-    t = view.ctype(card)
-    value = KEEP[view.role][t]
+    t, kind = view.ctype(card), view.kind(card)
+    value = KEEP[view.role][kind]
     for who, counted_type, count in view.r.endgame[card]:
         if who == view.role and counted_type == t:
             value *= count
-    if view.role == ALIEN and t == GET_T and view.threat() >= 7:
+    if view.role == ALIEN and kind == GET and view.threat() >= 7:
         value += 0.5
     return value
 
 
 def message_value(view: View, card: int) -> float:
     """How much the seat likes ``card`` being revealed in the Messages phase."""
-    t = view.ctype(card)
-    value = MESSAGE_CALM[view.role][t]
-    if t == GET_T:
+    kind = view.kind(card)
+    value = MESSAGE_CALM[view.role][kind]
+    if kind == GET:
         if view.role == ALIEN and view.threat() > THREAT_SAFE:
             value = -2.0
         elif view.guardian_alarmed():
             value = 2.0
-    if view.role == ALIEN and t == REPAIR_T and view.threat() >= ALIEN_REPAIR_PUSH:
+    if view.role == ALIEN and kind == REPAIR and view.threat() >= ALIEN_REPAIR_PUSH:
         value = 1.2  # with the Threat up, ending the game by Repair beats the Astronauts' Attack
-    if view.role == ASTRONAUT and t == MOVE_T and int(view.public.countdown) > 9:
+    if view.role == ASTRONAUT and kind == MOVE and int(view.public.countdown) > 9:
         value = -0.5
     return value
 
 
 def draw_value(view: View, card: int) -> float:
     """How much the seat wants to draw ``card`` into its hand."""
-    t = view.ctype(card)
-    if view.guardian_alarmed() and t == GET_T:
+    kind = view.kind(card)
+    if view.guardian_alarmed() and kind == GET:
         return 3.0
-    return DRAW[view.role][t] * (1.0 if keep_value(view, card) != 0 or t not in (REPAIR_T, ATTACK_T) else 0.3)
+    return DRAW[view.role][kind] * (1.0 if keep_value(view, card) != 0 or kind not in (REPAIR, ATTACK) else 0.3)
 
 
 def gear_score(view: View, ch: int) -> float:
@@ -187,13 +198,13 @@ def gear_score(view: View, ch: int) -> float:
     cards = gear_cards(view.public, ch) + list(view.public.zones.played[ch])
     if view.role == GUARDIAN:
         # the Guardian takes the identity Astronauts would most like, to deny it to them
-        return sum(1.0 for c in cards if view.ctype(c) == REPAIR_T)
+        return sum(1.0 for c in cards if view.kind(c) == REPAIR)
     return sum(keep_value(view, c) for c in cards)
 
 
 def target_character(view: View) -> int:
     """The non-Robot Character the seat expects (and wants) to be matched with."""
-    chars = [ch for ch in range(6) if ch != view.r.robot]
+    chars = [ch for ch in range(len(view.r.char_names)) if ch != view.r.robot]
     return min(chars, key=lambda ch: (view.markers(ch), -gear_score(view, ch), ch))
 
 
@@ -202,7 +213,8 @@ def draft_score(view: View, ch: int, target: int) -> float:
     """Prefer the target while it stays the fewest-Marker colour, else the Robot, else a rival."""
     if ch == view.r.robot:
         return 2.5 if view.role == GUARDIAN else 1.2  # the Robot's Gear never counts
-    fewest_other = min(view.markers(c) for c in range(6) if c not in (target, view.r.robot))
+    others = range(len(view.r.char_names))
+    fewest_other = min(view.markers(c) for c in others if c not in (target, view.r.robot))
     if ch == target:
         after = view.markers(target) + 1
         return 3.0 if after < fewest_other else 2.0 if after == fewest_other else -1.0
@@ -222,7 +234,7 @@ def decide_identity(view: View, legal: list[int]) -> int:
 
 # -- Markers, abilities ----------------------------------------------------------------------
 def seat_markers(view: View, seat: int) -> list[int]:
-    return [int(x) for x in view.public.sheets[seat * 5 : seat * 5 + 5]]
+    return [int(x) for x in view.public.sheets[seat * view.colours : (seat + 1) * view.colours]]
 
 
 def decide_give_seat(view: View, legal: list[int]) -> int:
@@ -240,7 +252,7 @@ def decide_give_colour(view: View, legal: list[int]) -> int:
     """Give the receiver a Marker of its current fewest colour, the seat's own target first."""
     receiver = int(view.data["target"])
     my_colour = view.r.char_colour[target_character(view)]
-    sheet = seat_markers(view, receiver) if 0 <= receiver < len(view.public.seat_char) else [0] * 5
+    sheet = seat_markers(view, receiver) if 0 <= receiver < len(view.public.seat_char) else [0] * view.colours
 
     def score(action: int) -> tuple[int, int]:
         colour = action - A.COLOUR
@@ -282,7 +294,7 @@ def reveal_value(view: View, section: int, index: int) -> float:
 
 
 def type_counts(view: View, cards: Sequence[int]) -> list[int]:
-    counts = [0] * 5
+    counts = [0] * len(view.r.types)
     for c in cards:
         counts[view.ctype(c)] += 1
     return counts
@@ -333,15 +345,13 @@ def location_value(view: View, loc: int) -> float:
         return -1.0
     composition = view.location_types[loc]
     total = sum(composition) or 1
-    draw = DRAW[view.role]
-    if view.guardian_alarmed():
-        draw = (1.0, -1.0, 3.0, -1.0, 1.0)
-    return sum(draw[t] * composition[t] for t in range(5)) / total
+    draw = ALARMED_DRAW if view.guardian_alarmed() else DRAW[view.role]
+    return sum(draw[kind] * composition[t] for t, kind in enumerate(view.r.types)) / total
 
 
 def move_cards_in_hand(view: View, reserved: set[int]) -> list[int]:
     """Playable Move cards (not reserved, not the Crawler), highest value first."""
-    cards = [c for c in view.hand if view.ctype(c) == MOVE_T and c not in reserved and view.r.vehicle_play[c] is None]
+    cards = [c for c in view.hand if view.kind(c) == MOVE and c not in reserved and view.r.vehicle_play[c] is None]
     return sorted(cards, key=lambda c: (-view.r.card_value[c], c))
 
 
@@ -355,7 +365,7 @@ def drive_reach(view: View, vehicle: int, cards: Sequence[int]) -> int:
 def best_destination(view: View, here: int, points: int) -> int:
     """The most valuable Location one walk of ``points`` reaches (``here`` if none is better)."""
     best = here
-    for dest in range(4):
+    for dest in range(view.locations):
         walkable = view.r.walk_ok[here][dest] and view.r.link_cost[here][dest] <= points
         if walkable and dest != here and location_value(view, dest) > location_value(view, best) + 0.2:
             best = dest
@@ -369,7 +379,7 @@ def decide_move_step(view: View, legal: list[int]) -> int:
     reserved = reserved_cards(view)
     playable = [a - A.PLAY for a in legal if A.PLAY <= a < A.CHOOSE]
     crawler_card = [c for c in playable if view.r.vehicle_play[c] is not None]
-    if crawler_card and view.role != GUARDIAN and public.vehicle_loc[CRAWLER] < 0:
+    if crawler_card and view.role != GUARDIAN and public.vehicle_loc[view.crawler] < 0:
         return A.PLAY + crawler_card[0]
     moves = [c for c in move_cards_in_hand(view, reserved) if c in playable]
     drive = int(view.data["drive"])
@@ -378,8 +388,8 @@ def decide_move_step(view: View, legal: list[int]) -> int:
         have = drive_reach_played(view, drive)
         return A.PLAY + moves[0] if have < need and moves else A.DONE
     drives = [a for a in legal if A.DRIVE <= a < A.RIDE]
-    for a in sorted(drives, key=lambda a: -location_value(view, (a - A.DRIVE) % 4)):
-        vehicle, dest = divmod(a - A.DRIVE, 4)
+    for a in sorted(drives, key=lambda a: -location_value(view, (a - A.DRIVE) % view.locations)):
+        vehicle, dest = divmod(a - A.DRIVE, view.locations)
         if view.r.drive_dist[here][dest] <= drive_reach(view, vehicle, moves) and location_value(
             view, dest
         ) > location_value(view, here):
@@ -466,11 +476,11 @@ def decide_ride(view: View, legal: list[int]) -> int:
     dest = int(view.data["dest"])
     asked = int(view.data["rider"])
     here = int(view.public.char_loc[asked])
-    return A.RIDE if 0 <= dest < 4 and location_value(view, dest) > location_value(view, here) else A.STAY
+    return A.RIDE if 0 <= dest < view.locations and location_value(view, dest) > location_value(view, here) else A.STAY
 
 
 # -- Search, Get, Repair, Attack ----------------------------------------------------------------
-def decide_play_type(view: View, legal: list[int], step_type: int) -> int:
+def decide_play_type(view: View, legal: list[int], step_type: str) -> int:
     """Play the step's cards that help: Search and Get always (they come back), others rarely."""
     reserved = reserved_cards(view)
     for a in legal:
@@ -483,14 +493,14 @@ def decide_play_type(view: View, legal: list[int], step_type: int) -> int:
     return A.DONE
 
 
-def worth_playing(view: View, card: int, step_type: int) -> bool:
+def worth_playing(view: View, card: int, step_type: str) -> bool:
     if view.r.forbid[card]:
         return False  # e.g. Smoking would forbid the seat's own Get step
     if view.r.end_of_turn[card] is not None:
         return message_value(view, card) > 0 and keep_value(view, card) < 1.0
     if view.r.swap[card]:
         return False
-    return step_type in (SEARCH_T, GET_T)
+    return step_type in (SEARCH, GET)
 
 
 def decide_reorder(view: View, legal: list[int]) -> int:
@@ -545,7 +555,7 @@ def decide_messages_discard(view: View, legal: list[int]) -> int:
 
     def worth(action: int) -> float:
         card = action - A.DISCARD
-        kept = keep_value(view, card) if mine else KEEP_OTHER[view.role][view.ctype(card)]
+        kept = keep_value(view, card) if mine else KEEP_OTHER[view.role][view.kind(card)]
         return message_value(view, card) - kept
 
     return max(legal, key=lambda a: (worth(a), -a))
@@ -563,11 +573,11 @@ DECIDERS = {
     "ask_rider": decide_ride,
     "spend_move_points": decide_walk,
     "drive_elsewhere": decide_fallback,
-    "play_search_cards": lambda v, legal: decide_play_type(v, legal, SEARCH_T),
+    "play_search_cards": lambda v, legal: decide_play_type(v, legal, SEARCH),
     "reorder": decide_reorder,
-    "play_get_cards": lambda v, legal: decide_play_type(v, legal, GET_T),
-    "play_repair_cards": lambda v, legal: decide_play_type(v, legal, REPAIR_T),
-    "play_attack_cards": lambda v, legal: decide_play_type(v, legal, ATTACK_T),
+    "play_get_cards": lambda v, legal: decide_play_type(v, legal, GET),
+    "play_repair_cards": lambda v, legal: decide_play_type(v, legal, REPAIR),
+    "play_attack_cards": lambda v, legal: decide_play_type(v, legal, ATTACK),
     "give_scrap_card": decide_give_card,
     "return_scrap_card": decide_give_card,
     "choose_section_effect": decide_section,

@@ -1,1 +1,5 @@
-"""Policies trained by ``shadowtable train`` that ship with the package (``<game>-<players>p.pt``)."""
+"""Policies trained by ``shadowtable train`` that ship with the package.
+
+Each is ``<game>-<players>p.npz``: NumPy weights, played without PyTorch
+(:mod:`shadowtable.learn.portable`).
+"""

@@ -3,15 +3,16 @@
 ``health``: ``/healthz``; ``games``: the games, bot levels and reference material; ``lobby``: the
 listed tables; ``tables``: a table's life (create, join, return, invite, leave, start, rematch);
 ``records``: finished games' records; ``accounts``: the accounts' JSON API; ``socket``: the game
-socket ``/ws/{table_id}``; ``learn``: the tutorial pages ``/learn``.  The other browser pages are
-routers of :mod:`shadowtable.web`.
+socket ``/ws/{table_id}``; ``rules``: the rules pages ``/rules/{game_id}``; ``learn``: the tutorial
+pages ``/learn`` (both browser pages, included beside the pages, not among :data:`ROUTERS`).  The
+other browser pages are routers of :mod:`shadowtable.web`.
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from shadowtable.server.routes import accounts, games, health, learn, lobby, records, socket, tables
+from shadowtable.server.routes import accounts, games, health, lobby, records, socket, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     health.router,
@@ -21,6 +22,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     records.router,
     socket.router,
     accounts.router,
-    learn.router,
 )
 """The API's routers, in the order they are included (and listed in the OpenAPI schema)."""

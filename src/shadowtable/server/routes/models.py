@@ -36,6 +36,9 @@ class CreateTable(BaseModel):
     )
     clock: ClockSettings | None = None
     listed: bool = Field(True, description="shown in the lobby")
+    pace: Literal["instant", "quick", "relaxed"] | None = Field(
+        None, description="how long bots wait before each move (instant, quick, relaxed); default: the server's"
+    )
     name: str | None = Field(None, max_length=64, description="your name, if you sit at the table")
     sit: bool = Field(True, description="take the first human seat (the answer holds its token)")
 
@@ -88,6 +91,7 @@ class TableOut(BaseModel):
     returns: list[float] | None
     rematch: str | None
     host_seat: int | None = Field(description="the creator's seat: its holder may invite to vacated seats")
+    pace: str | None = Field(None, description="the bots' pace (null: the server's default delay)")
 
 
 class Seated(BaseModel):

@@ -4,6 +4,8 @@
 // Everything the server sends as text is put in with textContent; only the fragments, which the
 // server renders from this seat's own view, are put in as HTML.
 
+import { alertDecision, setupAlerts, showTurnIcon } from "./alerts.js";
+
 const body = document.body;
 const tableId = body.dataset.table;
 const FRAGMENTS = ["board", "panel", "goal", "status", "actions", "rule"];
@@ -18,6 +20,7 @@ const state = {
   pendingSeat: null,
   clock: null, // {msLeft, running, at}
   presence: [],
+  decisionShown: null, // the turn of the last decision of this seat the page announced
 };
 
 function $(id) {
@@ -182,6 +185,31 @@ function restorePlace(place) {
   if (el) el.focus({ preventScroll: true });
 }
 
+// Keyboard focus goes to a new decision of this seat (its first choice, else its heading), unless
+// the player is typing somewhere else on the page (the chat).
+function typingElsewhere() {
+  const active = document.activeElement;
+  if (!active || active === body || $("frag-actions").contains(active)) return false;
+  return active.matches("input:not([type=button]):not([type=submit]), textarea, select, [contenteditable]");
+}
+
+function focusDecision() {
+  if (typingElsewhere()) return;
+  const root = $("frag-actions");
+  const target =
+    root.querySelector(".choices > li > button, .choices > li > details > summary") || root.querySelector("h2");
+  if (target) target.focus();
+}
+
+function announceDecision(message) {
+  const yours = Boolean(message.legal) && message.turn !== null && message.turn !== undefined;
+  showTurnIcon(yours);
+  if (!yours || message.turn === state.decisionShown) return;
+  state.decisionShown = message.turn;
+  focusDecision();
+  alertDecision(document.title, $("frag-status").textContent.trim());
+}
+
 function onView(message) {
   const place = placeInFragments();
   state.v = message.v;
@@ -214,6 +242,7 @@ function onView(message) {
   } else {
     document.title = document.title.replace(/^Your move - /, "");
   }
+  announceDecision(message);
 }
 
 function onOver(message) {
@@ -230,6 +259,7 @@ function onOver(message) {
   });
   const leave = document.querySelector("form.leave");
   if (leave) leave.remove();
+  showTurnIcon(false);
 }
 
 function showRematch(id) {
@@ -270,7 +300,7 @@ function showClock() {
   const spent = state.clock.running ? performance.now() - state.clock.at : 0;
   const left = Math.max(0, state.clock.msLeft - spent);
   const s = Math.ceil(left / 1000);
-  el.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}${state.clock.running ? " ⏱" : ""}`;
+  el.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}${state.clock.running ? " running" : ""}`;
   el.hidden = false;
   el.classList.toggle("low", left < 30000);
 }
@@ -336,4 +366,5 @@ document.addEventListener("visibilitychange", () => {
   if (!document.hidden && !state.socket && !state.stopped) connect();
 });
 
+setupAlerts((text) => notice(text, "error"));
 connect();

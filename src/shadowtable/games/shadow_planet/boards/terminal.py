@@ -10,12 +10,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from shadowtable.core.game import Game, Observation
+from shadowtable.core.game import Game
 from shadowtable.games.shadow_planet.game import ShadowPlanetGame
-from shadowtable.games.shadow_planet.printed import printed
+from shadowtable.games.shadow_planet.printed import Printed, printed
+from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetOutcome
 
 COLOUR_STYLES = ("yellow", "dark_orange", "red", "white", "grey50")
-COLOUR_NAMES = ("yellow", "orange", "red", "white", "black")
+"""The terminal style of each Marker colour, by colour id."""
 
 
 def indicator(name: str, value: int, top: int, end: int, style: str) -> Text:
@@ -28,6 +29,7 @@ def indicator(name: str, value: int, top: int, end: int, style: str) -> Text:
 
 
 def marker_dots(mask_or_counts: list[int]) -> Text:
+    """A dot per Marker, in its colour (``-`` for none)."""
     text = Text()
     for colour, count in enumerate(mask_or_counts):
         if count:
@@ -35,43 +37,67 @@ def marker_dots(mask_or_counts: list[int]) -> Text:
     return text or Text("-")
 
 
-def section_marks(mask: int) -> list[int]:
-    return [1 if (mask >> colour) & 1 else 0 for colour in range(5)]
+def section_marks(mask: int, colours: int) -> list[int]:
+    """A Section's Markers bitmask as one flag per colour."""
+    return [1 if (mask >> colour) & 1 else 0 for colour in range(colours)]
 
 
-def locations_table(c: Any, obs: Observation) -> Table:
+def colour_names(game: Game[Any], c: Printed) -> dict[int, str]:
+    """The name of each Marker colour (by colour id), as the Characters' reference names it."""
+    characters = game.words.reference()["characters"]
+    return {colour: str(characters[ch]["colour"]) for ch, colour in enumerate(c.char_colour) if colour >= 0}
+
+
+def pawns_text(c: Printed, colours: dict[int, str], obs: PlanetObservation, loc: int) -> Text:
+    """The Characters (with colour, controlling seat and Section) and Vehicles at Location ``loc``."""
+    public = obs.public
+    pawns = Text()
+    for ch, where in enumerate(public.char_loc):
+        if where != loc:
+            continue
+        controller = public.controller[ch]
+        colour = c.char_colour[ch]
+        label = c.char_names[ch] + (f" ({colours[colour]})" if colour >= 0 else "")
+        label += f" [seat {controller}]" if controller >= 0 else ""
+        section = public.char_section[ch]
+        if section >= 0:
+            label += f" in {c.section_names[section]}"
+        style = COLOUR_STYLES[colour] if colour >= 0 else ""
+        pawns.append(label + "\n", style=f"bold {style}" if controller == obs.seat else style)
+    for v, at in enumerate(public.vehicle_loc):
+        if at == loc:
+            pawns.append(f"{c.vehicle_names[v]} (Vehicle)\n", style="cyan")
+    pawns.rstrip()
+    return pawns
+
+
+def sections_text(c: Printed, obs: PlanetObservation, loc: int) -> Text:
+    """The Sections of Location ``loc`` with their entry cost and Markers."""
+    sections = Text()
+    for s, home in enumerate(c.section_location):
+        if home == loc:
+            sections.append(f"{c.section_names[s]} (enter {c.section_entry[s]}) ")
+            marks = section_marks(obs.public.section_markers[s], len(obs.public.pool))
+            sections.append_text(marker_dots(marks))
+            sections.append("\n")
+    sections.rstrip()
+    return sections
+
+
+def locations_table(c: Printed, colours: dict[int, str], obs: PlanetObservation) -> Table:
+    """Each Location with its pawns, its Sections and its deck."""
     table = Table(title="Gliese 667", expand=True, box=box.SIMPLE_HEAD)
     for column in ("Location", "Characters", "Sections (Markers)", "Deck"):
         table.add_column(column)
-    decks = obs["zones"]["decks"]
     for loc, name in enumerate(c.location_names):
-        pawns = Text()
-        for ch, where in enumerate(obs["char_loc"]):
-            if where != loc:
-                continue
-            controller = obs["controller"][ch]
-            colour = c.char_colour[ch]
-            label = c.char_names[ch] + (f" ({COLOUR_NAMES[colour]})" if colour >= 0 else "")
-            label += f" [seat {controller}]" if controller >= 0 else ""
-            section = obs["char_section"][ch]
-            if section >= 0:
-                label += f" in {c.section_names[section]}"
-            style = COLOUR_STYLES[colour] if colour >= 0 else ""
-            pawns.append(label + "\n", style=f"bold {style}" if controller == obs["seat"] else style)
-        for v, at in enumerate(obs["vehicle_loc"]):
-            if at == loc:
-                pawns.append(f"{c.vehicle_names[v]} (Vehicle)\n", style="cyan")
-        pawns.rstrip()
-        sections = Text()
-        for s, home in enumerate(c.section_location):
-            if home == loc:
-                sections.append(f"{c.section_names[s]} (enter {c.section_entry[s]}) ")
-                sections.append_text(marker_dots(section_marks(obs["section_markers"][s])))
-                sections.append("\n")
-        sections.rstrip()
-        deck = decks[loc]
-        known = ", ".join("?" if k is None else c.short(k) for k in deck["top"])
-        table.add_row(name, pawns, sections, f"{deck['size']} cards" + (f"\ntop: {known}" if known else ""))
+        deck = obs.public.zones.decks[loc]
+        known = ", ".join("?" if k is None else c.short(k) for k in deck.top)
+        table.add_row(
+            name,
+            pawns_text(c, colours, obs, loc),
+            sections_text(c, obs, loc),
+            f"{deck.size} cards" + (f"\ntop: {known}" if known else ""),
+        )
     return table
 
 
@@ -95,86 +121,103 @@ def map_table(reference: dict[str, Any]) -> Table:
     return table
 
 
-def colours_line(c: Any) -> Text:
+def colours_line(c: Printed, colours: dict[int, str]) -> Text:
     """Which colour of Marker belongs to which Character."""
     text = Text("Marker colours: ", style="bold")
     for ch, colour in enumerate(c.char_colour):
         if colour >= 0:
-            text.append(f"● {c.char_names[ch]} ({COLOUR_NAMES[colour]})  ", style=COLOUR_STYLES[colour])
+            text.append(f"● {c.char_names[ch]} ({colours[colour]})  ", style=COLOUR_STYLES[colour])
     return text
 
 
-def players_table(c: Any, obs: Observation) -> Table:
+def players_table(c: Printed, obs: PlanetObservation) -> Table:
+    """Each seat's Objective (as far as the viewer knows it), Character and Markers."""
+    public = obs.public
+    colours = len(public.pool)
     table = Table(title="Players", expand=True, box=box.SIMPLE_HEAD)
     for column in ("Seat", "Objective", "Controls", "Markers on sheet"):
         table.add_column(column)
-    for seat, objective in enumerate(obs["objectives"]):
+    for seat, objective in enumerate(public.objectives):
         name = "?" if objective is None else ("-" if objective < 0 else c.objective_names[objective])
-        ch = obs["seat_char"][seat]
-        counts = [obs["sheets"][seat * 5 + k] for k in range(5)]
-        mark = " (you)" if seat == obs["seat"] else ""
-        protagonist = " *" if seat == obs["protagonist"] else ""
+        ch = public.seat_char[seat]
+        counts = list(public.sheets[seat * colours : (seat + 1) * colours])
+        mark = " (you)" if seat == obs.seat else ""
+        protagonist = " *" if seat == public.protagonist else ""
         table.add_row(f"{seat}{mark}{protagonist}", name, c.char_names[ch] if ch >= 0 else "-", marker_dots(counts))
     return table
 
 
-def hand_panel(c: Any, obs: Observation) -> RenderableType:
-    seat = obs["seat"]
-    zones = obs["zones"]
+def hand_panel(c: Printed, obs: PlanetObservation) -> RenderableType:
+    """The viewer's hand, the cards played this turn and the card piles' sizes."""
+    seat = obs.seat
+    public = obs.public
+    zones = public.zones
     lines = Text()
-    if seat is not None and obs["seat_char"][seat] >= 0:
-        ch = obs["seat_char"][seat]
+    if seat is not None and public.seat_char[seat] >= 0:
+        ch = public.seat_char[seat]
         lines.append(f"Your hand ({c.char_names[ch]}): ", style="bold")
-        lines.append(", ".join(c.short(k) for k in zones["gear"][ch]["known"]) or "-")
+        lines.append(", ".join(c.short(k) for k in zones.gear[ch].known) or "-")
         lines.append("\n")
-    for ch, played in enumerate(zones["played"]):
+    for ch, played in enumerate(zones.played):
         if played:
             lines.append(f"{c.char_names[ch]} played: ", style="bold")
             lines.append(", ".join(c.short(k) for k in played) + "\n")
-    pile = zones["decks"][4]["size"]
+    pile = zones.decks[-1].size  # the Messages pile follows the Location decks
     lines.append(
-        f"Messages pile {pile}  Temple {len(zones['temple'])}  Discarded {len(zones['discard'])}  "
-        f"Removed {zones['removed']}"
+        f"Messages pile {pile}  Temple {len(zones.temple)}  Discarded {len(zones.discard)}  Removed {zones.removed}"
     )
     return Panel(lines, title="Cards")
 
 
-def outcome_panel(obs: Observation) -> RenderableType | None:
-    if "outcome" not in obs:
+def outcome_panel(outcome: PlanetOutcome | None) -> RenderableType | None:
+    """How the game ended and why each seat won or lost (``None`` while it runs)."""
+    if outcome is None:
         return None
-    out = obs["outcome"]
-    text = Text(f"Game over ({out['reason']}): {out['why']}\n", style="bold")
-    for row in out["seats"]:
-        text.append(f"seat {row['seat']}: {row['why']}\n")
+    text = Text(f"Game over ({outcome.reason}): {outcome.why}\n", style="bold")
+    for row in outcome.seats:
+        text.append(f"seat {row.seat}: {row.why}\n")
     return Panel(text, title="Outcome", border_style="green")
 
 
-def shadow_planet_board(game: Game[Any], obs: Observation) -> RenderableType:
-    """Everything a player at the table sees, drawn with Rich."""
+def header_text(obs: PlanetObservation) -> Text:
+    """The round, the decision pending and who views; then who must decide what."""
+    who = "spectator" if obs.seat is None else f"seat {obs.seat}"
+    pending = obs.pending
+    header = Text(f"Round {obs.public.round} · {pending.kind.replace('_', ' ')} · viewing as {who}", style="bold")
+    if pending.seat is not None and pending.seat >= 0:
+        decider = "You" if obs.deciding else f"Seat {pending.seat}"
+        header.append(f"\n{decider}: {pending.prompt}", style="")
+    return header
+
+
+def indicators_group(c: Printed, obs: PlanetObservation) -> Group:
+    """The Countdown, Repair and Threat Indicators as bars."""
+    public = obs.public
+    return Group(
+        indicator("Countdown", public.countdown, c.countdown_max, 0, "dark_orange"),
+        indicator("Repair", public.repair, c.repair_max, 0, "blue"),
+        indicator("Threat", public.threat, c.threat_max, c.threat_max, "red"),
+    )
+
+
+def shadow_planet_board(game: Game[Any], obs: object) -> RenderableType:
+    """Everything a player at the table sees (its typed observation), drawn with Rich."""
     if not isinstance(game, ShadowPlanetGame):
         raise TypeError(f"the Shadow Planet board cannot draw {game.spec.id}")
+    if not isinstance(obs, PlanetObservation):
+        raise TypeError(f"the Shadow Planet board draws a PlanetObservation, not {type(obs).__name__}")
     c = printed(game)
-    who = "spectator" if obs["seat"] is None else f"seat {obs['seat']}"
-    pending = obs["pending"]
-    header = Text(f"Round {obs['round']} · {pending['kind'].replace('_', ' ')} · viewing as {who}", style="bold")
-    if pending["seat"] is not None and pending["seat"] >= 0:
-        mine = obs["seat"] is not None and pending["seat"] == obs["seat"]
-        header.append(f"\n{'You' if mine else 'Seat ' + str(pending['seat'])}: {pending['prompt']}", style="")
-    indicators = Group(
-        indicator("Countdown", obs["countdown"], 12, 0, "dark_orange"),
-        indicator("Repair", obs["repair"], 10, 0, "blue"),
-        indicator("Threat", obs["threat"], 8, 8, "red"),
-    )
+    colours = colour_names(game, c)
     parts: list[RenderableType] = [
-        header,
-        indicators,
+        header_text(obs),
+        indicators_group(c, obs),
         hand_panel(c, obs),
-        locations_table(c, obs),
+        locations_table(c, colours, obs),
         players_table(c, obs),
-        colours_line(c),
+        colours_line(c, colours),
         map_table(game.words.reference()),
     ]
-    outcome = outcome_panel(obs)
+    outcome = outcome_panel(obs.outcome)
     if outcome is not None:
         parts.insert(1, outcome)
     return Group(*parts)

@@ -12,13 +12,18 @@ technology.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any
 
+from shadowtable.core.game import Game
+from shadowtable.core.manifest import typed_view
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.content import COLOURS
 from shadowtable.games.shadow_planet.printed import printed
+from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetOutcome
 from shadowtable.web.boards import BoardHtml
+from shadowtable.web.render import SeatMessage
 from shadowtable.web.templating import render
 
 # -- fixed drawing constants ------------------------------------------------------------------
@@ -97,11 +102,15 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+Context = dict[str, Any]
+"""A template's context: names to the values the template shows."""
+
+
 class _Decoder:
     """Names from the game's printed material, and the legal actions sorted by their place."""
 
-    def __init__(self, game: Any, message: dict[str, Any]) -> None:
-        self.ref: dict[str, Any] = game.words.reference()
+    def __init__(self, game: Game[Any], legal: dict[int, str]) -> None:
+        self.ref: Context = game.words.reference()
         c = printed(game)
         self.locations: list[str] = list(c.location_names)
         self.sections: list[str] = list(c.section_names)
@@ -109,10 +118,9 @@ class _Decoder:
         self.vehicles: list[str] = list(c.vehicle_names)
         self.chars: list[str] = [ch["name"] for ch in self.ref["characters"]]
         self.char_colour: list[int] = list(c.char_colour)
-        self.objectives: list[dict[str, Any]] = self.ref["objectives"]
-        self.cards: list[dict[str, Any]] = self.ref["cards"]
-        legal = message.get("legal") or []
-        self.legal: dict[int, str] = {int(a): str(w) for a, w in legal}
+        self.objectives: list[Context] = self.ref["objectives"]
+        self.cards: list[Context] = self.ref["cards"]
+        self.legal = legal
 
     def card_label(self, card: int) -> str:
         k = self.cards[card]
@@ -127,8 +135,14 @@ class _Decoder:
         return COLOURS[colour] if colour >= 0 else "beige"
 
 
+def _marker(colour: int, **extra: object) -> Context:
+    """A Marker colour drawn with its name and letter (colour is never the only cue)."""
+    return {"colour": COLOURS[colour], "letter": COLOUR_LETTER[colour], "fill": COLOUR_FILL[colour],
+            "ink": COLOUR_INK[colour], **extra}  # fmt: skip
+
+
 # -- the board (SVG) --------------------------------------------------------------------------
-def _section_rows(d: _Decoder) -> list[dict[str, Any]]:
+def _section_rows(d: _Decoder) -> list[Context]:
     rows = []
     for k, section in enumerate(d.ref["sections"]):
         lines: list[tuple[int, str]] = []  # (payment index, text)
@@ -140,7 +154,7 @@ def _section_rows(d: _Decoder) -> list[dict[str, Any]]:
     return rows
 
 
-def _layout(d: _Decoder, rows: list[dict[str, Any]]) -> dict[int, Box]:
+def _layout(d: _Decoder, rows: list[Context]) -> dict[int, Box]:
     """Location boxes: two columns, two rows; each box tall enough for its Sections."""
     heights = []
     for loc in range(len(d.locations)):
@@ -157,31 +171,13 @@ def _layout(d: _Decoder, rows: list[dict[str, Any]]) -> dict[int, Box]:
     return boxes
 
 
-def _links(d: _Decoder, boxes: dict[int, Box]) -> list[dict[str, Any]]:
+def _links(d: _Decoder, boxes: dict[int, Box]) -> list[Context]:
     """Each Link as a line between facing edges, its cost in a badge (dashed: Vehicle only)."""
     index = {name: i for i, name in enumerate(d.locations)}
     out = []
     for link in d.ref["links"]:
         a, b = (index[name] for name in link["between"])
-        ba, bb = boxes[a], boxes[b]
-        same_row, same_col = ba.y == bb.y, ba.x == bb.x
-        if same_row:
-            left, right = (ba, bb) if ba.x < bb.x else (bb, ba)
-            y = left.y + 40
-            x1, y1, x2, y2 = left.x + left.w, y, right.x, y
-            t = 0.5
-        elif same_col:
-            top, bottom = (ba, bb) if ba.y < bb.y else (bb, ba)
-            x = top.x + top.w / 2
-            x1, y1, x2, y2 = x, top.y + top.h, x, bottom.y
-            t = 0.5
-        else:  # diagonal: between the inner corners
-            top, bottom = (ba, bb) if ba.y < bb.y else (bb, ba)
-            x1 = top.x + top.w if top.x < bottom.x else top.x
-            y1 = top.y + top.h
-            x2 = bottom.x if top.x < bottom.x else bottom.x + bottom.w
-            y2 = bottom.y
-            t = 0.3 if top.x < bottom.x else 0.7  # the two diagonals' badges do not overlap
+        x1, y1, x2, y2, t = _link_line(boxes[a], boxes[b])
         bx, by = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
         words = f"Link {link['between'][0]} to {link['between'][1]}: {link['cost']} Move" + (
             ", Vehicle only" if link["vehicle_only"] else ""
@@ -193,12 +189,27 @@ def _links(d: _Decoder, boxes: dict[int, Box]) -> list[dict[str, Any]]:
     return out
 
 
-def _pawn(
-    d: _Decoder, obs: dict[str, Any], ch: int, x: float, y: float, r: float, acts: dict[int, Act]
-) -> dict[str, Any]:
+def _link_line(ba: Box, bb: Box) -> tuple[float, float, float, float, float]:
+    """The ends of a Link between two boxes, and where along it its badge sits (0 to 1)."""
+    if ba.y == bb.y:  # same row
+        left, right = (ba, bb) if ba.x < bb.x else (bb, ba)
+        y = left.y + 40
+        return left.x + left.w, y, right.x, y, 0.5
+    top, bottom = (ba, bb) if ba.y < bb.y else (bb, ba)
+    if ba.x == bb.x:  # same column
+        x = top.x + top.w / 2
+        return x, top.y + top.h, x, bottom.y, 0.5
+    # diagonal: between the inner corners
+    x1 = top.x + top.w if top.x < bottom.x else top.x
+    x2 = bottom.x if top.x < bottom.x else bottom.x + bottom.w
+    t = 0.3 if top.x < bottom.x else 0.7  # the two diagonals' badges do not overlap
+    return x1, top.y + top.h, x2, bottom.y, t
+
+
+def _pawn(d: _Decoder, obs: PlanetObservation, ch: int, x: float, y: float, r: float, acts: dict[int, Act]) -> Context:
     colour = d.char_colour[ch]
-    controller = obs["controller"][ch]
-    seat = obs["seat"]
+    controller = obs.public.controller[ch]
+    seat = obs.seat
     words = f"{d.chars[ch]} ({d.colour_name(ch)})" + (f", controlled by seat {controller}" if controller >= 0 else "")
     act = acts.get(ch)
     return {
@@ -211,121 +222,159 @@ def _pawn(
         "initials": _initials(d.chars[ch]),
         "seat": controller,
         "mine": seat is not None and controller == seat,
-        "active": obs["active"] == ch,
+        "active": obs.public.active == ch,
         "words": words,
         "act": act,
     }
 
 
-def _board(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
-    obs = message["obs"]
+@dataclass
+class _MapDrawing:
+    """What the map is drawn from (the seat's observation, the layout, the legal actions by
+    place) and what it collects: locations, Sections, pawns and the clickable overlay."""
+
+    d: _Decoder
+    obs: PlanetObservation
+    rows: list[Context]
+    goto: dict[int, Act]
+    enter: dict[int, Act]
+    deck: dict[int, Act]
+    drive: dict[int, Act]
+    resolve: dict[int, Act]
+    pawn: dict[int, Act]
+    pending_section: int
+    locations: list[Context] = field(default_factory=list)
+    sections: list[Context] = field(default_factory=list)
+    pawns: list[Context] = field(default_factory=list)
+    overlay: list[Context] = field(default_factory=list)
+
+
+def _map_drawing(d: _Decoder, obs: PlanetObservation, rows: list[Context]) -> _MapDrawing:
+    pending_section = obs.pending.data.get("section", -1)
+    return _MapDrawing(
+        d=d,
+        obs=obs,
+        rows=rows,
+        goto=d.in_range(A.GOTO, A.ENTER),
+        enter=d.in_range(A.ENTER, A.DRIVE),
+        deck=d.in_range(A.DECK, A.IDENTITY),
+        drive=d.in_range(A.DRIVE, A.RIDE),
+        resolve=d.in_range(A.RESOLVE, A.LEAVE),
+        pawn={**d.in_range(A.CANCEL, A.SEAT), **d.in_range(A.IDENTITY, A.NUM_ACTIONS)},
+        pending_section=pending_section if isinstance(pending_section, int) else -1,
+    )
+
+
+def _draw_location(m: _MapDrawing, loc: int, box: Box) -> None:
+    """A Location box: its deck, Vehicles, Sections and pawns, and their clickable places."""
+    d, p = m.d, m.obs.public
+    vehicles = [v for v, at in enumerate(p.vehicle_loc) if at == loc]
+    deck = {"x": box.x + box.w - 84, "y": box.y + 5, "w": 78, "h": 20, "size": p.zones.decks[loc].size}
+    reach = loc in m.goto
+    loc_view = {
+        "loc": loc, "name": d.locations[loc], "box": box, "deck": deck, "reach": reach,
+        "vehicles": [
+            {"name": d.vehicles[v], "x": box.x + 8 + 86 * i, "y": box.y + box.h - 26, "w": 80, "h": 20}
+            for i, v in enumerate(vehicles)
+        ],
+    }  # fmt: skip
+    if reach:
+        m.overlay.append({"kind": "location", "x": box.x, "y": box.y, "w": box.w, "h": box.h, "act": m.goto[loc]})
+    if loc in m.deck:
+        m.overlay.append({"kind": "deck", "x": deck["x"], "y": deck["y"], "w": deck["w"], "h": deck["h"],
+                          "act": m.deck[loc]})  # fmt: skip
+    _draw_drives(m, loc, box)
+    y = box.y + TITLE_H
+    for row in m.rows:
+        if d.section_loc[row["k"]] == loc:
+            _draw_section(m, row, box, y)
+            y += row["h"] + 4
+    here = [ch for ch, at in enumerate(p.char_loc) if at == loc and p.char_section[ch] < 0]
+    for n, ch in enumerate(here):
+        m.pawns.append(_pawn(d, m.obs, ch, box.x + 22 + 36 * n, box.y + box.h - 46, 14, m.pawn))
+    m.locations.append(loc_view)
+
+
+def _draw_drives(m: _MapDrawing, loc: int, box: Box) -> None:
+    """A clickable button per Vehicle that may be driven from ``loc``."""
+    for i, (v, act) in enumerate(
+        (divmod(key, 4)[0], act) for key, act in sorted(m.drive.items()) if divmod(key, 4)[1] == loc
+    ):
+        x = box.x + box.w - 8 - 92 * (i + 1)
+        m.overlay.append({"kind": "drive", "x": x, "y": box.y + box.h - 26, "w": 88, "h": 20, "act": act,
+                          "text": f"drive {m.d.vehicles[v]}"})  # fmt: skip
+
+
+def _draw_section(m: _MapDrawing, row: Context, box: Box, y: float) -> None:
+    """A Section inside its Location: Markers, payments, the pawns inside, clickable places."""
+    k = row["k"]
+    sx, sw = box.x + 6, box.w - 12
+    mask = m.obs.public.section_markers[k]
+    markers = [
+        _marker(col, x=sx + sw - 88 + 17 * j, y=y + 16)
+        for j, col in enumerate(col for col in range(5) if (mask >> col) & 1)
+    ]
+    inside = [ch for ch, at in enumerate(m.obs.public.char_section) if at == k]
+    pay_rows = [
+        {"i": i, "text": text, "x": sx + 6, "y": y + 32 + SECTION_LINE * j} for j, (i, text) in enumerate(row["lines"])
+    ]
+    m.sections.append({
+        "k": k, "name": row["name"], "entry": row["entry"], "x": sx, "y": y, "w": sw, "h": row["h"],
+        "markers": markers, "lines": pay_rows, "reach": k in m.enter,
+        "marker_words": ", ".join(str(mk["colour"]) for mk in markers) or "no Markers",
+    })  # fmt: skip
+    for n, ch in enumerate(inside):
+        m.pawns.append(_pawn(m.d, m.obs, ch, sx + sw - 64 + 24 * n, y + row["h"] - 14, 11, m.pawn))
+    if k in m.enter:
+        m.overlay.append({"kind": "section", "x": sx, "y": y, "w": sw, "h": row["h"], "act": m.enter[k]})
+    if k == m.pending_section and m.resolve:
+        for i, act in sorted(m.resolve.items()):
+            mine = [pay for pay in pay_rows if pay["i"] == i]
+            if mine:
+                m.overlay.append({"kind": "pay", "x": sx + 2, "y": mine[0]["y"], "w": 170,
+                                  "h": SECTION_LINE * len(mine) + 3, "act": act})  # fmt: skip
+
+
+def _pawn_overlay(pawns: list[Context]) -> list[Context]:
+    """A clickable place around each pawn that a legal action names."""
+    return [
+        {"kind": "pawn", "x": pawn["x"] - pawn["r"] - 3, "y": pawn["y"] - pawn["r"] - 3,
+         "w": 2 * pawn["r"] + 6, "h": 2 * pawn["r"] + 6, "act": pawn["act"]}
+        for pawn in pawns
+        if pawn["act"] is not None
+    ]  # fmt: skip
+
+
+def _board(d: _Decoder, obs: PlanetObservation) -> Context:
     rows = _section_rows(d)
     boxes = _layout(d, rows)
-    goto = d.in_range(A.GOTO, A.ENTER)
-    enter = d.in_range(A.ENTER, A.DRIVE)
-    deck_acts = d.in_range(A.DECK, A.IDENTITY)
-    drive = d.in_range(A.DRIVE, A.RIDE)
-    resolve = d.in_range(A.RESOLVE, A.LEAVE)
-    pawn_acts = {**d.in_range(A.CANCEL, A.SEAT), **d.in_range(A.IDENTITY, A.NUM_ACTIONS)}
-    pending_section = (obs["pending"].get("data") or {}).get("section", -1)
-    pending_section = pending_section if isinstance(pending_section, int) else -1
-    decks = obs["zones"]["decks"]
-
-    locations = []
-    sections = []
-    pawns = []
-    overlay: list[dict[str, Any]] = []
+    m = _map_drawing(d, obs, rows)
     for loc, box in boxes.items():
-        here = [ch for ch, at in enumerate(obs["char_loc"]) if at == loc and obs["char_section"][ch] < 0]
-        vehicles = [v for v, at in enumerate(obs["vehicle_loc"]) if at == loc]
-        deck = {"x": box.x + box.w - 84, "y": box.y + 5, "w": 78, "h": 20, "size": decks[loc]["size"]}
-        reach = loc in goto
-        loc_view = {
-            "loc": loc, "name": d.locations[loc], "box": box, "deck": deck, "reach": reach,
-            "vehicles": [
-                {"name": d.vehicles[v], "x": box.x + 8 + 86 * i, "y": box.y + box.h - 26, "w": 80, "h": 20}
-                for i, v in enumerate(vehicles)
-            ],
-        }  # fmt: skip
-        if reach:
-            act = goto[loc]
-            overlay.append({"kind": "location", "x": box.x, "y": box.y, "w": box.w, "h": box.h, "act": act})
-        if loc in deck_acts:
-            overlay.append({"kind": "deck", "x": deck["x"], "y": deck["y"], "w": deck["w"], "h": deck["h"],
-                            "act": deck_acts[loc]})  # fmt: skip
-        for i, (v, act) in enumerate(
-            (divmod(key, 4)[0], act) for key, act in sorted(drive.items()) if divmod(key, 4)[1] == loc
-        ):
-            x = box.x + box.w - 8 - 92 * (i + 1)
-            overlay.append({"kind": "drive", "x": x, "y": box.y + box.h - 26, "w": 88, "h": 20, "act": act,
-                            "text": f"drive {d.vehicles[v]}"})  # fmt: skip
-        y = box.y + TITLE_H
-        for row in rows:
-            k = row["k"]
-            if d.section_loc[k] != loc:
-                continue
-            sx, sw = box.x + 6, box.w - 12
-            mask = obs["section_markers"][k]
-            markers = [
-                {"colour": COLOURS[col], "letter": COLOUR_LETTER[col], "fill": COLOUR_FILL[col],
-                 "ink": COLOUR_INK[col], "x": sx + sw - 88 + 17 * j, "y": y + 16}
-                for j, col in enumerate(col for col in range(5) if (mask >> col) & 1)
-            ]  # fmt: skip
-            inside = [ch for ch, at in enumerate(obs["char_section"]) if at == k]
-            pay_rows = []
-            for j, (i, text) in enumerate(row["lines"]):
-                pay_rows.append({"i": i, "text": text, "x": sx + 6, "y": y + 32 + SECTION_LINE * j})
-            sec = {
-                "k": k, "name": row["name"], "entry": row["entry"], "x": sx, "y": y, "w": sw, "h": row["h"],
-                "markers": markers, "lines": pay_rows, "reach": k in enter,
-                "marker_words": ", ".join(str(m["colour"]) for m in markers) or "no Markers",
-            }  # fmt: skip
-            sections.append(sec)
-            for n, ch in enumerate(inside):
-                pawns.append(_pawn(d, obs, ch, sx + sw - 64 + 24 * n, y + row["h"] - 14, 11, pawn_acts))
-            if k in enter:
-                overlay.append({"kind": "section", "x": sx, "y": y, "w": sw, "h": row["h"], "act": enter[k]})
-            if k == pending_section and resolve:
-                for i, act in sorted(resolve.items()):
-                    mine = [p for p in pay_rows if p["i"] == i]
-                    if not mine:
-                        continue
-                    top = mine[0]["y"]
-                    overlay.append({"kind": "pay", "x": sx + 2, "y": top, "w": 170,
-                                    "h": SECTION_LINE * len(mine) + 3, "act": act})  # fmt: skip
-            y += row["h"] + 4
-        for n, ch in enumerate(here):
-            pawns.append(_pawn(d, obs, ch, box.x + 22 + 36 * n, box.y + box.h - 46, 14, pawn_acts))
-        locations.append(loc_view)
-    for pawn in pawns:
-        if pawn["act"] is not None:
-            overlay.append({"kind": "pawn", "x": pawn["x"] - pawn["r"] - 3, "y": pawn["y"] - pawn["r"] - 3,
-                            "w": 2 * pawn["r"] + 6, "h": 2 * pawn["r"] + 6, "act": pawn["act"]})  # fmt: skip
-
-    gauges = _gauges(d, obs, overlay)
+        _draw_location(m, loc, box)
+    m.overlay.extend(_pawn_overlay(m.pawns))
+    gauges = _gauges(d, obs, m.overlay)
     bottom = max(b.y + b.h for b in boxes.values()) + 16
-    pool = _pool(d, obs, bottom, overlay)
-    height = bottom + 70
+    pool = _pool(d, obs, bottom, m.overlay)
     return {
         "width": WIDTH,
-        "height": height,
+        "height": bottom + 70,
         "gauges": gauges,
         "links": _links(d, boxes),
-        "locations": locations,
-        "sections": sections,
-        "pawns": pawns,
+        "locations": m.locations,
+        "sections": m.sections,
+        "pawns": m.pawns,
         "pool": pool,
-        "overlay": overlay,
-        "title": f"The Shadow Planet, round {obs['round']}",
+        "overlay": m.overlay,
+        "title": f"The Shadow Planet, round {obs.public.round}",
         "desc": _describe(d, obs),
     }
 
 
-def _gauges(d: _Decoder, obs: dict[str, Any], overlay: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _gauges(d: _Decoder, obs: PlanetObservation, overlay: list[Context]) -> list[Context]:
     adjust = {A.ADVANCE: -1, A.MOVE_BACK: +1}
     out = []
     for row, (key, label, top, end, fill) in enumerate(GAUGES):
-        value = obs[key]
+        value = getattr(obs.public, key)
         y = GAUGE_TOP + GAUGE_ROW * row
         cells = [
             {"n": n, "x": GAUGE_X + CELL * n, "current": n == value, "end": n == end}
@@ -342,222 +391,248 @@ def _gauges(d: _Decoder, obs: dict[str, Any], overlay: list[dict[str, Any]]) -> 
     return out
 
 
-def _pool(d: _Decoder, obs: dict[str, Any], y: float, overlay: list[dict[str, Any]]) -> dict[str, Any]:
+def _pool(d: _Decoder, obs: PlanetObservation, y: float, overlay: list[Context]) -> Context:
     colour_acts = d.in_range(A.COLOUR, A.USE)
+    p = obs.public
     chips = []
     for col in range(5):
         x = 100 + 58 * col
-        chips.append({"colour": COLOURS[col], "letter": COLOUR_LETTER[col], "fill": COLOUR_FILL[col],
-                      "ink": COLOUR_INK[col], "count": obs["pool"][col], "x": x, "y": y})  # fmt: skip
+        chips.append(_marker(col, count=p.pool[col], x=x, y=y))
         if col in colour_acts:
             overlay.append({"kind": "pool", "x": x - 2, "y": y - 2, "w": 54, "h": 26, "act": colour_acts[col]})
-    zones = obs["zones"]
+    zones = p.zones
     piles = (
-        f"Messages pile {zones['decks'][4]['size']} · Temple pile {len(zones['temple'])} · "
-        f"Discarded {len(zones['discard'])} · Removed {zones['removed']}"
+        f"Messages pile {zones.decks[4].size} · Temple pile {len(zones.temple)} · "
+        f"Discarded {len(zones.discard)} · Removed {zones.removed}"
     )
     return {"y": y, "chips": chips, "piles": piles, "piles_y": y + 44}
 
 
-def _describe(d: _Decoder, obs: dict[str, Any]) -> str:
+def _describe(d: _Decoder, obs: PlanetObservation) -> str:
     """The board in words: indicators, where every Character and Vehicle is, Section Markers."""
+    p = obs.public
     parts = [
-        f"Round {obs['round']}. Countdown {obs['countdown']} of 12 (ends at 0), Repair {obs['repair']} of 10 "
-        f"(ends at 0), Threat {obs['threat']} of 8 (ends at 8)."
+        f"Round {p.round}. Countdown {p.countdown} of 12 (ends at 0), Repair {p.repair} of 10 "
+        f"(ends at 0), Threat {p.threat} of 8 (ends at 8)."
     ]
-    for ch, loc in enumerate(obs["char_loc"]):
+    for ch, loc in enumerate(p.char_loc):
         where = d.locations[loc]
-        sec = obs["char_section"][ch]
+        sec = p.char_section[ch]
         if sec >= 0:
             where = f"{d.sections[sec]} in {where}"
-        who = obs["controller"][ch]
+        who = p.controller[ch]
         ctrl = f", controlled by seat {who}" if who >= 0 else ", not controlled"
         parts.append(f"{d.chars[ch]} ({d.colour_name(ch)}) is at {where}{ctrl}.")
-    for v, loc in enumerate(obs["vehicle_loc"]):
+    for v, loc in enumerate(p.vehicle_loc):
         parts.append(f"{d.vehicles[v]}: " + (f"at {d.locations[loc]}." if loc >= 0 else "not in play."))
     marks = [
         f"{d.sections[k]} has {', '.join(COLOURS[c] for c in range(5) if (m >> c) & 1)}"
-        for k, m in enumerate(obs["section_markers"])
+        for k, m in enumerate(p.section_markers)
         if m
     ]
     parts.append("Section Markers: " + ("; ".join(marks) if marks else "none") + ".")
-    parts.append("Marker pool: " + ", ".join(f"{obs['pool'][c]} {COLOURS[c]}" for c in range(5)) + ".")
+    parts.append("Marker pool: " + ", ".join(f"{p.pool[c]} {COLOURS[c]}" for c in range(5)) + ".")
     return " ".join(parts)
 
 
 # -- the panel (HTML) -------------------------------------------------------------------------
-def _card(d: _Decoder, card: int, acts: list[Act]) -> dict[str, Any]:
+def _card(d: _Decoder, card: int, acts: list[Act]) -> Context:
     k = d.cards[card]
     return {"id": card, "name": k["name"], "type": k["type"], "value": k["value"], "text": k["text"],
             "label": d.card_label(card), "acts": acts}  # fmt: skip
 
 
-def _panel(d: _Decoder, message: dict[str, Any]) -> dict[str, Any]:
-    obs = message["obs"]
-    seat = obs["seat"]
-    pending = obs["pending"]
-    zones = obs["zones"]
+def _card_acts(d: _Decoder) -> dict[int, list[Act]]:
+    """The legal actions on each card (play, choose, place, discard), by card."""
     card_acts: dict[int, list[Act]] = {}
     for low, high in ((A.PLAY, A.CHOOSE), (A.CHOOSE, A.PLACE), (A.PLACE, A.DISCARD), (A.DISCARD, A.DONE)):
         for card, act in sorted(d.in_range(low, high).items()):
             card_acts.setdefault(card, []).append(act)
+    return card_acts
 
-    me: dict[str, Any] | None = None
-    hand: list[dict[str, Any]] = []
-    if seat is not None:
-        objective = obs["objectives"][seat]
-        ch = obs["seat_char"][seat]
-        me = {"seat": seat, "objective": None, "char": None}
-        if isinstance(objective, int) and objective >= 0:
-            ref = d.objectives[objective]
-            me["objective"] = {"name": ref["name"], "role": ref["role"], "priority": ref["priority"],
-                               "goal": ref["goal"]}  # fmt: skip
-        if ch >= 0:
-            char = d.ref["characters"][ch]
-            me["char"] = {"name": char["name"], "colour": d.colour_name(ch), "ability": char["ability"],
-                          "uncontrolled": char["uncontrolled"], "size": zones["gear"][ch]["size"]}  # fmt: skip
-            hand = [_card(d, card, card_acts.get(card, [])) for card in zones["gear"][ch]["known"]]
-    in_hand = {c["id"] for c in hand}
-    choices = [_card(d, card, acts) for card, acts in sorted(card_acts.items()) if card not in in_hand]
 
-    draft_view = None
-    draft = obs["draft"]
+def _me(d: _Decoder, obs: PlanetObservation, seat: int) -> Context:
+    """The seat's own Objective and the Character it controls."""
+    p = obs.public
+    objective = p.objectives[seat]
+    ch = p.seat_char[seat]
+    me: Context = {"seat": seat, "objective": None, "char": None}
+    if isinstance(objective, int) and objective >= 0:
+        ref = d.objectives[objective]
+        me["objective"] = {"name": ref["name"], "role": ref["role"], "priority": ref["priority"],
+                           "goal": ref["goal"]}  # fmt: skip
+    if ch >= 0:
+        char = d.ref["characters"][ch]
+        me["char"] = {"name": char["name"], "colour": d.colour_name(ch), "ability": char["ability"],
+                      "uncontrolled": char["uncontrolled"], "size": p.zones.gear[ch].size}  # fmt: skip
+    return me
+
+
+def _hand(d: _Decoder, obs: PlanetObservation, card_acts: dict[int, list[Act]]) -> list[Context]:
+    """The cards in the Gear of the Character the seat controls (none: a spectator, or no Character)."""
+    if obs.seat is None or obs.public.seat_char[obs.seat] < 0:
+        return []
+    gear = obs.public.zones.gear[obs.public.seat_char[obs.seat]]
+    return [_card(d, card, card_acts.get(card, [])) for card in gear.known]
+
+
+def _draft(d: _Decoder, obs: PlanetObservation) -> Context | None:
+    """The Characters this seat may pick, the one set aside for it and its own pick."""
+    draft = obs.public.draft
+    seat = obs.seat
     picks = d.in_range(A.PICK, A.PLAY)
-    offered = sorted(set(draft["received"] or []) | set(picks))
-    if offered or draft["random"] is not None or (seat is not None and draft["picks"][seat] is not None):
-        mine = draft["picks"][seat] if seat is not None else None
-        draft_view = {
-            "offered": [
-                {"name": d.chars[ch], "colour": d.colour_name(ch), "ability": d.ref["characters"][ch]["ability"],
-                 "uncontrolled": d.ref["characters"][ch]["uncontrolled"], "act": picks.get(ch)}
-                for ch in offered
-            ],
-            "random": d.chars[draft["random"]] if draft["random"] is not None else None,
-            "mine": d.chars[mine] if isinstance(mine, int) and mine >= 0 else None,
-        }  # fmt: skip
+    offered = sorted(set(draft.received or []) | set(picks))
+    if not (offered or draft.random is not None or (seat is not None and draft.picks[seat] is not None)):
+        return None
+    mine = draft.picks[seat] if seat is not None else None
+    return {
+        "offered": [
+            {"name": d.chars[ch], "colour": d.colour_name(ch), "ability": d.ref["characters"][ch]["ability"],
+             "uncontrolled": d.ref["characters"][ch]["uncontrolled"], "act": picks.get(ch)}
+            for ch in offered
+        ],
+        "random": d.chars[draft.random] if draft.random is not None else None,
+        "mine": d.chars[mine] if isinstance(mine, int) and mine >= 0 else None,
+    }  # fmt: skip
 
+
+def _players(d: _Decoder, obs: PlanetObservation, names: Mapping[int, str]) -> list[Context]:
+    """Every seat: name, Objective (as far as this seat knows), Character, identity, Markers."""
+    p = obs.public
     seat_acts = d.in_range(A.SEAT, A.COLOUR)
-    names = {p.get("seat"): p.get("name") for p in message.get("presence") or [] if isinstance(p, dict)}
     players = []
-    for i, objective in enumerate(obs["objectives"]):
-        ch = obs["seat_char"][i]
-        ident = obs["identity"][i] if i < len(obs["identity"]) else -1
+    for i, objective in enumerate(p.objectives):
+        ch = p.seat_char[i]
+        ident = p.identity[i] if i < len(p.identity) else -1
         players.append({
             "seat": i,
             "name": str(names.get(i) or f"seat {i}"),
-            "you": i == seat,
-            "protagonist": i == obs["protagonist"],
+            "you": i == obs.seat,
+            "protagonist": i == p.protagonist,
             "objective": "hidden" if objective is None else ("-" if objective < 0 else d.objectives[objective]["name"]),
             "controls": d.chars[ch] if ch >= 0 else "-",
             "identity": d.chars[ident] if ident >= 0 else None,
-            "markers": [
-                {"colour": COLOURS[c], "letter": COLOUR_LETTER[c], "fill": COLOUR_FILL[c], "ink": COLOUR_INK[c],
-                 "count": obs["sheets"][i * 5 + c]}
-                for c in range(5)
-            ],
+            "markers": [_marker(c, count=p.sheets[i * 5 + c]) for c in range(5)],
             "act": seat_acts.get(i),
         })  # fmt: skip
+    return players
 
+
+def _gear(d: _Decoder, obs: PlanetObservation) -> list[Context]:
+    """Each Character's Gear as this seat knows it (its own hand is shown apart) and played cards."""
+    p = obs.public
+    seat = obs.seat
     gear = []
     for ch in range(len(d.chars)):
-        g = zones["gear"][ch]
-        own = seat is not None and obs["seat_char"][seat] == ch
+        g = p.zones.gear[ch]
+        own = seat is not None and p.seat_char[seat] == ch
         gear.append({
-            "name": d.chars[ch], "colour": d.colour_name(ch), "size": g["size"],
-            "seen": [] if own else [d.card_label(k) for k in g["known"]],
-            "played": [_card(d, k, []) for k in zones["played"][ch]],
+            "name": d.chars[ch], "colour": d.colour_name(ch), "size": g.size,
+            "seen": [] if own else [d.card_label(k) for k in g.known],
+            "played": [_card(d, k, []) for k in p.zones.played[ch]],
             "ability": d.ref["characters"][ch]["ability"], "uncontrolled": d.ref["characters"][ch]["uncontrolled"],
         })  # fmt: skip
+    return gear
 
+
+def _tops(d: _Decoder, obs: PlanetObservation) -> list[Context]:
+    """The known top cards of the Location decks and the Messages pile."""
     tops = []
-    for loc, deck in enumerate(zones["decks"]):
-        known = [d.card_label(k) for k in deck["top"] if k is not None]
+    for loc, deck in enumerate(obs.public.zones.decks):
+        known = [d.card_label(k) for k in deck.top if k is not None]
         if known:
             where = "Messages pile" if loc >= len(d.locations) else f"{d.locations[loc]} deck"
             tops.append({"where": where, "cards": known})
-    temple_known = [d.card_label(k) for k in zones["temple"] if k is not None]
-    messages = {
-        "pile": zones["decks"][4]["size"],
-        "temple": len(zones["temple"]),
-        "temple_known": temple_known,
-        "discard": [d.card_label(k) for k in zones["discard"]],
-        "removed": zones["removed"],
-        "reveal": [_card(d, k, []) for k in obs["reveal_cards"]],
-        "counts": [f"{n} {TYPE_NAMES[t].capitalize()}" for t, n in enumerate(obs["revealed"]) if n],
-        "phase": pending.get("kind") == "discard_message" or pending.get("rule") == "messages",
+    return tops
+
+
+def _messages(d: _Decoder, obs: PlanetObservation) -> Context:
+    """The Messages from the Shadows: the piles, the known cards and the last reveal."""
+    p = obs.public
+    zones = p.zones
+    return {
+        "pile": zones.decks[4].size,
+        "temple": len(zones.temple),
+        "temple_known": [d.card_label(k) for k in zones.temple if k is not None],
+        "discard": [d.card_label(k) for k in zones.discard],
+        "removed": zones.removed,
+        "reveal": [_card(d, k, []) for k in p.reveal_cards],
+        "counts": [f"{n} {TYPE_NAMES[t].capitalize()}" for t, n in enumerate(p.revealed) if n],
+        "phase": obs.pending.kind == "discard_message" or obs.pending.rule == "messages",
     }
 
-    who = pending.get("seat")
-    text = pending.get("prompt", "")
+
+def _prompt(obs: PlanetObservation, mine: bool) -> Context:
+    """Who decides now, about what, with the decision's running figures."""
+    pending = obs.pending
+    who = pending.seat
+    text = pending.prompt
     if who is None:
         actor, text = "The game is over", ""
     elif who < 0:
         actor = "Chance"
-    elif who == seat:
+    elif who == obs.seat:
         actor = "You"
     else:
         actor = f"Seat {who}"
-    data = pending.get("data") or {}
+    data = pending.data or {}
     details = []
     if "points" in data:
-        details.append(f"Move points left: {data['points']}" if pending.get("kind") != "play_search_cards" else
+        details.append(f"Move points left: {data['points']}" if pending.kind != "play_search_cards" else
                        f"Search points: {data['points']}")  # fmt: skip
     if "total" in data:
         details.append(f"Move total so far: {data['total']}")
+    return {"actor": actor, "text": text, "details": details, "mine": mine}
 
+
+def _panel(d: _Decoder, obs: PlanetObservation, seen: SeatMessage) -> Context:
+    card_acts = _card_acts(d)
+    hand = _hand(d, obs, card_acts)
+    in_hand = {c["id"] for c in hand}
     return {
-        "prompt": {
-            "actor": actor,
-            "text": text,
-            "details": details,
-            "mine": message.get("legal") is not None,
-        },  # fmt: skip
-        "me": me,
+        "prompt": _prompt(obs, seen.choices is not None),
+        "me": _me(d, obs, obs.seat) if obs.seat is not None else None,
         "hand": hand,
-        "choices": choices,
-        "draft": draft_view,
-        "players": players,
-        "gear": gear,
-        "tops": tops,
-        "messages": messages,
+        "choices": [_card(d, card, acts) for card, acts in sorted(card_acts.items()) if card not in in_hand],
+        "draft": _draft(d, obs),
+        "players": _players(d, obs, seen.names),
+        "gear": _gear(d, obs),
+        "tops": _tops(d, obs),
+        "messages": _messages(d, obs),
         "sections": d.ref["sections"],
         "links": d.ref["links"],
         "vehicles": d.ref["vehicles"],
-        "outcome": _outcome(obs),
+        "outcome": _outcome(obs.outcome),
     }
 
 
-def _outcome(obs: dict[str, Any]) -> dict[str, Any] | None:
-    out = obs.get("outcome")
-    if not isinstance(out, dict):
+OUTCOME_COUNTS = {
+    "astronaut_repair": "Repair cards held by the Astronauts",
+    "alien_get": "Get cards in the Alien's Gear",
+    "alien_attack": "Attack cards in the Alien's Gear",
+    "final_threat": "Threat after the Alien's move",
+    "astronaut_attack": "Attack cards held by the Astronauts",
+}
+"""The figures an end-of-game rule may compare, in words."""
+
+
+def _outcome(out: PlanetOutcome | None) -> Context | None:
+    if out is None:
         return None
-    labels = {
-        "astronaut_repair": "Repair cards held by the Astronauts",
-        "alien_get": "Get cards in the Alien's Gear",
-        "alien_attack": "Attack cards in the Alien's Gear",
-        "final_threat": "Threat after the Alien's move",
-        "astronaut_attack": "Attack cards held by the Astronauts",
-    }
-    counts = [f"{label}: {out[key]}" for key, label in labels.items() if key in out]
-    indicators = out.get("indicators") or {}
-    seats = []
-    for row in out.get("seats", []):
-        seats.append({
-            "seat": row["seat"], "objective": row["objective"], "role": row["role"], "identity": row["identity"],
-            "markers": [
-                {"colour": COLOURS[c], "letter": COLOUR_LETTER[c], "fill": COLOUR_FILL[c], "ink": COLOUR_INK[c],
-                 "count": n}
-                for c, n in enumerate(row["markers"])
-            ],
-            "won": row["won"], "why": row["why"],
-        })  # fmt: skip
+    counts = [f"{label}: {getattr(out, key)}" for key, label in OUTCOME_COUNTS.items() if getattr(out, key) is not None]
+    seats = [
+        {"seat": row.seat, "objective": row.objective, "role": row.role, "identity": row.identity,
+         "markers": [_marker(c, count=n) for c, n in enumerate(row.markers)], "won": row.won, "why": row.why}
+        for row in out.seats
+    ]  # fmt: skip
+    indicators = {f.name: getattr(out.indicators, f.name) for f in fields(out.indicators)}
     return {
-        "reason": out.get("reason", ""),
-        "why": out.get("why", ""),
+        "reason": out.reason,
+        "why": out.why,
         # sorted: the message reaches a browser as JSON with sorted keys, and the page must read the same
         "indicators": ", ".join(f"{k.capitalize()} {v}" for k, v in sorted(indicators.items())),
-        "roles": [f"{name}: {role}" for name, role in sorted((out.get("roles") or {}).items())],
-        "phantom": out.get("phantom_guardian"),
+        "roles": [f"{name}: {role}" for name, role in sorted(out.roles.items())],
+        "phantom": out.phantom_guardian,
         "counts": counts,
         "seats": seats,
     }
@@ -582,13 +657,11 @@ def _strategy(goal: str) -> str:
     return first + "."
 
 
-def goal_text(game: Any, message: dict[str, Any]) -> str:
+def goal_text(game: Game[Any], obs: PlanetObservation) -> str:
     """How this seat's Objective wins: the role's strategy from the rulebook, then the win condition."""
-    obs = message["obs"]
-    seat = obs.get("seat")
-    if seat is None:
+    if obs.seat is None:
         return ""
-    objective = obs["objectives"][seat]
+    objective = obs.public.objectives[obs.seat]
     if not isinstance(objective, int) or objective < 0:
         return ""
     ref = game.words.reference()["objectives"][objective]
@@ -597,9 +670,13 @@ def goal_text(game: Any, message: dict[str, Any]) -> str:
 
 
 # -- entry point ------------------------------------------------------------------------------
-def render_board(game: Any, message: dict[str, Any]) -> BoardHtml:
+def render_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
     """The board, the panel and the goal for the seat that receives ``message``."""
-    d = _Decoder(game, message)
-    board = render("shadowtable.games.shadow_planet.boards:board.html", b=_board(d, message))
-    panel = render("shadowtable.games.shadow_planet.boards:panel.html", p=_panel(d, message))
-    return BoardHtml(board=board, panel=panel, goal=goal_text(game, message))
+    seen = SeatMessage.from_json(message)
+    obs = typed_view(game, seen.obs)
+    if not isinstance(obs, PlanetObservation):
+        raise TypeError("render_board needs a Shadow Planet observation")
+    d = _Decoder(game, seen.legal)
+    board = render("shadowtable.games.shadow_planet.boards:board.html", b=_board(d, obs))
+    panel = render("shadowtable.games.shadow_planet.boards:panel.html", p=_panel(d, obs, seen))
+    return BoardHtml(board=board, panel=panel, goal=goal_text(game, obs))

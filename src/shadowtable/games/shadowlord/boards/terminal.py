@@ -9,9 +9,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from shadowtable.core.game import Game, Observation
+from shadowtable.core.game import Game
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.render import COLOUR_CODE, SHORT
+from shadowtable.games.shadowlord.view import LordObservation
 
 
 def split_grid(text: str) -> tuple[list[list[str]], list[str]]:
@@ -35,11 +36,15 @@ def split_grid(text: str) -> tuple[list[list[str]], list[str]]:
     return rows, rest
 
 
-def shadowlord_board(game: Game[Any], obs: Observation) -> RenderableType:
-    """The galaxy grid with rings, ships, discs and control, then the turn, timer and hands."""
-    rows, rest = split_grid(game.words.render(obs))
+def shadowlord_board(game: Game[Any], obs: object) -> RenderableType:
+    """The galaxy grid with rings, ships, discs and control, then the turn, timer and hands, of a
+    seat's typed observation (drawn from the game's own text rendering of it)."""
+    if not isinstance(obs, LordObservation):
+        raise TypeError(f"the Shadowlord! board draws a LordObservation, not {type(obs).__name__}")
+    text = game.words.render(obs.to_json())
+    rows, rest = split_grid(text)
     if not rows:
-        return Text(game.words.render(obs))
+        return Text(text)
     grid = Table(box=box.SQUARE, show_header=False, show_lines=True, expand=True, padding=(0, 0))
     for _ in rows[0]:
         grid.add_column(ratio=1, overflow="fold")

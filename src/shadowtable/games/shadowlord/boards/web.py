@@ -9,15 +9,24 @@ of each seat, the board's geometry) and the pure decoding of action ids
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from shadowtable.core.game import Game
+from shadowtable.core.kernel import Pending
+from shadowtable.core.manifest import typed_view
+from shadowtable.core.table import Decision
 from shadowtable.games.shadowlord.actions import DIRS, NF, decode
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.printed import Printed, printed
 from shadowtable.games.shadowlord.render import figure_code, motion_text
+from shadowtable.games.shadowlord.view import Counts, Duel, DuelResult, LordObservation
 from shadowtable.web.boards import BoardHtml
+from shadowtable.web.render import SeatMessage
 from shadowtable.web.templating import render
+
+Context = dict[str, Any]
+"""A template's context: names to the values the template shows."""
 
 CELL = 120
 """Side of a galaxy square in SVG units."""
@@ -107,11 +116,11 @@ def _seat_words(c: Printed, seat: int) -> str:
     return f"seat {seat} ({' and '.join(colours)})" if colours else f"seat {seat}"
 
 
-def _act(action: int, words: str) -> dict[str, Any]:
+def _act(action: int, words: str) -> Context:
     return {"id": action, "words": words}
 
 
-def _goal(c: Printed, reference: dict[str, Any], seat: int | None) -> str:
+def _goal(c: Printed, reference: Context, seat: int | None) -> str:
     if seat is None:
         return ""
     colours = [c.colours[a].capitalize() for a in c.alliances_of(seat)]
@@ -137,14 +146,14 @@ def render_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
         raise TypeError("render_board needs a Shadowlord! game")
     material = printed(game)
     reference = game.words.reference()
-    obs = message["obs"]
-    seat: int | None = obs.get("seat")
-    legal: dict[int, str] = {int(a): str(w) for a, w in (message.get("legal") or [])}
-    pending = message.get("pending") or obs.get("pending") or {}
-    model = _Model(material, reference, obs, legal, pending)
+    seen = SeatMessage.from_json(message)
+    obs = typed_view(game, seen.obs)
+    if not isinstance(obs, LordObservation):
+        raise TypeError("render_board needs a Shadowlord! observation")
+    model = _Model(material, reference, obs, seen.legal, seen.decision or obs.pending)
     board = render("shadowtable.games.shadowlord.boards:board.html", **model.board())
     panel = render("shadowtable.games.shadowlord.boards:panel.html", **model.panel())
-    return BoardHtml(board=board, panel=panel, goal=_goal(material, reference, seat))
+    return BoardHtml(board=board, panel=panel, goal=_goal(material, reference, obs.seat))
 
 
 class _Model:
@@ -153,23 +162,23 @@ class _Model:
     def __init__(
         self,
         material: Printed,
-        reference: dict[str, Any],
-        obs: dict[str, Any],
+        reference: Context,
+        obs: LordObservation,
         legal: dict[int, str],
-        pending: dict[str, Any],
+        pending: Decision | Pending,
     ) -> None:
         self.c = material
         self.ref = reference
         self.obs = obs
-        self.pub: dict[str, Any] = obs["public"]
-        self.priv: dict[str, Any] = obs.get("private") or {}
-        self.seat: int | None = obs.get("seat")
+        self.pub = obs.public
+        self.priv = obs.private
+        self.seat = obs.seat
         self.legal = legal
         self.pending = pending
-        self.kind: str = str(pending.get("kind") or "")
+        self.kind = pending.kind
         self.names = self.c.fig_name
         self.values = self.c.card_values
-        self.nf = len(self.pub["owner"])
+        self.nf = len(self.pub.owner)
         # the legal actions sorted by where they go
         self.by_block: dict[str, list[tuple[int, int, str]]] = {}
         for action, words in sorted(legal.items()):
@@ -186,25 +195,25 @@ class _Model:
     def acts(self, block: str) -> list[tuple[int, int, str]]:
         return self.by_block.get(block, [])
 
-    def place(self, action: int, words: str) -> dict[str, Any]:
+    def place(self, action: int, words: str) -> Context:
         self.placed.add(action)
         return _act(action, words)
 
     def fig_words(self, f: int) -> str:
         """A figure in words: name, colour, kind and strength, Space Ships, the Power Stone."""
         p = self.pub
-        owner = p["owner"][f]
+        owner = p.owner[f]
         info = self.ref["figures"][f] if f < len(self.ref["figures"]) else {}
         kind = info.get("kind", "")
         parts = [f"{self.names[f]}"]
         if 0 <= owner < 5 and not self.names[f].lower().startswith(_colour_of(self.c, owner)):
             parts.append(f"({_colour_of(self.c, owner)} {kind})" if kind else f"({_colour_of(self.c, owner)})")
-        parts.append(f"strength {info.get('strength', '?')}, {p['ships'][f]} Space Ship(s)")
-        if p["stone"] == f:
+        parts.append(f"strength {info.get('strength', '?')}, {p.ships[f]} Space Ship(s)")
+        if p.stone == f:
             parts.append("holding the Power Stone")
         return " ".join(parts)
 
-    def card(self, v: int) -> dict[str, Any]:
+    def card(self, v: int) -> Context:
         ref = self.ref["power_cards"][v] if v < len(self.ref["power_cards"]) else {}
         return {"value": self.values[v], "index": v, "text": ref.get("text", f"Power Card {self.values[v]}")}
 
@@ -215,109 +224,21 @@ class _Model:
 
     # -- the SVG board -------------------------------------------------------------------------
 
-    def board(self) -> dict[str, Any]:
-        c, p = self.c, self.pub
-        fig_acts = {i: (a, w) for a, i, w in self.acts("figure")}
-        gal_acts = {i: (a, w) for a, i, w in self.acts("galaxy")}
-        moves: dict[int, list[tuple[int, int, int]]] = {}
-        reach: set[int] = set()
-        for a, i, _w in self.acts("move"):
-            f, d = divmod(i, 4)
-            src = p["loc"][f]
-            if not 0 <= src < c.num_galaxies:
-                continue
-            dest = self.c.steps[src][d]
-            if dest < 0:
-                continue
-            moves.setdefault(src, []).append((f, d, a))
-            reach.add(dest)
-        captives_of: dict[int, int] = {}
-        for f in range(self.nf):
-            if p["status"][f] == 2 and p["captor"][f] >= 0:
-                captives_of[p["captor"][f]] = captives_of.get(p["captor"][f], 0) + 1
-        cells: list[dict[str, Any]] = []
+    def board(self) -> Context:
+        c = self.c
+        moves, reach = self._moves()
+        captives_of = self._captives_of()
+        cells: list[Context] = []
         desc: list[str] = []
         for g in range(c.num_galaxies):
-            r, col = divmod(g, c.cols)
-            x, y = col * CELL, r * CELL
-            kind = c.cell_kind[g]
-            name = c.galaxy_name(g)
-            home = c.home_of.index(g) if g in c.homes else -1
-            label = KIND_LABEL.get(kind, "")
-            if home >= 0:
-                label = f"Home {c.colours[home].capitalize()}"
-            figs = [f for f in range(self.nf) if p["loc"][f] == g and p["status"][f] == 1]
-            tokens: list[dict[str, Any]] = []
-            words: list[str] = []
-            for k, f in enumerate(figs):
-                owner = p["owner"][f]
-                fw = self.fig_words(f)
-                if captives_of.get(f):
-                    fw += f", holding {captives_of[f]} captive(s)"
-                words.append(fw)
-                if k >= MAX_TOKENS - 1 and len(figs) > MAX_TOKENS:
-                    if k == MAX_TOKENS - 1:
-                        tokens.append(self._token_more(x, y, k, len(figs) - k))
-                    continue
-                tx = x + 4 + (k % TOKENS_PER_ROW) * (TOKEN_W + 2)
-                ty = y + 20 + (k // TOKENS_PER_ROW) * (TOKEN_H + 2)
-                act = fig_acts.get(f)
-                token = {
-                    "x": tx,
-                    "y": ty,
-                    "w": TOKEN_W,
-                    "h": TOKEN_H,
-                    "code": figure_code(self.c, f, owner, p["ships"][f], p["stone"] == f),
-                    "colour": _colour_of(self.c, owner),
-                    "words": fw,
-                    "stone": p["stone"] == f,
-                    "captives": captives_of.get(f, 0),
-                    "act": self.place(act[0], act[1]) if act else None,
-                }
-                tokens.append(token)
-            loose = None
-            if p["loose_n"][g] > 0:
-                lc = _colour_of(self.c, p["loose_col"][g])
-                loose = {"n": p["loose_n"][g], "colour": lc, "letter": lc[:1].upper()}
-                words.append(f"{p['loose_n'][g]} loose {lc} Space Ship(s)")
-            disc = bool(p["disc"][g])
-            if disc:
-                words.append("a face-down disc (?)")
-            truce = bool(p["truce"] >> g & 1)
-            if truce:
-                words.append("a Truce holds here")
-            if g in reach:
-                words.append("a move can reach it")
-            gact = gal_acts.get(g)
-            cell = {
-                "g": g,
-                "x": x,
-                "y": y,
-                "name": name,
-                "label": label,
-                "kind": KIND_CLASS.get(kind, "plain"),
-                "home_colour": c.colours[home] if home >= 0 else "",
-                "tokens": tokens,
-                "loose": loose,
-                "disc": disc,
-                "truce": truce,
-                "reach": g in reach,
-                "act": self.place(gact[0], gact[1]) if gact else None,
-                "words": f"{name}{' ' + label if label else ''}",
-            }
+            cell, words = self._cell(g, g in reach, captives_of)
             cells.append(cell)
             if words:
                 desc.append(f"{cell['words']}: {'; '.join(words)}.")
         chips = self._move_chips(moves)
         timer = self._timer()
         desc.append(timer["words"])
-        stone = p["stone"]
-        stone_words = (
-            f"The Power Stone is held by {self.names[stone]}."
-            if 0 <= stone < self.nf
-            else "The Power Stone is off the board."
-        )
-        desc.append(stone_words)
+        desc.append(self._stone_words())
         legend = [
             {"colour": name, "letter": figure_code(self.c, 0, k, 0, False)[0], "label": name.capitalize()}
             for k, name in enumerate(_colour_names(self.c))
@@ -335,7 +256,103 @@ class _Model:
             "size": CELL,
         }
 
-    def _token_more(self, x: int, y: int, k: int, n: int) -> dict[str, Any]:
+    def _moves(self) -> tuple[dict[int, list[tuple[int, int, int]]], set[int]]:
+        """The legal moves by the galaxy they leave (figure, direction, action), and the
+        galaxies they reach."""
+        c, p = self.c, self.pub
+        moves: dict[int, list[tuple[int, int, int]]] = {}
+        reach: set[int] = set()
+        for a, i, _w in self.acts("move"):
+            f, d = divmod(i, 4)
+            src = p.loc[f]
+            if not 0 <= src < c.num_galaxies:
+                continue
+            dest = c.steps[src][d]
+            if dest < 0:
+                continue
+            moves.setdefault(src, []).append((f, d, a))
+            reach.add(dest)
+        return moves, reach
+
+    def _captives_of(self) -> dict[int, int]:
+        """How many captives each figure holds (only those that hold any)."""
+        p = self.pub
+        captives_of: dict[int, int] = {}
+        for f in range(self.nf):
+            if p.status[f] == 2 and p.captor[f] >= 0:
+                captives_of[p.captor[f]] = captives_of.get(p.captor[f], 0) + 1
+        return captives_of
+
+    def _cell(self, g: int, reach: bool, captives_of: dict[int, int]) -> tuple[Context, list[str]]:
+        """A galaxy square with its figures, loose Space Ships, disc and Truce, and what is
+        there in words."""
+        c, p = self.c, self.pub
+        r, col = divmod(g, c.cols)
+        x, y = col * CELL, r * CELL
+        kind = c.cell_kind[g]
+        name = c.galaxy_name(g)
+        home = c.home_of.index(g) if g in c.homes else -1
+        label = f"Home {c.colours[home].capitalize()}" if home >= 0 else KIND_LABEL.get(kind, "")
+        tokens, words = self._tokens(g, x, y, captives_of)
+        loose = None
+        if p.loose_n[g] > 0:
+            lc = _colour_of(self.c, p.loose_col[g])
+            loose = {"n": p.loose_n[g], "colour": lc, "letter": lc[:1].upper()}
+            words.append(f"{p.loose_n[g]} loose {lc} Space Ship(s)")
+        disc = bool(p.disc[g])
+        if disc:
+            words.append("a face-down disc (?)")
+        truce = bool(p.truce >> g & 1)
+        if truce:
+            words.append("a Truce holds here")
+        if reach:
+            words.append("a move can reach it")
+        gact = {i: (a, w) for a, i, w in self.acts("galaxy")}.get(g)
+        cell = {
+            "g": g, "x": x, "y": y, "name": name, "label": label, "kind": KIND_CLASS.get(kind, "plain"),
+            "home_colour": c.colours[home] if home >= 0 else "", "tokens": tokens, "loose": loose,
+            "disc": disc, "truce": truce, "reach": reach,
+            "act": self.place(gact[0], gact[1]) if gact else None,
+            "words": f"{name}{' ' + label if label else ''}",
+        }  # fmt: skip
+        return cell, words
+
+    def _tokens(self, g: int, x: int, y: int, captives_of: dict[int, int]) -> tuple[list[Context], list[str]]:
+        """The tokens of the active figures in galaxy ``g`` (the last one ``+n`` when too many
+        fit), and each figure in words."""
+        p = self.pub
+        fig_acts = {i: (a, w) for a, i, w in self.acts("figure")}
+        figs = [f for f in range(self.nf) if p.loc[f] == g and p.status[f] == 1]
+        tokens: list[Context] = []
+        words: list[str] = []
+        for k, f in enumerate(figs):
+            fw = self.fig_words(f)
+            if captives_of.get(f):
+                fw += f", holding {captives_of[f]} captive(s)"
+            words.append(fw)
+            if k >= MAX_TOKENS - 1 and len(figs) > MAX_TOKENS:
+                if k == MAX_TOKENS - 1:
+                    tokens.append(self._token_more(x, y, k, len(figs) - k))
+                continue
+            act = fig_acts.get(f)
+            tokens.append({
+                "x": x + 4 + (k % TOKENS_PER_ROW) * (TOKEN_W + 2),
+                "y": y + 20 + (k // TOKENS_PER_ROW) * (TOKEN_H + 2),
+                "w": TOKEN_W, "h": TOKEN_H,
+                "code": figure_code(self.c, f, p.owner[f], p.ships[f], p.stone == f),
+                "colour": _colour_of(self.c, p.owner[f]), "words": fw, "stone": p.stone == f,
+                "captives": captives_of.get(f, 0),
+                "act": self.place(act[0], act[1]) if act else None,
+            })  # fmt: skip
+        return tokens, words
+
+    def _stone_words(self) -> str:
+        stone = self.pub.stone
+        if 0 <= stone < self.nf:
+            return f"The Power Stone is held by {self.names[stone]}."
+        return "The Power Stone is off the board."
+
+    def _token_more(self, x: int, y: int, k: int, n: int) -> Context:
         return {
             "x": x + 4 + (k % TOKENS_PER_ROW) * (TOKEN_W + 2),
             "y": y + 20 + (k // TOKENS_PER_ROW) * (TOKEN_H + 2),
@@ -349,9 +366,9 @@ class _Model:
             "act": None,
         }
 
-    def _move_chips(self, moves: dict[int, list[tuple[int, int, int]]]) -> list[dict[str, Any]]:
+    def _move_chips(self, moves: dict[int, list[tuple[int, int, int]]]) -> list[Context]:
         """A clickable arrow chip on the edge a figure crosses, one per legal move."""
-        chips: list[dict[str, Any]] = []
+        chips: list[Context] = []
         p = self.pub
         for src in sorted(moves):
             r, col = divmod(src, self.c.cols)
@@ -370,7 +387,7 @@ class _Model:
                 else:
                     cx, cy = x - CHIP_W // 2, y + CELL - 4 - CHIP_H - k * (CHIP_H + 2)
                 dest = self.c.steps[src][d]
-                code = figure_code(self.c, f, p["owner"][f], p["ships"][f], p["stone"] == f).split(":")[0]
+                code = figure_code(self.c, f, p.owner[f], p.ships[f], p.stone == f).split(":")[0]
                 act = self.place(a, self.legal[a])
                 act["words"] = f"{self.legal[a]} (to {self.c.galaxy_name(dest)})"
                 chips.append(
@@ -380,15 +397,15 @@ class _Model:
                         "w": CHIP_W,
                         "h": CHIP_H,
                         "text": f"{code}{ARROWS[direction]}",
-                        "colour": _colour_of(self.c, p["owner"][f]),
+                        "colour": _colour_of(self.c, p.owner[f]),
                         "act": act,
                         "dir": DIR_WORDS[direction],
                     }
                 )
         return chips
 
-    def _timer(self) -> dict[str, Any]:
-        t = self.pub["timer"]
+    def _timer(self) -> Context:
+        t = self.pub.timer
         notches = self.c.timer_notches
         y = self.c.rows * CELL + 8
         width = self.c.cols * CELL
@@ -417,7 +434,7 @@ class _Model:
 
     # -- the panel -----------------------------------------------------------------------------
 
-    def panel(self) -> dict[str, Any]:
+    def panel(self) -> Context:
         hand = self._hand()
         portraits = self._portraits()
         battle = self._battle()
@@ -433,47 +450,47 @@ class _Model:
             "others": self._others(),
             "captives": self._captives(),
             "battle": battle,
-            "last_duel": self._duel_result(self.pub.get("last_duel")),
+            "last_duel": self._duel_result(self.pub.last_duel),
             "vote": vote,
             "last_vote": self._last_vote(),
             "offer": offer,
             "decision": decision,
             "choices": choices,
-            "outcome": self.obs.get("outcome"),
+            "outcome": self.obs.outcome,
             "spectator": self.seat is None,
         }
 
-    def _status(self) -> dict[str, Any]:
+    def _status(self) -> Context:
         p = self.pub
-        cur = p["cur"]
+        cur = p.cur
         seat_cur = self.c.seat_of(cur) if 0 <= cur < 4 else -1
-        decider = self.pending.get("seat")
+        decider = self.pending.seat
         if decider is None:
             who = "nobody (the game is over)"
         elif decider < 0:
             who = "chance (a draw or a roll)"
         else:
             who = "you" if decider == self.seat else _seat_words(self.c, decider)
-        stone = p["stone"]
+        stone = p.stone
         return {
-            "turn": p["turn"] + 1,
+            "turn": p.turn + 1,
             "colour": _colour_of(self.c, cur).capitalize() if 0 <= cur < 4 else "-",
             "seat": _seat_words(self.c, seat_cur) if seat_cur >= 0 else "-",
             "yours": seat_cur >= 0 and seat_cur == self.seat,
             "decider": who,
-            "prompt": str(self.pending.get("prompt") or ""),
+            "prompt": self.pending.prompt,
             "timer": self._timer()["words"],
-            "deck": p["deck_count"],
-            "discard": p["discard_count"],
+            "deck": p.deck_count,
+            "discard": p.discard_count,
             "stone": self.names[stone] if 0 <= stone < self.nf else "not on the board",
             "me": _seat_words(self.c, self.seat) if self.seat is not None else "spectator",
         }
 
-    def _hand(self) -> dict[str, Any] | None:
-        hand = self.priv.get("hand")
+    def _hand(self) -> Context | None:
+        hand = self.priv.hand
         if self.seat is None or hand is None:
             return None
-        per_value: dict[int, list[dict[str, Any]]] = {}
+        per_value: dict[int, list[Context]] = {}
         for block in ("commit_hand", "buy", "offer_give"):
             for a, v, w in self.acts(block):
                 per_value.setdefault(v, []).append(self.place(a, w))
@@ -485,39 +502,39 @@ class _Model:
                 cards.append(card)
         return {"cards": cards, "count": sum(hand)}
 
-    def _portraits(self) -> list[dict[str, Any]]:
+    def _portraits(self) -> list[Context]:
         if self.seat is None:
             return []
         p = self.pub
         mine = set(self.my_colours())
-        cards = self.priv.get("portraits") or {}
-        places: dict[int, list[dict[str, Any]]] = {}
+        cards = self.priv.portraits
+        places: dict[int, list[Context]] = {}
         for a, i, w in self.acts("place"):
             v, f = divmod(i, NF)
             places.setdefault(f, []).append(self.place(a, w))
         for block in ("drop", "pick", "search", "stone"):
             for a, f, w in self.acts(block):
                 places.setdefault(f, []).append(self.place(a, w))
-        bribes: dict[int, list[dict[str, Any]]] = {}
+        bribes: dict[int, list[Context]] = {}
         for a, i, w in self.acts("bribe"):
             v, f = divmod(i, NF)
             bribes.setdefault(f, []).append(self.place(a, w))
         out = []
         for f in range(self.nf):
-            if p["owner"][f] not in mine or p["status"][f] not in (1, 2):
+            if p.owner[f] not in mine or p.status[f] not in (1, 2):
                 continue
             counts = cards.get(str(f)) or [0] * len(self.values)
             under = [self.card(v) for v, n in enumerate(counts) for _ in range(n)]
-            where = self.c.galaxy_name(p["loc"][f]) if p["status"][f] == 1 and p["loc"][f] >= 0 else "captive"
+            where = self.c.galaxy_name(p.loc[f]) if p.status[f] == 1 and p.loc[f] >= 0 else "captive"
             out.append(
                 {
                     "fig": f,
                     "name": self.names[f],
-                    "colour": _colour_of(self.c, p["owner"][f]),
+                    "colour": _colour_of(self.c, p.owner[f]),
                     "where": where,
-                    "ships": p["ships"][f],
+                    "ships": p.ships[f],
                     "cards": under,
-                    "count": p["portrait_counts"][f],
+                    "count": p.portrait_counts[f],
                     "acts": places.get(f, []),
                     "bribe": False,
                 }
@@ -528,9 +545,9 @@ class _Model:
                 {
                     "fig": f,
                     "name": f"bribe {self.names[f]}",
-                    "colour": _colour_of(self.c, p["owner"][f]),
-                    "where": self.c.galaxy_name(p["loc"][f]) if p["loc"][f] >= 0 else "-",
-                    "ships": p["ships"][f],
+                    "colour": _colour_of(self.c, p.owner[f]),
+                    "where": self.c.galaxy_name(p.loc[f]) if p.loc[f] >= 0 else "-",
+                    "ships": p.ships[f],
                     "cards": [],
                     "count": 0,
                     "acts": acts,
@@ -539,20 +556,20 @@ class _Model:
             )
         return out
 
-    def _others(self) -> list[dict[str, Any]]:
+    def _others(self) -> list[Context]:
         p = self.pub
         out = []
         for k in range(self.c.players):
             if k == self.seat:
                 continue
             colours = list(self.c.alliances_of(k))
-            portrait = sum(p["portrait_counts"][f] for f in range(self.nf) if p["owner"][f] in colours)
+            portrait = sum(p.portrait_counts[f] for f in range(self.nf) if p.owner[f] in colours)
             out.append(
                 {
                     "seat": _seat_words(self.c, k),
-                    "hand": p["hand_counts"][k],
+                    "hand": p.hand_counts[k],
                     "portraits": portrait,
-                    "out": bool(p["seat_out"][k]) if k < len(p["seat_out"]) else False,
+                    "out": bool(p.seat_out[k]) if k < len(p.seat_out) else False,
                 }
             )
         return out
@@ -560,21 +577,21 @@ class _Model:
     def _captives(self) -> list[str]:
         p = self.pub
         return [
-            f"{self.names[f]} ({_colour_of(self.c, p['owner'][f])}), held by {self.names[p['captor'][f]]}"
+            f"{self.names[f]} ({_colour_of(self.c, p.owner[f])}), held by {self.names[p.captor[f]]}"
             for f in range(self.nf)
-            if p["status"][f] == 2 and 0 <= p["captor"][f] < self.nf
+            if p.status[f] == 2 and 0 <= p.captor[f] < self.nf
         ]
 
-    def _duel_result(self, last: dict[str, Any] | None) -> dict[str, Any] | None:
+    def _duel_result(self, last: DuelResult | None) -> Context | None:
         """A resolved Duel with its arithmetic: strength + Space Ships + cards = total."""
         if not last:
             return None
         sides = []
         for side in (0, 1):
-            f = last["figs"][side]
+            f = last.figs[side]
             strength = self.c.fig_strength[f]
-            cards = [self.values[v] for v in last["cards"][side]]
-            total = last["totals"][side]
+            cards = [self.values[v] for v in last.cards[side]]
+            total = last.totals[side]
             ships = total - strength - sum(cards)
             card_words = " + ".join(str(v) for v in cards) if cards else "no cards"
             sides.append(
@@ -586,12 +603,12 @@ class _Model:
                     "total": total,
                 }
             )
-        winner = self.names[last["winner"]]
-        return {"sides": sides, "winner": winner, "margin": abs(last["totals"][0] - last["totals"][1])}
+        winner = self.names[last.winner]
+        return {"sides": sides, "winner": winner, "margin": abs(last.totals[0] - last.totals[1])}
 
-    def _battle(self) -> dict[str, Any] | None:
-        b = self.pub.get("battle")
-        acts: dict[str, list[dict[str, Any]]] = {}
+    def _battle(self) -> Context | None:
+        b = self.pub.battle
+        acts: dict[str, list[Context]] = {}
         for block in BATTLE_BLOCKS:
             for a, _i, w in self.acts(block):
                 if block == "commit_hand":
@@ -600,31 +617,26 @@ class _Model:
         if b is None and not acts:
             return None
         plan = []
-        for entry in (b or {}).get("plan", []):
-            g, att, dfd, kind, state = entry[:5]
+        for g, att, dfd, kind, state in b.plan if b else ():
             plan.append(
                 f"{self.c.galaxy_name(g)}: {_colour_of(self.c, att).capitalize()} attacks "
                 f"{_colour_of(self.c, dfd).capitalize()} ({BATTLE_KIND_WORDS.get(kind, kind)}, "
                 f"{BATTLE_STATUS_WORDS[state] if 0 <= state < 3 else state})"
             )
         allies = []
-        for idx, pair in enumerate((b or {}).get("allies", [])):
+        for idx, pair in enumerate(b.allies if b else ()):
             for side, figs in enumerate(pair):
                 for f in figs:
                     allies.append(
                         f"{self.names[f]} joins the {'attacker' if side == 0 else 'defender'} (Battle {idx + 1})"
                     )
         duel = None
-        if b and b.get("duel"):
-            duel = self._duel_view(b["duel"], self.priv.get("commit") or [None, None])
+        if b and b.duel:
+            duel = self._duel_view(b.duel, self.priv.commit or (None, None))
+        ready_commit = self.priv.ready_commit
         ready = [
-            self._duel_view(
-                d,
-                (self.priv.get("ready_commit") or [])[k]
-                if k < len(self.priv.get("ready_commit") or [])
-                else [None, None],
-            )
-            for k, d in enumerate((b or {}).get("ready", []))
+            self._duel_view(d, ready_commit[k] if k < len(ready_commit) else (None, None))
+            for k, d in enumerate(b.ready if b else ())
         ]
         return {
             "plan": plan,
@@ -634,17 +646,17 @@ class _Model:
             "acts": [{"label": k, "acts": v} for k, v in acts.items()],
         }
 
-    def _duel_view(self, duel: dict[str, Any], mine: list[Any]) -> dict[str, Any]:
+    def _duel_view(self, duel: Duel, mine: Sequence[Counts | None]) -> Context:
         sides = []
         for side in (0, 1):
-            f = duel["figs"][side]
-            drawn = [self.values[v] for v in duel["drawn"][side]]
+            f = duel.figs[side]
+            drawn = [self.values[v] for v in duel.drawn[side]]
             own = mine[side] if side < len(mine) else None
             own_cards = [self.card(v) for v, n in enumerate(own) for _ in range(n)] if own else []
             strength = self.c.fig_strength[f]
-            ships = self.pub["ships"][f] + (1 if self.pub["stone"] == f else 0)
+            ships = self.pub.ships[f] + (1 if self.pub.stone == f else 0)
             known = strength + ships + sum(drawn) + sum(cd["value"] for cd in own_cards)
-            hidden = duel["count"][side] - (len(own_cards) if own is not None else 0)
+            hidden = duel.count[side] - (len(own_cards) if own is not None else 0)
             words = (
                 f"{self.names[f]}: strength {strength} + {ships} Space Ship(s)/Stone"
                 + (f" + drawn {' + '.join(map(str, drawn))}" if drawn else "")
@@ -658,20 +670,20 @@ class _Model:
                     "name": self.names[f],
                     "words": words,
                     "own": own_cards,
-                    "count": duel["count"][side],
+                    "count": duel.count[side],
                 }
             )
         return {"sides": sides}
 
-    def _vote(self) -> dict[str, Any] | None:
-        vote = self.pub.get("vote")
+    def _vote(self) -> Context | None:
+        vote = self.pub.vote
         if not vote:
             return None
-        motion = motion_text(self.c, self.pub["cur"], self.pub["loc"], vote["kind"], vote["a"], vote["b"])
+        motion = motion_text(self.c, self.pub.cur, self.pub.loc, vote.kind, vote.a, vote.b)
         cast = [
             {"seat": _seat_words(self.c, k), "vote": VOTE_WORDS.get(v, str(v)), "me": k == self.seat}
-            for k, v in enumerate(vote.get("votes", []))
-            if k in vote["voters"]
+            for k, v in enumerate(vote.votes)
+            if k in vote.voters
         ]
         acts = []
         if self.kind == "vote":
@@ -680,33 +692,33 @@ class _Model:
                     acts.append(self.place(a, w) | {"kind": block})
         return {
             "motion": motion,
-            "voters": ", ".join(_seat_words(self.c, k) for k in vote["voters"]),
+            "voters": ", ".join(_seat_words(self.c, k) for k in vote.voters),
             "cast": cast,
             "acts": acts,
         }
 
-    def _last_vote(self) -> dict[str, Any] | None:
+    def _last_vote(self) -> Context | None:
         """The last closed vote: its motion, its result and the reader's own vote (the message
         holds no other seat's)."""
-        vote = self.pub.get("last_vote")
+        vote = self.pub.last_vote
         if not vote:
             return None
-        loc = [-1] * (vote["a"] + 1)
-        loc[vote["a"]] = vote["at"]
-        mine = vote["votes"][self.seat] if self.seat is not None and self.seat < len(vote["votes"]) else -1
+        loc = [-1] * (vote.a + 1)
+        loc[vote.a] = vote.at
+        mine = vote.votes[self.seat] if self.seat is not None and self.seat < len(vote.votes) else -1
         return {
-            "motion": motion_text(self.c, vote["cur"], loc, vote["kind"], vote["a"], vote["b"]),
-            "result": "passed" if vote["passed"] else "failed",
+            "motion": motion_text(self.c, vote.cur, loc, vote.kind, vote.a, vote.b),
+            "result": "passed" if vote.passed else "failed",
             "mine": VOTE_WORDS[mine] if mine in (0, 1) else "",
         }
 
-    def _offer(self) -> dict[str, Any] | None:
-        o = self.pub.get("offer")
-        groups: dict[str, list[dict[str, Any]]] = {}
+    def _offer(self) -> Context | None:
+        o = self.pub.offer
+        groups: dict[str, list[Context]] = {}
         for block in OFFER_BLOCKS:
             for a, _i, w in self.acts(block):
                 groups.setdefault(OFFER_GROUP_LABELS[block], []).append(self.place(a, w))
-        reply: list[dict[str, Any]] = []
+        reply: list[Context] = []
         if self.kind in ("answer_offer", "build_offer"):
             for block in ("yes", "done"):
                 for a, _i, w in self.acts(block):
@@ -718,19 +730,19 @@ class _Model:
             vals = self.values
             names = self.names
             terms = {
-                "from": _seat_words(self.c, o["from"]),
-                "to": _seat_words(self.c, o["to"]),
-                "give": [vals[v] for v, n in enumerate(o["give"]) for _ in range(n)],
-                "want": [vals[v] for v, n in enumerate(o["want"]) for _ in range(n)],
-                "chars": [names[f] for f in o["chars"]],
-                "release": [names[f] for f in o["release"]],
-                "ships": [names[f] for f in o["ships"]],
-                "perm_give": bool(o["perm_give"]),
-                "perm_want": bool(o["perm_want"]),
-                "truce": [self.c.galaxy_name(g) for g in o["truce"]],
-                "items": o["items"],
-                "to_me": o["to"] == self.seat,
-                "from_me": o["from"] == self.seat,
+                "from": _seat_words(self.c, o.sender),
+                "to": _seat_words(self.c, o.receiver),
+                "give": [vals[v] for v, n in enumerate(o.give) for _ in range(n)],
+                "want": [vals[v] for v, n in enumerate(o.want) for _ in range(n)],
+                "chars": [names[f] for f in o.chars],
+                "release": [names[f] for f in o.release],
+                "ships": [names[f] for f in o.ships],
+                "perm_give": bool(o.perm_give),
+                "perm_want": bool(o.perm_want),
+                "truce": [self.c.galaxy_name(g) for g in o.truce],
+                "items": o.items,
+                "to_me": o.receiver == self.seat,
+                "from_me": o.sender == self.seat,
             }
         return {
             "terms": terms,
@@ -738,16 +750,16 @@ class _Model:
             "groups": [{"label": k, "acts": v} for k, v in groups.items()],
         }
 
-    def _decision(self) -> dict[str, Any] | None:
+    def _decision(self) -> Context | None:
         """The yes / done of any other decision (accept a Truce, enlist, end movement ...)."""
         if not self.legal or OWN_DECISION_SECTIONS.get(self.kind):
             return None
         acts = [self.place(a, w) | {"kind": block} for block in ("yes", "done") for a, _i, w in self.acts(block)]
         if not acts:
             return None
-        return {"prompt": str(self.pending.get("prompt") or ""), "acts": acts}
+        return {"prompt": self.pending.prompt, "acts": acts}
 
-    def _choices(self) -> list[dict[str, Any]]:
+    def _choices(self) -> list[Context]:
         """Figures not on the board (captives, portraits) and seats the decision may name."""
         out = []
         for a, _f, w in self.acts("figure"):

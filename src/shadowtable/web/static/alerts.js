@@ -1,0 +1,117 @@
+// Turn alerts of the table page: the favicon shows a badge while a decision is yours and, when the
+// player turns them on (each choice remembered in this browser), a short tone on their turn and a
+// desktop notification when their turn comes while the tab is hidden.  Notifications are asked
+// for only when the player presses "Alert me"; nothing plays or shows unless they chose it.
+
+const SOUND_KEY = "shadowtable.sound";
+const NOTIFY_KEY = "shadowtable.notify";
+const ICON = "/static/favicon.svg";
+const ICON_TURN = "/static/favicon-turn.svg";
+let audio = null;
+
+function isOn(key) {
+  try {
+    return localStorage.getItem(key) === "on";
+  } catch {
+    return false;
+  }
+}
+
+function remember(key, on) {
+  try {
+    localStorage.setItem(key, on ? "on" : "off");
+  } catch {
+    // storage refused (a private window): the choice holds for this page only
+  }
+}
+
+function notificationsAllowed() {
+  return "Notification" in window && Notification.permission === "granted";
+}
+
+function showPressed(button, on) {
+  if (button) button.setAttribute("aria-pressed", on ? "true" : "false");
+}
+
+/** The favicon with a badge while ``yours``, plain otherwise. */
+export function showTurnIcon(yours) {
+  const link = document.getElementById("favicon");
+  if (!link) return;
+  const href = yours ? ICON_TURN : ICON;
+  if (link.getAttribute("href") !== href) link.setAttribute("href", href);
+}
+
+function audioContext() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return null;
+  if (!audio) audio = new Context();
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+  return audio;
+}
+
+/** A short, soft two-note tone (no sound file). */
+function tone() {
+  const context = audioContext();
+  if (!context) return;
+  const start = context.currentTime;
+  const gain = context.createGain();
+  gain.gain.setValueAtTime(0.0001, start);
+  gain.gain.exponentialRampToValueAtTime(0.15, start + 0.02);
+  gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.32);
+  gain.connect(context.destination);
+  [660, 880].forEach((frequency, i) => {
+    const oscillator = context.createOscillator();
+    oscillator.type = "sine";
+    oscillator.frequency.value = frequency;
+    oscillator.connect(gain);
+    oscillator.start(start + i * 0.12);
+    oscillator.stop(start + 0.12 + i * 0.2);
+  });
+}
+
+/** A new decision is this seat's: the tone and the notification the player turned on. */
+export function alertDecision(title, text) {
+  if (isOn(SOUND_KEY)) tone();
+  if (!document.hidden || !isOn(NOTIFY_KEY) || !notificationsAllowed()) return;
+  const shown = new Notification(title, { body: text, tag: `shadowtable-${location.pathname}`, icon: ICON_TURN });
+  shown.onclick = () => {
+    window.focus();
+    shown.close();
+  };
+}
+
+async function turnNotificationsOn(say) {
+  if (!("Notification" in window)) {
+    say("This browser cannot show notifications.");
+    return false;
+  }
+  const permission =
+    Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
+  if (permission !== "granted") say("Notifications are blocked for this site: allow them in the browser to use this.");
+  return permission === "granted";
+}
+
+/** Wire the page's two alert toggles (``say``: how a message is shown to the player). */
+export function setupAlerts(say) {
+  const sound = document.getElementById("sound-toggle");
+  const notify = document.getElementById("notify-toggle");
+  showPressed(sound, isOn(SOUND_KEY));
+  showPressed(notify, isOn(NOTIFY_KEY) && notificationsAllowed());
+  sound?.addEventListener("click", () => {
+    const on = !isOn(SOUND_KEY);
+    remember(SOUND_KEY, on);
+    showPressed(sound, on);
+    if (on) audioContext(); // created in the click: browsers let a page play sound after one
+  });
+  notify?.addEventListener("click", async () => {
+    const on = notify.getAttribute("aria-pressed") !== "true" && (await turnNotificationsOn(say));
+    remember(NOTIFY_KEY, on);
+    showPressed(notify, on);
+  });
+  // a tone remembered from an earlier visit can play once the player has touched the page
+  const unlock = () => {
+    if (isOn(SOUND_KEY)) audioContext();
+  };
+  document.addEventListener("pointerdown", unlock, { once: true });
+  document.addEventListener("keydown", unlock, { once: true });
+}

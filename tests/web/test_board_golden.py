@@ -1,0 +1,95 @@
+"""The browser boards and the page fragments give the same HTML, byte for byte, as recorded.
+
+Seeded games of both titles (random bots, several player counts) are played on a
+:class:`~shadowtable.core.table.Table` that tells every audience.  At every version of every seat
+and of the spectator, the seat's view message is rendered by the game's web board and by
+:func:`shadowtable.web.render.view_fragments`; one SHA-256 per game covers all of it.
+
+The digests in ``GOLDEN`` are a legitimate golden: they were computed by this test from the
+board and fragment code as it stood before the boards were rewritten to read the typed
+observation and split into small functions, so a rewrite that changes one byte of any page
+fails here.  A deliberate change of the HTML is the only reason to record them again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+
+from shadowtable.bots.registry import make_bot
+from shadowtable.core.registry import make
+from shadowtable.core.table import Table
+from shadowtable.web.render import board_renderer, view_fragments
+
+GAMES = [  # title, players, seed, steps played at most (every version up to there is rendered)
+    ("shadow-planet", 3, 11, 400),  # to its end
+    ("shadow-planet", 4, 12, 160),
+    ("shadow-planet", 5, 13, 160),
+    ("shadowlord", 2, 21, 160),
+    ("shadowlord", 3, 22, 160),
+    ("shadowlord", 4, 23, 160),
+]
+
+GOLDEN: dict[tuple[str, int, int, int], str] = {
+    ("shadow-planet", 3, 11, 400): "4ed61e1c622d9ede74029278e234e2f625294caf33d3b8ae167eea115815f81e",
+    ("shadow-planet", 4, 12, 160): "3864ee26a438451918622edaf034cb3ef765d2ed00568cade656fb55e0a882ec",
+    ("shadow-planet", 5, 13, 160): "566bfb6ae37a8a5c097143a881068c74c889d82aa1d7f88ea495125ecbb11623",
+    ("shadowlord", 2, 21, 160): "e4cdb5338ab6e1b94df5172b625f20cf95e86593df78d83e4d91f3ff884dfb60",
+    ("shadowlord", 3, 22, 160): "36687eb5e6eafc45692deb7a749b1c9efb9c3f7cd3dd128a437e5afb4bce935e",
+    ("shadowlord", 4, 23, 160): "91c74b68f11405681b9b4b7c91fa53c6ce2b1aaba9c5f069de86e939748f406a",
+}
+
+
+def _presence(players: int) -> list[dict[str, Any]]:
+    return [
+        {"seat": i, "name": f"Player {i}", "kind": "bot", "here": True, "bot_playing": True} for i in range(players)
+    ]
+
+
+def _info(table: Table, status: str) -> dict[str, Any]:
+    seats = [{"seat": i, "name": name} for i, name in enumerate(table.seat_names)]
+    return {"status": status, "seats": seats}
+
+
+def _digest(title: str, players: int, seed: int, steps: int) -> tuple[str, int]:
+    """The SHA-256 of every rendered version of one game, and how many views were rendered."""
+    game = make(title, players=players)
+    table = Table(game, [make_bot("random") for _ in range(players)], seed)
+    table.tell()
+    render_board = board_renderer(type(game))
+    seen = dict.fromkeys(table.audiences(), -1)
+    digest = hashlib.sha256()
+    views = 0
+    while True:
+        over = table.is_over()
+        for audience in table.audiences():
+            v = table.channels[audience].v
+            if v == seen[audience]:
+                continue
+            # alternately the whole log and only the events since the last version rendered
+            since = 0 if views % 2 == 0 else max(seen[audience], 0)
+            seen[audience] = v
+            presence = _presence(players) if views % 3 else None
+            message = table.view(audience, since).to_json(presence=presence)
+            message = json.loads(json.dumps(message))  # as a browser or the page receives it
+            board = render_board(game, message)
+            fragments = view_fragments(game, message, _info(table, "over" if over else "playing"))
+            digest.update(repr((audience, v, board.board, board.panel, board.goal)).encode())
+            digest.update(json.dumps(fragments, sort_keys=True).encode())
+            views += 1
+        if over or len(table.actions) >= steps:
+            break
+        table.step()
+    opening = view_fragments(game, table.view(None, 0).to_json(), _info(table, "open"))
+    digest.update(json.dumps(opening, sort_keys=True).encode())
+    return digest.hexdigest(), views
+
+
+@pytest.mark.parametrize(("title", "players", "seed", "steps"), GAMES)
+def test_the_pages_are_the_recorded_html(title: str, players: int, seed: int, steps: int) -> None:
+    digest, views = _digest(title, players, seed, steps)
+    assert views > 40 * (players + 1)
+    assert digest == GOLDEN[(title, players, seed, steps)]
