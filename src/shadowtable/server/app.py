@@ -20,7 +20,7 @@ from shadowtable.server.failures import HANDLED, answer_error
 from shadowtable.server.limits import ClientLimits
 from shadowtable.server.ratings import Ratings
 from shadowtable.server.replays import FinishedTables
-from shadowtable.server.routes import ROUTERS, rules
+from shadowtable.server.routes import ROUTERS, learn, rules
 from shadowtable.server.security import SecurityMiddleware
 from shadowtable.server.service import TableService
 from shadowtable.server.sizes import SizeLimits
@@ -56,6 +56,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(account_pages.router)
     app.include_router(rules.router)
+    app.include_router(learn.router)
     for kind in HANDLED:
         app.add_exception_handler(kind, answer_error)
     app.add_middleware(AccountMiddleware, accounts=app.state.accounts)

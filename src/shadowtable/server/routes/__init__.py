@@ -3,8 +3,9 @@
 ``health``: ``/healthz``; ``games``: the games, bot levels and reference material; ``lobby``: the
 listed tables; ``tables``: a table's life (create, join, return, invite, leave, start, rematch);
 ``records``: finished games' records; ``accounts``: the accounts' JSON API; ``socket``: the game
-socket ``/ws/{table_id}``; ``rules``: the rules pages ``/rules/{game_id}`` (a browser page, included
-beside the pages, not among :data:`ROUTERS`).  The other browser pages are routers of :mod:`shadowtable.web`.
+socket ``/ws/{table_id}``; ``rules``: the rules pages ``/rules/{game_id}``; ``learn``: the tutorial
+pages ``/learn`` (both browser pages, included beside the pages, not among :data:`ROUTERS`).  The
+other browser pages are routers of :mod:`shadowtable.web`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,254 @@
+"""The coach: for the newcomer's :class:`~shadowtable.core.table.SeatView`, what the decision is
+for, the rule that applies quoted with its section, what each choice would do, where to look on
+the board, what the newcomer chose last and what the bots did since.
+
+Every text is built from the newcomer's view (its observation, its told events, its own legal
+choices), the printed material (``game.words.reference()``, the rules help) and the previews of
+the newcomer's own choices: never from the game state, so it says nothing the seat may not know."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shadowtable.core.game import Game
+from shadowtable.core.table import Choice, SeatView
+from shadowtable.tutorial.notes import MESSAGE_EFFECTS, message_side, note_for
+
+SINCE_LIMIT = 12
+"""At most this many lines of what happened since the newcomer's last decision."""
+
+_SEAT = re.compile(r"\bseat (\d+)\b")
+_CARD = re.compile(r"#(\d+)\b")
+_POWER = re.compile(r"\b(?:card|ships) (\d+)\b")
+_YOU_VERB = re.compile(r"\byou( \([^)]*\))? (is|has|was|\w+s)\b")
+_IRREGULAR = {"is": "are", "has": "have", "was": "were"}
+
+
+@dataclass(frozen=True)
+class ChoiceNote:
+    """One legal choice: its action, its words, its group and what it would do."""
+
+    action: int
+    text: str
+    group: str
+    effect: str
+
+
+@dataclass(frozen=True)
+class Coaching:
+    """What the coach says at one moment of the tutorial."""
+
+    prompt: str
+    purpose: str
+    rule_section: str
+    rule_quote: str
+    look_at: str
+    choices: tuple[ChoiceNote, ...]
+    you_chose: str
+    since: tuple[str, ...]
+    forced: tuple[str, ...] = ()
+    """Decisions with one choice only, taken at once since the last real one."""
+    over: bool = False
+    result: str = ""
+
+    def texts(self) -> list[str]:
+        """Every text the coach shows (for checks that it tells nothing secret)."""
+        notes = [f"{c.text} {c.group} {c.effect}" for c in self.choices]
+        head = [self.prompt, self.purpose, self.rule_section, self.rule_quote, self.look_at, self.you_chose]
+        return [*head, *notes, *self.since, *self.forced, self.result]
+
+
+def named(text: str, names: Sequence[str], seat: int) -> str:
+    """``text`` with ``seat N`` replaced by that seat's name (``you`` for the reader's own)."""
+
+    def name(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        if number == seat:
+            return "you"
+        return names[number] if 0 <= number < len(names) else match.group(0)
+
+    text = _YOU_VERB.sub(second_person, _SEAT.sub(name, text))
+    return "You" + text[3:] if text.startswith("you") else text
+
+
+def second_person(match: re.Match[str]) -> str:
+    """``you receives`` as ``you receive`` (``is``: ``are``; ``passes``: ``pass``)."""
+    verb = match.group(2)
+    if verb in _IRREGULAR:
+        verb = _IRREGULAR[verb]
+    elif verb.endswith(("sses", "shes", "ches", "xes")):
+        verb = verb[:-2]
+    elif not verb.endswith("ss"):
+        verb = verb[:-1]
+    return f"you{match.group(1) or ''} {verb}"
+
+
+def without_repeats(lines: Sequence[str]) -> list[str]:
+    """``lines`` with each line kept once, in order."""
+    seen: set[str] = set()
+    kept = []
+    for line in lines:
+        if line not in seen:
+            seen.add(line)
+            kept.append(line)
+    return kept
+
+
+class Coach:
+    """Explains each decision of ``seat`` in ``game`` as it comes, and remembers what it said
+    about the choices, so it can say what the newcomer's choice meant."""
+
+    def __init__(self, game: Game[Any], seat: int, names: Sequence[str]) -> None:
+        self.game = game
+        self.seat = seat
+        self.names = list(names)
+        self.reference = game.words.reference()
+        self._said: dict[int, ChoiceNote] = {}
+        self._chosen: ChoiceNote | None = None
+        self._role = ""
+
+    def own_role(self, view: SeatView) -> str:
+        """The role of the newcomer's own Objective, where its view shows one (The Shadow Planet)."""
+        objectives = view.observation.get("objectives")
+        printed = self.reference.get("objectives") or []
+        if not isinstance(objectives, list) or not 0 <= self.seat < len(objectives):
+            return ""
+        own = objectives[self.seat]
+        return str(printed[own]["role"]) if isinstance(own, int) and 0 <= own < len(printed) else ""
+
+    def chose(self, action: int) -> None:
+        """The newcomer took ``action`` (one of the choices last explained)."""
+        self._chosen = self._said.get(action)
+
+    def explain(
+        self, view: SeatView, previews: Mapping[int, dict[str, Any] | None], forced: Sequence[str] = ()
+    ) -> Coaching:
+        """What the coach says for ``view`` (the newcomer's), with the previews of its choices and
+        the one-choice decisions taken at once since its last choice (``forced``)."""
+        pending = view.decision
+        rule = pending.rule if pending is not None else ""
+        section, _, quote = self.game.words.rules_help(view.observation).strip().partition("\n\n")
+        note = note_for(self.game.spec.id, rule)
+        groups = {c.action: g.label for g in view.groups or () for c in g.choices}
+        self._role = self.own_role(view)
+        notes = tuple(
+            self._choice_note(choice, groups.get(choice.action, ""), rule, previews.get(choice.action))
+            for choice in view.choices or ()
+        )
+        self._said = {n.action: n for n in notes}
+        prompt = pending.prompt if pending is not None and view.deciding else ""
+        return Coaching(
+            prompt=prompt,
+            purpose=note.purpose if view.deciding else "",
+            rule_section=section.strip(),
+            rule_quote=quote.strip(),
+            look_at=note.look_at if view.deciding else "",
+            choices=notes,
+            you_chose=self._you_chose(),
+            since=self._since(view),
+            forced=tuple(named(line, self.names, self.seat) for line in forced),
+        )
+
+    def finish(self, view: SeatView, returns: Sequence[float], forced: Sequence[str] = ()) -> Coaching:
+        """The last word once the game is over (``returns``: the game's public result)."""
+        return Coaching(
+            prompt="",
+            purpose="",
+            rule_section="",
+            rule_quote="",
+            look_at="",
+            choices=(),
+            you_chose=self._you_chose(),
+            since=self._since(view),
+            forced=tuple(named(line, self.names, self.seat) for line in forced),
+            over=True,
+            result=self.result_text(returns),
+        )
+
+    def result_text(self, returns: Sequence[float]) -> str:
+        """You won, drew or lost, and who won."""
+        best = max(returns)
+        winners = [self.names[s] for s, r in enumerate(returns) if r == best and best > 0]
+        if not winners:
+            return "Nobody won: the game ended without a winner."
+        if self.seat < len(returns) and returns[self.seat] == best:
+            others = [name for name in winners if name != self.names[self.seat]]
+            return "You won" + (f", with {', '.join(others)}." if others else ".")
+        return f"You lost: {', '.join(winners)} won."
+
+    def log_lines(self, view: SeatView) -> list[str]:
+        """Every line of ``view``'s events in names, each line once."""
+        return without_repeats([named(line, self.names, self.seat) for line in view.changes.lines])
+
+    def _you_chose(self) -> str:
+        chosen = self._chosen
+        if chosen is None:
+            return ""
+        effect = chosen.effect.partition("; ")[0]
+        return f"You chose {chosen.text}" + (f": {effect}." if effect else ".")
+
+    def _since(self, view: SeatView) -> tuple[str, ...]:
+        lines = [named(line, self.names, self.seat) for line in view.changes.lines]
+        lines = [line for line in without_repeats(lines) if not line.startswith("You:")]
+        if len(lines) > SINCE_LIMIT:
+            hidden = len(lines) - SINCE_LIMIT + 1
+            lines = [f"({hidden} earlier lines are in the log)", *lines[hidden:]]
+        return tuple(lines)
+
+    def _choice_note(self, choice: Choice, group: str, rule: str, preview: dict[str, Any] | None) -> ChoiceNote:
+        parts = [self._effect(choice.text, rule)]
+        if preview:
+            if preview.get("reach"):
+                parts.append("with these points: " + ", ".join(map(str, preview["reach"])))
+            if preview.get("choices"):
+                parts.append("you go on with this decision after it")
+        text = named(choice.text, self.names, self.seat)
+        label = named(group, self.names, self.seat) if group != choice.text else ""
+        return ChoiceNote(choice.action, text, label, "; ".join(p.rstrip(".") for p in parts if p))
+
+    def _effect(self, text: str, rule: str) -> str:
+        card = _CARD.search(text)
+        if card is not None:
+            return self._card_effect(int(card.group(1)), rule)
+        power = _POWER.search(text)
+        parts = [self._power_card(int(power.group(1))) if power else "", self._named_effect(text)]
+        return "; ".join(part for part in parts if part)
+
+    def _power_card(self, value: int) -> str:
+        """The printed text of a Power Card of ``value`` (Shadowlord!)."""
+        for card in self.reference.get("power_cards") or []:
+            if card.get("value") == value:
+                return str(card["text"])
+        return ""
+
+    def _card_effect(self, card_id: int, rule: str) -> str:
+        cards = self.reference.get("cards") or []
+        if not 0 <= card_id < len(cards):
+            return ""
+        card = cards[card_id]
+        if rule == "messages":
+            side = message_side(self._role, card["type"])
+            article = "an" if card["type"][0] in "aeiou" else "a"
+            effect = f"{article} {card['type'].title()} card: {MESSAGE_EFFECTS.get(card['type'], '')}"
+            return f"{effect}; {side}" if side else effect
+        return str(card.get("text", ""))
+
+    def _named_effect(self, text: str) -> str:
+        """What the printed material says of a Character, figure or galaxy the choice names."""
+        if text.strip() in {"done", "end movement", "end building", "end turn"}:
+            return "ends this step; cards and points you did not use stay unused"
+        if text.strip() == "skip event":
+            return "the Special Event does nothing this time"
+        for character in self.reference.get("characters") or []:
+            if character["name"] in text and character.get("ability"):
+                return f"{character['name']}: {character['ability']}"
+        for figure in self.reference.get("figures") or []:
+            if re.search(rf"\b{re.escape(figure['name'])}\b", text):
+                return f"{figure['name']}: a {figure['kind']} of strength {figure['strength']}"
+        for galaxy in self.reference.get("galaxies") or []:
+            if re.search(rf"\b{re.escape(galaxy['name'])}\b", text):
+                return f"galaxy {galaxy['name']}: {galaxy['text']}"
+        return ""
