@@ -42,6 +42,7 @@ class SeatMessage:
     after: int
     events: tuple[Told, ...]
     names: Mapping[int, str]
+    since: Since | None = None
 
     @classmethod
     def from_json(cls, message: Mapping[str, Any]) -> SeatMessage:
@@ -56,12 +57,28 @@ class SeatMessage:
             after=message.get("after") or 0,
             events=tuple(_told(event) for event in message.get("events") or []),
             names=_names(message.get("presence") or []),
+            since=Since.from_json(message.get("since")),
         )
 
     @property
     def legal(self) -> dict[int, str]:
         """The legal actions in words, by id (empty unless the reader decides)."""
         return {choice.action: choice.text for choice in self.choices or ()}
+
+
+@dataclass(frozen=True)
+class Since:
+    """What the seat saw when it last decided (its observation's JSON) and the events it was told
+    since (a ``view`` message's ``since``, sent to pages only)."""
+
+    obs: ObservationJson
+    events: tuple[Told, ...]
+
+    @classmethod
+    def from_json(cls, since: Any) -> Since | None:
+        if not isinstance(since, dict) or not isinstance(since.get("obs"), dict):
+            return None
+        return cls(since["obs"], tuple(_told(event) for event in since.get("events") or []))
 
 
 def _groups(choices: tuple[Choice, ...], groups: list[dict[str, Any]]) -> tuple[ChoiceGroup, ...]:
