@@ -14,6 +14,7 @@ from shadowtable.games.shadow_planet.printed import printed
 from shadowtable.games.shadow_planet.rules.effects import COLOURS
 from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetPublic
 
+
 def view_changes(
     game: Game[Any], before: PlanetObservation, after: PlanetObservation, names: Sequence[str]
 ) -> list[Change]:
@@ -59,7 +60,7 @@ def _seats(game: Game[Any], old: PlanetPublic, new: PlanetPublic, names: Sequenc
             count = now - was
             marker = "Marker" if count == 1 else "Markers"
             changes.append(Change(f"{seat_word(names, seat)} gains {count} {COLOURS[colour]} {marker}"))
-    for seat, (was, now) in enumerate(zip(old.objectives, new.objectives, strict=True)):
-        if was != now and isinstance(now, int) and 0 <= now < len(objectives):
-            changes.append(Change(f"{seat_word(names, seat)}'s Objective: {objectives[now]['name']}"))
+    for holder, (held, shown) in enumerate(zip(old.objectives, new.objectives, strict=True)):
+        if held != shown and isinstance(shown, int) and 0 <= shown < len(objectives):
+            changes.append(Change(f"{seat_word(names, holder)}'s Objective: {objectives[shown]['name']}"))
     return changes
