@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shadowtable.core.game import Game
+from shadowtable.core.game import Game, Observation
 from shadowtable.core.table import Choice, SeatView
 from shadowtable.tutorial.notes import MESSAGE_EFFECTS, message_side, note_for
 
@@ -112,7 +112,17 @@ class Coach:
 
     def own_role(self, view: SeatView) -> str:
         """The role of the newcomer's own Objective, where its view shows one (The Shadow Planet)."""
-        objectives = view.observation.get("objectives")
+        return self.role_in(view.observation)
+
+    def choice_effect(self, observation: Observation, text: str, rule: str) -> str:
+        """What a choice worded ``text`` would do under ``rule``, from the printed material (and,
+        for a Message card, the side it helps, from the reader's own Objective in ``observation``)."""
+        self._role = self.role_in(observation)
+        return self._effect(text, rule)
+
+    def role_in(self, observation: Observation) -> str:
+        """The role of this seat's own Objective, where ``observation`` shows one."""
+        objectives = observation.get("objectives")
         printed = self.reference.get("objectives") or []
         if not isinstance(objectives, list) or not 0 <= self.seat < len(objectives):
             return ""

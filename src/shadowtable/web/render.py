@@ -21,6 +21,7 @@ from shadowtable.core.manifest import load, manifest_of, typed_view
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
+from shadowtable.tutorial.coach import Coach
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
@@ -239,12 +240,27 @@ def _log_line(text: str, kind: str, cause: str, mine: str, start: str, end: str)
     return render("fragments/log.html", entries=[entry])
 
 
-def action_groups(message: SeatMessage) -> list[dict[str, Any]]:
-    """The legal actions in words, grouped as the game groups them."""
+def action_groups(message: SeatMessage, game: Game[Any] | None = None) -> list[dict[str, Any]]:
+    """The legal actions in words, grouped as the game groups them, each with what it would do
+    (from the printed material, where ``game`` is given and it says something)."""
+    effect = _effects(game, message)
     return [
-        {"label": group.label, "actions": [{"id": c.action, "text": c.text} for c in group.choices]}
+        {
+            "label": group.label,
+            "actions": [{"id": c.action, "text": c.text, "effect": effect(c.text)} for c in group.choices],
+        }
         for group in message.groups
     ]
+
+
+def _effects(game: Game[Any] | None, message: SeatMessage) -> Callable[[str], str]:
+    """What a choice's words would do, read from the printed material as the coach reads them."""
+    seat = message.obs.get("seat")
+    if game is None or not message.groups or not isinstance(seat, int):
+        return lambda _text: ""
+    coach = Coach(game, seat, seat_name_list(game, message))
+    rule = message.decision.rule if message.decision is not None else ""
+    return lambda text: coach.choice_effect(message.obs, text, rule)
 
 
 def rule_help(game: Game[Any], message: SeatMessage) -> dict[str, str] | None:
@@ -325,7 +341,7 @@ def view_fragments(game: Game[Any], message: dict[str, Any], table: dict[str, An
         "panel": board.panel,
         "goal": render("fragments/goal.html", goal=board.goal),
         "status": render("fragments/status.html", status=status_line(seen, table)),
-        "actions": render("fragments/actions.html", groups=action_groups(seen), turn=seen.turn),
+        "actions": render("fragments/actions.html", groups=action_groups(seen, game), turn=seen.turn),
         "rule": render("fragments/rule.html", rule=rule_help(game, seen)),
         "summary": render("fragments/summary.html", summary=summary(game, seen)),
         "log": log_html(game, seen.events),

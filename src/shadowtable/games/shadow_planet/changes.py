@@ -38,7 +38,9 @@ def _pieces(game: Game[Any], old: PlanetPublic, new: PlanetPublic) -> list[Chang
     for index, (was, now) in enumerate(zip(old.vehicle_loc, new.vehicle_loc, strict=True)):
         if was != now and now >= 0:
             where = f"{_place(c.location_names, was)} -> {c.location_names[now]}"
-            changes.append(Change(f"{c.vehicle_names[index]}: {where}", (f'[data-vehicle="{index}"]',)))
+            changes.append(
+                Change(f"{c.vehicle_names[index]}: {where}", (f'[data-vehicle="{c.vehicle_names[index]}"]',))
+            )
     return changes
 
 
