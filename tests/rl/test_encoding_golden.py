@@ -36,8 +36,18 @@ GOLDEN: list[tuple[str, dict[str, Any], int, str]] = [
     ("shadowlord", {"players": 3}, 2, "242c25b55fb4a3eb479632fccb0831f3a76757cf21f4adf4077a042bd22d5e4e"),
     ("shadowlord", {"players": 4}, 1, "44412885292d37a9e2cfac52f16594eea4ff80a17c97798e35429aebf9ef1315"),
     ("shadowlord", {"players": 4}, 2, "00a262626bb96941d584089b9d85c646dd44c9e8a1fb186911acbd3604db1b55"),
-    ("shadowlord", {"players": 2, "modified": True}, 3, "426f2c27cac8a91d76d08d541717f1d9564d673d3bafb2aba697b59936825a74"),
-    ("shadowlord", {"players": 4, "turn_cap": 25}, 4, "5890633b6aae7bb0852b3f218117f93318506246eab17fdfa22df27f5d73560e"),
+    (
+        "shadowlord",
+        {"players": 2, "modified": True},
+        3,
+        "426f2c27cac8a91d76d08d541717f1d9564d673d3bafb2aba697b59936825a74",
+    ),
+    (
+        "shadowlord",
+        {"players": 4, "turn_cap": 25},
+        4,
+        "5890633b6aae7bb0852b3f218117f93318506246eab17fdfa22df27f5d73560e",
+    ),
 ]
 
 

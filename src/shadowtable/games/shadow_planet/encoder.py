@@ -122,7 +122,13 @@ class ShadowPlanetEncoder(ArrayEncoder[PlanetObservation]):
 
     def _layout(self) -> list[tuple[str, int]]:
         n, cards, z = self.players, self.cards, self.sizes
-        characters, locations, sections, colours, objective = z.characters, z.locations, z.sections, z.colours, z.objectives + 2
+        characters, locations, sections, colours, objective = (
+            z.characters,
+            z.locations,
+            z.sections,
+            z.colours,
+            z.objectives + 2,
+        )
         return [
             ("seat", n),
             ("own_objective", objective),
