@@ -78,6 +78,23 @@ class Observation(Generic[PublicT, PrivateT, OutcomeT]):
         return cls.from_envelope_json(envelope)
 
     @classmethod
+    def from_game_json(cls: type[Self], data: dict[str, Any]) -> Self:
+        """The typed view of an observation the game itself wrote (``game.observe``): the value
+        :meth:`from_json` builds, without its checks (for hot paths such as the RL encoders)."""
+        envelope = cls.unwired(data)
+        pending, outcome = envelope["pending"], envelope["outcome"]
+        return cls(
+            seat=envelope["seat"],
+            pending=Pending(
+                pending["seat"], pending["kind"], pending["prompt"], pending["rule"], dict(pending["data"])
+            ),
+            public=jsondata.trusted_reader(cls.PUBLIC)(envelope["public"]),
+            private=jsondata.trusted_reader(cls.PRIVATE)(envelope["private"]),
+            tasks=tuple(dict(t) for t in envelope["tasks"]),
+            outcome=None if outcome is None else jsondata.trusted_reader(cls.OUTCOME)(outcome),
+        )
+
+    @classmethod
     def from_envelope_json(cls: type[Self], data: Mapping[str, Any]) -> Self:
         """The typed view of an observation in the envelope's own layout."""
         if set(data) != set(ENVELOPE):

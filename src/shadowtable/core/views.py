@@ -32,6 +32,9 @@ def view_class(game_class: type[Game[Any]]) -> type[TypedObservation]:
     return found
 
 
-def typed_view(game: Game[Any], observation: JsonObservation) -> TypedObservation:
-    """``observation`` (``game.observe(...)``'s JSON) as the game's typed view."""
-    return view_class(type(game)).from_json(observation)
+def typed_view(game: Game[Any], observation: JsonObservation, *, checked: bool = True) -> TypedObservation:
+    """``observation`` (``game.observe(...)``'s JSON) as the game's typed view.  ``checked=False``
+    skips the checks of :meth:`~shadowtable.core.observation.Observation.from_json`, for an
+    observation the game itself wrote (see :meth:`~shadowtable.core.observation.Observation.from_game_json`)."""
+    view = view_class(type(game))
+    return view.from_json(observation) if checked else view.from_game_json(observation)

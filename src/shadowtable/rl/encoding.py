@@ -205,8 +205,9 @@ class Features:
 class ArrayEncoder(Generic[ViewT]):
     """An encoder made of named fixed-size blocks laid end to end, values in ``[0, 1]``.
 
-    It reads the game's typed observation (``ViewT``): given the JSON one, it builds the typed
-    view once (:func:`shadowtable.core.views.typed_view`).  Subclasses fill :meth:`collect`;
+    It reads the game's typed observation (``ViewT``): given the JSON one (``game.observe``'s,
+    read unchecked, as the game wrote it), it builds the typed view once
+    (:func:`shadowtable.core.views.typed_view`).  Subclasses fill :meth:`collect`;
     :meth:`encode_into` writes into an array the caller keeps (an environment holds one per
     seat) and :meth:`encode` returns a new one."""
 
@@ -230,7 +231,7 @@ class ArrayEncoder(Generic[ViewT]):
     def view(self, observation: Observation | ViewT) -> ViewT:
         """``observation`` as the game's typed view (read from its JSON, or as given)."""
         if isinstance(observation, dict):
-            return cast(ViewT, typed_view(self.game, observation))
+            return cast(ViewT, typed_view(self.game, observation, checked=False))
         return observation
 
     def encode_into(self, observation: Observation | ViewT, out: Vector) -> Vector:
