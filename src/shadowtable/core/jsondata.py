@@ -246,10 +246,10 @@ def _record_reader(cls: type) -> Reader:
     return read_record
 
 
-_TRUSTED: dict[Any, Reader] = {}
+_TRUSTED: dict[object, Reader] = {}
 
 
-def trusted_reader(hint: Any) -> Reader:
+def trusted_reader(hint: object) -> Reader:
     """The function building a ``hint`` from plain JSON known to fit it (what the game itself
     wrote): the value :func:`reader` builds, without its checks (built once per type)."""
     found = _TRUSTED.get(hint)
@@ -258,9 +258,9 @@ def trusted_reader(hint: Any) -> Reader:
     return found
 
 
-def _build_trusted(hint: Any) -> Reader:
+def _build_trusted(hint: object) -> Reader:
     origin = typing.get_origin(hint)
-    if hint is Any or hint in (int, str, bool, float) or origin is typing.Literal:
+    if hint in (int, str, bool, float) or origin is typing.Literal:
         return _same
     if origin in (typing.Union, types.UnionType):
         inner = trusted_reader(next(arg for arg in typing.get_args(hint) if arg is not type(None)))
@@ -277,14 +277,14 @@ def _build_trusted(hint: Any) -> Reader:
         return dict if value is _same else lambda data: {k: value(v) for k, v in data.items()}
     if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or hasattr(hint, "_fields")):
         return _trusted_record(hint)
-    raise TypeError(f"no JSON reader for {hint!r}")
+    return reader(hint)  # anything else (an untyped part): the checked reader
 
 
 def _trusted_record(cls: type) -> Reader:
     _TRUSTED[cls] = lambda data: read_record(data)  # a recursive type reads itself through this
     fields = [(key, trusted_reader(hint)) for key, hint in field_types(cls).items()]
 
-    def read_record(data: Any) -> Any:
+    def read_record(data: Mapping[str, object] | list[object]) -> object:
         if isinstance(data, dict):
             return cls(*[read_one(data.get(key)) for key, read_one in fields])
         return cls(*[read_one(x) for (_, read_one), x in zip(fields, data, strict=True)])

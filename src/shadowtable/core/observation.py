@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from shadowtable.core import jsondata
 from shadowtable.core.errors import StateFormatError
+from shadowtable.core.game import Observation as JsonObservation
 from shadowtable.core.kernel import Pending
 
 PublicT = TypeVar("PublicT")
@@ -78,7 +79,7 @@ class Observation(Generic[PublicT, PrivateT, OutcomeT]):
         return cls.from_envelope_json(envelope)
 
     @classmethod
-    def from_game_json(cls: type[Self], data: dict[str, Any]) -> Self:
+    def from_game_json(cls: type[Self], data: JsonObservation) -> Self:
         """The typed view of an observation the game itself wrote (``game.observe``): the value
         :meth:`from_json` builds, without its checks (for hot paths such as the RL encoders)."""
         envelope = cls.unwired(data)

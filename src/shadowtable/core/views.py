@@ -16,7 +16,7 @@ from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.observation import Observation
 
 TypedObservation = Observation[Any, Any, Any]
-"""Any game's typed observation."""
+"""The typed observation of a game, whichever it is."""
 
 
 @cache

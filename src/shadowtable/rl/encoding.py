@@ -14,7 +14,7 @@ from shadowtable.core.game import Game, Observation
 from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.views import TypedObservation, typed_view
 
-Vector = np.ndarray[Any, np.dtype[np.float32]]
+Vector = np.ndarray[tuple[int, ...], np.dtype[np.float32]]
 ViewT = TypeVar("ViewT", bound=TypedObservation)
 
 
@@ -61,7 +61,7 @@ def encode_into(encoder: Encoder, observation: Observation, out: Vector) -> Vect
     return out
 
 
-def action_mask(game: Game[Any], legal: Sequence[int]) -> np.ndarray[Any, np.dtype[np.int8]]:
+def action_mask(game: Game[Any], legal: Sequence[int]) -> np.ndarray[tuple[int, ...], np.dtype[np.int8]]:
     """A 0/1 ``int8`` vector over ``num_distinct_actions`` with ones at ``legal``."""
     mask = np.zeros(game.spec.num_distinct_actions, dtype=np.int8)
     mask[list(legal)] = 1
