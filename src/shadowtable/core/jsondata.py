@@ -5,7 +5,9 @@ A dataclass is a JSON object with exactly its fields (a field's JSON name is its
 tuple and ``tuple[X, ...]`` are arrays, ``Mapping[str, X]`` an object, ``X | None`` may be
 ``null``, and a field with ``metadata={"optional": True}`` may be absent (``None`` then, and
 left out when written).  :func:`read` checks every value against the field types and raises
-:class:`StateFormatError` for anything else, so a typed view is never built from bad data.
+:class:`StateFormatError` for anything else, so a typed view is never built from bad data;
+:func:`trusted_reader` builds the same values from data known to fit (the game's own output)
+without those checks.
 """
 
 from __future__ import annotations
@@ -151,6 +153,8 @@ def _fail(expected: str, data: Any) -> StateFormatError:
 
 def _scalar_reader(kind: type) -> Reader:
     def read_scalar(data: Any) -> Any:
+        if type(data) is kind:
+            return data
         if kind is float and isinstance(data, int) and not isinstance(data, bool):
             return data
         if not isinstance(data, kind) or (kind is not bool and isinstance(data, bool)):
@@ -186,7 +190,7 @@ def _tuple_reader(args: tuple[Any, ...]) -> Reader:
         def read_items(data: Any) -> tuple[Any, ...]:
             if not isinstance(data, list | tuple):
                 raise _fail("an array", data)
-            return tuple(item(x) for x in data)
+            return tuple(map(item, data))
 
         return read_items
     items = [reader(arg) for arg in args]
@@ -199,8 +203,11 @@ def _tuple_reader(args: tuple[Any, ...]) -> Reader:
     return read_fixed
 
 
+_INT = frozenset({int})
+
+
 def _ints_reader(data: Any) -> tuple[int, ...]:
-    if not isinstance(data, list | tuple) or not all(type(x) is int for x in data):
+    if not isinstance(data, list | tuple) or not _INT.issuperset(map(type, data)):
         raise _fail("an array of integers", data)
     return tuple(data)
 
@@ -220,23 +227,67 @@ def _record_reader(cls: type) -> Reader:
     _READERS[cls] = lambda data: read_record(data)  # a recursive type reads itself through this
     fields = [(key, reader(hint)) for key, hint in field_types(cls).items()]
     as_array = not dataclasses.is_dataclass(cls)
-    python_names = [key for key, _ in fields] if as_array else [f.name for f in dataclasses.fields(cls)]
     optional = set() if as_array else {json_name(f) for f in dataclasses.fields(cls) if f.metadata.get("optional")}
     required = {key for key, _ in fields} - optional
+    allowed = required | optional
 
     def read_record(data: Any) -> Any:
         if as_array:
             if not isinstance(data, list | tuple) or len(data) != len(fields):
                 raise _fail(f"an array of {len(fields)} ({cls.__name__})", data)
-            return cls(*(read_one(x) for (_, read_one), x in zip(fields, data, strict=True)))
-        if not isinstance(data, dict) or not required <= data.keys() or not data.keys() <= required | optional:
+            return cls(*[read_one(x) for (_, read_one), x in zip(fields, data, strict=True)])
+        if not isinstance(data, dict) or not required <= data.keys() or not data.keys() <= allowed:
             keys = sorted(data) if isinstance(data, dict) else data
             raise _fail(f"an object with fields {sorted(required)} and maybe {sorted(optional)} ({cls.__name__})", keys)
-        values = {
-            name: read_one(data[key]) if key in data else None
-            for name, (key, read_one) in zip(python_names, fields, strict=True)
-        }
-        return cls(**values)
+        if len(data) == len(fields):  # every field present: read them in order
+            return cls(*[read_one(data[key]) for key, read_one in fields])
+        return cls(*[read_one(data[key]) if key in data else None for key, read_one in fields])
+
+    return read_record
+
+
+_TRUSTED: dict[object, Reader] = {}
+
+
+def trusted_reader(hint: object) -> Reader:
+    """The function building a ``hint`` from plain JSON known to fit it (what the game itself
+    wrote): the value :func:`reader` builds, without its checks (built once per type)."""
+    found = _TRUSTED.get(hint)
+    if found is None:
+        found = _TRUSTED[hint] = _build_trusted(hint)
+    return found
+
+
+def _build_trusted(hint: object) -> Reader:
+    origin = typing.get_origin(hint)
+    if hint in (int, str, bool, float) or origin is typing.Literal:
+        return _same
+    if origin in (typing.Union, types.UnionType):
+        inner = trusted_reader(next(arg for arg in typing.get_args(hint) if arg is not type(None)))
+        return _same if inner is _same else lambda data: None if data is None else inner(data)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = trusted_reader(args[0])
+            return tuple if item is _same else lambda data: tuple(map(item, data))
+        items = [trusted_reader(arg) for arg in args]
+        return lambda data: tuple([read_one(x) for read_one, x in zip(items, data, strict=True)])
+    if origin in (dict, Mapping):
+        value = trusted_reader(typing.get_args(hint)[1])
+        return dict if value is _same else lambda data: {k: value(v) for k, v in data.items()}
+    if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or hasattr(hint, "_fields")):
+        return _trusted_record(hint)
+    return reader(hint)  # anything else (an untyped part): the checked reader
+
+
+def _trusted_record(cls: type) -> Reader:
+    _TRUSTED[cls] = lambda data: read_record(data)  # a recursive type reads itself through this
+    fields = [(key, trusted_reader(hint)) for key, hint in field_types(cls).items()]
+
+    def read_record(data: Mapping[str, object] | list[object]) -> object:
+        if isinstance(data, dict):
+            return cls(*[read_one(data.get(key)) for key, read_one in fields])
+        return cls(*[read_one(x) for (_, read_one), x in zip(fields, data, strict=True)])
 
     return read_record
 

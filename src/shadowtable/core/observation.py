@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from shadowtable.core import jsondata
 from shadowtable.core.errors import StateFormatError
+from shadowtable.core.game import Observation as JsonObservation
 from shadowtable.core.kernel import Pending
 
 PublicT = TypeVar("PublicT")
@@ -76,6 +77,23 @@ class Observation(Generic[PublicT, PrivateT, OutcomeT]):
         except (KeyError, TypeError, AttributeError) as exc:
             raise StateFormatError(f"not a {cls.__name__}: {exc!r}") from exc
         return cls.from_envelope_json(envelope)
+
+    @classmethod
+    def from_game_json(cls: type[Self], data: JsonObservation) -> Self:
+        """The typed view of an observation the game itself wrote (``game.observe``): the value
+        :meth:`from_json` builds, without its checks (for hot paths such as the RL encoders)."""
+        envelope = cls.unwired(data)
+        pending, outcome = envelope["pending"], envelope["outcome"]
+        return cls(
+            seat=envelope["seat"],
+            pending=Pending(
+                pending["seat"], pending["kind"], pending["prompt"], pending["rule"], dict(pending["data"])
+            ),
+            public=jsondata.trusted_reader(cls.PUBLIC)(envelope["public"]),
+            private=jsondata.trusted_reader(cls.PRIVATE)(envelope["private"]),
+            tasks=tuple(dict(t) for t in envelope["tasks"]),
+            outcome=None if outcome is None else jsondata.trusted_reader(cls.OUTCOME)(outcome),
+        )
 
     @classmethod
     def from_envelope_json(cls: type[Self], data: Mapping[str, Any]) -> Self:

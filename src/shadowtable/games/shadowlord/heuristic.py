@@ -200,7 +200,7 @@ def grid_distances(neighbours: tuple[tuple[int, ...], ...], start: int) -> dict[
     return dist
 
 
-def typed_view(observation: Observation | LordObservation) -> LordObservation:
+def lord_view(observation: Observation | LordObservation) -> LordObservation:
     """The typed observation (read from its JSON unless it is typed already)."""
     return observation if isinstance(observation, LordObservation) else LordObservation.from_json(observation)
 
@@ -870,7 +870,7 @@ class ShadowlordHeuristicBot:
     ) -> int:
         legal = [a for a in legal_actions if not A.OFFER_TO0 <= a < A.OFFER_TO0 + 4] or list(legal_actions)
         try:
-            typed = typed_view(observation)
+            typed = lord_view(observation)
             offer = junk_offer_start(make_view(game, seat, typed), pending_kind(typed), legal_actions)
             action = offer if offer is not None else self._decide(game, seat, typed, legal, rng)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, StateFormatError):
