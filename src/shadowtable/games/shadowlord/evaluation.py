@@ -7,7 +7,7 @@ from typing import Any
 
 from shadowtable.bots.evaluation import material_shares
 from shadowtable.core.game import Game
-from shadowtable.games.shadowlord.heuristic import make_view, lord_view
+from shadowtable.games.shadowlord.heuristic import lord_view, make_view
 
 
 def material(game: Game[Any], state: Any) -> list[float]:

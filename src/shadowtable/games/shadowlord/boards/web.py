@@ -15,7 +15,7 @@ from typing import Any
 from shadowtable.core.game import Game
 from shadowtable.core.kernel import Pending
 from shadowtable.core.table import Decision
-from shadowtable.core.views import lord_view
+from shadowtable.core.views import typed_view
 from shadowtable.games.shadowlord.actions import DIRS, NF, decode
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.printed import Printed, printed
@@ -147,7 +147,7 @@ def render_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
     material = printed(game)
     reference = game.words.reference()
     seen = SeatMessage.from_json(message)
-    obs = lord_view(game, seen.obs)
+    obs = typed_view(game, seen.obs)
     if not isinstance(obs, LordObservation):
         raise TypeError("render_board needs a Shadowlord! observation")
     model = _Model(material, reference, obs, seen.legal, seen.decision or obs.pending)
