@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from typing import NotRequired, TypedDict
 
 from shadowtable.server.outbox import Outbox
+from shadowtable.server.protocol import Answer
 from shadowtable.server.views import encode
 
 OUTBOX_LIMIT = 2000
@@ -22,16 +22,6 @@ OUTBOX_BYTES = 16 * 1024 * 1024
 
 Message = Mapping[str, object]
 """A message to a client, before it is encoded as JSON."""
-
-
-class Answer(TypedDict):
-    """The answer to what a client sent: ``t`` is ``ack`` or ``reject`` (then ``why``, and for a
-    rate exceeded ``retry_after`` seconds)."""
-
-    t: str
-    id: str | None
-    why: NotRequired[str]
-    retry_after: NotRequired[int]
 
 
 class Connection:

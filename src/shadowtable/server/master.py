@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from shadowtable.server.bot_levels import LEVELS
-from shadowtable.server.connections import Answer
 from shadowtable.server.errors import Conflict, ServiceError
 from shadowtable.server.live import Step
 from shadowtable.server.new_table import NewTable
-from shadowtable.server.protocol import Act
+from shadowtable.server.protocol import Act, Answer
 from shadowtable.server.table import Seat, Table, public_clock, seat_name
 
 RETURN_GRACE_MS = 30_000
