@@ -30,7 +30,10 @@ class Manifest:
     - ``length_bound``: ``(game) -> int``, an upper bound on the steps (decisions and chance
       outcomes) of one game, worked out from the rules (OpenSpiel's ``max_game_length``);
     - ``view``: the game's typed observation, a subclass of
-      :class:`shadowtable.core.observation.Observation` (``from_json(game.observe(...))``).
+      :class:`shadowtable.core.observation.Observation` (``from_json(game.observe(...))``);
+    - ``rules_extras``: ``(game_id, reference) -> (goals, endings, tables)``, what the rules page adds;
+    - ``option_words``: option name to :class:`shadowtable.core.spec.OptionWords` (the lobby's form);
+    - ``tutorial``: a :class:`shadowtable.tutorial.lesson.Lesson`, the title's guided first game.
     """
 
     heuristic_bot: str | None = None
@@ -41,6 +44,9 @@ class Manifest:
     gym_id: str | None = None
     length_bound: str | None = None
     view: str | None = None
+    tutorial: str | None = None
+    option_words: str | None = None
+    rules_extras: str | None = None
 
 
 NO_ADAPTERS = Manifest()
