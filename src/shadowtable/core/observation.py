@@ -5,10 +5,9 @@
 pending work (``tasks``, each as its JSON with secret fields ``None``) and why the game ended
 (``outcome``, ``None`` while it runs).  A game subclasses it once, naming its part types
 (``PUBLIC``, ``PRIVATE``, ``OUTCOME``: frozen dataclasses or plain JSON types read by
-:mod:`shadowtable.core.jsondata`) and, where its wire layout is not the envelope's own, the
-two functions between them (:meth:`Observation.wire` and :meth:`Observation.unwired`).
-``game.observe`` stays plain JSON (the wire); ``<Game>Observation.from_json(game.observe(...))`` is the
-typed view of the same facts and ``to_json`` gives the same JSON back.
+:mod:`shadowtable.core.jsondata`).  ``game.observe`` stays plain JSON (the wire) in the
+envelope's own layout (:data:`ENVELOPE`); ``<Game>Observation.from_json(game.observe(...))`` is
+the typed view of the same facts and ``to_json`` gives the same JSON back.
 """
 
 from __future__ import annotations
@@ -51,11 +50,8 @@ class Observation(Generic[PublicT, PrivateT, OutcomeT]):
         return self.seat is not None and self.pending.seat == self.seat
 
     def to_json(self) -> dict[str, Any]:
-        """The game's JSON observation (what ``game.observe`` returns)."""
-        return self.wire(self.envelope_json())
-
-    def envelope_json(self) -> dict[str, Any]:
-        """The envelope's own layout: ``seat``, ``pending``, ``public``, ``private``, ``tasks``, ``outcome``."""
+        """The game's JSON observation (what ``game.observe`` returns): ``seat``, ``pending``,
+        ``public``, ``private``, ``tasks``, ``outcome``."""
         cls = type(self)
         return {
             "seat": self.seat,
@@ -71,15 +67,6 @@ class Observation(Generic[PublicT, PrivateT, OutcomeT]):
         """The typed view of a game's JSON observation; :class:`StateFormatError` if it does not fit."""
         if not isinstance(data, dict):
             raise StateFormatError(f"an observation is a JSON object, not {type(data).__name__}")
-        try:
-            envelope = cls.unwired(data)
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise StateFormatError(f"not a {cls.__name__}: {exc!r}") from exc
-        return cls.from_envelope_json(envelope)
-
-    @classmethod
-    def from_envelope_json(cls: type[Self], data: Mapping[str, Any]) -> Self:
-        """The typed view of an observation in the envelope's own layout."""
         if set(data) != set(ENVELOPE):
             raise StateFormatError(f"an observation envelope has the fields {ENVELOPE}, got {sorted(data)}")
         seat = data["seat"]
@@ -96,16 +83,6 @@ class Observation(Generic[PublicT, PrivateT, OutcomeT]):
             tasks=tuple(dict(t) for t in tasks),
             outcome=None if data["outcome"] is None else jsondata.reader(cls.OUTCOME)(data["outcome"]),
         )
-
-    @staticmethod
-    def wire(envelope: dict[str, Any]) -> dict[str, Any]:
-        """The game's JSON layout from the envelope's (the same by default)."""
-        return envelope
-
-    @staticmethod
-    def unwired(data: dict[str, Any]) -> dict[str, Any]:
-        """The envelope's JSON layout from the game's (the same by default)."""
-        return data
 
 
 def pending_from_json(data: Any) -> Pending:

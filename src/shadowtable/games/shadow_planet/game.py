@@ -109,7 +109,7 @@ class ShadowPlanetGame(KernelGame[Context, State]):
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         try:
-            return observe.determinize(self.ctx, dict(observation), rng)
+            return observe.determinize(self.ctx, observation, rng)
         except (KeyError, TypeError, IndexError) as exc:
             raise StateFormatError(f"bad Shadow Planet observation: {exc}") from exc
 
