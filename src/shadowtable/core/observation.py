@@ -12,13 +12,16 @@ the typed view of the same facts and ``to_json`` gives the same JSON back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import typing
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from shadowtable.core import jsondata
 from shadowtable.core.errors import StateFormatError
-from shadowtable.core.kernel import Pending
+from shadowtable.core.jsondata import NULL, Schema
+from shadowtable.core.kernel import Automatic, Decision, Pending, Rulebook, Task, task_kind
 
 PublicT = TypeVar("PublicT")
 PrivateT = TypeVar("PrivateT")
@@ -96,3 +99,86 @@ def pending_from_json(data: Any) -> Pending:
     if not (isinstance(kind, str) and isinstance(prompt, str) and isinstance(rule, str) and isinstance(values, dict)):
         raise StateFormatError("pending kind, prompt and rule are strings and data an object")
     return Pending(seat=seat, kind=kind, prompt=prompt, rule=rule, data=dict(values))
+
+
+# -- the JSON Schemas of an observation ---------------------------------------------------------------
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def observation_schema(
+    view: type[Observation[Any, Any, Any]],
+    rulebook: Rulebook,
+    *,
+    spectator: bool,
+    title: str,
+    secret_task_fields: Mapping[type[Task], Iterable[str]] | None = None,
+) -> Schema:
+    """The JSON Schema of ``view``'s JSON for one seat or a spectator, generated from its types:
+    ``public``, ``private`` and ``outcome`` from ``view.PUBLIC``, ``PRIVATE`` and ``OUTCOME``
+    (:func:`~shadowtable.core.jsondata.json_schema`; a spectator's ``private`` holds nothing),
+    ``pending`` and ``tasks`` from ``rulebook``'s task types and handlers.  A field named in
+    ``secret_task_fields`` may be ``null`` (a secret the reader does not know)."""
+    defs: dict[str, Schema] = {}
+    tasks = task_schemas(rulebook, secret_task_fields or {})
+    private = jsondata.hidden_schema(view.PRIVATE) if spectator else jsondata.json_schema(view.PRIVATE, defs)
+    properties: dict[str, Schema] = {
+        "seat": NULL if spectator else {"type": "integer", "minimum": 0},
+        "pending": {"oneOf": pending_schemas(rulebook)},
+        "public": jsondata.json_schema(view.PUBLIC, defs, spectator=spectator),
+        "private": private,
+        "tasks": {"type": "array", "items": {"oneOf": [{"$ref": f"#/$defs/task_{kind}"} for kind in tasks]}},
+        "outcome": {"anyOf": [jsondata.json_schema(view.OUTCOME, defs), NULL]},
+    }
+    defs.update((f"task_{kind}", schema) for kind, schema in tasks.items())
+    return {
+        "$schema": DRAFT,
+        "title": title,
+        "type": "object",
+        "properties": properties,
+        "required": list(ENVELOPE),
+        "additionalProperties": False,
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+def _closed(properties: dict[str, Schema]) -> Schema:
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+def _task_fields(task_type: type[Task], secret: Iterable[str]) -> dict[str, Schema]:
+    """The JSON Schema of each field of a task type (``null`` allowed for a secret one)."""
+    hints = typing.get_type_hints(task_type)
+    hidden = set(secret)
+    found = {}
+    for f in dataclasses.fields(task_type):
+        schema = jsondata.json_schema(hints[f.name], {})
+        found[f.name] = {"anyOf": [schema, NULL]} if f.name in hidden else schema
+    return found
+
+
+def task_schemas(rulebook: Rulebook, secret: Mapping[type[Task], Iterable[str]]) -> dict[str, Schema]:
+    """Task kind -> the schema of its JSON (``{"task": kind, ...its fields}``)."""
+    return {
+        task_kind(t): _closed({"task": {"const": task_kind(t)}, **_task_fields(t, secret.get(t, ()))})
+        for t in rulebook.handlers
+    }
+
+
+def pending_schemas(rulebook: Rulebook) -> list[Schema]:
+    """One schema per kind of :class:`Pending` (each decision and chance node, and ``over``):
+    its kind, its rule and the fields its handler shows."""
+    branches = []
+    for t, handler in rulebook.handlers.items():
+        if isinstance(handler, Automatic):
+            continue
+        fields = _task_fields(t, ())
+        data = _closed({name: fields[name] for name in handler.shown})
+        if isinstance(handler, Decision):
+            head = {"seat": {"type": "integer", "minimum": 0}, "prompt": {"const": handler.prompt}}
+            rule = handler.rule
+        else:
+            head, rule = {"seat": {"const": -1}, "prompt": {"const": "chance decides"}}, ""
+        branches.append(_closed({**head, "kind": {"const": task_kind(t)}, "rule": {"const": rule}, "data": data}))
+    over = {"seat": NULL, "kind": {"const": "over"}, "prompt": {"const": "the game is over"}, "rule": {"const": ""}}
+    branches.append(_closed({**over, "data": _closed({})}))
+    return branches

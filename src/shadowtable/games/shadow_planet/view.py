@@ -50,11 +50,12 @@ class Zones:
 
 @dataclass(frozen=True)
 class Draft:
-    """The Character draft as this seat sees it (all ``None`` outside the draft)."""
+    """The Character draft as this seat sees it (all ``None`` outside the draft; a spectator's
+    always, its fields marked ``secret``)."""
 
-    random: int | None  # the randomly drawn Character (its drawer only)
-    picks: tuple[int | None, ...]  # per seat; this seat's own pick only
-    received: tuple[int, ...] | None  # the Characters this seat chooses from
+    random: int | None = field(metadata={"secret": True})  # the randomly drawn Character (its drawer only)
+    picks: tuple[int | None, ...] = field(metadata={"secret": True})  # per seat; this seat's own pick only
+    received: tuple[int, ...] | None = field(metadata={"secret": True})  # the Characters this seat chooses from
 
 
 @dataclass(frozen=True)
