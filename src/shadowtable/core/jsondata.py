@@ -387,7 +387,8 @@ def json_schema(hint: Any, defs: dict[str, Schema], *, spectator: bool = False) 
     if origin is tuple:
         return _tuple_schema(typing.get_args(hint), defs, spectator)
     if origin in (dict, Mapping):
-        return {"type": "object", "additionalProperties": json_schema(typing.get_args(hint)[1], defs, spectator=spectator)}
+        values = json_schema(typing.get_args(hint)[1], defs, spectator=spectator)
+        return {"type": "object", "patternProperties": {"^.+$": values}, "additionalProperties": False}
     if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or hasattr(hint, "_fields")):
         return _record_ref(hint, defs, spectator)
     raise TypeError(f"no JSON Schema for {hint!r}")
