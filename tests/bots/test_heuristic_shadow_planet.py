@@ -76,7 +76,7 @@ def test_the_bot_only_ever_receives_observations() -> None:
             assert not any(isinstance(v, State) for v in obs.values())
             assert json.loads(json.dumps(obs)) == obs
             if obs["pending"]["kind"] not in ("choose_identity", "over"):
-                hidden = [o for i, o in enumerate(obs["objectives"]) if i != seat and o != -1]
+                hidden = [o for i, o in enumerate(obs["public"]["objectives"]) if i != seat and o != -1]
                 assert all(o is None for o in hidden)
 
 
@@ -202,7 +202,7 @@ def test_decompression_guardian_advances_the_countdown_others_move_it_back() -> 
     game, state, seat, obs = item
     decomp = {**obs, "pending": pending("adjust_countdown", seat, amount=2)}
     for objective, expected in ((4, A.ADVANCE), (1, A.MOVE_BACK), (0, A.MOVE_BACK)):
-        objectives = list(obs["objectives"])
+        objectives = list(obs["public"]["objectives"])
         objectives[seat] = objective
         view_obs = {**decomp, "objectives": objectives}
         bot = ShadowPlanetHeuristicBot()
@@ -217,7 +217,7 @@ def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
     sheets = [3] * 20
     for other in range(4):
         sheets[other * 5 + target_colour] = 5  # others are not after the seat's identity...
-    sheets[seat * 5 : seat * 5 + 5] = obs["sheets"][seat * 5 : seat * 5 + 5]
+    sheets[seat * 5 : seat * 5 + 5] = obs["public"]["sheets"][seat * 5 : seat * 5 + 5]
     sheets[rival * 5 + target_colour] = 1  # ... but the rival is
     bot = ShadowPlanetHeuristicBot()
     seat_obs = {**obs, "pending": pending("choose_marker_seat", seat, count=1), "sheets": sheets}
