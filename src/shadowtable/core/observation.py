@@ -173,6 +173,7 @@ def pending_schemas(rulebook: Rulebook) -> list[Schema]:
             continue
         fields = _task_fields(t, ())
         data = _closed({name: fields[name] for name in handler.shown})
+        head: dict[str, Schema]
         if isinstance(handler, Decision):
             head = {"seat": {"type": "integer", "minimum": 0}, "prompt": {"const": handler.prompt}}
             rule = handler.rule

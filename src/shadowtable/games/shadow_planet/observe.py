@@ -19,7 +19,6 @@ from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK
 from shadowtable.games.shadow_planet.rules.control import draft_drawer, draft_received
 from shadowtable.games.shadow_planet.state import State, zone_index
-from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetPublic
 from shadowtable.games.shadow_planet.tasks import (
     ChooseIdentity,
     ChooseProtagonist,
@@ -30,15 +29,23 @@ from shadowtable.games.shadow_planet.tasks import (
     secrets,
     task_to_json,
 )
+from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetPublic
 
 PUBLIC = (
     "players", "round", "protagonist", "countdown", "repair", "threat", "latched", "end_reason", "trajectory",
-    "pool", "sheets", "section_markers", "char_loc", "char_section", "controller", "seat_char", "vehicle_loc",
-    "identity", "active", "forbid", "exclusive", "bonus", "auras", "cancelled", "revealed", "last_reveal", "reveal_cards",
+    "pool", "sheets", "section_markers", "character_location", "character_section", "controller", "seat_character",
+    "vehicle_loc", "identity", "active", "forbid", "exclusive", "bonus", "auras", "cancelled", "revealed",
+    "last_reveal", "reveal_cards",
 )  # fmt: skip
 """State fields every seat sees as they are (the allow-list, by their observation names; everything
 else is built below)."""
-STATE_NAMES = {"players": "n", "exclusive": "excl"}
+STATE_NAMES = {
+    "players": "n",
+    "exclusive": "excl",
+    "character_location": "char_loc",
+    "character_section": "char_section",
+    "seat_character": "seat_char",
+}
 """Observation name -> state attribute where the two differ."""
 
 
@@ -144,7 +151,11 @@ def determinize(r: Context, obs: dict[str, Any] | PlanetObservation, rng: random
     s.journal, s.legal = None, None
     for name in PUBLIC:
         value = getattr(view.public, name)
-        setattr(s, state_name(name), [list(x) if isinstance(x, tuple) else x for x in value] if isinstance(value, tuple) else value)
+        setattr(
+            s,
+            state_name(name),
+            [list(x) if isinstance(x, tuple) else x for x in value] if isinstance(value, tuple) else value,
+        )
     _objectives(r, s, view.public, rng)
     _cards(r, s, view, rng)
     s.stack = [_task_filled(r, s, dict(task), rng) for task in view.tasks]
@@ -179,10 +190,7 @@ def _objectives(r: Context, s: State, public: PlanetPublic, rng: random.Random) 
         if not ended_alien_ok(shown, rest, hidden_dealt, removed_count, r.players, undealt_seats):
             continue
         s.removed_objectives = removed
-        objectives = list(shown)
-        for i in dealt:
-            objectives[i] = rest.pop(0)
-        s.objectives = objectives
+        s.objectives = [rest.pop(0) if o is None else o for o in shown]  # the hidden ones, in seat order
         return
     raise ValueError("no consistent objective deal")
 

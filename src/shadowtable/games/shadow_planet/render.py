@@ -27,14 +27,14 @@ def render(r: Context, obs: dict[str, Any]) -> str:
     ]
     objectives = ["?" if o is None else ("-" if o < 0 else c.objective_names[o]) for o in pub["objectives"]]
     for seat in range(len(pub["objectives"])):
-        ch = pub["seat_char"][seat]
+        ch = pub["seat_character"][seat]
         markers = ", ".join(f"{COLOURS[k]} {pub['sheets'][seat * 5 + k]}" for k in range(5))
         who = c.char_names[ch] if ch >= 0 else "-"
         lines.append(f"  seat {seat}: objective {objectives[seat]}, controls {who}; markers {markers}")
     zones = pub["zones"]
     for ch in range(6):
-        where = c.location_names[pub["char_loc"][ch]]
-        sec = pub["char_section"][ch]
+        where = c.location_names[pub["character_location"][ch]]
+        sec = pub["character_section"][ch]
         if sec >= 0:
             where += f" / {c.section_names[sec]}"
         gear = zones["gear"][ch]

@@ -75,10 +75,10 @@ class PlanetPublic:
     pool: tuple[int, ...]  # Markers per colour
     sheets: tuple[int, ...]  # seat * 5 + colour
     section_markers: tuple[int, ...]  # bitmask of colours per Section
-    char_loc: tuple[int, ...]
-    char_section: tuple[int, ...]  # -1: not in a Section
+    character_location: tuple[int, ...]
+    character_section: tuple[int, ...]  # -1: not in a Section
     controller: tuple[int, ...]  # per Character: seat or -1
-    seat_char: tuple[int, ...]  # per seat: Character or -1
+    seat_character: tuple[int, ...]  # per seat: Character or -1
     vehicle_loc: tuple[int, ...]  # -1: not in play
     identity: tuple[int, ...]  # per seat: matched Character or -1
     active: int  # the Character whose turn it is

@@ -94,7 +94,7 @@ class View:
 
     @property
     def cur(self) -> int:
-        return int(self.pub.cur)
+        return int(self.pub.current_colour)
 
     def kind(self, f: int) -> int:
         return int(self.content.fig_kind[f])

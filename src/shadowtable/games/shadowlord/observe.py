@@ -54,7 +54,7 @@ PUBLIC_SCALARS = (
     "stone",
     "stone_passes",
     "timer",
-    "cur",
+    "current_colour",
     "turn",
     "first_round_turns",
     "bribed",
@@ -75,6 +75,7 @@ STATE_NAMES = {
     "loose_count": "loose_n",
     "permissions": "perm",
     "shadow_control": "shadow_ctl",
+    "current_colour": "cur",
     "characters": "chars",
     "permission_give": "perm_give",
     "permission_want": "perm_want",
@@ -220,9 +221,7 @@ def outcome_text(ctx: Context, s: State) -> str | None:
     return texts.get(s.end, s.end)
 
 
-def determinize(
-    ctx: Context, rulebook: Rulebook, obs: dict[str, Any] | LordObservation, rng: random.Random
-) -> State:
+def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any] | LordObservation, rng: random.Random) -> State:
     """A full state consistent with ``obs`` (its JSON or typed view): unknown cards dealt at
     random into the hidden places."""
     view = obs if isinstance(obs, LordObservation) else LordObservation.from_json(obs)

@@ -145,7 +145,7 @@ def render(ctx: Context, obs: dict[str, Any]) -> str:
         for i in range(height):
             out.append("|" + "|".join((b[i] if i < len(b) else "").ljust(width) for b in block) + "|")
     out.append(sep)
-    colour = c.colours[p["cur"]] if 0 <= p["cur"] < 4 else "-"
+    colour = c.colours[p["current_colour"]] if 0 <= p["current_colour"] < 4 else "-"
     out.append(
         f"turn {p['turn'] + 1}, {colour} to play; timer {p['timer'] if p['timer'] >= 0 else 'removed'}; "
         f"deck {p['deck_count']}, discard {p['discard_count']}"
@@ -163,7 +163,7 @@ def render(ctx: Context, obs: dict[str, Any]) -> str:
         cards = [str(vals[v]) for v, n in enumerate(obs["private"]["hand"]) for _ in range(n)]
         out.append(f"Your Attack Hand (seat {obs['seat']}): Power Cards {', '.join(cards) or 'none'}")
     if p.get("vote"):
-        out.append(vote_words(ctx, p["vote"], p["cur"], p["loc"]))
+        out.append(vote_words(ctx, p["vote"], p["current_colour"], p["loc"]))
     if p.get("last_vote"):
         out.append(last_vote_words(ctx, p["last_vote"], obs.get("seat")))
     if p.get("offer"):

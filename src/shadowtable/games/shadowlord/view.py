@@ -59,7 +59,7 @@ class ClosedVote:
     kind: VoteKind
     subject: int
     origin: int
-    caller: int  # the seat that put it to the vote
+    caller: int  # the colour whose turn it was (who put it to the vote)
     subject_location: int  # where the subject figure stood when it closed; -1 for a seat
     voters: tuple[int, ...]
     votes: tuple[int, ...]
@@ -132,7 +132,7 @@ class LordPublic:
     stone: int
     stone_passes: int
     timer: int
-    cur: int
+    current_colour: int  # whose turn it is
     turn: int
     first_round_turns: int
     bribed: int
