@@ -15,11 +15,10 @@ import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from shadowtable.core.jsondata import Schema
 from shadowtable.core.kernel import Rulebook, Task
-from shadowtable.core.observation import Observation, observation_schema
+from shadowtable.core.observation import ObservationType, observation_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("seat", "spectator")
@@ -31,7 +30,7 @@ class GameSchemas:
 
     name: str
     package: Path
-    view: type[Observation[Any, Any, Any]]
+    view: ObservationType
     rulebook: Rulebook
     secret_task_fields: Mapping[type[Task], Iterable[str]]
 

@@ -142,7 +142,7 @@ VIEWS = {"shadow-planet": "PlanetObservation", "shadowlord": "LordObservation"}
 """Each game's typed observation (in its ``view`` module)."""
 
 
-def record_types(hint: Any, found: dict[type, list[str]]) -> None:
+def record_types(hint: object, found: dict[type, list[str]]) -> None:
     """Every dataclass and named tuple reachable from ``hint``, with its JSON field names."""
     if typing.get_origin(hint) is not None:
         for arg in typing.get_args(hint):

@@ -10,11 +10,11 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 import pytest
 
-from shadowtable.core.jsondata import json_schema, schema_mismatches
+from shadowtable.core.jsondata import Schema, json_schema, schema_mismatches
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "generate_schemas.py"
 
@@ -76,7 +76,7 @@ class Outer:
 
 def test_a_dataclass_becomes_a_closed_object_and_a_spectator_sees_no_secret() -> None:
     jsonschema = pytest.importorskip("jsonschema")
-    defs: dict[str, Any] = {}
+    defs: dict[str, Schema] = {}
     root = {**json_schema(Outer, defs), "$defs": defs}
     assert defs["Outer"]["required"] == ["from", "inner", "pairs", "names"]
     assert all(d.get("additionalProperties") is False for d in (defs["Outer"], defs["Inner"]))
@@ -86,7 +86,7 @@ def test_a_dataclass_becomes_a_closed_object_and_a_spectator_sees_no_secret() ->
     for bad in ({**good, "sender": 1}, {**good, "pairs": [[1, "c"]]}, {**good, "pairs": [[1, "a", 2]]},
                 {**good, "extra": None}, {**good, "names": {"x": 1}}):  # fmt: skip
         assert not check.is_valid(bad)
-    spectator_defs: dict[str, Any] = {}
+    spectator_defs: dict[str, Schema] = {}
     spectator = jsonschema.Draft202012Validator({**json_schema(Outer, spectator_defs, spectator=True),
                                                  "$defs": spectator_defs})  # fmt: skip
     hidden = {**good, "inner": {"count": 2, "known": [], "chosen": None}}

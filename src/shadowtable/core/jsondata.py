@@ -363,12 +363,12 @@ def _kind(hint: Any) -> str:
 
 
 # -- JSON Schema from the types ----------------------------------------------------------------------
-Schema = dict[str, Any]
+Schema = dict[str, object]
 """A JSON Schema (draft 2020-12) as plain JSON."""
 NULL: Schema = {"type": "null"}
 
 
-def json_schema(hint: Any, defs: dict[str, Schema], *, spectator: bool = False) -> Schema:
+def json_schema(hint: object, defs: dict[str, Schema], *, spectator: bool = False) -> Schema:
     """The JSON Schema of the values :func:`reader` accepts for ``hint``: every object closed
     (``additionalProperties: false``), a dataclass or named tuple once in ``defs`` (under its
     class name) and referred to by ``$ref``.  With ``spectator``, a dataclass field marked
@@ -394,7 +394,7 @@ def json_schema(hint: Any, defs: dict[str, Schema], *, spectator: bool = False) 
     raise TypeError(f"no JSON Schema for {hint!r}")
 
 
-def hidden_schema(hint: Any) -> Schema:
+def hidden_schema(hint: object) -> Schema:
     """The schema of a secret part of type ``hint`` as a spectator gets it: ``null`` where it
     may be, arrays and mappings empty (or holding only hidden items), records field by field."""
     origin = typing.get_origin(hint)
@@ -417,7 +417,7 @@ _NOTHING: Schema = {"not": {}}
 """A schema no value matches: a hidden value that cannot be ``null``."""
 
 
-def _tuple_schema(args: tuple[Any, ...], defs: dict[str, Schema], spectator: bool) -> Schema:
+def _tuple_schema(args: tuple[object, ...], defs: dict[str, Schema], spectator: bool) -> Schema:
     if len(args) == 2 and args[1] is Ellipsis:
         return {"type": "array", "items": json_schema(args[0], defs, spectator=spectator)}
     items = [json_schema(arg, defs, spectator=spectator) for arg in args]
@@ -458,6 +458,6 @@ def _record_ref(cls: type, defs: dict[str, Schema], spectator: bool) -> Schema:
     return {"$ref": f"#/$defs/{cls.__name__}"}
 
 
-def _without_none(hint: Any) -> Any:
+def _without_none(hint: object) -> object:
     """``X`` of ``X | None`` (an optional field is absent rather than ``null``)."""
     return next(arg for arg in typing.get_args(hint) if arg is not type(None))

@@ -105,8 +105,12 @@ def pending_from_json(data: Any) -> Pending:
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
+ObservationType = type[Observation[Any, Any, Any]]
+"""A game's typed observation class."""
+
+
 def observation_schema(
-    view: type[Observation[Any, Any, Any]],
+    view: ObservationType,
     rulebook: Rulebook,
     *,
     spectator: bool,
@@ -121,7 +125,7 @@ def observation_schema(
     defs: dict[str, Schema] = {}
     tasks = task_schemas(rulebook, secret_task_fields or {})
     private = jsondata.hidden_schema(view.PRIVATE) if spectator else jsondata.json_schema(view.PRIVATE, defs)
-    properties: dict[str, Schema] = {
+    properties: dict[str, object] = {
         "seat": NULL if spectator else {"type": "integer", "minimum": 0},
         "pending": {"oneOf": pending_schemas(rulebook)},
         "public": jsondata.json_schema(view.PUBLIC, defs, spectator=spectator),
@@ -149,7 +153,7 @@ def _task_fields(task_type: type[Task], secret: Iterable[str]) -> dict[str, Sche
     """The JSON Schema of each field of a task type (``null`` allowed for a secret one)."""
     hints = typing.get_type_hints(task_type)
     hidden = set(secret)
-    found = {}
+    found: dict[str, Schema] = {}
     for f in dataclasses.fields(task_type):
         schema = jsondata.json_schema(hints[f.name], {})
         found[f.name] = {"anyOf": [schema, NULL]} if f.name in hidden else schema
@@ -180,6 +184,6 @@ def pending_schemas(rulebook: Rulebook) -> list[Schema]:
         else:
             head, rule = {"seat": {"const": -1}, "prompt": {"const": "chance decides"}}, ""
         branches.append(_closed({**head, "kind": {"const": task_kind(t)}, "rule": {"const": rule}, "data": data}))
-    over = {"seat": NULL, "kind": {"const": "over"}, "prompt": {"const": "the game is over"}, "rule": {"const": ""}}
+    over: dict[str, Schema] = {"seat": NULL, "kind": {"const": "over"}, "prompt": {"const": "the game is over"}, "rule": {"const": ""}}
     branches.append(_closed({**over, "data": _closed({})}))
     return branches

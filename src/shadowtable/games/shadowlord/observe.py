@@ -25,10 +25,14 @@ from shadowtable.core.kernel import Kernel, Rulebook
 from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import BLACK, Duel, State, state_from_json
-from shadowtable.games.shadowlord.view import Battle, LordObservation, LordPrivate
+from shadowtable.games.shadowlord.view import Battle, Counts, LordObservation, LordPrivate
 
 NV = CARD_VALUES
 HIDDEN_VOTE = -2
+JsonObject = dict[str, Any]
+"""A JSON object: an observation, a part of one, or a part of the state's JSON."""
+KnownDuel = tuple[JsonObject, tuple[Counts | None, ...]]
+"""A Duel's state JSON and the face-down cards this seat knows of it (``None`` per unknown side)."""
 
 PUBLIC_LISTS = (
     "owner",
@@ -116,7 +120,7 @@ def portrait_seat(ctx: Context, s: State, f: int) -> int:
     return ctx.seat_of(owner) if 0 <= owner < BLACK else -1
 
 
-def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | None) -> dict[str, Any]:
+def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | None) -> JsonObject:
     """The observation of ``seat`` (``None``: a spectator), in the envelope's layout."""
     return {
         "seat": seat,
@@ -128,11 +132,11 @@ def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | 
     }
 
 
-def _public(s: State, seat: int | None) -> dict[str, Any]:
+def _public(s: State, seat: int | None) -> JsonObject:
     """What every seat sees (the reader's own cast votes aside)."""
     nf = len(s.owner)
     hand, pcards = s.hand, s.pcards
-    public: dict[str, Any] = {name: list(getattr(s, state_name(name))) for name in PUBLIC_LISTS}
+    public: JsonObject = {name: list(getattr(s, state_name(name))) for name in PUBLIC_LISTS}
     public.update({name: getattr(s, state_name(name)) for name in PUBLIC_SCALARS})
     public["deck_count"] = sum(s.deck)
     public["discard_count"] = sum(s.discard)
@@ -146,11 +150,11 @@ def _public(s: State, seat: int | None) -> dict[str, Any]:
     return public
 
 
-def _private(ctx: Context, s: State, seat: int | None) -> dict[str, Any]:
+def _private(ctx: Context, s: State, seat: int | None) -> JsonObject:
     """The seat's Attack Hand, the cards under its portraits and its face-down Duel cards."""
     nf = len(s.owner)
     hand, pcards = s.hand, s.pcards
-    private: dict[str, Any] = {"hand": None, "portraits": {}, "commit": [None, None], "ready_commit": []}
+    private: JsonObject = {"hand": None, "portraits": {}, "commit": [None, None], "ready_commit": []}
     if seat is not None:
         private["hand"] = hand[seat * NV : seat * NV + NV]
         private["portraits"] = {
@@ -174,23 +178,23 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _named(data: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+def _named(data: JsonObject, fields: tuple[str, ...]) -> JsonObject:
     """The observation fields ``fields`` of a part of the state's JSON (copied)."""
     return {name: _plain(data[state_name(name)]) for name in fields}
 
 
-def _vote_view(vote: dict[str, Any], seat: int | None, fields: tuple[str, ...] = VOTE_FIELDS) -> dict[str, Any]:
+def _vote_view(vote: JsonObject, seat: int | None, fields: tuple[str, ...] = VOTE_FIELDS) -> JsonObject:
     """The named fields of a vote, and its cast votes with every one but ``seat``'s hidden."""
     view = _named(vote, fields)
     view["votes"] = [v if v == -1 or k == seat else HIDDEN_VOTE for k, v in enumerate(vote["votes"])]
     return view
 
 
-def _duel_result_view(result: dict[str, Any] | None) -> dict[str, Any] | None:
+def _duel_result_view(result: JsonObject | None) -> JsonObject | None:
     return None if result is None else _named(result, DUEL_RESULT_FIELDS)
 
 
-def _battle_view(battle: dict[str, Any]) -> dict[str, Any]:
+def _battle_view(battle: JsonObject) -> JsonObject:
     view = _named(battle, BATTLE_FIELDS)
     view["last"] = _duel_result_view(battle["last"])
     view["duel"] = None if battle["duel"] is None else _named(battle["duel"], DUEL_FIELDS)
@@ -198,7 +202,7 @@ def _battle_view(battle: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def _own_commits(ctx: Context, s: State, duel: Duel, seat: int | None) -> list[Any]:
+def _own_commits(ctx: Context, s: State, duel: Duel, seat: int | None) -> list[list[int] | None]:
     """The face-down cards of a Duel that ``seat`` committed (``None`` for the other side)."""
     return [
         duel.committed[side][:] if seat is not None and portrait_seat(ctx, s, duel.figures[side]) == seat else None
@@ -221,7 +225,7 @@ def outcome_text(ctx: Context, s: State) -> str | None:
     return texts.get(s.end, s.end)
 
 
-def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any] | LordObservation, rng: random.Random) -> State:
+def determinize(ctx: Context, rulebook: Rulebook, obs: JsonObject | LordObservation, rng: random.Random) -> State:
     """A full state consistent with ``obs`` (its JSON or typed view): unknown cards dealt at
     random into the hidden places."""
     view = obs if isinstance(obs, LordObservation) else LordObservation.from_json(obs)
@@ -231,10 +235,10 @@ def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any] | LordObse
         raise StateFormatError(f"not a shadowlord observation: {exc!r}") from exc
 
 
-def _state_data(ctx: Context, view: LordObservation, rng: random.Random) -> dict[str, Any]:
+def _state_data(ctx: Context, view: LordObservation, rng: random.Random) -> JsonObject:
     """The state's JSON: the public fields as they are, the unseen cards dealt."""
     public, private, seat = view.public, view.private, view.seat
-    data: dict[str, Any] = {state_name(name): list(getattr(public, name)) for name in PUBLIC_LISTS}
+    data: JsonObject = {state_name(name): list(getattr(public, name)) for name in PUBLIC_LISTS}
     data.update({state_name(name): getattr(public, name) for name in PUBLIC_SCALARS})
     battle = None if public.battle is None else _battle_state(public.battle)
     duels = _duels_with_commits(battle, private)
@@ -269,12 +273,12 @@ def _state_data(ctx: Context, view: LordObservation, rng: random.Random) -> dict
     return data
 
 
-def _state_json(part: Any) -> dict[str, Any]:
+def _state_json(part: object) -> JsonObject:
     """A typed part of the observation as the state's JSON of it (the state's key names)."""
     return {state_name(key): value for key, value in jsondata.write(part).items()}
 
 
-def _battle_state(battle: Battle) -> dict[str, Any]:
+def _battle_state(battle: Battle) -> JsonObject:
     """The Battle's state JSON, its Duels without their face-down cards (dealt later)."""
     return {
         "plan": jsondata.write(battle.plan),
@@ -286,18 +290,18 @@ def _battle_state(battle: Battle) -> dict[str, Any]:
     }
 
 
-def _duels_with_commits(battle: dict[str, Any] | None, private: LordPrivate) -> list[tuple[dict[str, Any], Any]]:
+def _duels_with_commits(battle: JsonObject | None, private: LordPrivate) -> list[KnownDuel]:
     """Each Duel's state JSON with the face-down cards this seat knows (``None`` per unknown side)."""
     if battle is None:
         return []
-    duels: list[tuple[dict[str, Any], Any]] = []
+    duels: list[KnownDuel] = []
     if battle["duel"] is not None:
         duels.append((battle["duel"], private.commit))
     duels.extend(zip(battle["ready"], private.ready_commit, strict=True))
     return duels
 
 
-def _unseen(ctx: Context, view: LordObservation, duels: list[tuple[dict[str, Any], Any]]) -> list[int]:
+def _unseen(ctx: Context, view: LordObservation, duels: list[KnownDuel]) -> list[int]:
     """How many cards of each value this seat has not seen."""
     pool = list(ctx.content.card_counts)
     seen: list[tuple[int, ...]] = []
@@ -332,7 +336,7 @@ class _Dealer:
         return counts
 
 
-def _hidden_votes_consistent(vote: dict[str, Any]) -> list[int]:
+def _hidden_votes_consistent(vote: JsonObject) -> list[int]:
     """Other seats' hidden votes of a closed vote, filled in to agree with its result: one
     'yes' if it passed and the reader's own vote was not one, else 'no'."""
     votes = [0 if v == HIDDEN_VOTE else v for v in vote["votes"]]
