@@ -61,7 +61,7 @@ class ShadowPlanetGame(KernelGame[Context, State]):
     SPEC = GameSpec(
         id="shadow-planet",
         name="The Shadow Planet",
-        version="1.2.1",
+        version="1.2.2",
         min_players=3,
         max_players=5,
         num_distinct_actions=A.NUM_ACTIONS,
