@@ -204,7 +204,7 @@ def test_decompression_guardian_advances_the_countdown_others_move_it_back() -> 
     for objective, expected in ((4, A.ADVANCE), (1, A.MOVE_BACK), (0, A.MOVE_BACK)):
         objectives = list(obs["public"]["objectives"])
         objectives[seat] = objective
-        view_obs = {**decomp, "objectives": objectives}
+        view_obs = {**decomp, "public": {**obs["public"], "objectives": objectives}}
         bot = ShadowPlanetHeuristicBot()
         assert bot.choose(game, seat, view_obs, [A.ADVANCE, A.MOVE_BACK], random.Random(0)) == expected
 
@@ -220,7 +220,8 @@ def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
     sheets[seat * 5 : seat * 5 + 5] = obs["public"]["sheets"][seat * 5 : seat * 5 + 5]
     sheets[rival * 5 + target_colour] = 1  # ... but the rival is
     bot = ShadowPlanetHeuristicBot()
-    seat_obs = {**obs, "pending": pending("choose_marker_seat", seat, count=1), "sheets": sheets}
+    public = {**obs["public"], "sheets": sheets}
+    seat_obs = {**obs, "pending": pending("choose_marker_seat", seat, count=1), "public": public}
     others = [A.SEAT + x for x in range(4) if x != seat]
     assert bot.choose(game, seat, seat_obs, others, random.Random(0)) == A.SEAT + rival
     colour_obs = {**seat_obs, "pending": pending("choose_marker_colour", seat, target=rival, count=1)}
