@@ -169,7 +169,7 @@ def test_guardian_sabotages_repair_with_an_attack_card() -> None:
 
 def with_threat(item: Found, threat: int) -> Found:
     game, state, seat, obs = item
-    return game, state, seat, {**obs, "threat": threat}
+    return game, state, seat, {**obs, "public": {**obs["public"], "threat": threat}}
 
 
 def test_guardian_turns_to_get_cards_when_the_threat_is_high() -> None:
