@@ -8,6 +8,8 @@ left out when written).  :func:`read` checks every value against the field types
 :class:`StateFormatError` for anything else, so a typed view is never built from bad data;
 :func:`trusted_reader` builds the same values from data known to fit (the game's own output)
 without those checks.
+:func:`json_schema` writes the JSON Schema of the same values (a field with
+``metadata={"secret": True}`` holds nothing in a spectator's variant).
 """
 
 from __future__ import annotations
@@ -409,3 +411,104 @@ def _kind(hint: Any) -> str:
     if origin is tuple or hasattr(hint, "_fields"):
         return "array"
     return "object"
+
+
+# -- JSON Schema from the types ----------------------------------------------------------------------
+Schema = dict[str, object]
+"""A JSON Schema (draft 2020-12) as plain JSON."""
+NULL: Schema = {"type": "null"}
+
+
+def json_schema(hint: object, defs: dict[str, Schema], *, spectator: bool = False) -> Schema:
+    """The JSON Schema of the values :func:`reader` accepts for ``hint``: every object closed
+    (``additionalProperties: false``), a dataclass or named tuple once in ``defs`` (under its
+    class name) and referred to by ``$ref``.  With ``spectator``, a dataclass field marked
+    ``metadata={"secret": True}`` holds nothing (:func:`hidden_schema`)."""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return {}
+    simple = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}
+    if hint in simple:
+        return {"type": simple[hint]}
+    if origin is typing.Literal:
+        return {"enum": list(typing.get_args(hint))}
+    if origin in (typing.Union, types.UnionType):
+        options = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        return {"anyOf": [json_schema(options[0], defs, spectator=spectator), NULL]}
+    if origin is tuple:
+        return _tuple_schema(typing.get_args(hint), defs, spectator)
+    if origin in (dict, Mapping):
+        values = json_schema(typing.get_args(hint)[1], defs, spectator=spectator)
+        return {"type": "object", "patternProperties": {"^.+$": values}, "additionalProperties": False}
+    if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or hasattr(hint, "_fields")):
+        return _record_ref(hint, defs, spectator)
+    raise TypeError(f"no JSON Schema for {hint!r}")
+
+
+def hidden_schema(hint: object) -> Schema:
+    """The schema of a secret part of type ``hint`` as a spectator gets it: ``null`` where it
+    may be, arrays and mappings empty (or holding only hidden items), records field by field."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType) and type(None) in typing.get_args(hint):
+        return NULL
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = hidden_schema(args[0])
+            return {"type": "array", "maxItems": 0} if item is _NOTHING else {"type": "array", "items": item}
+        return {"type": "array", "prefixItems": [hidden_schema(arg) for arg in args], "items": False}
+    if origin in (dict, Mapping):
+        return {"type": "object", "additionalProperties": False}
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _closed({key: hidden_schema(h) for key, h in field_types(hint).items()}, _optional_keys(hint))
+    return _NOTHING
+
+
+_NOTHING: Schema = {"not": {}}
+"""A schema no value matches: a hidden value that cannot be ``null``."""
+
+
+def _tuple_schema(args: tuple[object, ...], defs: dict[str, Schema], spectator: bool) -> Schema:
+    if len(args) == 2 and args[1] is Ellipsis:
+        return {"type": "array", "items": json_schema(args[0], defs, spectator=spectator)}
+    items = [json_schema(arg, defs, spectator=spectator) for arg in args]
+    return {"type": "array", "prefixItems": items, "items": False, "minItems": len(items)}
+
+
+def _optional_keys(cls: type) -> set[str]:
+    return {json_name(f) for f in dataclasses.fields(cls) if f.metadata.get("optional")}
+
+
+def _closed(properties: dict[str, Schema], optional: set[str]) -> Schema:
+    """A closed object: exactly these properties, all required but ``optional``."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [key for key in properties if key not in optional],
+        "additionalProperties": False,
+    }
+
+
+def _record_ref(cls: type, defs: dict[str, Schema], spectator: bool) -> Schema:
+    """A ``$ref`` to the schema of dataclass or named tuple ``cls`` in ``defs`` (written once)."""
+    if cls.__name__ not in defs:
+        defs[cls.__name__] = {}  # a recursive type refers to itself through this
+        types_by_key = field_types(cls)
+        if not dataclasses.is_dataclass(cls):
+            defs[cls.__name__] = _tuple_schema(tuple(types_by_key.values()), defs, spectator)
+        else:
+            secret = {json_name(f) for f in dataclasses.fields(cls) if f.metadata.get("secret")}
+            optional = _optional_keys(cls)
+            properties = {
+                key: hidden_schema(hint)
+                if spectator and key in secret
+                else json_schema(_without_none(hint) if key in optional else hint, defs, spectator=spectator)
+                for key, hint in types_by_key.items()
+            }
+            defs[cls.__name__] = _closed(properties, optional)
+    return {"$ref": f"#/$defs/{cls.__name__}"}
+
+
+def _without_none(hint: object) -> object:
+    """``X`` of ``X | None`` (an optional field is absent rather than ``null``)."""
+    return next(arg for arg in typing.get_args(hint) if arg is not type(None))

@@ -72,7 +72,7 @@ def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
 def vote_words(ctx: Context, vote: dict[str, Any], cur: int, loc: list[int]) -> str:
     """The vote in progress: what is voted on (worded as its event is), who votes, the votes
     cast so far (public ones)."""
-    motion = motion_text(ctx.content, cur, loc, vote["kind"], vote["a"], vote["b"])
+    motion = motion_text(ctx.content, cur, loc, vote["kind"], vote["subject"], vote["origin"])
     cast = ", ".join(
         f"seat {k}: {'yes' if v == 1 else 'no' if v == 0 else 'voted'}"
         for k, v in enumerate(vote.get("votes", []))
@@ -86,9 +86,9 @@ def vote_words(ctx: Context, vote: dict[str, Any], cur: int, loc: list[int]) -> 
 def last_vote_words(ctx: Context, vote: dict[str, Any], seat: int | None) -> str:
     """The last closed vote: its motion (worded as when it was put), its result, and the
     reader's own vote when he cast one."""
-    loc = [-1] * (vote["a"] + 1)
-    loc[vote["a"]] = vote["at"]
-    motion = motion_text(ctx.content, vote["cur"], loc, vote["kind"], vote["a"], vote["b"])
+    loc = [-1] * (vote["subject"] + 1)
+    loc[vote["subject"]] = vote["subject_location"]
+    motion = motion_text(ctx.content, vote["caller"], loc, vote["kind"], vote["subject"], vote["origin"])
     mine = vote["votes"][seat] if seat is not None and 0 <= seat < len(vote["votes"]) else -1
     own = f" You voted {'yes' if mine == 1 else 'no'}." if mine in (0, 1) else ""
     return f"Last Vote: {motion}: {'passed' if vote['passed'] else 'failed'}.{own}"
@@ -100,11 +100,11 @@ def offer_words(ctx: Context, offer: dict[str, Any]) -> str:
     vals = c.card_values
     items = [f"gives Power Card {vals[v]}" for v, n in enumerate(offer["give"]) for _ in range(n)]
     items += [f"asks for Power Card {vals[v]}" for v, n in enumerate(offer["want"]) for _ in range(n)]
-    items += [f"trades {c.fig_name[f]}" for f in offer["chars"]]
+    items += [f"trades {c.fig_name[f]}" for f in offer["characters"]]
     items += [f"releases {c.fig_name[f]}" for f in offer["release"]]
     items += [f"a Space Ship from {c.fig_name[f]}" for f in offer["ships"]]
-    items += ["gives permission to pass"] * bool(offer["perm_give"])
-    items += ["asks permission to pass"] * bool(offer["perm_want"])
+    items += ["gives permission to pass"] * bool(offer["permission_give"])
+    items += ["asks permission to pass"] * bool(offer["permission_want"])
     items += [f"a Truce in {c.galaxy_name(g)}" for g in offer["truce"]]
     terms = "; ".join(items) or "nothing yet"
     return f"Offer from seat {offer['from']} to seat {offer['to']}: {terms}"
@@ -136,8 +136,8 @@ def _cell_lines(ctx: Context, p: JSONObject, g: int, width: int) -> list[str]:
         for f in range(len(p["owner"]))
         if p["loc"][f] == g and p["status"][f] == 1
     ]
-    if p["loose_n"][g]:
-        figs.append(f"+{p['loose_n'][g]}{COLOUR_CODE[p['loose_col'][g]]}")
+    if p["loose_count"][g]:
+        figs.append(f"+{p['loose_count'][g]}{COLOUR_CODE[p['loose_colour'][g]]}")
     row = ""
     for code in figs:
         if len(row) + len(code) + 1 > width:
@@ -167,7 +167,7 @@ def _grid(ctx: Context, cells: list[list[str]], width: int) -> list[str]:
 def _table_lines(ctx: Context, p: JSONObject) -> list[str]:
     """Whose turn it is, the timer and the decks, the Attack Hands' sizes and the captives."""
     c = ctx.content
-    colour = c.colours[p["cur"]] if 0 <= p["cur"] < 4 else "-"
+    colour = c.colours[p["current_colour"]] if 0 <= p["current_colour"] < 4 else "-"
     out = [
         f"turn {p['turn'] + 1}, {colour} to play; timer {p['timer'] if p['timer'] >= 0 else 'removed'}; "
         f"deck {p['deck_count']}, discard {p['discard_count']}",
@@ -197,7 +197,7 @@ def _news_lines(ctx: Context, obs: JSONObject) -> list[str]:
     p = obs["public"]
     out: list[str] = []
     if p.get("vote"):
-        out.append(vote_words(ctx, p["vote"], p["cur"], p["loc"]))
+        out.append(vote_words(ctx, p["vote"], p["current_colour"], p["loc"]))
     if p.get("last_vote"):
         out.append(last_vote_words(ctx, p["last_vote"], obs.get("seat")))
     if p.get("offer"):
