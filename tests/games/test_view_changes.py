@@ -6,9 +6,9 @@ from dataclasses import replace
 from typing import Any
 
 from shadowtable.core.game import Game
-from shadowtable.core.manifest import typed_view
 from shadowtable.core.registry import make
 from shadowtable.core.table import Table
+from shadowtable.core.views import typed_view
 from shadowtable.games.shadow_planet.changes import view_changes as planet_changes
 from shadowtable.games.shadow_planet.view import PlanetObservation
 from shadowtable.games.shadowlord.changes import view_changes as lord_changes
@@ -69,13 +69,16 @@ def test_a_threat_change_reads_as_before_and_after_and_marks_its_gauge() -> None
 def test_a_moved_character_and_markers_gained_are_named() -> None:
     game, view = _planet()
     public = view.public
-    moved_to = (public.char_loc[0] + 1) % 4
+    moved_to = (public.character_location[0] + 1) % 4
     sheets = list(public.sheets)
     sheets[1 * 5 + 2] += 2
-    after = replace(view, public=replace(public, char_loc=(moved_to, *public.char_loc[1:]), sheets=tuple(sheets)))
+    after = replace(
+        view,
+        public=replace(public, character_location=(moved_to, *public.character_location[1:]), sheets=tuple(sheets)),
+    )
     texts = _texts(planet_changes(game, view, after, NAMES))
     locations = ["Melita", "E/Rico", "Hill", "Caves"]
-    assert f"Jenna Scott: {locations[public.char_loc[0]]} -> {locations[moved_to]}" in texts
+    assert f"Jenna Scott: {locations[public.character_location[0]]} -> {locations[moved_to]}" in texts
     assert "Bob gains 2 red Markers" in texts
 
 

@@ -15,9 +15,9 @@ import pytest
 
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.game import Game
-from shadowtable.core.manifest import typed_view
 from shadowtable.core.registry import make
 from shadowtable.core.table import Table, Told
+from shadowtable.core.views import typed_view
 from shadowtable.web.render import SeatMessage, log_entries, summary, view_changes, view_fragments
 
 CONFIGS = [("shadow-planet", 3), ("shadowlord", 3)]

@@ -13,8 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.table import Choice, SeatView
+from shadowtable.core.views import typed_view
 from shadowtable.tutorial.lesson import lessons
 
 SINCE_LIMIT = 12
@@ -122,10 +124,15 @@ class Coach:
         return self._effect(text, rule)
 
     def role_in(self, observation: Observation) -> str:
-        """The role of this seat's own Objective, where ``observation`` shows one."""
-        objectives = observation.get("objectives")
+        """The role of this seat's own Objective, where ``observation`` shows one (read through
+        the game's typed view: only The Shadow Planet's has Objectives)."""
+        try:
+            public = typed_view(self.game, observation).public
+        except (ShadowTableError, KeyError, TypeError, ValueError):
+            return ""
+        objectives = getattr(public, "objectives", None)
         printed = self.reference.get("objectives") or []
-        if not isinstance(objectives, list) or not 0 <= self.seat < len(objectives):
+        if not isinstance(objectives, tuple) or not 0 <= self.seat < len(objectives):
             return ""
         own = objectives[self.seat]
         return str(printed[own]["role"]) if isinstance(own, int) and 0 <= own < len(printed) else ""

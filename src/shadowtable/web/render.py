@@ -17,10 +17,11 @@ from shadowtable.core.changes import Change
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
 from shadowtable.core.game import Observation as ObservationJson
-from shadowtable.core.manifest import load, manifest_of, typed_view
+from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
+from shadowtable.core.views import typed_view
 from shadowtable.tutorial.coach import Coach
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render

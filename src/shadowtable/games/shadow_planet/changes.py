@@ -31,7 +31,7 @@ def _pieces(game: Game[Any], old: PlanetPublic, new: PlanetPublic) -> list[Chang
     c = printed(game)
     characters = [ch["name"] for ch in game.words.reference()["characters"]]
     changes = []
-    for index, (was, now) in enumerate(zip(old.char_loc, new.char_loc, strict=True)):
+    for index, (was, now) in enumerate(zip(old.character_location, new.character_location, strict=True)):
         if was != now and now >= 0:
             where = f"{_place(c.location_names, was)} -> {c.location_names[now]}"
             changes.append(Change(f"{characters[index]}: {where}", (f'[data-character="{index}"]',)))

@@ -60,7 +60,7 @@ def _duel(game: Game[Any], old: LordPublic, new: LordPublic) -> list[Change]:
     if last is None or last == old.last_duel:
         return []
     figures = [f["name"] for f in game.words.reference()["figures"]]
-    sides = [f"{figures[f]} {total}" for f, total in zip(last.figs, last.totals, strict=True)]
+    sides = [f"{figures[f]} {total}" for f, total in zip(last.figures, last.totals, strict=True)]
     return [Change(f"Duel: {' vs '.join(sides)}: {figures[last.winner]} wins")]
 
 
