@@ -88,10 +88,10 @@ def test_the_summary_holds_only_what_the_seat_was_told_and_sees(title: str, play
                 continue
             assert read is not None
             told = {event["text"] for event in table.channels[seat].since(0)}
-            assert set(read["told"]) <= told
+            assert set(read.told) <= told
             before, now = message["since"]["obs"], message["obs"]
             expected = [change.text for change in view_changes(table.game, before, now, NAMES)]
-            assert [change["text"] for change in read["changes"]] == expected
+            assert [change.text for change in read.changes] == expected
             shown += len(expected)
     assert shown > 0, "no change was ever summarised"
 
@@ -101,10 +101,10 @@ def test_the_summary_fragment_names_changes_and_marks_the_board(title: str, play
     for table in _played(title, players, seed=8):
         message = _message(table, 0)
         found = summary(table.game, SeatMessage.from_json(message))
-        if found and found["marks"]:
+        if found and found.marks:
             html = view_fragments(table.game, message, {"status": "playing", "seats": []})["summary"]
             assert "Since your last decision" in html and 'data-marks="' in html
-            assert all(change["text"].replace(">", "&gt;") in html for change in found["changes"])
+            assert all(change.text.replace(">", "&gt;") in html for change in found.changes)
             return
     pytest.fail("no summary marked a board element")
 
@@ -113,7 +113,7 @@ def test_a_threat_change_reads_in_the_summary() -> None:
     for table in _played("shadow-planet", 3, seed=3):
         message = _message(table, 1)
         found = summary(table.game, SeatMessage.from_json(message))
-        threat = [c["text"] for c in found["changes"]] if found else []
+        threat = [change.text for change in found.changes] if found else []
         moved = [text for text in threat if text.startswith("Threat ")]
         if moved:
             assert re.fullmatch(r"Threat \d+ -> \d+", moved[0])

@@ -21,7 +21,7 @@ from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
-from shadowtable.core.views import typed_view
+from shadowtable.core.views import TypedObservation, typed_view
 from shadowtable.tutorial.coach import Coach
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
@@ -79,7 +79,7 @@ class Since:
     events: tuple[Told, ...]
 
     @classmethod
-    def from_json(cls, since: Any) -> Since | None:
+    def from_json(cls, since: object) -> Since | None:
         if not isinstance(since, dict) or not isinstance(since.get("obs"), dict):
             return None
         return cls(since["obs"], tuple(_told(event) for event in since.get("events") or []))
@@ -276,7 +276,7 @@ def rule_help(game: Game[Any], message: SeatMessage) -> dict[str, str] | None:
 SUMMARY_TOLD = 6
 """At most this many told lines in the summary (the log holds them all)."""
 
-ViewChanges = Callable[[Game[Any], Any, Any, Sequence[str]], list[Change]]
+ViewChanges = Callable[[Game[Any], TypedObservation, TypedObservation, Sequence[str]], list[Change]]
 
 
 @cache
@@ -317,20 +317,30 @@ def seat_name_list(game: Game[Any], message: SeatMessage) -> list[str]:
     return [message.names.get(seat, f"seat {seat}") for seat in range(game.players)]
 
 
-def summary(game: Game[Any], message: SeatMessage) -> dict[str, Any] | None:
-    """ "Since your last decision": what changed on the seat's board and the latest lines it was
-    told, from its own view then and now (``None`` before its first decision)."""
+@dataclass(frozen=True)
+class SeatSummary:
+    """ "Since your last decision": the changes between the seat's two views, the latest lines it
+    was told (``earlier``: how many more the log holds)."""
+
+    changes: tuple[Change, ...]
+    told: tuple[str, ...]
+    earlier: int
+
+    @property
+    def marks(self) -> str:
+        """The board elements the changes name, as CSS selectors joined by ``|``."""
+        return "|".join(mark for change in self.changes for mark in change.marks)
+
+
+def summary(game: Game[Any], message: SeatMessage) -> SeatSummary | None:
+    """What changed on the seat's board since its last decision and the latest lines it was told,
+    from its own view then and now (``None`` before its first decision)."""
     since = message.since
     if since is None:
         return None
     changes = view_changes(game, since.obs, message.obs, seat_name_list(game, message))
     told = without_repeats([event.text for event in since.events])
-    return {
-        "changes": [{"text": c.text, "marks": "|".join(c.marks)} for c in changes],
-        "told": told[-SUMMARY_TOLD:],
-        "earlier": max(0, len(told) - SUMMARY_TOLD),
-        "marks": "|".join(mark for c in changes for mark in c.marks),
-    }
+    return SeatSummary(tuple(changes), tuple(told[-SUMMARY_TOLD:]), max(0, len(told) - SUMMARY_TOLD))
 
 
 def view_fragments(game: Game[Any], message: dict[str, Any], table: dict[str, Any]) -> dict[str, str]:
