@@ -92,9 +92,18 @@ def test_shadowlord_turn_timer_figure_and_seat_out() -> None:
     loc[figure] = elsewhere
     out = list(public.seat_out)
     out[2] = 1
+    ships = list(public.ships)
+    ships[figure] += 2
     after = replace(
         view,
-        public=replace(public, turn=public.turn + 1, timer=public.timer - 1, loc=tuple(loc), seat_out=tuple(out)),
+        public=replace(
+            public,
+            turn=public.turn + 1,
+            timer=public.timer - 1,
+            loc=tuple(loc),
+            seat_out=tuple(out),
+            ships=tuple(ships),
+        ),
     )
     changes = lord_changes(game, view, after, NAMES)
     texts = _texts(changes)
@@ -103,5 +112,6 @@ def test_shadowlord_turn_timer_figure_and_seat_out() -> None:
     assert f"Power Stone Timer {public.timer} -> {public.timer - 1}" in texts
     assert f"{name}: {galaxies[public.loc[figure]]} -> {galaxies[elsewhere]}" in texts
     assert "Cy is out of the game" in texts
+    assert f"{name}: Space Ships {public.ships[figure]} -> {public.ships[figure] + 2}" in texts
     moved = next(change for change in changes if change.text.startswith(name))
     assert moved.marks == (f'[data-galaxy="{galaxies[elsewhere]}"]',)

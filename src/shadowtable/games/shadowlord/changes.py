@@ -24,11 +24,11 @@ VOTE_WORDS = {
 def view_changes(
     game: Game[Any], before: LordObservation, after: LordObservation, names: Sequence[str]
 ) -> list[Change]:
-    """Turn, Power Stone Timer, figures moved, captured or changing sides, players out, the
-    Duels fought, the Votes closed and the offers made."""
+    """Turn, Power Stone Timer, figures moved, captured or changing sides, the Space Ships they
+    carry, players out, the Duels fought, the Votes closed and the offers made."""
     old, new = before.public, after.public
     changes = moved(old.turn, new.turn, "Turn") + moved(old.timer, new.timer, "Power Stone Timer", ".sl-timer")
-    changes += _figures(game, old, new)
+    changes += _figures(game, old, new) + _ships(game, old, new)
     for seat, (was, now) in enumerate(zip(old.seat_out, new.seat_out, strict=True)):
         if now and not was:
             changes.append(Change(f"{seat_word(names, seat)} is out of the game"))
@@ -52,6 +52,19 @@ def _figures(game: Game[Any], old: LordPublic, new: LordPublic) -> list[Change]:
         owner = new.owner[index]
         if old.owner[index] != owner and old.owner[index] >= 0 and 0 <= owner < len(colours):
             changes.append(Change(f"{name} now belongs to {colours[owner]}"))
+    return changes
+
+
+def _ships(game: Game[Any], old: LordPublic, new: LordPublic) -> list[Change]:
+    """Space Ships carried by a figure on the board that changed in number."""
+    figures = [f["name"] for f in game.words.reference()["figures"]]
+    galaxies = [g["name"] for g in game.words.reference()["galaxies"]]
+    changes = []
+    for index, name in enumerate(figures[: len(new.ships)]):
+        where = new.loc[index]
+        if old.ships[index] != new.ships[index] and 0 <= where < len(galaxies):
+            mark = f'[data-galaxy="{galaxies[where]}"]'
+            changes += moved(old.ships[index], new.ships[index], f"{name}: Space Ships", mark)
     return changes
 
 
