@@ -8,7 +8,6 @@ import random
 import pytest
 
 from shadowtable.bots.registry import make_bot
-from shadowtable.core.views import typed_view
 from shadowtable.games.shadow_planet.tutorial import message_advice
 from shadowtable.tutorial import NEWCOMER_SEAT, Tutorial, deal_for, deals
 from tutorial.secrets_of import leaks, secrets, told_lines
@@ -120,8 +119,7 @@ def test_each_message_discard_says_what_it_does_for_the_newcomers_own_objective(
         coaching = tutorial.coaching()
     view = tutorial.view()
     printed = tutorial.table.game.words.reference()
-    own = typed_view(tutorial.table.game, view.observation).public.objectives[NEWCOMER_SEAT]
-    role = printed["objectives"][own]["role"]
+    role = printed["objectives"][view.observation["public"]["objectives"][NEWCOMER_SEAT]]["role"]
     for choice in coaching.choices:
         card = printed["cards"][int(choice.text.rpartition("#")[2])]
         assert f"a{'n' if card['type'] == 'attack' else ''} {card['type'].title()} card: if revealed" in choice.effect

@@ -13,10 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.table import Choice, SeatView
-from shadowtable.core.views import typed_view
 from shadowtable.tutorial.lesson import lessons
 
 SINCE_LIMIT = 12
@@ -114,28 +112,14 @@ class Coach:
         self.lesson = lessons()[game.spec.id]
 
     def own_role(self, view: SeatView) -> str:
-        """The role of the newcomer's own Objective, where its view shows one (The Shadow Planet)."""
-        return self.role_in(view.observation)
+        """The role of the newcomer's own Objective, where the title gives one."""
+        return self.lesson.role_of(self.game, view.observation, self.seat)
 
     def choice_effect(self, observation: Observation, text: str, rule: str) -> str:
         """What a choice worded ``text`` would do under ``rule``, from the printed material (and,
         for a Message card, the side it helps, from the reader's own Objective in ``observation``)."""
-        self._role = self.role_in(observation)
+        self._role = self.lesson.role_of(self.game, observation, self.seat)
         return self._effect(text, rule)
-
-    def role_in(self, observation: Observation) -> str:
-        """The role of this seat's own Objective, where ``observation`` shows one (read through
-        the game's typed view: only The Shadow Planet's has Objectives)."""
-        try:
-            public = typed_view(self.game, observation).public
-        except (ShadowTableError, KeyError, TypeError, ValueError):
-            return ""
-        objectives = getattr(public, "objectives", None)
-        printed = self.reference.get("objectives") or []
-        if not isinstance(objectives, tuple) or not 0 <= self.seat < len(objectives):
-            return ""
-        own = objectives[self.seat]
-        return str(printed[own]["role"]) if isinstance(own, int) and 0 <= own < len(printed) else ""
 
     def chose(self, action: int) -> None:
         """The newcomer took ``action`` (one of the choices last explained)."""

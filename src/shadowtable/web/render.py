@@ -23,6 +23,7 @@ from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
 from shadowtable.core.views import TypedObservation, typed_view
 from shadowtable.tutorial.coach import Coach
+from shadowtable.tutorial.lesson import lessons
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
@@ -257,8 +258,8 @@ def action_groups(message: SeatMessage, game: Game[Any] | None = None) -> list[d
 def _effects(game: Game[Any] | None, message: SeatMessage) -> Callable[[str], str]:
     """What a choice's words would do, read from the printed material as the coach reads them."""
     seat = message.obs.get("seat")
-    if game is None or not message.groups or not isinstance(seat, int):
-        return lambda _text: ""
+    if game is None or not message.groups or not isinstance(seat, int) or game.spec.id not in lessons():
+        return lambda _text: ""  # a title without a lesson has no coach to read its choices
     coach = Coach(game, seat, seat_name_list(game, message))
     rule = message.decision.rule if message.decision is not None else ""
     return lambda text: coach.choice_effect(message.obs, text, rule)
