@@ -34,12 +34,12 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "43549116da4f1fadba4813760967c7873cc7c815e1c2f8c7c6a4d2a5d93d2789",
-    ("shadow-planet", 4, 12, 160): "7bc18d2c99f8890ec2bffa8e27bed0abbd4bcf2d23eadbebc3738b37459f2c22",
-    ("shadow-planet", 5, 13, 160): "955c244df546b888fd137ad5a575fad89488b2e538ea9674b572a1f779b404ac",
-    ("shadowlord", 2, 21, 160): "a078cffd77404ecd1e6d0b47f3bfe87d9812d73ec0df12c86ecb573a9aaae52c",
-    ("shadowlord", 3, 22, 160): "3f0b4488279998957f553e7fc58bba2bb71cbb83ea9306a8c32adc120eab3f92",
-    ("shadowlord", 4, 23, 160): "474353246a543789a7313faffef548f7987370af54e56a99a6951fe607ce598d",
+    ("shadow-planet", 3, 11, 400): "6bdf602d5bad69718c3f660814561fca2c9b3a1fdff6534ef49c2a68e60cc109",
+    ("shadow-planet", 4, 12, 160): "6d328f14c7a7c6ac8eb490237cf6ad8a4e67a164837954bce318e8b84d7a73c9",
+    ("shadow-planet", 5, 13, 160): "46cc41bb041ad5705e6a6c591512d260d124fd2136444da04b4bddc4f4a9e0bf",
+    ("shadowlord", 2, 21, 160): "7422370c7035ba113628f8c93693383d264e9b3264be379433152c4b9c69261e",
+    ("shadowlord", 3, 22, 160): "d4a1c371b03f8e6e443489e4feb336fbdcf0d0fb0821c64ab675205d5fbda3c8",
+    ("shadowlord", 4, 23, 160): "9509c4a337d0ed30b2c1e5033327abe425f48b8fef18b1112dd3ac2880da9a63",
 }
 
 

@@ -410,6 +410,8 @@ class Table:
         """Who took each action (:data:`CHANCE_SEAT`: chance)."""
         self.channels: dict[int | None, Channel] = {}
         """What each audience has been told; empty until :meth:`tell`."""
+        self.decided: dict[int, tuple[int, str]] = {}
+        """Per seat with a channel: the step of its last decision and its observation then (encoded)."""
 
     @classmethod
     def new(cls, game: Game[Any]) -> Table:
@@ -465,6 +467,7 @@ class Table:
         """Make ``steps`` (planned from this table's state, now stored) the table's own."""
         for step in steps:
             if self.channels:
+                self._note_decision(step.seat, len(self.actions), self.channels)
                 self._tell(step, len(self.actions), self.channels)
             self.seats.append(step.seat)
             self.actions.append(step.action)
@@ -491,6 +494,7 @@ class Table:
         state = self.state
         if self.channels:
             after, events = self.game.apply_recorded(state, action, checked=checked)
+            self._note_decision(seat, len(self.actions), self.channels)
             self._tell(Step(seat, action, state, after, events), len(self.actions), self.channels)
         elif checked:
             after = self.game.apply(state, action)
@@ -579,6 +583,7 @@ class Table:
             channel.last = encode(game.observe(state, audience))
         for index, (seat, action) in enumerate(zip(self.seats, self.actions, strict=True)):
             after, events = game.apply_recorded(state, action, checked=False)
+            self._note_decision(seat, index, new)
             self._tell(Step(seat, action, state, after, events), index, new)
             state = after
         self.channels.update(new)
@@ -592,6 +597,21 @@ class Table:
             if told or seen != channel.last:
                 channel.add(told, index)
                 channel.last = seen
+
+    def _note_decision(self, seat: int, index: int, channels: dict[int | None, Channel]) -> None:
+        """``seat`` decides at step ``index``: keep what it saw then (its channel's last view)."""
+        if seat >= 0 and seat in channels:
+            self.decided[seat] = (index, channels[seat].last)
+
+    def since_decision(self, seat: int) -> tuple[Observation, list[dict[str, Any]]] | None:
+        """What ``seat`` saw when it last decided and every event told to it since (its own
+        decision's first): ``None`` before its first decision or without its channel."""
+        found, channel = self.decided.get(seat), self.channels.get(seat)
+        if found is None or channel is None:
+            return None
+        index, seen = found
+        observation: Observation = json.loads(seen)
+        return observation, channel.since(channel.first_version_after(index - 1) - 1)
 
     def view(self, seat: int | None, since: int = 0) -> SeatView:
         """What ``seat`` (``None``: a spectator) sees now, with the events after version ``since``

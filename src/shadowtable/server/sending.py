@@ -58,6 +58,13 @@ def view(table: Table, seat: int | None, since: int) -> dict[str, Any]:
     )
 
 
+def _since_decision(table: Table, seat: int | None) -> str:
+    """The seat's observation when it last decided and the events it was told since, encoded
+    (``null`` for a spectator or before the seat's first decision): what the page summarises."""
+    found = None if seat is None else table.live.since_decision(seat)
+    return encode(None if found is None else {"obs": found[0], "events": found[1]})
+
+
 def over_text(table: Table) -> str:
     """The encoded ``over`` message (built once per finished table)."""
     cache = table.play.views
@@ -99,6 +106,7 @@ class Sender:
             "presence": shown,
         }
         if described is not None:
+            fields["since"] = _since_decision(table, seat)
             fields["html"] = self._fragments(table, (seat, after, shown, key[-1]), fields, described)
         text = joined(fields)
         cache.keep(cache.texts, key, text, cache.limit)

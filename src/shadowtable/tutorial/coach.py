@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shadowtable.core.game import Game
+from shadowtable.core.game import Game, Observation
 from shadowtable.core.table import Choice, SeatView
 from shadowtable.tutorial.lesson import lessons
 
@@ -114,6 +114,12 @@ class Coach:
     def own_role(self, view: SeatView) -> str:
         """The role of the newcomer's own Objective, where the title gives one."""
         return self.lesson.role_of(self.game, view.observation, self.seat)
+
+    def choice_effect(self, observation: Observation, text: str, rule: str) -> str:
+        """What a choice worded ``text`` would do under ``rule``, from the printed material (and,
+        for a Message card, the side it helps, from the reader's own Objective in ``observation``)."""
+        self._role = self.lesson.role_of(self.game, observation, self.seat)
+        return self._effect(text, rule)
 
     def chose(self, action: int) -> None:
         """The newcomer took ``action`` (one of the choices last explained)."""

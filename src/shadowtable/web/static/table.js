@@ -8,7 +8,7 @@ import { alertDecision, setupAlerts, showTurnIcon } from "./alerts.js";
 
 const body = document.body;
 const tableId = body.dataset.table;
-const FRAGMENTS = ["board", "panel", "goal", "status", "actions", "rule"];
+const FRAGMENTS = ["board", "panel", "goal", "status", "actions", "rule", "summary"];
 
 const state = {
   v: Number(body.dataset.v || 0),
@@ -21,6 +21,7 @@ const state = {
   clock: null, // {msLeft, running, at}
   presence: [],
   decisionShown: null, // the turn of the last decision of this seat the page announced
+  unread: 0, // chat lines come while the chat was not in view
 };
 
 function $(id) {
@@ -190,7 +191,9 @@ function restorePlace(place) {
 function typingElsewhere() {
   const active = document.activeElement;
   if (!active || active === body || $("frag-actions").contains(active)) return false;
-  return active.matches("input:not([type=button]):not([type=submit]), textarea, select, [contenteditable]");
+  return active.matches(
+    "input:not([type=button]):not([type=submit]):not([type=radio]), textarea, select, [contenteditable]",
+  );
 }
 
 function focusDecision() {
@@ -226,8 +229,10 @@ function onView(message) {
     const log = $("frag-log");
     if (html.log_mode === "replace") log.innerHTML = html.log;
     else log.insertAdjacentHTML("beforeend", html.log);
+    filterLog();
     log.scrollTop = log.scrollHeight;
   }
+  markChanges();
   const kind = $("frag-status").querySelector("[data-kind]")?.dataset.kind;
   if (kind && kind !== "open") body.dataset.status = kind === "over" ? "over" : "playing";
   if (message.clock) {
@@ -309,6 +314,71 @@ function chatLine(message) {
   const li = document.createElement("li");
   li.textContent = `${message.name}: ${message.text}`;
   $("chat-lines").append(li);
+  if (!chatInView()) state.unread += 1;
+  showUnread();
+}
+
+// The chat is in view when its tab is chosen and the page is visible; lines that come otherwise
+// are counted on the chat tab until it is.
+function chatInView() {
+  return !$("pane-chat").hidden && !document.hidden;
+}
+
+function showUnread() {
+  if (chatInView()) state.unread = 0;
+  const badge = $("chat-unread");
+  badge.textContent = state.unread ? `${state.unread} new` : "";
+  badge.hidden = !state.unread;
+}
+
+// The side tabs (log, chat, players): one pane shown at a time, arrow keys move between tabs.
+function chooseTab(tab, focus = false) {
+  for (const other of document.querySelectorAll("[role=tab]")) {
+    const chosen = other === tab;
+    other.setAttribute("aria-selected", String(chosen));
+    other.tabIndex = chosen ? 0 : -1;
+    $(other.getAttribute("aria-controls")).hidden = !chosen;
+  }
+  if (focus) tab.focus();
+  showUnread();
+}
+
+function setupTabs() {
+  const tabs = [...document.querySelectorAll("[role=tab]")];
+  for (const tab of tabs) {
+    tab.addEventListener("click", () => chooseTab(tab));
+    tab.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (!step) return;
+      event.preventDefault();
+      chooseTab(tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length], true);
+    });
+  }
+  document.addEventListener("visibilitychange", showUnread);
+}
+
+// The log's filter: every line, only the lines about this seat, or those holding a text.
+function filterLog() {
+  const show = document.querySelector("input[name=log-show]:checked")?.value || "all";
+  const find = ($("log-find")?.value || "").trim().toLowerCase();
+  for (const li of $("frag-log").children) {
+    const shown = (show === "all" || li.dataset.mine === "1") && (!find || li.textContent.toLowerCase().includes(find));
+    li.hidden = !shown;
+  }
+}
+
+// Board elements that changed since this seat's last decision, as the summary names them,
+// are highlighted (the animation is off where the reader asks for reduced motion).
+function markChanges() {
+  const list = document.querySelector("#frag-summary [data-marks]");
+  const marks = list ? list.dataset.marks.split("|").filter(Boolean) : [];
+  for (const mark of marks) {
+    try {
+      for (const el of document.querySelectorAll(`#frag-board ${mark}, #frag-panel ${mark}`)) el.classList.add("changed");
+    } catch {
+      // a selector this page cannot read: nothing to highlight
+    }
+  }
 }
 
 function newId() {
@@ -366,5 +436,11 @@ document.addEventListener("visibilitychange", () => {
   if (!document.hidden && !state.socket && !state.stopped) connect();
 });
 
+document.addEventListener("input", (event) => {
+  if (event.target.matches("input[name=log-show], #log-find")) filterLog();
+});
+
+setupTabs();
+markChanges();
 setupAlerts((text) => notice(text, "error"));
 connect();
