@@ -72,6 +72,16 @@ def replay_message(
     return message
 
 
+def final_results(game: Game[Any], rows: list[tuple[int, int]], index: ReplayIndex) -> list[dict[str, Any]]:
+    """Each seat's result of the finished game, as the game words it (seat, result, why)."""
+    base = len(rows) // index.every
+    state = index.checkpoints[base]
+    for _seat, action in rows[base * index.every :]:
+        state = game.apply(state, action)
+    public = index.channels[None].through(index.versions[None][len(rows)])
+    return [result.to_json() for result in game.words.results(state, public)]
+
+
 @dataclass
 class Finished:
     """One finished table: its description, game record and (once asked for) replay index."""
@@ -81,6 +91,7 @@ class Finished:
     info: dict[str, Any]
     record: dict[str, Any]
     index: asyncio.Future[ReplayIndex] | None = field(default=None, repr=False)
+    shown_results: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     async def replay_index(self) -> ReplayIndex:
         """The replay index, built once (in a thread) whoever asks first."""
@@ -89,8 +100,20 @@ class Finished:
         return await asyncio.shield(self.index)
 
     async def message(self, seat: int | None, step: int) -> dict[str, Any]:
+        """The replay message of ``seat`` at ``step``; at the last step, with every seat's result."""
         index = await self.replay_index()
-        return replay_message(self.game, self.rows, index, seat, step)
+        message = replay_message(self.game, self.rows, index, seat, step)
+        if step == len(self.rows):
+            message["results"] = await self.results()
+        return message
+
+    async def results(self) -> list[dict[str, Any]]:
+        """Each seat's name, result and why (worked out once)."""
+        if self.shown_results is None:
+            found = final_results(self.game, self.rows, await self.replay_index())
+            names = {s["seat"]: s["name"] for s in self.info["seats"]}
+            self.shown_results = [{**r, "name": names.get(r["seat"], f"seat {r['seat']}")} for r in found]
+        return self.shown_results
 
 
 class FinishedTables:

@@ -105,6 +105,8 @@ class TableTimers:
     skip_once: tuple[int, int] | None = None
     """A decision a bot makes once for a human whose clock ran out (``skip`` policy)."""
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    fast_forward: bool = False
+    """Bots move without the table's pace delay (a seated player asked) until a person decides."""
 
     def cancel(self, *, bot: bool = True) -> None:
         """Stop the clock, the away periods and (``bot``) the bot's move."""
@@ -241,6 +243,27 @@ def finished_record(table: Table) -> GameRecord:
         truncated=False,
         metadata={"table": table.id, **game.summary(state)},
     )
+
+
+def person_decides(table: Table) -> bool:
+    """Whether a seated person (not a bot, nor a bot playing for an away player) decides now."""
+    player = table.game.current_player(table.live.state)
+    if table.status != "playing" or player < 0:
+        return False
+    seat = table.seats[player]
+    return seat.kind != "bot" and not seat.zombie
+
+
+def seat_results(table: Table) -> list[dict[str, Any]]:
+    """Each seat's result of a finished table (empty while it runs): name, result and why, as
+    the game words them from its own outcome and the public log."""
+    game, live = table.game, table.live
+    if not game.is_terminal(live.state):
+        return []
+    live.tell(None)
+    public = live.channels[None]
+    results = game.words.results(live.state, public.through(public.v))
+    return [{**result.to_json(), "name": seat_name(result.seat, table.seats[result.seat])} for result in results]
 
 
 def acked_ids(
