@@ -232,4 +232,7 @@ def fast_forward(table: Table, connection: Connection) -> None:
     elif not table.timers.fast_forward:
         table.timers.fast_forward = True
         who = seat_name(seat, table.seats[seat])
-        tell_all(table.connections, {"t": "notice", "text": f"{who} fast-forwards: the bots move at once until a person decides"})
+        tell_all(
+            table.connections,
+            {"t": "notice", "text": f"{who} fast-forwards: the bots move at once until a person decides", "fast": True},
+        )

@@ -178,7 +178,10 @@ def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
         return {"kind": "you", "text": f"Your decision: {decision.prompt}"}
     who = names[deciding] if 0 <= deciding < len(names) else f"seat {deciding}"
     if message.out:
-        return {"kind": "out", "text": f"You are out of the game; {who} (seat {deciding}) decides now: {decision.prompt}"}
+        return {
+            "kind": "out",
+            "text": f"You are out of the game; {who} (seat {deciding}) decides now: {decision.prompt}",
+        }
     return {"kind": "wait", "text": f"Waiting for {who} (seat {deciding}): {decision.prompt}", "seat": deciding}
 
 

@@ -57,7 +57,9 @@ def seat_result(ctx: Context, s: State, seat: int, left: Mapping[int, str]) -> S
     end = ALL_LOSE_WHY.get(s.end) or f"seat {s.winner} is Master of the Universe"
     if s.seat_out[seat]:
         when = left.get(seat)
-        return SeatResult(seat, "lost", f"eliminated ({when}) before the end; {end}" if when else f"eliminated before the end; {end}")
+        return SeatResult(
+            seat, "lost", f"eliminated ({when}) before the end; {end}" if when else f"eliminated before the end; {end}"
+        )
     return SeatResult(seat, "lost", end)
 
 
@@ -75,4 +77,8 @@ def out_of_game(ctx: Context, s: State, seat: int, told: Sequence[Mapping[str, A
     why = departures(ctx, told).get(seat)
     names = ", ".join(ctx.content.colours[c] for c in ctx.seat_alliances[seat])
     head = f"You are out of the game: every Alliance you played ({names}) has left it"
-    return f"{head} ({why}). You have no more decisions; you watch the rest." if why else f"{head}. You have no more decisions; you watch the rest."
+    return (
+        f"{head} ({why}). You have no more decisions; you watch the rest."
+        if why
+        else f"{head}. You have no more decisions; you watch the rest."
+    )
