@@ -27,6 +27,9 @@ S = TypeVar("S")
 
 Result = Literal["won", "lost", "drew"]
 
+HEADLINE: dict[str, str] = {"won": "You won", "lost": "You lost", "drew": "Draw"}
+"""How a seat's own result heads its end screen."""
+
 
 @dataclass(frozen=True)
 class SeatResult:

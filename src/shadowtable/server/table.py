@@ -257,13 +257,10 @@ def person_decides(table: Table) -> bool:
 def seat_results(table: Table) -> list[dict[str, Any]]:
     """Each seat's result of a finished table (empty while it runs): name, result and why, as
     the game words them from its own outcome and the public log."""
-    game, live = table.game, table.live
-    if not game.is_terminal(live.state):
-        return []
-    live.tell(None)
-    public = live.channels[None]
-    results = game.words.results(live.state, public.through(public.v))
-    return [{**result.to_json(), "name": seat_name(result.seat, table.seats[result.seat])} for result in results]
+    return [
+        {**result.to_json(), "name": seat_name(result.seat, table.seats[result.seat])}
+        for result in table.live.results()
+    ]
 
 
 def acked_ids(

@@ -19,6 +19,7 @@ from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
+from shadowtable.core.wording import HEADLINE
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
@@ -183,9 +184,6 @@ def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
             "text": f"You are out of the game; {who} (seat {deciding}) decides now: {decision.prompt}",
         }
     return {"kind": "wait", "text": f"Waiting for {who} (seat {deciding}): {decision.prompt}", "seat": deciding}
-
-
-HEADLINE = {"won": "You won", "lost": "You lost", "drew": "Draw"}
 
 
 def end_words(message: SeatMessage) -> str:
