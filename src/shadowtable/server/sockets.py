@@ -230,7 +230,7 @@ def fast_forward(table: Table, connection: Connection) -> None:
     elif table.status != "playing" or person_decides(table):
         reject(connection, None, "a person must decide now: there is nothing to fast-forward")
     elif not table.timers.fast_forward:
-        table.timers.fast_forward = True
+        table.timers.set_fast_forward(True)
         who = seat_name(seat, table.seats[seat])
         tell_all(
             table.connections,

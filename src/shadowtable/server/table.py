@@ -8,6 +8,7 @@ the finished record) and read nothing but the table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,6 +108,21 @@ class TableTimers:
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     fast_forward: bool = False
     """Bots move without the table's pace delay (a seated player asked) until a person decides."""
+    hurry: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set while the bots fast-forward: it cuts short the pace delay a bot is waiting."""
+
+    def set_fast_forward(self, on: bool) -> None:
+        """Start (``on``) or stop fast-forwarding the bots."""
+        self.fast_forward = on
+        if on:
+            self.hurry.set()
+        else:
+            self.hurry.clear()
+
+    async def pace(self, seconds: float) -> None:
+        """Wait the bots' pace delay, or less if a fast-forward starts meanwhile."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.hurry.wait(), seconds)
 
     def cancel(self, *, bot: bool = True) -> None:
         """Stop the clock, the away periods and (``bot``) the bot's move."""

@@ -46,7 +46,7 @@ class Timers:
             if timers.bot_task is None or timers.bot_task.done():
                 timers.bot_task = self.service.spawn(self._bot_move(table, player, table.steps))
             return
-        timers.fast_forward = False  # a person decides: the bots keep the table's pace again
+        timers.set_fast_forward(False)  # a person decides: the bots keep the table's pace again
         if table.stored.clock is not None and timers.clock_for != decision:
             if timers.clock_task is not None:
                 timers.clock_task.cancel()
@@ -58,7 +58,7 @@ class Timers:
         stale = False
         try:
             if not table.timers.fast_forward and (delay := table.stored.bot_delay_s(self.config.bot_delay_s)):
-                await asyncio.sleep(delay)
+                await table.timers.pace(delay)
             state = table.live.state
             bot = table.seats[seat].bot or self.config.default_bot
             spec = run_spec(bot, self.config.default_bot, self.config.bot_budget_s)

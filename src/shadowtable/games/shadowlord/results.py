@@ -24,9 +24,10 @@ ALL_LOSE_WHY = {
 TRUNCATED_WHY = "the game was truncated (turn cap or step limit): nobody wins"
 
 
-def departures(ctx: Context, events: Sequence[Mapping[str, Any]]) -> dict[int, str]:
-    """When and why each seat left the game early, from the public ``turn`` and ``leave`` events."""
-    turn, found = 0, {}
+def departures(ctx: Context, events: Sequence[Mapping[str, Any]], turn: int = 0) -> dict[int, str]:
+    """When and why each seat left the game early, from the public ``turn`` and ``leave`` events
+    (``turn``: the turn under way before the first of ``events``)."""
+    found = {}
     for event in events:
         data = event.get("data") or {}
         if event.get("kind") == "turn" and isinstance(data.get("turn"), int):
@@ -74,7 +75,8 @@ def out_of_game(ctx: Context, s: State, seat: int, told: Sequence[Mapping[str, A
     (public), with the ``leave`` event among ``told`` that says why, if there is one."""
     if s.end or not s.seat_out[seat]:
         return None
-    why = departures(ctx, told).get(seat)
+    turns_told = sum(1 for event in told if event.get("kind") == "turn")
+    why = departures(ctx, told, s.turn + 1 - turns_told).get(seat)
     names = ", ".join(ctx.content.colours[c] for c in ctx.seat_alliances[seat])
     head = f"You are out of the game: every Alliance you played ({names}) has left it"
     return (
