@@ -10,7 +10,7 @@ from shadowtable.core.errors import IllegalActionError
 from shadowtable.core.registry import make
 from shadowtable.core.table import SeatView, Table
 from shadowtable.tutorial.coach import Coach, Coaching
-from shadowtable.tutorial.deals import NEWCOMER_SEAT, PreparedDeal
+from shadowtable.tutorial.lesson import NEWCOMER_SEAT, PreparedDeal
 
 
 class Tutorial:
