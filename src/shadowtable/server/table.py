@@ -310,11 +310,15 @@ def person_decides(table: Table) -> bool:
 
 def seat_results(table: Table) -> list[dict[str, Any]]:
     """Each seat's result of a finished table (empty while it runs): name, result and why, as
-    the game words them from its own outcome and the public log."""
-    return [
-        {**result.to_json(), "name": seat_name(result.seat, table.seats[result.seat])}
-        for result in table.live.results()
-    ]
+    the game words them from its own outcome and the public log (worked out once per version)."""
+    cache = table.play.views
+    cache.at(table.steps)
+    if cache.results is None:
+        cache.results = [
+            {**result.to_json(), "name": seat_name(result.seat, table.seats[result.seat])}
+            for result in table.live.results()
+        ]
+    return cache.results
 
 
 def acked_ids(

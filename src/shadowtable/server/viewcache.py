@@ -24,6 +24,8 @@ class ViewCache:
         """Encoded HTML fragments, per audience, version followed, presence and table description."""
         self.over: str | None = None
         """The encoded ``over`` message of a finished table."""
+        self.results: list[dict[str, Any]] | None = None
+        """Each seat's result at this version (empty while the game runs)."""
         self.builds = 0
         """How many view messages were built (not reused), for tests and diagnostics."""
 
@@ -35,6 +37,7 @@ class ViewCache:
             self.texts.clear()
             self.fragments.clear()
             self.over = None
+            self.results = None
 
     @staticmethod
     def keep(store: dict[tuple[Any, ...], str], key: tuple[Any, ...], text: str, limit: int) -> None:
