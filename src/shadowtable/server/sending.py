@@ -42,13 +42,13 @@ def clock_view(table: Table, seat: int | None) -> ClockView | None:
     return ClockView(ms_left=left, running=running, **public_clock(clock))
 
 
-def seat_clocks(table: Table) -> list[dict[str, Any]] | None:
+def seat_clocks(table: Table) -> list[SeatClock] | None:
     """Every seat's time left, shown to all (``None``: the table has no clock); the running one
     as of now."""
     if table.stored.clock is None:
         return None
     clock_for = table.timers.clock_for
-    clocks = []
+    clocks: list[SeatClock] = []
     for seat, stored in enumerate(table.seats):
         left = stored.clock_ms
         running = clock_for is not None and clock_for[0] == seat and table.status == "playing"
@@ -58,9 +58,17 @@ def seat_clocks(table: Table) -> list[dict[str, Any]] | None:
     return clocks
 
 
-def table_pace(table: Table) -> dict[str, Any]:
+def table_pace(table: Table) -> dict[str, object]:
     """Every seat's clock and whether the bots fast-forward now (public)."""
     return {"clocks": seat_clocks(table), "fast_forward": table.timers.fast_forward}
+
+
+class SeatClock(TypedDict):
+    """One seat's clock as every reader is shown it (``ms_left``: ``None`` for a bot)."""
+
+    seat: int
+    ms_left: int | None
+    running: bool
 
 
 def out_notice(table: Table, seat: int | None, after: int) -> str | None:
@@ -72,7 +80,7 @@ def out_notice(table: Table, seat: int | None, after: int) -> str | None:
     return words.out_of_game(state, seat, table.live.channels[seat].since(after))
 
 
-def end_parts(table: Table, seat: int | None, after: int) -> dict[str, Any]:
+def end_parts(table: Table, seat: int | None, after: int) -> dict[str, object]:
     """What a view adds about the end: ``results`` once the game is over (every seat's, public
     then) and ``yours`` (the reader's own), ``out`` while ``seat`` watches a game that goes on without it."""
     results = seat_results(table)
@@ -84,22 +92,18 @@ def view(table: Table, seat: int | None, since: int) -> dict[str, Any]:
     """The view message of ``seat`` with the events after version ``since``."""
     channel = table.live.channels[seat]
     after = since if 0 <= since <= channel.v else 0
-    return {**_view(table, seat, since), **end_parts(table, seat, after), **table_pace(table)}
-
-
-def _view(table: Table, seat: int | None, since: int) -> dict[str, Any]:
-    channel = table.live.channels[seat]
-    return seat_view(
+    message = seat_view(
         table.game,
         table.live.state,
         seat,
         v=channel.v,
-        after=since if 0 <= since <= channel.v else 0,
+        after=after,
         events=channel.since(since),
         turn=None if seat is None else table.live.decisions(seat),
         clock=clock_view(table, seat),
         presence=presence(table),
     )
+    return {**message, **end_parts(table, seat, after), **table_pace(table)}
 
 
 def over_text(table: Table) -> str:

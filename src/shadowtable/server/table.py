@@ -14,6 +14,7 @@ from typing import Any, TypedDict
 
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
+from shadowtable.core.wording import NamedResult
 from shadowtable.server.connections import Connection
 from shadowtable.server.live import LiveTable
 from shadowtable.server.names import default_name
@@ -308,15 +309,14 @@ def person_decides(table: Table) -> bool:
     return seat.kind != "bot" and not seat.zombie
 
 
-def seat_results(table: Table) -> list[dict[str, Any]]:
+def seat_results(table: Table) -> list[NamedResult]:
     """Each seat's result of a finished table (empty while it runs): name, result and why, as
     the game words them from its own outcome and the public log (worked out once per version)."""
     cache = table.play.views
     cache.at(table.steps)
     if cache.results is None:
         cache.results = [
-            {**result.to_json(), "name": seat_name(result.seat, table.seats[result.seat])}
-            for result in table.live.results()
+            result.named(seat_name(result.seat, table.seats[result.seat])) for result in table.live.results()
         ]
     return cache.results
 

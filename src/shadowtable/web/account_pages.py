@@ -11,6 +11,7 @@ have had at that step.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -18,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from shadowtable.core.registry import available_games, game_class
+from shadowtable.core.wording import NamedResult
 from shadowtable.server.clients import client_key
 from shadowtable.server.dependencies import AccountsDep, CurrentAccount, FinishedDep, LimitsDep, RatingsDep
 from shadowtable.server.errors import ServiceError
@@ -195,10 +197,10 @@ def replay_links(table_id: str, info: dict[str, Any], audience: int | None, k: i
     return {"links": {name: f"{base}step={at}" for name, at in steps.items()}, "views": [spectator, *seats]}
 
 
-def replay_results(info: dict[str, Any], results: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+def replay_results(info: dict[str, Any], results: Sequence[NamedResult] = ()) -> list[dict[str, Any]]:
     """Each seat's name, result and why: the game's words when given, else read from the returns."""
     if results:
-        return results
+        return [{**result} for result in results]
     returns = info["returns"] or []
     return [
         {"name": s["name"], "seat": s["seat"], "result": result_words(returns, s["seat"]) if returns else "", "why": ""}
@@ -212,7 +214,7 @@ def replay_page(
     message: dict[str, Any],
     audience: int | None,
     k: int,
-    results: list[dict[str, Any]] | None = None,
+    results: Sequence[NamedResult] = (),
 ) -> HTMLResponse:
     """Step ``k`` of the finished game ``table_id`` as ``audience`` saw it (``results``: each
     seat's, as the game words them)."""

@@ -43,8 +43,8 @@ class SeatMessage:
     after: int
     events: tuple[Told, ...]
     names: Mapping[int, str]
-    results: tuple[Mapping[str, Any], ...] = ()
-    yours: Mapping[str, Any] | None = None
+    results: tuple[Mapping[str, object], ...] = ()
+    yours: Mapping[str, object] | None = None
     out: str | None = None
 
     @classmethod
@@ -189,7 +189,7 @@ def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
 def end_words(message: SeatMessage) -> str:
     """The end at the top of the page: the reader's own result and why, or who won."""
     if message.yours:
-        return f"{HEADLINE[message.yours['result']]}: {message.yours['why']}"
+        return f"{HEADLINE[str(message.yours['result'])]}: {message.yours['why']}"
     if not message.results:
         return "The game is over"
     winners = [str(r["name"]) for r in message.results if r["result"] == "won"]

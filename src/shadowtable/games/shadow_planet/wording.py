@@ -37,7 +37,7 @@ class ShadowPlanetWording(Wording[State]):
             return None
         return notation.decision_from_str(self.ctx, text)
 
-    def results(self, state: State, public_events: Sequence[Mapping[str, Any]] = ()) -> tuple[SeatResult, ...]:
+    def results(self, state: State, public_events: Sequence[Mapping[str, object]] = ()) -> tuple[SeatResult, ...]:
         """Each seat's line of the game's outcome: won or lost, its Objective's match and why."""
         if state.stack:
             return ()

@@ -7,7 +7,6 @@ the game early comes from the public ``leave`` events (every seat and spectator 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from shadowtable.core.wording import SeatResult
 from shadowtable.games.shadowlord.context import Context
@@ -24,20 +23,27 @@ ALL_LOSE_WHY = {
 TRUNCATED_WHY = "the game was truncated (turn cap or step limit): nobody wins"
 
 
-def departures(ctx: Context, events: Sequence[Mapping[str, Any]], turn: int = 0) -> dict[int, str]:
+def event_data(event: Mapping[str, object]) -> Mapping[str, object]:
+    """The ``data`` of a told event (empty if it has none)."""
+    data = event.get("data")
+    return data if isinstance(data, Mapping) else {}
+
+
+def departures(ctx: Context, events: Sequence[Mapping[str, object]], turn: int = 0) -> dict[int, str]:
     """When and why each seat left the game early, from the public ``turn`` and ``leave`` events
     (``turn``: the turn under way before the first of ``events``)."""
     found = {}
     for event in events:
-        data = event.get("data") or {}
-        if event.get("kind") == "turn" and isinstance(data.get("turn"), int):
-            turn = data["turn"]
-        elif event.get("kind") == "leave" and data.get("seat_out") and isinstance(data.get("seat"), int):
-            found[data["seat"]] = f"in turn {turn}, {leave_words(ctx, data)}" if turn else leave_words(ctx, data)
+        data = event_data(event)
+        number, seat = data.get("turn"), data.get("seat")
+        if event.get("kind") == "turn" and isinstance(number, int):
+            turn = number
+        elif event.get("kind") == "leave" and data.get("seat_out") and isinstance(seat, int):
+            found[seat] = f"in turn {turn}, {leave_words(ctx, data)}" if turn else leave_words(ctx, data)
     return found
 
 
-def leave_words(ctx: Context, data: Mapping[str, Any]) -> str:
+def leave_words(ctx: Context, data: Mapping[str, object]) -> str:
     """Why the last Alliance of a seat left: captured (by whom) or surrendered."""
     colour = data.get("colour")
     name = ctx.content.colours[colour] if isinstance(colour, int) and 0 <= colour < 4 else "its Alliance"
@@ -64,13 +70,13 @@ def seat_result(ctx: Context, s: State, seat: int, left: Mapping[int, str]) -> S
     return SeatResult(seat, "lost", end)
 
 
-def results(ctx: Context, s: State, events: Sequence[Mapping[str, Any]]) -> tuple[SeatResult, ...]:
+def results(ctx: Context, s: State, events: Sequence[Mapping[str, object]]) -> tuple[SeatResult, ...]:
     """One result per seat of the finished game ``s``."""
     left = departures(ctx, events)
     return tuple(seat_result(ctx, s, seat, left) for seat in range(len(ctx.seat_alliances)))
 
 
-def out_of_game(ctx: Context, s: State, seat: int, told: Sequence[Mapping[str, Any]]) -> str | None:
+def out_of_game(ctx: Context, s: State, seat: int, told: Sequence[Mapping[str, object]]) -> str | None:
     """Why ``seat`` is out of a game that goes on (``None``: it is not): its Alliances all left
     (public), with the ``leave`` event among ``told`` that says why, if there is one."""
     if s.end or not s.seat_out[seat]:

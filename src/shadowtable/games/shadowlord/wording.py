@@ -33,10 +33,10 @@ class ShadowlordWording(Wording[State]):
     def event_text(self, state: State, action: int, seat: int | None) -> str | None:
         return narration.event_text(self.ctx, state, action, self.game.check_seat(seat))
 
-    def results(self, state: State, public_events: Sequence[Mapping[str, Any]] = ()) -> tuple[SeatResult, ...]:
+    def results(self, state: State, public_events: Sequence[Mapping[str, object]] = ()) -> tuple[SeatResult, ...]:
         return results.results(self.ctx, state, public_events) if state.end else ()
 
-    def out_of_game(self, state: State, seat: int | None, told: Sequence[Mapping[str, Any]] = ()) -> str | None:
+    def out_of_game(self, state: State, seat: int | None, told: Sequence[Mapping[str, object]] = ()) -> str | None:
         return None if seat is None else results.out_of_game(self.ctx, state, seat, told)
 
     def render(self, observation: Observation) -> str:
