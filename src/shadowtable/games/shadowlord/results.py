@@ -13,8 +13,8 @@ from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import State
 
 WINNER_WHY = {
-    "master_of_universe": "you defeated the Shadowlord and every other Star Master: Master of the Universe",
-    "surrender": "the last other player surrendered to you, owner of the Power Stone: Master of the Universe",
+    "master_of_universe": "Master of the Universe: the Shadowlord and every other Star Master were defeated",
+    "surrender": "Master of the Universe: the last other player surrendered to this seat, owner of the Power Stone",
 }
 ALL_LOSE_WHY = {
     "shadowlord_timer": "the Power Stone Timer reached the Starburst: the Shadowlord wins, every player loses",

@@ -284,7 +284,7 @@ function showBanner(list) {
   const mine = list.find((r) => r.seat === seat);
   const winners = list.filter((r) => r.result === "won").map((r) => r.name);
   let head = winners.length ? `${winners.join(", ")} won` : "Nobody won";
-  let why = list.length ? list[0].why : "";
+  let why = (list.find((r) => r.result === "won") || list[0] || { why: "" }).why;
   if (mine) {
     head = HEADLINE[mine.result];
     why = mine.why;
