@@ -119,7 +119,7 @@ def test_each_message_discard_says_what_it_does_for_the_newcomers_own_objective(
         coaching = tutorial.coaching()
     view = tutorial.view()
     printed = tutorial.table.game.words.reference()
-    role = printed["objectives"][view.observation["objectives"][NEWCOMER_SEAT]]["role"]
+    role = printed["objectives"][view.observation["public"]["objectives"][NEWCOMER_SEAT]]["role"]
     for choice in coaching.choices:
         card = printed["cards"][int(choice.text.rpartition("#")[2])]
         assert f"a{'n' if card['type'] == 'attack' else ''} {card['type'].title()} card: if revealed" in choice.effect
