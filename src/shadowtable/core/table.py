@@ -34,6 +34,7 @@ from shadowtable.core.events import Event
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation, action_id
 from shadowtable.core.record import GameRecord, check_seed, game_for_record
 from shadowtable.core.rng import derive_seed, sample_outcome
+from shadowtable.core.wording import SeatResult
 
 CHANCE_SEAT = -1
 """The ``seat`` of a chance outcome in a table's log."""
@@ -629,6 +630,15 @@ class Table:
             events=channel.since(after),
             turn=None if seat is None else self.decisions(seat),
         )
+
+    def results(self) -> tuple[SeatResult, ...]:
+        """Each seat's result once the game is over (empty before), as the game words them from
+        its outcome and the public log."""
+        if not self.game.is_terminal(self.state):
+            return ()
+        self.tell(None)
+        public = self.channels[None]
+        return self.game.words.results(self.state, public.through(public.v))
 
     # -- records --------------------------------------------------------------------------------
     def record(self) -> GameRecord:

@@ -15,6 +15,7 @@ from typing import Any
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.table import Choice, SeatView
+from shadowtable.core.wording import HEADLINE, SeatResult
 from shadowtable.tutorial.lesson import lessons
 
 SINCE_LIMIT = 12
@@ -154,8 +155,8 @@ class Coach:
             forced=tuple(named(line, self.names, self.seat) for line in forced),
         )
 
-    def finish(self, view: SeatView, returns: Sequence[float], forced: Sequence[str] = ()) -> Coaching:
-        """The last word once the game is over (``returns``: the game's public result)."""
+    def finish(self, view: SeatView, results: Sequence[SeatResult], forced: Sequence[str] = ()) -> Coaching:
+        """The last word once the game is over (``results``: each seat's, as the game words them)."""
         return Coaching(
             prompt="",
             purpose="",
@@ -167,19 +168,15 @@ class Coach:
             since=self._since(view),
             forced=tuple(named(line, self.names, self.seat) for line in forced),
             over=True,
-            result=self.result_text(returns),
+            result=self.result_text(results),
         )
 
-    def result_text(self, returns: Sequence[float]) -> str:
-        """You won, drew or lost, and who won."""
-        best = max(returns)
-        winners = [self.names[s] for s, r in enumerate(returns) if r == best and best > 0]
-        if not winners:
-            return "Nobody won: the game ended without a winner."
-        if self.seat < len(returns) and returns[self.seat] == best:
-            others = [name for name in winners if name != self.names[self.seat]]
-            return "You won" + (f", with {', '.join(others)}." if others else ".")
-        return f"You lost: {', '.join(winners)} won."
+    def result_text(self, results: Sequence[SeatResult]) -> str:
+        """You won, drew or lost, and why (the game's words, as every end box shows them)."""
+        mine = next((r for r in results if r.seat == self.seat), None)
+        if mine is None:
+            return "The game is over."
+        return f"{HEADLINE[mine.result]}: {named(mine.why, self.names, self.seat)}"
 
     def log_lines(self, view: SeatView) -> list[str]:
         """Every line of ``view``'s events in names, each line once."""

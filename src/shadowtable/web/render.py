@@ -22,6 +22,7 @@ from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
 from shadowtable.core.views import TypedObservation, typed_view
+from shadowtable.core.wording import HEADLINE
 from shadowtable.tutorial.coach import Coach
 from shadowtable.tutorial.lesson import lessons
 from shadowtable.web.boards import BoardHtml
@@ -48,6 +49,9 @@ class SeatMessage:
     events: tuple[Told, ...]
     names: Mapping[int, str]
     since: Since | None = None
+    results: tuple[Mapping[str, object], ...] = ()
+    yours: Mapping[str, object] | None = None
+    out: str | None = None
 
     @classmethod
     def from_json(cls, message: Mapping[str, Any]) -> SeatMessage:
@@ -63,6 +67,9 @@ class SeatMessage:
             events=tuple(_told(event) for event in message.get("events") or []),
             names=_names(message.get("presence") or []),
             since=Since.from_json(message.get("since")),
+            results=tuple(message.get("results") or ()),
+            yours=message.get("yours") or None,
+            out=message.get("out") or None,
         )
 
     @property
@@ -186,18 +193,37 @@ def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
     if table["status"] == "open":
         return {"kind": "open", "text": "Waiting for players to sit down"}
     if table["status"] == "over" or decision is None:
-        return {"kind": "over", "text": "The game is over"}
+        return {"kind": "over", "text": end_words(message)}
     deciding = decision.seat
     if deciding is None or deciding < 0:
         return {"kind": "chance", "text": "Chance decides"}
     if message.choices:
         return {"kind": "you", "text": f"Your decision: {decision.prompt}"}
     who = names[deciding] if 0 <= deciding < len(names) else f"seat {deciding}"
+    if message.out:
+        return {
+            "kind": "out",
+            "text": f"You are out of the game; {who} (seat {deciding}) decides now: {decision.prompt}",
+        }
     return {"kind": "wait", "text": f"Waiting for {who} (seat {deciding}): {decision.prompt}", "seat": deciding}
 
 
 _MINE = re.compile(r"\byou(r|rs)?\b", re.IGNORECASE)
 _ROUND_ENDS = re.compile(r"^round (\d+) ends\b", re.IGNORECASE)
+
+
+def end_words(message: SeatMessage) -> str:
+    """The end at the top of the page: the reader's own result and why, or who won."""
+    if message.yours:
+        return f"{HEADLINE[str(message.yours['result'])]}: {message.yours['why']}"
+    if not message.results:
+        return "The game is over"
+    winners = [str(r["name"]) for r in message.results if r["result"] == "won"]
+    if winners:
+        return f"The game is over: {', '.join(winners)} won"
+    if all(r["result"] == "drew" for r in message.results):
+        return "The game is over: a draw"
+    return "The game is over: nobody won"
 
 
 def log_entries(game: Game[Any], events: Sequence[Told]) -> list[dict[str, str]]:

@@ -152,7 +152,9 @@ def render_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
         raise TypeError("render_board needs a Shadowlord! observation")
     model = _Model(material, reference, obs, seen.legal, seen.decision or obs.pending)
     board = render("shadowtable.games.shadowlord.boards:board.html", **model.board())
-    panel = render("shadowtable.games.shadowlord.boards:panel.html", **model.panel())
+    panel = render(
+        "shadowtable.games.shadowlord.boards:panel.html", **model.panel(), results=message.get("results") or []
+    )
     return BoardHtml(board=board, panel=panel, goal=_goal(material, reference, obs.seat))
 
 
