@@ -14,9 +14,16 @@ from typing import Literal, NamedTuple
 
 import pytest
 
+import shadowtable
 from shadowtable.core.jsondata import Schema, json_schema, schema_mismatches
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "generate_schemas.py"
+
+from_the_source_types = pytest.mark.skipif(
+    shadowtable.compiled(),
+    reason="the compiled build erases the item types of the tasks' tuple fields (tuple[int, ...] reads as "
+    "tuple): the schemas are generated from the pure build's types, and CI's pure-build run checks them",
+)
 
 
 def generator() -> ModuleType:
@@ -32,6 +39,7 @@ GENERATOR = generator()
 GAMES = {game.package.name: game for game in GENERATOR.games()}
 
 
+@from_the_source_types
 @pytest.mark.parametrize("package", sorted(GAMES))
 @pytest.mark.parametrize("kind", GENERATOR.KINDS)
 def test_the_shipped_schema_is_the_generated_one(package: str, kind: str) -> None:
@@ -40,6 +48,7 @@ def test_the_shipped_schema_is_the_generated_one(package: str, kind: str) -> Non
     assert shipped == GENERATOR.schema_text(game, kind), "run: PYTHONPATH=src python scripts/generate_schemas.py"
 
 
+@from_the_source_types
 @pytest.mark.parametrize("package", sorted(GAMES))
 @pytest.mark.parametrize("kind", GENERATOR.KINDS)
 def test_the_generated_schema_agrees_with_the_types_field_by_field(package: str, kind: str) -> None:
