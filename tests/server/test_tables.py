@@ -187,7 +187,7 @@ def test_an_away_seat_is_played_by_a_bot_and_taken_back_on_return(serve: Any) ->
             with client.websocket_connect(f"/ws/{table_id}") as ws1:
                 Seat(ws1).hello(token1)
             notice = seat0.until("notice")
-            assert notice["text"] == "Player 2 is away: a bot plays seat 1"
+            assert notice["text"] == "Player 2 is away: a bot plays for them"
             with client.websocket_connect(f"/ws/{table_id}") as ws1:
                 back = Seat(ws1)
                 welcome = back.hello(token1)

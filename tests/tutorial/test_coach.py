@@ -78,7 +78,7 @@ def test_the_coach_follows_the_newcomers_choice_and_names_the_bots(game_id: str)
         coaching = tutorial.coaching()
         said += coaching.since
         tutorial.choose(coaching.choices[0].action)
-    assert any("Bot Ada (heuristic)" in line for line in said)
+    assert any("Brook (heuristic bot)" in line for line in said)
 
 
 @pytest.mark.parametrize("game_id", TITLES)

@@ -225,7 +225,7 @@ def vacate(table: Table, leave: Leaving) -> list[str]:
     seat.key_hash, seat.zombie, seat.left_hash = None, leave.zombie, leave.left_hash
     table.stored.host_seat = leave.host
     if leave.playing:
-        return [f"{seat_name(leave.seat, seat)} left: a bot plays seat {leave.seat}"]
+        return [f"{seat_name(leave.seat, seat)} left: a bot plays for them"]
     return []
 
 
@@ -256,4 +256,4 @@ def returned_clock(table: Table, seat: int) -> dict[str, Any]:
 
 
 def back_notice(table: Table, seat: int) -> str:
-    return f"{seat_name(seat, table.seats[seat])} is back at seat {seat}"
+    return f"{seat_name(seat, table.seats[seat])} is back"

@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from shadowtable.core.wording import bot_name
+
 NEWCOMER_SEAT = 0
 """The newcomer's seat in every tutorial."""
-
-BOT_NAMES = ("Ada", "Brook", "Cyd", "Dara")
-"""The bots' names, seat 1 onwards."""
 
 
 @dataclass(frozen=True)
@@ -30,9 +29,11 @@ class PreparedDeal:
     bot: str = "heuristic"
 
     def seat_names(self) -> list[str]:
-        """``You`` at the newcomer's seat, then each bot by name and level."""
-        bots = [f"Bot {name} ({self.bot})" for name in BOT_NAMES[: self.players - 1]]
-        return ["You", *bots]
+        """``You`` at the newcomer's seat, then each bot by name and level, as at any table
+        (``Brook (heuristic bot)`` at seat 1)."""
+        return [
+            "You" if seat == NEWCOMER_SEAT else bot_name(seat, self.bot) for seat in range(self.players)
+        ]
 
 
 DEALS: dict[str, PreparedDeal] = {

@@ -19,6 +19,7 @@ from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
+from shadowtable.core.wording import SeatNames
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
@@ -57,6 +58,13 @@ class SeatMessage:
             events=tuple(_told(event) for event in message.get("events") or []),
             names=_names(message.get("presence") or []),
         )
+
+    @property
+    def people(self) -> SeatNames:
+        """How this message's seats are named: by its ``presence`` (``Player N`` where it names
+        none)."""
+        count = max(self.names, default=-1) + 1
+        return SeatNames(tuple(self.names.get(seat, "") for seat in range(count)))
 
     @property
     def legal(self) -> dict[int, str]:
@@ -157,9 +165,14 @@ def seat_names(table: dict[str, Any]) -> list[str]:
     return [seat["name"] for seat in table["seats"]]
 
 
+def people(table: dict[str, Any]) -> SeatNames:
+    """How the page names each seat of ``table`` in the game's texts."""
+    return SeatNames.of(seat_names(table))
+
+
 def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
     """Who decides now and what about, from the message's decision (public in every view)."""
-    names = seat_names(table)
+    names = people(table)
     decision = message.decision
     if table["status"] == "open":
         return {"kind": "open", "text": "Waiting for players to sit down"}
@@ -168,16 +181,20 @@ def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
     deciding = decision.seat
     if deciding is None or deciding < 0:
         return {"kind": "chance", "text": "Chance decides"}
+    prompt = names.shown(decision.prompt)
     if message.choices:
-        return {"kind": "you", "text": f"Your decision: {decision.prompt}"}
-    who = names[deciding] if 0 <= deciding < len(names) else f"seat {deciding}"
-    return {"kind": "wait", "text": f"Waiting for {who} (seat {deciding}): {decision.prompt}", "seat": deciding}
+        return {"kind": "you", "text": f"Your decision: {prompt}"}
+    return {"kind": "wait", "text": f"Waiting for {names(deciding)}: {prompt}", "seat": deciding}
 
 
-def log_entries(game: Game[Any], events: Sequence[Told]) -> list[dict[str, str]]:
-    """Each told event with its cause: the rule section it applies, where it names one."""
+def log_entries(game: Game[Any], events: Sequence[Told], names: SeatNames = SeatNames()) -> list[dict[str, str]]:
+    """Each told event in words (seats by ``names``) with its cause: the rule section it
+    applies, where it names one."""
     sections = rule_sections(game)
-    return [{"text": event.text, "kind": event.kind, "cause": _cause(sections, event.rule)} for event in events]
+    return [
+        {"text": names.shown(event.text), "kind": event.kind, "cause": _cause(sections, event.rule)}
+        for event in events
+    ]
 
 
 def _cause(sections: dict[str, dict[str, str]], rule: str) -> str:
@@ -185,10 +202,11 @@ def _cause(sections: dict[str, dict[str, str]], rule: str) -> str:
     return sections.get(rule, {}).get("section", "") if rule else ""
 
 
-def log_html(game: Game[Any], events: Sequence[Told]) -> str:
+def log_html(game: Game[Any], events: Sequence[Told], names: SeatNames = SeatNames()) -> str:
     """The log fragment of ``events``: one line each, every distinct line rendered once (a long
     game's whole log costs a look-up per event, not a render)."""
-    return "".join(_log_line(entry["text"], entry["kind"], entry["cause"]) for entry in log_entries(game, events))
+    entries = log_entries(game, events, names)
+    return "".join(_log_line(entry["text"], entry["kind"], entry["cause"]) for entry in entries)
 
 
 @lru_cache(maxsize=50_000)
@@ -196,10 +214,17 @@ def _log_line(text: str, kind: str, cause: str) -> str:
     return render("fragments/log.html", entries=[{"text": text, "kind": kind, "cause": cause}])
 
 
-def action_groups(message: SeatMessage) -> list[dict[str, Any]]:
-    """The legal actions in words, grouped as the game groups them."""
+def action_groups(message: SeatMessage, names: SeatNames = SeatNames()) -> list[dict[str, Any]]:
+    """The legal actions in words (seats by ``names``, one choice per distinct text), grouped as
+    the game groups them."""
     return [
-        {"label": group.label, "actions": [{"id": c.action, "text": c.text} for c in group.choices]}
+        {
+            "label": names.shown(group.label),
+            "actions": [
+                {"id": action, "text": text}
+                for action, text in names.choices((c.action, c.text) for c in group.choices)
+            ],
+        }
         for group in message.groups
     ]
 
@@ -217,13 +242,14 @@ def view_fragments(game: Game[Any], message: dict[str, Any], table: dict[str, An
     """The fragments of the table page for one view message (swapped in by ``table.js``)."""
     board = board_renderer(type(game))(game, message)
     seen = SeatMessage.from_json(message)
+    names = people(table)
     return {
         "board": board.board,
         "panel": board.panel,
         "goal": render("fragments/goal.html", goal=board.goal),
         "status": render("fragments/status.html", status=status_line(seen, table)),
-        "actions": render("fragments/actions.html", groups=action_groups(seen), turn=seen.turn),
+        "actions": render("fragments/actions.html", groups=action_groups(seen, names), turn=seen.turn),
         "rule": render("fragments/rule.html", rule=rule_help(game, seen)),
-        "log": log_html(game, seen.events),
+        "log": log_html(game, seen.events, names),
         "log_mode": "append" if seen.after else "replace",
     }
