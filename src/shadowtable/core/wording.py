@@ -80,6 +80,10 @@ class SeatNames:
         return [(action, text) for text, action in seen.items()]
 
 
+DEFAULT_NAMES = SeatNames()
+"""Every seat by its default name (``Player N``)."""
+
+
 def without_card_ids(text: str) -> str:
     """``text`` without its card ids (what a person is shown of a choice, seats aside)."""
     return CARD_ID.sub("", text)

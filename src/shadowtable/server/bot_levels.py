@@ -47,7 +47,11 @@ LEVELS: dict[str, BotLevel] = {
         BotLevel("random", "random", "Random (level 0: any legal move)", "random"),
         BotLevel("heuristic", "heuristic", "Heuristic (level 1: plays sensibly, quick)", "heuristic"),
         BotLevel(
-            "ismcts", "ismcts:iterations=200", "ISMCTS (level 2: searches, stronger and slower)", "ISMCTS", searches=True
+            "ismcts",
+            "ismcts:iterations=200",
+            "ISMCTS (level 2: searches, stronger and slower)",
+            "ISMCTS",
+            searches=True,
         ),
         BotLevel("policy", "policy", "Trained policy (learned by self-play, quick)", "trained-policy"),
     )

@@ -13,9 +13,9 @@ from typing import Any
 
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
-from shadowtable.server.connections import Connection
 from shadowtable.core.wording import bot_name
 from shadowtable.server.bot_levels import LEVELS
+from shadowtable.server.connections import Connection
 from shadowtable.server.live import LiveTable
 from shadowtable.server.names import default_name
 from shadowtable.server.viewcache import ViewCache

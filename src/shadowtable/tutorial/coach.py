@@ -15,12 +15,12 @@ from typing import Any
 
 from shadowtable.core.game import Game
 from shadowtable.core.table import Choice, SeatView
+from shadowtable.core.wording import SeatNames
 from shadowtable.tutorial.notes import MESSAGE_EFFECTS, message_side, note_for
 
 SINCE_LIMIT = 12
 """At most this many lines of what happened since the newcomer's last decision."""
 
-_SEAT = re.compile(r"\bseat (\d+)\b")
 _CARD = re.compile(r"#(\d+)\b")
 _POWER = re.compile(r"\b(?:card|ships) (\d+)\b")
 _YOU_VERB = re.compile(r"\byou( \([^)]*\))? (is|has|was|\w+s)\b")
@@ -62,15 +62,10 @@ class Coaching:
 
 
 def named(text: str, names: Sequence[str], seat: int) -> str:
-    """``text`` with ``seat N`` replaced by that seat's name (``you`` for the reader's own)."""
-
-    def name(match: re.Match[str]) -> str:
-        number = int(match.group(1))
-        if number == seat:
-            return "you"
-        return names[number] if 0 <= number < len(names) else match.group(0)
-
-    text = _YOU_VERB.sub(second_person, _SEAT.sub(name, text))
+    """``text`` as the newcomer reads it (:meth:`SeatNames.shown`): each ``seat N`` by that seat's
+    name (``you`` for the reader's own), without card ids."""
+    people = SeatNames.of(["you" if number == seat else name for number, name in enumerate(names)])
+    text = _YOU_VERB.sub(second_person, people.shown(text))
     return "You" + text[3:] if text.startswith("you") else text
 
 

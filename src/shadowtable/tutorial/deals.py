@@ -31,9 +31,7 @@ class PreparedDeal:
     def seat_names(self) -> list[str]:
         """``You`` at the newcomer's seat, then each bot by name and level, as at any table
         (``Brook (heuristic bot)`` at seat 1)."""
-        return [
-            "You" if seat == NEWCOMER_SEAT else bot_name(seat, self.bot) for seat in range(self.players)
-        ]
+        return ["You" if seat == NEWCOMER_SEAT else bot_name(seat, self.bot) for seat in range(self.players)]
 
 
 DEALS: dict[str, PreparedDeal] = {

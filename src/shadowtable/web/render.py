@@ -19,7 +19,7 @@ from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
-from shadowtable.core.wording import SeatNames
+from shadowtable.core.wording import DEFAULT_NAMES, SeatNames
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
@@ -187,13 +187,12 @@ def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "wait", "text": f"Waiting for {names(deciding)}: {prompt}", "seat": deciding}
 
 
-def log_entries(game: Game[Any], events: Sequence[Told], names: SeatNames = SeatNames()) -> list[dict[str, str]]:
+def log_entries(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFAULT_NAMES) -> list[dict[str, str]]:
     """Each told event in words (seats by ``names``) with its cause: the rule section it
     applies, where it names one."""
     sections = rule_sections(game)
     return [
-        {"text": names.shown(event.text), "kind": event.kind, "cause": _cause(sections, event.rule)}
-        for event in events
+        {"text": names.shown(event.text), "kind": event.kind, "cause": _cause(sections, event.rule)} for event in events
     ]
 
 
@@ -202,7 +201,7 @@ def _cause(sections: dict[str, dict[str, str]], rule: str) -> str:
     return sections.get(rule, {}).get("section", "") if rule else ""
 
 
-def log_html(game: Game[Any], events: Sequence[Told], names: SeatNames = SeatNames()) -> str:
+def log_html(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFAULT_NAMES) -> str:
     """The log fragment of ``events``: one line each, every distinct line rendered once (a long
     game's whole log costs a look-up per event, not a render)."""
     entries = log_entries(game, events, names)
@@ -214,7 +213,7 @@ def _log_line(text: str, kind: str, cause: str) -> str:
     return render("fragments/log.html", entries=[{"text": text, "kind": kind, "cause": cause}])
 
 
-def action_groups(message: SeatMessage, names: SeatNames = SeatNames()) -> list[dict[str, Any]]:
+def action_groups(message: SeatMessage, names: SeatNames = DEFAULT_NAMES) -> list[dict[str, Any]]:
     """The legal actions in words (seats by ``names``, one choice per distinct text), grouped as
     the game groups them."""
     return [

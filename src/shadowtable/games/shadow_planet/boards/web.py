@@ -12,18 +12,17 @@ technology.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from shadowtable.core.game import Game
 from shadowtable.core.manifest import typed_view
+from shadowtable.core.wording import DEFAULT_NAMES, SeatNames
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.content import COLOURS
 from shadowtable.games.shadow_planet.printed import printed
 from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetOutcome
 from shadowtable.web.boards import BoardHtml
-from shadowtable.core.wording import SeatNames
 from shadowtable.web.render import SeatMessage
 from shadowtable.web.templating import render
 
@@ -110,7 +109,7 @@ Context = dict[str, Any]
 class _Decoder:
     """Names from the game's printed material, and the legal actions sorted by their place."""
 
-    def __init__(self, game: Game[Any], legal: dict[int, str], people: SeatNames = SeatNames()) -> None:
+    def __init__(self, game: Game[Any], legal: dict[int, str], people: SeatNames = DEFAULT_NAMES) -> None:
         self.ref: Context = game.words.reference()
         c = printed(game)
         self.locations: list[str] = list(c.location_names)
@@ -212,7 +211,9 @@ def _pawn(d: _Decoder, obs: PlanetObservation, ch: int, x: float, y: float, r: f
     colour = d.char_colour[ch]
     controller = obs.public.controller[ch]
     seat = obs.seat
-    words = f"{d.chars[ch]} ({d.colour_name(ch)})" + (f", controlled by {d.people(controller)}" if controller >= 0 else "")
+    words = f"{d.chars[ch]} ({d.colour_name(ch)})" + (
+        f", controlled by {d.people(controller)}" if controller >= 0 else ""
+    )
     act = acts.get(ch)
     return {
         "ch": ch,
@@ -624,7 +625,8 @@ def _outcome(out: PlanetOutcome | None, people: SeatNames) -> Context | None:
     counts = [f"{label}: {getattr(out, key)}" for key, label in OUTCOME_COUNTS.items() if getattr(out, key) is not None]
     seats = [
         {"seat": row.seat, "objective": row.objective, "role": row.role, "identity": row.identity,
-         "markers": [_marker(c, count=n) for c, n in enumerate(row.markers)], "won": row.won, "why": people.shown(row.why)}
+         "markers": [_marker(c, count=n) for c, n in enumerate(row.markers)], "won": row.won,
+         "why": people.shown(row.why)}
         for row in out.seats
     ]  # fmt: skip
     indicators = {f.name: getattr(out.indicators, f.name) for f in fields(out.indicators)}
