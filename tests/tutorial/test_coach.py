@@ -8,6 +8,7 @@ import random
 import pytest
 
 from shadowtable.bots.registry import make_bot
+from shadowtable.games.shadow_planet import actions as A
 from shadowtable.tutorial import DEALS, NEWCOMER_SEAT, Tutorial, deal_for
 from shadowtable.tutorial.notes import message_side
 from tutorial.secrets_of import leaks, secrets, told_lines
@@ -121,7 +122,8 @@ def test_each_message_discard_says_what_it_does_for_the_newcomers_own_objective(
     printed = tutorial.table.game.words.reference()
     role = printed["objectives"][view.observation["objectives"][NEWCOMER_SEAT]]["role"]
     for choice in coaching.choices:
-        card = printed["cards"][int(choice.text.rpartition("#")[2])]
+        assert "#" not in choice.text  # a person reads no card ids
+        card = printed["cards"][choice.action - A.DISCARD]
         assert f"a{'n' if card['type'] == 'attack' else ''} {card['type'].title()} card: if revealed" in choice.effect
         assert message_side(role, card["type"]) in choice.effect
 

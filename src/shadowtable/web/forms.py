@@ -84,7 +84,7 @@ def parse_seats(form: dict[str, str], game: str, players: int) -> list[str]:
     for i in range(1, players):
         choice = form.get(f"seat_{i}", "human")
         if choice != "human" and choice.removeprefix("bot:") not in offered:
-            raise ServiceError(f"seat {i}: expected human or one of the bots")
+            raise ServiceError(f"Player {i + 1}: expected human or one of the bots")
         seats.append(choice)
     return seats
 
