@@ -61,6 +61,14 @@ class Coaching:
         return [*head, *notes, *self.since, *self.forced, self.result]
 
 
+def one_per_text(notes: Sequence[ChoiceNote]) -> tuple[ChoiceNote, ...]:
+    """The first of the choices that read the same (the same effect: cards alike but for their id)."""
+    first: dict[tuple[str, str], ChoiceNote] = {}
+    for note in notes:
+        first.setdefault((note.group, note.text), note)
+    return tuple(first.values())
+
+
 def named(text: str, names: Sequence[str], seat: int) -> str:
     """``text`` as the newcomer reads it (:meth:`SeatNames.shown`): each ``seat N`` by that seat's
     name (``you`` for the reader's own), without card ids."""
@@ -134,14 +142,14 @@ class Coach:
             for choice in view.choices or ()
         )
         self._said = {n.action: n for n in notes}
-        prompt = pending.prompt if pending is not None and view.deciding else ""
+        prompt = named(pending.prompt, self.names, self.seat) if pending is not None and view.deciding else ""
         return Coaching(
             prompt=prompt,
             purpose=note.purpose if view.deciding else "",
             rule_section=section.strip(),
             rule_quote=quote.strip(),
             look_at=note.look_at if view.deciding else "",
-            choices=notes,
+            choices=one_per_text(notes),
             you_chose=self._you_chose(),
             since=self._since(view),
             forced=tuple(named(line, self.names, self.seat) for line in forced),
