@@ -90,7 +90,9 @@ class Finished:
 
     async def message(self, seat: int | None, step: int) -> dict[str, Any]:
         index = await self.replay_index()
-        return replay_message(self.game, self.rows, index, seat, step)
+        message = replay_message(self.game, self.rows, index, seat, step)
+        message["presence"] = [{"seat": s["seat"], "name": s["name"]} for s in self.info["seats"]]  # names: public
+        return message
 
 
 class FinishedTables:
