@@ -138,6 +138,6 @@ def test_acting_takes_the_seat_back_from_the_bot(serve: Any) -> None:
             assert seat.view is not None and seat.view["legal"]  # the bot waits a second: the seat still decides
             seat.act(seat.view["legal"][0][0], id="mine")
             assert seat.until("ack")["id"] == "mine"
-            assert seat.until("notice")["text"] == "Player 1 is back at seat 0"
+            assert seat.until("notice")["text"] == "Player 1 is back"
         info = client.get(f"/api/tables/{answer['table']['id']}").json()
         assert info["seats"][0]["bot_playing"] is False

@@ -57,7 +57,7 @@ def test_three_browsers_and_two_bots_play_the_shadow_planet_to_the_end(browser: 
         clicks = play_until_over(players, policies, clicks=40)
         players[1].page.reload()
         players[1].page.wait_for_selector("#conn.ok")
-        assert "you: Friend 1 (seat 1)" in players[1].page.inner_text("header")
+        assert "you: Friend 1" in players[1].page.inner_text("header")
         clicks += play_until_over([*players, spectator], policies)
         for player in players:
             over = player.page.inner_text("#over")
@@ -166,7 +166,7 @@ def test_closing_a_browser_hands_the_seat_to_a_bot(browser: Any, live_server: An
         creator.page.wait_for_selector("#presence li")
         leaver.page.context.close()
         creator.page.wait_for_function(
-            "() => document.querySelector('#notices').textContent.includes('a bot plays seat 1')"
+            "() => document.querySelector('#notices').textContent.includes('a bot plays for them')"
         )
         assert "away: a bot plays" in creator.page.inner_text("#presence")
         # the bot decides for seat 1 from now on: the game goes on past seat 1's turns
