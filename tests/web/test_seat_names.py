@@ -148,3 +148,11 @@ def test_a_served_game_with_bots_names_everyone_on_the_page(client: Any, title: 
     assert [p["name"] for p in seat.view["presence"]] == ["Zed", *bots]
     logs = "".join(fragments.get("log", "") for fragments in frames)
     assert all(bot in logs for bot in bots), "each bot is named in the log by its own name"
+
+
+def test_a_person_may_not_pass_for_a_bot() -> None:
+    from shadowtable.server.names import reserved_problem
+
+    for name in ("Ada (heuristic bot)", "Brook (ISMCTS bot)"):
+        assert reserved_problem(name) == f"name: {name!r} is reserved for bots; choose another"
+    assert reserved_problem("Ada") is None
