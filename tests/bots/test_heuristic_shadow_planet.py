@@ -76,7 +76,7 @@ def test_the_bot_only_ever_receives_observations() -> None:
             assert not any(isinstance(v, State) for v in obs.values())
             assert json.loads(json.dumps(obs)) == obs
             if obs["pending"]["kind"] not in ("choose_identity", "over"):
-                hidden = [o for i, o in enumerate(obs["objectives"]) if i != seat and o != -1]
+                hidden = [o for i, o in enumerate(obs["public"]["objectives"]) if i != seat and o != -1]
                 assert all(o is None for o in hidden)
 
 
@@ -169,7 +169,7 @@ def test_guardian_sabotages_repair_with_an_attack_card() -> None:
 
 def with_threat(item: Found, threat: int) -> Found:
     game, state, seat, obs = item
-    return game, state, seat, {**obs, "threat": threat}
+    return game, state, seat, {**obs, "public": {**obs["public"], "threat": threat}}
 
 
 def test_guardian_turns_to_get_cards_when_the_threat_is_high() -> None:
@@ -202,9 +202,9 @@ def test_decompression_guardian_advances_the_countdown_others_move_it_back() -> 
     game, state, seat, obs = item
     decomp = {**obs, "pending": pending("adjust_countdown", seat, amount=2)}
     for objective, expected in ((4, A.ADVANCE), (1, A.MOVE_BACK), (0, A.MOVE_BACK)):
-        objectives = list(obs["objectives"])
+        objectives = list(obs["public"]["objectives"])
         objectives[seat] = objective
-        view_obs = {**decomp, "objectives": objectives}
+        view_obs = {**decomp, "public": {**obs["public"], "objectives": objectives}}
         bot = ShadowPlanetHeuristicBot()
         assert bot.choose(game, seat, view_obs, [A.ADVANCE, A.MOVE_BACK], random.Random(0)) == expected
 
@@ -217,10 +217,11 @@ def test_markers_go_to_a_rival_for_the_own_target_identity() -> None:
     sheets = [3] * 20
     for other in range(4):
         sheets[other * 5 + target_colour] = 5  # others are not after the seat's identity...
-    sheets[seat * 5 : seat * 5 + 5] = obs["sheets"][seat * 5 : seat * 5 + 5]
+    sheets[seat * 5 : seat * 5 + 5] = obs["public"]["sheets"][seat * 5 : seat * 5 + 5]
     sheets[rival * 5 + target_colour] = 1  # ... but the rival is
     bot = ShadowPlanetHeuristicBot()
-    seat_obs = {**obs, "pending": pending("choose_marker_seat", seat, count=1), "sheets": sheets}
+    public = {**obs["public"], "sheets": sheets}
+    seat_obs = {**obs, "pending": pending("choose_marker_seat", seat, count=1), "public": public}
     others = [A.SEAT + x for x in range(4) if x != seat]
     assert bot.choose(game, seat, seat_obs, others, random.Random(0)) == A.SEAT + rival
     colour_obs = {**seat_obs, "pending": pending("choose_marker_colour", seat, target=rival, count=1)}

@@ -90,7 +90,7 @@ def test_a_bad_reference_is_a_typed_error() -> None:
 
 def test_typed_view_reads_an_observation_into_the_class_the_manifest_names() -> None:
     from shadowtable.core.errors import ShadowTableError
-    from shadowtable.core.manifest import typed_view
+    from shadowtable.core.views import typed_view
 
     for gid in BUILTIN:
         game = make(gid, players=3)

@@ -15,7 +15,7 @@ from shadowtable.testing import ConformanceFailure, check_game
 from third_game import TinyStackGame
 from third_game.game import KERNEL
 from third_game.state import State
-from third_game.tasks import Bet, DealCard
+from third_game.tasks import DealCard, PlaceBet
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def test_pending_names_the_seat_the_decision_and_only_the_shown_fields(tiny_stac
     for card in (4, 1, 2):
         s = g.apply(s, card)
     pending = KERNEL.pending(s)
-    assert (pending.seat, pending.kind, pending.rule, pending.data) == (0, "bet", "bet", {"seat": 0})
+    assert (pending.seat, pending.kind, pending.rule, pending.data) == (0, "place_bet", "bet", {"seat": 0})
     assert "Bet" in pending.prompt
     obs = g.observe(s, 1)
     assert obs["pending"] == pending.to_json() and obs["cards"] == [None, 1, None]
@@ -58,7 +58,7 @@ def test_apply_copies_once_and_never_changes_the_callers_state(tiny_stack: None)
 def test_tasks_are_named_fields_and_round_trip_through_json(tiny_stack: None) -> None:
     g = make("tiny-stack", players=2)
     s = g.apply(g.apply(g.initial_state(), 0), 1)
-    assert s.stack[-1] == Bet(seat=0) and task_kind(DealCard) == "deal_card"
+    assert s.stack[-1] == PlaceBet(seat=0) and task_kind(DealCard) == "deal_card"
     assert g.state_from_json(g.state_to_json(s)) == s
 
 

@@ -4,14 +4,17 @@ the action blocks."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import random
 import re
+import typing
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from shadowtable.core.jsondata import field_types
 from shadowtable.core.kernel import Rulebook, task_kind
 from shadowtable.core.registry import make
 
@@ -22,6 +25,8 @@ def words(text: str) -> frozenset[str]:
 
 GAMES = {"shadow-planet": "shadowtable.games.shadow_planet", "shadowlord": "shadowtable.games.shadowlord"}
 """Each game's id and package."""
+RULEBOOKS = {**GAMES, "tiny-stack": "third_game"}
+"""The packages whose task types follow the convention: both games and the example third game."""
 
 VERBS = words(
     """
@@ -49,7 +54,7 @@ SNAKE = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")
 
 
 def module(game: str, name: str) -> ModuleType:
-    return importlib.import_module(f"{GAMES[game]}.{name}")
+    return importlib.import_module(f"{RULEBOOKS[game]}.{name}")
 
 
 def spelled_out(words: list[str]) -> list[str]:
@@ -79,13 +84,13 @@ def task_name_problems(name: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", RULEBOOKS)
 def test_every_task_is_named_verb_then_object(game: str) -> None:
     problems = [p for t in rulebook(game).handlers for p in task_name_problems(t.__name__)]
     assert problems == []
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", RULEBOOKS)
 def test_every_task_kind_is_its_class_name_in_snake_case(game: str) -> None:
     book = rulebook(game)
     for kind, task_type in book.by_kind.items():
@@ -131,6 +136,33 @@ def test_context_fields_are_spelled_out_and_shared_ones_named_alike(game: str) -
     names = public_fields(ctx)
     assert {"content", "players", "options"} <= set(names)
     assert [p for n in names for p in field_name_problems(n)] == []
+
+
+VIEWS = {"shadow-planet": "PlanetObservation", "shadowlord": "LordObservation"}
+"""Each game's typed observation (in its ``view`` module)."""
+
+
+def record_types(hint: object, found: dict[type, list[str]]) -> None:
+    """Every dataclass and named tuple reachable from ``hint``, with its JSON field names."""
+    if typing.get_origin(hint) is not None:
+        for arg in typing.get_args(hint):
+            record_types(arg, found)
+    elif isinstance(hint, type) and (dataclasses.is_dataclass(hint) or hasattr(hint, "_fields")) and hint not in found:
+        found[hint] = list(field_types(hint))
+        for inner in field_types(hint).values():
+            record_types(inner, found)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observation_fields_on_the_wire_are_spelled_out(game: str) -> None:
+    view = getattr(module(game, "view"), VIEWS[game])
+    found: dict[type, list[str]] = {}
+    for part in (view.PUBLIC, view.PRIVATE, view.OUTCOME):
+        record_types(part, found)
+    assert len(found) > 2
+    assert [
+        f"{cls.__name__}.{p}" for cls, names in found.items() for name in names for p in field_name_problems(name)
+    ] == []
 
 
 def block_name_problems(name: str) -> list[str]:

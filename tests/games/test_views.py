@@ -14,7 +14,7 @@ import pytest
 
 from shadowtable.core import TERMINAL, StateFormatError, make
 from shadowtable.core.jsondata import read, schema_mismatches
-from shadowtable.core.observation import Observation
+from shadowtable.core.observation import ENVELOPE, Observation
 from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetPublic
 from shadowtable.games.shadowlord.view import LordObservation, LordPublic, Offer, PlannedBattle
 
@@ -23,7 +23,6 @@ VIEWS: dict[str, type[Observation[Any, Any, Any]]] = {
     "shadowlord": LordObservation,
 }
 PACKAGES = {"shadow-planet": "shadowtable.games.shadow_planet", "shadowlord": "shadowtable.games.shadowlord"}
-ENVELOPE_KEYS = {"seat", "pending", "private", "tasks", "outcome"}
 
 
 def schema(game_id: str, kind: str) -> dict[str, Any]:
@@ -80,8 +79,8 @@ def test_the_views_are_frozen_and_the_parts_are_typed() -> None:
 
 
 def test_renamed_and_array_fields_keep_their_wire_names() -> None:
-    offer = {"from": 0, "to": 1, "give": [1, 0, 0, 0, 0], "want": [0] * 5, "chars": [], "release": [],
-             "ships": [], "perm_give": 0, "perm_want": 0, "truce": [], "items": 1}  # fmt: skip
+    offer = {"from": 0, "to": 1, "give": [1, 0, 0, 0, 0], "want": [0] * 5, "characters": [], "release": [],
+             "ships": [], "permission_give": 0, "permission_want": 0, "truce": [], "items": 1}  # fmt: skip
     typed = read(Offer, offer)
     assert (typed.sender, typed.receiver) == (0, 1)
     battle = read(PlannedBattle, [3, 0, 1, "normal", 0])
@@ -91,38 +90,33 @@ def test_renamed_and_array_fields_keep_their_wire_names() -> None:
 
 
 @pytest.mark.parametrize("game_id", sorted(VIEWS))
+def test_every_game_writes_the_envelope_layout(game_id: str) -> None:
+    for data in observations(game_id, 3, 4, every=60):
+        assert list(data) == list(ENVELOPE)
+        assert isinstance(data["public"], dict) and isinstance(data["tasks"], list)
+
+
+@pytest.mark.parametrize("game_id", sorted(VIEWS))
 @pytest.mark.parametrize("kind", ["seat", "spectator"])
 def test_the_types_agree_with_the_shipped_schema_field_by_field(game_id: str, kind: str) -> None:
     root = schema(game_id, kind)
     view = VIEWS[game_id]
     properties = root["properties"]
-    if game_id == "shadow-planet":  # flat: the public fields beside the envelope's
-        public = {
-            "type": "object",
-            "properties": {k: v for k, v in properties.items() if k not in ENVELOPE_KEYS},
-            "required": [k for k in root["required"] if k not in ENVELOPE_KEYS],
-        }
-        assert set(root["required"]) == (set(public["properties"]) | ENVELOPE_KEYS) - {"outcome"}
-    else:  # nested, the tasks inside public
-        public_schema = root["$defs"]["public"]
-        public = {**public_schema, "properties": {k: v for k, v in public_schema["properties"].items() if k != "tasks"}}
-        public["required"] = [k for k in public_schema["required"] if k != "tasks"]
-        assert "tasks" in public_schema["required"] and set(properties) == ENVELOPE_KEYS - {"tasks"} | {"public"}
-    found = schema_mismatches(view.PUBLIC, public, root, "public")
-    found += schema_mismatches(view.PRIVATE, properties["private"], root, "private")
-    outcome = view.OUTCOME if game_id == "shadow-planet" else view.OUTCOME | None  # a key once over / null
-    found += schema_mismatches(outcome, properties["outcome"], root, "outcome")
+    assert set(properties) == set(root["required"]) == set(ENVELOPE)
+    found = schema_mismatches(view.PUBLIC, properties["public"], root, "public")
+    found += schema_mismatches(view.PRIVATE, properties["private"], root, "private") if kind == "seat" else []
+    found += schema_mismatches(view.OUTCOME | None, properties["outcome"], root, "outcome")
     assert found == []
 
 
 def test_a_schema_that_differs_from_the_types_is_reported() -> None:
     root = schema("shadowlord", "seat")
-    public = root["$defs"]["public"]
+    public = root["$defs"]["LordPublic"]
     wrong = {**public, "properties": {**public["properties"], "stone": {"type": "string"}}}
     assert any("public.stone" in m for m in schema_mismatches(LordPublic, wrong, root, "public"))
     fewer = {**public, "properties": {k: v for k, v in public["properties"].items() if k != "timer"}}
     assert any("timer" in m for m in schema_mismatches(LordPublic, fewer, root, "public"))
-    offer = root["$defs"]["offer"]
+    offer = root["$defs"]["Offer"]
     assert schema_mismatches(Offer, offer, root) == []
     assert schema_mismatches(Offer, {**offer, "required": offer["required"][1:]}, root) != []
 
@@ -131,7 +125,7 @@ def test_a_schema_that_differs_from_the_types_is_reported() -> None:
 def test_bad_observations_raise_a_typed_error(game_id: str) -> None:
     view = VIEWS[game_id]
     good = observations(game_id, 3, 2, every=40)[4]
-    public = good if game_id == "shadow-planet" else good["public"]
+    public = good["public"]
     scalar = "round" if game_id == "shadow-planet" else "turn"
     listed = "char_loc" if game_id == "shadow-planet" else "owner"
     bad = [
@@ -144,7 +138,7 @@ def test_bad_observations_raise_a_typed_error(game_id: str) -> None:
     ]
     for change in ({scalar: True}, {scalar: 1.5}, {listed: [0, None]}, {listed: "0"}):
         changed = {**public, **change}
-        bad.append({**good, **changed} if game_id == "shadow-planet" else {**good, "public": changed})
+        bad.append({**good, "public": changed})
     for data in bad:
         with pytest.raises(StateFormatError):
             view.from_json(data)
@@ -160,9 +154,8 @@ def test_the_conformance_check_reads_every_observation_into_the_manifest_view(mo
     check_observation_schemas(game, state, "start")
 
     class Forgetful(LordObservation):
-        @staticmethod
-        def wire(envelope: dict[str, Any]) -> dict[str, Any]:
-            data = LordObservation.wire(envelope)
+        def to_json(self) -> dict[str, Any]:
+            data = super().to_json()
             del data["public"]["timer"]
             return data
 

@@ -120,10 +120,40 @@ def test_consecutive_views_that_differ_encode_differently(seed: int, seat: int |
     distinct = 0
     for state in playout(game, seed):
         observation = game.observe(state, seat)
-        observation.pop("trajectory")  # history, summarised by the current indicators and round
+        observation["trajectory"] = []  # history, summarised by the current indicators and round
         vector = encoder.encode(observation)
         if previous is not None and previous[0] != observation:
             assert not np.array_equal(previous[1], vector)
             distinct += 1
         previous = (observation, vector)
     assert distinct > 50
+
+
+TRAINED_PENDING_ORDER = (
+    "remove_objective", "deal_objective", "choose_protagonist", "draw_draft_card", "pick_character",
+    "cancel_ability", "choose_marker_seat", "choose_marker_colour", "move_for_free", "play_move_cards",
+    "ask_rider", "spend_move_points", "drive_elsewhere", "play_search_cards", "reorder", "play_get_cards",
+    "play_repair_cards", "choose_scrap_target", "give_scrap_card", "return_scrap_card", "play_attack_cards",
+    "choose_section_effect", "show_reveal_card", "remove_message", "take_robot_card", "give_robot_card",
+    "adjust_countdown", "choose_section_marker_seat", "choose_section_marker_colour", "choose_deck",
+    "pick_temple_card", "reveal_top", "discard_message", "choose_identity", "over",
+)  # fmt: skip
+"""The ``pending`` block's order the shipped 4-player policy (``learn/policies``) was trained with."""
+TRAINED_LAYOUT = [
+    ("seat", 4), ("own_objective", 7), ("objectives", 28), ("removed_objectives", 1), ("to_act", 6), ("my_turn", 1),
+    ("pending", 35), ("pending_data", 65), ("round", 1), ("protagonist", 4), ("indicators", 3), ("latched", 3),
+    ("end_reason", 3), ("pool", 5), ("sheets", 20), ("section_markers", 35), ("char_loc", 24), ("char_section", 48),
+    ("controller", 30), ("seat_char", 28), ("vehicle_loc", 10), ("identity", 28), ("draft", 21), ("turn", 31),
+    ("reveals", 12), ("zone_sizes", 14), ("hand", 121), ("private", 121),
+    *[(f"deck_{d}", 121) for d in range(5)], *[(f"deck_{d}_depth", 121) for d in range(5)],
+    ("temple", 121), ("discard", 121), *[(f"gear_{c}", 121) for c in range(6)],
+    *[(f"played_{c}", 121) for c in range(6)], ("shown", 121), ("secret", 122), ("winners", 4),
+]  # fmt: skip
+"""The 4-player layout (3860 values) the shipped policy was trained with."""
+
+
+def test_the_sizes_and_kinds_read_from_the_game_keep_the_trained_layout() -> None:
+    encoder = ShadowPlanetEncoder(sp_game(4))
+    assert tuple(encoder.kind_slot) == TRAINED_PENDING_ORDER
+    assert encoder.layout() == TRAINED_LAYOUT
+    assert encoder.shape == (3860,)

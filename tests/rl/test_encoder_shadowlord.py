@@ -160,3 +160,19 @@ def test_every_block_is_documented() -> None:
         assert f"| `{name}` | {size} | {offset} |" in text, name
         offset += size
     assert str(encoder.shape[0]) in text
+
+
+def test_the_layout_orders_hold_the_game_s_decision_and_cell_kinds() -> None:
+    """The fixed orders of the ``pending`` block and the cell kinds hold exactly the game's own
+    (``place_portrait_cards`` is the one decision the layout has no slot for: it encodes as
+    'chance or automatic')."""
+    from shadowtable.games.shadowlord import encoder
+    from shadowtable.games.shadowlord.content import CELL_KINDS
+    from shadowtable.games.shadowlord.tasks import PlaceStartingShip
+
+    derived = encoder.decision_kinds()
+    assert len(derived) == len(set(derived)) and task_kind(PlaceStartingShip) in derived
+    assert set(encoder.DECISION_KINDS) == set(derived) - {"place_portrait_cards"}
+    assert len(encoder.DECISION_KINDS) == len(set(encoder.DECISION_KINDS))
+    assert set(encoder.CELL_KINDS) == set(CELL_KINDS.values())
+    assert (encoder.GALAXY_SIZE, encoder.FIGURE_SIZE, encoder.PENDING_SLOTS) == (41, 56, 34)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from third_game.content import deck_counts
 from third_game.state import NOT_YET, State
-from third_game.tasks import Bet, DealCard, Showdown
+from third_game.tasks import DealCard, PlaceBet, ShowCards
 
 
 def initial_state(players: int) -> State:
     stack = [
-        Showdown(),
-        *(Bet(seat) for seat in reversed(range(players))),
+        ShowCards(),
+        *(PlaceBet(seat) for seat in reversed(range(players))),
         *(DealCard(seat) for seat in reversed(range(players))),
     ]
     return State(deck=deck_counts(), cards=[NOT_YET] * players, bets=[NOT_YET] * players, stack=stack)

@@ -15,12 +15,12 @@ class DealCard(Task):
 
 
 @dataclass(frozen=True, slots=True)
-class Bet(Task):
+class PlaceBet(Task):
     """``seat`` bets or passes."""
 
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Showdown(Task):
+class ShowCards(Task):
     """The bettors show their cards; the highest wins."""

@@ -9,11 +9,11 @@ import pytest
 
 from shadowtable.bots.registry import make_bot
 from shadowtable.games.shadow_planet import actions as A
-from shadowtable.tutorial import DEALS, NEWCOMER_SEAT, Tutorial, deal_for
-from shadowtable.tutorial.notes import message_side
+from shadowtable.games.shadow_planet.tutorial import message_advice
+from shadowtable.tutorial import NEWCOMER_SEAT, Tutorial, deal_for, deals
 from tutorial.secrets_of import leaks, secrets, told_lines
 
-TITLES = sorted(DEALS)
+TITLES = sorted(deals())
 
 
 def play(tutorial: Tutorial, rng: random.Random, limit: int = 400) -> int:
@@ -87,7 +87,7 @@ def test_the_prepared_deal_is_the_same_for_every_newcomer(game_id: str) -> None:
     first, second = Tutorial(deal_for(game_id)), Tutorial(deal_for(game_id))
     assert first.table.rows == second.table.rows
     assert first.coaching() == second.coaching()
-    assert first.table.record().seed == DEALS[game_id].seed
+    assert first.table.record().seed == deals()[game_id].seed
 
 
 def test_any_legal_choice_is_accepted_and_an_illegal_one_refused() -> None:
@@ -125,14 +125,14 @@ def test_each_message_discard_says_what_it_does_for_the_newcomers_own_objective(
         assert "#" not in choice.text  # a person reads no card ids
         card = printed["cards"][choice.action - A.DISCARD]
         assert f"a{'n' if card['type'] == 'attack' else ''} {card['type'].title()} card: if revealed" in choice.effect
-        assert message_side(role, card["type"]) in choice.effect
+        assert choice.effect == message_advice(role, card["type"])
 
 
 def test_a_get_message_works_against_an_astronaut_and_helps_the_alien() -> None:
-    assert "works against you" in message_side("astronaut", "get")
-    assert "helps you" in message_side("alien", "get")
-    assert "helps you" in message_side("guardian", "get")
-    assert message_side("astronaut", "attack") == ""  # lowers the Threat, holds back the repairs
+    assert message_advice("astronaut", "get").endswith("this works against you as the Astronaut")
+    assert message_advice("alien", "get").endswith("this helps you as the Alien")
+    assert message_advice("guardian", "get").endswith("this helps you as the Guardian")
+    assert "you" not in message_advice("astronaut", "attack")  # lowers the Threat, holds back the repairs
 
 
 @pytest.mark.parametrize("game_id", TITLES)

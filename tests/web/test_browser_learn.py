@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from shadowtable.tutorial import DEALS
+from shadowtable.tutorial import deals
 from web.driver import new_player
 from web.test_browser_a11y import BOARD_TEXT_MIN_PX, contrast_failures
 
@@ -44,7 +44,7 @@ def walk(page: Any, url: str, game_id: str, rng: random.Random) -> int:
         decisions += 1
 
 
-@pytest.mark.parametrize("game_id", sorted(DEALS))
+@pytest.mark.parametrize("game_id", sorted(deals()))
 def test_a_newcomer_plays_each_tutorial_to_its_end_in_the_browser(browser: Any, live_server: Any, game_id: str) -> None:
     server = live_server()
     player = new_player(browser, "newcomer", seed=1)

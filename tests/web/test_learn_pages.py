@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from shadowtable.server.routes.learn import TutorialStore, board_html  # noqa: E402
-from shadowtable.tutorial import DEALS, Tutorial, deal_for  # noqa: E402
+from shadowtable.tutorial import Tutorial, deal_for, deals  # noqa: E402
 from tutorial.secrets_of import leaks, secrets  # noqa: E402
 
 ACTION = re.compile(r'name="action" value="(\d+)"')
@@ -37,12 +37,12 @@ def test_the_lobby_links_to_every_tutorial(client: Any) -> None:
     assert 'href="/learn"' in client.get("/").text
     page = client.get("/learn")
     assert page.status_code == 200
-    for game_id in DEALS:
+    for game_id in deals():
         assert f'href="/learn/{game_id}"' in page.text
     assert client.get("/learn/no-such-game").status_code == 404
 
 
-@pytest.mark.parametrize("game_id", sorted(DEALS))
+@pytest.mark.parametrize("game_id", sorted(deals()))
 def test_a_newcomer_walks_each_tutorial_to_its_end(client: Any, game_id: str) -> None:
     rng, decisions = random.Random(7), 0
     while True:

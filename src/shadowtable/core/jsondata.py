@@ -5,7 +5,11 @@ A dataclass is a JSON object with exactly its fields (a field's JSON name is its
 tuple and ``tuple[X, ...]`` are arrays, ``Mapping[str, X]`` an object, ``X | None`` may be
 ``null``, and a field with ``metadata={"optional": True}`` may be absent (``None`` then, and
 left out when written).  :func:`read` checks every value against the field types and raises
-:class:`StateFormatError` for anything else, so a typed view is never built from bad data.
+:class:`StateFormatError` for anything else, so a typed view is never built from bad data;
+:func:`trusted_reader` builds the same values from data known to fit (the game's own output)
+without those checks.
+:func:`json_schema` writes the JSON Schema of the same values (a field with
+``metadata={"secret": True}`` holds nothing in a spectator's variant).
 """
 
 from __future__ import annotations
@@ -151,6 +155,8 @@ def _fail(expected: str, data: Any) -> StateFormatError:
 
 def _scalar_reader(kind: type) -> Reader:
     def read_scalar(data: Any) -> Any:
+        if type(data) is kind:
+            return data
         if kind is float and isinstance(data, int) and not isinstance(data, bool):
             return data
         if not isinstance(data, kind) or (kind is not bool and isinstance(data, bool)):
@@ -186,7 +192,7 @@ def _tuple_reader(args: tuple[Any, ...]) -> Reader:
         def read_items(data: Any) -> tuple[Any, ...]:
             if not isinstance(data, list | tuple):
                 raise _fail("an array", data)
-            return tuple(item(x) for x in data)
+            return tuple(map(item, data))
 
         return read_items
     items = [reader(arg) for arg in args]
@@ -199,8 +205,11 @@ def _tuple_reader(args: tuple[Any, ...]) -> Reader:
     return read_fixed
 
 
+_INT = frozenset({int})
+
+
 def _ints_reader(data: Any) -> tuple[int, ...]:
-    if not isinstance(data, list | tuple) or not all(type(x) is int for x in data):
+    if not isinstance(data, list | tuple) or not _INT.issuperset(map(type, data)):
         raise _fail("an array of integers", data)
     return tuple(data)
 
@@ -220,23 +229,67 @@ def _record_reader(cls: type) -> Reader:
     _READERS[cls] = lambda data: read_record(data)  # a recursive type reads itself through this
     fields = [(key, reader(hint)) for key, hint in field_types(cls).items()]
     as_array = not dataclasses.is_dataclass(cls)
-    python_names = [key for key, _ in fields] if as_array else [f.name for f in dataclasses.fields(cls)]
     optional = set() if as_array else {json_name(f) for f in dataclasses.fields(cls) if f.metadata.get("optional")}
     required = {key for key, _ in fields} - optional
+    allowed = required | optional
 
     def read_record(data: Any) -> Any:
         if as_array:
             if not isinstance(data, list | tuple) or len(data) != len(fields):
                 raise _fail(f"an array of {len(fields)} ({cls.__name__})", data)
-            return cls(*(read_one(x) for (_, read_one), x in zip(fields, data, strict=True)))
-        if not isinstance(data, dict) or not required <= data.keys() or not data.keys() <= required | optional:
+            return cls(*[read_one(x) for (_, read_one), x in zip(fields, data, strict=True)])
+        if not isinstance(data, dict) or not required <= data.keys() or not data.keys() <= allowed:
             keys = sorted(data) if isinstance(data, dict) else data
             raise _fail(f"an object with fields {sorted(required)} and maybe {sorted(optional)} ({cls.__name__})", keys)
-        values = {
-            name: read_one(data[key]) if key in data else None
-            for name, (key, read_one) in zip(python_names, fields, strict=True)
-        }
-        return cls(**values)
+        if len(data) == len(fields):  # every field present: read them in order
+            return cls(*[read_one(data[key]) for key, read_one in fields])
+        return cls(*[read_one(data[key]) if key in data else None for key, read_one in fields])
+
+    return read_record
+
+
+_TRUSTED: dict[object, Reader] = {}
+
+
+def trusted_reader(hint: object) -> Reader:
+    """The function building a ``hint`` from plain JSON known to fit it (what the game itself
+    wrote): the value :func:`reader` builds, without its checks (built once per type)."""
+    found = _TRUSTED.get(hint)
+    if found is None:
+        found = _TRUSTED[hint] = _build_trusted(hint)
+    return found
+
+
+def _build_trusted(hint: object) -> Reader:
+    origin = typing.get_origin(hint)
+    if hint in (int, str, bool, float) or origin is typing.Literal:
+        return _same
+    if origin in (typing.Union, types.UnionType):
+        inner = trusted_reader(next(arg for arg in typing.get_args(hint) if arg is not type(None)))
+        return _same if inner is _same else lambda data: None if data is None else inner(data)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = trusted_reader(args[0])
+            return tuple if item is _same else lambda data: tuple(map(item, data))
+        items = [trusted_reader(arg) for arg in args]
+        return lambda data: tuple([read_one(x) for read_one, x in zip(items, data, strict=True)])
+    if origin in (dict, Mapping):
+        value = trusted_reader(typing.get_args(hint)[1])
+        return dict if value is _same else lambda data: {k: value(v) for k, v in data.items()}
+    if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or hasattr(hint, "_fields")):
+        return _trusted_record(hint)
+    return reader(hint)  # anything else (an untyped part): the checked reader
+
+
+def _trusted_record(cls: type) -> Reader:
+    _TRUSTED[cls] = lambda data: read_record(data)  # a recursive type reads itself through this
+    fields = [(key, trusted_reader(hint)) for key, hint in field_types(cls).items()]
+
+    def read_record(data: Mapping[str, object] | list[object]) -> object:
+        if isinstance(data, dict):
+            return cls(*[read_one(data.get(key)) for key, read_one in fields])
+        return cls(*[read_one(x) for (_, read_one), x in zip(fields, data, strict=True)])
 
     return read_record
 
@@ -358,3 +411,104 @@ def _kind(hint: Any) -> str:
     if origin is tuple or hasattr(hint, "_fields"):
         return "array"
     return "object"
+
+
+# -- JSON Schema from the types ----------------------------------------------------------------------
+Schema = dict[str, object]
+"""A JSON Schema (draft 2020-12) as plain JSON."""
+NULL: Schema = {"type": "null"}
+
+
+def json_schema(hint: object, defs: dict[str, Schema], *, spectator: bool = False) -> Schema:
+    """The JSON Schema of the values :func:`reader` accepts for ``hint``: every object closed
+    (``additionalProperties: false``), a dataclass or named tuple once in ``defs`` (under its
+    class name) and referred to by ``$ref``.  With ``spectator``, a dataclass field marked
+    ``metadata={"secret": True}`` holds nothing (:func:`hidden_schema`)."""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return {}
+    simple = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}
+    if hint in simple:
+        return {"type": simple[hint]}
+    if origin is typing.Literal:
+        return {"enum": list(typing.get_args(hint))}
+    if origin in (typing.Union, types.UnionType):
+        options = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        return {"anyOf": [json_schema(options[0], defs, spectator=spectator), NULL]}
+    if origin is tuple:
+        return _tuple_schema(typing.get_args(hint), defs, spectator)
+    if origin in (dict, Mapping):
+        values = json_schema(typing.get_args(hint)[1], defs, spectator=spectator)
+        return {"type": "object", "patternProperties": {"^.+$": values}, "additionalProperties": False}
+    if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or hasattr(hint, "_fields")):
+        return _record_ref(hint, defs, spectator)
+    raise TypeError(f"no JSON Schema for {hint!r}")
+
+
+def hidden_schema(hint: object) -> Schema:
+    """The schema of a secret part of type ``hint`` as a spectator gets it: ``null`` where it
+    may be, arrays and mappings empty (or holding only hidden items), records field by field."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType) and type(None) in typing.get_args(hint):
+        return NULL
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = hidden_schema(args[0])
+            return {"type": "array", "maxItems": 0} if item is _NOTHING else {"type": "array", "items": item}
+        return {"type": "array", "prefixItems": [hidden_schema(arg) for arg in args], "items": False}
+    if origin in (dict, Mapping):
+        return {"type": "object", "additionalProperties": False}
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _closed({key: hidden_schema(h) for key, h in field_types(hint).items()}, _optional_keys(hint))
+    return _NOTHING
+
+
+_NOTHING: Schema = {"not": {}}
+"""A schema no value matches: a hidden value that cannot be ``null``."""
+
+
+def _tuple_schema(args: tuple[object, ...], defs: dict[str, Schema], spectator: bool) -> Schema:
+    if len(args) == 2 and args[1] is Ellipsis:
+        return {"type": "array", "items": json_schema(args[0], defs, spectator=spectator)}
+    items = [json_schema(arg, defs, spectator=spectator) for arg in args]
+    return {"type": "array", "prefixItems": items, "items": False, "minItems": len(items)}
+
+
+def _optional_keys(cls: type) -> set[str]:
+    return {json_name(f) for f in dataclasses.fields(cls) if f.metadata.get("optional")}
+
+
+def _closed(properties: dict[str, Schema], optional: set[str]) -> Schema:
+    """A closed object: exactly these properties, all required but ``optional``."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [key for key in properties if key not in optional],
+        "additionalProperties": False,
+    }
+
+
+def _record_ref(cls: type, defs: dict[str, Schema], spectator: bool) -> Schema:
+    """A ``$ref`` to the schema of dataclass or named tuple ``cls`` in ``defs`` (written once)."""
+    if cls.__name__ not in defs:
+        defs[cls.__name__] = {}  # a recursive type refers to itself through this
+        types_by_key = field_types(cls)
+        if not dataclasses.is_dataclass(cls):
+            defs[cls.__name__] = _tuple_schema(tuple(types_by_key.values()), defs, spectator)
+        else:
+            secret = {json_name(f) for f in dataclasses.fields(cls) if f.metadata.get("secret")}
+            optional = _optional_keys(cls)
+            properties = {
+                key: hidden_schema(hint)
+                if spectator and key in secret
+                else json_schema(_without_none(hint) if key in optional else hint, defs, spectator=spectator)
+                for key, hint in types_by_key.items()
+            }
+            defs[cls.__name__] = _closed(properties, optional)
+    return {"$ref": f"#/$defs/{cls.__name__}"}
+
+
+def _without_none(hint: object) -> object:
+    """``X`` of ``X | None`` (an optional field is absent rather than ``null``)."""
+    return next(arg for arg in typing.get_args(hint) if arg is not type(None))

@@ -12,17 +12,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from shadowtable.core.errors import ShadowTableError
-from shadowtable.core.observation import Observation
-
-if TYPE_CHECKING:
-    from shadowtable.core.game import Observation as ObservationJson
-
-    TypedObservation = Observation[object, object, object]
-    """A game's typed observation, its parts of the game's own types."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +30,10 @@ class Manifest:
     - ``length_bound``: ``(game) -> int``, an upper bound on the steps (decisions and chance
       outcomes) of one game, worked out from the rules (OpenSpiel's ``max_game_length``);
     - ``view``: the game's typed observation, a subclass of
-      :class:`shadowtable.core.observation.Observation` (``from_json(game.observe(...))``).
+      :class:`shadowtable.core.observation.Observation` (``from_json(game.observe(...))``);
+    - ``rules_extras``: ``(game_id, reference) -> (goals, endings, tables)``, what the rules page adds;
+    - ``option_words``: option name to :class:`shadowtable.core.spec.OptionWords` (the lobby's form);
+    - ``tutorial``: a :class:`shadowtable.tutorial.lesson.Lesson`, the title's guided first game.
     """
 
     heuristic_bot: str | None = None
@@ -49,6 +44,9 @@ class Manifest:
     gym_id: str | None = None
     length_bound: str | None = None
     view: str | None = None
+    tutorial: str | None = None
+    option_words: str | None = None
+    rules_extras: str | None = None
 
 
 NO_ADAPTERS = Manifest()
@@ -81,21 +79,3 @@ def load(reference: str) -> Any:
         return getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as exc:
         raise ShadowTableError(f"cannot load adapter {reference!r}: {exc}") from exc
-
-
-def typed_view(game: object, observation_json: ObservationJson) -> TypedObservation:
-    """``observation_json`` (what ``game.observe`` gives) read into the typed observation the
-    game's manifest names as ``view``; :class:`ShadowTableError` if it names none."""
-    reference = manifest_of(type(game)).view
-    if reference is None:
-        raise ShadowTableError(f"{type(game).__name__} names no typed observation in its manifest")
-    return _view_class(reference).from_json(observation_json)
-
-
-@cache
-def _view_class(reference: str) -> type[TypedObservation]:
-    found = load(reference)
-    if not (isinstance(found, type) and issubclass(found, Observation)):
-        raise ShadowTableError(f"the manifest 'view' {reference!r} is not an Observation class")
-    view_class: type[TypedObservation] = found
-    return view_class

@@ -116,3 +116,13 @@ def rules_version(version: str) -> tuple[str, ...]:
     """The ``MAJOR.MINOR`` part of a ``MAJOR.MINOR.PATCH`` version (all of a shorter one), the
     part that names the rules and the action ids."""
     return tuple(version.split(".")[:2])
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """A game option in plain words for people choosing it: a label, what it does, and what each
+    allowed value means (by the value as text)."""
+
+    label: str
+    description: str
+    choices: dict[str, str] = field(default_factory=dict)

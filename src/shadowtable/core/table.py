@@ -8,7 +8,9 @@ the spectators have been told.  Its :meth:`Table.view` is what a reader sees: a 
 
 Changes come in two halves so that a server can store them before acknowledging:
 :meth:`Table.plan` works out the :class:`Step` list an action leads to (the action, then any
-chance outcomes) without changing the table; :meth:`Table.commit` then makes them its own.
+chance outcomes) without changing the table; :meth:`Table.commit` then makes them its own.  A
+bot that decides elsewhere (a server's worker process) is asked :meth:`Table.turn` and its choice
+planned by :meth:`Table.plan_turn`, checked as a bot's choice is checked here.
 Simulations skip both: :meth:`Table.run` steps chance and bots in a tight loop.
 
 Randomness: with a master ``seed``, the chance outcome of step ``n`` is drawn with
@@ -23,7 +25,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
@@ -69,6 +71,17 @@ class Step:
     before: Any
     after: Any
     events: list[Event]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The decision a seat makes now, as its bot is asked it: the ``seat``, the ``step`` it decides
+    at (how many steps the log holds), what it observes and its legal actions."""
+
+    seat: int
+    step: int
+    observation: Observation
+    legal: list[int]
 
 
 def plan_steps(
@@ -277,7 +290,7 @@ class SeatView:
         }
 
     def to_json(
-        self, *, clock: dict[str, Any] | None = None, presence: list[dict[str, Any]] | None = None
+        self, *, clock: Mapping[str, object] | None = None, presence: Sequence[Mapping[str, object]] | None = None
     ) -> dict[str, Any]:
         """The server's ``view`` message (with the server's ``clock`` and ``presence``)."""
         return {
@@ -498,17 +511,27 @@ class Table:
         bot = self.bots[player] if player >= 0 else None
         if player == TERMINAL or bot is None:
             raise BotError("no automatic action: the game is over or a person decides now")
-        legal = self.game.legal_actions(self.state)
-        action = bot.choose(
-            self.game, player, self.game.observe(self.state, player), legal, self._bot_rng(player, step)
-        )
-        try:
-            number = action_id(action)
-        except IllegalActionError:
-            number = -1
-        if number not in legal:
-            raise BotError(f"bot {_seat_name(bot)} at seat {player} chose illegal action {action!r}")
-        return number
+        turn = self.turn()
+        action = bot.choose(self.game, player, turn.observation, turn.legal, self._bot_rng(player, step))
+        return _chosen(turn, action, f"bot {_seat_name(bot)}")
+
+    def turn(self) -> Turn:
+        """The decision the seat to act makes now, as a bot deciding for it (here or elsewhere) is
+        asked it; :class:`BotError` when chance acts next or the game is over."""
+        player = self.current_player
+        if player < 0:
+            raise BotError("no seat decides now: chance acts next or the game is over")
+        state = self.state
+        return Turn(player, len(self.actions), self.game.observe(state, player), self.game.legal_actions(state))
+
+    def plan_turn(self, turn: Turn, action: int) -> list[Step]:
+        """The steps of ``action``, chosen for ``turn`` (:meth:`turn`) by a bot or for a seat that
+        did not decide in time, with the chance steps after it; the table is not changed
+        (:meth:`commit` makes them its own).  :class:`BotError` when the table has moved on since
+        ``turn`` or ``action`` is not one of its legal actions."""
+        if turn.step != len(self.actions) or turn.seat != self.current_player:
+            raise BotError(f"seat {turn.seat} was asked at step {turn.step}: the table has moved on")
+        return self.plan(turn.seat, _chosen(turn, action, f"the bot of seat {turn.seat}"))
 
     def resolve_chance(self) -> int:
         """Draw every chance outcome due now, as this table draws them; returns the player then to
@@ -618,6 +641,17 @@ class Table:
             except IllegalActionError as exc:
                 raise RecordError(f"saved game action #{index} does not replay: {exc}") from exc
         return table
+
+
+def _chosen(turn: Turn, action: object, who: str) -> int:
+    """``action`` as the number of one of ``turn``'s legal actions; :class:`BotError` otherwise."""
+    try:
+        number = action_id(action)
+    except IllegalActionError:
+        number = -1
+    if number not in turn.legal:
+        raise BotError(f"{who} at seat {turn.seat} chose illegal action {action!r}")
+    return number
 
 
 def _seat_name(bot: Any) -> str:

@@ -6,14 +6,16 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import lru_cache
 from itertools import compress, repeat
 from operator import add, truediv
-from typing import Any, Protocol, TypeGuard
+from typing import Any, Generic, Protocol, TypeGuard, TypeVar, cast
 
 import numpy as np
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.manifest import load, manifest_of
+from shadowtable.core.views import TypedObservation, typed_view
 
-Vector = np.ndarray[Any, np.dtype[np.float32]]
+Vector = np.ndarray[tuple[int, ...], np.dtype[np.float32]]
+ViewT = TypeVar("ViewT", bound=TypedObservation)
 
 
 class Encoder(Protocol):
@@ -59,7 +61,7 @@ def encode_into(encoder: Encoder, observation: Observation, out: Vector) -> Vect
     return out
 
 
-def action_mask(game: Game[Any], legal: Sequence[int]) -> np.ndarray[Any, np.dtype[np.int8]]:
+def action_mask(game: Game[Any], legal: Sequence[int]) -> np.ndarray[tuple[int, ...], np.dtype[np.int8]]:
     """A 0/1 ``int8`` vector over ``num_distinct_actions`` with ones at ``legal``."""
     mask = np.zeros(game.spec.num_distinct_actions, dtype=np.int8)
     mask[list(legal)] = 1
@@ -200,16 +202,20 @@ class Features:
         return out
 
 
-class ArrayEncoder:
+class ArrayEncoder(Generic[ViewT]):
     """An encoder made of named fixed-size blocks laid end to end, values in ``[0, 1]``.
 
-    Subclasses fill :meth:`collect`; :meth:`encode_into` writes into an array the caller keeps
-    (an environment holds one per seat) and :meth:`encode` returns a new one."""
+    It reads the game's typed observation (``ViewT``): given the JSON one (``game.observe``'s,
+    read unchecked, as the game wrote it), it builds the typed view once
+    (:func:`shadowtable.core.views.typed_view`).  Subclasses fill :meth:`collect`;
+    :meth:`encode_into` writes into an array the caller keeps (an environment holds one per
+    seat) and :meth:`encode` returns a new one."""
 
     low = 0.0
     high = 1.0
 
-    def __init__(self, blocks: Sequence[tuple[str, int]]) -> None:
+    def __init__(self, game: Game[Any], blocks: Sequence[tuple[str, int]]) -> None:
+        self.game = game
         self.blocks = list(blocks)
         self.offsets: dict[str, int] = {}
         total = 0
@@ -218,20 +224,27 @@ class ArrayEncoder:
             total += size
         self.shape: tuple[int, ...] = (total,)
 
-    def collect(self, observation: Observation, features: Features) -> None:
-        """Add the features of ``observation``."""
+    def collect(self, view: ViewT, features: Features) -> None:
+        """Add the features of ``view``."""
         raise NotImplementedError
 
-    def encode_into(self, observation: Observation, out: Vector) -> Vector:
-        """``observation`` encoded into ``out`` (a ``float32`` array of ``shape``); returns it."""
+    def view(self, observation: Observation | ViewT) -> ViewT:
+        """``observation`` as the game's typed view (read from its JSON, or as given)."""
+        if isinstance(observation, dict):
+            return cast(ViewT, typed_view(self.game, observation, checked=False))
+        return observation
+
+    def encode_into(self, observation: Observation | ViewT, out: Vector) -> Vector:
+        """``observation`` (JSON or typed) encoded into ``out`` (a ``float32`` array of ``shape``);
+        returns it."""
         if out.shape != self.shape or out.dtype != np.float32:
             raise ValueError(f"expected a float32 array of shape {self.shape}, got {out.dtype} {out.shape}")
         features = Features()
-        self.collect(observation, features)
+        self.collect(self.view(observation), features)
         return features.write(out)
 
-    def encode(self, observation: Observation) -> Vector:
-        """``observation`` encoded into a new array."""
+    def encode(self, observation: Observation | ViewT) -> Vector:
+        """``observation`` (JSON or typed) encoded into a new array."""
         return self.encode_into(observation, np.empty(self.shape, dtype=np.float32))
 
     def layout(self) -> list[tuple[str, int]]:

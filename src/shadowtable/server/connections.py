@@ -8,16 +8,20 @@ connection of a table that said hello.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 from shadowtable.server.outbox import Outbox
+from shadowtable.server.protocol import Answer
 from shadowtable.server.views import encode
 
 OUTBOX_LIMIT = 2000
 """Messages queued for a socket before it is cut off as not reading (the default)."""
 OUTBOX_BYTES = 16 * 1024 * 1024
 """Bytes queued for a socket before it is cut off as not reading (the default)."""
+
+
+Message = Mapping[str, object]
+"""A message to a client, before it is encoded as JSON."""
 
 
 class Connection:
@@ -45,7 +49,7 @@ class Connection:
         self.on_cut_off: Callable[[], None] | None = None
         """Called once when the client stops reading (its outbox is full): the socket must close."""
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: Message) -> None:
         """Queue ``message``."""
         self.push_text(encode(message))
 
@@ -70,7 +74,7 @@ class Connection:
         self.outbox.end()
 
 
-def tell_all(connections: Iterable[Connection], message: dict[str, Any]) -> None:
+def tell_all(connections: Iterable[Connection], message: Message) -> None:
     """Send ``message`` to each of ``connections`` that said hello."""
     for connection in connections:
         if connection.greeted:
@@ -87,7 +91,7 @@ def refuse_seat(connections: Iterable[Connection], seat: int, why: str, reason: 
 
 def reject(connection: Connection, act_id: str | None, why: str, retry_after: int | None = None) -> None:
     """Refuse what ``connection`` sent (an act, a chat line, a frame over its rate)."""
-    message: dict[str, Any] = {"t": "reject", "id": act_id, "why": why}
+    message = Answer(t="reject", id=act_id, why=why)
     if retry_after is not None:
         message["retry_after"] = retry_after
     connection.push(message)

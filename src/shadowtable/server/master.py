@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.errors import Conflict, ServiceError
-from shadowtable.server.live import Step, plan
+from shadowtable.server.live import Step
 from shadowtable.server.new_table import NewTable
-from shadowtable.server.protocol import Act
+from shadowtable.server.protocol import Act, Answer
 from shadowtable.server.table import Seat, Table, public_clock, seat_name
 
 RETURN_GRACE_MS = 30_000
@@ -25,6 +25,14 @@ INVALID_INVITE = "this invite link is not valid: it was used, replaced by a newe
 
 
 # -- act ----------------------------------------------------------------------------------------
+class SeatChanges(TypedDict, total=False):
+    """A seat's stored fields a decision or a return changes: its clock (milliseconds left), its
+    return from a bot (``zombie`` false)."""
+
+    clock_ms: int
+    zombie: bool
+
+
 @dataclass(frozen=True)
 class Move:
     """A seat's decision worked out: the steps to store, the seat's stored changes (its clock, its
@@ -33,7 +41,7 @@ class Move:
     seat: int
     action: int
     steps: list[Step]
-    seat_changes: dict[str, Any] = field(default_factory=dict)
+    seat_changes: SeatChanges = field(default_factory=SeatChanges)
 
     @property
     def returning(self) -> bool:
@@ -41,7 +49,7 @@ class Move:
         return self.seat_changes.get("zombie") is False
 
 
-def repeated(table: Table, seat: int, act: Act) -> dict[str, Any] | None:
+def repeated(table: Table, seat: int, act: Act) -> Answer | None:
     """The answer to an act id acknowledged already (``None``: a new one): an ``ack`` again if it
     repeats the same decision, else a ``reject``."""
     done = table.play.acked.get((seat, act.id))
@@ -50,9 +58,9 @@ def repeated(table: Table, seat: int, act: Act) -> dict[str, Any] | None:
     turn, action = done
     # a resent notation is taken at its turn: its words were read against that turn's state
     if act.turn == turn and (act.action is None or act.action == action):
-        return {"t": "ack", "id": act.id}
+        return Answer(t="ack", id=act.id)
     reused = f"act id {act.id!r} was used already for another decision: use a new id for each decision"
-    return {"t": "reject", "id": act.id, "why": reused}
+    return Answer(t="reject", id=act.id, why=reused)
 
 
 def refusal(table: Table, seat: int, act: Act) -> str | None:
@@ -71,8 +79,8 @@ def decide(table: Table, seat: int, act: Act) -> Move:
     :class:`~shadowtable.core.errors.ShadowTableError` for an action the rules refuse."""
     state = table.live.state
     action = act.action if act.action is not None else table.game.words.parse_action(state, act.notation or "")
-    steps = plan(table.game, state, seat, action)
-    changes: dict[str, Any] = {}
+    steps = table.live.plan(seat, action)
+    changes = SeatChanges()
     left = spent_clock(table, seat)
     if left is not None:
         changes["clock_ms"] = left
@@ -126,7 +134,7 @@ def commit(table: Table, steps: list[Step]) -> bool:
 # -- start --------------------------------------------------------------------------------------
 def opening(table: Table) -> list[Step]:
     """The steps a game starts with (chance's first draws)."""
-    return plan(table.game, table.live.state, None, None)
+    return table.live.plan(None, None)
 
 
 def free_seats(table: Table) -> list[int]:
@@ -196,6 +204,14 @@ def sit(table: Table, seat: int, hashed_key: str, name: str, current: int | None
 
 
 # -- leave --------------------------------------------------------------------------------------
+class SeatRelease(TypedDict):
+    """A seat's stored fields its player leaving changes."""
+
+    key_hash: None
+    zombie: bool
+    left_hash: str | None
+
+
 @dataclass(frozen=True)
 class Leaving:
     """What giving up ``seat`` changes: in play a bot takes it over and it is kept for the leaver
@@ -207,8 +223,8 @@ class Leaving:
     zombie: bool
     host: int | None
 
-    def seat_changes(self) -> dict[str, Any]:
-        return {"key_hash": None, "zombie": self.zombie, "left_hash": self.left_hash}
+    def seat_changes(self) -> SeatRelease:
+        return SeatRelease(key_hash=None, zombie=self.zombie, left_hash=self.left_hash)
 
 
 def leaving(table: Table, seat: int) -> Leaving:
@@ -247,12 +263,12 @@ def rematch_table(table: Table, default_bot: str) -> NewTable:
 
 
 # -- bots taking over ---------------------------------------------------------------------------
-def returned_clock(table: Table, seat: int) -> dict[str, Any]:
+def returned_clock(table: Table, seat: int) -> SeatChanges:
     """The stored clock of a seat its player takes back from a bot (at least a grace period)."""
     clock = table.stored.clock
     if clock is None:
-        return {}
-    return {"clock_ms": max(table.seats[seat].clock_ms or 0, clock["bonus_ms"], RETURN_GRACE_MS)}
+        return SeatChanges()
+    return SeatChanges(clock_ms=max(table.seats[seat].clock_ms or 0, clock["bonus_ms"], RETURN_GRACE_MS))
 
 
 def back_notice(table: Table, seat: int) -> str:

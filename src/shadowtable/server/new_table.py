@@ -6,6 +6,7 @@ here touches the database.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,7 @@ from shadowtable.core.registry import make
 from shadowtable.server.bot_levels import check_seat_bot
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.names import default_name
-from shadowtable.server.table import BOT_PACES, Seat
+from shadowtable.server.table import BOT_PACES, Seat, StoredClock
 
 NAME_LIMIT = 32
 TIMEOUT_POLICIES = ("bot", "skip")
@@ -32,7 +33,8 @@ class NewTable:
     options: dict[str, Any]
     seats: list[str]
     """Per seat: ``"human"`` or ``"bot:<level>"`` (e.g. ``"bot:heuristic"``; see ``bot_levels``)."""
-    clock: dict[str, Any] | None = None
+    clock: Mapping[str, object] | None = None
+    """``initial_s``, ``bonus_s`` (whole seconds) and ``on_timeout``, as a client gives them."""
     listed: bool = True
     pace: str | None = None
     """The bots' pace (a key of ``BOT_PACES``); ``None``: the server's default delay."""
@@ -81,7 +83,7 @@ def new_seats(specs: list[str], game: Game[Any], default_bot: str | None = None)
     return seats
 
 
-def new_clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+def new_clock(clock: Mapping[str, object] | None) -> StoredClock | None:
     """A client's clock (whole seconds and a timeout policy) as stored (milliseconds)."""
     if clock is None:
         return None
@@ -92,7 +94,7 @@ def new_clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
     if policy not in TIMEOUT_POLICIES:
         raise ServiceError(f"clock.on_timeout: expected one of {', '.join(TIMEOUT_POLICIES)}")
     assert isinstance(initial, int) and isinstance(bonus, int)
-    return {"initial_ms": initial * 1000, "bonus_ms": bonus * 1000, "on_timeout": policy}
+    return StoredClock(initial_ms=initial * 1000, bonus_ms=bonus * 1000, on_timeout=str(policy))
 
 
 def new_pace(pace: str | None) -> str | None:

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TypedDict
 
 from shadowtable.server.connections import tell_all
 from shadowtable.server.table import Table, seat_name
+
+
+class SeatPresence(TypedDict):
+    """Who sits at a seat and whether they are connected (``here``; a bot always is)."""
+
+    seat: int
+    name: str
+    kind: str
+    here: bool
+    bot_playing: bool
 
 
 def local_seats(table: Table) -> set[int]:
@@ -34,17 +44,17 @@ def heard(table: Table, process: str, seats: frozenset[int], valid_s: float) -> 
     table.sockets.remote[process] = (time.monotonic() + valid_s, seats)
 
 
-def presence(table: Table) -> list[dict[str, Any]]:
+def presence(table: Table) -> list[SeatPresence]:
     """Who sits where and who is connected (public)."""
     present = here(table)
     return [
-        {
-            "seat": i,
-            "name": seat_name(i, seat),
-            "kind": seat.kind,
-            "here": seat.kind == "bot" or i in present,
-            "bot_playing": seat.kind == "bot" or seat.zombie,
-        }
+        SeatPresence(
+            seat=i,
+            name=seat_name(i, seat),
+            kind=seat.kind,
+            here=seat.kind == "bot" or i in present,
+            bot_playing=seat.kind == "bot" or seat.zombie,
+        )
         for i, seat in enumerate(table.seats)
     ]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from shadowtable.core.errors import ShadowTableError
 
@@ -47,6 +47,16 @@ class Act:
     turn: int
     action: int | None
     notation: str | None
+
+
+class Answer(TypedDict):
+    """The server's answer to what a client sent: ``t`` is ``ack`` or ``reject`` (then ``why``,
+    and for a rate exceeded ``retry_after`` seconds)."""
+
+    t: str
+    id: str | None
+    why: NotRequired[str]
+    retry_after: NotRequired[int]
 
 
 @dataclass(frozen=True)

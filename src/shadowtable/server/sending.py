@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 from shadowtable.core.game import Game
 from shadowtable.server.connections import Connection, tell_all
@@ -18,7 +18,18 @@ Renderer = Callable[[Game[Any], dict[str, Any], dict[str, Any]], dict[str, str]]
 """Turns a seat's ``view`` message (and the table's public description) into HTML fragments."""
 
 
-def clock_view(table: Table, seat: int | None) -> dict[str, Any] | None:
+class ClockView(TypedDict):
+    """What a seat is shown of its clock: the time it has left, whether it runs, and the table's
+    clock (:class:`~shadowtable.server.table.PublicClock`)."""
+
+    ms_left: int
+    running: bool
+    initial_s: int
+    bonus_s: int
+    on_timeout: str
+
+
+def clock_view(table: Table, seat: int | None) -> ClockView | None:
     """What ``seat`` is shown of its clock (``None``: no clock)."""
     clock = table.stored.clock
     if clock is None or seat is None or table.seats[seat].clock_ms is None:
@@ -28,7 +39,7 @@ def clock_view(table: Table, seat: int | None) -> dict[str, Any] | None:
     running = clock_for is not None and clock_for[0] == seat and table.status == "playing"
     if running:
         left = max(0, left - int((time.monotonic() - table.timers.turn_started) * 1000))
-    return {"ms_left": left, "running": running, **(public_clock(clock) or {})}
+    return ClockView(ms_left=left, running=running, **public_clock(clock))
 
 
 def view(table: Table, seat: int | None, since: int) -> dict[str, Any]:

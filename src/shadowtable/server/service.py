@@ -39,7 +39,7 @@ from shadowtable.server.new_table import (
     new_seats,
     refuse_server_options,
 )
-from shadowtable.server.presence import presence, send_presence
+from shadowtable.server.presence import SeatPresence, presence, send_presence
 from shadowtable.server.protocol import Act
 from shadowtable.server.repository.tables import (
     Repository,
@@ -591,7 +591,7 @@ class TableService:
         audience (:meth:`Sender.view_text`)."""
         return self.sender.view_text(table, seat, since, html=html)
 
-    def presence(self, table: Table) -> list[dict[str, Any]]:
+    def presence(self, table: Table) -> list[SeatPresence]:
         """Who sits where and who is connected (public)."""
         return presence(table)
 

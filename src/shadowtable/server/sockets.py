@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.connections import Connection, reject, tell_all
@@ -15,7 +15,7 @@ from shadowtable.server.presence import send_presence
 from shadowtable.server.protocol import Act, Chat, Hello, Message, Ping, ProtocolError, Sync, parse_frame
 from shadowtable.server.repository.tables import Repository, insert_chat
 from shadowtable.server.sending import over_text
-from shadowtable.server.table import Table, chat_message, info
+from shadowtable.server.table import ChatLine, Table, chat_message, info
 from shadowtable.server.throttle import Throttle
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ class Sockets:
         self.service.sync.publish(table)
         tell_all(table.connections, {"t": "chat", **message})
 
-    async def _store_chat(self, table: Table, seat: int, text: str) -> dict[str, Any] | None:
+    async def _store_chat(self, table: Table, seat: int, text: str) -> ChatLine | None:
         """Store a chat line and make it the table's own (``None``: another process stored a
         line first: re-read, then try again)."""
         async with table.lock:

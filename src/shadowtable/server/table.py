@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
@@ -19,6 +19,48 @@ from shadowtable.server.connections import Connection
 from shadowtable.server.live import LiveTable
 from shadowtable.server.names import default_name
 from shadowtable.server.viewcache import ViewCache
+
+
+class StoredClock(TypedDict):
+    """A table's clock as stored: each human seat's starting time and its bonus per decision
+    (milliseconds), and what happens when a seat runs out (``bot`` or ``skip``)."""
+
+    initial_ms: int
+    bonus_ms: int
+    on_timeout: str
+
+
+class PublicClock(TypedDict):
+    """A table's clock as a client gives it (whole seconds)."""
+
+    initial_s: int
+    bonus_s: int
+    on_timeout: str
+
+
+class SeatInfo(TypedDict):
+    """What anyone may know of a seat."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    name: str
+    taken: bool
+    bot_playing: bool
+    vacated: bool
+
+
+class ChatLine(TypedDict):
+    """A chat line as it is shown."""
+
+    seat: int
+    name: str
+    text: str
+    at: float
+
+
+SeatRow = tuple[str, str | None, str | None, str | None, bool, int | None, str | None]
+"""A seat's stored fields: kind, bot, name, key hash, zombie, clock (ms), left hash."""
 
 
 @dataclass
@@ -44,7 +86,7 @@ class Seat:
         """Left by its player in play: a bot plays it until that player or an invited one takes it."""
         return self.kind == "human" and self.key_hash is None and self.zombie
 
-    def row(self) -> tuple[Any, ...]:
+    def row(self) -> SeatRow:
         """The stored fields, in the order :meth:`from_row` reads them."""
         return (self.kind, self.bot, self.name, self.key_hash, self.zombie, self.clock_ms, self.left_hash)
 
@@ -66,7 +108,7 @@ class StoredTable:
 
     id: str
     status: str  # open | playing | over
-    clock: dict[str, Any] | None
+    clock: StoredClock | None
     listed: bool
     created_at: float
     seats: list[Seat]
@@ -74,7 +116,7 @@ class StoredTable:
     rematch: str | None = None
     host_seat: int | None = None
     """The creator's seat: its holder may invite someone to a vacated seat."""
-    chat: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
     pace: str | None = None
     """The bots' pace (a key of :data:`BOT_PACES`); ``None``: the server's default delay."""
 
@@ -180,7 +222,7 @@ def seat_name(index: int, seat: Seat) -> str:
     return seat.name or default_name(index)
 
 
-def seat_info(index: int, seat: Seat) -> dict[str, Any]:
+def seat_info(index: int, seat: Seat) -> SeatInfo:
     """What anyone may know of a seat."""
     return {
         "seat": index,
@@ -193,15 +235,11 @@ def seat_info(index: int, seat: Seat) -> dict[str, Any]:
     }
 
 
-def public_clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+def public_clock(clock: StoredClock) -> PublicClock:
     """A stored clock as a client gives it (seconds)."""
-    if clock is None:
-        return None
-    return {
-        "initial_s": clock["initial_ms"] // 1000,
-        "bonus_s": clock["bonus_ms"] // 1000,
-        "on_timeout": clock["on_timeout"],
-    }
+    return PublicClock(
+        initial_s=clock["initial_ms"] // 1000, bonus_s=clock["bonus_ms"] // 1000, on_timeout=clock["on_timeout"]
+    )
 
 
 def info(table: Table) -> dict[str, Any]:
@@ -215,7 +253,7 @@ def info(table: Table) -> dict[str, Any]:
         "options": game.options,
         "status": stored.status,
         "listed": stored.listed,
-        "clock": public_clock(stored.clock),
+        "clock": None if stored.clock is None else public_clock(stored.clock),
         "seats": [seat_info(i, seat) for i, seat in enumerate(stored.seats)],
         "created_at": stored.created_at,
         "returns": stored.returns,
@@ -225,7 +263,7 @@ def info(table: Table) -> dict[str, Any]:
     }
 
 
-def chat_message(seat: int, seats: list[Seat], text: str, at: float) -> dict[str, Any]:
+def chat_message(seat: int, seats: list[Seat], text: str, at: float) -> ChatLine:
     """A chat line as it is shown."""
     return {"seat": seat, "name": seat_name(seat, seats[seat]), "text": text, "at": at}
 

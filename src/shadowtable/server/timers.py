@@ -7,14 +7,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from shadowtable.server import master
 from shadowtable.server.bot_levels import run_spec
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.errors import ServiceError, Stale
-from shadowtable.server.live import plan
+from shadowtable.server.live import Step, Turn
 from shadowtable.server.presence import connected, send_presence
 from shadowtable.server.repository.tables import Repository, table_unrated, update_seat
 from shadowtable.server.table import Table, seat_name
@@ -54,25 +54,38 @@ class Timers:
             timers.clock_task = self.service.spawn(self._timeout(table, decision, (seat.clock_ms or 0) / 1000))
 
     async def _bot_move(self, table: Table, seat: int, at: int) -> None:
-        stale = False
         try:
             if delay := table.stored.bot_delay_s(self.config.bot_delay_s):
                 await asyncio.sleep(delay)
-            state = table.live.state
-            bot = table.seats[seat].bot or self.config.default_bot
-            spec = run_spec(bot, self.config.default_bot, self.config.bot_budget_s)
-            legal = table.game.legal_actions(state)
-            action = await self.bots.choose(table.game, spec, seat, table.game.observe(state, seat), legal)
-            async with table.lock:
-                if table.steps == at and table.status == "playing":
-                    stale = await self._play(table, seat, at, plan(table.game, state, seat, action))
+            stale = await self._bot_decides(table, seat, at)
         finally:
             table.timers.bot_task = None
         if stale:
             await self.service.refresh(table)
         self.service.after_change(table)
 
-    async def _play(self, table: Table, seat: int, at: int, steps: list[Any]) -> bool:
+    async def _bot_decides(self, table: Table, seat: int, at: int) -> bool:
+        """The bot of ``seat`` is asked the table's turn (off the event loop), then its choice is
+        planned by the table, stored and committed; whether another process moved first."""
+        turn = self._turn(table, seat, at)
+        if turn is None:
+            return False
+        bot = table.seats[seat].bot or self.config.default_bot
+        spec = run_spec(bot, self.config.default_bot, self.config.bot_budget_s)
+        action = await self.bots.choose(table.game, spec, seat, turn.observation, turn.legal)
+        async with table.lock:
+            if table.steps != at or table.status != "playing":
+                return False
+            return await self._play(table, seat, at, table.live.plan_turn(turn, action))
+
+    @staticmethod
+    def _turn(table: Table, seat: int, at: int) -> Turn | None:
+        """What the bot of ``seat`` is asked, if the table still awaits its decision at step ``at``."""
+        if table.steps != at or table.status != "playing" or table.game.current_player(table.live.state) != seat:
+            return None
+        return table.live.turn()
+
+    async def _play(self, table: Table, seat: int, at: int, steps: list[Step]) -> bool:
         """Under the table's lock: store and commit a bot's steps; whether another process moved
         first (the table is then re-read and the bot decides again)."""
         try:
@@ -132,8 +145,10 @@ class Timers:
             return
         await self.set_zombie(table, seat, f"{seat_name(seat, table.seats[seat])} is away: a bot plays for them")
 
-    async def set_zombie(self, table: Table, seat: int, notice: str, **clock: Any) -> None:
-        """A bot plays ``seat`` for its player (away, or out of time); the game is no longer rated."""
+    async def set_zombie(self, table: Table, seat: int, notice: str, *, clock_ms: int | None = None) -> None:
+        """A bot plays ``seat`` for its player (away, or out of time: then its clock is set to
+        ``clock_ms``); the game is no longer rated."""
+        clock = {} if clock_ms is None else {"clock_ms": clock_ms}
         async with table.lock:
             if table.seats[seat].zombie:
                 return
@@ -144,8 +159,8 @@ class Timers:
             except ServiceError:
                 return
             table.seats[seat].zombie = True
-            if "clock_ms" in clock:
-                table.seats[seat].clock_ms = clock["clock_ms"]
+            if clock_ms is not None:
+                table.seats[seat].clock_ms = clock_ms
         log.info("bot takes over", extra={"event": "zombie", "table": table.id, "seat": seat})
         self.service.notice(table, notice)
         send_presence(table)

@@ -8,6 +8,7 @@ two states it cannot tell apart and compare the bytes.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shadowtable.core.game import Game
@@ -46,8 +47,8 @@ def seat_view(
     events: list[dict[str, Any]],
     after: int = 0,
     turn: int | None,
-    clock: dict[str, Any] | None = None,
-    presence: list[dict[str, Any]] | None = None,
+    clock: Mapping[str, object] | None = None,
+    presence: Sequence[Mapping[str, object]] | None = None,
 ) -> dict[str, Any]:
     """The ``view`` message for ``seat`` (``None``: a spectator): the core seat view's JSON.
 

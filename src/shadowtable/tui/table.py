@@ -14,10 +14,11 @@ from typing import Any
 
 from shadowtable.core.errors import BotError, IllegalActionError, InvalidPlayersError
 from shadowtable.core.game import Game, Observation
-from shadowtable.core.manifest import manifest_of, typed_view
+from shadowtable.core.manifest import manifest_of
 from shadowtable.core.observation import Observation as TypedObservation
 from shadowtable.core.table import Channel, ChoiceGroup, SeatView, Told, choices_of, groups_of
 from shadowtable.core.table import Table as Session
+from shadowtable.core.views import typed_view
 
 
 @dataclass

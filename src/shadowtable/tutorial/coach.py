@@ -16,7 +16,7 @@ from typing import Any
 from shadowtable.core.game import Game
 from shadowtable.core.table import Choice, SeatView
 from shadowtable.core.wording import SeatNames
-from shadowtable.tutorial.notes import MESSAGE_EFFECTS, message_side, note_for
+from shadowtable.tutorial.lesson import lessons
 
 SINCE_LIMIT = 12
 """At most this many lines of what happened since the newcomer's last decision."""
@@ -112,6 +112,7 @@ class Coach:
         self._said: dict[int, ChoiceNote] = {}
         self._chosen: ChoiceNote | None = None
         self._role = ""
+        self.lesson = lessons()[game.spec.id]
 
     def own_role(self, view: SeatView) -> str:
         """The role of the newcomer's own Objective, where its view shows one (The Shadow Planet)."""
@@ -134,7 +135,7 @@ class Coach:
         pending = view.decision
         rule = pending.rule if pending is not None else ""
         section, _, quote = self.game.words.rules_help(view.observation).strip().partition("\n\n")
-        note = note_for(self.game.spec.id, rule)
+        note = self.lesson.note_for(rule)
         groups = {c.action: g.label for g in view.groups or () for c in g.choices}
         self._role = self.own_role(view)
         notes = tuple(
@@ -232,11 +233,8 @@ class Coach:
         if not 0 <= card_id < len(cards):
             return ""
         card = cards[card_id]
-        if rule == "messages":
-            side = message_side(self._role, card["type"])
-            article = "an" if card["type"][0] in "aeiou" else "a"
-            effect = f"{article} {card['type'].title()} card: {MESSAGE_EFFECTS.get(card['type'], '')}"
-            return f"{effect}; {side}" if side else effect
+        if rule == "messages" and self.lesson.card_advice is not None:
+            return self.lesson.card_advice(self._role, str(card["type"]))
         return str(card.get("text", ""))
 
     def _named_effect(self, text: str) -> str:

@@ -11,7 +11,7 @@ from shadowtable.core.registry import make
 from shadowtable.core.table import SeatView, Table
 from shadowtable.core.wording import without_card_ids
 from shadowtable.tutorial.coach import Coach, Coaching
-from shadowtable.tutorial.deals import NEWCOMER_SEAT, PreparedDeal
+from shadowtable.tutorial.lesson import NEWCOMER_SEAT, PreparedDeal
 
 
 class Tutorial:

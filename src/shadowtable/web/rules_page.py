@@ -13,10 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
+from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.web.rulebook import Block, Section, Text, find_anchor, parse_rulebook, slug
@@ -167,7 +168,7 @@ def rules_page(game_id: str) -> RulesPage | None:
 @cache
 def _rules_page(game_id: str) -> RulesPage:
     cls = game_class(game_id)
-    extras = EXTRAS.get(game_id)
+    extras = extras_of(game_id)
     goals: tuple[Goal, ...] = ()
     endings: Table | None = None
     tables: tuple[Table, ...] = ()
@@ -180,140 +181,14 @@ def _rules_page(game_id: str) -> RulesPage:
 Extras = Callable[[str, Mapping[str, Any]], tuple[tuple[Goal, ...], Table | None, tuple[Table, ...]]]
 
 
-def _links(game_id: str, titles: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+def section_links(game_id: str, titles: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``(anchor, title)`` of each rulebook section of ``game_id`` titled in ``titles`` (found ones only)."""
     sections = list(rule_sections(game_id))
     return tuple((anchor, title) for title in titles if (anchor := find_anchor(sections, title)) is not None)
 
 
-SHADOW_PLANET_ROLES = {
-    "alien": "You win when the game ends on the Repair Indicator (Melita repaired), or on the Countdown with the "
-    "Astronauts' Repair cards reaching the Repair Indicator, and then the Astronauts' Attack cards fall short of "
-    "the Threat Indicator after you move it by your Get cards minus your Attack cards.",
-    "astronaut": "You win, with the other Astronauts, when the game ends on the Repair Indicator (or on the Countdown "
-    "with your Repair cards reaching the Repair Indicator) and your Attack cards reach the Threat Indicator after "
-    "the Alien has moved it.",
-    "guardian": "You win when the game ends on the Threat Indicator, or on the Countdown with the Astronauts' Repair "
-    "cards short of the Repair Indicator. When no player holds the Guardian, the unmatched Character with the "
-    "highest Initiative number is the Guardian, and if it wins, every player loses.",
-}
-"""How each role wins, in short (the rulebook's Determining the Winner)."""
-
-SHADOW_PLANET_ENDINGS = (
-    ("Threat reaches 8", "The Guardian wins; everyone else loses."),
-    (
-        "Repair reaches 0",
-        "The Guardian loses. The Alien moves Threat by their Get cards minus their Attack cards; the "
-        "Astronauts add up their Attack cards: at least the Threat, the Astronauts win, else the Alien.",
-    ),
-    (
-        "Countdown reaches 0",
-        "The Astronauts add up their Repair cards: short of the Repair Indicator, the Guardian wins; at "
-        "least the Repair Indicator, the Alien and the Astronauts settle it as when Repair reaches 0.",
-    ),
-)
-
-
-def shadow_planet_extras(
-    game_id: str, reference: Mapping[str, Any]
-) -> tuple[tuple[Goal, ...], Table | None, tuple[Table, ...]]:
-    """How each Objective wins; the endings; cards, Sections, Links, Characters and Vehicles."""
-    links = _links(game_id, ("5 Objectives", "End of the Game > Assign Identity", "Determining the Winner"))
-    goals = tuple(
-        Goal(objective_title(o), SHADOW_PLANET_ROLES[o["role"]], o["goal"].partition("\n\n")[2], links)
-        for o in reference["objectives"]
-    )  # fmt: skip
-    endings = Table(
-        "How the game ends: the first Indicator to reach its end decides (Threat, then Repair, then Countdown)",
-        "endings",
-        ("The game ends when", "Who wins"),
-        SHADOW_PLANET_ENDINGS,
-    )
-    return goals, endings, shadow_planet_tables(reference)
-
-
-def objective_title(objective: Mapping[str, Any]) -> str:
-    """``2. Commander (an Astronaut)``: priority, name, and the role where the name is not it."""
-    name, role = str(objective["name"]), str(objective["role"])
-    title = f"{objective['priority']}. {name}"
-    return title if name.lower() == role else f"{title} (an {role.capitalize()})"
-
-
-def card_places(reference: Mapping[str, Any]) -> list[str]:
-    """Where each card starts, by ``card_home`` (a Location deck, a Character's Gear, the Messages pile)."""
-    tables = reference["tables"]
-    places = [f"{name} deck" for name in tables["location_names"]]
-    places += [f"{name}'s Gear" for name in tables["char_names"]]
-    return [places[home] if 0 <= home < len(places) else "Messages pile" for home in tables["card_home"]]
-
-
-def card_rows(reference: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
-    """One row per distinct card and place, with its number of copies."""
-    counts: dict[tuple[str, ...], int] = {}
-    for card, place in zip(reference["cards"], card_places(reference), strict=True):
-        effect = str(card["text"]).partition(": ")[2] or str(card["text"])  # after "Move 2: "
-        row = (card["name"], card["type"].capitalize(), str(card["value"]), effect[:1].upper() + effect[1:], place)
-        counts[row] = counts.get(row, 0) + 1
-    return tuple((*row, str(n)) for row, n in counts.items())
-
-
-def shadow_planet_tables(reference: Mapping[str, Any]) -> tuple[Table, ...]:
-    yes_no = {True: "only with a Vehicle", False: "on foot or by Vehicle"}
-    return (
-        Table("Operation cards", "cards", ("Card", "Type", "Value", "What it does", "Starts in", "Copies"),
-              card_rows(reference)),
-        Table("Sections", "sections", ("Section", "Location", "Move to enter", "Reveal", "Effect"), tuple(
-            (s["name"], s["location"], str(s["entry_cost"]), p["cost"], p["effect"])
-            for s in reference["sections"] for p in s["payments"])),
-        Table("Links between Locations", "links", ("Between", "Move cost", "How"), tuple(
-            (" - ".join(link["between"]), str(link["cost"]), yes_no[bool(link["vehicle_only"])])
-            for link in reference["links"])),
-        Table("Characters", "characters", ("Character", "Colour", "Starts in", "Ability (controlled)",
-                                           "Ability (uncontrolled)"), tuple(
-            (c["name"], c["colour"] or "none", c["start"], c["ability"] or "none", c["uncontrolled"] or "none")
-            for c in reference["characters"])),
-        Table("Vehicles", "vehicles", ("Vehicle", "Carries", "Move bonus"), tuple(
-            (v["name"], f"up to {v['capacity']} Characters", v["bonus"]) for v in reference["vehicles"])),
-    )  # fmt: skip
-
-
-SHADOWLORD_WIN = (
-    "When the Shadowlord and every other Star Master have been defeated, the last player left becomes 'Master of "
-    "the Universe' and wins. A player whose Star Master is captured is out of the game. Once the Power Stone has been "
-    "taken from the Shadowlord, the others may surrender to its owner. If the Power Stone Timer stands on the "
-    "Starburst at the start of a player's turn, the Shadowlord wins and every player loses."
-)
-
-
-def shadowlord_extras(
-    game_id: str, reference: Mapping[str, Any]
-) -> tuple[tuple[Goal, ...], Table | None, tuple[Table, ...]]:
-    """How a player wins; figures, Power Cards, Special Events and galaxies."""
-    links = _links(game_id, ("Game End", "Capturing a Star Master", "Battling the Shadowlord in the Lost Fortress"))
-    goal = Goal("Master of the Universe", SHADOWLORD_WIN, str(reference["goal"]).partition("\n\n")[2], links)
-    return (goal,), None, shadowlord_tables(reference)
-
-
-def galaxy_rows(reference: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
-    """One row per kind of galaxy: what it does and which galaxies are of that kind."""
-    kinds: dict[str, tuple[str, list[str]]] = {}
-    for galaxy in reference["galaxies"]:
-        kinds.setdefault(galaxy["kind"], (galaxy["text"], []))[1].append(galaxy["name"])
-    return tuple((text, ", ".join(names)) for text, names in kinds.values())
-
-
-def shadowlord_tables(reference: Mapping[str, Any]) -> tuple[Table, ...]:
-    return (
-        Table("Figures", "figures", ("Figure", "Kind", "Strength", "Colour"), tuple(
-            (f["name"], f["kind"], str(f["strength"]), f["colour"] or "none") for f in reference["figures"])),
-        Table("Power Cards", "power-cards", ("Value", "Copies", "Use"), tuple(
-            (str(c["value"]), str(c["copies"]), c["text"]) for c in reference["power_cards"])),
-        Table("Special Events (roll 2d8)", "special-events", ("Roll", "Event"), tuple(
-            (str(e["roll"]), e["text"]) for e in reference["special_events"])),
-        Table("Galaxies", "galaxies", ("Kind", "Galaxies"), galaxy_rows(reference)),
-        Table("First round: where each Alliance may move", "first-round", ("Alliance", "May move to"), tuple(
-            (colour.capitalize(), ", ".join(cells)) for colour, cells in reference["first_round_moves"].items())),
-    )  # fmt: skip
-
-
-EXTRAS: dict[str, Extras] = {"shadow-planet": shadow_planet_extras, "shadowlord": shadowlord_extras}
-"""The games whose rules page adds how to win and the printed material (others show their rules)."""
+def extras_of(game_id: str) -> Extras | None:
+    """What ``game_id``'s rules page adds (how to win, the printed tables): the function its
+    manifest names as ``rules_extras`` (``None``: its rules only)."""
+    reference = manifest_of(game_class(game_id)).rules_extras
+    return None if reference is None else cast(Extras, load(reference))

@@ -21,11 +21,11 @@ def test_revealed_messages_cards_are_seen_by_everyone_then_removed_unseen() -> N
             assert t.game.words.event_text(before, card, seat) == f"reveal Messages: {t.game.ctx.content.short(card)}"
         t.reveal(card)
         if k < len(order) - 1:
-            assert t.game.observe(t.s, 1)["reveal_cards"] == order[: k + 1]
+            assert t.game.observe(t.s, 1)["public"]["reveal_cards"] == order[: k + 1]
     for seat in (None, 0, 1, 2):
         obs = t.game.observe(t.s, seat)
-        assert obs["reveal_cards"] == order and obs["last_reveal"] == [3, 1, 0, 0, 2]
-        assert obs["zones"]["removed"] == 6
+        assert obs["public"]["reveal_cards"] == order and obs["public"]["last_reveal"] == [3, 1, 0, 0, 2]
+        assert obs["public"]["zones"]["removed"] == 6
         assert all(c not in obs["private"] for c in order)
     assert "Last Messages reveal: " in t.game.words.render(t.game.observe(t.s, 2))
 
@@ -45,5 +45,5 @@ def test_determinize_keeps_revealed_messages_cards_in_the_removed_pile() -> None
         obs = t.game.observe(t.s, seat)
         for k in range(20):
             sampled = t.game.determinize(obs, random.Random(k))
-            assert all(sampled.where[c] == M.REMOVED for c in obs["reveal_cards"])
+            assert all(sampled.where[c] == M.REMOVED for c in obs["public"]["reveal_cards"])
             assert t.game.observe(sampled, seat) == obs

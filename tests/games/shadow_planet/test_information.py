@@ -12,18 +12,18 @@ from shadowtable.games.shadow_planet.state import zone_index
 def test_own_objective_only_until_the_end() -> None:
     t = standard(3)
     for seat in range(3):
-        objectives = t.game.observe(t.s, seat)["objectives"]
+        objectives = t.game.observe(t.s, seat)["public"]["objectives"]
         assert objectives[seat] == t.s.objectives[seat]
         assert all(o is None for i, o in enumerate(objectives) if i != seat)
-    assert t.game.observe(t.s, None)["objectives"] == [None, None, None]
+    assert t.game.observe(t.s, None)["public"]["objectives"] == [None, None, None]
 
 
 def test_hand_is_seen_by_its_controller_and_played_cards_by_everyone() -> None:
     t = controlling(JOHN, others=[RACHEL, REED])
-    assert sorted(t.game.observe(t.s, 0)["zones"]["gear"][JOHN]["known"]) == list(range(92, 98))
-    assert t.game.observe(t.s, 1)["zones"]["gear"][JOHN]["known"] == []
+    assert sorted(t.game.observe(t.s, 0)["public"]["zones"]["gear"][JOHN]["known"]) == list(range(92, 98))
+    assert t.game.observe(t.s, 1)["public"]["zones"]["gear"][JOHN]["known"] == []
     t.do("play Move (Move 1) #92")
-    assert t.game.observe(t.s, 1)["zones"]["played"][JOHN] == [92]
+    assert t.game.observe(t.s, 1)["public"]["zones"]["played"][JOHN] == [92]
 
 
 def test_searched_cards_stay_known_while_in_place_and_are_forgotten_when_moved() -> None:
@@ -31,13 +31,13 @@ def test_searched_cards_stay_known_while_in_place_and_are_forgotten_when_moved()
     t.do("done", "play Search (Search 1) #95", "done")
     t.reveal(9, 10)
     t.do("place Search (Search 1) #10")  # John keeps 9 on top after drawing 10
-    assert t.game.observe(t.s, 0)["zones"]["decks"][MELITA]["top"] == [9]
-    assert t.game.observe(t.s, 1)["zones"]["decks"][MELITA]["top"] == [None]
-    assert 10 not in t.game.observe(t.s, 1)["zones"]["gear"][JOHN]["known"]
+    assert t.game.observe(t.s, 0)["public"]["zones"]["decks"][MELITA]["top"] == [9]
+    assert t.game.observe(t.s, 1)["public"]["zones"]["decks"][MELITA]["top"] == [None]
+    assert 10 not in t.game.observe(t.s, 1)["public"]["zones"]["gear"][JOHN]["known"]
     run_until(t, "discard_message")
     # someone else drew or discarded the top card: once moved, it is no longer shown as known
     if t.s.where[9] != MELITA:
-        assert 9 not in t.game.observe(t.s, 0)["zones"]["decks"][MELITA]["top"]
+        assert 9 not in t.game.observe(t.s, 0)["public"]["zones"]["decks"][MELITA]["top"]
 
 
 def test_determinize_keeps_everything_the_seat_knows() -> None:

@@ -36,9 +36,9 @@ def test_players_pick_up_played_cards_then_discard_face_down_from_the_protagonis
     t.do("discard Move (Move 1) #92")
     assert t.s.where[92] == M.MSG and t.game.current_player(t.s) == 1
     for seat in (1, 2, None):
-        zones = t.game.observe(t.s, seat)["zones"]
+        zones = t.game.observe(t.s, seat)["public"]["zones"]
         assert 92 not in zones["decks"][4]["rest_known"] and 92 not in zones["gear"][JOHN]["known"]
-    assert 92 in t.game.observe(t.s, 0)["zones"]["decks"][4]["rest_known"]
+    assert 92 in t.game.observe(t.s, 0)["public"]["zones"]["decks"][4]["rest_known"]
 
 
 def test_reveal_six_and_apply_the_three_consequences_in_order() -> None:

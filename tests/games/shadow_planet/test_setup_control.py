@@ -50,8 +50,8 @@ def test_alien_is_never_removed_and_removed_objectives_stay_unseen() -> None:
     t.do("deal seat 0: Commander", "deal seat 1: Alien", "deal seat 2: Lieutenant", "protagonist seat 1")
     for seat in (None, 0, 1, 2):
         obs = t.game.observe(t.s, seat)
-        assert obs["removed_objectives"] == 2
-        assert 4 not in [o for o in obs["objectives"] if o is not None]
+        assert obs["public"]["removed_objectives"] == 2
+        assert 4 not in [o for o in obs["public"]["objectives"] if o is not None]
     assert Table(5).game.current_player(Table(5).s) == CHANCE and kind(Table(5).s) == "deal_objective"
 
 
@@ -69,8 +69,8 @@ def test_protagonist_is_a_uniform_chance_choice() -> None:
 def test_random_card_goes_to_the_player_right_of_the_protagonist() -> None:
     t = Table(4).setup(["alien", "commander", "lieutenant", "guardian"], protagonist=1)
     t.do("random character Nikke Larsson")
-    assert t.game.observe(t.s, 0)["draft"]["random"] == NIKKE  # seat 0 is right of seat 1
-    assert all(t.game.observe(t.s, seat)["draft"]["random"] is None for seat in (1, 2, 3))
+    assert t.game.observe(t.s, 0)["public"]["draft"]["random"] == NIKKE  # seat 0 is right of seat 1
+    assert all(t.game.observe(t.s, seat)["public"]["draft"]["random"] is None for seat in (1, 2, 3))
     assert t.game.current_player(t.s) == 1  # the Protagonist chooses first
 
 
@@ -89,8 +89,8 @@ def test_picks_are_secret_until_the_simultaneous_reveal() -> None:
     t = Table(3).setup(["alien", "commander", "lieutenant"])
     t.do("random character Robot", "pick Reed Robinson")
     assert t.s.controller == [-1] * 6
-    assert t.game.observe(t.s, 1)["draft"]["picks"] == [None, -1, None]  # own: not yet picked
-    assert t.game.observe(t.s, 0)["draft"]["picks"][0] == 4
+    assert t.game.observe(t.s, 1)["public"]["draft"]["picks"] == [None, -1, None]  # own: not yet picked
+    assert t.game.observe(t.s, 0)["public"]["draft"]["picks"][0] == 4
     t.do("pick Jenna Scott", "pick Robot")
     assert t.s.controller[4] == 0 and t.s.controller[0] == 1 and t.s.controller[5] == 2
 
@@ -100,4 +100,4 @@ def test_each_player_takes_gear_and_one_marker_but_not_for_the_robot() -> None:
     assert t.s.sheets[0:5] == [1, 0, 0, 0, 0] and t.s.sheets[5:10] == [0, 1, 0, 0, 0]
     assert sum(t.s.sheets[10:15]) == 0 and t.s.pool == [14, 14, 15, 15, 15]
     obs = t.game.observe(t.s, 2)
-    assert sorted(obs["zones"]["gear"][ROBOT]["known"]) == hand_of(t.s, ROBOT)
+    assert sorted(obs["public"]["zones"]["gear"][ROBOT]["known"]) == hand_of(t.s, ROBOT)

@@ -109,12 +109,12 @@ def test_render_tells_recruited_characters_from_starting_ones_and_shows_votes_an
     assert fig_code(g.ctx, yellow_warrior, 2, 3, False) == "yW:3"
     assert fig_code(g.ctx, found_warrior, 2, 0, False) == "yW1:0"
     assert fig_code(g.ctx, c.fig_name.index("Shadow 8"), 4, 1, True) == "kS8:1*"
-    vote = {"kind": "defect", "a": found_warrior, "b": -1, "voters": [1, 2, 3], "votes": [-1, 1, -2, -1]}
+    vote = {"kind": "defect", "subject": found_warrior, "origin": -1, "voters": [1, 2, 3], "votes": [-1, 1, -2, -1]}
     words = vote_words(g.ctx, vote, 0, [0] * c.num_figures)
     assert "Warrior W1 Defects to red?" in words and "seat 1: yes" in words and "seat 2: voted" in words
     offer = {
-        "from": 0, "to": 2, "give": [0, 0, 1, 0, 0], "want": [0, 0, 0, 0, 1], "chars": [], "release": [],
-        "ships": [], "perm_give": 1, "perm_want": 0, "truce": [], "items": 3,
+        "from": 0, "to": 2, "give": [0, 0, 1, 0, 0], "want": [0, 0, 0, 0, 1], "characters": [], "release": [],
+        "ships": [], "permission_give": 1, "permission_want": 0, "truce": [], "items": 3,
     }  # fmt: skip
     assert offer_words(g.ctx, offer) == (
         "Offer from seat 0 to seat 2: gives Power Card 4; asks for Power Card 10; gives permission to pass"

@@ -71,7 +71,7 @@ def test_pending_says_who_decides_what_in_words_and_only_the_shown_fields() -> N
     assert obs["pending"]["prompt"].startswith("Build: place Space Ships")
     assert obs["pending"]["rule"] == "build" and obs["pending"]["data"] == {}
     assert "Step 3 - Building Space Ships" in g.words.rules_help(obs)
-    assert "stack" not in obs["public"] and obs["public"]["tasks"][-1] == {"task": "build", "seat": 0}
+    assert "stack" not in obs["public"] and obs["tasks"][-1] == {"task": "build", "seat": 0}
 
 
 def test_apply_lists_into_the_new_state_only_and_states_round_trip_with_their_tasks() -> None:

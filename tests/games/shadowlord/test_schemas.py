@@ -1,5 +1,5 @@
-"""The observation schemas ship with the game, are up to date, and hold every observation;
-a field that is not on the allow-list fails."""
+"""The observation schemas ship with the game and hold every observation; a field that is not
+on the allow-list fails (``tests/games/test_schemas.py`` checks they are the generated ones)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ import pytest
 from shadowtable.core import CHANCE, make
 from shadowtable.core.rng import sample_outcome
 
-from .make_schemas import SCHEMAS, schema_text
-
 jsonschema = pytest.importorskip("jsonschema")
 
 
@@ -20,12 +18,6 @@ def validator(game: Any, kind: str) -> Any:
     schema = game.observation_schema(kind)
     assert schema is not None
     return jsonschema.Draft202012Validator(schema)
-
-
-@pytest.mark.parametrize("kind", ["seat", "spectator"])
-def test_the_shipped_schemas_are_up_to_date(kind: str) -> None:
-    shipped = (SCHEMAS / f"observation-{kind}.json").read_text()
-    assert shipped == schema_text(kind), "run: python -m tests.games.shadowlord.make_schemas"
 
 
 @pytest.mark.parametrize("config", [{"players": 2}, {"players": 2, "modified": True}, {"players": 4}])
@@ -57,7 +49,7 @@ def test_a_field_not_on_the_allow_list_fails() -> None:
     check = validator(game, "seat")
     obs = game.observe(state, 1)
     check.validate(obs)
-    for where in (obs, obs["public"], obs["private"], obs["pending"], obs["public"]["tasks"][-1]):
+    for where in (obs, obs["public"], obs["private"], obs["pending"], obs["tasks"][-1]):
         where["deck"] = [8, 15, 15, 10, 2]
         assert not check.is_valid(obs)
         del where["deck"]

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from shadowtable.core.kernel import Automatic, Chance, Decision, Rulebook
 from third_game.rules import betting, dealing, showdown
-from third_game.tasks import Bet, DealCard, Showdown
+from third_game.tasks import DealCard, PlaceBet, ShowCards
 
 RULEBOOK = Rulebook(
     {
         DealCard: Chance(dealing.deal_outcomes, dealing.deal, shown=("seat",)),
-        Bet: Decision(
+        PlaceBet: Decision(
             seat=betting.bettor,
             legal=betting.bet_legal,
             apply=betting.bet,
-            prompt="Bet to compete with your card, or pass",
+            prompt="PlaceBet to compete with your card, or pass",
             rule="bet",
             shown=("seat",),
         ),
-        Showdown: Automatic(showdown.showdown),
+        ShowCards: Automatic(showdown.showdown),
     }
 )

@@ -6,16 +6,16 @@ from typing import Any
 
 from third_game.actions import BET, PASS
 from third_game.state import State
-from third_game.tasks import Bet
+from third_game.tasks import PlaceBet
 
 
-def bettor(task: Bet) -> int:
+def bettor(task: PlaceBet) -> int:
     return task.seat
 
 
-def bet_legal(ctx: Any, s: State, task: Bet) -> list[int]:
+def bet_legal(ctx: Any, s: State, task: PlaceBet) -> list[int]:
     return [PASS, BET]
 
 
-def bet(ctx: Any, s: State, task: Bet, action: int) -> None:
+def bet(ctx: Any, s: State, task: PlaceBet, action: int) -> None:
     s.bets[task.seat] = action

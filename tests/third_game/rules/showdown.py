@@ -7,10 +7,10 @@ from typing import Any
 from shadowtable.core.events import note
 from third_game.actions import BET
 from third_game.state import State
-from third_game.tasks import Showdown
+from third_game.tasks import ShowCards
 
 
-def showdown(ctx: Any, s: State, task: Showdown) -> None:
+def showdown(ctx: Any, s: State, task: ShowCards) -> None:
     bettors = [seat for seat, b in enumerate(s.bets) if b == BET]
     best = max((s.cards[seat] for seat in bettors), default=-1)
     s.winners = [seat for seat in bettors if s.cards[seat] == best]

@@ -61,7 +61,7 @@ class ShadowPlanetGame(KernelGame[Context, State]):
     SPEC = GameSpec(
         id="shadow-planet",
         name="The Shadow Planet",
-        version="1.2.1",
+        version="1.2.2",
         min_players=3,
         max_players=5,
         num_distinct_actions=A.NUM_ACTIONS,
@@ -109,7 +109,7 @@ class ShadowPlanetGame(KernelGame[Context, State]):
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         try:
-            return observe.determinize(self.ctx, dict(observation), rng)
+            return observe.determinize(self.ctx, observation, rng)
         except (KeyError, TypeError, IndexError) as exc:
             raise StateFormatError(f"bad Shadow Planet observation: {exc}") from exc
 

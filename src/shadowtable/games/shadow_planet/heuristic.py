@@ -105,7 +105,7 @@ class View:
         """The public arguments of the pending decision (``pending.data``)."""
         objective = self.public.objectives[seat]
         self.role = rules.objective_role[objective] if isinstance(objective, int) and objective >= 0 else ASTRONAUT
-        self.my_char: int = self.public.seat_char[seat]
+        self.my_char: int = self.public.seat_character[seat]
         self.hand: list[int] = gear_cards(self.public, self.my_char) if self.my_char >= 0 else []
         self.locations = len(rules.location_names)
         self.colours = len(self.public.pool)
@@ -252,7 +252,7 @@ def decide_give_colour(view: View, legal: list[int]) -> int:
     """Give the receiver a Marker of its current fewest colour, the seat's own target first."""
     receiver = int(view.data["target"])
     my_colour = view.r.char_colour[target_character(view)]
-    sheet = seat_markers(view, receiver) if 0 <= receiver < len(view.public.seat_char) else [0] * view.colours
+    sheet = seat_markers(view, receiver) if 0 <= receiver < len(view.public.seat_character) else [0] * view.colours
 
     def score(action: int) -> tuple[int, int]:
         colour = action - A.COLOUR
@@ -314,7 +314,7 @@ def best_reveal(view: View, section: int, cards: Sequence[int]) -> int | None:
 
 def reserved_cards(view: View) -> set[int]:
     """Cards kept in hand to pay for the Section the active Character occupies."""
-    section = int(view.public.char_section[view.public.active])
+    section = int(view.public.character_section[view.public.active])
     if section < 0:
         return set()
     index = best_reveal(view, section, view.hand)
@@ -331,7 +331,7 @@ def reserved_cards(view: View) -> set[int]:
 
 
 def decide_section(view: View, legal: list[int]) -> int:
-    section = int(view.public.char_section[view.public.active])
+    section = int(view.public.character_section[view.public.active])
     options = [(reveal_value(view, section, a - A.RESOLVE), -a, a) for a in legal if a != A.LEAVE]
     best = max(options, default=None)
     return best[2] if best is not None and best[0] > 0 else A.LEAVE
@@ -375,7 +375,7 @@ def best_destination(view: View, here: int, points: int) -> int:
 def decide_move_step(view: View, legal: list[int]) -> int:
     public = view.public
     active = public.active
-    here = public.char_loc[active]
+    here = public.character_location[active]
     reserved = reserved_cards(view)
     playable = [a - A.PLAY for a in legal if A.PLAY <= a < A.CHOOSE]
     crawler_card = [c for c in playable if view.r.vehicle_play[c] is not None]
@@ -420,7 +420,7 @@ def useful_section(view: View, here: int, points: int) -> int | None:
     """A Section at ``here`` the active Character may enter with ``points`` and then pay for."""
     active = int(view.public.active)
     colour = view.r.char_colour[active]
-    if colour < 0 or int(view.public.char_section[active]) >= 0:
+    if colour < 0 or int(view.public.character_section[active]) >= 0:
         return None
     best: tuple[float, int] | None = None
     for section, loc in enumerate(view.r.section_location):
@@ -450,7 +450,7 @@ def spare_after_entry(view: View, entry: int) -> list[int]:
 
 def decide_walk(view: View, legal: list[int]) -> int:
     active = int(view.public.active)
-    here = int(view.public.char_loc[active])
+    here = int(view.public.character_location[active])
     points = int(view.data["points"])
     dest = best_destination(view, here, points)
     if dest != here and A.GOTO + dest in legal:
@@ -475,7 +475,7 @@ def decide_fallback(view: View, legal: list[int]) -> int:
 def decide_ride(view: View, legal: list[int]) -> int:
     dest = int(view.data["dest"])
     asked = int(view.data["rider"])
-    here = int(view.public.char_loc[asked])
+    here = int(view.public.character_location[asked])
     return A.RIDE if 0 <= dest < view.locations and location_value(view, dest) > location_value(view, here) else A.STAY
 
 

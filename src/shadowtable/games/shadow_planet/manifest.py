@@ -10,4 +10,7 @@ MANIFEST = Manifest(
     gym_id="shadowtable/ShadowPlanet-v0",
     length_bound="shadowtable.games.shadow_planet.length:max_game_length",
     view="shadowtable.games.shadow_planet.view:PlanetObservation",
+    tutorial="shadowtable.games.shadow_planet.tutorial:LESSON",
+    option_words="shadowtable.games.shadow_planet.option_words:OPTION_WORDS",
+    rules_extras="shadowtable.games.shadow_planet.boards.rules:EXTRAS",
 )

@@ -29,17 +29,35 @@ from shadowtable.games.shadow_planet.tasks import (
     secrets,
     task_to_json,
 )
+from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetPublic
 
 PUBLIC = (
-    "n", "round", "protagonist", "countdown", "repair", "threat", "latched", "end_reason", "trajectory",
-    "pool", "sheets", "section_markers", "char_loc", "char_section", "controller", "seat_char", "vehicle_loc",
-    "identity", "active", "forbid", "excl", "bonus", "auras", "cancelled", "revealed", "last_reveal", "reveal_cards",
+    "players", "round", "protagonist", "countdown", "repair", "threat", "latched", "end_reason", "trajectory",
+    "pool", "sheets", "section_markers", "character_location", "character_section", "controller", "seat_character",
+    "vehicle_loc", "identity", "active", "forbid", "exclusive", "bonus", "auras", "cancelled", "revealed",
+    "last_reveal", "reveal_cards",
 )  # fmt: skip
-"""State fields every seat sees as they are (the allow-list; everything else is built below)."""
+"""State fields every seat sees as they are (the allow-list, by their observation names; everything
+else is built below)."""
+STATE_NAMES = {
+    "players": "n",
+    "exclusive": "excl",
+    "character_location": "char_loc",
+    "character_section": "char_section",
+    "seat_character": "seat_char",
+}
+"""Observation name -> state attribute where the two differ."""
+
+
+def state_name(name: str) -> str:
+    """The state's attribute for public observation field ``name``."""
+    return STATE_NAMES.get(name, name)
 
 
 def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
-    """JSON view of ``s`` for ``seat`` (None: a spectator).
+    """JSON view of ``s`` for ``seat`` (None: a spectator), in the envelope's layout
+    (:class:`~shadowtable.games.shadow_planet.view.PlanetObservation`; ``outcome`` is filled in
+    by the game once it is over).
 
     ``pending`` says who must decide what (``kernel.pending``); ``tasks`` is the pending work,
     each task with its arguments, a secret one (a card chosen face down) ``null`` unless ``seat``
@@ -47,18 +65,23 @@ def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
     says the seat knows their place.
     """
     mask = s.public | (s.known[seat] if seat is not None else 0)
-    obs: dict[str, Any] = {"seat": seat, "pending": KERNEL.pending(s).to_json()}
+    public: dict[str, Any] = {}
     for name in PUBLIC:
-        value = getattr(s, name)
-        obs[name] = [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value
+        value = getattr(s, state_name(name))
+        public[name] = [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value
     ended = not s.stack or isinstance(s.stack[-1], ChooseIdentity)  # identities: Objectives revealed
-    obs["objectives"] = [o if ended or seat == i or o == -1 else None for i, o in enumerate(s.objectives)]
-    obs["removed_objectives"] = len(s.removed_objectives)
-    obs["zones"] = _zones(r, s, mask)
-    obs["private"] = cards_of(s.known[seat]) if seat is not None else []
-    obs["draft"] = _draft(s, seat)
-    obs["tasks"] = [_task_seen(task, seat) for task in s.stack]
-    return obs
+    public["objectives"] = [o if ended or seat == i or o == -1 else None for i, o in enumerate(s.objectives)]
+    public["removed_objectives"] = len(s.removed_objectives)
+    public["zones"] = _zones(r, s, mask)
+    public["draft"] = _draft(s, seat)
+    return {
+        "seat": seat,
+        "pending": KERNEL.pending(s).to_json(),
+        "public": public,
+        "private": cards_of(s.known[seat]) if seat is not None else [],
+        "tasks": [_task_seen(task, seat) for task in s.stack],
+        "outcome": None,
+    }
 
 
 def _task_seen(task: Task, seat: int | None) -> dict[str, Any]:
@@ -121,17 +144,22 @@ def _draft(s: State, seat: int | None) -> dict[str, Any]:
 
 
 # -- determinization ----------------------------------------------------------------------------
-def determinize(r: Context, obs: dict[str, Any], rng: random.Random) -> State:
-    """A full state agreeing with everything ``obs`` shows."""
+def determinize(r: Context, obs: dict[str, Any] | PlanetObservation, rng: random.Random) -> State:
+    """A full state agreeing with everything ``obs`` (its JSON or typed view) shows."""
+    view = obs if isinstance(obs, PlanetObservation) else PlanetObservation.from_json(obs)
     s = State.__new__(State)
     s.journal, s.legal = None, None
     for name in PUBLIC:
-        value = obs[name]
-        setattr(s, name, [x[:] if isinstance(x, list) else x for x in value] if isinstance(value, list) else value)
-    _objectives(r, s, obs, rng)
-    _cards(r, s, obs, rng)
-    s.stack = [_task_filled(r, s, task, rng) for task in obs["tasks"]]
-    _draft_fill(s, obs, rng)
+        value = getattr(view.public, name)
+        setattr(
+            s,
+            state_name(name),
+            [list(x) if isinstance(x, tuple) else x for x in value] if isinstance(value, tuple) else value,
+        )
+    _objectives(r, s, view.public, rng)
+    _cards(r, s, view, rng)
+    s.stack = [_task_filled(r, s, dict(task), rng) for task in view.tasks]
+    _draft_fill(s, view, rng)
     return s
 
 
@@ -146,9 +174,9 @@ def _task_filled(r: Context, s: State, data: dict[str, Any], rng: random.Random)
     return RULEBOOK.task_from_json(data)
 
 
-def _objectives(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> None:
-    shown = obs["objectives"]
-    removed_count = obs["removed_objectives"]
+def _objectives(r: Context, s: State, public: PlanetPublic, rng: random.Random) -> None:
+    shown = list(public.objectives)
+    removed_count = public.removed_objectives
     dealt = [i for i, o in enumerate(shown) if o is None]
     known = {o for o in shown if o is not None and o >= 0}
     undealt_seats = sum(1 for o in shown if o == -1)
@@ -162,10 +190,7 @@ def _objectives(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -
         if not ended_alien_ok(shown, rest, hidden_dealt, removed_count, r.players, undealt_seats):
             continue
         s.removed_objectives = removed
-        objectives = list(shown)
-        for i in dealt:
-            objectives[i] = rest.pop(0)
-        s.objectives = objectives
+        s.objectives = [rest.pop(0) if o is None else o for o in shown]  # the hidden ones, in seat order
         return
     raise ValueError("no consistent objective deal")
 
@@ -177,40 +202,40 @@ def ended_alien_ok(shown: list[Any], rest: list[int], hidden: int, removed: int,
     return 0 in [o for o in shown if o is not None] or 0 in rest[: hidden + undealt]
 
 
-def _cards(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> None:
-    zones = obs["zones"]
+def _cards(r: Context, s: State, view: PlanetObservation, rng: random.Random) -> None:
+    zones = view.public.zones
     where = [-1] * r.num_cards
     s.top = [[] for _ in range(5)]
     slots: list[tuple[str, int, int]] = []  # (kind, zone, index)
-    for d, deck in enumerate(zones["decks"]):
-        for i, c in enumerate(deck["top"]):
+    for d, deck in enumerate(zones.decks):
+        for i, c in enumerate(deck.top):
             s.top[d].append(-1 if c is None else c)
             if c is None:
                 slots.append(("top", d, i))
             else:
                 where[c] = d
-        for c in deck["rest_known"]:
+        for c in deck.rest_known:
             where[c] = d
-        hidden_rest = deck["size"] - len(deck["top"]) - len(deck["rest_known"])
+        hidden_rest = deck.size - len(deck.top) - len(deck.rest_known)
         slots.extend(("zone", d, -1) for _ in range(hidden_rest))
     s.temple = []
-    for i, c in enumerate(zones["temple"]):
+    for i, c in enumerate(zones.temple):
         s.temple.append(-1 if c is None else c)
         if c is None:
             slots.append(("temple", M.TEMPLE, i))
         else:
             where[c] = M.TEMPLE
-    for c in zones["discard"]:
+    for c in zones.discard:
         where[c] = M.DISCARD
-    seen_removed = [c for c in obs["reveal_cards"] if where[c] < 0]  # revealed, then removed
+    seen_removed = [c for c in view.public.reveal_cards if where[c] < 0]  # revealed, then removed
     for c in seen_removed:
         where[c] = M.REMOVED
-    slots.extend(("zone", M.REMOVED, -1) for _ in range(zones["removed"] - len(seen_removed)))
-    for ch, g in enumerate(zones["gear"]):
-        for c in g["known"]:
+    slots.extend(("zone", M.REMOVED, -1) for _ in range(zones.removed - len(seen_removed)))
+    for ch, g in enumerate(zones.gear):
+        for c in g.known:
             where[c] = M.GEAR0 + ch
-        slots.extend(("zone", M.GEAR0 + ch, -1) for _ in range(g["size"] - len(g["known"])))
-    for ch, played in enumerate(zones["played"]):
+        slots.extend(("zone", M.GEAR0 + ch, -1) for _ in range(g.size - len(g.known)))
+    for ch, played in enumerate(zones.played):
         for c in played:
             where[c] = M.PLAYED0 + ch
     unknown = [c for c in range(r.num_cards) if where[c] < 0]
@@ -219,14 +244,14 @@ def _cards(r: Context, s: State, obs: dict[str, Any], rng: random.Random) -> Non
     s.where = where
     s.zones = zone_index(where)
     private = 0
-    for c in obs["private"]:
+    for c in view.private:
         private |= 1 << c
     shown = 0
     for c in range(r.num_cards):
         if where[c] >= 0 and c not in dealt:
             shown |= 1 << c
     s.public = shown & ~private
-    seat = obs["seat"]
+    seat = view.seat
     s.known = [private if i == seat else 0 for i in range(s.n)]
 
 
@@ -264,9 +289,9 @@ def _put(s: State, where: list[int], slot: tuple[str, int, int], card: int) -> N
         s.temple[index] = card
 
 
-def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
-    draft = obs["draft"]
-    s.draft_picks = [p if p is not None else -1 for p in draft["picks"]]
+def _draft_fill(s: State, view: PlanetObservation, rng: random.Random) -> None:
+    draft = view.public.draft
+    s.draft_picks = [p if p is not None else -1 for p in draft.picks]
     s.draft_random = -1
     top = s.stack[-1] if s.stack else None
     if not isinstance(top, PickCharacter):
@@ -274,9 +299,9 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
             s.draft_picks = list(s.seat_char)  # revealed
         return
     step = top.step
-    seat = obs["seat"]
-    received = draft["received"]
-    known_random = draft["random"]
+    seat = view.seat
+    received = draft.received
+    known_random = draft.random
     for _ in range(1000):
         chars = list(range(6))
         rng.shuffle(chars)
@@ -289,11 +314,12 @@ def _draft_fill(s: State, obs: dict[str, Any], rng: random.Random) -> None:
             picks[(s.protagonist + k) % s.n] = order[k]
         trial = s
         trial.draft_random, trial.draft_picks = random_card, picks
-        if seat is not None and draft["picks"][seat] is not None:
-            picks[seat] = draft["picks"][seat]
+        own_pick = None if seat is None else draft.picks[seat]
+        if seat is not None and own_pick is not None:
+            picks[seat] = own_pick
             if len(set(p for p in picks if p >= 0)) != step or random_card in picks:
                 continue
-        if received is not None:
+        if received is not None and seat is not None:
             my_order = (seat - s.protagonist) % s.n
             if sorted(draft_received(trial, my_order)) != sorted(received):
                 continue

@@ -15,25 +15,26 @@ def render(r: Context, obs: dict[str, Any]) -> str:
     def label(card: int | None) -> str:
         return "?" if card is None else c.short(card)
 
+    pub = obs["public"]
     pending = obs["pending"]
     who = pending["seat"]
     to_act = "game over" if who is None else "chance" if who < 0 else f"seat {who}: {pending['prompt']}"
     lines = [
-        f"The Shadow Planet - round {obs['round']} - {pending['kind'].replace('_', ' ')} - seen by "
+        f"The Shadow Planet - round {pub['round']} - {pending['kind'].replace('_', ' ')} - seen by "
         + ("spectator" if obs["seat"] is None else f"seat {obs['seat']}"),
-        f"Countdown {obs['countdown']}  Repair {obs['repair']}  Threat {obs['threat']}  "
-        f"Protagonist: seat {obs['protagonist']}  To act: {to_act}",
+        f"Countdown {pub['countdown']}  Repair {pub['repair']}  Threat {pub['threat']}  "
+        f"Protagonist: seat {pub['protagonist']}  To act: {to_act}",
     ]
-    objectives = ["?" if o is None else ("-" if o < 0 else c.objective_names[o]) for o in obs["objectives"]]
-    for seat in range(len(obs["objectives"])):
-        ch = obs["seat_char"][seat]
-        markers = ", ".join(f"{COLOURS[k]} {obs['sheets'][seat * 5 + k]}" for k in range(5))
+    objectives = ["?" if o is None else ("-" if o < 0 else c.objective_names[o]) for o in pub["objectives"]]
+    for seat in range(len(pub["objectives"])):
+        ch = pub["seat_character"][seat]
+        markers = ", ".join(f"{COLOURS[k]} {pub['sheets'][seat * 5 + k]}" for k in range(5))
         who = c.char_names[ch] if ch >= 0 else "-"
         lines.append(f"  seat {seat}: objective {objectives[seat]}, controls {who}; markers {markers}")
-    zones = obs["zones"]
+    zones = pub["zones"]
     for ch in range(6):
-        where = c.location_names[obs["char_loc"][ch]]
-        sec = obs["char_section"][ch]
+        where = c.location_names[pub["character_location"][ch]]
+        sec = pub["character_section"][ch]
         if sec >= 0:
             where += f" / {c.section_names[sec]}"
         gear = zones["gear"][ch]
@@ -44,21 +45,21 @@ def render(r: Context, obs: dict[str, Any]) -> str:
         name = "Messages pile" if d == 4 else c.location_names[d]
         top = ", ".join(label(k) for k in deck["top"]) or "-"
         lines.append(f"  {name}: {deck['size']} cards; known top: {top}")
-    for v, at in enumerate(obs["vehicle_loc"]):
+    for v, at in enumerate(pub["vehicle_loc"]):
         lines.append(f"  {c.vehicle_names[v]}: " + (c.location_names[at] if at >= 0 else "not in play"))
     marks = [
         f"{c.section_names[k]}: " + "/".join(COLOURS[x] for x in range(5) if (m >> x) & 1)
-        for k, m in enumerate(obs["section_markers"])
+        for k, m in enumerate(pub["section_markers"])
         if m
     ]
     lines.append("  Section Markers: " + ("; ".join(marks) or "none"))
     lines.append(
         f"  Temple pile: {len(zones['temple'])}  Discarded: {len(zones['discard'])}  Removed: {zones['removed']}"
     )
-    if obs["reveal_cards"]:
-        lines.append("  Last Messages reveal: " + ", ".join(label(k) for k in obs["reveal_cards"]))
-    if "outcome" in obs:
-        out = obs["outcome"]
+    if pub["reveal_cards"]:
+        lines.append("  Last Messages reveal: " + ", ".join(label(k) for k in pub["reveal_cards"]))
+    out = obs["outcome"]
+    if out is not None:
         lines.append(f"Game over ({out['reason']}): {out['why']}")
         for row in out["seats"]:
             lines.append(f"  seat {row['seat']}: {row['why']}")

@@ -1,17 +1,17 @@
 """The typed observation of The Shadow Planet: :class:`PlanetObservation` and its parts.
 
-The wire (``game.observe``, spec 1.2) is flat: the public fields sit beside ``seat``,
-``pending``, ``private`` (the ids of the cards whose place this seat alone knows), ``tasks``
-and, once the game is over, ``outcome``.  :meth:`PlanetObservation.from_json` reads it and
-:meth:`~shadowtable.core.observation.Observation.to_json` writes it back unchanged.  Hidden
-places are ``None`` (a card id the seat does not know).
+``game.observe`` writes the envelope's own layout: ``seat``, ``pending``, ``public``
+(:class:`PlanetPublic`), ``private`` (the ids of the cards whose place this seat alone knows),
+``tasks`` and ``outcome`` (``None`` while the game runs).  :meth:`PlanetObservation.from_json`
+reads it and :meth:`~shadowtable.core.observation.Observation.to_json` writes it back
+unchanged.  Hidden places are ``None`` (a card id the seat does not know).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Literal
 
 from shadowtable.core.observation import Observation
 
@@ -50,11 +50,12 @@ class Zones:
 
 @dataclass(frozen=True)
 class Draft:
-    """The Character draft as this seat sees it (all ``None`` outside the draft)."""
+    """The Character draft as this seat sees it (all ``None`` outside the draft; a spectator's
+    always, its fields marked ``secret``)."""
 
-    random: int | None  # the randomly drawn Character (its drawer only)
-    picks: tuple[int | None, ...]  # per seat; this seat's own pick only
-    received: tuple[int, ...] | None  # the Characters this seat chooses from
+    random: int | None = field(metadata={"secret": True})  # the randomly drawn Character (its drawer only)
+    picks: tuple[int | None, ...] = field(metadata={"secret": True})  # per seat; this seat's own pick only
+    received: tuple[int, ...] | None = field(metadata={"secret": True})  # the Characters this seat chooses from
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class PlanetPublic:
     """Everything every seat sees (the allow-list of ``observe.PUBLIC``), and the seat's view
     of the Objectives, the cards and the draft."""
 
-    n: int  # players
+    players: int
     round: int
     protagonist: int
     countdown: int
@@ -74,15 +75,15 @@ class PlanetPublic:
     pool: tuple[int, ...]  # Markers per colour
     sheets: tuple[int, ...]  # seat * 5 + colour
     section_markers: tuple[int, ...]  # bitmask of colours per Section
-    char_loc: tuple[int, ...]
-    char_section: tuple[int, ...]  # -1: not in a Section
+    character_location: tuple[int, ...]
+    character_section: tuple[int, ...]  # -1: not in a Section
     controller: tuple[int, ...]  # per Character: seat or -1
-    seat_char: tuple[int, ...]  # per seat: Character or -1
+    seat_character: tuple[int, ...]  # per seat: Character or -1
     vehicle_loc: tuple[int, ...]  # -1: not in play
     identity: tuple[int, ...]  # per seat: matched Character or -1
     active: int  # the Character whose turn it is
     forbid: int  # bitmask of card types that may not be played this turn
-    excl: int
+    exclusive: int  # bits 0-4: types closed by an exclusive card; 5-9: played and gone at once
     bonus: int  # Search bonus of this turn
     auras: tuple[tuple[int, ...], ...]  # [source Character, amount, include_self]
     cancelled: int
@@ -135,10 +136,6 @@ class PlanetOutcome:
     astronaut_attack: int | None = field(default=None, metadata={"optional": True})
 
 
-PUBLIC_FIELDS = tuple(f.name for f in fields(PlanetPublic))
-"""The flat wire's public fields."""
-
-
 @dataclass(frozen=True)
 class PlanetObservation(Observation[PlanetPublic, tuple[int, ...], PlanetOutcome]):
     """What one seat may know of a Shadow Planet game, typed."""
@@ -146,31 +143,3 @@ class PlanetObservation(Observation[PlanetPublic, tuple[int, ...], PlanetOutcome
     PUBLIC = PlanetPublic
     PRIVATE = tuple[int, ...]
     OUTCOME = PlanetOutcome
-
-    @staticmethod
-    def wire(envelope: dict[str, Any]) -> dict[str, Any]:
-        """The flat layout: public fields at the top level, ``outcome`` only once over."""
-        public = envelope["public"]
-        data: dict[str, Any] = {"seat": envelope["seat"], "pending": envelope["pending"]}
-        data.update((name, public[name]) for name in PUBLIC_FIELDS if name not in ("zones", "draft"))
-        data["zones"] = public["zones"]
-        data["private"] = envelope["private"]
-        data["draft"] = public["draft"]
-        data["tasks"] = envelope["tasks"]
-        if envelope["outcome"] is not None:
-            data["outcome"] = envelope["outcome"]
-        return data
-
-    @staticmethod
-    def unwired(data: dict[str, Any]) -> dict[str, Any]:
-        extra = set(data) - {*PUBLIC_FIELDS, "seat", "pending", "private", "tasks", "outcome"}
-        if extra:
-            raise KeyError(f"fields not in a Shadow Planet observation: {sorted(extra)}")
-        return {
-            "seat": data["seat"],
-            "pending": data["pending"],
-            "public": {name: data[name] for name in PUBLIC_FIELDS},
-            "private": data["private"],
-            "tasks": data["tasks"],
-            "outcome": data.get("outcome"),
-        }

@@ -7,12 +7,12 @@ from typing import Any
 
 from shadowtable.bots.evaluation import material_shares
 from shadowtable.core.game import Game
-from shadowtable.games.shadowlord.heuristic import make_view, typed_view
+from shadowtable.games.shadowlord.heuristic import lord_view, make_view
 
 
 def material(game: Game[Any], state: Any) -> list[float]:
     """Each seat's share of the material on the table (public information only)."""
-    view = make_view(game, 0, typed_view(game.observe(state, 0)))
+    view = make_view(game, 0, lord_view(game.observe(state, 0)))
     return material_shares([alive_material(view, seat) for seat in range(game.players)])
 
 

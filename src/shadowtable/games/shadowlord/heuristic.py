@@ -94,7 +94,7 @@ class View:
 
     @property
     def cur(self) -> int:
-        return int(self.pub.cur)
+        return int(self.pub.current_colour)
 
     def kind(self, f: int) -> int:
         return int(self.content.fig_kind[f])
@@ -144,7 +144,7 @@ class View:
     def control(self, g: int) -> int:
         """The colour controlling ``g`` (rings, then loose ships; Home Planets default to owner)."""
         cols = {self.owner(f) for f in self.figs_at(g)}
-        loose = int(self.pub.loose_col[g]) if self.pub.loose_n[g] > 0 else NOBODY
+        loose = int(self.pub.loose_colour[g]) if self.pub.loose_count[g] > 0 else NOBODY
         homes = list(self.content.home_of)
         if g in homes:
             home_owner = homes.index(g)
@@ -200,7 +200,7 @@ def grid_distances(neighbours: tuple[tuple[int, ...], ...], start: int) -> dict[
     return dist
 
 
-def typed_view(observation: Observation | LordObservation) -> LordObservation:
+def lord_view(observation: Observation | LordObservation) -> LordObservation:
     """The typed observation (read from its JSON unless it is typed already)."""
     return observation if isinstance(observation, LordObservation) else LordObservation.from_json(observation)
 
@@ -295,7 +295,7 @@ def build_choice(v: View, legal: Sequence[int]) -> int:
         needy.sort(key=lambda t: (-t[0], t[1]))
         if needy[0][0] > 0:
             return needy[0][2]
-        holds = [a for a, g in blocks.get("galaxy", []) if g in v.special_galaxies() and v.pub.loose_n[g] < 2]
+        holds = [a for a, g in blocks.get("galaxy", []) if g in v.special_galaxies() and v.pub.loose_count[g] < 2]
         if holds:
             return holds[0]
         return needy[0][2]
@@ -333,7 +333,7 @@ def galaxy_value(v: View, f: int, g: int) -> float:
         if strength < threat + SAFETY_MARGIN or len(enemies) > 1 + len(mine_here):
             return -50.0
         value += 8.0 + sum(20.0 if v.kind(x) == MASTER else 4.0 for x in enemies)
-    elif v.pub.loose_n[g] and not v.friendly(v.pub.loose_col[g]):
+    elif v.pub.loose_count[g] and not v.friendly(v.pub.loose_colour[g]):
         value += 3.0
     if v.my_diplomat_at(g):
         value += 1.0
@@ -415,7 +415,7 @@ def disc_target_value(v: View, g: int) -> float:
     """A Diplomat wants galaxies with face-down discs that hold no enemy."""
     if not v.pub.disc[g]:
         return 0.0
-    if v.enemy_fighters_at(g) or (v.pub.loose_n[g] and not v.friendly(v.pub.loose_col[g])):
+    if v.enemy_fighters_at(g) or (v.pub.loose_count[g] and not v.friendly(v.pub.loose_colour[g])):
         return 0.0
     return 10.0
 
@@ -487,7 +487,7 @@ def loose_drop(v: View, drops: list[tuple[int, int]]) -> int | None:
     """Leave one loose Space Ship on a held Ruins or Space Base before a ring moves on."""
     for action, f in drops:
         g = int(v.pub.loc[f])
-        if g not in v.special_galaxies() or v.pub.loose_n[g]:
+        if g not in v.special_galaxies() or v.pub.loose_count[g]:
             continue
         if v.pub.moves[f] == 0 and v.pub.ships[f] >= 3 and v.kind(f) != MASTER:
             return action
@@ -610,7 +610,7 @@ def commit_choice(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
     if duel is None:
         return A.DONE
     side = int(task["side"])
-    me, enemy = duel.figs[side], duel.figs[1 - side]
+    me, enemy = duel.figures[side], duel.figures[1 - side]
     private_commit = _own_commit(v, side)
     values = v.values
     mine = v.content.fig_strength[me] + v.ring_range(me) + sum(values[x] for x in duel.drawn[side])
@@ -692,7 +692,7 @@ def fight_order_choice(v: View, legal: Sequence[int]) -> int:
 
 def blast_choice(v: View) -> int:
     duel = v.pub.battle.duel if v.pub.battle is not None else None
-    figs = duel.figs if duel is not None else ()
+    figs = duel.figures if duel is not None else ()
     enemy = next((f for f in figs if not v.is_mine(f)), NOBODY)
     if enemy >= 0 and v.pub.ships[enemy] >= 3:
         return A.BLAST_SHIPS
@@ -747,7 +747,7 @@ def vote_choice(v: View) -> int:
     """Yes when the action hurts the leader or helps this seat, no when it hurts this seat."""
     vote = v.pub.vote
     kind = vote.kind if vote is not None else None
-    a = vote.a if vote is not None else NOBODY
+    a = vote.subject if vote is not None else NOBODY
     proposer = v.content.seat_of(v.cur)
     if kind == "defect":
         victims = {v.content.seat_of(v.owner(a))} if a >= 0 else set()
@@ -769,13 +769,13 @@ def offer_value(v: View, offer: Offer) -> float:
     values = v.values
     worth: float = sum(values[i] * n for i, n in enumerate(offer.give))
     worth -= sum(values[i] * n for i, n in enumerate(offer.want))
-    for f in offer.chars:
+    for f in offer.characters:
         value = float(v.content.fig_strength[f] + v.pub.ships[f] + 4)
         worth += -value if v.is_mine(f) else value
     for f in offer.release:
         worth += 8 if v.is_mine(f) else -8
-    worth += 1 if offer.perm_give else 0
-    worth -= 2 if offer.perm_want else 0
+    worth += 1 if offer.permission_give else 0
+    worth -= 2 if offer.permission_want else 0
     return worth
 
 
@@ -870,7 +870,7 @@ class ShadowlordHeuristicBot:
     ) -> int:
         legal = [a for a in legal_actions if not A.OFFER_TO0 <= a < A.OFFER_TO0 + 4] or list(legal_actions)
         try:
-            typed = typed_view(observation)
+            typed = lord_view(observation)
             offer = junk_offer_start(make_view(game, seat, typed), pending_kind(typed), legal_actions)
             action = offer if offer is not None else self._decide(game, seat, typed, legal, rng)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, StateFormatError):

@@ -11,4 +11,7 @@ MANIFEST = Manifest(
     gym_id="shadowtable/Shadowlord-v0",
     length_bound="shadowtable.games.shadowlord.length:max_game_length",
     view="shadowtable.games.shadowlord.view:LordObservation",
+    tutorial="shadowtable.games.shadowlord.tutorial:LESSON",
+    option_words="shadowtable.games.shadowlord.option_words:OPTION_WORDS",
+    rules_extras="shadowtable.games.shadowlord.boards.rules:EXTRAS",
 )

@@ -140,72 +140,91 @@ def is_chance(s: State) -> bool:
     return bool(s.stack) and isinstance(s.stack[-1], ChanceNode)
 
 
+FIGURE_BLOCK_WORDS = {
+    "drop": "drop ship from",
+    "pick": "pick up ship to",
+    "search": "search with",
+    "stone": "pass stone to",
+    "ally_attacker": "send to attacker",
+    "ally_defender": "send to defender",
+    "offer_character": "offer trade of",
+    "offer_release": "offer release of",
+    "offer_ship": "offer a ship from",
+}
+"""Blocks whose actions name one figure, whatever the task."""
+CARD_BLOCK_WORDS = {
+    "buy": "discard for ships",
+    "commit_portrait": "commit portrait card",
+    "commit_hand": "commit hand card",
+    "offer_give": "offer to give card",
+    "offer_want": "offer to want card",
+}
+"""Blocks whose actions name one card value."""
+GALAXY_BLOCK_WORDS = {
+    "truce": "propose truce in",
+    "offer_truce": "offer truce in",
+    "revoke_truce": "revoke truce in",
+}
+"""Blocks whose actions name one galaxy, whatever the task."""
+SEAT_BLOCK_WORDS = {"revoke_permission": "revoke permission of seat", "offer_to": "make offer to seat"}
+"""Blocks whose actions name one seat, whatever the task."""
+FIXED_BLOCK_WORDS = {
+    "blast_card": "blast: extra card",
+    "blast_ships": "blast: destroy ships",
+    "offer_permission_give": "offer permission",
+    "offer_permission_want": "ask permission",
+    "offer_send": "send offer",
+}
+"""Blocks of one action each."""
+
+
 def action_to_str(ctx: Context, s: State, action: int) -> str:
     """Notation of ``action`` in ``s`` (any id of the action space, legal or not)."""
     if is_chance(s):
         return chance_to_str(ctx, s, action)
     kind = type(s.stack[-1]) if s.stack else Task
     block, i = decode(action)
+    words = _task_words(ctx, kind, block, i)
+    return words if words is not None else _block_words(ctx, block, i)
+
+
+def _task_words(ctx: Context, kind: type[Task], block: str, i: int) -> str | None:
+    """The notation of an action whose words depend on the task on top (``None``: they do not)."""
     c = ctx.content
-    names = c.fig_name
-    vals = c.card_values
     if block == "done":
         return DONE_WORDS.get(kind, "done")
     if block == "yes":
         return YES_WORDS.get(kind, "yes")
     if block == "figure":
-        return f"{FIG_VERBS.get(kind, 'choose')} {names[i]}"
+        return f"{FIG_VERBS.get(kind, 'choose')} {c.fig_name[i]}"
     if block == "galaxy":
         return f"{GAL_VERBS.get(kind, 'choose')} {c.galaxy_name(i)}"
     if block == "seat":
         return f"{SEAT_VERBS.get(kind, 'seat')} {i}"
+    return None
+
+
+def _block_words(ctx: Context, block: str, i: int) -> str:
+    """The notation of action ``i`` of ``block``, the same in every task."""
+    c = ctx.content
+    names, vals = c.fig_name, c.card_values
     if block == "move":
         f, d = divmod(i, 4)
         return f"move {names[f]} {DIRS[d]}"
-    simple_fig = {
-        "drop": "drop ship from",
-        "pick": "pick up ship to",
-        "search": "search with",
-        "stone": "pass stone to",
-        "ally_attacker": "send to attacker",
-        "ally_defender": "send to defender",
-        "offer_character": "offer trade of",
-        "offer_release": "offer release of",
-        "offer_ship": "offer a ship from",
-    }
-    if block in simple_fig:
-        return f"{simple_fig[block]} {names[i]}"
+    if block in FIGURE_BLOCK_WORDS:
+        return f"{FIGURE_BLOCK_WORDS[block]} {names[i]}"
     if block in ("place", "bribe"):
         v, f = divmod(i, NF)
         if block == "place":
             return f"place card {vals[v]} under {names[f]}"
         return f"bribe {names[f]} with four {vals[v]}s"
-    value_blocks = {
-        "buy": "discard for ships",
-        "commit_portrait": "commit portrait card",
-        "commit_hand": "commit hand card",
-        "offer_give": "offer to give card",
-        "offer_want": "offer to want card",
-    }
-    if block in value_blocks:
-        return f"{value_blocks[block]} {vals[i]}"
-    if block == "truce":
-        return f"propose truce in {c.galaxy_name(i)}"
-    if block == "offer_truce":
-        return f"offer truce in {c.galaxy_name(i)}"
-    if block == "revoke_truce":
-        return f"revoke truce in {c.galaxy_name(i)}"
-    if block == "revoke_permission":
-        return f"revoke permission of seat {i}"
-    if block == "offer_to":
-        return f"make offer to seat {i}"
-    return {
-        "blast_card": "blast: extra card",
-        "blast_ships": "blast: destroy ships",
-        "offer_permission_give": "offer permission",
-        "offer_permission_want": "ask permission",
-        "offer_send": "send offer",
-    }[block]
+    if block in CARD_BLOCK_WORDS:
+        return f"{CARD_BLOCK_WORDS[block]} {vals[i]}"
+    if block in GALAXY_BLOCK_WORDS:
+        return f"{GALAXY_BLOCK_WORDS[block]} {c.galaxy_name(i)}"
+    if block in SEAT_BLOCK_WORDS:
+        return f"{SEAT_BLOCK_WORDS[block]} {i}"
+    return FIXED_BLOCK_WORDS[block]
 
 
 def action_from_str(ctx: Context, s: State, text: str) -> int | None:

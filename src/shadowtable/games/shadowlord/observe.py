@@ -1,16 +1,17 @@
 """What a seat may know, built from allow-lists of named fields (a field not listed is not sent).
 
+The observation has the envelope's layout (:class:`~shadowtable.games.shadowlord.view.LordObservation`).
 Public (every seat and a spectator): the board and the figures, loose ships, face-down discs
 (not their identities), supplies, the Power Stone and its timer, the turn, Truces and
 permissions, the open offer (offered cards are shown), the Battle plan with its Duels (drawn
 cards face up; committed cards only as a count), the vote and the last closed vote (cast
 votes hidden, but for the reader's own), the counts of the deck, the discard pile, each Attack
-Hand and each portrait, and the pending work (``tasks``: every task on the stack as
-``Task.to_json()``; no task holds a hidden value, and :func:`determinize` needs them to
-rebuild a state with the same future).  Per seat
-(``private``): its Attack Hand, the cards under its portraits and the cards it committed to a
-Duel.  ``pending`` says who must decide what (``Kernel.pending``); ``outcome`` why the game
-ended.  :func:`determinize` deals the unknown cards into the hidden places.
+Hand and each portrait.  ``tasks``: every task on the stack as ``Task.to_json()`` (no task
+holds a hidden value, and :func:`determinize` needs them to rebuild a state with the same
+future).  Per seat (``private``): its Attack Hand, the cards under its portraits and the cards
+it committed to a Duel.  ``pending`` says who must decide what (``Kernel.pending``);
+``outcome`` why the game ended.  Where a name differs from the state's, :data:`STATE_NAMES`
+maps it.  :func:`determinize` deals the unknown cards into the hidden places.
 """
 
 from __future__ import annotations
@@ -18,14 +19,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from shadowtable.core import jsondata
 from shadowtable.core.errors import StateFormatError
 from shadowtable.core.kernel import Kernel, Rulebook
 from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import BLACK, Duel, State, state_from_json
+from shadowtable.games.shadowlord.view import Battle, Counts, LordObservation, LordPrivate
 
 NV = CARD_VALUES
 HIDDEN_VOTE = -2
+JsonObject = dict[str, Any]
+"""A JSON object: an observation, a part of one, or a part of the state's JSON."""
+KnownDuel = tuple[JsonObject, tuple[Counts | None, ...]]
+"""A Duel's state JSON and the face-down cards this seat knows of it (``None`` per unknown side)."""
 
 PUBLIC_LISTS = (
     "owner",
@@ -36,28 +43,28 @@ PUBLIC_LISTS = (
     "moves",
     "flags",
     "adjust",
-    "loose_col",
-    "loose_n",
+    "loose_colour",
+    "loose_count",
     "disc",
     "bag",
     "supply",
     "boxed",
     "alive",
-    "perm",
+    "permissions",
     "seat_out",
 )
-"""State lists every seat sees as they are."""
+"""State lists every seat sees as they are (by their observation names, :data:`STATE_NAMES`)."""
 PUBLIC_SCALARS = (
     "stone",
     "stone_passes",
     "timer",
-    "cur",
+    "current_colour",
     "turn",
     "first_round_turns",
     "bribed",
     "offers",
     "truce",
-    "shadow_ctl",
+    "shadow_control",
     "winner",
     "steps_turn",
     "pool",
@@ -67,17 +74,45 @@ PUBLIC_SCALARS = (
     "end",
 )
 """State numbers (and the end reason) every seat sees."""
-OFFER_FIELDS = ("from", "to", "give", "want", "chars", "release", "ships", "perm_give", "perm_want", "truce", "items")
+STATE_NAMES = {
+    "loose_colour": "loose_col",
+    "loose_count": "loose_n",
+    "permissions": "perm",
+    "shadow_control": "shadow_ctl",
+    "current_colour": "cur",
+    "characters": "chars",
+    "permission_give": "perm_give",
+    "permission_want": "perm_want",
+    "subject": "a",
+    "origin": "b",
+    "caller": "cur",
+    "subject_location": "at",
+    "battle": "idx",
+    "figures": "figs",
+}
+"""Observation name -> the state's (attribute or JSON key) where the two differ."""
+OFFER_FIELDS = (
+    "from", "to", "give", "want", "characters", "release", "ships", "permission_give", "permission_want", "truce",
+    "items",
+)  # fmt: skip
 """The open offer: public to the table (offered cards are shown and held aside)."""
-VOTE_FIELDS = ("kind", "a", "b", "voters")
+VOTE_FIELDS = ("kind", "subject", "origin", "voters")
 """The vote in progress; ``votes`` is added with every vote but the reader's own hidden."""
-LAST_VOTE_FIELDS = ("kind", "a", "b", "cur", "at", "voters", "passed")
+LAST_VOTE_FIELDS = ("kind", "subject", "origin", "caller", "subject_location", "voters", "passed")
 """The last closed vote (its result is public); ``votes`` as in :data:`VOTE_FIELDS`."""
-BATTLE_FIELDS = ("plan", "allies", "queue", "last")
-"""The Battle plan; ``duel`` and ``ready`` are added as :data:`DUEL_FIELDS` views."""
-DUEL_FIELDS = ("idx", "figs", "drawn", "count")
+BATTLE_FIELDS = ("plan", "allies", "queue")
+"""The Battle plan; ``last`` is added as a :data:`DUEL_RESULT_FIELDS` view, ``duel`` and
+``ready`` as :data:`DUEL_FIELDS` views."""
+DUEL_FIELDS = ("battle", "figures", "drawn", "count")
 """A Duel: its figures, the cards drawn face up and how many were committed (the committed
 cards themselves are private: ``private.commit`` / ``private.ready_commit``)."""
+DUEL_RESULT_FIELDS = ("figures", "totals", "winner", "cards")
+"""The last Duel fought (``public.last_duel``, ``public.battle.last``)."""
+
+
+def state_name(name: str) -> str:
+    """The state's name for observation field ``name``."""
+    return STATE_NAMES.get(name, name)
 
 
 def portrait_seat(ctx: Context, s: State, f: int) -> int:
@@ -85,23 +120,41 @@ def portrait_seat(ctx: Context, s: State, f: int) -> int:
     return ctx.seat_of(owner) if 0 <= owner < BLACK else -1
 
 
-def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | None) -> dict[str, Any]:
-    """The observation of ``seat`` (``None``: a spectator)."""
+def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | None) -> JsonObject:
+    """The observation of ``seat`` (``None``: a spectator), in the envelope's layout."""
+    return {
+        "seat": seat,
+        "pending": kernel.pending(s).to_json(),
+        "public": _public(s, seat),
+        "private": _private(ctx, s, seat),
+        "tasks": [task.to_json() for task in s.stack],
+        "outcome": outcome_text(ctx, s),
+    }
+
+
+def _public(s: State, seat: int | None) -> JsonObject:
+    """What every seat sees (the reader's own cast votes aside)."""
     nf = len(s.owner)
     hand, pcards = s.hand, s.pcards
-    public: dict[str, Any] = {name: list(getattr(s, name)) for name in PUBLIC_LISTS}
-    public.update({name: getattr(s, name) for name in PUBLIC_SCALARS})
+    public: JsonObject = {name: list(getattr(s, state_name(name))) for name in PUBLIC_LISTS}
+    public.update({name: getattr(s, state_name(name)) for name in PUBLIC_SCALARS})
     public["deck_count"] = sum(s.deck)
     public["discard_count"] = sum(s.discard)
     public["hand_counts"] = [sum(hand[k * NV : k * NV + NV]) for k in range(4)]
     public["portrait_counts"] = [sum(pcards[f * NV : f * NV + NV]) for f in range(nf)]
-    public["offer"] = None if s.offer is None else _offer_view(s.offer.to_json())
+    public["offer"] = None if s.offer is None else _named(s.offer.to_json(), OFFER_FIELDS)
     public["vote"] = None if s.vote is None else _vote_view(s.vote.to_json(), seat)
     public["last_vote"] = None if s.last_vote is None else _vote_view(s.last_vote, seat, LAST_VOTE_FIELDS)
     public["battle"] = None if s.battle is None else _battle_view(s.battle.to_json())
-    public["last_duel"] = _plain(s.last_duel)
-    public["tasks"] = [task.to_json() for task in s.stack]
-    private: dict[str, Any] = {"hand": None, "portraits": {}, "commit": [None, None], "ready_commit": []}
+    public["last_duel"] = _duel_result_view(s.last_duel)
+    return public
+
+
+def _private(ctx: Context, s: State, seat: int | None) -> JsonObject:
+    """The seat's Attack Hand, the cards under its portraits and its face-down Duel cards."""
+    nf = len(s.owner)
+    hand, pcards = s.hand, s.pcards
+    private: JsonObject = {"hand": None, "portraits": {}, "commit": [None, None], "ready_commit": []}
     if seat is not None:
         private["hand"] = hand[seat * NV : seat * NV + NV]
         private["portraits"] = {
@@ -113,13 +166,7 @@ def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | 
         if s.battle.duel is not None:
             private["commit"] = _own_commits(ctx, s, s.battle.duel, seat)
         private["ready_commit"] = [_own_commits(ctx, s, duel, seat) for duel in s.battle.ready]
-    return {
-        "seat": seat,
-        "public": public,
-        "private": private,
-        "pending": kernel.pending(s).to_json(),
-        "outcome": outcome_text(ctx, s),
-    }
+    return private
 
 
 def _plain(value: Any) -> Any:
@@ -131,29 +178,31 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _vote_view(vote: dict[str, Any], seat: int | None, fields: tuple[str, ...] = VOTE_FIELDS) -> dict[str, Any]:
+def _named(data: JsonObject, fields: tuple[str, ...]) -> JsonObject:
+    """The observation fields ``fields`` of a part of the state's JSON (copied)."""
+    return {name: _plain(data[state_name(name)]) for name in fields}
+
+
+def _vote_view(vote: JsonObject, seat: int | None, fields: tuple[str, ...] = VOTE_FIELDS) -> JsonObject:
     """The named fields of a vote, and its cast votes with every one but ``seat``'s hidden."""
-    view = {name: _plain(vote[name]) for name in fields}
+    view = _named(vote, fields)
     view["votes"] = [v if v == -1 or k == seat else HIDDEN_VOTE for k, v in enumerate(vote["votes"])]
     return view
 
 
-def _offer_view(offer: dict[str, Any]) -> dict[str, Any]:
-    return {name: offer[name] for name in OFFER_FIELDS}
+def _duel_result_view(result: JsonObject | None) -> JsonObject | None:
+    return None if result is None else _named(result, DUEL_RESULT_FIELDS)
 
 
-def _duel_view(duel: dict[str, Any]) -> dict[str, Any]:
-    return {name: _plain(duel[name]) for name in DUEL_FIELDS}
-
-
-def _battle_view(battle: dict[str, Any]) -> dict[str, Any]:
-    view = {name: _plain(battle[name]) for name in BATTLE_FIELDS}
-    view["duel"] = None if battle["duel"] is None else _duel_view(battle["duel"])
-    view["ready"] = [_duel_view(duel) for duel in battle["ready"]]
+def _battle_view(battle: JsonObject) -> JsonObject:
+    view = _named(battle, BATTLE_FIELDS)
+    view["last"] = _duel_result_view(battle["last"])
+    view["duel"] = None if battle["duel"] is None else _named(battle["duel"], DUEL_FIELDS)
+    view["ready"] = [_named(duel, DUEL_FIELDS) for duel in battle["ready"]]
     return view
 
 
-def _own_commits(ctx: Context, s: State, duel: Duel, seat: int | None) -> list[Any]:
+def _own_commits(ctx: Context, s: State, duel: Duel, seat: int | None) -> list[list[int] | None]:
     """The face-down cards of a Duel that ``seat`` committed (``None`` for the other side)."""
     return [
         duel.committed[side][:] if seat is not None and portrait_seat(ctx, s, duel.figures[side]) == seat else None
@@ -176,86 +225,118 @@ def outcome_text(ctx: Context, s: State) -> str | None:
     return texts.get(s.end, s.end)
 
 
-def determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> State:
-    """A full state consistent with ``obs``: unknown cards dealt at random into the hidden places."""
+def determinize(ctx: Context, rulebook: Rulebook, obs: JsonObject | LordObservation, rng: random.Random) -> State:
+    """A full state consistent with ``obs`` (its JSON or typed view): unknown cards dealt at
+    random into the hidden places."""
+    view = obs if isinstance(obs, LordObservation) else LordObservation.from_json(obs)
     try:
-        return _determinize(ctx, rulebook, obs, rng)
+        return state_from_json(_state_data(ctx, view, rng), rulebook.task_from_json)
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
         raise StateFormatError(f"not a shadowlord observation: {exc!r}") from exc
 
 
-def _determinize(ctx: Context, rulebook: Rulebook, obs: dict[str, Any], rng: random.Random) -> State:
-    public = obs["public"]
-    private = obs["private"]
-    seat = obs["seat"]
-    data: dict[str, Any] = {name: _plain(public[name]) for name in (*PUBLIC_LISTS, *PUBLIC_SCALARS)}
-    nf = len(public["owner"])
-    pool = list(ctx.content.card_counts)
+def _state_data(ctx: Context, view: LordObservation, rng: random.Random) -> JsonObject:
+    """The state's JSON: the public fields as they are, the unseen cards dealt."""
+    public, private, seat = view.public, view.private, view.seat
+    data: JsonObject = {state_name(name): list(getattr(public, name)) for name in PUBLIC_LISTS}
+    data.update({state_name(name): getattr(public, name) for name in PUBLIC_SCALARS})
+    battle = None if public.battle is None else _battle_state(public.battle)
+    duels = _duels_with_commits(battle, private)
+    dealer = _Dealer(_unseen(ctx, view, duels), rng)
+    nf = len(public.owner)
     hand = [0] * (4 * NV)
     pcards = [0] * (nf * NV)
-    if seat is not None:
-        for v in range(NV):
-            hand[seat * NV + v] = private["hand"][v]
-            pool[v] -= private["hand"][v]
-        for key, counts in private["portraits"].items():
-            for v in range(NV):
-                pcards[int(key) * NV + v] = counts[v]
-                pool[v] -= counts[v]
-    offer = _plain(public["offer"])
-    if offer is not None:
-        for v in range(NV):
-            pool[v] -= offer["give"][v]
-    battle = _plain(public["battle"])
-    duels: list[tuple[dict[str, Any], list[Any]]] = []
-    if battle is not None:
-        if battle["duel"] is not None:
-            duels.append((battle["duel"], private["commit"]))
-        duels.extend(zip(battle["ready"], private["ready_commit"], strict=True))
+    if seat is not None and private.hand is not None:
+        hand[seat * NV : seat * NV + NV] = private.hand
+    for key, counts in private.portraits.items():
+        pcards[int(key) * NV : int(key) * NV + NV] = counts
+    for k in range(4):
+        if k != seat:
+            hand[k * NV : k * NV + NV] = dealer.deal(public.hand_counts[k])
+    for f in range(nf):
+        hidden = seat is None or _owner_seat(ctx, public.owner[f]) != seat
+        if str(f) not in private.portraits and public.portrait_counts[f] and hidden:
+            pcards[f * NV : f * NV + NV] = dealer.deal(public.portrait_counts[f])
     for duel, known in duels:
+        duel["commit"] = [list(c) if c is not None else dealer.deal(duel["count"][i]) for i, c in enumerate(known)]
+    data["deck"] = dealer.deal(public.deck_count)
+    data["discard"] = dealer.deal(public.discard_count)
+    data.update(hand=hand, pcards=pcards, battle=battle, stack=[dict(task) for task in view.tasks])
+    data["offer"] = None if public.offer is None else _state_json(public.offer)
+    data["vote"] = None if public.vote is None else _state_json(public.vote)
+    if data["vote"] is not None:
+        data["vote"]["votes"] = [0 if v == HIDDEN_VOTE else v for v in data["vote"]["votes"]]
+    data["last_vote"] = None if public.last_vote is None else _state_json(public.last_vote)
+    if data["last_vote"] is not None:
+        data["last_vote"]["votes"] = _hidden_votes_consistent(data["last_vote"])
+    data["last_duel"] = None if public.last_duel is None else _state_json(public.last_duel)
+    return data
+
+
+def _state_json(part: object) -> JsonObject:
+    """A typed part of the observation as the state's JSON of it (the state's key names)."""
+    return {state_name(key): value for key, value in jsondata.write(part).items()}
+
+
+def _battle_state(battle: Battle) -> JsonObject:
+    """The Battle's state JSON, its Duels without their face-down cards (dealt later)."""
+    return {
+        "plan": jsondata.write(battle.plan),
+        "allies": jsondata.write(battle.allies),
+        "queue": list(battle.queue),
+        "last": None if battle.last is None else _state_json(battle.last),
+        "duel": None if battle.duel is None else _state_json(battle.duel),
+        "ready": [_state_json(duel) for duel in battle.ready],
+    }
+
+
+def _duels_with_commits(battle: JsonObject | None, private: LordPrivate) -> list[KnownDuel]:
+    """Each Duel's state JSON with the face-down cards this seat knows (``None`` per unknown side)."""
+    if battle is None:
+        return []
+    duels: list[KnownDuel] = []
+    if battle["duel"] is not None:
+        duels.append((battle["duel"], private.commit))
+    duels.extend(zip(battle["ready"], private.ready_commit, strict=True))
+    return duels
+
+
+def _unseen(ctx: Context, view: LordObservation, duels: list[KnownDuel]) -> list[int]:
+    """How many cards of each value this seat has not seen."""
+    pool = list(ctx.content.card_counts)
+    seen: list[tuple[int, ...]] = []
+    if view.private.hand is not None and view.seat is not None:
+        seen.append(view.private.hand)
+    seen.extend(view.private.portraits.values())
+    if view.public.offer is not None:
+        seen.append(view.public.offer.give)
+    seen.extend(tuple(c) for _, known in duels for c in known if c is not None)
+    for counts in seen:
+        for v in range(NV):
+            pool[v] -= counts[v]
+    for duel, _ in duels:
         for side in (0, 1):
             for v in duel["drawn"][side]:
                 pool[v] -= 1
-            if known[side] is not None:
-                for v in range(NV):
-                    pool[v] -= known[side][v]
-    cards = [v for v in range(NV) for _ in range(max(0, pool[v]))]
-    rng.shuffle(cards)
+    return pool
 
-    def deal(n: int) -> list[int]:
+
+class _Dealer:
+    """Deals the unseen cards (a count per value) at random."""
+
+    def __init__(self, pool: list[int], rng: random.Random) -> None:
+        self.cards = [v for v in range(NV) for _ in range(max(0, pool[v]))]
+        rng.shuffle(self.cards)
+
+    def deal(self, n: int) -> list[int]:
+        """``n`` cards, as a count per value."""
         counts = [0] * NV
         for _ in range(n):
-            counts[cards.pop()] += 1
+            counts[self.cards.pop()] += 1
         return counts
 
-    for k in range(4):
-        if k != seat:
-            hand[k * NV : k * NV + NV] = deal(public["hand_counts"][k])
-    for f in range(nf):
-        hidden = seat is None or _owner_seat(ctx, public, f) != seat
-        if str(f) not in private["portraits"] and public["portrait_counts"][f] and hidden:
-            pcards[f * NV : f * NV + NV] = deal(public["portrait_counts"][f])
-    for duel, known in duels:
-        duel["commit"] = [list(c) if c is not None else deal(duel["count"][i]) for i, c in enumerate(known)]
-    vote = _plain(public["vote"])
-    if vote is not None:
-        vote["votes"] = [0 if v == HIDDEN_VOTE else v for v in vote["votes"]]
-    last_vote = _plain(public.get("last_vote"))
-    if last_vote is not None:
-        last_vote["votes"] = _hidden_votes_consistent(last_vote)
-    data["deck"] = deal(public["deck_count"])
-    data["discard"] = deal(public["discard_count"])
-    data["hand"] = hand
-    data["pcards"] = pcards
-    data["offer"] = offer
-    data["vote"] = vote
-    data["battle"] = battle
-    data["last_duel"] = _plain(public.get("last_duel"))
-    data["last_vote"] = last_vote
-    data["stack"] = public["tasks"]
-    return state_from_json(data, rulebook.task_from_json)
 
-
-def _hidden_votes_consistent(vote: dict[str, Any]) -> list[int]:
+def _hidden_votes_consistent(vote: JsonObject) -> list[int]:
     """Other seats' hidden votes of a closed vote, filled in to agree with its result: one
     'yes' if it passed and the reader's own vote was not one, else 'no'."""
     votes = [0 if v == HIDDEN_VOTE else v for v in vote["votes"]]
@@ -266,6 +347,5 @@ def _hidden_votes_consistent(vote: dict[str, Any]) -> list[int]:
     return votes
 
 
-def _owner_seat(ctx: Context, public: dict[str, Any], f: int) -> int:
-    owner = public["owner"][f]
+def _owner_seat(ctx: Context, owner: int) -> int:
     return ctx.seat_of(owner) if 0 <= owner < BLACK else -1

@@ -72,7 +72,7 @@ def fig_code(ctx: Context, f: int, owner: int, ships: int, stone: bool) -> str:
 def vote_words(ctx: Context, vote: dict[str, Any], cur: int, loc: list[int]) -> str:
     """The vote in progress: what is voted on (worded as its event is), who votes, the votes
     cast so far (public ones)."""
-    motion = motion_text(ctx.content, cur, loc, vote["kind"], vote["a"], vote["b"])
+    motion = motion_text(ctx.content, cur, loc, vote["kind"], vote["subject"], vote["origin"])
     cast = ", ".join(
         f"seat {k}: {'yes' if v == 1 else 'no' if v == 0 else 'voted'}"
         for k, v in enumerate(vote.get("votes", []))
@@ -86,9 +86,9 @@ def vote_words(ctx: Context, vote: dict[str, Any], cur: int, loc: list[int]) -> 
 def last_vote_words(ctx: Context, vote: dict[str, Any], seat: int | None) -> str:
     """The last closed vote: its motion (worded as when it was put), its result, and the
     reader's own vote when he cast one."""
-    loc = [-1] * (vote["a"] + 1)
-    loc[vote["a"]] = vote["at"]
-    motion = motion_text(ctx.content, vote["cur"], loc, vote["kind"], vote["a"], vote["b"])
+    loc = [-1] * (vote["subject"] + 1)
+    loc[vote["subject"]] = vote["subject_location"]
+    motion = motion_text(ctx.content, vote["caller"], loc, vote["kind"], vote["subject"], vote["origin"])
     mine = vote["votes"][seat] if seat is not None and 0 <= seat < len(vote["votes"]) else -1
     own = f" You voted {'yes' if mine == 1 else 'no'}." if mine in (0, 1) else ""
     return f"Last Vote: {motion}: {'passed' if vote['passed'] else 'failed'}.{own}"
@@ -100,42 +100,58 @@ def offer_words(ctx: Context, offer: dict[str, Any]) -> str:
     vals = c.card_values
     items = [f"gives Power Card {vals[v]}" for v, n in enumerate(offer["give"]) for _ in range(n)]
     items += [f"asks for Power Card {vals[v]}" for v, n in enumerate(offer["want"]) for _ in range(n)]
-    items += [f"trades {c.fig_name[f]}" for f in offer["chars"]]
+    items += [f"trades {c.fig_name[f]}" for f in offer["characters"]]
     items += [f"releases {c.fig_name[f]}" for f in offer["release"]]
     items += [f"a Space Ship from {c.fig_name[f]}" for f in offer["ships"]]
-    items += ["gives permission to pass"] * bool(offer["perm_give"])
-    items += ["asks permission to pass"] * bool(offer["perm_want"])
+    items += ["gives permission to pass"] * bool(offer["permission_give"])
+    items += ["asks permission to pass"] * bool(offer["permission_want"])
     items += [f"a Truce in {c.galaxy_name(g)}" for g in offer["truce"]]
     terms = "; ".join(items) or "nothing yet"
     return f"Offer from seat {offer['from']} to seat {offer['to']}: {terms}"
 
 
-def render(ctx: Context, obs: dict[str, Any]) -> str:
+JSONObject = dict[str, Any]
+"""An observation, or a part of one, as JSON."""
+
+
+def render(ctx: Context, obs: JSONObject) -> str:
     """The board grid (cell name, kind, rings ``<colour><kind>:<ships>``, ``*`` = Power Stone,
     loose ships ``+n<colour>``, ``?`` = a face-down disc), then hands, timer, the pending
     decision (the log is the game's events: :meth:`Game.events`)."""
-    c = ctx.content
-    p = obs["public"]
     width = 24
-    cells: list[list[str]] = []
-    for g in range(c.num_galaxies):
-        lines = [f"{c.galaxy_name(g)} {CELL_MARK[c.cell_kind[g]]}{' ?' if p['disc'][g] else ''}"]
-        figs = [
-            fig_code(ctx, f, p["owner"][f], p["ships"][f], p["stone"] == f)
-            for f in range(len(p["owner"]))
-            if p["loc"][f] == g and p["status"][f] == 1
-        ]
-        if p["loose_n"][g]:
-            figs.append(f"+{p['loose_n'][g]}{COLOUR_CODE[p['loose_col'][g]]}")
-        row = ""
-        for code in figs:
-            if len(row) + len(code) + 1 > width:
-                lines.append(row)
-                row = ""
-            row = f"{row} {code}".strip()
-        if row:
+    p = obs["public"]
+    cells = [_cell_lines(ctx, p, g, width) for g in range(ctx.content.num_galaxies)]
+    return "\n".join(
+        [*_grid(ctx, cells, width), *_table_lines(ctx, p), *_private_lines(ctx, obs), *_news_lines(ctx, obs)]
+    )
+
+
+def _cell_lines(ctx: Context, p: JSONObject, g: int, width: int) -> list[str]:
+    """Galaxy ``g``'s lines in the grid: its name and kind, then its figures and loose ships
+    wrapped to ``width``."""
+    c = ctx.content
+    lines = [f"{c.galaxy_name(g)} {CELL_MARK[c.cell_kind[g]]}{' ?' if p['disc'][g] else ''}"]
+    figs = [
+        fig_code(ctx, f, p["owner"][f], p["ships"][f], p["stone"] == f)
+        for f in range(len(p["owner"]))
+        if p["loc"][f] == g and p["status"][f] == 1
+    ]
+    if p["loose_count"][g]:
+        figs.append(f"+{p['loose_count'][g]}{COLOUR_CODE[p['loose_colour'][g]]}")
+    row = ""
+    for code in figs:
+        if len(row) + len(code) + 1 > width:
             lines.append(row)
-        cells.append(lines)
+            row = ""
+        row = f"{row} {code}".strip()
+    if row:
+        lines.append(row)
+    return lines
+
+
+def _grid(ctx: Context, cells: list[list[str]], width: int) -> list[str]:
+    """The board as a grid of ``cells`` (each galaxy's lines) in columns ``width`` wide."""
+    c = ctx.content
     out: list[str] = []
     sep = "+" + "+".join("-" * width for _ in range(c.cols)) + "+"
     for r in range(c.rows):
@@ -145,12 +161,18 @@ def render(ctx: Context, obs: dict[str, Any]) -> str:
         for i in range(height):
             out.append("|" + "|".join((b[i] if i < len(b) else "").ljust(width) for b in block) + "|")
     out.append(sep)
-    colour = c.colours[p["cur"]] if 0 <= p["cur"] < 4 else "-"
-    out.append(
+    return out
+
+
+def _table_lines(ctx: Context, p: JSONObject) -> list[str]:
+    """Whose turn it is, the timer and the decks, the Attack Hands' sizes and the captives."""
+    c = ctx.content
+    colour = c.colours[p["current_colour"]] if 0 <= p["current_colour"] < 4 else "-"
+    out = [
         f"turn {p['turn'] + 1}, {colour} to play; timer {p['timer'] if p['timer'] >= 0 else 'removed'}; "
-        f"deck {p['deck_count']}, discard {p['discard_count']}"
-    )
-    out.append("Attack Hands: " + ", ".join(f"seat {k}: {n}" for k, n in enumerate(p["hand_counts"][: ctx.players])))
+        f"deck {p['deck_count']}, discard {p['discard_count']}",
+        "Attack Hands: " + ", ".join(f"seat {k}: {n}" for k, n in enumerate(p["hand_counts"][: ctx.players])),
+    ]
     captives = [
         f"{c.fig_name[f]} (held by {c.fig_name[p['captor'][f]]})"
         for f in range(len(p["owner"]))
@@ -158,12 +180,24 @@ def render(ctx: Context, obs: dict[str, Any]) -> str:
     ]
     if captives:
         out.append("Captives: " + "; ".join(captives))
-    if obs["private"]["hand"] is not None:
-        vals = c.card_values
-        cards = [str(vals[v]) for v, n in enumerate(obs["private"]["hand"]) for _ in range(n)]
-        out.append(f"Your Attack Hand (seat {obs['seat']}): Power Cards {', '.join(cards) or 'none'}")
+    return out
+
+
+def _private_lines(ctx: Context, obs: JSONObject) -> list[str]:
+    """The reader's own Attack Hand, if it has one."""
+    if obs["private"]["hand"] is None:
+        return []
+    vals = ctx.content.card_values
+    cards = [str(vals[v]) for v, n in enumerate(obs["private"]["hand"]) for _ in range(n)]
+    return [f"Your Attack Hand (seat {obs['seat']}): Power Cards {', '.join(cards) or 'none'}"]
+
+
+def _news_lines(ctx: Context, obs: JSONObject) -> list[str]:
+    """The vote, the last vote's result, the offer, the pending decision and the game's end."""
+    p = obs["public"]
+    out: list[str] = []
     if p.get("vote"):
-        out.append(vote_words(ctx, p["vote"], p["cur"], p["loc"]))
+        out.append(vote_words(ctx, p["vote"], p["current_colour"], p["loc"]))
     if p.get("last_vote"):
         out.append(last_vote_words(ctx, p["last_vote"], obs.get("seat")))
     if p.get("offer"):
@@ -175,4 +209,4 @@ def render(ctx: Context, obs: dict[str, Any]) -> str:
         out.append("Chance decides next (a draw or a roll)")
     if obs.get("outcome"):
         out.append(f"GAME OVER: {obs['outcome']}")
-    return "\n".join(out)
+    return out

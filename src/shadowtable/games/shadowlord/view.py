@@ -1,7 +1,8 @@
 """The typed observation of Shadowlord!: :class:`LordObservation` and its parts.
 
-The wire (``game.observe``, spec 2.1) nests ``public`` and ``private`` and keeps the pending
-work in ``public.tasks``; :meth:`LordObservation.from_json` reads it and
+``game.observe`` writes the envelope's own layout: ``seat``, ``pending``, ``public``
+(:class:`LordPublic`), ``private`` (:class:`LordPrivate`), ``tasks`` and ``outcome``;
+:meth:`LordObservation.from_json` reads it and
 :meth:`~shadowtable.core.observation.Observation.to_json` writes it back unchanged.  Power
 Cards are counted per value (five counts: 0, 2, 4, 7, 10); a vote another seat cast is
 :data:`HIDDEN_VOTE`.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from shadowtable.core.observation import Observation
 
@@ -31,11 +32,11 @@ class Offer:
     receiver: int = field(metadata={"json": "to"})
     give: Counts
     want: Counts
-    chars: tuple[int, ...]
+    characters: tuple[int, ...]
     release: tuple[int, ...]
     ships: tuple[int, ...]
-    perm_give: int
-    perm_want: int
+    permission_give: int
+    permission_want: int
     truce: tuple[int, ...]
     items: int
 
@@ -45,8 +46,8 @@ class Vote:
     """The vote in progress: every cast vote but the reader's own is :data:`HIDDEN_VOTE`."""
 
     kind: VoteKind
-    a: int
-    b: int
+    subject: int  # a figure or a seat
+    origin: int  # where a moved shadow came from
     voters: tuple[int, ...]
     votes: tuple[int, ...]
 
@@ -56,10 +57,10 @@ class ClosedVote:
     """The last closed vote: who called it, when, and whether it passed."""
 
     kind: VoteKind
-    a: int
-    b: int
-    cur: int
-    at: int
+    subject: int
+    origin: int
+    caller: int  # the colour whose turn it was (who put it to the vote)
+    subject_location: int  # where the subject figure stood when it closed; -1 for a seat
     voters: tuple[int, ...]
     votes: tuple[int, ...]
     passed: bool
@@ -79,8 +80,8 @@ class PlannedBattle(NamedTuple):
 class Duel:
     """A Duel: its figures, the cards drawn face up and how many each side committed."""
 
-    idx: int
-    figs: tuple[int, ...]
+    battle: int
+    figures: tuple[int, ...]
     drawn: tuple[tuple[int, ...], ...]
     count: tuple[int, ...]
 
@@ -89,7 +90,7 @@ class Duel:
 class DuelResult:
     """The last Duel fought: figures, totals, winner and the cards shown."""
 
-    figs: tuple[int, ...]
+    figures: tuple[int, ...]
     totals: tuple[int, ...]
     winner: int
     cards: tuple[tuple[int, ...], ...]
@@ -119,25 +120,25 @@ class LordPublic:
     moves: tuple[int, ...]
     flags: tuple[int, ...]
     adjust: tuple[int, ...]
-    loose_col: tuple[int, ...]
-    loose_n: tuple[int, ...]
+    loose_colour: tuple[int, ...]
+    loose_count: tuple[int, ...]
     disc: tuple[int, ...]
     bag: tuple[int, ...]
     supply: tuple[int, ...]
     boxed: tuple[int, ...]
     alive: tuple[int, ...]
-    perm: tuple[int, ...]
+    permissions: tuple[int, ...]
     seat_out: tuple[int, ...]
     stone: int
     stone_passes: int
     timer: int
-    cur: int
+    current_colour: int  # whose turn it is
     turn: int
     first_round_turns: int
     bribed: int
     offers: int
     truce: int
-    shadow_ctl: int
+    shadow_control: int
     winner: int
     steps_turn: int
     pool: int
@@ -174,22 +175,3 @@ class LordObservation(Observation[LordPublic, LordPrivate, str]):
     PUBLIC = LordPublic
     PRIVATE = LordPrivate
     OUTCOME = str
-
-    @staticmethod
-    def wire(envelope: dict[str, Any]) -> dict[str, Any]:
-        """The nested layout with the tasks inside ``public``."""
-        return {
-            "seat": envelope["seat"],
-            "public": {**envelope["public"], "tasks": envelope["tasks"]},
-            "private": envelope["private"],
-            "pending": envelope["pending"],
-            "outcome": envelope["outcome"],
-        }
-
-    @staticmethod
-    def unwired(data: dict[str, Any]) -> dict[str, Any]:
-        if set(data) != {"seat", "public", "private", "pending", "outcome"}:
-            raise KeyError(f"not the fields of a Shadowlord! observation: {sorted(data)}")
-        public = dict(data["public"])
-        tasks = public.pop("tasks")
-        return {**data, "public": public, "tasks": tasks}

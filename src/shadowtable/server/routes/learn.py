@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, Response
 from shadowtable.core.errors import IllegalActionError
 from shadowtable.core.registry import game_class
 from shadowtable.server.errors import Conflict, NotFound
-from shadowtable.tutorial import DEALS, Tutorial, deal_for
+from shadowtable.tutorial import Tutorial, deal_for, deals
 from shadowtable.web.forms import form_of
 from shadowtable.web.render import board_renderer, board_stylesheet
 from shadowtable.web.responses import PageRoute, page, see
@@ -91,7 +91,7 @@ def remember_browser(response: Response, browser: str) -> None:
 
 
 def checked_game(game_id: str) -> str:
-    if game_id not in DEALS:
+    if game_id not in deals():
         raise NotFound(f"no tutorial for {game_id!r}")
     return game_id
 
@@ -109,7 +109,7 @@ def board_html(tutorial: Tutorial) -> dict[str, Any]:
 @router.get("/learn", response_class=HTMLResponse)
 async def learn() -> HTMLResponse:
     """Choose a title to learn."""
-    titles = [{"id": gid, "name": game_class(gid).SPEC.name, "why": deal.why} for gid, deal in DEALS.items()]
+    titles = [{"id": gid, "name": game_class(gid).SPEC.name, "why": deal.why} for gid, deal in deals().items()]
     return page("learn.html", titles=titles)
 
 

@@ -8,12 +8,13 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from shadowtable.core.game import Game, Observation
-from shadowtable.core.manifest import load, manifest_of, typed_view
+from shadowtable.core.manifest import load, manifest_of
+from shadowtable.core.views import typed_view
 
 
 def board(game: Game[Any], observation: Observation) -> RenderableType:
     """The board as ``observation``'s seat sees it: the game's terminal board drawing its typed
-    observation (:func:`~shadowtable.core.manifest.typed_view`), else its text rendering."""
+    observation (:func:`~shadowtable.core.views.typed_view`), else its text rendering."""
     reference = manifest_of(type(game)).terminal_board
     if reference is None:
         return Text(game.words.render(observation))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from shadowtable.core.game import Game
-from shadowtable.core.manifest import typed_view
+from shadowtable.core.views import typed_view
 from shadowtable.core.wording import DEFAULT_NAMES, SeatNames
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.content import COLOURS

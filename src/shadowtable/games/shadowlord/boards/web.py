@@ -14,8 +14,8 @@ from typing import Any
 
 from shadowtable.core.game import Game
 from shadowtable.core.kernel import Pending
-from shadowtable.core.manifest import typed_view
 from shadowtable.core.table import Decision
+from shadowtable.core.views import typed_view
 from shadowtable.core.wording import SeatNames
 from shadowtable.games.shadowlord.actions import DIRS, NF, decode
 from shadowtable.games.shadowlord.game import ShadowlordGame

@@ -1,0 +1,94 @@
+"""Write each game's observation JSON Schemas, generated from its typed view and rulebook:
+
+    PYTHONPATH=src python scripts/generate_schemas.py           (from the repository root)
+    PYTHONPATH=src python scripts/generate_schemas.py --check   (exit 1 if a shipped file differs)
+
+``data/schemas/observation-seat.json`` and ``observation-spectator.json`` in each game's package
+(:func:`shadowtable.core.observation.observation_schema`); ``tests/games/test_schemas.py``
+checks the shipped files equal these.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from shadowtable.core.jsondata import Schema
+from shadowtable.core.kernel import Rulebook, Task
+from shadowtable.core.observation import ObservationType, observation_schema
+
+ROOT = Path(__file__).resolve().parents[1]
+KINDS = ("seat", "spectator")
+
+
+@dataclass(frozen=True)
+class GameSchemas:
+    """What a game's schemas are generated from."""
+
+    name: str
+    package: Path
+    view: ObservationType
+    rulebook: Rulebook
+    secret_task_fields: Mapping[type[Task], Iterable[str]]
+
+
+def games() -> list[GameSchemas]:
+    """The games whose schemas are generated."""
+    from shadowtable.games.shadow_planet import tasks as planet_tasks
+    from shadowtable.games.shadow_planet.rules import RULEBOOK as PLANET_RULEBOOK
+    from shadowtable.games.shadow_planet.view import PlanetObservation
+    from shadowtable.games.shadowlord.rules import RULEBOOK as LORD_RULEBOOK
+    from shadowtable.games.shadowlord.view import LordObservation
+
+    games_dir = ROOT / "src" / "shadowtable" / "games"
+    return [
+        GameSchemas("The Shadow Planet", games_dir / "shadow_planet", PlanetObservation, PLANET_RULEBOOK,
+                    planet_tasks.SECRET),
+        GameSchemas("Shadowlord!", games_dir / "shadowlord", LordObservation, LORD_RULEBOOK, {}),
+    ]  # fmt: skip
+
+
+def schema_of(game: GameSchemas, kind: str) -> Schema:
+    """The generated schema of ``game``'s observation for ``kind`` (``seat`` or ``spectator``)."""
+    who = "a spectator" if kind == "spectator" else "one seat"
+    return observation_schema(
+        game.view,
+        game.rulebook,
+        spectator=kind == "spectator",
+        title=f"{game.name}: the observation of {who} (game.observe)",
+        secret_task_fields=game.secret_task_fields,
+    )
+
+
+def schema_text(game: GameSchemas, kind: str) -> str:
+    """The file's text: the schema as indented JSON."""
+    return json.dumps(schema_of(game, kind), indent=1) + "\n"
+
+
+def schema_path(game: GameSchemas, kind: str) -> Path:
+    return game.package / "data" / "schemas" / f"observation-{kind}.json"
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    stale = []
+    for game in games():
+        for kind in KINDS:
+            path, text = schema_path(game, kind), schema_text(game, kind)
+            if check:
+                if not path.exists() or path.read_text("utf-8") != text:
+                    stale.append(path)
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, "utf-8")
+            print("wrote", path.relative_to(ROOT))
+    for path in stale:
+        print("out of date:", path.relative_to(ROOT))
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
