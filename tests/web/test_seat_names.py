@@ -77,6 +77,8 @@ def test_a_seat_choice_is_shown_by_name_and_its_old_notation_still_parses() -> N
     assert game.words.parse_action(state, notation) == action  # "make offer to seat 1" as before
     shown = SeatNames.of(NAMES).shown(notation)
     assert shown.endswith(NAMES[number]) and not SEAT_NUMBER.search(shown)
+    assert game.words.parse_action(state, shown, SeatNames.of(NAMES)) == action  # typed as shown
+    assert game.words.parse_action(state, f"{notation.rpartition(' seat ')[0]} Player {number + 1}") == action
 
 
 def test_choices_read_without_card_ids_and_the_shown_words_parse() -> None:

@@ -110,11 +110,12 @@ class Wording(ABC, Generic[S]):
         """
         return None
 
-    def parse_action(self, state: S, text: str) -> int:
+    def parse_action(self, state: S, text: str, names: SeatNames | None = None) -> int:
         """The legal action (or chance outcome) whose notation (or id in ASCII digits) is ``text``.
 
-        The words a choice is shown in (its notation without card ids) are accepted too: choices
-        that read the same have the same effect, and the first is taken.  Any other text raises
+        The words a choice is shown in (:meth:`SeatNames.shown`, seats by ``names``, default
+        ``Player N``) are accepted too: choices that read the same have the same effect, and the
+        first is taken.  Any other text raises
         :class:`IllegalActionError` (a known action, not legal now) or
         :class:`InvalidActionError` (anything else); the message quotes at most
         :data:`~shadowtable.core.game.QUOTE_LIMIT` characters of ``text``.  Anything but a
@@ -128,7 +129,8 @@ class Wording(ABC, Generic[S]):
         for action in legal:
             if normalise_notation(self.action_to_str(state, action)) == wanted:
                 return action
-        shown = [a for a in legal if normalise_notation(without_card_ids(self.action_to_str(state, a))) == wanted]
+        people = DEFAULT_NAMES if names is None else names
+        shown = [a for a in legal if normalise_notation(people.shown(self.action_to_str(state, a))) == wanted]
         if shown:
             return shown[0]  # the words a person is shown: choices reading the same do the same
         known = self.action_from_str(state, text)
