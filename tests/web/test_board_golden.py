@@ -34,12 +34,12 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "43549116da4f1fadba4813760967c7873cc7c815e1c2f8c7c6a4d2a5d93d2789",
-    ("shadow-planet", 4, 12, 160): "7bc18d2c99f8890ec2bffa8e27bed0abbd4bcf2d23eadbebc3738b37459f2c22",
-    ("shadow-planet", 5, 13, 160): "955c244df546b888fd137ad5a575fad89488b2e538ea9674b572a1f779b404ac",
-    ("shadowlord", 2, 21, 160): "a078cffd77404ecd1e6d0b47f3bfe87d9812d73ec0df12c86ecb573a9aaae52c",
-    ("shadowlord", 3, 22, 160): "3f0b4488279998957f553e7fc58bba2bb71cbb83ea9306a8c32adc120eab3f92",
-    ("shadowlord", 4, 23, 160): "474353246a543789a7313faffef548f7987370af54e56a99a6951fe607ce598d",
+    ("shadow-planet", 3, 11, 400): "2491ce39c1382bfcd5c855054f75e64da0f1ff0457aba5e130697d89b16c1616",
+    ("shadow-planet", 4, 12, 160): "6122c8d9b83988ff082db2db063dc173ee002735d0d1986f12afac3500641a57",
+    ("shadow-planet", 5, 13, 160): "f11524d98d40886bb5b6bd75ef33593a45b69c7b04c00cd070fbfb28df8181a2",
+    ("shadowlord", 2, 21, 160): "b72699616ab1aac2f0d0e9b32e5873b890bedd9efd8e3bcdfe5f22312e7023c1",
+    ("shadowlord", 3, 22, 160): "321cf36a8ba0636f3d3169577c3473144e3cce535d822e779dc999d0c6aa0310",
+    ("shadowlord", 4, 23, 160): "4a9c73035bb0fef095452d880dde30f8634eedab3d08dad7add91e644792013d",
 }
 
 
