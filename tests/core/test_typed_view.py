@@ -52,7 +52,7 @@ def test_checked_and_unchecked_views_are_the_same_typed_value(
 def test_only_the_checked_view_refuses_bad_data() -> None:
     game = make("shadow-planet", players=4)
     data = game.observe(game.initial_state(), 0)
-    data["round"] = "one"
+    data["public"]["round"] = "one"
     with pytest.raises(StateFormatError):
         typed_view(game, data)
     assert typed_view(game, data, checked=False).public.round == "one"  # type: ignore[attr-defined]

@@ -97,16 +97,17 @@ def test_different_public_facts_give_different_encodings() -> None:
     state = next(s for i, s in enumerate(playout(game, 3)) if i > 150 and game.current_player(s) >= 0)
     observation = game.observe(state, 0)
     base = encoder.encode(observation)
+    public = observation["public"]
     edits: list[tuple[tuple[Any, ...], Any]] = [
-        (("countdown",), (observation["countdown"] + 1) % 12),
-        (("threat",), (observation["threat"] + 1) % 8),
-        (("sheets", 1), observation["sheets"][1] + 1),
-        (("char_loc", 0), (observation["char_loc"][0] + 1) % 4),
-        (("vehicle_loc", 1), (observation["vehicle_loc"][1] + 2) % 4),
-        (("section_markers", 2), observation["section_markers"][2] ^ 1),
-        (("zones", "discard"), [*observation["zones"]["discard"], 120]),
-        (("zones", "decks", 0, "size"), observation["zones"]["decks"][0]["size"] - 1),
-        (("round",), observation["round"] + 1),
+        (("public", "countdown"), (public["countdown"] + 1) % 12),
+        (("public", "threat"), (public["threat"] + 1) % 8),
+        (("public", "sheets", 1), public["sheets"][1] + 1),
+        (("public", "character_location", 0), (public["character_location"][0] + 1) % 4),
+        (("public", "vehicle_loc", 1), (public["vehicle_loc"][1] + 2) % 4),
+        (("public", "section_markers", 2), public["section_markers"][2] ^ 1),
+        (("public", "zones", "discard"), [*public["zones"]["discard"], 120]),
+        (("public", "zones", "decks", 0, "size"), public["zones"]["decks"][0]["size"] - 1),
+        (("public", "round"), public["round"] + 1),
     ]
     for path, value in edits:
         assert not np.array_equal(encoder.encode(changed(observation, path, value)), base), path

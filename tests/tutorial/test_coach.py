@@ -120,7 +120,7 @@ def test_each_message_discard_says_what_it_does_for_the_newcomers_own_objective(
         coaching = tutorial.coaching()
     view = tutorial.view()
     printed = tutorial.table.game.words.reference()
-    role = printed["objectives"][view.observation["objectives"][NEWCOMER_SEAT]]["role"]
+    role = printed["objectives"][view.observation["public"]["objectives"][NEWCOMER_SEAT]]["role"]
     for choice in coaching.choices:
         assert "#" not in choice.text  # a person reads no card ids
         card = printed["cards"][choice.action - A.DISCARD]

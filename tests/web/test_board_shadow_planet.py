@@ -98,6 +98,12 @@ class Page(HTMLParser):
             self.rows[self._row].append(data)
 
 
+def flat(observation: dict[str, Any]) -> dict[str, Any]:
+    """The public fields beside the seat's ``private`` card ids (as these checks read them)."""
+    flat = {**observation["public"], "private": observation["private"], "seat": observation["seat"]}
+    return flat if observation["outcome"] is None else {**flat, "outcome": observation["outcome"]}
+
+
 def parse(html: BoardHtml) -> Page:
     page = Page()
     page.feed(html.board + html.panel)
@@ -130,7 +136,7 @@ def positions(players: int, seed: int, every: int) -> Iterator[tuple[Any, Any, b
 
 def seen_cards(message: dict[str, Any]) -> set[int]:
     """Every card id the seat's message shows (its observation and its legal actions)."""
-    obs = message["obs"]
+    obs = flat(message["obs"])
     zones = obs["zones"]
     cards = set(obs["private"]) | set(obs["reveal_cards"]) | set(zones["discard"])
     for deck in zones["decks"]:
@@ -150,7 +156,7 @@ def check(game: Any, state: Any, seat: int | None, terminal: bool) -> dict[str, 
     message = seat_view(game, state, seat, v=0, events=[], turn=0)
     html = render_board(game, message)
     page = parse(html)
-    obs = message["obs"]
+    obs = flat(message["obs"])
     legal = {a: w for a, w in message["legal"] or []}
     told = " ".join(page.told)
     every_word = told + " " + " ".join(page.all_text)
@@ -184,8 +190,8 @@ def check(game: Any, state: Any, seat: int | None, terminal: bool) -> dict[str, 
             assert "sp-reach" in html.board
 
     # own hand shown; nothing the message does not show
-    if seat is not None and obs["seat_char"][seat] >= 0:
-        ch = obs["seat_char"][seat]
+    if seat is not None and obs["seat_character"][seat] >= 0:
+        ch = obs["seat_character"][seat]
         hand = [k for k, zone in enumerate(state.where) if zone == M.GEAR0 + ch]
         for k in hand:
             assert k in page.cards and c.card_name[k] in told

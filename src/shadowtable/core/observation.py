@@ -202,6 +202,11 @@ def pending_schemas(rulebook: Rulebook) -> list[Schema]:
         else:
             head, rule = {"seat": {"const": -1}, "prompt": {"const": "chance decides"}}, ""
         branches.append(_closed({**head, "kind": {"const": task_kind(t)}, "rule": {"const": rule}, "data": data}))
-    over: dict[str, Schema] = {"seat": NULL, "kind": {"const": "over"}, "prompt": {"const": "the game is over"}, "rule": {"const": ""}}
+    over: dict[str, Schema] = {
+        "seat": NULL,
+        "kind": {"const": "over"},
+        "prompt": {"const": "the game is over"},
+        "rule": {"const": ""},
+    }
     branches.append(_closed({**over, "data": _closed({})}))
     return branches

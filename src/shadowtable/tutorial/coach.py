@@ -115,13 +115,8 @@ class Coach:
         self.lesson = lessons()[game.spec.id]
 
     def own_role(self, view: SeatView) -> str:
-        """The role of the newcomer's own Objective, where its view shows one (The Shadow Planet)."""
-        objectives = view.observation.get("objectives")
-        printed = self.reference.get("objectives") or []
-        if not isinstance(objectives, list) or not 0 <= self.seat < len(objectives):
-            return ""
-        own = objectives[self.seat]
-        return str(printed[own]["role"]) if isinstance(own, int) and 0 <= own < len(printed) else ""
+        """The role of the newcomer's own Objective, where the title gives one."""
+        return self.lesson.role_of(self.game, view.observation, self.seat)
 
     def chose(self, action: int) -> None:
         """The newcomer took ``action`` (one of the choices last explained)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from shadowtable.core.game import Observation as JsonObservation
 from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.wording import bot_name
@@ -52,6 +53,9 @@ class PreparedDeal:
         return ["You" if seat == NEWCOMER_SEAT else bot_name(seat, self.bot) for seat in range(self.players)]
 
 
+OwnRole = Callable[[Any, JsonObservation, int], str]
+"""``(game, the newcomer's observation, its seat) -> the role its own Objective gives it`` ("" if none)."""
+
 CardAdvice = Callable[[str, str], str]
 """``(the newcomer's role, a card type) -> advice`` on what discarding or playing it does for them."""
 
@@ -63,6 +67,11 @@ class Lesson:
     deal: PreparedDeal
     notes: Mapping[str, Note]
     card_advice: CardAdvice | None = None
+    own_role: OwnRole | None = None
+
+    def role_of(self, game: Any, observation: JsonObservation, seat: int) -> str:
+        """The newcomer's own role, where the title gives seats one ("" otherwise)."""
+        return "" if self.own_role is None else self.own_role(game, observation, seat)
 
     def note_for(self, rule: str) -> Note:
         """The note of decisions under ``rule`` (a general one when there is none)."""

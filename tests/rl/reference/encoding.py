@@ -48,6 +48,10 @@ class BlockEncoder:
 
     def encode(self, observation: Observation) -> np.ndarray[Any, np.dtype[np.float32]]:
         """Every block of ``observation``, concatenated; a block of the wrong size is an error."""
+        from rl.reference.legacy import legacy
+
+        if "public" in observation and "outcome" in observation:
+            observation = legacy(observation)
         values: list[float] = []
         for name, size, block in self.blocks:
             part = block(observation)

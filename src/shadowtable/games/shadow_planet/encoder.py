@@ -245,15 +245,15 @@ class ShadowPlanetEncoder(ArrayEncoder[PlanetObservation]):
         f.scaled_run(at["pool"], pub.pool, self.markers_max)
         f.scaled_run(at["sheets"], pub.sheets, self.markers_max)
         f.each_bits(at["section_markers"], pub.section_markers, z.colours)
-        base, places, locations = at["char_loc"], pub.char_loc, z.locations
+        base, places, locations = at["char_loc"], pub.character_location, z.locations
         if within(places, 0, locations - 1):
             f.ones.extend(map(add, range(base, base + locations * len(places), locations), places))
         else:
             for k, location in enumerate(places):
                 f.one_hot(base + k * locations, location, locations)
-        f.each_shifted(at["char_section"], pub.char_section, z.sections + 1)
+        f.each_shifted(at["char_section"], pub.character_section, z.sections + 1)
         f.each_shifted(at["controller"], pub.controller, n + 1)
-        f.each_shifted(at["seat_char"], pub.seat_char, z.characters + 1)
+        f.each_shifted(at["seat_char"], pub.seat_character, z.characters + 1)
         f.each_shifted(at["vehicle_loc"], pub.vehicle_loc, locations + 1)
         f.each_shifted(at["identity"], pub.identity, z.characters + 1)
 
@@ -276,7 +276,7 @@ class ShadowPlanetEncoder(ArrayEncoder[PlanetObservation]):
         f.one_hot(base, min(pub.active, characters), characters + 1)
         base += characters + 1
         f.bits(base, pub.forbid, types)
-        f.bits(base + types, pub.excl, types)
+        f.bits(base + types, pub.exclusive, types)
         base += 2 * types
         f.scaled_run(base, auras, 3)
         f.shifted(base + characters, pub.cancelled, characters + 1)
@@ -304,7 +304,7 @@ class ShadowPlanetEncoder(ArrayEncoder[PlanetObservation]):
         ]
         f.at.extend([position for position, _ in depth])
         f.ratios.extend([1.0 / (1 + i) for _, i in depth])
-        ch = pub.seat_char[seat] if seat is not None else -1
+        ch = pub.seat_character[seat] if seat is not None else -1
         blocks: list[tuple[int, tuple[int | None, ...]]] = [
             (at["hand"], gear[ch].known if ch >= 0 else ()),
             (at["private"], o.private),

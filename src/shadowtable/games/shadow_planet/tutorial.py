@@ -3,6 +3,13 @@ deal, what each kind of decision is for, and what a Message card does for the ne
 
 from __future__ import annotations
 
+from typing import Any
+
+from shadowtable.core.game import Game
+from shadowtable.core.game import Observation as JsonObservation
+from shadowtable.core.views import typed_view
+from shadowtable.games.shadow_planet.printed import printed
+from shadowtable.games.shadow_planet.view import PlanetObservation
 from shadowtable.tutorial.lesson import Lesson, Note, PreparedDeal
 
 DEAL = PreparedDeal(
@@ -101,4 +108,13 @@ def message_advice(role: str, card_type: str) -> str:
     return effect
 
 
-LESSON = Lesson(DEAL, NOTES, message_advice)
+def own_role(game: Game[Any], observation: JsonObservation, seat: int) -> str:
+    """The role of ``seat``'s own Objective as its observation shows it ("" before the deal)."""
+    view = typed_view(game, observation)
+    assert isinstance(view, PlanetObservation)
+    own = view.public.objectives[seat] if 0 <= seat < len(view.public.objectives) else None
+    roles = printed(game).objective_role
+    return roles[own] if isinstance(own, int) and 0 <= own < len(roles) else ""
+
+
+LESSON = Lesson(DEAL, NOTES, message_advice, own_role)

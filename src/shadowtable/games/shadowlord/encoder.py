@@ -325,7 +325,7 @@ class ShadowlordEncoder(ArrayEncoder[LordObservation]):
         f.ones.extend(compress(self.alive_at, pub.alive[:ALLIANCES]))
         seat_out = pub.seat_out
         f.ones.extend([position for position, owner in self.seat_out_at if seat_out[owner]])
-        for name, value in (("current_colour", pub.cur), ("winner", pub.winner)):
+        for name, value in (("current_colour", pub.current_colour), ("winner", pub.winner)):
             index = shifted_slot(value, SEATS + 1)
             if index:
                 f.ones.append(at[name] + index - 1)
@@ -363,7 +363,7 @@ class ShadowlordEncoder(ArrayEncoder[LordObservation]):
         f.scaled_run(at["cards"] + CARD_VALUES, pub.hand_counts[:SEATS], HAND_SCALE)
         f.scaled_run(at["discs_left"], pub.bag[:DISC_KINDS], 4)
         f.scaled_run(at["supply"], pub.supply[:COLOURS], SUPPLY_SCALE)
-        f.each_bits(at["permissions"], pub.perm[:ALLIANCES], ALLIANCES)
+        f.each_bits(at["permissions"], pub.permissions[:ALLIANCES], ALLIANCES)
 
     # -- the board ----------------------------------------------------------------------------
     def _galaxies(self, o: LordObservation, f: Features) -> None:
@@ -398,7 +398,7 @@ class ShadowlordEncoder(ArrayEncoder[LordObservation]):
 
     def _control(self, pub: LordPublic, rings: Counter[int], f: Features) -> None:
         """Each galaxy's controlling colour (one-hot+1) and loose ships."""
-        at, loose_col, loose_n = self.galaxy_at, pub.loose_col, pub.loose_n
+        at, loose_col, loose_n = self.galaxy_at, pub.loose_colour, pub.loose_count
         count = len(at)
         loose = {g: loose_col[g] for g in compress(range(count), loose_n[:count]) if loose_n[g] > 0}
         ruler = rulers(count, rings, loose, self.home_pairs, pub.alive)
@@ -467,10 +467,10 @@ class ShadowlordEncoder(ArrayEncoder[LordObservation]):
         duel = pub.battle.duel if pub.battle else None
         marks = [(pub.stone, F_STONE)]
         if pub.vote:
-            marks.append((pub.vote.a, F_VOTE))
-        marks += [(fig, F_DUEL + side) for side, fig in enumerate((duel.figs if duel else ())[:2])]
+            marks.append((pub.vote.subject, F_VOTE))
+        marks += [(fig, F_DUEL + side) for side, fig in enumerate((duel.figures if duel else ())[:2])]
         if pub.offer:
-            marks += [(fig, F_OFFER) for fig in {*pub.offer.chars, *pub.offer.release}]
+            marks += [(fig, F_OFFER) for fig in {*pub.offer.characters, *pub.offer.release}]
         return marks
 
     # -- Battle, vote, offer ------------------------------------------------------------------
@@ -516,7 +516,7 @@ class ShadowlordEncoder(ArrayEncoder[LordObservation]):
         base += 2 * CARD_VALUES
         f.flag(base, offer.sender == seat)
         f.flag(base + 1, offer.receiver == seat)
-        f.flag(base + 2, offer.perm_give)
-        f.flag(base + 3, offer.perm_want)
+        f.flag(base + 2, offer.permission_give)
+        f.flag(base + 3, offer.permission_want)
         f.scaled(base + 4, len(offer.truce), 4)
         f.flag(base + 5, offer)

@@ -52,14 +52,14 @@ def pawns_text(c: Printed, colours: dict[int, str], obs: PlanetObservation, loc:
     """The Characters (with colour, controlling seat and Section) and Vehicles at Location ``loc``."""
     public = obs.public
     pawns = Text()
-    for ch, where in enumerate(public.char_loc):
+    for ch, where in enumerate(public.character_location):
         if where != loc:
             continue
         controller = public.controller[ch]
         colour = c.char_colour[ch]
         label = c.char_names[ch] + (f" ({colours[colour]})" if colour >= 0 else "")
         label += f" [seat {controller}]" if controller >= 0 else ""
-        section = public.char_section[ch]
+        section = public.character_section[ch]
         if section >= 0:
             label += f" in {c.section_names[section]}"
         style = COLOUR_STYLES[colour] if colour >= 0 else ""
@@ -139,7 +139,7 @@ def players_table(c: Printed, obs: PlanetObservation) -> Table:
         table.add_column(column)
     for seat, objective in enumerate(public.objectives):
         name = "?" if objective is None else ("-" if objective < 0 else c.objective_names[objective])
-        ch = public.seat_char[seat]
+        ch = public.seat_character[seat]
         counts = list(public.sheets[seat * colours : (seat + 1) * colours])
         mark = " (you)" if seat == obs.seat else ""
         protagonist = " *" if seat == public.protagonist else ""
@@ -153,8 +153,8 @@ def hand_panel(c: Printed, obs: PlanetObservation) -> RenderableType:
     public = obs.public
     zones = public.zones
     lines = Text()
-    if seat is not None and public.seat_char[seat] >= 0:
-        ch = public.seat_char[seat]
+    if seat is not None and public.seat_character[seat] >= 0:
+        ch = public.seat_character[seat]
         lines.append(f"Your hand ({c.char_names[ch]}): ", style="bold")
         lines.append(", ".join(c.short(k) for k in zones.gear[ch].known) or "-")
         lines.append("\n")

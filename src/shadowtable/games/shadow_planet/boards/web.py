@@ -292,7 +292,7 @@ def _draw_location(m: _MapDrawing, loc: int, box: Box) -> None:
         if d.section_loc[row["k"]] == loc:
             _draw_section(m, row, box, y)
             y += row["h"] + 4
-    here = [ch for ch, at in enumerate(p.char_loc) if at == loc and p.char_section[ch] < 0]
+    here = [ch for ch, at in enumerate(p.character_location) if at == loc and p.character_section[ch] < 0]
     for n, ch in enumerate(here):
         m.pawns.append(_pawn(d, m.obs, ch, box.x + 22 + 36 * n, box.y + box.h - 46, 14, m.pawn))
     m.locations.append(loc_view)
@@ -317,7 +317,7 @@ def _draw_section(m: _MapDrawing, row: Context, box: Box, y: float) -> None:
         _marker(col, x=sx + sw - 88 + 17 * j, y=y + 16)
         for j, col in enumerate(col for col in range(5) if (mask >> col) & 1)
     ]
-    inside = [ch for ch, at in enumerate(m.obs.public.char_section) if at == k]
+    inside = [ch for ch, at in enumerate(m.obs.public.character_section) if at == k]
     pay_rows = [
         {"i": i, "text": text, "x": sx + 6, "y": y + 32 + SECTION_LINE * j} for j, (i, text) in enumerate(row["lines"])
     ]
@@ -418,9 +418,9 @@ def _describe(d: _Decoder, obs: PlanetObservation) -> str:
         f"Round {p.round}. Countdown {p.countdown} of 12 (ends at 0), Repair {p.repair} of 10 "
         f"(ends at 0), Threat {p.threat} of 8 (ends at 8)."
     ]
-    for ch, loc in enumerate(p.char_loc):
+    for ch, loc in enumerate(p.character_location):
         where = d.locations[loc]
-        sec = p.char_section[ch]
+        sec = p.character_section[ch]
         if sec >= 0:
             where = f"{d.sections[sec]} in {where}"
         who = p.controller[ch]
@@ -458,7 +458,7 @@ def _me(d: _Decoder, obs: PlanetObservation, seat: int) -> Context:
     """The seat's own Objective and the Character it controls."""
     p = obs.public
     objective = p.objectives[seat]
-    ch = p.seat_char[seat]
+    ch = p.seat_character[seat]
     me: Context = {"seat": seat, "objective": None, "char": None}
     if isinstance(objective, int) and objective >= 0:
         ref = d.objectives[objective]
@@ -473,9 +473,9 @@ def _me(d: _Decoder, obs: PlanetObservation, seat: int) -> Context:
 
 def _hand(d: _Decoder, obs: PlanetObservation, card_acts: dict[int, list[Act]]) -> list[Context]:
     """The cards in the Gear of the Character the seat controls (none: a spectator, or no Character)."""
-    if obs.seat is None or obs.public.seat_char[obs.seat] < 0:
+    if obs.seat is None or obs.public.seat_character[obs.seat] < 0:
         return []
-    gear = obs.public.zones.gear[obs.public.seat_char[obs.seat]]
+    gear = obs.public.zones.gear[obs.public.seat_character[obs.seat]]
     return [_card(d, card, card_acts.get(card, [])) for card in gear.known]
 
 
@@ -505,7 +505,7 @@ def _players(d: _Decoder, obs: PlanetObservation) -> list[Context]:
     seat_acts = d.in_range(A.SEAT, A.COLOUR)
     players = []
     for i, objective in enumerate(p.objectives):
-        ch = p.seat_char[i]
+        ch = p.seat_character[i]
         ident = p.identity[i] if i < len(p.identity) else -1
         players.append({
             "seat": i,
@@ -528,7 +528,7 @@ def _gear(d: _Decoder, obs: PlanetObservation) -> list[Context]:
     gear = []
     for ch in range(len(d.chars)):
         g = p.zones.gear[ch]
-        own = seat is not None and p.seat_char[seat] == ch
+        own = seat is not None and p.seat_character[seat] == ch
         gear.append({
             "name": d.chars[ch], "colour": d.colour_name(ch), "size": g.size,
             "seen": [] if own else [d.card_label(k) for k in g.known],

@@ -300,10 +300,10 @@ class _Model:
         label = f"Home {c.colours[home].capitalize()}" if home >= 0 else KIND_LABEL.get(kind, "")
         tokens, words = self._tokens(g, x, y, captives_of)
         loose = None
-        if p.loose_n[g] > 0:
-            lc = _colour_of(self.c, p.loose_col[g])
-            loose = {"n": p.loose_n[g], "colour": lc, "letter": lc[:1].upper()}
-            words.append(f"{p.loose_n[g]} loose {lc} Space Ship(s)")
+        if p.loose_count[g] > 0:
+            lc = _colour_of(self.c, p.loose_colour[g])
+            loose = {"n": p.loose_count[g], "colour": lc, "letter": lc[:1].upper()}
+            words.append(f"{p.loose_count[g]} loose {lc} Space Ship(s)")
         disc = bool(p.disc[g])
         if disc:
             words.append("a face-down disc (?)")
@@ -467,7 +467,7 @@ class _Model:
 
     def _status(self) -> Context:
         p = self.pub
-        cur = p.cur
+        cur = p.current_colour
         seat_cur = self.c.seat_of(cur) if 0 <= cur < 4 else -1
         decider = self.pending.seat
         if decider is None:
@@ -593,7 +593,7 @@ class _Model:
             return None
         sides = []
         for side in (0, 1):
-            f = last.figs[side]
+            f = last.figures[side]
             strength = self.c.fig_strength[f]
             cards = [self.values[v] for v in last.cards[side]]
             total = last.totals[side]
@@ -654,7 +654,7 @@ class _Model:
     def _duel_view(self, duel: Duel, mine: Sequence[Counts | None]) -> Context:
         sides = []
         for side in (0, 1):
-            f = duel.figs[side]
+            f = duel.figures[side]
             drawn = [self.values[v] for v in duel.drawn[side]]
             own = mine[side] if side < len(mine) else None
             own_cards = [self.card(v) for v, n in enumerate(own) for _ in range(n)] if own else []
@@ -684,7 +684,9 @@ class _Model:
         vote = self.pub.vote
         if not vote:
             return None
-        motion = self.people.shown(motion_text(self.c, self.pub.cur, self.pub.loc, vote.kind, vote.a, vote.b))
+        motion = self.people.shown(
+            motion_text(self.c, self.pub.current_colour, self.pub.loc, vote.kind, vote.subject, vote.origin)
+        )
         cast = [
             {"seat": _seat_words(self.c, k, self.people), "vote": VOTE_WORDS.get(v, str(v)), "me": k == self.seat}
             for k, v in enumerate(vote.votes)
@@ -708,11 +710,11 @@ class _Model:
         vote = self.pub.last_vote
         if not vote:
             return None
-        loc = [-1] * (vote.a + 1)
-        loc[vote.a] = vote.at
+        loc = [-1] * (vote.subject + 1)
+        loc[vote.subject] = vote.subject_location
         mine = vote.votes[self.seat] if self.seat is not None and self.seat < len(vote.votes) else -1
         return {
-            "motion": self.people.shown(motion_text(self.c, vote.cur, loc, vote.kind, vote.a, vote.b)),
+            "motion": self.people.shown(motion_text(self.c, vote.caller, loc, vote.kind, vote.subject, vote.origin)),
             "result": "passed" if vote.passed else "failed",
             "mine": VOTE_WORDS[mine] if mine in (0, 1) else "",
         }
@@ -739,11 +741,11 @@ class _Model:
                 "to": _seat_words(self.c, o.receiver, self.people),
                 "give": [vals[v] for v, n in enumerate(o.give) for _ in range(n)],
                 "want": [vals[v] for v, n in enumerate(o.want) for _ in range(n)],
-                "chars": [names[f] for f in o.chars],
+                "chars": [names[f] for f in o.characters],
                 "release": [names[f] for f in o.release],
                 "ships": [names[f] for f in o.ships],
-                "perm_give": bool(o.perm_give),
-                "perm_want": bool(o.perm_want),
+                "perm_give": bool(o.permission_give),
+                "perm_want": bool(o.permission_want),
                 "truce": [self.c.galaxy_name(g) for g in o.truce],
                 "items": o.items,
                 "to_me": o.receiver == self.seat,
