@@ -4,7 +4,7 @@
 
 Starts ``shadowtable serve`` on a temporary SQLite database, creates a table of each game from the
 lobby (you at seat 0, bots elsewhere), plays random legal moves by clicking until mid-game, and
-saves desktop (1280x900) and phone (390x844) pictures; The Shadow Planet is also played to its
+saves desktop (1280x800) and phone (390x844) pictures; The Shadow Planet is also played to its
 end-of-game reveal.  Refuses to replace existing pictures unless ``--force`` is given.
 """
 
@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-DESKTOP = {"width": 1280, "height": 900}
+DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 

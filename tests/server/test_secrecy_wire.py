@@ -40,7 +40,10 @@ SAMPLED_SEEDS = (1, 2)
 """Seeds checked at every ``SAMPLE_EVERY``-th step (and the last), to cover more games in the time."""
 SAMPLE_EVERY = 7
 
-VIEW_KEYS = {"t", "v", "after", "obs", "pending", "legal", "groups", "turn", "events", "clock", "presence"}
+VIEW_KEYS = {
+    *("t", "v", "after", "obs", "pending", "legal", "groups", "turn", "events", "clock", "presence"),
+    *("results", "yours", "out", "clocks", "fast_forward"),
+}
 FRAME_KEYS = {
     "welcome": {"t", "seat", "table", "chat"},
     "view": VIEW_KEYS,
@@ -267,6 +270,11 @@ def view_problems(
             continue
         if view["obs"] != version.obs or view["pending"] != version.obs.get("pending"):
             problems.append(f"view {i}: obs is not the reader's observation at v {v}")
+        ended = any(game.is_terminal(s) for _, s in version.states)
+        if (view["results"] is not None or view["yours"] is not None) != ended:
+            problems.append(f"view {i}: results {'missing at' if ended else 'sent before'} the end")
+        if view["out"] != game.words.out_of_game(version.states[-1][1], seat, view["events"]):
+            problems.append(f"view {i}: 'out' is not what the seat's own view and events say")
         if view["legal"] is None:
             if view["turn"] is not None or view["groups"] is not None:
                 problems.append(f"view {i}: turn or groups without legal actions")
@@ -336,6 +344,7 @@ def test_the_wire_checks_catch_a_leaky_frame() -> None:
     }
     view = json.loads(encode(seat_view(game, live.state, 0, v=live.channels[0].v, events=[], turn=0)))
     view["events"] = live.channels[0].since(0)
+    view.update(results=None, yours=None, out=None, clocks=None, fast_forward=False)  # the server's additions
     assert frame_problems([view]) == []
     assert view_problems(game, 0, [view], known, live) == []
     nested = {**view, "presence": [{"seat": 0, "state": {}}]}
@@ -343,6 +352,9 @@ def test_the_wire_checks_catch_a_leaky_frame() -> None:
     assert frame_problems([{"t": "over", "record": {}}])
     other = {**view, "obs": json.loads(encode(game.observe(live.state, 1)))}
     assert view_problems(game, 0, [other], known, live)
+    early = [{"seat": 0, "name": "Ada", "result": "won", "why": "x"}]
+    assert view_problems(game, 0, [{**view, "results": early}], known, live)
+    assert view_problems(game, 0, [{**view, "out": "You are out of the game"}], known, live)
     deciding = game.current_player(live.state) == 0
     flipped = {**view, "legal": None, "groups": None, "turn": None} if deciding else {**view, "legal": [[0, "x"]]}
     assert view_problems(game, 0, [flipped], known, live)

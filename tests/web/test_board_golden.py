@@ -34,12 +34,12 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "2491ce39c1382bfcd5c855054f75e64da0f1ff0457aba5e130697d89b16c1616",
-    ("shadow-planet", 4, 12, 160): "6122c8d9b83988ff082db2db063dc173ee002735d0d1986f12afac3500641a57",
-    ("shadow-planet", 5, 13, 160): "f11524d98d40886bb5b6bd75ef33593a45b69c7b04c00cd070fbfb28df8181a2",
-    ("shadowlord", 2, 21, 160): "b72699616ab1aac2f0d0e9b32e5873b890bedd9efd8e3bcdfe5f22312e7023c1",
-    ("shadowlord", 3, 22, 160): "321cf36a8ba0636f3d3169577c3473144e3cce535d822e779dc999d0c6aa0310",
-    ("shadowlord", 4, 23, 160): "4a9c73035bb0fef095452d880dde30f8634eedab3d08dad7add91e644792013d",
+    ("shadow-planet", 3, 11, 400): "6bdf602d5bad69718c3f660814561fca2c9b3a1fdff6534ef49c2a68e60cc109",
+    ("shadow-planet", 4, 12, 160): "6d328f14c7a7c6ac8eb490237cf6ad8a4e67a164837954bce318e8b84d7a73c9",
+    ("shadow-planet", 5, 13, 160): "46cc41bb041ad5705e6a6c591512d260d124fd2136444da04b4bddc4f4a9e0bf",
+    ("shadowlord", 2, 21, 160): "7422370c7035ba113628f8c93693383d264e9b3264be379433152c4b9c69261e",
+    ("shadowlord", 3, 22, 160): "d4a1c371b03f8e6e443489e4feb336fbdcf0d0fb0821c64ab675205d5fbda3c8",
+    ("shadowlord", 4, 23, 160): "9509c4a337d0ed30b2c1e5033327abe425f48b8fef18b1112dd3ac2880da9a63",
 }
 
 

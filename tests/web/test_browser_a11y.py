@@ -152,6 +152,7 @@ def test_focus_lands_on_each_new_decision_but_never_leaves_the_chat(browser: Any
             assert focus["first"], f"focus went to {focus} after a move, not to the new decision's first choice"
             landed += 1
         assert landed >= 2
+        page.click("#tab-chat")
         page.focus("#chat-form input[name=text]")
         page.keyboard.type("hello")
         if _next_decision(page, _move_by_script(page)):

@@ -59,7 +59,7 @@ def test_a_newcomer_plays_each_tutorial_to_its_end_in_the_browser(browser: Any, 
         assert decisions > 10 and time.monotonic() - started < 300
         page_basics(player.page, server.url)
         assert contrast_failures(player.page, f"learn {game_id}: the end") == []
-        assert player.page.inner_text("#coach-h").startswith(("You won", "You lost", "Nobody won"))
+        assert player.page.inner_text("#coach-h").startswith(("You won", "You lost", "Draw", "Nobody won"))
         assert player.page.locator("button", has_text="play the tutorial again").count() == 1
     finally:
         player.page.context.close()

@@ -164,7 +164,7 @@ def test_closing_a_browser_hands_the_seat_to_a_bot(browser: Any, live_server: An
     leaver = new_player(browser, "seat1", seed=5)
     join_seat(leaver.page, server.url, table, 1, "Leaver")
     try:
-        creator.page.wait_for_selector("#presence li")
+        creator.page.wait_for_selector("#presence li", state="attached")
         leaver.page.context.close()
         creator.page.wait_for_function(
             "() => document.querySelector('#notices').textContent.includes('a bot plays for them')"

@@ -63,7 +63,7 @@ def test_a_newcomer_walks_each_tutorial_to_its_end(client: Any, game_id: str) ->
         assert answer.status_code == 200  # followed the redirect
         decisions += 1
     assert decisions > 10
-    assert re.search(r'<h1 id="coach-h">(You won|You lost|Nobody won)', page.text)
+    assert re.search(r'<h1 id="coach-h">(You won|You lost|Draw|Nobody won)', page.text)
     assert "play the tutorial again" in page.text
 
 

@@ -34,6 +34,7 @@ from shadowtable.core.events import Event
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation, action_id
 from shadowtable.core.record import GameRecord, check_seed, game_for_record
 from shadowtable.core.rng import derive_seed, sample_outcome
+from shadowtable.core.wording import SeatResult
 
 CHANCE_SEAT = -1
 """The ``seat`` of a chance outcome in a table's log."""
@@ -410,6 +411,8 @@ class Table:
         """Who took each action (:data:`CHANCE_SEAT`: chance)."""
         self.channels: dict[int | None, Channel] = {}
         """What each audience has been told; empty until :meth:`tell`."""
+        self.decided: dict[int, tuple[int, str]] = {}
+        """Per seat with a channel: the step of its last decision and its observation then (encoded)."""
 
     @classmethod
     def new(cls, game: Game[Any]) -> Table:
@@ -465,6 +468,7 @@ class Table:
         """Make ``steps`` (planned from this table's state, now stored) the table's own."""
         for step in steps:
             if self.channels:
+                self._note_decision(step.seat, len(self.actions), self.channels)
                 self._tell(step, len(self.actions), self.channels)
             self.seats.append(step.seat)
             self.actions.append(step.action)
@@ -491,6 +495,7 @@ class Table:
         state = self.state
         if self.channels:
             after, events = self.game.apply_recorded(state, action, checked=checked)
+            self._note_decision(seat, len(self.actions), self.channels)
             self._tell(Step(seat, action, state, after, events), len(self.actions), self.channels)
         elif checked:
             after = self.game.apply(state, action)
@@ -579,6 +584,7 @@ class Table:
             channel.last = encode(game.observe(state, audience))
         for index, (seat, action) in enumerate(zip(self.seats, self.actions, strict=True)):
             after, events = game.apply_recorded(state, action, checked=False)
+            self._note_decision(seat, index, new)
             self._tell(Step(seat, action, state, after, events), index, new)
             state = after
         self.channels.update(new)
@@ -592,6 +598,21 @@ class Table:
             if told or seen != channel.last:
                 channel.add(told, index)
                 channel.last = seen
+
+    def _note_decision(self, seat: int, index: int, channels: dict[int | None, Channel]) -> None:
+        """``seat`` decides at step ``index``: keep what it saw then (its channel's last view)."""
+        if seat >= 0 and seat in channels:
+            self.decided[seat] = (index, channels[seat].last)
+
+    def since_decision(self, seat: int) -> tuple[Observation, list[dict[str, Any]]] | None:
+        """What ``seat`` saw when it last decided and every event told to it since (its own
+        decision's first): ``None`` before its first decision or without its channel."""
+        found, channel = self.decided.get(seat), self.channels.get(seat)
+        if found is None or channel is None:
+            return None
+        index, seen = found
+        observation: Observation = json.loads(seen)
+        return observation, channel.since(channel.first_version_after(index - 1) - 1)
 
     def view(self, seat: int | None, since: int = 0) -> SeatView:
         """What ``seat`` (``None``: a spectator) sees now, with the events after version ``since``
@@ -609,6 +630,15 @@ class Table:
             events=channel.since(after),
             turn=None if seat is None else self.decisions(seat),
         )
+
+    def results(self) -> tuple[SeatResult, ...]:
+        """Each seat's result once the game is over (empty before), as the game words them from
+        its outcome and the public log."""
+        if not self.game.is_terminal(self.state):
+            return ()
+        self.tell(None)
+        public = self.channels[None]
+        return self.game.words.results(self.state, public.through(public.v))
 
     # -- records --------------------------------------------------------------------------------
     def record(self) -> GameRecord:

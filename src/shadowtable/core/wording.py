@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar
 
 from shadowtable.core.errors import IllegalActionError, InvalidActionError
 from shadowtable.core.events import Event, visible
@@ -87,6 +87,53 @@ DEFAULT_NAMES = SeatNames()
 def without_card_ids(text: str) -> str:
     """``text`` without its card ids (what a person is shown of a choice, seats aside)."""
     return CARD_ID.sub("", text)
+
+
+Result = Literal["won", "lost", "drew"]
+
+HEADLINE: dict[str, str] = {"won": "You won", "lost": "You lost", "drew": "Draw"}
+"""How a seat's own result heads its end screen."""
+
+
+class ResultJson(TypedDict):
+    """A seat's result as JSON."""
+
+    seat: int
+    result: str
+    why: str
+
+
+class NamedResult(ResultJson):
+    """A seat's result as JSON, with the seat's name (what every end box shows)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How a finished game ended for one seat: ``result`` and ``why``, in words."""
+
+    seat: int
+    result: Result
+    why: str
+
+    def to_json(self) -> ResultJson:
+        return {"seat": self.seat, "result": self.result, "why": self.why}
+
+    def named(self, name: str) -> NamedResult:
+        """This result as JSON with the seat's ``name``."""
+        return {"seat": self.seat, "result": self.result, "why": self.why, "name": name}
+
+
+def results_from_returns(returns: Sequence[float]) -> tuple[SeatResult, ...]:
+    """Results read from returns alone: all equal is a draw, else the best return wins."""
+    best, worst = max(returns, default=0.0), min(returns, default=0.0)
+    if best == worst:
+        return tuple(SeatResult(seat, "drew", "every seat ended with the same score") for seat in range(len(returns)))
+    return tuple(
+        SeatResult(seat, "won", "the best score") if value == best else SeatResult(seat, "lost", "a lower score")
+        for seat, value in enumerate(returns)
+    )
 
 
 class Wording(ABC, Generic[S]):
@@ -173,6 +220,20 @@ class Wording(ABC, Generic[S]):
         """What ``seat`` is told when ``action`` is taken in ``state`` (the state is unchanged)."""
         self.game.check_seat(seat)
         return self.told(state, action, self.game.apply_recorded(state, action)[1], seat)
+
+    # -- how the game ends for each seat ---------------------------------------------------------
+    def results(self, state: S, public_events: Sequence[Mapping[str, object]] = ()) -> tuple[SeatResult, ...]:
+        """One result per seat of a finished game (empty while it runs), from the game's own
+        outcome; ``public_events`` (the public log, as told to spectators) may say when and why
+        a seat left the game early.  Every end box shows these, so they always agree."""
+        if not self.game.is_terminal(state):
+            return ()
+        return results_from_returns(self.game.returns(state))
+
+    def out_of_game(self, state: S, seat: int | None, told: Sequence[Mapping[str, object]] = ()) -> str | None:
+        """Why ``seat`` is out of a game that goes on without it (``None``: it is not, or the game
+        is over), from facts every seat knows and the events ``told`` to that seat."""
+        return None
 
     # -- reading an observation -----------------------------------------------------------------
     def render(self, observation: Observation) -> str:

@@ -8,6 +8,8 @@ Client to server (JSON objects with a ``t`` field):
 - ``{"t": "act", "id": str|int, "turn": int, "action": int}`` or ``"notation": str`` instead of
   ``action``.
 - ``{"t": "sync", "v": int}``, ``{"t": "chat", "text": str}``, ``{"t": "ping"}``.
+- ``{"t": "fast"}``: a seated player asks the bots to move without the table's pace delay until a
+  person must decide (refused while a person must decide).
 """
 
 from __future__ import annotations
@@ -74,7 +76,12 @@ class Ping:
     pass
 
 
-Message = Hello | Act | Sync | Chat | Ping
+@dataclass(frozen=True)
+class FastForward:
+    pass
+
+
+Message = Hello | Act | Sync | Chat | Ping | FastForward
 
 
 def parse_frame(frame: str | bytes, max_bytes: int) -> Message:
@@ -115,7 +122,9 @@ def parse_frame(frame: str | bytes, max_bytes: int) -> Message:
         return Chat(text.strip())
     if kind == "ping":
         return Ping()
-    raise ProtocolError("unknown message type: expected hello, act, sync, chat or ping")
+    if kind == "fast":
+        return FastForward()
+    raise ProtocolError("unknown message type: expected hello, act, sync, chat, ping or fast")
 
 
 def _act(data: dict[str, Any]) -> Act:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shadowtable.core.game import Game
+from shadowtable.core.wording import NamedResult, SeatResult
 from shadowtable.server.errors import Conflict
 from shadowtable.server.live import Channel, LiveTable, replayed
 from shadowtable.server.service import TableService
@@ -81,6 +82,7 @@ class Finished:
     info: dict[str, Any]
     record: dict[str, Any]
     index: asyncio.Future[ReplayIndex] | None = field(default=None, repr=False)
+    shown_results: list[NamedResult] | None = field(default=None, repr=False)
 
     async def replay_index(self) -> ReplayIndex:
         """The replay index, built once (in a thread) whoever asks first."""
@@ -89,10 +91,31 @@ class Finished:
         return await asyncio.shield(self.index)
 
     async def message(self, seat: int | None, step: int) -> dict[str, Any]:
+        """The replay message of ``seat`` at ``step``; at the last step, with every seat's result."""
         index = await self.replay_index()
         message = replay_message(self.game, self.rows, index, seat, step)
         message["presence"] = [{"seat": s["seat"], "name": s["name"]} for s in self.info["seats"]]  # names: public
+        if step == len(self.rows):
+            message["results"] = await self.results()
         return message
+
+    async def results(self) -> list[NamedResult]:
+        """Each seat's name, result and why (worked out once)."""
+        if self.shown_results is None:
+            found = self.final_results(await self.replay_index())
+            names = {s["seat"]: s["name"] for s in self.info["seats"]}
+            self.shown_results = [r.named(names.get(r.seat, f"seat {r.seat}")) for r in found]
+        return self.shown_results
+
+    def final_results(self, index: ReplayIndex) -> tuple[SeatResult, ...]:
+        """Each seat's result of the finished game, as the game words it."""
+        game, rows = self.game, self.rows
+        base = len(rows) // index.every
+        state = index.checkpoints[base]
+        for _seat, action in rows[base * index.every :]:
+            state = game.apply(state, action)
+        public = index.channels[None].through(index.versions[None][len(rows)])
+        return game.words.results(state, public)
 
 
 class FinishedTables:

@@ -11,7 +11,7 @@ from typing import Any, TypedDict
 from shadowtable.core.game import Game
 from shadowtable.server.connections import Connection, tell_all
 from shadowtable.server.presence import presence
-from shadowtable.server.table import Table, finished_record, info, public_clock
+from shadowtable.server.table import Table, finished_record, info, public_clock, seat_results
 from shadowtable.server.views import encode, joined, seat_view, view_parts
 
 Renderer = Callable[[Game[Any], dict[str, Any], dict[str, Any]], dict[str, str]]
@@ -42,20 +42,75 @@ def clock_view(table: Table, seat: int | None) -> ClockView | None:
     return ClockView(ms_left=left, running=running, **public_clock(clock))
 
 
+def seat_clocks(table: Table) -> list[SeatClock] | None:
+    """Every seat's time left, shown to all (``None``: the table has no clock); the running one
+    as of now."""
+    if table.stored.clock is None:
+        return None
+    clock_for = table.timers.clock_for
+    clocks: list[SeatClock] = []
+    for seat, stored in enumerate(table.seats):
+        left = stored.clock_ms
+        running = clock_for is not None and clock_for[0] == seat and table.status == "playing"
+        if running and left is not None:
+            left = max(0, left - int((time.monotonic() - table.timers.turn_started) * 1000))
+        clocks.append({"seat": seat, "ms_left": left, "running": running})
+    return clocks
+
+
+def table_pace(table: Table) -> dict[str, object]:
+    """Every seat's clock and whether the bots fast-forward now (public)."""
+    return {"clocks": seat_clocks(table), "fast_forward": table.timers.fast_forward}
+
+
+class SeatClock(TypedDict):
+    """One seat's clock as every reader is shown it (``ms_left``: ``None`` for a bot)."""
+
+    seat: int
+    ms_left: int | None
+    running: bool
+
+
+def out_notice(table: Table, seat: int | None, after: int) -> str | None:
+    """Why ``seat`` is out of a game that goes on without it (``None``: it is not), with the
+    events told to it after version ``after`` (where the game says why it left)."""
+    words, state = table.game.words, table.live.state
+    if words.out_of_game(state, seat) is None:
+        return None
+    return words.out_of_game(state, seat, table.live.channels[seat].since(after))
+
+
+def end_parts(table: Table, seat: int | None, after: int) -> dict[str, object]:
+    """What a view adds about the end: ``results`` once the game is over (every seat's, public
+    then) and ``yours`` (the reader's own), ``out`` while ``seat`` watches a game that goes on without it."""
+    results = seat_results(table)
+    yours = next((r for r in results if r["seat"] == seat), None)
+    return {"results": results or None, "yours": yours, "out": out_notice(table, seat, after)}
+
+
 def view(table: Table, seat: int | None, since: int) -> dict[str, Any]:
     """The view message of ``seat`` with the events after version ``since``."""
     channel = table.live.channels[seat]
-    return seat_view(
+    after = since if 0 <= since <= channel.v else 0
+    message = seat_view(
         table.game,
         table.live.state,
         seat,
         v=channel.v,
-        after=since if 0 <= since <= channel.v else 0,
+        after=after,
         events=channel.since(since),
         turn=None if seat is None else table.live.decisions(seat),
         clock=clock_view(table, seat),
         presence=presence(table),
     )
+    return {**message, **end_parts(table, seat, after), **table_pace(table)}
+
+
+def _since_decision(table: Table, seat: int | None) -> str:
+    """The seat's observation when it last decided and the events it was told since, encoded
+    (``null`` for a spectator or before the seat's first decision): what the page summarises."""
+    found = None if seat is None else table.live.since_decision(seat)
+    return encode(None if found is None else {"obs": found[0], "events": found[1]})
 
 
 def over_text(table: Table) -> str:
@@ -64,7 +119,8 @@ def over_text(table: Table) -> str:
     cache.at(table.steps)
     if cache.over is None:
         record = finished_record(table)
-        cache.over = encode({"t": "over", "returns": record.returns, "record": record.to_json()})
+        results = seat_results(table)
+        cache.over = encode({"t": "over", "returns": record.returns, "results": results, "record": record.to_json()})
     return cache.over
 
 
@@ -83,8 +139,9 @@ class Sender:
         after = since if 0 <= since <= channel.v else 0
         clock = encode(clock_view(table, seat))
         shown = encode(presence(table))
+        pace = {name: encode(value) for name, value in table_pace(table).items()}
         described = info(table) if html and self.renderer is not None else None
-        key = (seat, after, clock, shown, "" if described is None else encode(described))
+        key = (seat, after, clock, shown, encode(pace), "" if described is None else encode(described))
         text = cache.texts.get(key)
         if text is not None:
             return text
@@ -97,8 +154,11 @@ class Sender:
             "events": channel.since_text(after),
             "clock": clock,
             "presence": shown,
+            **{name: encode(value) for name, value in end_parts(table, seat, after).items()},
+            **pace,
         }
         if described is not None:
+            fields["since"] = _since_decision(table, seat)
             fields["html"] = self._fragments(table, (seat, after, shown, key[-1]), fields, described)
         text = joined(fields)
         cache.keep(cache.texts, key, text, cache.limit)

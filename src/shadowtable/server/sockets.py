@@ -12,10 +12,10 @@ from shadowtable.server.config import ServerConfig
 from shadowtable.server.connections import Connection, reject, tell_all
 from shadowtable.server.errors import Forbidden, ServiceError, Stale
 from shadowtable.server.presence import send_presence
-from shadowtable.server.protocol import Act, Chat, Hello, Message, Ping, ProtocolError, Sync, parse_frame
+from shadowtable.server.protocol import Act, Chat, FastForward, Hello, Message, Ping, ProtocolError, Sync, parse_frame
 from shadowtable.server.repository.tables import Repository, insert_chat
 from shadowtable.server.sending import over_text
-from shadowtable.server.table import ChatLine, Table, chat_message, info
+from shadowtable.server.table import ChatLine, Table, chat_message, info, person_decides, seat_name
 from shadowtable.server.throttle import Throttle
 
 if TYPE_CHECKING:
@@ -82,6 +82,8 @@ class Sockets:
             await self._chat(table, connection, message.text)
         elif isinstance(message, Ping):
             connection.push({"t": "pong"})
+        elif isinstance(message, FastForward):
+            fast_forward(table, connection)
         return True
 
     # -- hello ----------------------------------------------------------------------------------
@@ -218,3 +220,19 @@ def window(throttle: Throttle) -> str:
     item = throttle.item
     unit = item.GRANULARITY.name
     return f"{item.multiples} {unit}s" if item.multiples != 1 else unit
+
+
+def fast_forward(table: Table, connection: Connection) -> None:
+    """A seated player asks the bots to move without the pace delay until a person decides."""
+    seat = connection.seat
+    if seat is None:
+        reject(connection, None, "only a seated player may fast-forward")
+    elif table.status != "playing" or person_decides(table):
+        reject(connection, None, "a person must decide now: there is nothing to fast-forward")
+    elif not table.timers.fast_forward:
+        table.timers.set_fast_forward(True)
+        who = seat_name(seat, table.seats[seat])
+        tell_all(
+            table.connections,
+            {"t": "notice", "text": f"{who} fast-forwards: the bots move at once until a person decides", "fast": True},
+        )

@@ -8,12 +8,13 @@ the finished record) and read nothing but the table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
-from shadowtable.core.wording import bot_name
+from shadowtable.core.wording import NamedResult, bot_name
 from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.connections import Connection
 from shadowtable.server.live import LiveTable
@@ -149,6 +150,23 @@ class TableTimers:
     skip_once: tuple[int, int] | None = None
     """A decision a bot makes once for a human whose clock ran out (``skip`` policy)."""
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    fast_forward: bool = False
+    """Bots move without the table's pace delay (a seated player asked) until a person decides."""
+    hurry: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set while the bots fast-forward: it cuts short the pace delay a bot is waiting."""
+
+    def set_fast_forward(self, on: bool) -> None:
+        """Start (``on``) or stop fast-forwarding the bots."""
+        self.fast_forward = on
+        if on:
+            self.hurry.set()
+        else:
+            self.hurry.clear()
+
+    async def pace(self, seconds: float) -> None:
+        """Wait the bots' pace delay, or less if a fast-forward starts meanwhile."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.hurry.wait(), seconds)
 
     def cancel(self, *, bot: bool = True) -> None:
         """Stop the clock, the away periods and (``bot``) the bot's move."""
@@ -283,6 +301,27 @@ def finished_record(table: Table) -> GameRecord:
         truncated=False,
         metadata={"table": table.id, **game.summary(state)},
     )
+
+
+def person_decides(table: Table) -> bool:
+    """Whether a seated person (not a bot, nor a bot playing for an away player) decides now."""
+    player = table.game.current_player(table.live.state)
+    if table.status != "playing" or player < 0:
+        return False
+    seat = table.seats[player]
+    return seat.kind != "bot" and not seat.zombie
+
+
+def seat_results(table: Table) -> list[NamedResult]:
+    """Each seat's result of a finished table (empty while it runs): name, result and why, as
+    the game words them from its own outcome and the public log (worked out once per version)."""
+    cache = table.play.views
+    cache.at(table.steps)
+    if cache.results is None:
+        cache.results = [
+            result.named(seat_name(result.seat, table.seats[result.seat])) for result in table.live.results()
+        ]
+    return cache.results
 
 
 def acked_ids(

@@ -46,6 +46,7 @@ class Timers:
             if timers.bot_task is None or timers.bot_task.done():
                 timers.bot_task = self.service.spawn(self._bot_move(table, player, table.steps))
             return
+        timers.set_fast_forward(False)  # a person decides: the bots keep the table's pace again
         if table.stored.clock is not None and timers.clock_for != decision:
             if timers.clock_task is not None:
                 timers.clock_task.cancel()
@@ -55,8 +56,8 @@ class Timers:
 
     async def _bot_move(self, table: Table, seat: int, at: int) -> None:
         try:
-            if delay := table.stored.bot_delay_s(self.config.bot_delay_s):
-                await asyncio.sleep(delay)
+            if not table.timers.fast_forward and (delay := table.stored.bot_delay_s(self.config.bot_delay_s)):
+                await table.timers.pace(delay)
             stale = await self._bot_decides(table, seat, at)
         finally:
             table.timers.bot_task = None

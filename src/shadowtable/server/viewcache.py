@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from shadowtable.core.wording import NamedResult
+
 VIEW_CACHE = 64
 """Encoded views (and as many sets of HTML fragments) kept per table for its current version."""
 
@@ -24,6 +26,8 @@ class ViewCache:
         """Encoded HTML fragments, per audience, version followed, presence and table description."""
         self.over: str | None = None
         """The encoded ``over`` message of a finished table."""
+        self.results: list[NamedResult] | None = None
+        """Each seat's result at this version (empty while the game runs)."""
         self.builds = 0
         """How many view messages were built (not reused), for tests and diagnostics."""
 
@@ -35,6 +39,7 @@ class ViewCache:
             self.texts.clear()
             self.fragments.clear()
             self.over = None
+            self.results = None
 
     @staticmethod
     def keep(store: dict[tuple[Any, ...], str], key: tuple[Any, ...], text: str, limit: int) -> None:

@@ -8,7 +8,7 @@ and the exact command that resumes it.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.record import GameRecord
+from shadowtable.core.wording import HEADLINE, SeatResult
 from shadowtable.saves import create_new_save, create_save_at, overwrite_save, resume_command
 from shadowtable.tui.boards import board
 from shadowtable.tui.details import action_details, how_to_win
@@ -256,9 +257,7 @@ class PlayApp(App[None]):
         session = self.table.session
         who = "spectator" if seat is None else f"seat {seat} ({session.seat_names[seat]})"
         if session.is_over():
-            returns = session.game.returns(session.state)
-            winners = [str(s) for s, r in enumerate(returns) if r >= session.game.spec.max_utility]
-            return f"Game over. Viewing as {who}. Winners: seat(s) {', '.join(winners) or 'none'}."
+            return f"Game over. Viewing as {who}. {end_words(session.results(), session.seat_names, seat)}"
         player = session.current_player
         turn = "your decision" if player == seat and player in self.table.humans else "waiting"
         return f"Viewing as {who}; step {len(session.actions)}; {turn}."
@@ -420,3 +419,12 @@ class PlayApp(App[None]):
 
     def action_focus_notation(self) -> None:
         self.query_one("#notation", Input).focus()
+
+
+def end_words(results: Sequence[SeatResult], names: Sequence[str], seat: int | None) -> str:
+    """How the game ended for ``seat`` (who won, for a spectator), then every seat's result."""
+    mine = next((r for r in results if r.seat == seat), None)
+    winners = [names[r.seat] for r in results if r.result == "won"]
+    head = f"{HEADLINE[mine.result]}: {mine.why}." if mine else f"Won: {', '.join(winners) or 'nobody'}."
+    lines = "; ".join(f"{names[r.seat]} (seat {r.seat}) {r.result}" for r in results)
+    return f"{head} Results: {lines}."

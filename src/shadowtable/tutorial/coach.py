@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shadowtable.core.game import Game
+from shadowtable.core.game import Game, Observation
 from shadowtable.core.table import Choice, SeatView
-from shadowtable.core.wording import SeatNames
+from shadowtable.core.wording import HEADLINE, SeatNames, SeatResult
 from shadowtable.tutorial.lesson import lessons
 
 SINCE_LIMIT = 12
@@ -118,6 +118,12 @@ class Coach:
         """The role of the newcomer's own Objective, where the title gives one."""
         return self.lesson.role_of(self.game, view.observation, self.seat)
 
+    def choice_effect(self, observation: Observation, text: str, rule: str) -> str:
+        """What a choice worded ``text`` would do under ``rule``, from the printed material (and,
+        for a Message card, the side it helps, from the reader's own Objective in ``observation``)."""
+        self._role = self.lesson.role_of(self.game, observation, self.seat)
+        return self._effect(text, rule)
+
     def chose(self, action: int) -> None:
         """The newcomer took ``action`` (one of the choices last explained)."""
         self._chosen = self._said.get(action)
@@ -151,8 +157,8 @@ class Coach:
             forced=tuple(named(line, self.names, self.seat) for line in forced),
         )
 
-    def finish(self, view: SeatView, returns: Sequence[float], forced: Sequence[str] = ()) -> Coaching:
-        """The last word once the game is over (``returns``: the game's public result)."""
+    def finish(self, view: SeatView, results: Sequence[SeatResult], forced: Sequence[str] = ()) -> Coaching:
+        """The last word once the game is over (``results``: each seat's, as the game words them)."""
         return Coaching(
             prompt="",
             purpose="",
@@ -164,19 +170,15 @@ class Coach:
             since=self._since(view),
             forced=tuple(named(line, self.names, self.seat) for line in forced),
             over=True,
-            result=self.result_text(returns),
+            result=self.result_text(results),
         )
 
-    def result_text(self, returns: Sequence[float]) -> str:
-        """You won, drew or lost, and who won."""
-        best = max(returns)
-        winners = [self.names[s] for s, r in enumerate(returns) if r == best and best > 0]
-        if not winners:
-            return "Nobody won: the game ended without a winner."
-        if self.seat < len(returns) and returns[self.seat] == best:
-            others = [name for name in winners if name != self.names[self.seat]]
-            return "You won" + (f", with {', '.join(others)}." if others else ".")
-        return f"You lost: {', '.join(winners)} won."
+    def result_text(self, results: Sequence[SeatResult]) -> str:
+        """You won, drew or lost, and why (the game's words, as every end box shows them)."""
+        mine = next((r for r in results if r.seat == self.seat), None)
+        if mine is None:
+            return "The game is over."
+        return f"{HEADLINE[mine.result]}: {named(mine.why, self.names, self.seat)}"
 
     def log_lines(self, view: SeatView) -> list[str]:
         """Every line of ``view``'s events in names, each line once."""

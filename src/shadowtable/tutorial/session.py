@@ -49,7 +49,7 @@ class Tutorial:
         """What the coach says now."""
         view = self.view()
         if self.is_over():
-            return self.coach.finish(view, self.table.game.returns(self.table.state), self.forced)
+            return self.coach.finish(view, self.table.results(), self.forced)
         return self.coach.explain(view, self.previews(view), self.forced)
 
     def previews(self, view: SeatView) -> dict[int, dict[str, Any] | None]:

@@ -11,6 +11,7 @@ have had at that step.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -18,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from shadowtable.core.registry import available_games, game_class
+from shadowtable.core.wording import NamedResult
 from shadowtable.server.clients import client_key
 from shadowtable.server.dependencies import AccountsDep, CurrentAccount, FinishedDep, LimitsDep, RatingsDep
 from shadowtable.server.errors import ServiceError
@@ -195,17 +197,27 @@ def replay_links(table_id: str, info: dict[str, Any], audience: int | None, k: i
     return {"links": {name: f"{base}step={at}" for name, at in steps.items()}, "views": [spectator, *seats]}
 
 
-def replay_results(info: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each seat's name and result (no results before the end)."""
+def replay_results(info: dict[str, Any], results: Sequence[NamedResult] = ()) -> list[dict[str, Any]]:
+    """Each seat's name, result and why: the game's words when given, else read from the returns."""
+    if results:
+        return [{**result} for result in results]
     returns = info["returns"] or []
     return [
-        {"name": s["name"], "seat": s["seat"], "result": result_words(returns, s["seat"]) if returns else ""}
+        {"name": s["name"], "seat": s["seat"], "result": result_words(returns, s["seat"]) if returns else "", "why": ""}
         for s in info["seats"]
     ]
 
 
-def replay_page(table_id: str, done: Finished, message: dict[str, Any], audience: int | None, k: int) -> HTMLResponse:
-    """Step ``k`` of the finished game ``table_id`` as ``audience`` saw it."""
+def replay_page(
+    table_id: str,
+    done: Finished,
+    message: dict[str, Any],
+    audience: int | None,
+    k: int,
+    results: Sequence[NamedResult] = (),
+) -> HTMLResponse:
+    """Step ``k`` of the finished game ``table_id`` as ``audience`` saw it (``results``: each
+    seat's, as the game words them)."""
     game, info, last = done.game, done.info, len(done.rows)
     shown = {**info, "status": "over" if k == last else "playing"}
     return page(
@@ -216,7 +228,7 @@ def replay_page(table_id: str, done: Finished, message: dict[str, Any], audience
         step=k,
         last=last,
         **replay_links(table_id, info, audience, k, last),
-        results=replay_results(info),
+        results=replay_results(info, results),
         fragments=view_fragments(game, message, shown),
         stylesheet=board_stylesheet(type(game)),
     )
@@ -230,7 +242,7 @@ async def replay(
     done = await finished.get(table_id, "a replay is shown once the game is over")
     audience = audience_of(seat, done.game.players)
     k = step_of(step, len(done.rows))
-    return replay_page(table_id, done, await done.message(audience, k), audience, k)
+    return replay_page(table_id, done, await done.message(audience, k), audience, k, await done.results())
 
 
 router.include_router(private)

@@ -6,12 +6,14 @@ never from a game state, so the page holds exactly what the seat's message holds
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
+from shadowtable.core.changes import Change
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
 from shadowtable.core.game import Observation as ObservationJson
@@ -19,7 +21,10 @@ from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
-from shadowtable.core.wording import DEFAULT_NAMES, SeatNames
+from shadowtable.core.views import TypedObservation, typed_view
+from shadowtable.core.wording import DEFAULT_NAMES, HEADLINE, SeatNames
+from shadowtable.tutorial.coach import Coach
+from shadowtable.tutorial.lesson import lessons
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.templating import render
 
@@ -43,6 +48,10 @@ class SeatMessage:
     after: int
     events: tuple[Told, ...]
     names: Mapping[int, str]
+    since: Since | None = None
+    results: tuple[Mapping[str, object], ...] = ()
+    yours: Mapping[str, object] | None = None
+    out: str | None = None
 
     @classmethod
     def from_json(cls, message: Mapping[str, Any]) -> SeatMessage:
@@ -57,6 +66,10 @@ class SeatMessage:
             after=message.get("after") or 0,
             events=tuple(_told(event) for event in message.get("events") or []),
             names=_names(message.get("presence") or []),
+            since=Since.from_json(message.get("since")),
+            results=tuple(message.get("results") or ()),
+            yours=message.get("yours") or None,
+            out=message.get("out") or None,
         )
 
     @property
@@ -70,6 +83,21 @@ class SeatMessage:
     def legal(self) -> dict[int, str]:
         """The legal actions in words, by id (empty unless the reader decides)."""
         return {choice.action: choice.text for choice in self.choices or ()}
+
+
+@dataclass(frozen=True)
+class Since:
+    """What the seat saw when it last decided (its observation's JSON) and the events it was told
+    since (a ``view`` message's ``since``, sent to pages only)."""
+
+    obs: ObservationJson
+    events: tuple[Told, ...]
+
+    @classmethod
+    def from_json(cls, since: object) -> Since | None:
+        if not isinstance(since, dict) or not isinstance(since.get("obs"), dict):
+            return None
+        return cls(since["obs"], tuple(_told(event) for event in since.get("events") or []))
 
 
 def _groups(choices: tuple[Choice, ...], groups: list[dict[str, Any]]) -> tuple[ChoiceGroup, ...]:
@@ -177,23 +205,60 @@ def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
     if table["status"] == "open":
         return {"kind": "open", "text": "Waiting for players to sit down"}
     if table["status"] == "over" or decision is None:
-        return {"kind": "over", "text": "The game is over"}
+        return {"kind": "over", "text": end_words(message)}
     deciding = decision.seat
     if deciding is None or deciding < 0:
         return {"kind": "chance", "text": "Chance decides"}
     prompt = names.shown(decision.prompt)
     if message.choices:
         return {"kind": "you", "text": f"Your decision: {prompt}"}
-    return {"kind": "wait", "text": f"Waiting for {names(deciding)}: {prompt}", "seat": deciding}
+    who = names(deciding)
+    if message.out:
+        return {"kind": "out", "text": f"You are out of the game; {who} decides now: {prompt}"}
+    return {"kind": "wait", "text": f"Waiting for {who}: {prompt}", "seat": deciding}
+
+
+_MINE = re.compile(r"\byou(r|rs)?\b", re.IGNORECASE)
+_ROUND_ENDS = re.compile(r"^round (\d+) ends\b", re.IGNORECASE)
+
+
+def end_words(message: SeatMessage) -> str:
+    """The end at the top of the page: the reader's own result and why, or who won."""
+    if message.yours:
+        return f"{HEADLINE[str(message.yours['result'])]}: {message.yours['why']}"
+    if not message.results:
+        return "The game is over"
+    winners = [str(r["name"]) for r in message.results if r["result"] == "won"]
+    if winners:
+        return f"The game is over: {', '.join(winners)} won"
+    if all(r["result"] == "drew" for r in message.results):
+        return "The game is over: a draw"
+    return "The game is over: nobody won"
 
 
 def log_entries(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFAULT_NAMES) -> list[dict[str, str]]:
-    """Each told event in words (seats by ``names``) with its cause: the rule section it
-    applies, where it names one."""
+    """Each told event in words (seats by ``names``, no card ids) with its cause (the rule
+    section it applies, where it names one), whether it speaks of the reader (``mine``) and the
+    heading of the group it opens or closes: a turn begins (``start``: "Turn 3: ..."), a round ends (``end``: the next round's heading)."""
     sections = rule_sections(game)
     return [
-        {"text": names.shown(event.text), "kind": event.kind, "cause": _cause(sections, event.rule)} for event in events
+        {
+            "text": names.shown(event.text),
+            "kind": event.kind,
+            "cause": _cause(sections, event.rule),
+            "mine": "1" if _MINE.search(event.text) else "",
+            **_group_marks(event),
+        }
+        for event in events
     ]
+
+
+def _group_marks(event: Told) -> dict[str, str]:
+    """The group heading an event opens (a turn) or closes (a round), if any."""
+    if event.kind == "turn" and event.text.lower().startswith("turn "):
+        return {"start": event.text.split(";", 1)[0].capitalize(), "end": ""}
+    ended = _ROUND_ENDS.match(event.text) if event.kind == "round" else None
+    return {"start": "", "end": f"Round {int(ended.group(1)) + 1}" if ended else ""}
 
 
 def _cause(sections: dict[str, dict[str, str]], rule: str) -> str:
@@ -204,28 +269,50 @@ def _cause(sections: dict[str, dict[str, str]], rule: str) -> str:
 def log_html(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFAULT_NAMES) -> str:
     """The log fragment of ``events``: one line each, every distinct line rendered once (a long
     game's whole log costs a look-up per event, not a render)."""
-    entries = log_entries(game, events, names)
-    return "".join(_log_line(entry["text"], entry["kind"], entry["cause"]) for entry in entries)
+    return "".join(_log_line(**entry) for entry in log_entries(game, events, names))
 
 
 @lru_cache(maxsize=50_000)
-def _log_line(text: str, kind: str, cause: str) -> str:
-    return render("fragments/log.html", entries=[{"text": text, "kind": kind, "cause": cause}])
+def _log_line(text: str, kind: str, cause: str, mine: str, start: str, end: str) -> str:
+    entry = {"text": text, "kind": kind, "cause": cause, "mine": mine, "start": start, "end": end}
+    return render("fragments/log.html", entries=[entry])
 
 
-def action_groups(message: SeatMessage, names: SeatNames = DEFAULT_NAMES) -> list[dict[str, Any]]:
+def action_groups(
+    message: SeatMessage, game: Game[Any] | None = None, names: SeatNames = DEFAULT_NAMES
+) -> list[dict[str, Any]]:
     """The legal actions in words (seats by ``names``, one choice per distinct text), grouped as
-    the game groups them."""
+    the game groups them, each with what it would do (from the printed material, where ``game``
+    is given and it says something)."""
+    effect = _effects(game, message)
     return [
         {
             "label": names.shown(group.label),
             "actions": [
-                {"id": action, "text": text}
-                for action, text in names.choices((c.action, c.text) for c in group.choices)
+                {"id": action, "text": text, "effect": effect(notation)}
+                for action, text, notation in _shown_choices(group, names)
             ],
         }
         for group in message.groups
     ]
+
+
+def _shown_choices(group: ChoiceGroup, names: SeatNames) -> list[tuple[int, str, str]]:
+    """``(action, shown words, notation)`` of a group's choices, one per distinct shown text."""
+    first: dict[str, Choice] = {}
+    for choice in group.choices:
+        first.setdefault(names.shown(choice.text), choice)
+    return [(choice.action, text, choice.text) for text, choice in first.items()]
+
+
+def _effects(game: Game[Any] | None, message: SeatMessage) -> Callable[[str], str]:
+    """What a choice's words would do, read from the printed material as the coach reads them."""
+    seat = message.obs.get("seat")
+    if game is None or not message.groups or not isinstance(seat, int) or game.spec.id not in lessons():
+        return lambda _text: ""  # a title without a lesson has no coach to read its choices
+    coach = Coach(game, seat, seat_name_list(game, message))
+    rule = message.decision.rule if message.decision is not None else ""
+    return lambda text: coach.choice_effect(message.obs, text, rule)
 
 
 def rule_help(game: Game[Any], message: SeatMessage) -> dict[str, str] | None:
@@ -235,6 +322,76 @@ def rule_help(game: Game[Any], message: SeatMessage) -> dict[str, str] | None:
         return None
     section, _, quote = text.partition("\n\n")
     return {"section": section.strip(), "quote": quote.strip()}
+
+
+SUMMARY_TOLD = 6
+"""At most this many told lines in the summary (the log holds them all)."""
+
+ViewChanges = Callable[[Game[Any], TypedObservation, TypedObservation, Sequence[str]], list[Change]]
+
+
+@cache
+def _changes_function(game_class: type[Game[Any]]) -> ViewChanges | None:
+    """The game's ``changes.view_changes`` (beside its game module), if it has one."""
+    package = game_class.__module__.rpartition(".")[0]
+    if not package:
+        return None
+    try:
+        found: ViewChanges = load(f"{package}.changes:view_changes")
+    except (ShadowTableError, ImportError):
+        return None
+    return found
+
+
+def view_changes(
+    game: Game[Any], before: ObservationJson, after: ObservationJson, names: Sequence[str]
+) -> list[Change]:
+    """What changed between two observations of one seat, in words (nothing for a game without
+    a ``changes`` module or a typed view)."""
+    compare = _changes_function(type(game))
+    if compare is None:
+        return []
+    try:
+        old, new = typed_view(game, before), typed_view(game, after)
+    except ShadowTableError:
+        return []
+    return compare(game, old, new, names)
+
+
+def without_repeats(lines: Sequence[str]) -> list[str]:
+    """``lines`` with each line kept once, in order."""
+    return list(dict.fromkeys(lines))
+
+
+def seat_name_list(game: Game[Any], message: SeatMessage) -> list[str]:
+    """The seat names of the message's presence, by seat (``seat N`` where it names none)."""
+    return [message.names.get(seat, f"seat {seat}") for seat in range(game.players)]
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """ "Since your last decision": the changes between the seat's two views, the latest lines it
+    was told (``earlier``: how many more the log holds)."""
+
+    changes: tuple[Change, ...]
+    told: tuple[str, ...]
+    earlier: int
+
+    @property
+    def marks(self) -> str:
+        """The board elements the changes name, as CSS selectors joined by ``|``."""
+        return "|".join(mark for change in self.changes for mark in change.marks)
+
+
+def summary(game: Game[Any], message: SeatMessage) -> SeatSummary | None:
+    """What changed on the seat's board since its last decision and the latest lines it was told,
+    from its own view then and now (``None`` before its first decision)."""
+    since = message.since
+    if since is None:
+        return None
+    changes = view_changes(game, since.obs, message.obs, seat_name_list(game, message))
+    told = without_repeats([event.text for event in since.events])
+    return SeatSummary(tuple(changes), tuple(told[-SUMMARY_TOLD:]), max(0, len(told) - SUMMARY_TOLD))
 
 
 def view_fragments(game: Game[Any], message: dict[str, Any], table: dict[str, Any]) -> dict[str, str]:
@@ -247,8 +404,9 @@ def view_fragments(game: Game[Any], message: dict[str, Any], table: dict[str, An
         "panel": board.panel,
         "goal": render("fragments/goal.html", goal=board.goal),
         "status": render("fragments/status.html", status=status_line(seen, table)),
-        "actions": render("fragments/actions.html", groups=action_groups(seen, names), turn=seen.turn),
+        "actions": render("fragments/actions.html", groups=action_groups(seen, game, names), turn=seen.turn),
         "rule": render("fragments/rule.html", rule=rule_help(game, seen)),
+        "summary": render("fragments/summary.html", summary=summary(game, seen)),
         "log": log_html(game, seen.events, names),
         "log_mode": "append" if seen.after else "replace",
     }

@@ -3,12 +3,15 @@ help, choices and previews, the printed reference), each delegating to a module 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from shadowtable.core.events import Event
 from shadowtable.core.game import CHANCE, Observation
-from shadowtable.core.wording import Wording
+from shadowtable.core.wording import SeatResult, Wording
 from shadowtable.games.shadow_planet import narration, notation, reference, render
 from shadowtable.games.shadow_planet.rules import current_player, movement
+from shadowtable.games.shadow_planet.rules.endgame import outcome
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.tasks import PlayMoveCards
 
@@ -35,9 +38,26 @@ class ShadowPlanetWording(Wording[State]):
             return None
         return notation.decision_from_str(self.ctx, text)
 
+    def results(self, state: State, public_events: Sequence[Mapping[str, object]] = ()) -> tuple[SeatResult, ...]:
+        """Each seat's line of the game's outcome: won or lost, its Objective's match and why."""
+        if state.stack:
+            return ()
+        facts = outcome(self.ctx, state)
+        return tuple(
+            SeatResult(row["seat"], "won" if row["won"] else "lost", f"{facts['why']}; {row['why']}")
+            for row in facts["seats"]
+        )
+
     def event_text(self, state: State, action: int, seat: int | None) -> str | None:
         after = self.game.apply_unchecked(state, action)
         return narration.event_text(self.ctx, state, after, action, self.game.check_seat(seat))
+
+    def told(self, state: State, action: int, events: Sequence[Event], seat: int | None) -> list[dict[str, Any]]:
+        """As :meth:`Wording.told`, except that a Messages card revealed by chance is told once:
+        by the rules' ``reveal`` event (its number and the counts so far), not also by the draw."""
+        told = super().told(state, action, events, seat)
+        restated = told and told[0]["kind"] == "action" and any(event["kind"] == "reveal" for event in told[1:])
+        return told[1:] if restated and current_player(state) == CHANCE else told
 
     def render(self, observation: Observation) -> str:
         return render.render(self.ctx, observation)

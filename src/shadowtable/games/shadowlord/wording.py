@@ -3,11 +3,12 @@ choices, the printed reference), each delegating to a module of the game."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from shadowtable.core.game import Observation
-from shadowtable.core.wording import Wording
-from shadowtable.games.shadowlord import narration, notation, reference, render
+from shadowtable.core.wording import SeatResult, Wording
+from shadowtable.games.shadowlord import narration, notation, reference, render, results
 from shadowtable.games.shadowlord.state import State
 
 if TYPE_CHECKING:
@@ -31,6 +32,12 @@ class ShadowlordWording(Wording[State]):
 
     def event_text(self, state: State, action: int, seat: int | None) -> str | None:
         return narration.event_text(self.ctx, state, action, self.game.check_seat(seat))
+
+    def results(self, state: State, public_events: Sequence[Mapping[str, object]] = ()) -> tuple[SeatResult, ...]:
+        return results.results(self.ctx, state, public_events) if state.end else ()
+
+    def out_of_game(self, state: State, seat: int | None, told: Sequence[Mapping[str, object]] = ()) -> str | None:
+        return None if seat is None else results.out_of_game(self.ctx, state, seat, told)
 
     def render(self, observation: Observation) -> str:
         return render.render(self.ctx, observation)

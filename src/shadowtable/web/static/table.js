@@ -8,7 +8,7 @@ import { alertDecision, setupAlerts, showTurnIcon } from "./alerts.js";
 
 const body = document.body;
 const tableId = body.dataset.table;
-const FRAGMENTS = ["board", "panel", "goal", "status", "actions", "rule"];
+const FRAGMENTS = ["board", "panel", "goal", "status", "actions", "rule", "summary"];
 
 const state = {
   v: Number(body.dataset.v || 0),
@@ -19,8 +19,11 @@ const state = {
   stopped: false,
   pendingSeat: null,
   clock: null, // {msLeft, running, at}
+  clocks: null, // every seat's: [{seat, ms_left, running}], with `at` the time they came
+  fast: false, // the bots fast-forward now
   presence: [],
   decisionShown: null, // the turn of the last decision of this seat the page announced
+  unread: 0, // chat lines come while the chat was not in view
 };
 
 function $(id) {
@@ -124,6 +127,10 @@ function handle(message) {
       break;
     case "notice":
       notice(message.text);
+      if (message.fast) {
+        state.fast = true;
+        showFastForward();
+      }
       if (message.rematch) showRematch(message.rematch);
       break;
     case "chat":
@@ -190,7 +197,9 @@ function restorePlace(place) {
 function typingElsewhere() {
   const active = document.activeElement;
   if (!active || active === body || $("frag-actions").contains(active)) return false;
-  return active.matches("input:not([type=button]):not([type=submit]), textarea, select, [contenteditable]");
+  return active.matches(
+    "input:not([type=button]):not([type=submit]):not([type=radio]), textarea, select, [contenteditable]",
+  );
 }
 
 function focusDecision() {
@@ -226,8 +235,10 @@ function onView(message) {
     const log = $("frag-log");
     if (html.log_mode === "replace") log.innerHTML = html.log;
     else log.insertAdjacentHTML("beforeend", html.log);
+    filterLog();
     log.scrollTop = log.scrollHeight;
   }
+  markChanges();
   const kind = $("frag-status").querySelector("[data-kind]")?.dataset.kind;
   if (kind && kind !== "open") body.dataset.status = kind === "over" ? "over" : "playing";
   if (message.clock) {
@@ -235,8 +246,11 @@ function onView(message) {
   } else {
     state.clock = null;
   }
+  state.clocks = message.clocks ? { list: message.clocks, at: performance.now() } : null;
+  state.fast = Boolean(message.fast_forward);
   showClock();
   showPresence();
+  showOut(message.out);
   if (message.legal) {
     document.title = `Your move - ${document.title.replace(/^Your move - /, "")}`;
   } else {
@@ -245,21 +259,59 @@ function onView(message) {
   announceDecision(message);
 }
 
+const HEADLINE = { won: "You won", lost: "You lost", drew: "Draw" };
+
+// The end, from the game's own result per seat (the `over` message): the banner at the top says
+// how it ended for this seat (who won, for spectators), the "Game over" box each seat's result.
 function onOver(message) {
   body.dataset.status = "over";
   body.dataset.over = "1";
   $("over").hidden = false;
+  $("out-notice").hidden = true;
   const results = $("results");
   results.replaceChildren();
-  (message.returns || []).forEach((value, seat) => {
+  const list = message.results || [];
+  for (const r of list) {
     const li = document.createElement("li");
-    const who = state.presence[seat] ? state.presence[seat].name : `seat ${seat}`;
-    li.textContent = `${who} (seat ${seat}): ${value > 0 ? "won" : value < 0 ? "lost" : "drew"} (${value})`;
+    li.dataset.resultSeat = r.seat;
+    li.textContent = `${r.name} (seat ${r.seat}): ${r.result} - ${r.why}`;
     results.append(li);
-  });
+  }
+  showBanner(list);
   const leave = document.querySelector("form.leave");
   if (leave) leave.remove();
+  $("fast-forward")?.setAttribute("hidden", "");
   showTurnIcon(false);
+}
+
+function showBanner(list) {
+  const seat = body.dataset.seat === "" ? null : Number(body.dataset.seat);
+  const mine = list.find((r) => r.seat === seat);
+  const winners = list.filter((r) => r.result === "won").map((r) => r.name);
+  let head = winners.length ? `${winners.join(", ")} won` : "Nobody won";
+  let why = (list.find((r) => r.result === "won") || list[0] || { why: "" }).why;
+  if (mine) {
+    head = HEADLINE[mine.result];
+    why = mine.why;
+  } else if (list.length && list.every((r) => r.result === "drew")) {
+    head = "Draw";
+  }
+  $("end-head").textContent = head;
+  $("end-why").textContent = why;
+  $("end-banner").dataset.result = mine ? mine.result : "";
+  $("end-banner").hidden = false;
+}
+
+// A seat out of a game that goes on is told so at once, and why; the most detailed words it was
+// given stay (a later view says it is out without repeating the event that said why).
+function showOut(text) {
+  const el = $("out-notice");
+  if (!text || body.dataset.over === "1") {
+    if (!text) el.hidden = true;
+    return;
+  }
+  if (el.hidden || text.length >= el.textContent.length) el.textContent = text;
+  el.hidden = false;
 }
 
 function showRematch(id) {
@@ -273,6 +325,30 @@ function showRematch(id) {
   p.hidden = false;
 }
 
+function clockText(ms) {
+  const s = Math.ceil(Math.max(0, ms) / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function seatClock(seat) {
+  if (!state.clocks) return "";
+  const c = state.clocks.list.find((x) => x.seat === seat);
+  if (!c || c.ms_left === null || c.ms_left === undefined) return "";
+  const spent = c.running && body.dataset.over !== "1" ? performance.now() - state.clocks.at : 0;
+  return `, clock ${clockText(c.ms_left - spent)}${c.running ? " running" : ""}`;
+}
+
+// Fast-forward: offered to a seated player while a bot decides (the server checks it again).
+function showFastForward() {
+  const button = $("fast-forward");
+  if (!button) return;
+  const deciding = state.presence.find((p) => p.seat === state.pendingSeat);
+  const botsOnly = deciding !== undefined && deciding.bot_playing && body.dataset.status === "playing";
+  button.hidden = !botsOnly;
+  button.disabled = state.fast;
+  button.textContent = state.fast ? "Fast-forwarding the bots" : "Fast-forward the bots";
+}
+
 function showPresence() {
   const list = $("presence");
   if (!state.presence.length) return;
@@ -282,13 +358,14 @@ function showPresence() {
     li.dataset.seat = p.seat;
     const waiting = state.pendingSeat === p.seat;
     const where = p.bot_playing ? (p.kind === "bot" ? "bot" : "away: a bot plays") : p.here ? "here" : "not connected";
-    li.textContent = `${p.name} (seat ${p.seat}): ${where}${waiting ? " - deciding now" : ""}`;
+    li.textContent = `${p.name} (seat ${p.seat}): ${where}${seatClock(p.seat)}${waiting ? " - deciding now" : ""}`;
     li.classList.toggle("deciding", waiting);
     li.classList.toggle("away", !p.here && !p.bot_playing);
     list.append(li);
     const link = document.querySelector(`#seat-links li[data-seat="${p.seat}"] .seat-name`);
     if (link) link.textContent = p.name;
   }
+  showFastForward();
 }
 
 function showClock() {
@@ -309,6 +386,71 @@ function chatLine(message) {
   const li = document.createElement("li");
   li.textContent = `${message.name}: ${message.text}`;
   $("chat-lines").append(li);
+  if (!chatInView()) state.unread += 1;
+  showUnread();
+}
+
+// The chat is in view when its tab is chosen and the page is visible; lines that come otherwise
+// are counted on the chat tab until it is.
+function chatInView() {
+  return !$("pane-chat").hidden && !document.hidden;
+}
+
+function showUnread() {
+  if (chatInView()) state.unread = 0;
+  const badge = $("chat-unread");
+  badge.textContent = state.unread ? `${state.unread} new` : "";
+  badge.hidden = !state.unread;
+}
+
+// The side tabs (log, chat, players): one pane shown at a time, arrow keys move between tabs.
+function chooseTab(tab, focus = false) {
+  for (const other of document.querySelectorAll("[role=tab]")) {
+    const chosen = other === tab;
+    other.setAttribute("aria-selected", String(chosen));
+    other.tabIndex = chosen ? 0 : -1;
+    $(other.getAttribute("aria-controls")).hidden = !chosen;
+  }
+  if (focus) tab.focus();
+  showUnread();
+}
+
+function setupTabs() {
+  const tabs = [...document.querySelectorAll("[role=tab]")];
+  for (const tab of tabs) {
+    tab.addEventListener("click", () => chooseTab(tab));
+    tab.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (!step) return;
+      event.preventDefault();
+      chooseTab(tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length], true);
+    });
+  }
+  document.addEventListener("visibilitychange", showUnread);
+}
+
+// The log's filter: every line, only the lines about this seat, or those holding a text.
+function filterLog() {
+  const show = document.querySelector("input[name=log-show]:checked")?.value || "all";
+  const find = ($("log-find")?.value || "").trim().toLowerCase();
+  for (const li of $("frag-log").children) {
+    const shown = (show === "all" || li.dataset.mine === "1") && (!find || li.textContent.toLowerCase().includes(find));
+    li.hidden = !shown;
+  }
+}
+
+// Board elements that changed since this seat's last decision, as the summary names them,
+// are highlighted (the animation is off where the reader asks for reduced motion).
+function markChanges() {
+  const list = document.querySelector("#frag-summary [data-marks]");
+  const marks = list ? list.dataset.marks.split("|").filter(Boolean) : [];
+  for (const mark of marks) {
+    try {
+      for (const el of document.querySelectorAll(`#frag-board ${mark}, #frag-panel ${mark}`)) el.classList.add("changed");
+    } catch {
+      // a selector this page cannot read: nothing to highlight
+    }
+  }
 }
 
 function newId() {
@@ -330,6 +472,10 @@ function act(payload) {
 }
 
 document.addEventListener("click", (event) => {
+  if (event.target.closest?.("#fast-forward")) {
+    if (send({ t: "fast" })) event.target.closest("#fast-forward").disabled = true;
+    return;
+  }
   const target = event.target.closest("[data-act]");
   if (!target || target.getAttribute("aria-disabled") === "true") return;
   event.preventDefault();
@@ -360,11 +506,18 @@ document.addEventListener("submit", (event) => {
 
 setInterval(() => {
   if (state.clock && state.clock.running) showClock();
+  if (state.clocks && state.clocks.list.some((c) => c.running)) showPresence();
 }, 1000);
 setInterval(() => send({ t: "ping" }), 25000);
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden && !state.socket && !state.stopped) connect();
 });
 
+document.addEventListener("input", (event) => {
+  if (event.target.matches("input[name=log-show], #log-find")) filterLog();
+});
+
+setupTabs();
+markChanges();
 setupAlerts((text) => notice(text, "error"));
 connect();

@@ -155,7 +155,9 @@ def render_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
     legal = {action: people.shown(words) for action, words in seen.legal.items()}
     model = _Model(material, reference, obs, legal, seen.decision or obs.pending, people)
     board = render("shadowtable.games.shadowlord.boards:board.html", **model.board())
-    panel = render("shadowtable.games.shadowlord.boards:panel.html", **model.panel())
+    panel = render(
+        "shadowtable.games.shadowlord.boards:panel.html", **model.panel(), results=message.get("results") or []
+    )
     return BoardHtml(board=board, panel=panel, goal=_goal(material, reference, obs.seat))
 
 
