@@ -34,12 +34,12 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "6bdf602d5bad69718c3f660814561fca2c9b3a1fdff6534ef49c2a68e60cc109",
-    ("shadow-planet", 4, 12, 160): "6d328f14c7a7c6ac8eb490237cf6ad8a4e67a164837954bce318e8b84d7a73c9",
-    ("shadow-planet", 5, 13, 160): "46cc41bb041ad5705e6a6c591512d260d124fd2136444da04b4bddc4f4a9e0bf",
-    ("shadowlord", 2, 21, 160): "7422370c7035ba113628f8c93693383d264e9b3264be379433152c4b9c69261e",
-    ("shadowlord", 3, 22, 160): "d4a1c371b03f8e6e443489e4feb336fbdcf0d0fb0821c64ab675205d5fbda3c8",
-    ("shadowlord", 4, 23, 160): "9509c4a337d0ed30b2c1e5033327abe425f48b8fef18b1112dd3ac2880da9a63",
+    ("shadow-planet", 3, 11, 400): "6c23b11f119f4de9c09a316ae0aba75afe999a2aea3d1511392ba336f63aa944",
+    ("shadow-planet", 4, 12, 160): "bded51b456220af6b790bbd8557a06c4bc32dfe61c5c0da2c1add3152a316c4e",
+    ("shadow-planet", 5, 13, 160): "82b3a6d1ac6e781e0f141a9f091d0a25a0b35fc0bf4345be025a2f1d099f5343",
+    ("shadowlord", 2, 21, 160): "fa74eabe9f849d2aa56be77de2cb02f06e026e93b10659a48c88f49b820eb77e",
+    ("shadowlord", 3, 22, 160): "ff3f5975b61787dc8ad8b8d6c977f37d3423e27255dcc3971e7953446fd952ec",
+    ("shadowlord", 4, 23, 160): "e30ef2d1e2c7cd0e4f1d5e872e884a736628d2d2774a520a0bca341b3102fe64",
 }
 
 

@@ -239,7 +239,8 @@ def end_words(message: SeatMessage) -> str:
 def log_entries(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFAULT_NAMES) -> list[dict[str, str]]:
     """Each told event in words (seats by ``names``, no card ids) with its cause (the rule
     section it applies, where it names one), whether it speaks of the reader (``mine``) and the
-    heading of the group it opens or closes: a turn begins (``start``: "Turn 3: ..."), a round ends (``end``: the next round's heading)."""
+    heading of the group it opens or closes: a turn begins (``start``: "Turn 3: ..."), a round
+    ends (``end``: the next round's heading)."""
     sections = rule_sections(game)
     return [
         {
