@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
@@ -248,7 +248,7 @@ def log_entries(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFA
             "kind": event.kind,
             "cause": _cause(sections, event.rule),
             "mine": "1" if _MINE.search(event.text) else "",
-            **_group_marks(event),
+            **_group_marks(replace(event, text=names.shown(event.text))),
         }
         for event in events
     ]
@@ -290,7 +290,7 @@ def action_groups(
         {
             "label": names.shown(group.label),
             "actions": [
-                {"id": action, "text": text, "effect": effect(notation)}
+                {"id": action, "text": text, "effect": names.shown(effect(notation))}
                 for action, text, notation in _shown_choices(group, names)
             ],
         }
@@ -384,14 +384,14 @@ class SeatSummary:
         return "|".join(mark for change in self.changes for mark in change.marks)
 
 
-def summary(game: Game[Any], message: SeatMessage) -> SeatSummary | None:
+def summary(game: Game[Any], message: SeatMessage, names: SeatNames = DEFAULT_NAMES) -> SeatSummary | None:
     """What changed on the seat's board since its last decision and the latest lines it was told,
     from its own view then and now (``None`` before its first decision)."""
     since = message.since
     if since is None:
         return None
     changes = view_changes(game, since.obs, message.obs, seat_name_list(game, message))
-    told = without_repeats([event.text for event in since.events])
+    told = without_repeats([names.shown(event.text) for event in since.events])
     return SeatSummary(tuple(changes), tuple(told[-SUMMARY_TOLD:]), max(0, len(told) - SUMMARY_TOLD))
 
 
@@ -407,7 +407,7 @@ def view_fragments(game: Game[Any], message: dict[str, Any], table: dict[str, An
         "status": render("fragments/status.html", status=status_line(seen, table)),
         "actions": render("fragments/actions.html", groups=action_groups(seen, game, names), turn=seen.turn),
         "rule": render("fragments/rule.html", rule=rule_help(game, seen)),
-        "summary": render("fragments/summary.html", summary=summary(game, seen)),
+        "summary": render("fragments/summary.html", summary=summary(game, seen, names)),
         "log": log_html(game, seen.events, names),
         "log_mode": "append" if seen.after else "replace",
     }
