@@ -225,7 +225,7 @@ _ROUND_ENDS = re.compile(r"^round (\d+) ends\b", re.IGNORECASE)
 def end_words(message: SeatMessage) -> str:
     """The end at the top of the page: the reader's own result and why, or who won."""
     if message.yours:
-        return f"{HEADLINE[str(message.yours['result'])]}: {message.yours['why']}"
+        return f"{HEADLINE[str(message.yours['result'])]}: {message.people.shown(str(message.yours['why']))}"
     if not message.results:
         return "The game is over"
     winners = [str(r["name"]) for r in message.results if r["result"] == "won"]
