@@ -37,9 +37,9 @@ GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 3, 11, 400): "6c23b11f119f4de9c09a316ae0aba75afe999a2aea3d1511392ba336f63aa944",
     ("shadow-planet", 4, 12, 160): "bded51b456220af6b790bbd8557a06c4bc32dfe61c5c0da2c1add3152a316c4e",
     ("shadow-planet", 5, 13, 160): "82b3a6d1ac6e781e0f141a9f091d0a25a0b35fc0bf4345be025a2f1d099f5343",
-    ("shadowlord", 2, 21, 160): "fa74eabe9f849d2aa56be77de2cb02f06e026e93b10659a48c88f49b820eb77e",
-    ("shadowlord", 3, 22, 160): "ff3f5975b61787dc8ad8b8d6c977f37d3423e27255dcc3971e7953446fd952ec",
-    ("shadowlord", 4, 23, 160): "e30ef2d1e2c7cd0e4f1d5e872e884a736628d2d2774a520a0bca341b3102fe64",
+    ("shadowlord", 2, 21, 160): "24d4c508970cd823a51f1f4b086e93d6fc47018c31e695b217ab199063c95523",
+    ("shadowlord", 3, 22, 160): "553583bc70d46fab04a0cbba11e9033fc282f6041864bc3810925df268e9956e",
+    ("shadowlord", 4, 23, 160): "be34b407a6cda5f046940c960d0fe510509af5552cd9c91cf671280be99ef3ef",
 }
 
 
