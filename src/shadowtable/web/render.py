@@ -257,7 +257,8 @@ def log_entries(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFA
 def _group_marks(event: Told) -> dict[str, str]:
     """The group heading an event opens (a turn) or closes (a round), if any."""
     if event.kind == "turn" and event.text.lower().startswith("turn "):
-        return {"start": event.text.split(";", 1)[0].capitalize(), "end": ""}
+        heading = event.text.split(";", 1)[0]
+        return {"start": heading[:1].upper() + heading[1:], "end": ""}  # names keep their capitals
     ended = _ROUND_ENDS.match(event.text) if event.kind == "round" else None
     return {"start": "", "end": f"Round {int(ended.group(1)) + 1}" if ended else ""}
 
