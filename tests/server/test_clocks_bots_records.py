@@ -27,7 +27,7 @@ def test_running_out_of_time_lets_a_bot_take_the_seat(serve: Any) -> None:
             seat.hello(answer["token"])
             assert seat.view is not None and seat.view["clock"]["initial_s"] == 1
             notice = seat.until("notice")
-            assert notice["text"] == "Player 1 ran out of time: a bot plays seat 0"
+            assert notice["text"] == "Player 1 ran out of time: a bot plays for them"
             seat.until("over")
         info = client.get(f"/api/tables/{answer['table']['id']}").json()
         assert info["status"] == "over" and info["seats"][0]["bot_playing"] is True
@@ -46,7 +46,7 @@ def test_skip_makes_one_move_and_gives_the_seat_its_bonus(serve: Any) -> None:
         with client.websocket_connect(f"/ws/{answer['table']['id']}") as ws:
             seat = Seat(ws)
             seat.hello(answer["token"])
-            assert seat.until("notice")["text"] == "Player 1 ran out of time: a bot makes this move for seat 0"
+            assert seat.until("notice")["text"] == "Player 1 ran out of time: a bot makes this move for them"
             seat.view = None
             assert seat.wait_to_decide()  # the seat decides again, itself
             assert seat.view is not None
@@ -134,10 +134,10 @@ def test_acting_takes_the_seat_back_from_the_bot(serve: Any) -> None:
         with client.websocket_connect(f"/ws/{answer['table']['id']}") as ws:
             seat = Seat(ws)
             seat.hello(answer["token"])
-            assert seat.until("notice")["text"] == "Player 1 ran out of time: a bot plays seat 0"
+            assert seat.until("notice")["text"] == "Player 1 ran out of time: a bot plays for them"
             assert seat.view is not None and seat.view["legal"]  # the bot waits a second: the seat still decides
             seat.act(seat.view["legal"][0][0], id="mine")
             assert seat.until("ack")["id"] == "mine"
-            assert seat.until("notice")["text"] == "Player 1 is back at seat 0"
+            assert seat.until("notice")["text"] == "Player 1 is back"
         info = client.get(f"/api/tables/{answer['table']['id']}").json()
         assert info["seats"][0]["bot_playing"] is False

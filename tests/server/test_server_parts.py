@@ -57,7 +57,7 @@ def test_leaving_in_play_keeps_the_seat_for_its_player_and_a_bot_plays_it() -> N
     leave = master.leaving(table, 1)
     assert leave.playing and leave.zombie and leave.left_hash == "k1"
     notices = master.vacate(table, leave)
-    assert table.seats[1].vacated and notices == ["Bo left: a bot plays seat 1"]
+    assert table.seats[1].vacated and notices == ["Bo left: a bot plays for them"]
     with pytest.raises(Conflict, match="played by a bot since its player left"):
         master.free_seat(table, 1, None, move=False)
 

@@ -165,7 +165,7 @@ def test_leaving_revokes_the_token_and_a_bot_takes_over(serve: Any) -> None:
             left = client.post(f"/api/tables/{table_id}/leave", headers={"Authorization": f"Bearer {answer['token']}"})
             assert left.status_code == 200 and left.json()["seats"][0]["bot_playing"] is True
             notice = watcher.until("notice")
-            assert "a bot plays seat 0" in notice["text"]
+            assert "a bot plays for them" in notice["text"]
             over = play_out(watcher)
             assert over["t"] == "over"
         with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -187,12 +187,12 @@ def test_an_away_seat_is_played_by_a_bot_and_taken_back_on_return(serve: Any) ->
             with client.websocket_connect(f"/ws/{table_id}") as ws1:
                 Seat(ws1).hello(token1)
             notice = seat0.until("notice")
-            assert notice["text"] == "Player 2 is away: a bot plays seat 1"
+            assert notice["text"] == "Player 2 is away: a bot plays for them"
             with client.websocket_connect(f"/ws/{table_id}") as ws1:
                 back = Seat(ws1)
                 welcome = back.hello(token1)
                 assert welcome["seat"] == 1
-            assert seat0.until("notice")["text"] == "Player 2 is back at seat 1"
+            assert seat0.until("notice")["text"] == "Player 2 is back"
 
 
 def test_bad_requests_get_a_clear_error(serve: Any) -> None:

@@ -76,7 +76,7 @@ def test_the_leaver_takes_the_seat_back_with_their_token_and_nobody_else_can(ser
             assert seat.hello(token1)["seat"] == 1
             assert seat.view is not None and seat.view["obs"]["seat"] == 1
             notices = [m["text"] for m in seat.received if m["t"] == "notice"]
-            assert "Player 2 is back at seat 1" in notices
+            assert "Player 2 is back" in notices
         assert client.post(f"/api/tables/{table_id}/return", headers=bearer(token1)).status_code == 409
 
 

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from shadowtable.bots.registry import make_bot
+from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.tutorial import message_advice
 from shadowtable.tutorial import NEWCOMER_SEAT, Tutorial, deal_for, deals
 from tutorial.secrets_of import leaks, secrets, told_lines
@@ -78,7 +79,7 @@ def test_the_coach_follows_the_newcomers_choice_and_names_the_bots(game_id: str)
         coaching = tutorial.coaching()
         said += coaching.since
         tutorial.choose(coaching.choices[0].action)
-    assert any("Bot Ada (heuristic)" in line for line in said)
+    assert any("Brook (heuristic bot)" in line for line in said)
 
 
 @pytest.mark.parametrize("game_id", TITLES)
@@ -121,7 +122,8 @@ def test_each_message_discard_says_what_it_does_for_the_newcomers_own_objective(
     printed = tutorial.table.game.words.reference()
     role = printed["objectives"][view.observation["public"]["objectives"][NEWCOMER_SEAT]]["role"]
     for choice in coaching.choices:
-        card = printed["cards"][int(choice.text.rpartition("#")[2])]
+        assert "#" not in choice.text  # a person reads no card ids
+        card = printed["cards"][choice.action - A.DISCARD]
         assert f"a{'n' if card['type'] == 'attack' else ''} {card['type'].title()} card: if revealed" in choice.effect
         assert choice.effect == message_advice(role, card["type"])
 

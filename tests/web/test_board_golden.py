@@ -34,12 +34,12 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "6bdf602d5bad69718c3f660814561fca2c9b3a1fdff6534ef49c2a68e60cc109",
-    ("shadow-planet", 4, 12, 160): "6d328f14c7a7c6ac8eb490237cf6ad8a4e67a164837954bce318e8b84d7a73c9",
-    ("shadow-planet", 5, 13, 160): "46cc41bb041ad5705e6a6c591512d260d124fd2136444da04b4bddc4f4a9e0bf",
-    ("shadowlord", 2, 21, 160): "7422370c7035ba113628f8c93693383d264e9b3264be379433152c4b9c69261e",
-    ("shadowlord", 3, 22, 160): "d4a1c371b03f8e6e443489e4feb336fbdcf0d0fb0821c64ab675205d5fbda3c8",
-    ("shadowlord", 4, 23, 160): "9509c4a337d0ed30b2c1e5033327abe425f48b8fef18b1112dd3ac2880da9a63",
+    ("shadow-planet", 3, 11, 400): "6c23b11f119f4de9c09a316ae0aba75afe999a2aea3d1511392ba336f63aa944",
+    ("shadow-planet", 4, 12, 160): "bded51b456220af6b790bbd8557a06c4bc32dfe61c5c0da2c1add3152a316c4e",
+    ("shadow-planet", 5, 13, 160): "82b3a6d1ac6e781e0f141a9f091d0a25a0b35fc0bf4345be025a2f1d099f5343",
+    ("shadowlord", 2, 21, 160): "24d4c508970cd823a51f1f4b086e93d6fc47018c31e695b217ab199063c95523",
+    ("shadowlord", 3, 22, 160): "553583bc70d46fab04a0cbba11e9033fc282f6041864bc3810925df268e9956e",
+    ("shadowlord", 4, 23, 160): "be34b407a6cda5f046940c960d0fe510509af5552cd9c91cf671280be99ef3ef",
 }
 
 

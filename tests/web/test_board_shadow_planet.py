@@ -18,6 +18,7 @@ import pytest
 
 from shadowtable.core.game import CHANCE, TERMINAL
 from shadowtable.core.registry import make
+from shadowtable.core.wording import DEFAULT_NAMES
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet import state as M
 from shadowtable.games.shadow_planet.boards.web import render_board
@@ -178,7 +179,7 @@ def check(game: Any, state: Any, seat: int | None, terminal: bool) -> dict[str, 
     assert acts <= set(legal), "a clickable place for an action that is not legal"
     for a in page.acts:
         assert a.get("role") == "button" and a.get("tabindex") == "0"
-        assert a.get("aria-label") == legal[int(a["data-act"])]
+        assert a.get("aria-label") == DEFAULT_NAMES.shown(legal[int(a["data-act"])])  # seats named, no card ids
     for action, words in legal.items():
         if words not in WORDS_ONLY:
             assert action in acts, f"legal {words!r} has no place on the board"

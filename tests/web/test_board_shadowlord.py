@@ -14,6 +14,7 @@ import pytest
 
 from shadowtable.core.game import CHANCE, TERMINAL
 from shadowtable.core.registry import make
+from shadowtable.core.wording import DEFAULT_NAMES
 from shadowtable.games.shadowlord.actions import NF, NV, decode
 from shadowtable.games.shadowlord.boards.web import render_board
 from shadowtable.games.shadowlord.game import ShadowlordGame
@@ -180,7 +181,7 @@ def check_render(game: ShadowlordGame, s: State, seat: int | None, msg: dict[str
         if sum(true_hand.values()):
             assert "Your Attack Hand" in out.panel
     if s.offer is not None:
-        assert "Offer from seat" in out.panel
+        assert "Offer from Player " in out.panel
     if s.vote is not None:
         assert "On the table:" in out.panel
     if s.end:
@@ -285,7 +286,7 @@ def test_offer_reply_shows_terms_and_accept_refuse() -> None:
     out = render_board(game, msg)
     acts = acts_of(out.panel)
     assert "accept offer" in acts.values() and "refuse offer" in acts.values()
-    assert f"Offer from seat {s.offer.made_by}" in out.panel
+    assert f"Offer from {DEFAULT_NAMES(s.offer.made_by)} (" in out.panel
     # offered cards are public: every seat and a spectator see them
     values = game.ctx.content.card_values
     for v, n in enumerate(s.offer.give):

@@ -18,6 +18,7 @@ from shadowtable.core.game import Game
 from shadowtable.core.registry import make
 from shadowtable.core.table import Table, Told
 from shadowtable.core.views import typed_view
+from shadowtable.core.wording import DEFAULT_NAMES
 from shadowtable.web.render import SeatMessage, log_entries, summary, view_changes, view_fragments
 
 CONFIGS = [("shadow-planet", 3), ("shadowlord", 3)]
@@ -87,7 +88,7 @@ def test_the_summary_holds_only_what_the_seat_was_told_and_sees(title: str, play
                 assert read is None
                 continue
             assert read is not None
-            told = {event["text"] for event in table.channels[seat].since(0)}
+            told = {DEFAULT_NAMES.shown(event["text"]) for event in table.channels[seat].since(0)}  # as shown
             assert set(read.told) <= told
             before, now = message["since"]["obs"], message["obs"]
             expected = [change.text for change in view_changes(table.game, before, now, NAMES)]
@@ -147,7 +148,7 @@ def test_log_lines_are_grouped_and_the_readers_own_marked() -> None:
         Told("action", "seat 1: done"),
     ]
     entries = log_entries(make("shadowlord", players=3), events)
-    assert entries[0]["start"] == "Turn 3: red (seat 0)"
+    assert entries[0]["start"] == "Turn 3: red (Player 1)"
     assert entries[1]["mine"] == "1" and not entries[3]["mine"]
     assert entries[2]["end"] == "Round 3"
     assert not entries[3]["start"] and not entries[3]["end"]

@@ -6,13 +6,20 @@ object, ``game.words``: notation (:meth:`Wording.action_to_str`, :meth:`Wording.
 the game log (:meth:`Wording.event_text`, :meth:`Wording.told`), a text rendering, rules help,
 choices in words, previews and the printed reference.  Each game declares its ``Wording``
 subclass as ``WORDING``.
+
+The games word a seat as ``seat N`` (counted from 0) and a card with its id (``#85``): that
+wording is stable, so records, tests and the notation read it.  What a person is shown passes
+through :class:`SeatNames`, which whoever shows it builds from the table's seat names: each seat
+named (``Player N``, counted from 1, where it has no name), card ids left out
+(:meth:`SeatNames.shown`).  A name is public, so naming a seat tells nobody anything new.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar
 
@@ -24,6 +31,63 @@ if TYPE_CHECKING:
     from shadowtable.core.game import Game
 
 S = TypeVar("S")
+
+SEAT_MENTION = re.compile(r"\bseat (\d{1,3})\b")
+"""How the games' wording mentions a seat: ``seat 0`` is the first seat."""
+CARD_ID = re.compile(r" #\d{1,6}\b")
+"""A card's id after its name (``Medi-Kit (Move 2) #0``): notation, not for people."""
+BOT_NAMES = ("Ada", "Brook", "Cyd", "Dara", "Emil", "Fay", "Gus", "Hana")
+"""The bots' names, by seat: two bots at one table never share one."""
+
+
+def default_seat_name(seat: int) -> str:
+    """The name of a seat whose player gave none: ``Player 1`` is seat 0."""
+    return f"Player {seat + 1}"
+
+
+def bot_name(seat: int, level: str) -> str:
+    """The name a bot of ``level`` plays under at ``seat``, e.g. ``Ada (heuristic bot)``."""
+    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} ({level} bot)"
+
+
+@dataclass(frozen=True)
+class SeatNames:
+    """The names of a table's seats as a person reads them (``names[seat]``; a seat past the
+    end, or with an empty name, is ``Player N``)."""
+
+    names: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, names: Sequence[str] | None) -> SeatNames:
+        return cls(tuple(names or ()))
+
+    def __call__(self, seat: int) -> str:
+        """The name of ``seat``."""
+        name = self.names[seat] if 0 <= seat < len(self.names) else ""
+        return name or default_seat_name(seat)
+
+    def shown(self, text: str) -> str:
+        """``text`` of the games' wording as a person reads it: every ``seat N`` named, card ids
+        left out (``target seat 1`` -> ``target Brook``)."""
+        return CARD_ID.sub("", SEAT_MENTION.sub(lambda match: self(int(match.group(1))), text))
+
+    def choices(self, choices: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
+        """``(action, text)`` choices as a person reads them: each text :meth:`shown`, and one
+        choice per distinct text (the first action): choices that read the same do the same."""
+        seen: dict[str, int] = {}
+        for action, text in choices:
+            seen.setdefault(self.shown(text), action)
+        return [(action, text) for text, action in seen.items()]
+
+
+DEFAULT_NAMES = SeatNames()
+"""Every seat by its default name (``Player N``)."""
+
+
+def without_card_ids(text: str) -> str:
+    """``text`` without its card ids (what a person is shown of a choice, seats aside)."""
+    return CARD_ID.sub("", text)
+
 
 Result = Literal["won", "lost", "drew"]
 
@@ -93,10 +157,13 @@ class Wording(ABC, Generic[S]):
         """
         return None
 
-    def parse_action(self, state: S, text: str) -> int:
+    def parse_action(self, state: S, text: str, names: SeatNames | None = None) -> int:
         """The legal action (or chance outcome) whose notation (or id in ASCII digits) is ``text``.
 
-        Any other text raises :class:`IllegalActionError` (a known action, not legal now) or
+        The words a choice is shown in (:meth:`SeatNames.shown`, seats by ``names``, default
+        ``Player N``) are accepted too: choices that read the same have the same effect, and the
+        first is taken.  Any other text raises
+        :class:`IllegalActionError` (a known action, not legal now) or
         :class:`InvalidActionError` (anything else); the message quotes at most
         :data:`~shadowtable.core.game.QUOTE_LIMIT` characters of ``text``.  Anything but a
         ``str`` raises :class:`InvalidActionError` (an action id is passed to ``apply`` as an
@@ -109,6 +176,10 @@ class Wording(ABC, Generic[S]):
         for action in legal:
             if normalise_notation(self.action_to_str(state, action)) == wanted:
                 return action
+        people = DEFAULT_NAMES if names is None else names
+        shown = [a for a in legal if normalise_notation(people.shown(self.action_to_str(state, a))) == wanted]
+        if shown:
+            return shown[0]  # the words a person is shown: choices reading the same do the same
         known = self.action_from_str(state, text)
         if known is not None:
             raise IllegalActionError(f"{quote_input(text)} is not legal now")

@@ -29,6 +29,8 @@ class BotLevel:
     name: str
     spec: str
     description: str
+    shown: str
+    """The level in a bot's name: ``Ada (heuristic bot)``."""
     searches: bool = False
     """Whether it searches until told to stop: it is given :data:`SEARCH_SHARE` of the budget."""
 
@@ -42,10 +44,16 @@ class BotLevel:
 LEVELS: dict[str, BotLevel] = {
     level.name: level
     for level in (
-        BotLevel("random", "random", "Random (level 0: any legal move)"),
-        BotLevel("heuristic", "heuristic", "Heuristic (level 1: plays sensibly, quick)"),
-        BotLevel("ismcts", "ismcts:iterations=200", "ISMCTS (level 2: searches, stronger and slower)", searches=True),
-        BotLevel("policy", "policy", "Trained policy (learned by self-play, quick)"),
+        BotLevel("random", "random", "Random (level 0: any legal move)", "random"),
+        BotLevel("heuristic", "heuristic", "Heuristic (level 1: plays sensibly, quick)", "heuristic"),
+        BotLevel(
+            "ismcts",
+            "ismcts:iterations=200",
+            "ISMCTS (level 2: searches, stronger and slower)",
+            "ISMCTS",
+            searches=True,
+        ),
+        BotLevel("policy", "policy", "Trained policy (learned by self-play, quick)", "trained-policy"),
     )
 }
 """Every level by name, weakest first."""

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TypedDict
 
+from shadowtable.core.wording import SeatNames
 from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.errors import Conflict, ServiceError
 from shadowtable.server.live import Step
@@ -78,7 +79,11 @@ def decide(table: Table, seat: int, act: Act) -> Move:
     """The move ``act`` makes for ``seat`` (checked by :func:`refusal` first);
     :class:`~shadowtable.core.errors.ShadowTableError` for an action the rules refuse."""
     state = table.live.state
-    action = act.action if act.action is not None else table.game.words.parse_action(state, act.notation or "")
+    if act.action is not None:
+        action = act.action
+    else:  # typed: its notation, or the words the page shows (seats by name)
+        names = SeatNames.of([seat_name(i, s) for i, s in enumerate(table.seats)])
+        action = table.game.words.parse_action(state, act.notation or "", names)
     steps = table.live.plan(seat, action)
     changes = SeatChanges()
     left = spent_clock(table, seat)
@@ -241,7 +246,7 @@ def vacate(table: Table, leave: Leaving) -> list[str]:
     seat.key_hash, seat.zombie, seat.left_hash = None, leave.zombie, leave.left_hash
     table.stored.host_seat = leave.host
     if leave.playing:
-        return [f"{seat_name(leave.seat, seat)} left: a bot plays seat {leave.seat}"]
+        return [f"{seat_name(leave.seat, seat)} left: a bot plays for them"]
     return []
 
 
@@ -272,4 +277,4 @@ def returned_clock(table: Table, seat: int) -> SeatChanges:
 
 
 def back_notice(table: Table, seat: int) -> str:
-    return f"{seat_name(seat, table.seats[seat])} is back at seat {seat}"
+    return f"{seat_name(seat, table.seats[seat])} is back"

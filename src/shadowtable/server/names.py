@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 
 from shadowtable.bots.registry import available_bots
+from shadowtable.core.wording import default_seat_name
 from shadowtable.server.bot_levels import LEVELS
 
 STAFF = ("host", "admin", "administrator", "system", "server", "moderator", "mod", "operator", "root", "staff")
 """Words a name may not be (with or without digits after): they would pass for the people running it."""
-_BOT = re.compile(r"\Abot(?![a-z])|(?<![a-z])bot\Z")
+_BOT = re.compile(r"\Abot(?![a-z])|(?<![a-z])bot\)?\Z")
 _DEFAULT = re.compile(r"(player|seat|spectator)\s*#?\s*\d*", re.IGNORECASE)
 _STAFF = re.compile(r"(" + "|".join(STAFF) + r"|shadowtable)\d*")
 
@@ -27,7 +28,7 @@ def name_key(name: str) -> str:
 
 def default_name(seat: int) -> str:
     """The name a seat shows when its player gave none."""
-    return f"Player {seat + 1}"
+    return default_seat_name(seat)
 
 
 def reserved_problem(shown: str) -> str | None:

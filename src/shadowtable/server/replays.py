@@ -94,6 +94,7 @@ class Finished:
         """The replay message of ``seat`` at ``step``; at the last step, with every seat's result."""
         index = await self.replay_index()
         message = replay_message(self.game, self.rows, index, seat, step)
+        message["presence"] = [{"seat": s["seat"], "name": s["name"]} for s in self.info["seats"]]  # names: public
         if step == len(self.rows):
             message["results"] = await self.results()
         return message

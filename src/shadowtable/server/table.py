@@ -14,7 +14,8 @@ from typing import Any, TypedDict
 
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
-from shadowtable.core.wording import NamedResult
+from shadowtable.core.wording import NamedResult, bot_name
+from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.connections import Connection
 from shadowtable.server.live import LiveTable
 from shadowtable.server.names import default_name
@@ -231,9 +232,11 @@ class Table:
 
 
 def seat_name(index: int, seat: Seat) -> str:
-    """The name a seat is shown under."""
+    """The name a seat is shown under: a bot's by its seat and level (``Brook (ISMCTS bot)``)."""
     if seat.kind == "bot":
-        return f"bot {seat.bot}"
+        named = (seat.bot or "bot").partition(":")[0]  # a level, or the operator's bot spec
+        level = LEVELS.get(named)
+        return bot_name(index, level.shown if level is not None else named)
     return seat.name or default_name(index)
 
 

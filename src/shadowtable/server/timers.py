@@ -111,7 +111,7 @@ class Timers:
         table.timers.clock_for = None
         name = seat_name(seat, table.seats[seat])
         if clock["on_timeout"] == "bot":
-            await self.set_zombie(table, seat, f"{name} ran out of time: a bot plays seat {seat}", clock_ms=0)
+            await self.set_zombie(table, seat, f"{name} ran out of time: a bot plays for them", clock_ms=0)
             return
         bonus = int(clock["bonus_ms"])
         async with table.lock:
@@ -121,7 +121,7 @@ class Timers:
                 )
             table.seats[seat].clock_ms = bonus
             table.timers.skip_once = decision
-        self.service.notice(table, f"{name} ran out of time: a bot makes this move for seat {seat}")
+        self.service.notice(table, f"{name} ran out of time: a bot makes this move for them")
         self.service.after_change(table)
 
     # -- away seats -----------------------------------------------------------------------------
@@ -144,7 +144,7 @@ class Timers:
         table.timers.away.pop(seat, None)
         if connected(table, seat) or table.status != "playing" or not table.sockets.owned:
             return
-        await self.set_zombie(table, seat, f"{seat_name(seat, table.seats[seat])} is away: a bot plays seat {seat}")
+        await self.set_zombie(table, seat, f"{seat_name(seat, table.seats[seat])} is away: a bot plays for them")
 
     async def set_zombie(self, table: Table, seat: int, notice: str, *, clock_ms: int | None = None) -> None:
         """A bot plays ``seat`` for its player (away, or out of time: then its clock is set to

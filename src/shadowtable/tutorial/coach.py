@@ -15,13 +15,12 @@ from typing import Any
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.table import Choice, SeatView
-from shadowtable.core.wording import HEADLINE, SeatResult
+from shadowtable.core.wording import HEADLINE, SeatNames, SeatResult
 from shadowtable.tutorial.lesson import lessons
 
 SINCE_LIMIT = 12
 """At most this many lines of what happened since the newcomer's last decision."""
 
-_SEAT = re.compile(r"\bseat (\d+)\b")
 _CARD = re.compile(r"#(\d+)\b")
 _POWER = re.compile(r"\b(?:card|ships) (\d+)\b")
 _YOU_VERB = re.compile(r"\byou( \([^)]*\))? (is|has|was|\w+s)\b")
@@ -62,16 +61,19 @@ class Coaching:
         return [*head, *notes, *self.since, *self.forced, self.result]
 
 
+def one_per_text(notes: Sequence[ChoiceNote]) -> tuple[ChoiceNote, ...]:
+    """The first of the choices that read the same (the same effect: cards alike but for their id)."""
+    first: dict[tuple[str, str], ChoiceNote] = {}
+    for note in notes:
+        first.setdefault((note.group, note.text), note)
+    return tuple(first.values())
+
+
 def named(text: str, names: Sequence[str], seat: int) -> str:
-    """``text`` with ``seat N`` replaced by that seat's name (``you`` for the reader's own)."""
-
-    def name(match: re.Match[str]) -> str:
-        number = int(match.group(1))
-        if number == seat:
-            return "you"
-        return names[number] if 0 <= number < len(names) else match.group(0)
-
-    text = _YOU_VERB.sub(second_person, _SEAT.sub(name, text))
+    """``text`` as the newcomer reads it (:meth:`SeatNames.shown`): each ``seat N`` by that seat's
+    name (``you`` for the reader's own), without card ids."""
+    people = SeatNames.of(["you" if number == seat else name for number, name in enumerate(names)])
+    text = _YOU_VERB.sub(second_person, people.shown(text))
     return "You" + text[3:] if text.startswith("you") else text
 
 
@@ -142,14 +144,14 @@ class Coach:
             for choice in view.choices or ()
         )
         self._said = {n.action: n for n in notes}
-        prompt = pending.prompt if pending is not None and view.deciding else ""
+        prompt = named(pending.prompt, self.names, self.seat) if pending is not None and view.deciding else ""
         return Coaching(
             prompt=prompt,
             purpose=note.purpose if view.deciding else "",
             rule_section=section.strip(),
             rule_quote=quote.strip(),
             look_at=note.look_at if view.deciding else "",
-            choices=notes,
+            choices=one_per_text(notes),
             you_chose=self._you_chose(),
             since=self._since(view),
             forced=tuple(named(line, self.names, self.seat) for line in forced),

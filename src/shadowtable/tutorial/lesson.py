@@ -14,12 +14,10 @@ from typing import Any
 from shadowtable.core.game import Observation as JsonObservation
 from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
+from shadowtable.core.wording import bot_name
 
 NEWCOMER_SEAT = 0
 """The newcomer's seat in every tutorial."""
-
-BOT_NAMES = ("Ada", "Brook", "Cyd", "Dara")
-"""The bots' names, seat 1 onwards."""
 
 
 @dataclass(frozen=True)
@@ -50,9 +48,9 @@ class PreparedDeal:
     bot: str = "heuristic"
 
     def seat_names(self) -> list[str]:
-        """``You`` at the newcomer's seat, then each bot by name and level."""
-        bots = [f"Bot {name} ({self.bot})" for name in BOT_NAMES[: self.players - 1]]
-        return ["You", *bots]
+        """``You`` at the newcomer's seat, then each bot by name and level, as at any table
+        (``Brook (heuristic bot)`` at seat 1)."""
+        return ["You" if seat == NEWCOMER_SEAT else bot_name(seat, self.bot) for seat in range(self.players)]
 
 
 OwnRole = Callable[[Any, JsonObservation, int], str]

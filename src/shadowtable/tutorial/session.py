@@ -9,6 +9,7 @@ from shadowtable.bots.registry import make_bot
 from shadowtable.core.errors import IllegalActionError
 from shadowtable.core.registry import make
 from shadowtable.core.table import SeatView, Table
+from shadowtable.core.wording import without_card_ids
 from shadowtable.tutorial.coach import Coach, Coaching
 from shadowtable.tutorial.lesson import NEWCOMER_SEAT, PreparedDeal
 
@@ -71,12 +72,14 @@ class Tutorial:
 
     def advance(self) -> None:
         """Let the bots and chance play until the newcomer has a real choice (or the game ends); a
-        decision of the newcomer's with one legal action only is taken at once and noted."""
+        decision of the newcomer's with one choice only (as it reads) is taken at once and noted."""
         self.table.run()
         while not self.is_over() and self.table.current_player == NEWCOMER_SEAT:
             view = self.table.view(NEWCOMER_SEAT)
-            if len(view.choices or ()) != 1 or view.choices is None or view.decision is None:
+            if view.choices is None or view.decision is None:
                 return
+            if len({without_card_ids(choice.text) for choice in view.choices}) != 1:
+                return  # choices that read the same do the same: one of them is no choice
             self.forced.append(f"{view.decision.prompt}: {view.choices[0].text}")
             self.table.act(NEWCOMER_SEAT, view.choices[0].action)
             self.table.run()

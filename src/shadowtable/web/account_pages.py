@@ -188,7 +188,7 @@ def replay_links(table_id: str, info: dict[str, Any], audience: int | None, k: i
     spectator = {"label": "Spectator", "href": f"/replay/{quote(table_id)}?step={k}", "current": audience is None}
     seats = [
         {
-            "label": f"Seat {s['seat']}: {s['name']}",
+            "label": f"As {s['name']}",
             "href": f"/replay/{quote(table_id)}?seat={s['seat']}&step={k}",
             "current": audience == s["seat"],
         }

@@ -10,6 +10,7 @@ from starlette.requests import Request
 
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
+from shadowtable.core.wording import bot_name
 from shadowtable.server.bot_levels import LEVELS, levels_for
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable
@@ -83,7 +84,7 @@ def parse_seats(form: dict[str, str], game: str, players: int) -> list[str]:
     for i in range(1, players):
         choice = form.get(f"seat_{i}", "human")
         if choice != "human" and choice.removeprefix("bot:") not in offered:
-            raise ServiceError(f"seat {i}: expected human or one of the bots")
+            raise ServiceError(f"Player {i + 1}: expected human or one of the bots")
         seats.append(choice)
     return seats
 
@@ -136,4 +137,7 @@ def setup_context(spec: GameSpec, players: int) -> dict[str, Any]:
         "words": {option.name: option_words(spec.id, option) for option in options},
         "bots": BOT_LEVELS,
         "bots_here": bots_offered(spec.id, players),
+        "bot_names": {
+            (seat, level): bot_name(seat, LEVELS[level].shown) for seat in range(players) for level in LEVELS
+        },
     }

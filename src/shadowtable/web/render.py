@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
@@ -22,7 +22,7 @@ from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
 from shadowtable.core.views import TypedObservation, typed_view
-from shadowtable.core.wording import HEADLINE
+from shadowtable.core.wording import DEFAULT_NAMES, HEADLINE, SeatNames
 from shadowtable.tutorial.coach import Coach
 from shadowtable.tutorial.lesson import lessons
 from shadowtable.web.boards import BoardHtml
@@ -71,6 +71,13 @@ class SeatMessage:
             yours=message.get("yours") or None,
             out=message.get("out") or None,
         )
+
+    @property
+    def people(self) -> SeatNames:
+        """How this message's seats are named: by its ``presence`` (``Player N`` where it names
+        none)."""
+        count = max(self.names, default=-1) + 1
+        return SeatNames(tuple(self.names.get(seat, "") for seat in range(count)))
 
     @property
     def legal(self) -> dict[int, str]:
@@ -186,9 +193,14 @@ def seat_names(table: dict[str, Any]) -> list[str]:
     return [seat["name"] for seat in table["seats"]]
 
 
+def people(table: dict[str, Any]) -> SeatNames:
+    """How the page names each seat of ``table`` in the game's texts."""
+    return SeatNames.of(seat_names(table))
+
+
 def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
     """Who decides now and what about, from the message's decision (public in every view)."""
-    names = seat_names(table)
+    names = people(table)
     decision = message.decision
     if table["status"] == "open":
         return {"kind": "open", "text": "Waiting for players to sit down"}
@@ -197,15 +209,13 @@ def status_line(message: SeatMessage, table: dict[str, Any]) -> dict[str, Any]:
     deciding = decision.seat
     if deciding is None or deciding < 0:
         return {"kind": "chance", "text": "Chance decides"}
+    prompt = names.shown(decision.prompt)
     if message.choices:
-        return {"kind": "you", "text": f"Your decision: {decision.prompt}"}
-    who = names[deciding] if 0 <= deciding < len(names) else f"seat {deciding}"
+        return {"kind": "you", "text": f"Your decision: {prompt}"}
+    who = names(deciding)
     if message.out:
-        return {
-            "kind": "out",
-            "text": f"You are out of the game; {who} (seat {deciding}) decides now: {decision.prompt}",
-        }
-    return {"kind": "wait", "text": f"Waiting for {who} (seat {deciding}): {decision.prompt}", "seat": deciding}
+        return {"kind": "out", "text": f"You are out of the game; {who} decides now: {prompt}"}
+    return {"kind": "wait", "text": f"Waiting for {who}: {prompt}", "seat": deciding}
 
 
 _MINE = re.compile(r"\byou(r|rs)?\b", re.IGNORECASE)
@@ -215,7 +225,7 @@ _ROUND_ENDS = re.compile(r"^round (\d+) ends\b", re.IGNORECASE)
 def end_words(message: SeatMessage) -> str:
     """The end at the top of the page: the reader's own result and why, or who won."""
     if message.yours:
-        return f"{HEADLINE[str(message.yours['result'])]}: {message.yours['why']}"
+        return f"{HEADLINE[str(message.yours['result'])]}: {message.people.shown(str(message.yours['why']))}"
     if not message.results:
         return "The game is over"
     winners = [str(r["name"]) for r in message.results if r["result"] == "won"]
@@ -226,18 +236,19 @@ def end_words(message: SeatMessage) -> str:
     return "The game is over: nobody won"
 
 
-def log_entries(game: Game[Any], events: Sequence[Told]) -> list[dict[str, str]]:
-    """Each told event with its cause (the rule section it applies, where it names one), whether
-    it speaks of the reader (``mine``) and the heading of the group it opens or closes: a turn
-    begins (``start``: "Turn 3: ..."), a round ends (``end``: the next round's heading)."""
+def log_entries(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFAULT_NAMES) -> list[dict[str, str]]:
+    """Each told event in words (seats by ``names``, no card ids) with its cause (the rule
+    section it applies, where it names one), whether it speaks of the reader (``mine``) and the
+    heading of the group it opens or closes: a turn begins (``start``: "Turn 3: ..."), a round
+    ends (``end``: the next round's heading)."""
     sections = rule_sections(game)
     return [
         {
-            "text": event.text,
+            "text": names.shown(event.text),
             "kind": event.kind,
             "cause": _cause(sections, event.rule),
             "mine": "1" if _MINE.search(event.text) else "",
-            **_group_marks(event),
+            **_group_marks(replace(event, text=names.shown(event.text))),
         }
         for event in events
     ]
@@ -246,7 +257,8 @@ def log_entries(game: Game[Any], events: Sequence[Told]) -> list[dict[str, str]]
 def _group_marks(event: Told) -> dict[str, str]:
     """The group heading an event opens (a turn) or closes (a round), if any."""
     if event.kind == "turn" and event.text.lower().startswith("turn "):
-        return {"start": event.text.split(";", 1)[0].capitalize(), "end": ""}
+        heading = event.text.split(";", 1)[0]
+        return {"start": heading[:1].upper() + heading[1:], "end": ""}  # names keep their capitals
     ended = _ROUND_ENDS.match(event.text) if event.kind == "round" else None
     return {"start": "", "end": f"Round {int(ended.group(1)) + 1}" if ended else ""}
 
@@ -256,10 +268,10 @@ def _cause(sections: dict[str, dict[str, str]], rule: str) -> str:
     return sections.get(rule, {}).get("section", "") if rule else ""
 
 
-def log_html(game: Game[Any], events: Sequence[Told]) -> str:
+def log_html(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFAULT_NAMES) -> str:
     """The log fragment of ``events``: one line each, every distinct line rendered once (a long
     game's whole log costs a look-up per event, not a render)."""
-    return "".join(_log_line(**entry) for entry in log_entries(game, events))
+    return "".join(_log_line(**entry) for entry in log_entries(game, events, names))
 
 
 @lru_cache(maxsize=50_000)
@@ -268,17 +280,31 @@ def _log_line(text: str, kind: str, cause: str, mine: str, start: str, end: str)
     return render("fragments/log.html", entries=[entry])
 
 
-def action_groups(message: SeatMessage, game: Game[Any] | None = None) -> list[dict[str, Any]]:
-    """The legal actions in words, grouped as the game groups them, each with what it would do
-    (from the printed material, where ``game`` is given and it says something)."""
+def action_groups(
+    message: SeatMessage, game: Game[Any] | None = None, names: SeatNames = DEFAULT_NAMES
+) -> list[dict[str, Any]]:
+    """The legal actions in words (seats by ``names``, one choice per distinct text), grouped as
+    the game groups them, each with what it would do (from the printed material, where ``game``
+    is given and it says something)."""
     effect = _effects(game, message)
     return [
         {
-            "label": group.label,
-            "actions": [{"id": c.action, "text": c.text, "effect": effect(c.text)} for c in group.choices],
+            "label": names.shown(group.label),
+            "actions": [
+                {"id": action, "text": text, "effect": names.shown(effect(notation))}
+                for action, text, notation in _shown_choices(group, names)
+            ],
         }
         for group in message.groups
     ]
+
+
+def _shown_choices(group: ChoiceGroup, names: SeatNames) -> list[tuple[int, str, str]]:
+    """``(action, shown words, notation)`` of a group's choices, one per distinct shown text."""
+    first: dict[str, Choice] = {}
+    for choice in group.choices:
+        first.setdefault(names.shown(choice.text), choice)
+    return [(choice.action, text, choice.text) for text, choice in first.items()]
 
 
 def _effects(game: Game[Any] | None, message: SeatMessage) -> Callable[[str], str]:
@@ -359,14 +385,14 @@ class SeatSummary:
         return "|".join(mark for change in self.changes for mark in change.marks)
 
 
-def summary(game: Game[Any], message: SeatMessage) -> SeatSummary | None:
+def summary(game: Game[Any], message: SeatMessage, names: SeatNames = DEFAULT_NAMES) -> SeatSummary | None:
     """What changed on the seat's board since its last decision and the latest lines it was told,
     from its own view then and now (``None`` before its first decision)."""
     since = message.since
     if since is None:
         return None
     changes = view_changes(game, since.obs, message.obs, seat_name_list(game, message))
-    told = without_repeats([event.text for event in since.events])
+    told = without_repeats([names.shown(event.text) for event in since.events])
     return SeatSummary(tuple(changes), tuple(told[-SUMMARY_TOLD:]), max(0, len(told) - SUMMARY_TOLD))
 
 
@@ -374,14 +400,15 @@ def view_fragments(game: Game[Any], message: dict[str, Any], table: dict[str, An
     """The fragments of the table page for one view message (swapped in by ``table.js``)."""
     board = board_renderer(type(game))(game, message)
     seen = SeatMessage.from_json(message)
+    names = people(table)
     return {
         "board": board.board,
         "panel": board.panel,
         "goal": render("fragments/goal.html", goal=board.goal),
         "status": render("fragments/status.html", status=status_line(seen, table)),
-        "actions": render("fragments/actions.html", groups=action_groups(seen, game), turn=seen.turn),
+        "actions": render("fragments/actions.html", groups=action_groups(seen, game, names), turn=seen.turn),
         "rule": render("fragments/rule.html", rule=rule_help(game, seen)),
-        "summary": render("fragments/summary.html", summary=summary(game, seen)),
-        "log": log_html(game, seen.events),
+        "summary": render("fragments/summary.html", summary=summary(game, seen, names)),
+        "log": log_html(game, seen.events, names),
         "log_mode": "append" if seen.after else "replace",
     }

@@ -12,12 +12,12 @@ technology.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from shadowtable.core.game import Game
 from shadowtable.core.views import typed_view
+from shadowtable.core.wording import DEFAULT_NAMES, SeatNames
 from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.content import COLOURS
 from shadowtable.games.shadow_planet.printed import printed
@@ -109,7 +109,7 @@ Context = dict[str, Any]
 class _Decoder:
     """Names from the game's printed material, and the legal actions sorted by their place."""
 
-    def __init__(self, game: Game[Any], legal: dict[int, str]) -> None:
+    def __init__(self, game: Game[Any], legal: dict[int, str], people: SeatNames = DEFAULT_NAMES) -> None:
         self.ref: Context = game.words.reference()
         c = printed(game)
         self.locations: list[str] = list(c.location_names)
@@ -120,7 +120,8 @@ class _Decoder:
         self.char_colour: list[int] = list(c.char_colour)
         self.objectives: list[Context] = self.ref["objectives"]
         self.cards: list[Context] = self.ref["cards"]
-        self.legal = legal
+        self.people = people
+        self.legal = {action: people.shown(words) for action, words in legal.items()}
 
     def card_label(self, card: int) -> str:
         k = self.cards[card]
@@ -210,7 +211,9 @@ def _pawn(d: _Decoder, obs: PlanetObservation, ch: int, x: float, y: float, r: f
     colour = d.char_colour[ch]
     controller = obs.public.controller[ch]
     seat = obs.seat
-    words = f"{d.chars[ch]} ({d.colour_name(ch)})" + (f", controlled by seat {controller}" if controller >= 0 else "")
+    words = f"{d.chars[ch]} ({d.colour_name(ch)})" + (
+        f", controlled by {d.people(controller)}" if controller >= 0 else ""
+    )
     act = acts.get(ch)
     return {
         "ch": ch,
@@ -421,7 +424,7 @@ def _describe(d: _Decoder, obs: PlanetObservation) -> str:
         if sec >= 0:
             where = f"{d.sections[sec]} in {where}"
         who = p.controller[ch]
-        ctrl = f", controlled by seat {who}" if who >= 0 else ", not controlled"
+        ctrl = f", controlled by {d.people(who)}" if who >= 0 else ", not controlled"
         parts.append(f"{d.chars[ch]} ({d.colour_name(ch)}) is at {where}{ctrl}.")
     for v, loc in enumerate(p.vehicle_loc):
         parts.append(f"{d.vehicles[v]}: " + (f"at {d.locations[loc]}." if loc >= 0 else "not in play."))
@@ -496,7 +499,7 @@ def _draft(d: _Decoder, obs: PlanetObservation) -> Context | None:
     }  # fmt: skip
 
 
-def _players(d: _Decoder, obs: PlanetObservation, names: Mapping[int, str]) -> list[Context]:
+def _players(d: _Decoder, obs: PlanetObservation) -> list[Context]:
     """Every seat: name, Objective (as far as this seat knows), Character, identity, Markers."""
     p = obs.public
     seat_acts = d.in_range(A.SEAT, A.COLOUR)
@@ -506,7 +509,7 @@ def _players(d: _Decoder, obs: PlanetObservation, names: Mapping[int, str]) -> l
         ident = p.identity[i] if i < len(p.identity) else -1
         players.append({
             "seat": i,
-            "name": str(names.get(i) or f"seat {i}"),
+            "name": d.people(i),
             "you": i == obs.seat,
             "protagonist": i == p.protagonist,
             "objective": "hidden" if objective is None else ("-" if objective < 0 else d.objectives[objective]["name"]),
@@ -562,11 +565,11 @@ def _messages(d: _Decoder, obs: PlanetObservation) -> Context:
     }
 
 
-def _prompt(obs: PlanetObservation, mine: bool) -> Context:
+def _prompt(obs: PlanetObservation, mine: bool, people: SeatNames) -> Context:
     """Who decides now, about what, with the decision's running figures."""
     pending = obs.pending
     who = pending.seat
-    text = pending.prompt
+    text = people.shown(pending.prompt)
     if who is None:
         actor, text = "The game is over", ""
     elif who < 0:
@@ -574,7 +577,7 @@ def _prompt(obs: PlanetObservation, mine: bool) -> Context:
     elif who == obs.seat:
         actor = "You"
     else:
-        actor = f"Seat {who}"
+        actor = people(who)
     data = pending.data or {}
     details = []
     if "points" in data:
@@ -590,19 +593,19 @@ def _panel(d: _Decoder, obs: PlanetObservation, seen: SeatMessage) -> Context:
     hand = _hand(d, obs, card_acts)
     in_hand = {c["id"] for c in hand}
     return {
-        "prompt": _prompt(obs, seen.choices is not None),
+        "prompt": _prompt(obs, seen.choices is not None, d.people),
         "me": _me(d, obs, obs.seat) if obs.seat is not None else None,
         "hand": hand,
         "choices": [_card(d, card, acts) for card, acts in sorted(card_acts.items()) if card not in in_hand],
         "draft": _draft(d, obs),
-        "players": _players(d, obs, seen.names),
+        "players": _players(d, obs),
         "gear": _gear(d, obs),
         "tops": _tops(d, obs),
         "messages": _messages(d, obs),
         "sections": d.ref["sections"],
         "links": d.ref["links"],
         "vehicles": d.ref["vehicles"],
-        "outcome": _outcome(obs.outcome),
+        "outcome": _outcome(obs.outcome, d.people),
     }
 
 
@@ -616,19 +619,20 @@ OUTCOME_COUNTS = {
 """The figures an end-of-game rule may compare, in words."""
 
 
-def _outcome(out: PlanetOutcome | None) -> Context | None:
+def _outcome(out: PlanetOutcome | None, people: SeatNames) -> Context | None:
     if out is None:
         return None
     counts = [f"{label}: {getattr(out, key)}" for key, label in OUTCOME_COUNTS.items() if getattr(out, key) is not None]
     seats = [
         {"seat": row.seat, "objective": row.objective, "role": row.role, "identity": row.identity,
-         "markers": [_marker(c, count=n) for c, n in enumerate(row.markers)], "won": row.won, "why": row.why}
+         "markers": [_marker(c, count=n) for c, n in enumerate(row.markers)], "won": row.won,
+         "why": people.shown(row.why)}
         for row in out.seats
     ]  # fmt: skip
     indicators = {f.name: getattr(out.indicators, f.name) for f in fields(out.indicators)}
     return {
         "reason": out.reason,
-        "why": out.why,
+        "why": people.shown(out.why),
         # sorted: the message reaches a browser as JSON with sorted keys, and the page must read the same
         "indicators": ", ".join(f"{k.capitalize()} {v}" for k, v in sorted(indicators.items())),
         "roles": [f"{name}: {role}" for name, role in sorted(out.roles.items())],
@@ -676,7 +680,7 @@ def render_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
     obs = typed_view(game, seen.obs)
     if not isinstance(obs, PlanetObservation):
         raise TypeError("render_board needs a Shadow Planet observation")
-    d = _Decoder(game, seen.legal)
+    d = _Decoder(game, seen.legal, seen.people)
     board = render("shadowtable.games.shadow_planet.boards:board.html", b=_board(d, obs))
     panel = render("shadowtable.games.shadow_planet.boards:panel.html", p=_panel(d, obs, seen))
     return BoardHtml(board=board, panel=panel, goal=goal_text(game, obs))

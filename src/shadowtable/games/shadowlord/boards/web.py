@@ -16,6 +16,7 @@ from shadowtable.core.game import Game
 from shadowtable.core.kernel import Pending
 from shadowtable.core.table import Decision
 from shadowtable.core.views import typed_view
+from shadowtable.core.wording import SeatNames
 from shadowtable.games.shadowlord.actions import DIRS, NF, decode
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.printed import Printed, printed
@@ -110,10 +111,10 @@ def _colour_of(c: Printed, colour: int) -> str:
     return names[colour] if 0 <= colour < len(names) else "none"
 
 
-def _seat_words(c: Printed, seat: int) -> str:
-    """``seat 1 (Blue)`` or ``seat 0 (Red and Yellow)``."""
+def _seat_words(c: Printed, seat: int, people: SeatNames) -> str:
+    """``Brook (Blue)`` or ``Ada (Red and Yellow)``: the seat's name and Alliances."""
     colours = [c.colours[a].capitalize() for a in c.alliances_of(seat)]
-    return f"seat {seat} ({' and '.join(colours)})" if colours else f"seat {seat}"
+    return f"{people(seat)} ({' and '.join(colours)})" if colours else people(seat)
 
 
 def _act(action: int, words: str) -> Context:
@@ -150,7 +151,9 @@ def render_board(game: Game[Any], message: dict[str, Any]) -> BoardHtml:
     obs = typed_view(game, seen.obs)
     if not isinstance(obs, LordObservation):
         raise TypeError("render_board needs a Shadowlord! observation")
-    model = _Model(material, reference, obs, seen.legal, seen.decision or obs.pending)
+    people = seen.people
+    legal = {action: people.shown(words) for action, words in seen.legal.items()}
+    model = _Model(material, reference, obs, legal, seen.decision or obs.pending, people)
     board = render("shadowtable.games.shadowlord.boards:board.html", **model.board())
     panel = render(
         "shadowtable.games.shadowlord.boards:panel.html", **model.panel(), results=message.get("results") or []
@@ -168,8 +171,10 @@ class _Model:
         obs: LordObservation,
         legal: dict[int, str],
         pending: Decision | Pending,
+        people: SeatNames,
     ) -> None:
         self.c = material
+        self.people = people
         self.ref = reference
         self.obs = obs
         self.pub = obs.public
@@ -458,7 +463,7 @@ class _Model:
             "offer": offer,
             "decision": decision,
             "choices": choices,
-            "outcome": self.obs.outcome,
+            "outcome": None if self.obs.outcome is None else self.people.shown(self.obs.outcome),
             "spectator": self.seat is None,
         }
 
@@ -472,20 +477,20 @@ class _Model:
         elif decider < 0:
             who = "chance (a draw or a roll)"
         else:
-            who = "you" if decider == self.seat else _seat_words(self.c, decider)
+            who = "you" if decider == self.seat else _seat_words(self.c, decider, self.people)
         stone = p.stone
         return {
             "turn": p.turn + 1,
             "colour": _colour_of(self.c, cur).capitalize() if 0 <= cur < 4 else "-",
-            "seat": _seat_words(self.c, seat_cur) if seat_cur >= 0 else "-",
+            "seat": _seat_words(self.c, seat_cur, self.people) if seat_cur >= 0 else "-",
             "yours": seat_cur >= 0 and seat_cur == self.seat,
             "decider": who,
-            "prompt": self.pending.prompt,
+            "prompt": self.people.shown(self.pending.prompt),
             "timer": self._timer()["words"],
             "deck": p.deck_count,
             "discard": p.discard_count,
             "stone": self.names[stone] if 0 <= stone < self.nf else "not on the board",
-            "me": _seat_words(self.c, self.seat) if self.seat is not None else "spectator",
+            "me": _seat_words(self.c, self.seat, self.people) if self.seat is not None else "spectator",
         }
 
     def _hand(self) -> Context | None:
@@ -568,7 +573,7 @@ class _Model:
             portrait = sum(p.portrait_counts[f] for f in range(self.nf) if p.owner[f] in colours)
             out.append(
                 {
-                    "seat": _seat_words(self.c, k),
+                    "seat": _seat_words(self.c, k, self.people),
                     "hand": p.hand_counts[k],
                     "portraits": portrait,
                     "out": bool(p.seat_out[k]) if k < len(p.seat_out) else False,
@@ -681,9 +686,11 @@ class _Model:
         vote = self.pub.vote
         if not vote:
             return None
-        motion = motion_text(self.c, self.pub.current_colour, self.pub.loc, vote.kind, vote.subject, vote.origin)
+        motion = self.people.shown(
+            motion_text(self.c, self.pub.current_colour, self.pub.loc, vote.kind, vote.subject, vote.origin)
+        )
         cast = [
-            {"seat": _seat_words(self.c, k), "vote": VOTE_WORDS.get(v, str(v)), "me": k == self.seat}
+            {"seat": _seat_words(self.c, k, self.people), "vote": VOTE_WORDS.get(v, str(v)), "me": k == self.seat}
             for k, v in enumerate(vote.votes)
             if k in vote.voters
         ]
@@ -694,7 +701,7 @@ class _Model:
                     acts.append(self.place(a, w) | {"kind": block})
         return {
             "motion": motion,
-            "voters": ", ".join(_seat_words(self.c, k) for k in vote.voters),
+            "voters": ", ".join(_seat_words(self.c, k, self.people) for k in vote.voters),
             "cast": cast,
             "acts": acts,
         }
@@ -709,7 +716,7 @@ class _Model:
         loc[vote.subject] = vote.subject_location
         mine = vote.votes[self.seat] if self.seat is not None and self.seat < len(vote.votes) else -1
         return {
-            "motion": motion_text(self.c, vote.caller, loc, vote.kind, vote.subject, vote.origin),
+            "motion": self.people.shown(motion_text(self.c, vote.caller, loc, vote.kind, vote.subject, vote.origin)),
             "result": "passed" if vote.passed else "failed",
             "mine": VOTE_WORDS[mine] if mine in (0, 1) else "",
         }
@@ -732,8 +739,8 @@ class _Model:
             vals = self.values
             names = self.names
             terms = {
-                "from": _seat_words(self.c, o.sender),
-                "to": _seat_words(self.c, o.receiver),
+                "from": _seat_words(self.c, o.sender, self.people),
+                "to": _seat_words(self.c, o.receiver, self.people),
                 "give": [vals[v] for v, n in enumerate(o.give) for _ in range(n)],
                 "want": [vals[v] for v, n in enumerate(o.want) for _ in range(n)],
                 "chars": [names[f] for f in o.characters],
