@@ -100,6 +100,15 @@ def without_repeats(lines: Sequence[str]) -> list[str]:
     return kept
 
 
+ENDINGS = {
+    "done": "ends this step; cards and points you did not use stay unused",
+    "end movement": "ends your movement; figures you did not move stay where they are",
+    "end building": "ends building; Space Ships you have not placed stay unbuilt",
+    "end turn": "ends your turn",
+}
+"""What each choice that ends a step or a turn does."""
+
+
 class Coach:
     """Explains each decision of ``seat`` in ``game`` as it comes, and remembers what it said
     about the choices, so it can say what the newcomer's choice meant."""
@@ -236,8 +245,9 @@ class Coach:
 
     def _named_effect(self, text: str) -> str:
         """What the printed material says of a Character, figure or galaxy the choice names."""
-        if text.strip() in {"done", "end movement", "end building", "end turn"}:
-            return "ends this step; cards and points you did not use stay unused"
+        ending = ENDINGS.get(text.strip())
+        if ending is not None:
+            return ending
         if text.strip() == "skip event":
             return "the Special Event does nothing this time"
         for character in self.reference.get("characters") or []:
