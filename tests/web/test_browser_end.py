@@ -50,7 +50,7 @@ def test_every_end_box_agrees_on_each_seats_result(
         assert page.inner_text("#frag-status").strip().startswith(f"{HEADLINE[mine['result']]}: ")
         # Game over: every seat's result, as the game words it
         lines = page.locator("#results li").all_inner_texts()
-        assert lines == [f"{r['name']} (seat {r['seat']}): {r['result']} - {r['why']}" for r in results]
+        assert lines == [f"{r['name']}: {r['result']} - {r['why']}" for r in results]
         # the board's reveal says the same result for each seat
         for r in results:
             shown = page.locator(f"#frag-panel {_reveal_selector(game).format(seat=r['seat'])}").inner_text()
@@ -66,7 +66,7 @@ def test_every_end_box_agrees_on_each_seats_result(
         page.wait_for_selector("#results-h")
         for r in results:
             text = page.inner_text(f"[data-result-seat='{r['seat']}']")
-            assert re.search(rf"\(seat {r['seat']}\): {r['result']}\b", text), text
+            assert re.search(rf"{re.escape(str(r['name']))}: {r['result']}\b", text), text
     finally:
         player.page.context.close()
 

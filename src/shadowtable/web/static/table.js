@@ -274,7 +274,7 @@ function onOver(message) {
   for (const r of list) {
     const li = document.createElement("li");
     li.dataset.resultSeat = r.seat;
-    li.textContent = `${r.name} (seat ${r.seat}): ${r.result} - ${r.why}`;
+    li.textContent = `${r.name}: ${r.result} - ${r.why}`;
     results.append(li);
   }
   showBanner(list);
@@ -358,7 +358,7 @@ function showPresence() {
     li.dataset.seat = p.seat;
     const waiting = state.pendingSeat === p.seat;
     const where = p.bot_playing ? (p.kind === "bot" ? "bot" : "away: a bot plays") : p.here ? "here" : "not connected";
-    li.textContent = `${p.name} (seat ${p.seat}): ${where}${seatClock(p.seat)}${waiting ? " - deciding now" : ""}`;
+    li.textContent = `${p.name}: ${where}${seatClock(p.seat)}${waiting ? " - deciding now" : ""}`;
     li.classList.toggle("deciding", waiting);
     li.classList.toggle("away", !p.here && !p.bot_playing);
     list.append(li);
