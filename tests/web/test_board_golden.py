@@ -37,9 +37,9 @@ GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 3, 11, 400): "6c23b11f119f4de9c09a316ae0aba75afe999a2aea3d1511392ba336f63aa944",
     ("shadow-planet", 4, 12, 160): "bded51b456220af6b790bbd8557a06c4bc32dfe61c5c0da2c1add3152a316c4e",
     ("shadow-planet", 5, 13, 160): "82b3a6d1ac6e781e0f141a9f091d0a25a0b35fc0bf4345be025a2f1d099f5343",
-    ("shadowlord", 2, 21, 160): "24d4c508970cd823a51f1f4b086e93d6fc47018c31e695b217ab199063c95523",
-    ("shadowlord", 3, 22, 160): "553583bc70d46fab04a0cbba11e9033fc282f6041864bc3810925df268e9956e",
-    ("shadowlord", 4, 23, 160): "be34b407a6cda5f046940c960d0fe510509af5552cd9c91cf671280be99ef3ef",
+    ("shadowlord", 2, 21, 160): "7d162196f1c368d641a90f9a4034c9fc6100f5a11ae11480b74b717a3e2cb32b",
+    ("shadowlord", 3, 22, 160): "b11a8110c00798dc1b184a84a9cf4c02a116cacebe3b05936238da9d0b181573",
+    ("shadowlord", 4, 23, 160): "1920d8b139882e10a54339d23873e587b8a1b4620e184335291804269df36186",
 }
 
 
