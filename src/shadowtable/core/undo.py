@@ -91,7 +91,8 @@ def _looks_the_same(game: Game[Any], twin: Any, action: int, reader: int | None,
     tried = [action] if action in legal else [a for a in legal if a != action]
     for candidate in tried:
         twin_after, twin_events = game.apply_recorded(twin, candidate)
-        shown = (_encoded(game.observe(twin_after, reader)), _encoded(game.words.told(twin, candidate, twin_events, reader)))
+        told = game.words.told(twin, candidate, twin_events, reader)
+        shown = (_encoded(game.observe(twin_after, reader)), _encoded(told))
         if shown == seen:
             return True
     return False
