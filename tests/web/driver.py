@@ -149,9 +149,17 @@ def play_until_over(
 
 # -- pages ------------------------------------------------------------------------------------------
 def create_table(
-    page: Any, url: str, *, game: str, players: int, seats: dict[int, str], options: dict[str, str]
+    page: Any,
+    url: str,
+    *,
+    game: str,
+    players: int,
+    seats: dict[int, str],
+    options: dict[str, str],
+    choices: dict[str, str] | None = None,
 ) -> str:
-    """Create a table from the lobby form; the table's id (the creator sits at seat 0)."""
+    """Create a table from the lobby form; the table's id (the creator sits at seat 0).  ``choices``:
+    other selects of the form by name (``{"undo": "yes"}``)."""
     page.goto(url + "/")
     fill_form_field(page, "input[name=name]", "Ada")
     page.select_option("select[name=game]", game)
@@ -164,6 +172,8 @@ def create_table(
         page.click("details summary:has-text('Game options')")
         for name, value in options.items():
             page.fill(f"input[name=opt_{name}]", value)
+    for name, value in (choices or {}).items():
+        page.select_option(f"select[name={name}]", value)
     page.click("button.primary")
     page.wait_for_url(re.compile(r".*/t/[A-Za-z0-9_-]+$"), timeout=PAGE_S * 1000)
     return str(page.url.rsplit("/", 1)[1])
