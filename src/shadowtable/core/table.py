@@ -84,6 +84,9 @@ class Turn:
     step: int
     observation: Observation
     legal: list[int]
+    logged: int = -1
+    """How many rows the table's log held when asked (:attr:`Table.logged`; -1: not said): an undo
+    and a new decision can bring ``step`` back to the same number, never this."""
 
 
 def plan_steps(
@@ -542,14 +545,16 @@ class Table:
         if player < 0:
             raise BotError("no seat decides now: chance acts next or the game is over")
         state = self.state
-        return Turn(player, len(self.actions), self.game.observe(state, player), self.game.legal_actions(state))
+        observation, legal = self.game.observe(state, player), self.game.legal_actions(state)
+        return Turn(player, len(self.actions), observation, legal, self.logged)
 
     def plan_turn(self, turn: Turn, action: int) -> list[Step]:
         """The steps of ``action``, chosen for ``turn`` (:meth:`turn`) by a bot or for a seat that
         did not decide in time, with the chance steps after it; the table is not changed
         (:meth:`commit` makes them its own).  :class:`BotError` when the table has moved on since
         ``turn`` or ``action`` is not one of its legal actions."""
-        if turn.step != len(self.actions) or turn.seat != self.current_player:
+        moved = turn.step != len(self.actions) or turn.logged not in (-1, self.logged)
+        if moved or turn.seat != self.current_player:
             raise BotError(f"seat {turn.seat} was asked at step {turn.step}: the table has moved on")
         return self.plan(turn.seat, _chosen(turn, action, f"the bot of seat {turn.seat}"))
 

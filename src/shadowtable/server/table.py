@@ -14,7 +14,7 @@ from typing import Any, TypedDict
 
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
-from shadowtable.core.undo import UNDO_SEAT
+from shadowtable.core.undo import UNDO_SEAT, undo_metadata
 from shadowtable.core.wording import NamedResult, bot_name
 from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.connections import Connection
@@ -304,7 +304,7 @@ def finished_record(table: Table) -> GameRecord:
         seed=None,
         returns=list(game.returns(state)),
         truncated=False,
-        metadata={"table": table.id, **game.summary(state)},
+        metadata={"table": table.id, **game.summary(state), **undo_metadata(table.live.undos)},
     )
 
 
