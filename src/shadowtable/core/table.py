@@ -34,7 +34,7 @@ from shadowtable.core.events import Event
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation, action_id
 from shadowtable.core.record import GameRecord, check_seed, game_for_record
 from shadowtable.core.rng import derive_seed, sample_outcome
-from shadowtable.core.undo import MAX_UNDO, UNDO_SEAT, Undone, reveals, undo_event, undo_metadata, undo_refusal
+from shadowtable.core.undo import MAX_UNDO, UNDO_SEAT, Undone, quiet, undo_event, undo_metadata, undo_refusal
 from shadowtable.core.wording import SeatResult
 
 CHANCE_SEAT = -1
@@ -614,12 +614,10 @@ class Table:
         return count
 
     def _step_quiet(self, index: int, before: Any) -> bool:
-        quiet = self._quiet.get(index)
-        if quiet is None:
-            action = self.actions[index]
-            after, events = self.game.apply_recorded(before, action, checked=False)
-            quiet = self._quiet[index] = not reveals(self.game, before, action, after, events, index)
-        return quiet
+        known = self._quiet.get(index)
+        if known is None:
+            known = self._quiet[index] = quiet(self.game, before, self.seats[index], self.actions[index], index)
+        return known
 
     def undo(self, seat: int, count: int = 1) -> Undone:
         """``seat`` takes back its last ``count`` decisions: the state is the one before them, as

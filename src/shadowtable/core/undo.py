@@ -4,7 +4,7 @@ The rule, the same for every game: a seat may take back its own most recent deci
 since them, no chance outcome happened (a card drawn or shown, a die rolled), no other seat
 decided, and nothing hidden was revealed to anyone.  The first two are read from who took each
 step (:class:`~shadowtable.core.table.Step`'s ``seat``); the third is checked for each decision
-step by :func:`reveals`: every reader (each seat and the spectators) must have learned nothing from
+step by :func:`quiet` (:func:`reveals`): every reader (each seat and the spectators) must have learned nothing from
 it beyond the action itself, i.e. in every world that reader could not tell from the true one
 (``game.determinize`` of its observation) the same action is legal and leads to the same
 observation and the same events told to it.
@@ -29,6 +29,8 @@ UNDO_SEAT = -2
 """The ``seat`` of an undo row in a stored log; its ``action`` is how many decisions it took back."""
 TWINS = 6
 """Worlds sampled per reader when checking that a step revealed nothing."""
+SEAT_TWINS = 2
+"""Worlds the undoing seat cannot tell from the true one, each checked as the true one is."""
 MAX_UNDO = 50
 """The most decisions one undo may take back (bounded work per request)."""
 
@@ -82,6 +84,30 @@ def reveals(game: Game[Any], before: Any, action: int, after: Any, events: Seque
             except Exception:  # a world the rules cannot carry on from: take no risk
                 return True
     return False
+
+
+def quiet(game: Game[Any], before: Any, seat: int, action: int, key: int) -> bool:
+    """Whether ``seat``'s decision ``action`` from ``before`` may be taken back: it revealed nothing
+    (:func:`reveals`), nor would it have in :data:`SEAT_TWINS` worlds ``seat`` cannot tell from
+    ``before``.  The second half makes the answer one ``seat`` could have worked out itself: told
+    "yes", it learns nothing about what it cannot see (the tests check that a decision revealing
+    something in the true world reveals something in the seat's twins too)."""
+    after, events = game.apply_recorded(before, action, checked=False)
+    if reveals(game, before, action, after, events, key):
+        return False
+    rng = random.Random(derive_seed(key, "undo-seat", seat))
+    observation = game.observe(before, seat)
+    for _ in range(SEAT_TWINS):
+        try:
+            twin = game.determinize(observation, rng)
+            if action not in game.legal_actions(twin):
+                return False
+            twin_after, twin_events = game.apply_recorded(twin, action)
+            if reveals(game, twin, action, twin_after, twin_events, key):
+                return False
+        except Exception:  # a world the rules cannot carry on from: take no risk
+            return False
+    return True
 
 
 def _looks_the_same(game: Game[Any], twin: Any, action: int, reader: int | None, seen: tuple[str, str]) -> bool:
