@@ -34,9 +34,9 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "6c23b11f119f4de9c09a316ae0aba75afe999a2aea3d1511392ba336f63aa944",
-    ("shadow-planet", 4, 12, 160): "bded51b456220af6b790bbd8557a06c4bc32dfe61c5c0da2c1add3152a316c4e",
-    ("shadow-planet", 5, 13, 160): "82b3a6d1ac6e781e0f141a9f091d0a25a0b35fc0bf4345be025a2f1d099f5343",
+    ("shadow-planet", 3, 11, 400): "83320084daddf638b698570f2196223940434a3a04b7527f5126b7bd496dc804",
+    ("shadow-planet", 4, 12, 160): "0cbaa52167a2a2684806860cf28d2f291f6c6e51a13c8bef1b3c6e9511c4c8af",
+    ("shadow-planet", 5, 13, 160): "62c1ac3573c316aaa6332c70aab04faa425a42d8f31b052bc2e411ac58ee744b",
     ("shadowlord", 2, 21, 160): "7d162196f1c368d641a90f9a4034c9fc6100f5a11ae11480b74b717a3e2cb32b",
     ("shadowlord", 3, 22, 160): "b11a8110c00798dc1b184a84a9cf4c02a116cacebe3b05936238da9d0b181573",
     ("shadowlord", 4, 23, 160): "1920d8b139882e10a54339d23873e587b8a1b4620e184335291804269df36186",

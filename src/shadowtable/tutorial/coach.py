@@ -251,8 +251,8 @@ class Coach:
         if text.strip() == "skip event":
             return "the Special Event does nothing this time"
         for character in self.reference.get("characters") or []:
-            if character["name"] in text and character.get("ability"):
-                return f"{character['name']}: {character['ability']}"
+            if character["name"] in text and "colour" in character:
+                return _character_effect(character)
         for figure in self.reference.get("figures") or []:
             if re.search(rf"\b{re.escape(figure['name'])}\b", text):
                 return f"{figure['name']}: a {figure['kind']} of strength {figure['strength']}"
@@ -260,3 +260,9 @@ class Coach:
             if re.search(rf"\b{re.escape(galaxy['name'])}\b", text):
                 return f"galaxy {galaxy['name']}: {galaxy['text']}"
         return ""
+
+
+def _character_effect(character: Mapping[str, Any]) -> str:
+    """What a Character's printed card says: its colour, its ability (or that it has none)."""
+    ability = character.get("ability")
+    return f"{character['name']} ({character['colour']}): {ability or 'no ability'}"
