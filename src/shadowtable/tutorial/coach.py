@@ -197,8 +197,7 @@ class Coach:
         chosen = self._chosen
         if chosen is None:
             return ""
-        effect = chosen.effect.partition("; ")[0]
-        return f"You chose {chosen.text}" + (f": {effect}." if effect else ".")
+        return f"You chose {chosen.text}" + (f": {chosen.effect}." if chosen.effect else ".")
 
     def _since(self, view: SeatView) -> tuple[str, ...]:
         lines = [named(line, self.names, self.seat) for line in view.changes.lines]
@@ -264,5 +263,8 @@ class Coach:
 
 def _character_effect(character: Mapping[str, Any]) -> str:
     """What a Character's printed card says: its colour, its ability (or that it has none)."""
-    ability = character.get("ability")
-    return f"{character['name']} ({character['colour']}): {ability or 'no ability'}"
+    said = character.get("ability") or "no ability"
+    if character.get("uncontrolled"):
+        said += f"; while nobody controls it, {character['uncontrolled']}"
+    colour = f" ({character['colour']})" if character.get("colour") else ""
+    return f"{character['name']}{colour}: {said}"
