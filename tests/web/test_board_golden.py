@@ -34,12 +34,12 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "6c23b11f119f4de9c09a316ae0aba75afe999a2aea3d1511392ba336f63aa944",
-    ("shadow-planet", 4, 12, 160): "bded51b456220af6b790bbd8557a06c4bc32dfe61c5c0da2c1add3152a316c4e",
-    ("shadow-planet", 5, 13, 160): "82b3a6d1ac6e781e0f141a9f091d0a25a0b35fc0bf4345be025a2f1d099f5343",
-    ("shadowlord", 2, 21, 160): "7d162196f1c368d641a90f9a4034c9fc6100f5a11ae11480b74b717a3e2cb32b",
-    ("shadowlord", 3, 22, 160): "b11a8110c00798dc1b184a84a9cf4c02a116cacebe3b05936238da9d0b181573",
-    ("shadowlord", 4, 23, 160): "1920d8b139882e10a54339d23873e587b8a1b4620e184335291804269df36186",
+    ("shadow-planet", 3, 11, 400): "168f94b4699ff1948b30119073a4b3f3a2d6315fbc9e44d77aaa9451244f0662",
+    ("shadow-planet", 4, 12, 160): "b7c57bfa2ff03f35af0c243f71840dfae6aa17d7a41439c8505527595147f991",
+    ("shadow-planet", 5, 13, 160): "075b5365a32e5c5bde5dfa5e0d68a55834f947cd82285d96e871a81b721ef165",
+    ("shadowlord", 2, 21, 160): "7dfbdae253893ce44cb368aa98513296c1e2fd4b63b456a38e3c69f75301a3e7",
+    ("shadowlord", 3, 22, 160): "c69b6ef1bf87e80e52a564bd8bf6d51871459db11e9843cf8cdae01f3510cecf",
+    ("shadowlord", 4, 23, 160): "18236336b10f75f614e907a0b7f458fa8752b9563ddd3835b8c27c9de64d2887",
 }
 
 
