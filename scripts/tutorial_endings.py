@@ -26,14 +26,21 @@ class Ending:
     choices: int
 
 
+PLAYERS = ("heuristic", "mixed", "random")
+"""How the newcomer chooses: as the heuristic bot, as it three times in four and at random
+otherwise (a sensible newcomer who sometimes tries things), or at random among the coach's choices."""
+
+MIXED_RANDOM = 0.25
+
+
 def play_out(deal: PreparedDeal, player: str, seed: int, limit: int = 400) -> Ending:
-    """Play the tutorial on ``deal``, the newcomer choosing as ``player`` (``heuristic`` or ``random``)."""
+    """Play the tutorial on ``deal``, the newcomer choosing as ``player`` (one of :data:`PLAYERS`)."""
     tutorial = Tutorial(deal)
     rng, bot = random.Random(seed), make_bot("heuristic")
     game = tutorial.table.game
     while not tutorial.is_over() and tutorial.chosen < limit:
         state = tutorial.table.state
-        if player == "heuristic":
+        if player == "heuristic" or player == "mixed" and rng.random() >= MIXED_RANDOM:
             legal = game.legal_actions(state)
             action = bot.choose(game, NEWCOMER_SEAT, game.observe(state, NEWCOMER_SEAT), legal, rng)
         else:
@@ -47,7 +54,7 @@ def play_out(deal: PreparedDeal, player: str, seed: int, limit: int = 400) -> En
 
 def report(game_id: str, seeds: int) -> None:
     deal = deal_for(game_id)
-    for player in ("heuristic", "random"):
+    for player in PLAYERS:
         endings = [play_out(deal, player, seed) for seed in range(seeds)]
         reasons = Counter(e.reason for e in endings)
         winners = Counter("you" if e.winner == NEWCOMER_SEAT else "bot" if e.winner > 0 else "none" for e in endings)

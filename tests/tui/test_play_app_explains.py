@@ -3,9 +3,8 @@ happened while the player waited with the latest fight's breakdown, and how the 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import asyncio
+from dataclasses import replace
 
 import pytest
 
