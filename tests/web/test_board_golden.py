@@ -34,12 +34,12 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "83320084daddf638b698570f2196223940434a3a04b7527f5126b7bd496dc804",
-    ("shadow-planet", 4, 12, 160): "0cbaa52167a2a2684806860cf28d2f291f6c6e51a13c8bef1b3c6e9511c4c8af",
-    ("shadow-planet", 5, 13, 160): "62c1ac3573c316aaa6332c70aab04faa425a42d8f31b052bc2e411ac58ee744b",
-    ("shadowlord", 2, 21, 160): "7d162196f1c368d641a90f9a4034c9fc6100f5a11ae11480b74b717a3e2cb32b",
-    ("shadowlord", 3, 22, 160): "b11a8110c00798dc1b184a84a9cf4c02a116cacebe3b05936238da9d0b181573",
-    ("shadowlord", 4, 23, 160): "1920d8b139882e10a54339d23873e587b8a1b4620e184335291804269df36186",
+    ("shadow-planet", 3, 11, 400): "c389f6ff331f3930bccafa47e97a511edcb74d6a2f88bf3ab3832f7095e7efb8",
+    ("shadow-planet", 4, 12, 160): "0805e5ba02f5c09f03087d56f857b9e3e2f245f4c7d048e2e38eed63bc631ae4",
+    ("shadow-planet", 5, 13, 160): "be93ef0fb132f861826e55f187a4eb3cd0d0746a6b919def2f5005e3375b82ac",
+    ("shadowlord", 2, 21, 160): "7dfbdae253893ce44cb368aa98513296c1e2fd4b63b456a38e3c69f75301a3e7",
+    ("shadowlord", 3, 22, 160): "c69b6ef1bf87e80e52a564bd8bf6d51871459db11e9843cf8cdae01f3510cecf",
+    ("shadowlord", 4, 23, 160): "18236336b10f75f614e907a0b7f458fa8752b9563ddd3835b8c27c9de64d2887",
 }
 
 
