@@ -37,9 +37,9 @@ GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 3, 11, 400): "c389f6ff331f3930bccafa47e97a511edcb74d6a2f88bf3ab3832f7095e7efb8",
     ("shadow-planet", 4, 12, 160): "0805e5ba02f5c09f03087d56f857b9e3e2f245f4c7d048e2e38eed63bc631ae4",
     ("shadow-planet", 5, 13, 160): "be93ef0fb132f861826e55f187a4eb3cd0d0746a6b919def2f5005e3375b82ac",
-    ("shadowlord", 2, 21, 160): "7dfbdae253893ce44cb368aa98513296c1e2fd4b63b456a38e3c69f75301a3e7",
-    ("shadowlord", 3, 22, 160): "c69b6ef1bf87e80e52a564bd8bf6d51871459db11e9843cf8cdae01f3510cecf",
-    ("shadowlord", 4, 23, 160): "18236336b10f75f614e907a0b7f458fa8752b9563ddd3835b8c27c9de64d2887",
+    ("shadowlord", 2, 21, 160): "6d49b6715cfc405a20fbc6c3838e1b15c854aa93e2025cd20a6d32cd6aea03a5",
+    ("shadowlord", 3, 22, 160): "3ca82b68313db1f0abc73604efa71ab97239902a76ebf8ab0a001acdc11db541",
+    ("shadowlord", 4, 23, 160): "afffc85715844683713155cdaebf7d0382b094f8e4dba0af4cb77a912a1cd0c1",
 }
 
 
