@@ -488,6 +488,7 @@ class _Model:
             "turn": p.turn + 1,
             "colour": _colour_of(self.c, cur).capitalize() if 0 <= cur < 4 else "-",
             "seat": _seat_words(self.c, seat_cur, self.people) if seat_cur >= 0 else "-",
+            "player": self.people(seat_cur) if seat_cur >= 0 else "-",
             "yours": seat_cur >= 0 and seat_cur == self.seat,
             "decider": who,
             "prompt": self.people.shown(self.pending.prompt),
