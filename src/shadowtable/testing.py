@@ -24,6 +24,7 @@ from shadowtable.core.errors import (
     StateFormatError,
 )
 from shadowtable.core.game import CHANCE, TERMINAL, Game, normalise_notation
+from shadowtable.core.kernel import CHANCE_SEAT
 from shadowtable.core.record import GameRecord, replay
 from shadowtable.core.rng import derived_rng, sample_outcome
 from shadowtable.core.runner import Session, play_game
@@ -41,6 +42,16 @@ class PlayoutStats:
     decisions: int
     chance_nodes: int
     returns: list[float]
+
+
+def random_move(game: Game[Any], state: Any, rng: random.Random) -> tuple[int, int]:
+    """A move of a random game at ``state``: who makes it (a seat, or ``CHANCE_SEAT``) and the
+    action, a chance outcome drawn by its odds or a uniformly chosen legal action."""
+    player = game.current_player(state)
+    if player < 0:
+        outcomes = game.chance_outcomes(state)
+        return CHANCE_SEAT, rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+    return player, rng.choice(game.legal_actions(state))
 
 
 def _fail(where: str, message: str) -> None:

@@ -234,3 +234,57 @@ def test_a_seat_left_on_one_process_is_not_free_on_another_and_its_invite_works_
     assert _status(b, f"/api/tables/{table}/join", {"invite": code})[0] == 409
     assert _status(c, f"/api/tables/{table}/return", {}, leaver)[0] == 403
     assert get(c, f"/api/tables/{table}")["seats"][1]["name"] == "Cy"
+
+
+def test_a_fast_forward_said_on_another_process_reaches_the_process_running_the_bots(cluster: Cluster) -> None:
+    """Seat 0 sits on process 1; process 0 created the table and runs its bots. A fast-forward
+    said on process 1 reaches process 0 over the bus: its watchers get the notice, and its views
+    say the bots fast-forward (set on process 0 only by what it heard)."""
+    body = {
+        "game": "shadow-planet", "players": 3, "seats": ["human", "bot:heuristic", "bot:heuristic"],
+        "options": {}, "sit": True, "pace": "relaxed",
+    }  # fmt: skip
+    answer = post(cluster.servers[0].url, "/api/tables", body)
+    table, token = answer["table"]["id"], answer["token"]
+
+    async def run() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        import websockets
+
+        seen: list[dict[str, Any]] = []
+        told: list[dict[str, Any]] = []
+        async with (
+            websockets.connect(f"{cluster.servers[0].ws}/ws/{table}") as watcher,
+            websockets.connect(f"{cluster.servers[1].ws}/ws/{table}") as seat,
+        ):
+            await watcher.send(json.dumps({"t": "hello", "v": 0}))
+            await seat.send(json.dumps({"t": "hello", "token": token, "v": 0}))
+
+            async def watch() -> None:
+                while True:
+                    message = json.loads(await watcher.recv())
+                    seen.append(message)
+                    if message["t"] == "view" and message.get("fast_forward"):
+                        return
+
+            watching = asyncio.ensure_future(watch())
+            rng, deadline = random.Random(5), time.monotonic() + 60
+            while not watching.done() and time.monotonic() < deadline:
+                try:
+                    message = json.loads(await asyncio.wait_for(seat.recv(), 1.0))
+                except TimeoutError:
+                    continue
+                told.append(message)
+                if message["t"] == "view" and message["legal"]:
+                    action = rng.choice(message["legal"])[0]
+                    act = {"t": "act", "id": f"a{len(told)}", "turn": message["turn"], "action": action}
+                    await seat.send(json.dumps(act))
+                elif message["t"] == "ack":
+                    await seat.send(json.dumps({"t": "fast"}))
+            await asyncio.wait_for(watching, 5)
+        return seen, told
+
+    seen, told = asyncio.run(run())
+    assert any(m["t"] == "notice" and m.get("fast") for m in told), "the seat's own process told it"
+    notices = [m for m in seen if m["t"] == "notice" and m.get("fast")]
+    assert notices and "fast-forwards" in notices[0]["text"], "process 0 heard the fast-forward"
+    assert any(m["t"] == "view" and m["fast_forward"] for m in seen)

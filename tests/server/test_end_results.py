@@ -14,12 +14,13 @@ from fastapi.testclient import TestClient
 from server.conftest import config_for
 from server.wire import BROWSER, Seat, create, play_out, two_humans
 from shadowtable.core.registry import make
-from shadowtable.core.table import CHANCE_SEAT, replayed
+from shadowtable.core.table import replayed
 from shadowtable.server.app import create_app
 from shadowtable.server.live import LiveTable
 from shadowtable.server.sending import view
 from shadowtable.server.table import LiveGame, StoredTable, Table
 from shadowtable.server.table import Seat as StoredSeat
+from shadowtable.testing import random_move
 
 
 def consistent(results: list[dict[str, Any]], returns: list[float]) -> bool:
@@ -65,15 +66,10 @@ def knocked_out_game(seed: int = 0) -> tuple[Any, list[tuple[int, int]], int, in
     game = make("shadowlord", players=3)
     rng, state, rows = random.Random(seed), game.initial_state(), []
     while not game.is_terminal(state):
-        player = game.current_player(state)
-        if player < 0:
-            outcomes = game.chance_outcomes(state)
-            action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(game.legal_actions(state))
+        seat, action = random_move(game, state, rng)
         before_out = list(state.seat_out)
         state = game.apply(state, action)
-        rows.append((CHANCE_SEAT if player < 0 else player, action))
+        rows.append((seat, action))
         out = [k for k in range(3) if state.seat_out[k] and not before_out[k]]
         if out and not game.is_terminal(state):
             return game, rows, len(rows) - 1, out[0]
@@ -120,13 +116,7 @@ def test_the_end_of_a_knocked_out_seat_says_when_and_why() -> None:
     rng = random.Random(2)
     while not game.is_terminal(table.live.state):
         state = table.live.state
-        player = game.current_player(state)
-        if player < 0:
-            outcomes = game.chance_outcomes(state)
-            action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(game.legal_actions(state))
-        table.live.commit(replayed(game, [(CHANCE_SEAT if player < 0 else player, action)], state))
+        table.live.commit(replayed(game, [random_move(game, state, rng)], state))
     table.stored.status = "over"
     mine = view(table, out, 0)["yours"]
     assert mine["result"] == "lost" and mine["why"].startswith("eliminated (in turn")

@@ -149,7 +149,7 @@ def test_a_decision_with_one_choice_only_is_taken_at_once_and_told(game_id: str)
 
 OPENING = {
     "shadow-planet": (13, {"control", "move", "search", "messages"}),
-    "shadowlord": (8, {"setup", "event", "move"}),
+    "shadowlord": (14, {"setup", "build", "move"}),
 }
 """What each prepared deal promises (``PreparedDeal.why``): the rules met within the first choices."""
 
@@ -166,3 +166,33 @@ def test_the_prepared_deal_shows_the_key_rules_early(game_id: str, policy: str) 
         pick = {"first": 0, "last": -1, "random": rng.randrange(len(coaching.choices))}[policy]
         tutorial.choose(coaching.choices[pick].action)
     assert wanted <= met
+
+
+def _newcomer_plays(tutorial: Tutorial, player: str, rng: random.Random) -> None:
+    """The newcomer's seat played to the end as the heuristic bot, or at random among the coach's choices."""
+    bot, game = make_bot("heuristic"), tutorial.table.game
+    while not tutorial.is_over() and tutorial.chosen < 400:
+        state = tutorial.table.state
+        if player == "heuristic":
+            observation, legal = game.observe(state, NEWCOMER_SEAT), game.legal_actions(state)
+            tutorial.choose(bot.choose(game, NEWCOMER_SEAT, observation, legal, rng))
+        else:
+            tutorial.choose(rng.choice(tutorial.coaching().choices).action)
+
+
+@pytest.mark.parametrize("player", ["heuristic", "random"])
+def test_the_shadowlord_tutorial_usually_ends_by_a_real_victory_not_the_turn_limit(player: str) -> None:
+    real = 0
+    for seed in range(4):
+        tutorial = Tutorial(deal_for("shadowlord"))
+        _newcomer_plays(tutorial, player, random.Random(seed))
+        assert tutorial.is_over()
+        summary = tutorial.table.game.summary(tutorial.table.state)
+        final = tutorial.coaching()
+        if summary["end_reason"] != "truncated":
+            real += 1
+            assert summary["winner"] is not None and summary["shadowlord_defeated"]
+            assert "Master of the Universe" in final.result
+        else:
+            assert "truncated" in final.result
+    assert real >= 3, f"only {real} of 4 tutorial games ended by a real victory"

@@ -156,10 +156,12 @@ def create_table(
     players: int,
     seats: dict[int, str],
     options: dict[str, str],
+    clock: str = "",
     choices: dict[str, str] | None = None,
 ) -> str:
-    """Create a table from the lobby form; the table's id (the creator sits at seat 0).  ``choices``:
-    other selects of the form by name (``{"undo": "yes"}``)."""
+    """Create a table from the lobby form (``clock``: the seconds each player has, as the form
+    offers them; "": no clock; ``choices``: other selects of the form by name, ``{"undo": "yes"}``);
+    the table's id (the creator sits at seat 0)."""
     page.goto(url + "/")
     fill_form_field(page, "input[name=name]", "Ada")
     page.select_option("select[name=game]", game)
@@ -172,6 +174,8 @@ def create_table(
         page.click("details summary:has-text('Game options')")
         for name, value in options.items():
             page.fill(f"input[name=opt_{name}]", value)
+    if clock:
+        page.select_option("select[name=clock]", clock)
     for name, value in (choices or {}).items():
         page.select_option(f"select[name={name}]", value)
     page.click("button.primary")

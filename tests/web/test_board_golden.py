@@ -34,12 +34,12 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "6c23b11f119f4de9c09a316ae0aba75afe999a2aea3d1511392ba336f63aa944",
-    ("shadow-planet", 4, 12, 160): "bded51b456220af6b790bbd8557a06c4bc32dfe61c5c0da2c1add3152a316c4e",
-    ("shadow-planet", 5, 13, 160): "82b3a6d1ac6e781e0f141a9f091d0a25a0b35fc0bf4345be025a2f1d099f5343",
-    ("shadowlord", 2, 21, 160): "7d162196f1c368d641a90f9a4034c9fc6100f5a11ae11480b74b717a3e2cb32b",
-    ("shadowlord", 3, 22, 160): "b11a8110c00798dc1b184a84a9cf4c02a116cacebe3b05936238da9d0b181573",
-    ("shadowlord", 4, 23, 160): "1920d8b139882e10a54339d23873e587b8a1b4620e184335291804269df36186",
+    ("shadow-planet", 3, 11, 400): "c389f6ff331f3930bccafa47e97a511edcb74d6a2f88bf3ab3832f7095e7efb8",
+    ("shadow-planet", 4, 12, 160): "0805e5ba02f5c09f03087d56f857b9e3e2f245f4c7d048e2e38eed63bc631ae4",
+    ("shadow-planet", 5, 13, 160): "be93ef0fb132f861826e55f187a4eb3cd0d0746a6b919def2f5005e3375b82ac",
+    ("shadowlord", 2, 21, 160): "0972e7b1cbea4a07d531e8f874c2f4e4cadc67331047cc3443320cdc58517816",
+    ("shadowlord", 3, 22, 160): "7c33ce60c46a66733b481a655bee709fd29f540141018449150de7925054ad88",
+    ("shadowlord", 4, 23, 160): "c97866fe044d9fef0c43eb5915541fdf5db4e7efa39625f18e09c032a9b9667b",
 }
 
 

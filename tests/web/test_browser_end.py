@@ -77,21 +77,16 @@ def _knocked_out_by_its_own_decision(seed: int = 0) -> tuple[list[tuple[int, int
     a decision of seat 0 that knocks seat 0 out while the game goes on: the rows before it and
     that decision's action."""
     from shadowtable.core.registry import make
-    from shadowtable.core.table import CHANCE_SEAT
+    from shadowtable.testing import random_move
 
     game = make("shadowlord", players=3)
     rng, state, rows = random.Random(seed), game.initial_state(), []
     while not game.is_terminal(state):
-        player = game.current_player(state)
-        if player < 0:
-            outcomes = game.chance_outcomes(state)
-            action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(game.legal_actions(state))
+        seat, action = random_move(game, state, rng)
         after = game.apply(state, action)
-        if player == 0 and after.seat_out[0] and not state.seat_out[0] and not game.is_terminal(after):
+        if seat == 0 and after.seat_out[0] and not state.seat_out[0] and not game.is_terminal(after):
             return rows, action
-        rows.append((CHANCE_SEAT if player < 0 else player, action))
+        rows.append((seat, action))
         state = after
     raise AssertionError("seat 0 was not knocked out by its own decision")
 

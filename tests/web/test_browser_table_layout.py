@@ -115,3 +115,28 @@ def test_the_log_filters_and_the_chat_counts_unread_lines(browser: Any, live_ser
         assert page.locator("#chat-unread").is_hidden()
     finally:
         page.context.close()
+
+
+def test_the_log_tags_private_lines_and_the_public_filter_hides_them(browser: Any, live_server: Any) -> None:
+    server = live_server()
+    player = new_player(browser, "seat0", seed=34, viewport=DESKTOP)
+    page = player.page
+    try:
+        _mid_game(player, server, "shadow-planet", 3)
+        private = page.locator("#frag-log li[data-private]")
+        assert private.count() > 0, "no line was told to this seat alone"
+        assert all(text.startswith("private ") for text in private.all_inner_texts()), "a private line is tagged"
+        everything = page.locator("#frag-log li").count()
+        page.check("input[name=log-show][value=public]")
+        assert page.locator("#frag-log li[data-private]:not([hidden])").count() == 0
+        assert page.locator("#frag-log li:not([hidden])").count() == everything - private.count() > 0
+        page.check("input[name=log-show][value=private]")
+        shown = page.locator("#frag-log li:not([hidden])")
+        assert (
+            shown.count() == private.count()
+            and page.locator("#frag-log li:not([data-private]):not([hidden])").count() == 0
+        )
+        page.check("input[name=log-show][value=all]")
+        assert page.locator("#frag-log li:not([hidden])").count() == everything
+    finally:
+        page.context.close()

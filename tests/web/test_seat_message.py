@@ -22,7 +22,7 @@ def test_a_deciding_seats_message_reads_back_as_its_seat_view() -> None:
     assert read.choices == view.choices and read.choices
     assert read.groups == view.groups
     assert read.turn == view.turn
-    assert read.events and read.events == tuple(Told(e.kind, e.text, e.rule) for e in view.events)
+    assert read.events and read.events == tuple(Told(e.kind, e.text, e.rule, private=e.private) for e in view.events)
     assert read.names == {1: "Ann"}
     assert read.legal == {choice.action: choice.text for choice in view.choices or ()}
 

@@ -15,6 +15,7 @@ from shadowtable.core.table import Table
 from shadowtable.core.wording import DEFAULT_NAMES, SeatNames, bot_name
 from shadowtable.server.table import Seat as StoredSeat
 from shadowtable.server.table import seat_name
+from shadowtable.testing import random_move
 from shadowtable.web.render import view_fragments
 
 SEAT_NUMBER = re.compile(r"\bseat \d", re.IGNORECASE)
@@ -55,12 +56,7 @@ def _first_state(game: Any, wanted: Any, seed: int, limit: int = 3000) -> Any:
             state, rng = game.initial_state(), random.Random(rng.random())
         if game.current_player(state) >= 0 and wanted(state):
             return state
-        if game.current_player(state) < 0:
-            outcomes = game.chance_outcomes(state)
-            action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(game.legal_actions(state))
-        state = game.apply(state, action)
+        state = game.apply(state, random_move(game, state, rng)[1])
     pytest.skip("no such state in the games played")
 
 

@@ -148,7 +148,8 @@ def serve(
     secure_cookies: SecureCookies = "auto",
     api_docs: ApiDocs = False,
 ) -> None:
-    """Run the game server: tables, seats and bots over HTTP and WebSockets (needs the [web] extra).
+    """Run the game server: tables, seats and bots over HTTP and WebSockets (needs the server
+    extra: pip install "shadowtable\\[web]").
 
     The token signing key comes from $SHADOWTABLE_SECRET, else a file kept in the data folder."""
     start_server(ServeSettings(**ctx.params))

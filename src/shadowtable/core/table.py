@@ -230,19 +230,43 @@ class ChoiceGroup:
 
 @dataclass(frozen=True)
 class Told:
-    """One event as a reader is told it."""
+    """One event as a reader is told it; ``private``: told to this seat and not on the public
+    channel (:func:`marked_private`)."""
 
     kind: str
     text: str
     rule: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    private: bool = False
 
     @classmethod
     def from_json(cls, event: dict[str, Any]) -> Told:
-        return cls(event["kind"], event["text"], event.get("rule", ""), event.get("data", {}))
+        return cls(
+            event["kind"], event["text"], event.get("rule", ""), event.get("data", {}), event.get("private") is True
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "rule": self.rule, "data": self.data}
+        told = {"kind": self.kind, "text": self.text, "rule": self.rule, "data": self.data}
+        return {**told, "private": True} if self.private else told
+
+
+def marked_private(told: list[dict[str, Any]], public: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The events told to ``seat`` for one step, those not told on the public channel too
+    (``public``: what spectators, and so every player, are told of the same step) marked
+    ``private``: decided by the audience each event was sent to, never by the state.  The seat's
+    own action, told to it as ``you: ...``, is public where the public channel tells the same words
+    of ``seat N``."""
+    return [event if _told_publicly(event, public, seat) else {**event, "private": True} for event in told]
+
+
+def _told_publicly(event: dict[str, Any], public: list[dict[str, Any]], seat: int) -> bool:
+    if event in public:
+        return True
+    text = str(event.get("text", ""))
+    if event.get("kind") != "action" or not text.startswith(("you:", "you ")):
+        return False
+    as_others_read_it = f"seat {seat}{text[3:]}"
+    return any(other.get("kind") == "action" and other.get("text") == as_others_read_it for other in public)
 
 
 @dataclass(frozen=True)
@@ -709,9 +733,14 @@ class Table:
 
     def _tell(self, step: Step, index: int, channels: dict[int | None, Channel]) -> None:
         """Tell each of ``channels`` step number ``index``: a new version when its reader is told
-        an event or sees a change."""
+        an event or sees a change; a seat's events not told on the public channel are marked
+        private (:func:`marked_private`)."""
+        words = self.game.words
+        public = words.told(step.before, step.action, step.events, None)
         for audience, channel in channels.items():
-            told = self.game.words.told(step.before, step.action, step.events, audience)
+            told = public if audience is None else words.told(step.before, step.action, step.events, audience)
+            if audience is not None:
+                told = marked_private(told, public, audience)
             seen = encode(self.game.observe(step.after, audience))
             if told or seen != channel.last:
                 channel.add(told, index)

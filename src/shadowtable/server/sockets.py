@@ -93,8 +93,8 @@ class Sockets:
             await self._chat(table, connection, message.text)
         elif isinstance(message, Ping):
             connection.push({"t": "pong"})
-        elif isinstance(message, FastForward):
-            fast_forward(table, connection)
+        elif isinstance(message, FastForward) and (notice := fast_forward(table, connection)):
+            self.service.notice(table, notice, fast=True)
         elif isinstance(message, Undo):
             await self.service.undo(table, connection, message)
         return True
@@ -235,8 +235,9 @@ def window(throttle: Throttle) -> str:
     return f"{item.multiples} {unit}s" if item.multiples != 1 else unit
 
 
-def fast_forward(table: Table, connection: Connection) -> None:
-    """A seated player asks the bots to move without the pace delay until a person decides."""
+def fast_forward(table: Table, connection: Connection) -> str:
+    """A seated player asks the bots to move without the pace delay until a person decides: the
+    notice for everyone at the table ("" if refused, or already fast-forwarding)."""
     seat = connection.seat
     if seat is None:
         reject(connection, None, "only a seated player may fast-forward")
@@ -244,8 +245,5 @@ def fast_forward(table: Table, connection: Connection) -> None:
         reject(connection, None, "a person must decide now: there is nothing to fast-forward")
     elif not table.timers.fast_forward:
         table.timers.set_fast_forward(True)
-        who = seat_name(seat, table.seats[seat])
-        tell_all(
-            table.connections,
-            {"t": "notice", "text": f"{who} fast-forwards: the bots move at once until a person decides", "fast": True},
-        )
+        return f"{seat_name(seat, table.seats[seat])} fast-forwards: the bots move at once until a person decides"
+    return ""

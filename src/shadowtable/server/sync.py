@@ -23,7 +23,7 @@ from shadowtable.server.repository.failures import store_failures
 from shadowtable.server.repository.tables import Repository, TableRows
 from shadowtable.server.sending import notify
 from shadowtable.server.store import StoreError
-from shadowtable.server.table import Seat, Table, acked_ids, chat_message, forget_all_undone
+from shadowtable.server.table import Seat, Table, acked_ids, chat_message, forget_all_undone, person_decides
 
 if TYPE_CHECKING:
     from shadowtable.server.service import TableService
@@ -78,8 +78,10 @@ class TableSync:
         if kind == "changed":
             await self.refresh(table)
         elif kind == "notice" and isinstance(body.get("text"), str):
-            data = body.get("data")
-            notify(table, body["text"], **(data if isinstance(data, dict) else {}))
+            data: dict[str, Any] = body["data"] if isinstance(body.get("data"), dict) else {}
+            if data.get("fast") is True and not person_decides(table):
+                table.timers.set_fast_forward(True)  # the process running the bots cuts their pace short
+            notify(table, body["text"], **data)
         elif kind == "presence" and isinstance(body.get("seats"), list):
             self._heard_presence(table, str(body.get("from")), body["seats"])
 

@@ -17,7 +17,7 @@ from shadowtable.server.errors import ServiceError, Stale
 from shadowtable.server.live import Step, Turn
 from shadowtable.server.presence import connected, send_presence
 from shadowtable.server.repository.tables import Repository, table_unrated, update_seat
-from shadowtable.server.table import Table, seat_name
+from shadowtable.server.table import Table, person_decides, seat_name
 
 if TYPE_CHECKING:
     from shadowtable.server.service import TableService
@@ -36,7 +36,11 @@ class Timers:
 
     def schedule(self, table: Table) -> None:
         """Start what the decision the table waits for needs: a bot's move or the seat's clock."""
-        if table.status != "playing" or self.service.closing or not table.sockets.owned:
+        if table.status != "playing" or self.service.closing:
+            return
+        if not table.sockets.owned:
+            if person_decides(table):
+                table.timers.set_fast_forward(False)  # as on the process running the bots
             return
         player = table.game.current_player(table.live.state)
         if player < 0:

@@ -197,8 +197,7 @@ class Coach:
         chosen = self._chosen
         if chosen is None:
             return ""
-        effect = chosen.effect.partition("; ")[0]
-        return f"You chose {chosen.text}" + (f": {effect}." if effect else ".")
+        return f"You chose {chosen.text}" + (f": {chosen.effect}." if chosen.effect else ".")
 
     def _since(self, view: SeatView) -> tuple[str, ...]:
         lines = [named(line, self.names, self.seat) for line in view.changes.lines]
@@ -251,8 +250,8 @@ class Coach:
         if text.strip() == "skip event":
             return "the Special Event does nothing this time"
         for character in self.reference.get("characters") or []:
-            if character["name"] in text and character.get("ability"):
-                return f"{character['name']}: {character['ability']}"
+            if character["name"] in text and "colour" in character:
+                return _character_effect(character)
         for figure in self.reference.get("figures") or []:
             if re.search(rf"\b{re.escape(figure['name'])}\b", text):
                 return f"{figure['name']}: a {figure['kind']} of strength {figure['strength']}"
@@ -260,3 +259,12 @@ class Coach:
             if re.search(rf"\b{re.escape(galaxy['name'])}\b", text):
                 return f"galaxy {galaxy['name']}: {galaxy['text']}"
         return ""
+
+
+def _character_effect(character: Mapping[str, Any]) -> str:
+    """What a Character's printed card says: its colour, its ability (or that it has none)."""
+    said = character.get("ability") or "no ability"
+    if character.get("uncontrolled"):
+        said += f"; while nobody controls it, {character['uncontrolled']}"
+    colour = f" ({character['colour']})" if character.get("colour") else ""
+    return f"{character['name']}{colour}: {said}"

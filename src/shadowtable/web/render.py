@@ -111,7 +111,8 @@ def _groups(choices: tuple[Choice, ...], groups: list[dict[str, Any]]) -> tuple[
 
 
 def _told(event: Mapping[str, Any]) -> Told:
-    return Told(str(event.get("kind", "")), str(event.get("text", "")), str(event.get("rule") or ""))
+    kind, text, rule = str(event.get("kind", "")), str(event.get("text", "")), str(event.get("rule") or "")
+    return Told(kind, text, rule, private=event.get("private") is True)
 
 
 def _names(presence: list[Any]) -> dict[int, str]:
@@ -238,9 +239,10 @@ def end_words(message: SeatMessage) -> str:
 
 def log_entries(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFAULT_NAMES) -> list[dict[str, str]]:
     """Each told event in words (seats by ``names``, no card ids) with its cause (the rule
-    section it applies, where it names one), whether it speaks of the reader (``mine``) and the
-    heading of the group it opens or closes: a turn begins (``start``: "Turn 3: ..."), a round
-    ends (``end``: the next round's heading)."""
+    section it applies, where it names one), whether it speaks of the reader (``mine``), whether
+    it was told to the reader and not on the public channel (``private``) and the heading of the
+    group it opens or closes: a turn begins (``start``: "Turn 3: ..."), a round ends (``end``:
+    the next round's heading)."""
     sections = rule_sections(game)
     return [
         {
@@ -248,6 +250,7 @@ def log_entries(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFA
             "kind": event.kind,
             "cause": _cause(sections, event.rule),
             "mine": "1" if _MINE.search(event.text) else "",
+            "private": "1" if event.private else "",
             **_group_marks(replace(event, text=names.shown(event.text))),
         }
         for event in events
@@ -275,8 +278,8 @@ def log_html(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFAULT
 
 
 @lru_cache(maxsize=50_000)
-def _log_line(text: str, kind: str, cause: str, mine: str, start: str, end: str) -> str:
-    entry = {"text": text, "kind": kind, "cause": cause, "mine": mine, "start": start, "end": end}
+def _log_line(text: str, kind: str, cause: str, mine: str, private: str, start: str, end: str) -> str:
+    entry = {"text": text, "kind": kind, "cause": cause, "mine": mine, "private": private, "start": start, "end": end}
     return render("fragments/log.html", entries=[entry])
 
 

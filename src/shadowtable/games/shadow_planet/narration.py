@@ -61,7 +61,9 @@ def _chance_text(r: Context, before: State, after: State, outcome: int, seat: in
         return "an Objective is removed from the game unseen"
     if isinstance(task, DealObjective):
         dealt_to = task.seat
-        return chance_to_str(r, before, outcome) if dealt_to == seat else f"seat {dealt_to} is dealt an Objective"
+        if dealt_to == seat:
+            return f"you are dealt the Objective {r.content.objective_names[outcome]}"
+        return f"seat {dealt_to} is dealt an Objective"
     if isinstance(task, ChooseProtagonist):
-        return chance_to_str(r, before, outcome)
+        return f"seat {outcome} receives the Protagonist card (first player)"
     return "a random Character card is drawn for the draft"

@@ -99,7 +99,8 @@ def checked_game(game_id: str) -> str:
 def board_html(tutorial: Tutorial) -> dict[str, Any]:
     """The compact board of the newcomer's view: the game's web board, without its clickable
     places (the choices are the coach's buttons)."""
-    message = tutorial.view().to_json()
+    presence = [{"seat": seat, "name": name} for seat, name in enumerate(tutorial.names)]
+    message = tutorial.view().to_json(presence=presence)
     message.update(legal=None, groups=None)
     game = tutorial.table.game
     board = board_renderer(type(game))(game, message)

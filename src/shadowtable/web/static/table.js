@@ -446,12 +446,20 @@ function setupTabs() {
   document.addEventListener("visibilitychange", showUnread);
 }
 
-// The log's filter: every line, only the lines about this seat, or those holding a text.
+// The log's filter: every line, only the lines about this seat, only those told on the public
+// channel (every player saw them), only those told to this seat alone, or those holding a text.
+const LOG_SHOWS = {
+  all: () => true,
+  mine: (li) => li.dataset.mine === "1",
+  public: (li) => li.dataset.private !== "1",
+  private: (li) => li.dataset.private === "1",
+};
+
 function filterLog() {
   const show = document.querySelector("input[name=log-show]:checked")?.value || "all";
   const find = ($("log-find")?.value || "").trim().toLowerCase();
   for (const li of $("frag-log").children) {
-    const shown = (show === "all" || li.dataset.mine === "1") && (!find || li.textContent.toLowerCase().includes(find));
+    const shown = (LOG_SHOWS[show] || LOG_SHOWS.all)(li) && (!find || li.textContent.toLowerCase().includes(find));
     li.hidden = !shown;
   }
 }

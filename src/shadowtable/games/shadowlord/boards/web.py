@@ -113,8 +113,13 @@ def _colour_of(c: Printed, colour: int) -> str:
 
 def _seat_words(c: Printed, seat: int, people: SeatNames) -> str:
     """``Brook (Blue)`` or ``Ada (Red and Yellow)``: the seat's name and Alliances."""
-    colours = [c.colours[a].capitalize() for a in c.alliances_of(seat)]
-    return f"{people(seat)} ({' and '.join(colours)})" if colours else people(seat)
+    colours = _alliances_words(c, seat)
+    return f"{people(seat)} ({colours})" if colours else people(seat)
+
+
+def _alliances_words(c: Printed, seat: int) -> str:
+    """``Red`` or ``Red and Yellow``: the Alliances a seat leads."""
+    return " and ".join(c.colours[a].capitalize() for a in c.alliances_of(seat))
 
 
 def _act(action: int, words: str) -> Context:
@@ -483,6 +488,7 @@ class _Model:
             "turn": p.turn + 1,
             "colour": _colour_of(self.c, cur).capitalize() if 0 <= cur < 4 else "-",
             "seat": _seat_words(self.c, seat_cur, self.people) if seat_cur >= 0 else "-",
+            "player": self.people(seat_cur) if seat_cur >= 0 else "-",
             "yours": seat_cur >= 0 and seat_cur == self.seat,
             "decider": who,
             "prompt": self.people.shown(self.pending.prompt),
@@ -491,6 +497,7 @@ class _Model:
             "discard": p.discard_count,
             "stone": self.names[stone] if 0 <= stone < self.nf else "not on the board",
             "me": _seat_words(self.c, self.seat, self.people) if self.seat is not None else "spectator",
+            "my_alliances": _alliances_words(self.c, self.seat) if self.seat is not None else "",
         }
 
     def _hand(self) -> Context | None:
