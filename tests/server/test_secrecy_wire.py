@@ -42,7 +42,7 @@ SAMPLE_EVERY = 7
 
 VIEW_KEYS = {
     *("t", "v", "after", "obs", "pending", "legal", "groups", "turn", "events", "clock", "presence"),
-    *("results", "yours", "out", "clocks", "fast_forward"),
+    *("results", "yours", "out", "clocks", "fast_forward", "undo"),
 }
 FRAME_KEYS = {
     "welcome": {"t", "seat", "table", "chat"},
@@ -344,7 +344,7 @@ def test_the_wire_checks_catch_a_leaky_frame() -> None:
     }
     view = json.loads(encode(seat_view(game, live.state, 0, v=live.channels[0].v, events=[], turn=0)))
     view["events"] = live.channels[0].since(0)
-    view.update(results=None, yours=None, out=None, clocks=None, fast_forward=False)  # the server's additions
+    view.update(results=None, yours=None, out=None, clocks=None, fast_forward=False, undo=0)  # the server's additions
     assert frame_problems([view]) == []
     assert view_problems(game, 0, [view], known, live) == []
     nested = {**view, "presence": [{"seat": 0, "state": {}}]}

@@ -167,7 +167,7 @@ def test_views_for_any_version_followed_are_the_messages_of_the_state(serve_sqli
                 )
                 # the server's additions: every seat's result (the game is over), no clocks
                 results = [r.named(name) for r, name in zip(live.results(), record["seats"], strict=True)]
-                expected.update(results=results, yours=None, out=None, clocks=None, fast_forward=False)
+                expected.update(results=results, yours=None, out=None, clocks=None, fast_forward=False, undo=0)
                 assert message == expected, since
 
 

@@ -208,3 +208,31 @@ def test_hot_seat_with_a_real_game_never_shows_the_previous_hand() -> None:
             assert hand_overs >= 3
 
     asyncio.run(scenario())
+
+
+def test_u_takes_back_the_last_decision_that_revealed_nothing() -> None:
+    async def scenario() -> None:
+        game = make("shadowlord", players=2)
+        app = PlayApp(Table(Session(game, [None, None], 3, seat_names=["human", "human"]), [0, 1]))
+        async with app.run_test() as pilot:
+            await pilot.press("u")  # nothing decided yet: refused, nothing changes
+            await pilot.pause()
+            assert "Not undone" in _text(app, "#message")
+            session = app.table.session
+            seen = {len(session.actions): json.dumps(game.state_to_json(session.state), sort_keys=True)}
+            for _ in range(80):
+                await pilot.press("enter")
+                await pilot.pause()
+                seen[len(session.actions)] = json.dumps(game.state_to_json(session.state), sort_keys=True)
+                if app.table.undoable():
+                    break
+            assert app.table.undoable(), "no decision could be taken back"
+            steps = len(session.actions)
+            await pilot.press("u")
+            await pilot.pause()
+            assert "took back a move" in _text(app, "#message")
+            assert len(session.actions) == steps - 1
+            assert json.dumps(game.state_to_json(session.state), sort_keys=True) == seen[steps - 1]
+            assert len(app.table.history) == steps - 1
+
+    asyncio.run(scenario())

@@ -149,10 +149,19 @@ def play_until_over(
 
 # -- pages ------------------------------------------------------------------------------------------
 def create_table(
-    page: Any, url: str, *, game: str, players: int, seats: dict[int, str], options: dict[str, str], clock: str = ""
+    page: Any,
+    url: str,
+    *,
+    game: str,
+    players: int,
+    seats: dict[int, str],
+    options: dict[str, str],
+    clock: str = "",
+    choices: dict[str, str] | None = None,
 ) -> str:
     """Create a table from the lobby form (``clock``: the seconds each player has, as the form
-    offers them; "": no clock); the table's id (the creator sits at seat 0)."""
+    offers them; "": no clock; ``choices``: other selects of the form by name, ``{"undo": "yes"}``);
+    the table's id (the creator sits at seat 0)."""
     page.goto(url + "/")
     fill_form_field(page, "input[name=name]", "Ada")
     page.select_option("select[name=game]", game)
@@ -167,6 +176,8 @@ def create_table(
             page.fill(f"input[name=opt_{name}]", value)
     if clock:
         page.select_option("select[name=clock]", clock)
+    for name, value in (choices or {}).items():
+        page.select_option(f"select[name={name}]", value)
     page.click("button.primary")
     page.wait_for_url(re.compile(r".*/t/[A-Za-z0-9_-]+$"), timeout=PAGE_S * 1000)
     return str(page.url.rsplit("/", 1)[1])

@@ -30,6 +30,10 @@ class IllegalActionError(ShadowTableError, ValueError):
     """An action that is not legal in the current state."""
 
 
+class UndoError(IllegalActionError):
+    """A seat may not take back the decisions it asked to (see :mod:`shadowtable.core.undo`)."""
+
+
 class InvalidActionError(ShadowTableError, ValueError):
     """Action text or an action id that does not name any action of the game."""
 

@@ -29,11 +29,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from shadowtable.core.errors import BotError, IllegalActionError, RecordError
+from shadowtable.core.errors import BotError, IllegalActionError, RecordError, UndoError
 from shadowtable.core.events import Event
 from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation, action_id
 from shadowtable.core.record import GameRecord, check_seed, game_for_record
 from shadowtable.core.rng import derive_seed, sample_outcome
+from shadowtable.core.undo import MAX_UNDO, UNDO_SEAT, Undone, quiet, undo_event, undo_metadata, undo_refusal
 from shadowtable.core.wording import SeatResult
 
 CHANCE_SEAT = -1
@@ -83,6 +84,9 @@ class Turn:
     step: int
     observation: Observation
     legal: list[int]
+    logged: int = -1
+    """How many rows the table's log held when asked (:attr:`Table.logged`; -1: not said): an undo
+    and a new decision can bring ``step`` back to the same number, never this."""
 
 
 def plan_steps(
@@ -437,6 +441,12 @@ class Table:
         """What each audience has been told; empty until :meth:`tell`."""
         self.decided: dict[int, tuple[int, str]] = {}
         """Per seat with a channel: the step of its last decision and its observation then (encoded)."""
+        self.undos: list[Undone] = []
+        """Every undo so far, in order (the log stays append-only: see :attr:`logged`)."""
+        self._undo_rows = 0  # rows of the stored log not in ``actions``: undone ones and undo rows
+        self._run_seat: int | None = None  # the seat whose own decisions end the log
+        self._run: list[Any] = []  # the state before each of those decisions
+        self._quiet: dict[int, bool] = {}  # step index -> whether that decision revealed nothing
 
     @classmethod
     def new(cls, game: Game[Any]) -> Table:
@@ -468,6 +478,12 @@ class Table:
         """The log as ``(seat, action)`` rows."""
         return Rows(self.seats, self.actions)
 
+    @property
+    def logged(self) -> int:
+        """How many rows the append-only log holds: every action taken, undone or not, and one
+        row per undo (:data:`~shadowtable.core.undo.UNDO_SEAT`)."""
+        return len(self.actions) + self._undo_rows
+
     def decisions(self, seat: int) -> int:
         """How many decisions ``seat`` has made: the ``turn`` of its next one."""
         return self.seats.count(seat)
@@ -494,6 +510,7 @@ class Table:
             if self.channels:
                 self._note_decision(step.seat, len(self.actions), self.channels)
                 self._tell(step, len(self.actions), self.channels)
+            self._track(step.seat, step.before)
             self.seats.append(step.seat)
             self.actions.append(step.action)
             self.state = step.after
@@ -525,6 +542,7 @@ class Table:
             after = self.game.apply(state, action)
         else:
             after = self.game.apply_unchecked(state, action)
+        self._track(seat, state)
         self.state = after
         self.seats.append(seat)
         self.actions.append(action)
@@ -551,14 +569,16 @@ class Table:
         if player < 0:
             raise BotError("no seat decides now: chance acts next or the game is over")
         state = self.state
-        return Turn(player, len(self.actions), self.game.observe(state, player), self.game.legal_actions(state))
+        observation, legal = self.game.observe(state, player), self.game.legal_actions(state)
+        return Turn(player, len(self.actions), observation, legal, self.logged)
 
     def plan_turn(self, turn: Turn, action: int) -> list[Step]:
         """The steps of ``action``, chosen for ``turn`` (:meth:`turn`) by a bot or for a seat that
         did not decide in time, with the chance steps after it; the table is not changed
         (:meth:`commit` makes them its own).  :class:`BotError` when the table has moved on since
         ``turn`` or ``action`` is not one of its legal actions."""
-        if turn.step != len(self.actions) or turn.seat != self.current_player:
+        moved = turn.step != len(self.actions) or turn.logged not in (-1, self.logged)
+        if moved or turn.seat != self.current_player:
             raise BotError(f"seat {turn.seat} was asked at step {turn.step}: the table has moved on")
         return self.plan(turn.seat, _chosen(turn, action, f"the bot of seat {turn.seat}"))
 
@@ -590,6 +610,104 @@ class Table:
             if on_step is not None:
                 on_step(game, self.state, player, action)
             self._advance(player, action, False)  # taken from the legal actions or the chance outcomes
+
+    # -- taking back a move -----------------------------------------------------------------------
+    def _track(self, seat: int, before: Any) -> None:
+        """Step number ``len(actions)`` by ``seat`` from ``before``: keep the states before the
+        decisions that end the log (a chance step or another seat's decision starts afresh)."""
+        if seat != self._run_seat or seat < 0:
+            self._run_seat = seat if seat >= 0 else None
+            self._run = []
+            self._quiet = {}
+        if seat >= 0:
+            self._run.append(before)
+
+    def undoable(self, seat: int) -> int:
+        """How many of ``seat``'s last decisions it may take back now (0: none): those since the
+        last chance step and the last decision of another seat, back to the first one that
+        revealed anything to anyone (:func:`~shadowtable.core.undo.reveals`); none once the game is
+        over."""
+        if seat != self._run_seat or self.is_over():
+            return 0
+        run, first = self._run, len(self.actions) - len(self._run)
+        count = 0
+        for k in range(len(run) - 1, max(-1, len(run) - 1 - MAX_UNDO), -1):
+            if not self._step_quiet(first + k, run[k]):
+                break
+            count += 1
+        return count
+
+    def _step_quiet(self, index: int, before: Any) -> bool:
+        known = self._quiet.get(index)
+        if known is None:
+            known = self._quiet[index] = quiet(self.game, before, self.seats[index], self.actions[index], index)
+        return known
+
+    def undo(self, seat: int, count: int = 1) -> Undone:
+        """``seat`` takes back its last ``count`` decisions: the state is the one before them, as
+        replaying the log without them gives; every audience with a channel is told, in a new
+        version.  :class:`IllegalActionError` (nothing changes) when :meth:`undoable` allows fewer."""
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise UndoError(f"an undo takes back at least one decision, not {count!r}")
+        allowed = self.undoable(seat)
+        if count > allowed:
+            raise UndoError(undo_refusal(allowed, count))
+        return self._take_back(seat, count)
+
+    def _take_back(self, seat: int, count: int) -> Undone:
+        """Undo ``seat``'s last ``count`` decisions (they end the log: checked by the caller)."""
+        kept = len(self.actions) - count
+        undone = Undone(seat, kept, tuple(self.actions[kept:]))
+        self.state = self._run[len(self._run) - count]
+        del self.actions[kept:], self.seats[kept:], self._run[len(self._run) - count :]
+        self._quiet = {k: v for k, v in self._quiet.items() if k < kept}
+        if not self._run:
+            self._run_seat = None
+        self._undo_rows += count + 1
+        self.undos.append(undone)
+        if self.channels:
+            self._tell_undo(undone, self.channels)
+        return undone
+
+    def _tell_undo(self, undone: Undone, channels: dict[int | None, Channel]) -> None:
+        """Tell each of ``channels`` of ``undone`` (a new version each): the undone decisions revealed
+        nothing, so the view it goes back to tells nothing new."""
+        last = len(self.actions) - 1
+        event = undo_event(undone)
+        for audience, channel in channels.items():
+            channel.at = [min(at, last) for at in channel.at]  # the undone steps' versions count as the last one
+            channel.add([event], last)
+            channel.last = encode(self.game.observe(self.state, audience))
+        seat = undone.seat
+        if seat in channels:
+            earlier = [k for k in range(len(self.seats)) if self.seats[k] == seat]
+            if earlier:
+                before = self._state_before(earlier[-1])
+                self.decided[seat] = (earlier[-1], encode(self.game.observe(before, seat)))
+            else:
+                self.decided.pop(seat, None)
+
+    def _state_before(self, index: int) -> Any:
+        """The state before step ``index`` (replayed from the start unless it is one kept)."""
+        first = len(self.actions) - len(self._run)
+        if index >= first:
+            return self._run[index - first]
+        state = self.game.initial_state()
+        for action in self.actions[:index]:
+            state = self.game.apply_unchecked(state, action)
+        return state
+
+    def replay_log(self, rows: Iterable[tuple[int, int]]) -> None:
+        """Carry on from a stored log's ``rows`` (after the rows held already): actions are taken,
+        undo rows (:data:`~shadowtable.core.undo.UNDO_SEAT`) undone."""
+        for seat, action in rows:
+            if seat == UNDO_SEAT:
+                run = len(self._run) if self._run_seat is not None else 0
+                if not 0 < action <= run:
+                    raise RecordError(f"an undo of {action} decisions after {run} decisions of one seat")
+                self._take_back(self.seats[-1], action)
+            else:
+                self._advance(seat, action, True)
 
     # -- what each audience is told -------------------------------------------------------------
     def tell(self, *audiences: int | None) -> None:
@@ -683,7 +801,7 @@ class Table:
             seed=self.seed,
             returns=list(self.game.returns(self.state)) if over else None,
             truncated=not over,
-            metadata=dict(self.game.summary(self.state)),
+            metadata=dict(self.game.summary(self.state)) | undo_metadata(self.undos),
         )
 
     @classmethod

@@ -12,13 +12,14 @@ import time
 from dataclasses import dataclass, field
 from typing import TypedDict
 
+from shadowtable.core.undo import undo_refusal as undo_words
 from shadowtable.core.wording import SeatNames
 from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.errors import Conflict, ServiceError
 from shadowtable.server.live import Step
 from shadowtable.server.new_table import NewTable
 from shadowtable.server.protocol import Act, Answer
-from shadowtable.server.table import Seat, Table, public_clock, seat_name
+from shadowtable.server.table import Seat, Table, forget_undone, public_clock, seat_name
 
 RETURN_GRACE_MS = 30_000
 """The least time a seat whose clock ran out has once its player takes it back."""
@@ -134,6 +135,36 @@ def commit(table: Table, steps: list[Step]) -> bool:
         table.stored.returns = list(table.game.returns(table.live.state))
         return True
     return False
+
+
+# -- undo -----------------------------------------------------------------------------------------
+def undo_refusal(table: Table, seat: int | None, count: int) -> str | None:
+    """Why ``seat`` may not take back its last ``count`` decisions now (``None``: it may)."""
+    if seat is None:
+        return "spectators cannot undo"
+    if not table.stored.undo:
+        return "this table does not allow undo (rated tables never do: docs/play.md)"
+    if table.status != "playing":
+        return "the game is not in play" if table.status == "open" else "the game is over"
+    allowed = table.live.undoable(seat)
+    if count > allowed:
+        return undo_words(allowed, count)
+    return None
+
+
+def take_back(table: Table, seat: int, count: int) -> str:
+    """Make a stored undo the table's own (checked by :func:`undo_refusal`); the notice it gives."""
+    table.live.undo(seat, count)
+    table.play.acked = forget_undone(table.play.acked, seat, table.live.decisions(seat))
+    moves = "a move" if count == 1 else f"{count} moves"
+    return f"{seat_name(seat, table.seats[seat])} took back {moves}"
+
+
+def may_undo(table: Table, seat: int | None) -> int:
+    """How many decisions ``seat`` may take back now (0 at a table without undo, or for a spectator)."""
+    if seat is None or not table.stored.undo or table.status != "playing":
+        return 0
+    return table.live.undoable(seat)
 
 
 # -- start --------------------------------------------------------------------------------------
@@ -264,7 +295,9 @@ def rematch_table(table: Table, default_bot: str) -> NewTable:
     kinds = ["human" if s.kind == "human" else f"bot:{s.bot if s.bot in LEVELS else default_bot}" for s in table.seats]
     stored, game = table.stored, table.game
     clock = None if stored.clock is None else public_clock(stored.clock)
-    return NewTable(game.spec.id, game.players, dict(game.options), kinds, clock, stored.listed, stored.pace)
+    return NewTable(
+        game.spec.id, game.players, dict(game.options), kinds, clock, stored.listed, stored.pace, stored.undo
+    )
 
 
 # -- bots taking over ---------------------------------------------------------------------------

@@ -38,6 +38,9 @@ class NewTable:
     listed: bool = True
     pace: str | None = None
     """The bots' pace (a key of ``BOT_PACES``); ``None``: the server's default delay."""
+    undo: bool = False
+    """Whether a seat may take back its last decisions while they revealed nothing (the table is
+    then never rated)."""
 
 
 def refuse_server_options(options: dict[str, Any]) -> None:

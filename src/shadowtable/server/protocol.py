@@ -8,6 +8,9 @@ Client to server (JSON objects with a ``t`` field):
 - ``{"t": "act", "id": str|int, "turn": int, "action": int}`` or ``"notation": str`` instead of
   ``action``.
 - ``{"t": "sync", "v": int}``, ``{"t": "chat", "text": str}``, ``{"t": "ping"}``.
+- ``{"t": "undo", "id": str?, "count": int?}``: the seat takes back its last ``count`` decisions
+  (default 1), when the table allows undo and they revealed nothing (the view's ``undo`` says how
+  many it may); answered ``ack`` or ``reject`` with ``id``.
 - ``{"t": "fast"}``: a seated player asks the bots to move without the table's pace delay until a
   person must decide (refused while a person must decide).
 """
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
 from shadowtable.core.errors import ShadowTableError
+from shadowtable.core.undo import MAX_UNDO
 
 MAX_ID = 64
 MAX_NOTATION = 200
@@ -81,7 +85,13 @@ class FastForward:
     pass
 
 
-Message = Hello | Act | Sync | Chat | Ping | FastForward
+@dataclass(frozen=True)
+class Undo:
+    id: str | None
+    count: int = 1
+
+
+Message = Hello | Act | Sync | Chat | Ping | FastForward | Undo
 
 
 def parse_frame(frame: str | bytes, max_bytes: int) -> Message:
@@ -124,7 +134,22 @@ def parse_frame(frame: str | bytes, max_bytes: int) -> Message:
         return Ping()
     if kind == "fast":
         return FastForward()
-    raise ProtocolError("unknown message type: expected hello, act, sync, chat, ping or fast")
+    if kind == "undo":
+        return _undo(data)
+    raise ProtocolError("unknown message type: expected hello, act, sync, chat, ping, fast or undo")
+
+
+def _undo(data: dict[str, Any]) -> Undo:
+    raw_id = data.get("id")
+    if raw_id is not None and (isinstance(raw_id, bool) or not isinstance(raw_id, str | int)):
+        raise ProtocolError("undo: 'id' must be a string or an integer")
+    undo_id = None if raw_id is None else str(raw_id)
+    if undo_id is not None and not 0 < len(undo_id) <= MAX_ID:
+        raise ProtocolError(f"undo: 'id' must be 1 to {MAX_ID} characters")
+    count = data.get("count", 1)
+    if not _is_count(count) or not 1 <= count <= MAX_UNDO:
+        raise ProtocolError(f"undo: 'count' must be a whole number from 1 to {MAX_UNDO}", undo_id)
+    return Undo(undo_id, count)
 
 
 def _act(data: dict[str, Any]) -> Act:

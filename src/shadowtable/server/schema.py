@@ -33,6 +33,9 @@ tables = sa.Table(
     sa.Column("host_seat", sa.Integer, nullable=True),
     # the bots' pace (table.BOT_PACES); null: the server's delay (revision 0006)
     sa.Column("pace", sa.String(16), nullable=True),
+    # whether a seat may take back its last decisions while they revealed nothing (revision 0010);
+    # a table that allows it is never rated
+    sa.Column("undo", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 sa.Index("ix_tables_status", tables.c.status, tables.c.created_at)
 

@@ -10,6 +10,7 @@ from typing import Any, TypedDict
 
 from shadowtable.core.game import Game
 from shadowtable.server.connections import Connection, tell_all
+from shadowtable.server.master import may_undo
 from shadowtable.server.presence import presence
 from shadowtable.server.table import Table, finished_record, info, public_clock, seat_results
 from shadowtable.server.views import encode, joined, seat_view, view_parts
@@ -156,6 +157,7 @@ class Sender:
             "presence": shown,
             **{name: encode(value) for name, value in end_parts(table, seat, after).items()},
             **pace,
+            "undo": str(may_undo(table, seat)),
         }
         if described is not None:
             fields["since"] = _since_decision(table, seat)

@@ -22,6 +22,7 @@ from typing import Any
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
+from shadowtable.core.undo import UNDO_SEAT
 from shadowtable.server import master
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.config import ServerConfig
@@ -40,11 +41,12 @@ from shadowtable.server.new_table import (
     refuse_server_options,
 )
 from shadowtable.server.presence import SeatPresence, presence, send_presence
-from shadowtable.server.protocol import Act
+from shadowtable.server.protocol import Act, Undo
 from shadowtable.server.repository.tables import (
     Repository,
     TableRows,
     append_steps,
+    append_undo,
     claim_seat,
     game_over,
     insert_seats,
@@ -169,12 +171,21 @@ class TableService:
             for seat in seats:
                 seat.clock_ms = clock["initial_ms"] if seat.kind == "human" else None
         stored = StoredTable(
-            secrets.token_urlsafe(9), "open", clock, new.listed, time.time(), seats, pace=new_pace(new.pace)
+            secrets.token_urlsafe(9),
+            "open",
+            clock,
+            new.listed,
+            time.time(),
+            seats,
+            pace=new_pace(new.pace),
+            undo=bool(new.undo),
         )
         table = Table(stored, LiveGame(game, LiveTable.new(game)))
         fields = {"game": game.spec.id, "version": game.spec.version, "players": game.players}
         fields.update(options=game.options, status="open", clock=clock, listed=new.listed, created_at=stored.created_at)
-        fields.update(pace=stored.pace)
+        fields.update(pace=stored.pace, undo=stored.undo)
+        if stored.undo:
+            fields.update(rated=False)  # a table that allows undo is never rated (docs/play.md)
         await self.repository.write(insert_table(stored.id, fields), insert_seats(stored.id, seats), table_id=stored.id)
         if self.sync.leases is not None:
             # owned by the process its seats reach first (nginx hashes a table's pages and sockets
@@ -223,7 +234,10 @@ class TableService:
         live = LiveTable.new(game)
         stored = [(r["seat"], r["action"]) for r in rows.actions]
         try:
-            live.commit(await asyncio.to_thread(replayed, game, stored))
+            if any(seat == UNDO_SEAT for seat, _ in stored):
+                await asyncio.to_thread(live.replay_log, stored)  # nobody sees this table yet
+            else:
+                live.commit(await asyncio.to_thread(replayed, game, stored))
         except ShadowTableError as exc:
             log.error("table does not replay", extra={"event": "load_failed", "table": table_id})
             raise Unavailable(f"table {table_id} does not replay on this server: {exc}") from exc
@@ -562,6 +576,39 @@ class TableService:
                 self.notice(table, text)
             self.commit(table, move.steps)
 
+    async def undo(self, table: Table, connection: Connection, undo: Undo) -> None:
+        """A seat takes back its last decisions: checked, stored as an undo row, acknowledged, then
+        everyone is told (by name) and shown the view it goes back to."""
+        seat = connection.seat
+        for _attempt in range(3):
+            try:
+                async with table.lock:
+                    why = master.undo_refusal(table, seat, undo.count)
+                    if why is not None or seat is None:
+                        self._reject(table, connection, undo.id, why or "spectators cannot undo")
+                        return
+                    try:
+                        await self.repository.write(
+                            append_undo(table.id, table.steps, undo.count, time.time()), table_id=table.id
+                        )
+                    except Stale:
+                        raise
+                    except ServiceError as exc:
+                        self._reject(table, connection, undo.id, f"not saved, so not undone: {exc}")
+                        return
+                    connection.push({"t": "ack", "id": undo.id})
+                    text = master.take_back(table, seat, undo.count)
+            except Stale:
+                await self.refresh(table)
+                continue
+            break
+        else:
+            self._reject(table, connection, undo.id, "the table is busy: try again")
+            return
+        log.info("undo", extra={"event": "undo", "table": table.id, "seat": seat})
+        self.notice(table, text, undo=seat)
+        self.after_change(table)
+
     def _reject(self, table: Table, connection: Connection, act_id: str | None, why: str) -> None:
         connection.push({"t": "reject", "id": act_id, "why": why})
         self.sender.send_view(table, connection, force=True)
@@ -626,4 +673,5 @@ def _stored_table(table_id: str, rows: TableRows) -> StoredTable:
         host_seat=row["host_seat"],
         chat=chat,
         pace=row["pace"],
+        undo=bool(row["undo"]),
     )

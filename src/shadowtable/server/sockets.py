@@ -12,7 +12,18 @@ from shadowtable.server.config import ServerConfig
 from shadowtable.server.connections import Connection, reject, tell_all
 from shadowtable.server.errors import Forbidden, ServiceError, Stale
 from shadowtable.server.presence import send_presence
-from shadowtable.server.protocol import Act, Chat, FastForward, Hello, Message, Ping, ProtocolError, Sync, parse_frame
+from shadowtable.server.protocol import (
+    Act,
+    Chat,
+    FastForward,
+    Hello,
+    Message,
+    Ping,
+    ProtocolError,
+    Sync,
+    Undo,
+    parse_frame,
+)
 from shadowtable.server.repository.tables import Repository, insert_chat
 from shadowtable.server.sending import over_text
 from shadowtable.server.table import ChatLine, Table, chat_message, info, person_decides, seat_name
@@ -59,7 +70,7 @@ class Sockets:
             if not verdict.allowed:
                 kind = "pings" if throttle is self.pings else "frames"
                 why = f"too many {kind}: at most {throttle.item.amount} per {window(throttle)}"
-                act_id = message.id if isinstance(message, Act) else None
+                act_id = message.id if isinstance(message, Act | Undo) else None
                 reject(connection, act_id, f"{why}; try again in {verdict.retry_after} s", verdict.retry_after)
                 return True
         if message is None:
@@ -84,6 +95,8 @@ class Sockets:
             connection.push({"t": "pong"})
         elif isinstance(message, FastForward) and (notice := fast_forward(table, connection)):
             self.service.notice(table, notice, fast=True)
+        elif isinstance(message, Undo):
+            await self.service.undo(table, connection, message)
         return True
 
     # -- hello ----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
+from shadowtable.core.undo import UNDO_SEAT
 from shadowtable.server.cluster import Bus, Leases
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.connections import tell_all
@@ -22,7 +23,7 @@ from shadowtable.server.repository.failures import store_failures
 from shadowtable.server.repository.tables import Repository, TableRows
 from shadowtable.server.sending import notify
 from shadowtable.server.store import StoreError
-from shadowtable.server.table import Seat, Table, acked_ids, chat_message, person_decides
+from shadowtable.server.table import Seat, Table, acked_ids, chat_message, forget_all_undone, person_decides
 
 if TYPE_CHECKING:
     from shadowtable.server.service import TableService
@@ -120,8 +121,12 @@ class TableSync:
         actions = rows.actions
         if actions and actions[0]["idx"] == table.steps:
             stored = [(r["seat"], r["action"]) for r in actions]
-            table.live.commit(await asyncio.to_thread(replayed, table.game, stored, table.live.state))
-            earlier = table.live.rows[: -len(stored)]
+            earlier = list(table.live.rows)
+            if any(seat == UNDO_SEAT for seat, _ in stored):
+                table.live.replay_log(stored)  # an undo among them: taken back as it was here
+                table.play.acked = forget_all_undone(table.play.acked, table.live)
+            else:
+                table.live.commit(await asyncio.to_thread(replayed, table.game, stored, table.live.state))
             table.play.acked.update(acked_ids(earlier, [(r["seat"], r["action"], r["client_id"]) for r in actions]))
         for r in rows.chat:
             message = chat_message(r["seat"], table.seats, r["text"], r["at"])

@@ -14,6 +14,7 @@ from typing import Any, TypedDict
 
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
+from shadowtable.core.undo import UNDO_SEAT, undo_metadata
 from shadowtable.core.wording import NamedResult, bot_name
 from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.connections import Connection
@@ -120,6 +121,8 @@ class StoredTable:
     chat: list[ChatLine] = field(default_factory=list)
     pace: str | None = None
     """The bots' pace (a key of :data:`BOT_PACES`); ``None``: the server's default delay."""
+    undo: bool = False
+    """Whether a seat may take back its last decisions while they revealed nothing."""
 
     def bot_delay_s(self, default: float) -> float:
         """The seconds this table's bots wait before each move (``default`` without a pace)."""
@@ -227,8 +230,9 @@ class Table:
 
     @property
     def steps(self) -> int:
-        """How many steps are stored (the table's version)."""
-        return len(self.play.live.rows)
+        """How many rows the table's log stores (the table's version): actions, undone ones and
+        undo rows."""
+        return self.play.live.logged
 
 
 def seat_name(index: int, seat: Seat) -> str:
@@ -278,6 +282,7 @@ def info(table: Table) -> dict[str, Any]:
         "rematch": stored.rematch,
         "host_seat": stored.host_seat,
         "pace": stored.pace,
+        "undo": stored.undo,
     }
 
 
@@ -299,7 +304,7 @@ def finished_record(table: Table) -> GameRecord:
         seed=None,
         returns=list(game.returns(state)),
         truncated=False,
-        metadata={"table": table.id, **game.summary(state)},
+        metadata={"table": table.id, **game.summary(state), **undo_metadata(table.live.undos)},
     )
 
 
@@ -332,9 +337,34 @@ def acked_ids(
     decisions: dict[int, int] = {}
     for seat, _ in earlier:
         decisions[seat] = decisions.get(seat, 0) + 1
+    seats = [seat for seat, _ in earlier]
     out: dict[tuple[int, str], tuple[int, int]] = {}
     for seat, action, client_id in rows:
+        if seat == UNDO_SEAT:  # the last seat to decide took back ``action`` decisions
+            who = seats[-1]
+            del seats[-action:]
+            decisions[who] -= action
+            out = forget_undone(out, who, decisions[who])
+            continue
+        seats.append(seat)
         if client_id is not None:
             out[(seat, client_id)] = (decisions.get(seat, 0), action)
         decisions[seat] = decisions.get(seat, 0) + 1
     return out
+
+
+def forget_undone(
+    acked: dict[tuple[int, str], tuple[int, int]], seat: int, decisions: int
+) -> dict[tuple[int, str], tuple[int, int]]:
+    """``acked`` without the act ids of ``seat``'s decisions taken back (those of turn ``decisions``
+    on): an id of an undone decision may be used again."""
+    return {key: done for key, done in acked.items() if key[0] != seat or done[0] < decisions}
+
+
+def forget_all_undone(
+    acked: dict[tuple[int, str], tuple[int, int]], live: LiveTable
+) -> dict[tuple[int, str], tuple[int, int]]:
+    """``acked`` without the act ids of any decision taken back (:func:`forget_undone` for every seat)."""
+    for seat in range(live.game.players):
+        acked = forget_undone(acked, seat, live.decisions(seat))
+    return acked

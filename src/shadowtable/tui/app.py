@@ -88,6 +88,7 @@ class PlayApp(App[None]):
         Binding("s", "save", "Save"),
         Binding("r", "toggle_help", "Rules"),
         Binding("slash", "focus_notation", "Type action"),
+        Binding("u", "undo", "Undo"),
     ]
 
     def __init__(
@@ -294,7 +295,9 @@ class PlayApp(App[None]):
         """Play the typed action; then, whatever happened, the single-key commands work again."""
         text = event.value
         event.input.value = ""
-        if text.strip():
+        if text.strip().lower() == "undo":
+            self.action_undo()
+        elif text.strip():
             self._play(lambda: self.table.play_text(text))
         self._focus_actions()
 
@@ -317,6 +320,19 @@ class PlayApp(App[None]):
         self.advance()
 
     # -- commands -------------------------------------------------------------------------------
+    def action_undo(self) -> None:
+        """Take back the last person's last decision, when it revealed nothing (``u``, or ``undo``)."""
+        message = self.query_one("#message", Static)
+        if self.handing_over:
+            return
+        try:
+            seat = self.table.undo()
+        except ShadowTableError as exc:
+            message.update(Text(f"Not undone: {exc}"))
+            return
+        message.update(Text(f"Seat {seat} ({self.table.session.seat_names[seat]}) took back a move"))
+        self.advance()
+
     def action_save(self) -> None:
         message = self.query_one("#message", Static)
         try:

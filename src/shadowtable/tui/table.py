@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from shadowtable.core.errors import BotError, IllegalActionError, InvalidPlayersError
+from shadowtable.core.errors import BotError, IllegalActionError, InvalidPlayersError, UndoError
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.manifest import manifest_of
 from shadowtable.core.observation import Observation as TypedObservation
@@ -102,6 +102,25 @@ class Table:
         action = self.game.words.parse_action(self.session.state, text)
         self.play(action)
         return action
+
+    def undoable(self) -> int:
+        """How many of the last person's decisions may be taken back now (0: none; see
+        :meth:`shadowtable.core.table.Table.undoable`)."""
+        seats = self.session.seats
+        if not seats or seats[-1] not in self.humans:
+            return 0
+        return self.session.undoable(seats[-1])
+
+    def undo(self) -> int:
+        """Take back the last person's last decision; returns that seat.  Raises a typed error and
+        changes nothing when it may not be taken back."""
+        seats = self.session.seats
+        if not seats or seats[-1] not in self.humans:
+            raise UndoError("nothing to take back: the last decision was not a person's")
+        seat = seats[-1]
+        self.session.undo(seat, 1)
+        del self.history[len(self.session.actions) :]
+        return seat
 
     def log(self, seat: int | None, last: int | None = None) -> list[str]:
         """The game log as ``seat`` may read it, from the first step (``last``: only that many lines).

@@ -124,6 +124,7 @@ def new_table(spec: GameSpec, players: int, form: dict[str, str]) -> NewTable:
         parse_clock(form),
         form.get("listed", "yes") == "yes",
         form.get("pace") or None,
+        form.get("undo", "no") == "yes",
     )
 
 

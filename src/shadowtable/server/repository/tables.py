@@ -15,6 +15,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from shadowtable.core.undo import UNDO_SEAT
 from shadowtable.server import schema
 from shadowtable.server.live import Step
 from shadowtable.server.repository.failures import store_failures
@@ -131,6 +132,13 @@ def append_steps(table_id: str, first: int, steps: Sequence[Step], client_id: st
         for i, step in enumerate(steps)
     ]
     return Append(schema.actions, rows)
+
+
+def append_undo(table_id: str, idx: int, count: int, at: float) -> Statement:
+    """The ``actions`` row of an undo at index ``idx``: the last seat to decide took back its last
+    ``count`` decisions (seat :data:`~shadowtable.core.undo.UNDO_SEAT`; the log stays append-only)."""
+    row = {"table_id": table_id, "idx": idx, "seat": UNDO_SEAT, "action": count, "client_id": None, "at": at}
+    return Append(schema.actions, [row])
 
 
 def game_over(table_id: str, returns: list[float], at: float) -> sa.Executable:

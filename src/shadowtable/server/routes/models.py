@@ -39,6 +39,9 @@ class CreateTable(BaseModel):
     pace: Literal["instant", "quick", "relaxed"] | None = Field(
         None, description="how long bots wait before each move (instant, quick, relaxed); default: the server's"
     )
+    undo: bool = Field(
+        False, description="a seat may take back its last decisions while they revealed nothing (never rated)"
+    )
     name: str | None = Field(None, max_length=64, description="your name, if you sit at the table")
     sit: bool = Field(True, description="take the first human seat (the answer holds its token)")
 
@@ -92,6 +95,7 @@ class TableOut(BaseModel):
     rematch: str | None
     host_seat: int | None = Field(description="the creator's seat: its holder may invite to vacated seats")
     pace: str | None = Field(None, description="the bots' pace (null: the server's default delay)")
+    undo: bool = Field(False, description="whether seats may take back their last decisions")
 
 
 class Seated(BaseModel):

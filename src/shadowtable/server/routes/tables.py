@@ -38,7 +38,7 @@ def new_table(body: CreateTable) -> NewTable:
     """The table a creation request asks for (every seat human unless ``seats`` says otherwise)."""
     seats = body.seats if body.seats is not None else ["human"] * body.players
     clock = body.clock.model_dump() if body.clock is not None else None
-    return NewTable(body.game, body.players, body.options, seats, clock, body.listed, body.pace)
+    return NewTable(body.game, body.players, body.options, seats, clock, body.listed, body.pace, body.undo)
 
 
 @router.post("/api/tables", response_model=Seated, status_code=201, responses=LIMITED)

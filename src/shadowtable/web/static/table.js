@@ -21,6 +21,7 @@ const state = {
   clock: null, // {msLeft, running, at}
   clocks: null, // every seat's: [{seat, ms_left, running}], with `at` the time they came
   fast: false, // the bots fast-forward now
+  undoId: null, // the id of the undo frame sent last
   presence: [],
   decisionShown: null, // the turn of the last decision of this seat the page announced
   unread: 0, // chat lines come while the chat was not in view
@@ -116,6 +117,11 @@ function handle(message) {
           const frame = state.pending.frame;
           setTimeout(() => send(frame), message.retry_after * 1000);
         }
+        break;
+      }
+      if (state.undoId !== null && state.undoId === message.id) {
+        state.undoId = null;
+        notice(`Not undone: ${message.why}`, "error");
         break;
       }
       if (state.pending && state.pending.id === message.id) state.pending = null;
@@ -248,6 +254,7 @@ function onView(message) {
   }
   state.clocks = message.clocks ? { list: message.clocks, at: performance.now() } : null;
   state.fast = Boolean(message.fast_forward);
+  showUndo(message.undo || 0);
   showClock();
   showPresence();
   showOut(message.out);
@@ -281,6 +288,7 @@ function onOver(message) {
   const leave = document.querySelector("form.leave");
   if (leave) leave.remove();
   $("fast-forward")?.setAttribute("hidden", "");
+  $("undo-move")?.setAttribute("hidden", "");
   showTurnIcon(false);
 }
 
@@ -336,6 +344,15 @@ function seatClock(seat) {
   if (!c || c.ms_left === null || c.ms_left === undefined) return "";
   const spent = c.running && body.dataset.over !== "1" ? performance.now() - state.clocks.at : 0;
   return `, clock ${clockText(c.ms_left - spent)}${c.running ? " running" : ""}`;
+}
+
+// Undo: offered only while the server says this seat may take back its last decision (the view's
+// `undo`: how many it may); the server checks it again.
+function showUndo(count) {
+  const button = $("undo-move");
+  if (!button) return;
+  button.hidden = !(count > 0) || body.dataset.over === "1";
+  button.disabled = false;
 }
 
 // Fast-forward: offered to a seated player while a bot decides (the server checks it again).
@@ -480,6 +497,14 @@ function act(payload) {
 }
 
 document.addEventListener("click", (event) => {
+  if (event.target.closest?.("#undo-move")) {
+    const id = newId();
+    if (send({ t: "undo", id })) {
+      state.undoId = id;
+      event.target.closest("#undo-move").disabled = true;
+    }
+    return;
+  }
   if (event.target.closest?.("#fast-forward")) {
     if (send({ t: "fast" })) event.target.closest("#fast-forward").disabled = true;
     return;
