@@ -258,6 +258,55 @@ class Repository:
         query = sa.select(schema.seats.c.seat, schema.seats.c.account_id).where(schema.seats.c.table_id == table_id)
         return {int(row["seat"]): row["account_id"] for row in await self.fetch(query)}
 
+    async def player_seats(
+        self, account_id: str | None, held: list[tuple[str, int]], limit: int, *, playing_only: bool = False
+    ) -> list[Row]:
+        """The seats taken with ``account_id`` (still held, or left in play) and the ``held`` seats
+        (``(table, seat)``: a browser's cookie names them), with their table's ``game``, ``status``, ``returns``, ``created_at`` and
+        ``finished_at``: tables not over first, newest first, then the latest finished; at most
+        ``limit`` (``playing_only``: only tables in play)."""
+        seats, tables = schema.seats.c, schema.tables.c
+        anyone = []
+        if account_id is not None:
+            kept = sa.or_(seats.key_hash.is_not(None), seats.left_hash.is_not(None))
+            anyone.append(sa.and_(seats.account_id == account_id, kept))
+        anyone += [sa.and_(seats.table_id == table_id, seats.seat == seat) for table_id, seat in held]
+        if not anyone:
+            return []
+        where = [sa.or_(*anyone)]
+        if playing_only:
+            where.append(tables.status == "playing")
+        query = (
+            sa.select(
+                seats.table_id,
+                seats.seat,
+                seats.account_id,
+                seats.key_hash,
+                seats.left_hash,
+                tables.game,
+                tables.status,
+                tables.returns,
+                tables.created_at,
+                tables.finished_at,
+            )
+            .join(schema.tables, tables.id == seats.table_id)
+            .where(*where)
+            .order_by(
+                sa.case((tables.status == "over", 1), else_=0),
+                sa.func.coalesce(tables.finished_at, tables.created_at).desc(),
+            )
+            .limit(limit)
+        )
+        return await self.fetch(query)
+
+    async def seats_of(self, table_ids: list[str]) -> dict[str, list[Row]]:
+        """The seats (kind, bot, name, ...) of each of ``table_ids``."""
+        query = sa.select(schema.seats).where(schema.seats.c.table_id.in_(table_ids))
+        found: dict[str, list[Row]] = {}
+        for row in await self.fetch(query):
+            found.setdefault(row["table_id"], []).append(row)
+        return found
+
     async def invited_seat(self, table_id: str, code: str) -> int | None:
         """The vacated seat of ``table_id`` a live invite ``code`` names, if any."""
         query = sa.select(schema.seats.c.seat).where(
