@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from server.account_helpers import log_in, seat0_wins, sign_up, table_of
+from server.account_helpers import Names, log_in, seat0_wins, sign_up, table_of
 from server.conftest import config_for
 from server.wire import BROWSER, Seat, create, play_out
 from shadowtable.core.wording import SeatNames
@@ -119,17 +119,19 @@ def test_a_stranger_and_a_forged_cookie_see_nothing(serve: Any) -> None:
 
 def test_an_account_sees_its_tables_from_any_browser(serve: Any) -> None:
     with serve() as client:
-        sign_up(client, "Ann")
-        sign_up(client, "Bob")
-        finished, token0, token1 = table_of(client, "Ann", "Bob")
+        names = Names()
+        ann, bob = names.ann, names.bob
+        sign_up(client, ann)
+        sign_up(client, bob)
+        finished, token0, token1 = table_of(client, ann, bob)
         seat0_wins(client, finished, token0, token1)
-        playing, _, _ = table_of(client, "Ann", "Bob")  # seat 0 (Ann) decides first
-        log_in(client, "Ann")  # a browser without any seat cookie
+        playing, _, _ = table_of(client, ann, bob)  # seat 0 (Ann) decides first
+        log_in(client, ann)  # a browser without any seat cookie
         assert listed(client) == [("yours", playing), ("over", finished)]
         assert [t["id"] for t in waiting(client)["tables"]] == [playing]
         page = client.get("/me/tables").text
-        assert "Ann won" in page and "Ann, Bob" in page
-        log_in(client, "Bob")
+        assert f"{ann} won" in page and f"{ann}, {bob}" in page
+        log_in(client, bob)
         assert listed(client) == [("playing", playing), ("over", finished)]
         assert waiting(client)["waiting"] == 0
         client.cookies.clear()
