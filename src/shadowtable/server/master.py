@@ -213,7 +213,9 @@ def free_seat(
     free = [i for i in free_seats(table) if i not in kept.others]
     if wanted is None:
         if not free:
-            raise Conflict("every seat is taken" if not kept.others else kept_refusal(min(kept.others), kept.until, now))
+            raise Conflict(
+                "every seat is taken" if not kept.others else kept_refusal(min(kept.others), kept.until, now)
+            )
         seat = next((i for i in free if i in kept.mine), free[0])
     else:
         if not 0 <= wanted < len(table.seats):

@@ -40,7 +40,6 @@ from shadowtable.server.new_table import (
     refuse_server_options,
 )
 from shadowtable.server.presence import SeatPresence, presence, send_presence
-from shadowtable.server.reservations import Reservation
 from shadowtable.server.protocol import Act
 from shadowtable.server.repository.tables import (
     Repository,
@@ -57,6 +56,7 @@ from shadowtable.server.repository.tables import (
     update_seat,
     update_table,
 )
+from shadowtable.server.reservations import Reservation
 from shadowtable.server.sending import Renderer, Sender, notify, view
 from shadowtable.server.sockets import Sockets
 from shadowtable.server.store import Statement, Store

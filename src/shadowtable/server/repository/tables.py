@@ -262,9 +262,9 @@ class Repository:
         self, account_id: str | None, held: list[tuple[str, int]], limit: int, *, playing_only: bool = False
     ) -> list[Row]:
         """The seats taken with ``account_id`` (still held, or left in play) and the ``held`` seats
-        (``(table, seat)``: a browser's cookie names them), with their table's ``game``, ``status``, ``returns``, ``created_at`` and
-        ``finished_at``: tables not over first, newest first, then the latest finished; at most
-        ``limit`` (``playing_only``: only tables in play)."""
+        (``(table, seat)``: a browser's cookie names them), with their table's ``game``,
+        ``status``, ``returns``, ``created_at`` and ``finished_at``: tables not over first, newest
+        first, then the latest finished; at most ``limit`` (``playing_only``: only tables in play)."""
         seats, tables = schema.seats.c, schema.tables.c
         anyone = []
         if account_id is not None:
