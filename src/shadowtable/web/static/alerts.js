@@ -117,7 +117,8 @@ function tone() {
 export function alertDecision(title, text) {
   if (isOn(SOUND_KEY)) tone();
   if (!document.hidden || !isOn(NOTIFY_KEY) || !notificationsAllowed()) return;
-  const shown = new Notification(title, { body: text, tag: `shadowtable-${location.pathname}`, icon: ICON_TURN });
+  const heading = title.replace(/^\(\d+\) /, ""); // without the "My tables" count before it
+  const shown = new Notification(heading, { body: text, tag: `shadowtable-${location.pathname}`, icon: ICON_TURN });
   shown.onclick = () => {
     window.focus();
     shown.close();
