@@ -14,7 +14,8 @@ pytestmark = pytest.mark.browser
 WAITING = "() => fetch('/me/tables/count').then((r) => r.json()).then((d) => d.waiting)"
 BADGE_SAYS = """(n) => {
     const badge = document.getElementById('my-turns');
-    return !!badge && !badge.hidden && badge.textContent === String(n) && document.title.startsWith(`(${n}) `);
+    const count = document.getElementById('my-turns-count');
+    return !!badge && !badge.hidden && count.textContent === String(n) && document.title.startsWith(`(${n}) `);
 }"""
 
 

@@ -13,10 +13,10 @@ let timer = null;
 
 function showBadge(count) {
   const badge = document.getElementById("my-turns");
-  if (!badge) return;
-  badge.textContent = count > 0 ? String(count) : "";
+  const shown = document.getElementById("my-turns-count");
+  if (!badge || !shown) return;
+  shown.textContent = count > 0 ? String(count) : "";
   badge.hidden = count === 0;
-  badge.setAttribute("aria-label", `${count} table${count === 1 ? "" : "s"} waiting for you`);
 }
 
 function alertNew(tables) {
