@@ -71,6 +71,7 @@ def test_the_browser_cookie_of_the_finished_table_takes_the_seat_on_the_page(ser
         client.cookies.clear()
         stranger = client.get(f"/t/{new_id}").text
         assert "kept for its player from the last game" in stranger and "/decline" not in stranger
+        assert "only they can take it now" in client.get(f"/t/{new_id}/seat/1").text
         refused = client.post(f"/t/{new_id}/join", data={"seat": "1"}, follow_redirects=False)
         assert refused.status_code == 409 and KEPT in refused.text
 
