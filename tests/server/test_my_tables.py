@@ -157,3 +157,15 @@ def test_the_page_tells_only_what_a_spectator_is_told(sqlite_database: str) -> N
         assert shown == []
         count = client.get("/me/tables/count").text
         assert not any(line in count for line in secret)
+
+
+def test_a_seat_left_in_play_is_listed_but_never_waits_for_its_player(serve: Any) -> None:
+    with serve(bot_delay_s=3600.0) as client:  # the bot that takes the seat over does not move
+        answer = create(client, game="tiny-showdown", players=2, seats=["human", "human"])
+        table_id = answer["table"]["id"]
+        join_elsewhere(client, table_id)
+        until(lambda: waiting(client)["waiting"] == 1)  # seat 0 decides first
+        assert client.post(f"/api/tables/{table_id}/leave").status_code == 200
+        assert listed(client) == [("playing", table_id)]
+        assert "you left: a bot plays for you" in client.get("/me/tables").text
+        assert waiting(client) == {"waiting": 0, "tables": []}

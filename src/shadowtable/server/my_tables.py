@@ -10,7 +10,6 @@ tables in play or waiting for players, then the recently finished ones.
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -247,32 +246,12 @@ class MyTables:
                 lines.append(live_line(await self.service.table(row["table_id"]), int(row["seat"])))
         return ordered(lines)
 
-    async def waiting(self, account_id: str | None, tokens: dict[str, str]) -> list[TableLine]:
+    async def waiting(self, account_id: str | None, tokens: dict[str, str]) -> list[Table]:
         """The tables in play where it is the player's turn (for the badge: no log is read)."""
-        mine = await self.seats(account_id, tokens, playing_only=True)
         found = []
-        for row in mine:
+        for row in await self.seats(account_id, tokens, playing_only=True):
             with contextlib.suppress(ServiceError):
                 table = await self.service.table(row["table_id"])
-                seat = int(row["seat"])
-                if is_my_turn(table, seat):
-                    found.append((table, seat))
-        return [
-            TableLine(
-                id=table.id,
-                game=table.game.spec.id,
-                title=table.game.spec.name,
-                status=table.status,
-                seat=seat,
-                you=seat_name(seat, table.seats[seat]),
-                players=(),
-                yours=True,
-                deciding=seat_name(seat, table.seats[seat]),
-                clock_ms=None,
-                deadline=None,
-                last=None,
-                left=False,
-                at=time.time(),
-            )
-            for table, seat in found
-        ]
+                if is_my_turn(table, int(row["seat"])):
+                    found.append(table)
+        return found

@@ -53,9 +53,9 @@ async def my_tables(request: Request, service: ServiceDep, account: CurrentAccou
 @counts.get("/me/tables/count")
 async def my_turns(request: Request, service: ServiceDep, account: CurrentAccount) -> JSONResponse:
     """How many tables wait for the player's decision, and which (for the badge and alerts)."""
-    lines = await MyTables(service).waiting(None if account is None else account.id, seat_tokens(request))
+    tables = await MyTables(service).waiting(None if account is None else account.id, seat_tokens(request))
     body: dict[str, Any] = {
-        "waiting": len(lines),
-        "tables": [{"id": line.id, "title": line.title} for line in lines],
+        "waiting": len(tables),
+        "tables": [{"id": table.id, "title": table.game.spec.name} for table in tables],
     }
     return JSONResponse(body, headers=NO_STORE)
