@@ -41,6 +41,7 @@ def test_a_seat_left_in_play_is_played_by_a_bot_and_nobody_else_can_sit_there(se
             "taken": True,
             "bot_playing": True,
             "vacated": True,
+            "reserved_until": None,
         }
         wanted = client.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Mallory"})
         assert wanted.status_code == 409
@@ -113,6 +114,7 @@ def test_on_the_socket_a_stranger_gets_no_view_of_a_vacated_seat_and_the_leaver_
             "taken": True,
             "bot_playing": False,
             "vacated": False,
+            "reserved_until": None,
         }
 
 

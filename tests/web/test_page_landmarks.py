@@ -23,7 +23,16 @@ def _create(client: Any, **fields: str) -> str:
 
 def test_every_page_has_one_h1_and_the_favicon(client: Any) -> None:
     table = _create(client)
-    paths = ["/", f"/t/{table}", f"/t/{table}/seat/1", "/leaderboard", "/login", "/signup", "/t/nosuchtable"]
+    paths = [
+        "/",
+        f"/t/{table}",
+        f"/t/{table}/seat/1",
+        "/leaderboard",
+        "/login",
+        "/signup",
+        "/me/tables",
+        "/t/nosuchtable",
+    ]
     for path in paths:
         page = client.get(path).text
         assert len(re.findall(r"<h1[\s>]", page)) == 1, path

@@ -27,7 +27,7 @@ from shadowtable.server.sizes import SizeLimits
 from shadowtable.server.store import Store
 from shadowtable.server.throttle import SocketCount
 from shadowtable.server.tokens import SeatTokens
-from shadowtable.web import account_pages, pages
+from shadowtable.web import account_pages, my_tables_pages, pages
 from shadowtable.web.render import view_fragments
 from shadowtable.web.responses import error_page
 
@@ -55,6 +55,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     pages.mount_static(app)
     app.include_router(pages.router)
     app.include_router(account_pages.router)
+    app.include_router(my_tables_pages.router)
+    app.include_router(my_tables_pages.counts)
     app.include_router(rules.router)
     app.include_router(learn.router)
     for kind in HANDLED:

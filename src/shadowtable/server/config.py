@@ -101,6 +101,9 @@ class ServerConfig:
     """The most seats one browser's seat cookie holds (the oldest is dropped past it)."""
     seat_cookie_keep_s: float = 900.0
     """How long after a game ends the seat cookie still holds its seat (for the rematch)."""
+    rematch_keep_s: float = 600.0
+    """How long a rematch keeps each seat for the player who held it in the finished game (until
+    they take it or decline); then anyone may take it."""
 
     ready_message: str = ""
     """Printed on standard output once the server is ready to answer (``shadowtable serve``: the

@@ -8,7 +8,9 @@ acknowledges, then applies it (:func:`commit`, :func:`sit`, :func:`vacate`) and 
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypedDict
 
@@ -19,7 +21,9 @@ from shadowtable.server.errors import Conflict, ServiceError
 from shadowtable.server.live import Step
 from shadowtable.server.new_table import NewTable
 from shadowtable.server.protocol import Act, Answer
+from shadowtable.server.reservations import Reservation, former_holder
 from shadowtable.server.table import Seat, Table, forget_undone, public_clock, seat_name
+from shadowtable.server.tokens import SeatClaim
 
 RETURN_GRACE_MS = 30_000
 """The least time a seat whose clock ran out has once its player takes it back."""
@@ -193,14 +197,57 @@ def invited(seat: int | None, current: int | None) -> int:
     return seat
 
 
-def free_seat(table: Table, wanted: int | None, current: int | None, *, move: bool) -> int:
-    """The seat a plain join takes: ``wanted`` if free, else the first free one (vacated seats are
-    never free); someone sitting at ``current`` already may only ``move``, before the start."""
-    free = free_seats(table)
+@dataclass(frozen=True)
+class Kept:
+    """The free seats a rematch keeps for their former holders now: the asker's own (``mine``)
+    and everyone else's (``others``: not the asker's to take)."""
+
+    mine: frozenset[int] = frozenset()
+    others: frozenset[int] = frozenset()
+    until: float = 0.0
+    """When the last of ``others`` opens."""
+
+
+def kept_seats(table: Table, now: float, account_id: str | None, claims: Iterable[SeatClaim]) -> Kept:
+    """Which free seats of ``table`` a rematch keeps, and which of them for the asker (signed in as
+    ``account_id``, holding the seat ``claims`` of other tables)."""
+    proofs = list(claims)
+    mine: set[int] = set()
+    others: dict[int, float] = {}
+    for i, seat in enumerate(table.seats):
+        until = seat.kept_until(now)
+        if until is None or seat.reserved is None:
+            continue
+        if seat.reserved.held_by(account_id, proofs):
+            mine.add(i)
+        else:
+            others[i] = until
+    return Kept(frozenset(mine), frozenset(others), max(others.values(), default=0.0))
+
+
+def kept_refusal(seat: int, until: float, now: float) -> str:
+    """Why a seat kept for its former holder cannot be taken now."""
+    minutes = max(1, math.ceil((until - now) / 60))
+    return (
+        f"seat {seat} is kept for the player who held it in the last game until they take it or decline"
+        f" (at most {minutes} more minute{'s' if minutes != 1 else ''})"
+    )
+
+
+def free_seat(
+    table: Table, wanted: int | None, current: int | None, *, move: bool, kept: Kept | None = None, now: float = 0.0
+) -> int:
+    """The seat a plain join takes: ``wanted`` if free, else a seat a rematch keeps for the asker,
+    else the first free one (vacated seats, and seats kept for others, are never free); someone
+    sitting at ``current`` already may only ``move``, before the start."""
+    kept = kept or Kept()
+    free = [i for i in free_seats(table) if i not in kept.others]
     if wanted is None:
         if not free:
-            raise Conflict("every seat is taken")
-        seat = free[0]
+            raise Conflict(
+                "every seat is taken" if not kept.others else kept_refusal(min(kept.others), kept.until, now)
+            )
+        seat = next((i for i in free if i in kept.mine), free[0])
     else:
         if not 0 <= wanted < len(table.seats):
             raise ServiceError(f"seat must be between 0 and {len(table.seats) - 1}")
@@ -209,6 +256,8 @@ def free_seat(table: Table, wanted: int | None, current: int | None, *, move: bo
                 f"seat {wanted} is played by a bot since its player left: only that player, or someone the"
                 " table's host invites, can take it"
             )
+        if wanted in kept.others:
+            raise Conflict(kept_refusal(wanted, table.seats[wanted].kept_until(now) or now, now))
         if wanted not in free:
             raise Conflict(f"seat {wanted} is not free")
         seat = wanted
@@ -232,7 +281,7 @@ def host_after_join(table: Table, seat: int, current: int | None, *, as_host: bo
 def sit(table: Table, seat: int, hashed_key: str, name: str, current: int | None, host: int | None) -> None:
     """Make a stored join the table's own."""
     taken = table.seats[seat]
-    taken.key_hash, taken.name, taken.left_hash = hashed_key, name, None
+    taken.key_hash, taken.name, taken.left_hash, taken.reserved = hashed_key, name, None, None
     if current is not None:
         table.seats[current].key_hash = None
         table.seats[current].name = None
@@ -298,6 +347,27 @@ def rematch_table(table: Table, default_bot: str) -> NewTable:
     return NewTable(
         game.spec.id, game.players, dict(game.options), kinds, clock, stored.listed, stored.pace, stored.undo
     )
+
+
+def rematch_reservations(table: Table, accounts: dict[int, str | None], until: float) -> dict[int, Reservation]:
+    """The seats a rematch of ``table`` keeps until ``until``: each human seat for the player who
+    held it at the end (its key, its account); a seat its player left, and a bot's, are not kept."""
+    kept = {}
+    for i, seat in enumerate(table.seats):
+        held = former_holder(seat.key_hash, accounts.get(i), until) if seat.key_hash is not None else None
+        if seat.kind == "human" and held is not None:
+            kept[i] = held
+    return kept
+
+
+def start_refusal(table: Table, now: float) -> str | None:
+    """Why the game cannot start now with bots in the free seats (``None``: it can): a seat kept for
+    its former holder is theirs to take or decline first."""
+    for i, seat in enumerate(table.seats):
+        until = seat.kept_until(now)
+        if until is not None:
+            return kept_refusal(i, until, now) + ": the game can start once they do"
+    return None
 
 
 # -- bots taking over ---------------------------------------------------------------------------

@@ -56,6 +56,11 @@ seats = sa.Table(
     sa.Column("left_hash", sa.String(64), nullable=True),
     sa.Column("invite_hash", sa.String(64), nullable=True),
     sa.Column("invite_expires", sa.Float, nullable=True),
+    # revision 0009: a rematch keeps the seat for the player who held it in the finished game (the
+    # SHA-256 of their old seat key, their account) until they take it, decline it, or it expires
+    sa.Column("reserved_hash", sa.String(64), nullable=True),
+    sa.Column("reserved_account", sa.String(32), nullable=True),
+    sa.Column("reserved_until", sa.Float, nullable=True),
 )
 sa.Index("ix_seats_account", seats.c.account_id)
 

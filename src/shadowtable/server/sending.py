@@ -218,3 +218,10 @@ def _parts(table: Table, seat: int | None) -> dict[str, str]:
 def notify(table: Table, text: str, **data: Any) -> None:
     """Show a notice to this process's connections of ``table``."""
     tell_all(table.connections, {"t": "notice", "text": text, **data})
+
+
+def public_pending(table: Table) -> dict[str, Any] | None:
+    """Who decides now and what about, as a spectator is told it (``pending`` of the public view,
+    built once per version)."""
+    pending = json.loads(_parts(table, None)["pending"])
+    return pending if isinstance(pending, dict) else None

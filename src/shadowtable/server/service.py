@@ -48,6 +48,7 @@ from shadowtable.server.repository.tables import (
     append_steps,
     append_undo,
     claim_seat,
+    end_reservation,
     game_over,
     insert_seats,
     insert_table,
@@ -57,6 +58,7 @@ from shadowtable.server.repository.tables import (
     update_seat,
     update_table,
 )
+from shadowtable.server.reservations import Reservation
 from shadowtable.server.sending import Renderer, Sender, notify, view
 from shadowtable.server.sockets import Sockets
 from shadowtable.server.store import Statement, Store
@@ -160,12 +162,18 @@ class TableService:
         return task
 
     # -- tables ---------------------------------------------------------------------------------
-    async def create(self, new: NewTable, *, default_bot_seats: bool = False) -> Table:
+    async def create(
+        self, new: NewTable, *, default_bot_seats: bool = False, kept: dict[int, Reservation] | None = None
+    ) -> Table:
         """Create, store and return a table; :class:`ServiceError` for a bad request.  Seats are
-        bot levels only, and with ``default_bot_seats`` (a rematch) also the server's default bot."""
+        bot levels only, and with ``default_bot_seats`` (a rematch) also the server's default bot;
+        ``kept``: the seats a rematch keeps for their former holders."""
         refuse_server_options(new.options)
         game = new_game(new.game, new.players, new.options)
         seats = new_seats(new.seats, game, self.config.default_bot if default_bot_seats else None)
+        for i, reservation in (kept or {}).items():
+            if seats[i].kind == "human":
+                seats[i].reserved = reservation
         clock = new_clock(new.clock)
         if clock is not None:
             for seat in seats:
@@ -293,6 +301,7 @@ class TableService:
         move: bool = False,
         invite: str | None = None,
         as_host: bool = False,
+        proofs: Sequence[str] = (),
     ) -> tuple[Table, int, str]:
         """Sit at a free seat (``wanted`` or the first one), or at the vacated seat an ``invite`` code
         names (used up here), as the signed-in ``account_id`` if any; returns the table, seat and token.
@@ -300,16 +309,19 @@ class TableService:
         ``holder`` is the token the asker already holds for this table, if any: sitting at a second
         seat is refused unless ``move`` (before the game starts), which frees the first seat and
         carries its host rights over in the same transaction.  ``as_host``: the seat taken is the
-        table's host seat unless the table has one."""
+        table's host seat unless the table has one.  ``proofs``: seat tokens of other tables the
+        asker holds (a seat a rematch keeps for the player who held it is theirs to take)."""
         table = await self._current(table_id)
         async with table.lock:
             if table.status == "over":
                 raise Conflict("the game is over")
             current = self.held_seat(table, holder)
+            now = time.time()
+            kept = master.kept_seats(table, now, account_id, self.claims(proofs))
             if invite is not None:
                 seat = master.invited(await self._invited_seat(table, invite), current)
             else:
-                seat = master.free_seat(table, wanted, current, move=move)
+                seat = master.free_seat(table, wanted, current, move=move, kept=kept, now=now)
             if current is not None and name is None and table.seats[current].name != default_name(current):
                 shown = display_name(table.seats[current].name, seat)  # moving keeps the name
             else:
@@ -321,7 +333,8 @@ class TableService:
             )
             if host != table.host_seat:
                 then.append(update_table(table.id, host_seat=host))
-            if not await self.repository.guarded(claim_seat(table.id, seat, key, shown, account_id, invite), *then):
+            claim = claim_seat(table.id, seat, key, shown, account_id, invite, kept_for_me=seat in kept.mine)
+            if not await self.repository.guarded(claim, *then):
                 raise Conflict(
                     master.INVALID_INVITE if invite is not None else f"seat {seat} was taken a moment ago: try again"
                 )
@@ -341,6 +354,30 @@ class TableService:
         table = await self.table(table_id)
         if self.sync.bus is not None:
             await self.refresh(table)
+        return table
+
+    def claims(self, tokens: Sequence[str]) -> list[SeatClaim]:
+        """The claims of the genuine, unexpired ``tokens`` (at most the seat cookie's worth)."""
+        found = []
+        for token in list(tokens)[: max(1, self.config.seat_cookie_max) + 1]:
+            with contextlib.suppress(TokenError):
+                found.append(self.tokens.read(token))
+        return found
+
+    async def decline(self, table_id: str, account_id: str | None, proofs: Sequence[str]) -> Table:
+        """The player a rematch keeps a seat for declines it: the seat is free to anyone."""
+        table = await self._current(table_id)
+        async with table.lock:
+            kept = master.kept_seats(table, time.time(), account_id, self.claims(proofs))
+            if not kept.mine:
+                raise Conflict("no seat of this table is kept for you")
+            await self.repository.write(*(end_reservation(table.id, i) for i in kept.mine), table_id=table.id)
+            for i in kept.mine:
+                table.seats[i].reserved = None
+        log.info("rematch seat declined", extra={"event": "decline", "table": table.id})
+        self.sync.publish(table)
+        send_presence(table)
+        self.after_change(table)
         return table
 
     def held_seat(self, table: Table, token: object) -> int | None:
@@ -469,6 +506,9 @@ class TableService:
             self.claim(table, token)
             if table.status != "open":
                 raise Conflict("the game has already started")
+            refusal = master.start_refusal(table, time.time())
+            if refusal is not None:
+                raise Conflict(refusal)
             free, bot = master.free_seats(table), self.config.default_bot
             if free:
                 bots = [update_seat(table.id, i, kind="bot", bot=bot, clock_ms=None) for i in free]
@@ -486,7 +526,9 @@ class TableService:
             new_table = master.rematch_table(table, self.config.default_bot)
             if table.stored.rematch is not None:
                 return await self.table(table.stored.rematch)
-            new = await self.create(new_table, default_bot_seats=True)
+            until = time.time() + self.config.rematch_keep_s
+            kept = master.rematch_reservations(table, await self.repository.seat_accounts(table.id), until)
+            new = await self.create(new_table, default_bot_seats=True, kept=kept)
             await self.repository.write(update_table(table.id, rematch=new.id), table_id=table.id)
             table.stored.rematch = new.id
         self.sync.publish(table)

@@ -195,9 +195,11 @@ def _reread_fields(table: Table, rows: TableRows) -> bool:
     """Take the stored seats and table fields of ``rows``; whether any changed."""
     changed = False
     for seat, row in zip(table.seats, rows.seats, strict=False):
-        now = Seat.from_row(row).row()
-        if now != seat.row():
+        read = Seat.from_row(row)
+        now = read.row()
+        if now != seat.row() or read.reserved != seat.reserved:
             seat.kind, seat.bot, seat.name, seat.key_hash, seat.zombie, seat.clock_ms, seat.left_hash = now
+            seat.reserved = read.reserved
             changed = True
     stored, row = table.stored, rows.table
     fields = (row["status"], row["returns"], row["rematch"], row["host_seat"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -20,6 +21,7 @@ from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.connections import Connection
 from shadowtable.server.live import LiveTable
 from shadowtable.server.names import default_name
+from shadowtable.server.reservations import Reservation
 from shadowtable.server.viewcache import ViewCache
 
 
@@ -50,6 +52,8 @@ class SeatInfo(TypedDict):
     taken: bool
     bot_playing: bool
     vacated: bool
+    reserved_until: float | None
+    """While a rematch keeps the seat for the player who held it in the finished game: until when."""
 
 
 class ChatLine(TypedDict):
@@ -77,6 +81,8 @@ class Seat:
     clock_ms: int | None = None
     left_hash: str | None = None
     """The key hash of the player who left this seat in play: only their token takes it back."""
+    reserved: Reservation | None = None
+    """A rematch keeps the seat for the player who held it in the finished game (until it ends)."""
 
     @property
     def taken(self) -> bool:
@@ -88,6 +94,11 @@ class Seat:
         """Left by its player in play: a bot plays it until that player or an invited one takes it."""
         return self.kind == "human" and self.key_hash is None and self.zombie
 
+    def kept_until(self, now: float) -> float | None:
+        """Until when a rematch keeps this free seat for its former holder (``None``: it does not)."""
+        reserved = self.reserved
+        return reserved.until if reserved is not None and not self.taken and reserved.live(now) else None
+
     def row(self) -> SeatRow:
         """The stored fields, in the order :meth:`from_row` reads them."""
         return (self.kind, self.bot, self.name, self.key_hash, self.zombie, self.clock_ms, self.left_hash)
@@ -97,7 +108,9 @@ class Seat:
         """The seat a ``seats`` row holds."""
         fields = ("kind", "bot", "name", "key_hash", "zombie", "clock_ms", "left_hash")
         kind, bot, name, key, zombie, clock_ms, left = (row[name] for name in fields)
-        return cls(kind, bot, name, key, bool(zombie), clock_ms, left)
+        until = row.get("reserved_until")
+        reserved = None if until is None else Reservation(row.get("reserved_hash"), row.get("reserved_account"), until)
+        return cls(kind, bot, name, key, bool(zombie), clock_ms, left, reserved)
 
 
 BOT_PACES = {"instant": 0.0, "quick": 0.15, "relaxed": 0.8}
@@ -244,8 +257,8 @@ def seat_name(index: int, seat: Seat) -> str:
     return seat.name or default_name(index)
 
 
-def seat_info(index: int, seat: Seat) -> SeatInfo:
-    """What anyone may know of a seat."""
+def seat_info(index: int, seat: Seat, now: float | None = None) -> SeatInfo:
+    """What anyone may know of a seat (at ``now``: whether a rematch still keeps it)."""
     return {
         "seat": index,
         "kind": seat.kind,
@@ -254,6 +267,7 @@ def seat_info(index: int, seat: Seat) -> SeatInfo:
         "taken": seat.taken,
         "bot_playing": seat.kind == "bot" or seat.zombie,
         "vacated": seat.vacated,
+        "reserved_until": seat.kept_until(time.time() if now is None else now),
     }
 
 

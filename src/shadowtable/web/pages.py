@@ -17,7 +17,8 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from shadowtable.server.cookies import clear_seat_cookie, set_seat_cookie, write_seats
+from shadowtable.server import master
+from shadowtable.server.cookies import clear_seat_cookie, seat_tokens, set_seat_cookie, write_seats
 from shadowtable.server.dependencies import CookieToken, CurrentAccount, LimitsDep, ServiceDep, sitting_as
 from shadowtable.server.errors import Conflict, Forbidden, ServiceError
 from shadowtable.server.service import Table, TableService
@@ -129,11 +130,21 @@ async def create(request: Request, service: ServiceDep, limits: LimitsDep, accou
     return response
 
 
+def kept_for_me(service: TableService, table: Table, request: Request, account_id: str | None) -> frozenset[int]:
+    """The seats of ``table`` a rematch keeps for this browser's player (its account, or a seat its
+    cookie holds at the finished table)."""
+    proofs = list(seat_tokens(request).values())
+    return master.kept_seats(table, time.time(), account_id, service.claims(proofs)).mine
+
+
 @router.get("/t/{table_id}", response_class=HTMLResponse)
-async def table_page(table_id: str, request: Request, service: ServiceDep, token: CookieToken) -> HTMLResponse:
+async def table_page(
+    table_id: str, request: Request, service: ServiceDep, token: CookieToken, account: CurrentAccount
+) -> HTMLResponse:
     table = await service.table(table_id)
     seat, refused = seat_of(service, table, token)
     info = service.info(table)
+    kept = kept_for_me(service, table, request, None if account is None else account.id) if seat is None else set()
     # the view the socket sends, with its fragments: built once per table version and reused
     message = json.loads(service.view_text(table, seat, 0, html=True))
     fragments = message.pop("html", None) or view_fragments(table.game, message, info)
@@ -145,6 +156,7 @@ async def table_page(table_id: str, request: Request, service: ServiceDep, token
         refused=refused,
         left=service.left_seat(table, token),
         host=seat is not None and seat == table.host_seat,
+        kept=kept,
         v=message["v"],
         fragments=fragments,
         base=str(request.base_url).rstrip("/"),
@@ -208,7 +220,14 @@ async def join(
     name, account_id = sitting_as(account, form.get("name"))
     async with limits.joining(request, service) as took:
         table, seat, token = await service.join(
-            table_id, name, wanted, account_id, holder=holder, move=move, invite=invite
+            table_id,
+            name,
+            wanted,
+            account_id,
+            holder=holder,
+            move=move,
+            invite=invite,
+            proofs=list(seat_tokens(request).values()),
         )
         took(table.id, seat, token)
     response = see(f"/t/{table.id}")
@@ -264,10 +283,20 @@ async def rematch(
     seat = service.claim(old, token).seat
     new = await service.rematch(table_id, token)
     name, account_id = sitting_as(account, old.seats[seat].name)
-    new, _seat, new_token = await service.join(new.id, name, seat, account_id, as_host=True)
+    new, _seat, new_token = await service.join(
+        new.id, name, seat, account_id, as_host=True, proofs=[] if token is None else [token]
+    )
     response = see(f"/t/{new.id}")
     await set_seat_cookie(response, request, new.id, new_token, service)
     return response
+
+
+@router.post("/t/{table_id}/decline")
+async def decline(table_id: str, request: Request, service: ServiceDep, account: CurrentAccount) -> Response:
+    """The player a rematch keeps a seat for declines it (anyone may take it then)."""
+    proofs = list(seat_tokens(request).values())
+    await service.decline(table_id, None if account is None else account.id, proofs)
+    return see(f"/t/{table_id}")
 
 
 router.include_router(private)

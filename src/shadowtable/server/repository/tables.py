@@ -39,7 +39,11 @@ def insert_seats(table_id: str, seats: Sequence[Seat]) -> sa.Executable:
 
 def _seat_row(table_id: str, index: int, seat: Seat) -> Row:
     kind, bot, name, hashed, zombie, clock_ms, left = seat.row()
+    kept = seat.reserved
     return {
+        "reserved_hash": None if kept is None else kept.key_hash,
+        "reserved_account": None if kept is None else kept.account_id,
+        "reserved_until": None if kept is None else kept.until,
         "table_id": table_id,
         "seat": index,
         "kind": kind,
@@ -69,14 +73,27 @@ def update_seat(table_id: str, seat: int, **values: Any) -> sa.Executable:
 
 
 def claim_seat(
-    table_id: str, seat: int, key: str, name: str, account_id: str | None, invite: str | None
+    table_id: str,
+    seat: int,
+    key: str,
+    name: str,
+    account_id: str | None,
+    invite: str | None,
+    *,
+    kept_for_me: bool = False,
 ) -> sa.Executable:
     """Give ``seat`` the hash of ``key`` only if it is still free (another process may have seated
-    someone a moment ago) or, with ``invite``, still vacated with that live invite (used up here)."""
-    where = [schema.seats.c.table_id == table_id, schema.seats.c.seat == seat, schema.seats.c.key_hash.is_(None)]
+    someone a moment ago) or, with ``invite``, still vacated with that live invite (used up here).
+    A seat a rematch keeps for its former holder is free only to them (``kept_for_me``) or once
+    the reservation has ended; taking the seat ends it."""
+    columns = schema.seats.c
+    where = [columns.table_id == table_id, columns.seat == seat, columns.key_hash.is_(None)]
     values: dict[str, Any] = {"key_hash": key_hash(key), "name": name, "account_id": account_id}
+    values.update(reserved_hash=None, reserved_account=None, reserved_until=None)
     if invite is None:
-        where += [schema.seats.c.kind == "human", schema.seats.c.zombie.is_(False)]
+        where += [columns.kind == "human", columns.zombie.is_(False)]
+        if not kept_for_me:
+            where.append(sa.or_(columns.reserved_until.is_(None), columns.reserved_until <= time.time()))
     else:
         where += [
             schema.seats.c.zombie.is_(True),
@@ -115,6 +132,11 @@ def invite_to_seat(table_id: str, seat: int, code: str, expires: float) -> sa.Ex
         .values(invite_hash=key_hash(code), invite_expires=expires)
         .returning(schema.seats.c.seat)
     )
+
+
+def end_reservation(table_id: str, seat: int) -> sa.Executable:
+    """The rematch no longer keeps ``seat`` for its former holder (they declined it)."""
+    return update_seat(table_id, seat, reserved_hash=None, reserved_account=None, reserved_until=None)
 
 
 def append_steps(table_id: str, first: int, steps: Sequence[Step], client_id: str | None, at: float) -> Statement:
@@ -238,6 +260,60 @@ class Repository:
         """Whether an account goes by the name whose key (:func:`~shadowtable.server.names.name_key`) is ``key``."""
         query = sa.select(schema.accounts.c.id).where(schema.accounts.c.name_key == key).limit(1)
         return bool(await self.fetch(query))
+
+    async def seat_accounts(self, table_id: str) -> dict[int, str | None]:
+        """The account each seat of ``table_id`` was taken with (``None``: a guest, a bot, nobody)."""
+        query = sa.select(schema.seats.c.seat, schema.seats.c.account_id).where(schema.seats.c.table_id == table_id)
+        return {int(row["seat"]): row["account_id"] for row in await self.fetch(query)}
+
+    async def player_seats(
+        self, account_id: str | None, held: list[tuple[str, int]], limit: int, *, playing_only: bool = False
+    ) -> list[Row]:
+        """The seats taken with ``account_id`` (still held, or left in play) and the ``held`` seats
+        (``(table, seat)``: a browser's cookie names them), with their table's ``game``,
+        ``status``, ``returns``, ``created_at`` and ``finished_at``: tables not over first, newest
+        first, then the latest finished; at most ``limit`` (``playing_only``: only tables in play)."""
+        seats, tables = schema.seats.c, schema.tables.c
+        anyone = []
+        if account_id is not None:
+            kept = sa.or_(seats.key_hash.is_not(None), seats.left_hash.is_not(None))
+            anyone.append(sa.and_(seats.account_id == account_id, kept))
+        anyone += [sa.and_(seats.table_id == table_id, seats.seat == seat) for table_id, seat in held]
+        if not anyone:
+            return []
+        where = [sa.or_(*anyone)]
+        if playing_only:
+            where.append(tables.status == "playing")
+        query = (
+            sa.select(
+                seats.table_id,
+                seats.seat,
+                seats.account_id,
+                seats.key_hash,
+                seats.left_hash,
+                tables.game,
+                tables.status,
+                tables.returns,
+                tables.created_at,
+                tables.finished_at,
+            )
+            .join(schema.tables, tables.id == seats.table_id)
+            .where(*where)
+            .order_by(
+                sa.case((tables.status == "over", 1), else_=0),
+                sa.func.coalesce(tables.finished_at, tables.created_at).desc(),
+            )
+            .limit(limit)
+        )
+        return await self.fetch(query)
+
+    async def seats_of(self, table_ids: list[str]) -> dict[str, list[Row]]:
+        """The seats (kind, bot, name, ...) of each of ``table_ids``."""
+        query = sa.select(schema.seats).where(schema.seats.c.table_id.in_(table_ids))
+        found: dict[str, list[Row]] = {}
+        for row in await self.fetch(query):
+            found.setdefault(row["table_id"], []).append(row)
+        return found
 
     async def invited_seat(self, table_id: str, code: str) -> int | None:
         """The vacated seat of ``table_id`` a live invite ``code`` names, if any."""

@@ -78,6 +78,9 @@ class SeatOut(BaseModel):
     taken: bool
     bot_playing: bool
     vacated: bool = Field(description="left by its player in play: only they, or someone the host invites, take it")
+    reserved_until: float | None = Field(
+        None, description="a rematch keeps this seat for its player from the finished game until then (Unix time)"
+    )
 
 
 class TableOut(BaseModel):

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from shadowtable.server.cookies import clear_seat_cookie, set_seat_cookie
+from shadowtable.server.cookies import clear_seat_cookie, seat_tokens, set_seat_cookie
 from shadowtable.server.dependencies import (
     CurrentAccount,
     HeldToken,
@@ -84,11 +84,21 @@ async def join(
 ) -> dict[str, Any]:
     """Take a free seat, or with ``invite`` the vacated seat the host invited you to: the answer
     (and an HttpOnly cookie) holds the seat's token (signed in: the seat is your account's, under
-    its name).  With the Bearer token of a seat you hold here, refused unless ``move``."""
+    its name).  With the Bearer token of a seat you hold here, refused unless ``move``.  A seat a
+    rematch keeps for the player who held it in the finished game is theirs: signed in as that
+    account, or with the Bearer token (or the cookie) of their seat at the finished table."""
     name, account_id = sitting_as(account, body.name)
+    proofs = [*([] if holder is None else [holder]), *seat_tokens(request).values()]
     async with limits.joining(request, service) as took:
         table, seat, token = await service.join(
-            table_id, name, body.seat, account_id, holder=holder, move=body.move, invite=body.invite
+            table_id,
+            name,
+            body.seat,
+            account_id,
+            holder=holder,
+            move=body.move,
+            invite=body.invite,
+            proofs=proofs,
         )
         took(table.id, seat, token)
     await set_seat_cookie(response, request, table.id, token, service)
@@ -135,3 +145,13 @@ async def start(table_id: TableId, service: ServiceDep, token: SeatToken) -> dic
 async def rematch(table_id: TableId, service: ServiceDep, token: SeatToken) -> dict[str, Any]:
     """The rematch table of a finished game (join it to play again)."""
     return service.info(await service.rematch(table_id, token))
+
+
+@router.post("/api/tables/{table_id}/decline", response_model=TableOut, responses=ERRORS)
+async def decline(
+    table_id: TableId, request: Request, service: ServiceDep, account: CurrentAccount, holder: HeldToken
+) -> dict[str, Any]:
+    """Decline the seat this rematch keeps for you (signed in, or with the Bearer token of your seat
+    at the finished table): anyone may take it then."""
+    proofs = [*([] if holder is None else [holder]), *seat_tokens(request).values()]
+    return service.info(await service.decline(table_id, None if account is None else account.id, proofs))

@@ -33,12 +33,56 @@ function showPressed(button, on) {
   if (button) button.setAttribute("aria-pressed", on ? "true" : "false");
 }
 
-/** The favicon with a badge while ``yours``, plain otherwise. */
-export function showTurnIcon(yours) {
+// What the tab shows: a decision of this page's table (``here``, ``move``) and how many of the
+// player's tables wait for them (``waiting``, from the "My tables" badge), together.
+const shown = { here: false, move: false, waiting: 0, base: null };
+
+function baseTitle() {
+  if (shown.base === null) shown.base = document.title.replace(/^\(\d+\) /, "").replace(/^Your move - /, "");
+  return shown.base;
+}
+
+function showTab() {
+  const title = `${shown.waiting > 0 ? `(${shown.waiting}) ` : ""}${shown.move ? "Your move - " : ""}${baseTitle()}`;
+  if (document.title !== title) document.title = title;
   const link = document.getElementById("favicon");
   if (!link) return;
-  const href = yours ? ICON_TURN : ICON;
+  const href = shown.here || shown.waiting > 0 ? ICON_TURN : ICON;
   if (link.getAttribute("href") !== href) link.setAttribute("href", href);
+}
+
+/** The favicon with a badge while ``yours`` (or while any of the player's tables waits), plain otherwise. */
+export function showTurnIcon(yours) {
+  shown.here = yours;
+  showTab();
+}
+
+/** "Your move - " before the page's title while ``on``. */
+export function showYourMove(on) {
+  shown.move = on;
+  showTab();
+}
+
+/** ``count`` tables wait for the player: "(count) " before the title, and the favicon's badge. */
+export function showWaiting(count) {
+  shown.waiting = count;
+  showTab();
+}
+
+/** It became the player's turn at another table: the tone and the notification they turned on. */
+export function alertTable(table) {
+  if (isOn(SOUND_KEY)) tone();
+  if (!document.hidden || !isOn(NOTIFY_KEY) || !notificationsAllowed()) return;
+  const shownNote = new Notification(`Your turn: ${table.title}`, {
+    body: `Table ${table.id} waits for your decision.`,
+    tag: `shadowtable-/t/${table.id}`,
+    icon: ICON_TURN,
+  });
+  shownNote.onclick = () => {
+    window.focus();
+    window.location.assign(`/t/${encodeURIComponent(table.id)}`);
+    shownNote.close();
+  };
 }
 
 function audioContext() {
@@ -73,7 +117,8 @@ function tone() {
 export function alertDecision(title, text) {
   if (isOn(SOUND_KEY)) tone();
   if (!document.hidden || !isOn(NOTIFY_KEY) || !notificationsAllowed()) return;
-  const shown = new Notification(title, { body: text, tag: `shadowtable-${location.pathname}`, icon: ICON_TURN });
+  const heading = title.replace(/^\(\d+\) /, ""); // without the "My tables" count before it
+  const shown = new Notification(heading, { body: text, tag: `shadowtable-${location.pathname}`, icon: ICON_TURN });
   shown.onclick = () => {
     window.focus();
     shown.close();

@@ -4,7 +4,7 @@
 // Everything the server sends as text is put in with textContent; only the fragments, which the
 // server renders from this seat's own view, are put in as HTML.
 
-import { alertDecision, setupAlerts, showTurnIcon } from "./alerts.js";
+import { alertDecision, setupAlerts, showTurnIcon, showYourMove } from "./alerts.js";
 
 const body = document.body;
 const tableId = body.dataset.table;
@@ -258,11 +258,7 @@ function onView(message) {
   showClock();
   showPresence();
   showOut(message.out);
-  if (message.legal) {
-    document.title = `Your move - ${document.title.replace(/^Your move - /, "")}`;
-  } else {
-    document.title = document.title.replace(/^Your move - /, "");
-  }
+  showYourMove(Boolean(message.legal));
   announceDecision(message);
 }
 

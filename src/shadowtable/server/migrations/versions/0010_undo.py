@@ -2,7 +2,7 @@
 nothing (false: it may not; a table that allows undo is never rated).
 
 Revision ID: 0010
-Revises: 0006
+Revises: 0009
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0006"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
