@@ -149,7 +149,8 @@ def test_each_turn_change_mails_the_decider_once_with_public_facts_only(
             assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
             # the text is exactly what the public facts make: nothing else can be in it
             expected = (
-                f"It is {name}'s turn at the Tiny Showdown table {table_id} (players: {players[0]} and {players[1]}).\n\n"
+                f"It is {name}'s turn at the Tiny Showdown table {table_id}"
+                f" (players: {players[0]} and {players[1]}).\n\n"
                 f"Play: http://testserver/t/{table_id}\n\n"
                 "You get this mail because you asked to be told by e-mail when it is your turn.\n"
                 f"No more of these mails: http://testserver{unsubscribe}\n"
