@@ -176,11 +176,9 @@ def serve(options: ServeOptions) -> None:
     logs.configure(options.log_level)
     shown_host = f"[{options.host}]" if ":" in options.host else options.host
     print("ShadowTable server: starting (the bot workers load first, a few seconds)...", flush=True)
-    for line in startup_lines(config):
-        print(f"ShadowTable server: {line}", flush=True)
     config.ready_message = (
         f"ShadowTable server: open http://{shown_host}:{options.port}/ (database: {shown_url(config.database_url())})"
-        "\nStop it with Ctrl+C."
+        "\nStop it with Ctrl+C." + "".join(f"\nShadowTable server: {line}" for line in startup_lines(config))
     )
     uvicorn.run(
         create_app(config),

@@ -168,7 +168,7 @@ async def change_notifications(
     return settings_out(notifications, settings)
 
 
-@router.post("/api/account/email/confirm", response_model=NotificationsOut, responses=refusals(409, 503))
+@router.post("/api/account/email/confirm", response_model=NotificationsOut, responses=refusals(400, 409, 503))
 async def confirm_email(body: ConfirmIn, notifications: NotificationsDep) -> dict[str, Any]:
     """Confirm an address with the token of the link mailed to it (e-mail on my turn turns on)."""
     claim = await notifications.confirm(body.token)
