@@ -320,3 +320,19 @@ def test_changing_the_address_needs_a_new_confirmation(
         log_in(client, names.ann)
         settings = client.get("/api/account/notifications").json()
     assert settings["email"] == new and settings["email_confirmed"] and settings["email_on"]
+
+
+def test_the_settings_page(serve_sqlite: Callable[..., TestClient], hook: HookServer) -> None:
+    names = Names()
+    with serve_sqlite(**mail_overrides(None)) as client:
+        client.cookies.clear()
+        assert client.get("/account/notifications", follow_redirects=False).headers["location"] == "/login"
+        sign_up(client, names.ann)
+        shown = client.get("/account/notifications")
+        assert shown.status_code == 200 and "This server sends no e-mail" in shown.text
+        saved = client.post("/account/notifications", data={"webhook": hook.url + "/ann"}, follow_redirects=False)
+        assert saved.status_code == 303
+        assert client.get("/api/account/notifications").json()["webhook"] == hook.url + "/ann"
+        refused = client.post("/account/notifications", data={"webhook": "http://example.org/"})
+        assert refused.status_code == 400
+        assert client.get("/api/account/notifications").json()["webhook"] == hook.url + "/ann"  # unchanged
