@@ -38,6 +38,8 @@ log = logging.getLogger("shadowtable.server.notify")
 BATCH = 50
 """Notifications read from the queue per round."""
 HOUR_S = 3600.0
+PACE_ACCOUNTS = 10_000
+"""Accounts whose last hour is kept before quiet ones are forgotten."""
 
 
 class DeliveryError(Exception):
@@ -81,7 +83,11 @@ class AccountPace:
         return now if len(sent) < self.hourly else sent[0] + HOUR_S
 
     def note(self, account_id: str, at: float) -> None:
-        self._sent.setdefault(account_id, collections.deque()).append(at)
+        """``account_id`` was sent a notification at ``at`` (accounts quiet for an hour are forgotten)."""
+        if len(self._sent) >= PACE_ACCOUNTS:
+            for quiet in [key for key, sent in self._sent.items() if not sent or sent[-1] <= at - HOUR_S]:
+                del self._sent[quiet]
+        self._sent.setdefault(account_id, collections.deque(maxlen=max(1, self.hourly))).append(at)
 
 
 class NotificationSender:
