@@ -63,6 +63,14 @@ SecureCookies = Annotated[
     str, _setting("SECURE_COOKIES", "Secure cookies: auto (when served over TLS), always or never")
 ]
 ApiDocs = Annotated[bool, _setting("API_DOCS", "serve the interactive API documentation at /docs")]
+BaseUrl = Annotated[
+    str, _setting("BASE_URL", "the address players open, e.g. https://play.example.org (links in notifications)")
+]
+SmtpHost = Annotated[str, _setting("SMTP_HOST", "the SMTP server turn mails go through (empty: no e-mail)")]
+SmtpPort = Annotated[int, _setting("SMTP_PORT", "the SMTP server's port", min=1, max=65535)]
+SmtpUser = Annotated[str, _setting("SMTP_USER", "the SMTP user name (the password: $SHADOWTABLE_SMTP_PASSWORD)")]
+SmtpFrom = Annotated[str, _setting("SMTP_FROM", "the sender of every mail, e.g. ShadowTable <games@example.org>")]
+SmtpStarttls = Annotated[bool, _setting("SMTP_STARTTLS", "upgrade the SMTP connection with STARTTLS")]
 
 LIMITS = (
     "max_body",
@@ -111,6 +119,12 @@ class ServeSettings:
     rate_login_failures: str | None = None
     secure_cookies: str = "auto"
     api_docs: bool = False
+    base_url: str = ""
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_user: str = ""
+    smtp_from: str = ""
+    smtp_starttls: bool = True
 
     def limits(self) -> dict[str, Any]:
         """The limits given, by name."""
@@ -147,6 +161,12 @@ def serve(
     rate_login_failures: RateLoginFailures = None,
     secure_cookies: SecureCookies = "auto",
     api_docs: ApiDocs = False,
+    base_url: BaseUrl = "",
+    smtp_host: SmtpHost = "",
+    smtp_port: SmtpPort = 587,
+    smtp_user: SmtpUser = "",
+    smtp_from: SmtpFrom = "",
+    smtp_starttls: SmtpStarttls = True,
 ) -> None:
     """Run the game server: tables, seats and bots over HTTP and WebSockets (needs the server
     extra: pip install "shadowtable\\[web]").
@@ -183,5 +203,11 @@ def start_server(settings: ServeSettings) -> None:
             limits=settings.limits(),
             secure_cookies=settings.secure_cookies,
             api_docs=settings.api_docs,
+            base_url=settings.base_url,
+            smtp_host=settings.smtp_host,
+            smtp_port=settings.smtp_port,
+            smtp_user=settings.smtp_user,
+            smtp_from=settings.smtp_from,
+            smtp_starttls=settings.smtp_starttls,
         )
     )

@@ -18,6 +18,9 @@ from shadowtable.server.bots import runner_for
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.failures import HANDLED, answer_error
 from shadowtable.server.limits import ClientLimits
+from shadowtable.server.notify_links import NotifyLinks
+from shadowtable.server.notify_sender import NotificationSender
+from shadowtable.server.notify_settings import Notifications
 from shadowtable.server.ratings import Ratings
 from shadowtable.server.replays import FinishedTables
 from shadowtable.server.routes import ROUTERS, learn, rules
@@ -77,6 +80,7 @@ def set_state(app: FastAPI, config: ServerConfig) -> None:
     state = app.state
     state.config = config
     state.accounts, state.ratings = Accounts(), Ratings()
+    state.notifications = Notifications(config)
     state.limits = ClientLimits(config)
     state.finished = FinishedTables(lambda: state.service, config.replay_cache)
     state.sockets = SocketCount(config.sockets_per_client)
@@ -91,6 +95,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     bots = app.state.bots = runner_for(config)
     await bots.start()  # workers warm (games, bots, PyTorch) before the first request
     service = await start_service(app, config, store)
+    sender = app.state.notify_sender = start_notifications(app, config, store)
+    service.notify_wake = sender.wake
     resumed = asyncio.ensure_future(service.resume_all())
     log.info("server started", extra={"event": "start"})
     if config.ready_message:
@@ -100,6 +106,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         resumed.cancel()
         await service.stop()
+        await sender.stop()
         await app.state.ratings.drain()
         await store.close()
         bots.close()
@@ -122,3 +129,14 @@ async def start_service(app: FastAPI, config: ServerConfig, store: Store) -> Tab
     gc.freeze()
     await ratings.apply_pending()  # ends stored but not counted (the server stopped in between)
     return service
+
+
+def start_notifications(app: FastAPI, config: ServerConfig, store: Store) -> NotificationSender:
+    """The account settings of notifications open on ``store``, and their sender started."""
+    links = NotifyLinks(config.signing_secret())
+    notifications: Notifications = app.state.notifications
+    sender = NotificationSender(config, store, links)
+    notifications.open(store, links)
+    notifications.wake = sender.wake
+    sender.start()
+    return sender

@@ -104,6 +104,33 @@ class ServerConfig:
     rematch_keep_s: float = 600.0
     """How long a rematch keeps each seat for the player who held it in the finished game (until
     they take it or decline); then anyone may take it."""
+    base_url: str = ""
+    """The address players open the server at (``https://play.example.org``): the links in e-mails
+    and webhooks; empty: no notifications are sent."""
+    smtp_host: str = ""
+    """The SMTP server notifications are mailed through; empty: no e-mail is sent."""
+    smtp_port: int = 587
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_from: str = ""
+    """The sender address of every mail (``ShadowTable <games@example.org>``)."""
+    smtp_starttls: bool = True
+    """Upgrade the SMTP connection with STARTTLS (off only for a local relay or tests)."""
+    smtp_timeout_s: float = 20.0
+    """How long one mail may take to hand over; past it the mail stays queued and is tried again."""
+    webhook_timeout_s: float = 5.0
+    """How long one webhook call may take; past it it stays queued and is tried again."""
+    notify_poll_s: float = 5.0
+    """How often the queue of notifications is looked at when no move woke the sender."""
+    notify_retry_s: float = 30.0
+    """The first wait after a failed delivery; it doubles with each failure up to :attr:`notify_retry_max_s`."""
+    notify_retry_max_s: float = 3600.0
+    notify_concurrency: int = 4
+    """Deliveries under way at once (all accounts together)."""
+    notify_account_hourly: int = 30
+    """Notifications one account is sent per hour at most; more wait their turn in the queue."""
+    notify_account_queue: int = 100
+    """Notifications that may wait for one account; past it new ones for it are not queued."""
 
     ready_message: str = ""
     """Printed on standard output once the server is ready to answer (``shadowtable serve``: the
@@ -112,6 +139,16 @@ class ServerConfig:
     def database_url(self) -> str:
         """The database to use (the default SQLite file in the data folder)."""
         return self.database or str(data_dir() / "server.db")
+
+    def mail_problem(self) -> str | None:
+        """Why no e-mail is sent (``None``: it is)."""
+        if not self.base_url:
+            return "no base URL (--base-url) for the links"
+        if not self.smtp_host:
+            return "no SMTP server (--smtp-host)"
+        if not self.smtp_from:
+            return "no sender address (--smtp-from)"
+        return None
 
     def signing_secret(self) -> str:
         """:attr:`secret`, or the one kept in the data folder (created at first start, mode 600)."""

@@ -14,6 +14,7 @@ from shadowtable.server.config import ServerConfig
 from shadowtable.server.cookies import request_token
 from shadowtable.server.errors import Unavailable
 from shadowtable.server.limits import ClientLimits, limits_of
+from shadowtable.server.notify_settings import Notifications
 from shadowtable.server.ratings import Ratings
 from shadowtable.server.replays import FinishedTables
 from shadowtable.server.service import TableService
@@ -40,6 +41,11 @@ def service_of(connection: HTTPConnection) -> TableService:
 def accounts_of(connection: HTTPConnection) -> Accounts:
     accounts: Accounts = connection.app.state.accounts
     return accounts
+
+
+def notifications_of(connection: HTTPConnection) -> Notifications:
+    notifications: Notifications = connection.app.state.notifications
+    return notifications
 
 
 def ratings_of(connection: HTTPConnection) -> Ratings:
@@ -92,6 +98,7 @@ ConfigDep = Annotated[ServerConfig, Depends(config_of)]
 ServiceDep = Annotated[TableService, Depends(service_of)]
 AccountsDep = Annotated[Accounts, Depends(accounts_of)]
 RatingsDep = Annotated[Ratings, Depends(ratings_of)]
+NotificationsDep = Annotated[Notifications, Depends(notifications_of)]
 LimitsDep = Annotated[ClientLimits, Depends(limits_of)]
 FinishedDep = Annotated[FinishedTables, Depends(finished_of)]
 SocketsDep = Annotated[SocketCount, Depends(sockets_of)]

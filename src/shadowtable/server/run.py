@@ -7,12 +7,14 @@ import errno
 import os
 import socket
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.server.api_docs import ApiDocsUnavailable, swagger_assets
 from shadowtable.server.bot_levels import check_default_bot
 from shadowtable.server.config import SECRET_MIN_BYTES, ServerConfig, default_bot_workers
 from shadowtable.server.limits import LIMIT_FIELDS, rate_items
+from shadowtable.server.notify_sender import startup_lines
 from shadowtable.server.security import SECURE_COOKIES
 from shadowtable.server.store import Store, shown_url
 from shadowtable.server.throttle import rate
@@ -47,6 +49,20 @@ class ServeOptions:
     """Per-client and size limits: :class:`ServerConfig` field -> value (unset: the default)."""
     secure_cookies: str = "auto"
     api_docs: bool = False
+    base_url: str = ""
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_user: str = ""
+    smtp_from: str = ""
+    smtp_starttls: bool = True
+
+
+def check_base_url(url: str) -> str:
+    """``url`` without a trailing ``/``; :class:`ServeError` unless it is an http(s) address."""
+    parts = urlsplit(url)
+    if url and (parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment):
+        raise ServeError(f"--base-url must be an address like https://play.example.org, got {url[:60]!r}")
+    return url.rstrip("/")
 
 
 def config_from(options: ServeOptions) -> ServerConfig:
@@ -94,6 +110,13 @@ def config_from(options: ServeOptions) -> ServerConfig:
         ws_frame_rate=options.ws_frame_rate,
         chat_rate=options.chat_rate,
         sockets_per_client=options.sockets_per_client,
+        base_url=check_base_url(options.base_url),
+        smtp_host=options.smtp_host,
+        smtp_port=options.smtp_port,
+        smtp_user=options.smtp_user,
+        smtp_password=os.environ.get("SHADOWTABLE_SMTP_PASSWORD", ""),
+        smtp_from=options.smtp_from,
+        smtp_starttls=options.smtp_starttls,
         **options.limits,  # type: ignore[arg-type]
     )
 
@@ -155,7 +178,7 @@ def serve(options: ServeOptions) -> None:
     print("ShadowTable server: starting (the bot workers load first, a few seconds)...", flush=True)
     config.ready_message = (
         f"ShadowTable server: open http://{shown_host}:{options.port}/ (database: {shown_url(config.database_url())})"
-        "\nStop it with Ctrl+C."
+        "\nStop it with Ctrl+C." + "".join(f"\nShadowTable server: {line}" for line in startup_lines(config))
     )
     uvicorn.run(
         create_app(config),

@@ -139,3 +139,32 @@ leases = sa.Table(
     sa.Column("expires_at", sa.Float, nullable=False),  # time.time() past which another may take it
 )
 """Which process owns a live table (several processes on one database, ``--redis``)."""
+
+notify_settings = sa.Table(
+    "notify_settings",
+    metadata,
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("email_confirmed", sa.Boolean, nullable=False),
+    sa.Column("email_on", sa.Boolean, nullable=False),  # e-mail on my turn
+    sa.Column("webhook", sa.String(500), nullable=True),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+"""An account's notification settings (revision 0008): no row, nothing is sent."""
+
+notify_queue = sa.Table(
+    "notify_queue",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # turn_email | turn_webhook | confirm_email
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("version", sa.Integer, nullable=False),  # the table's steps when queued (0: not a table's)
+    sa.Column("payload", sa.Text, nullable=False),  # JSON of public facts only (notifications.TurnFacts)
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("next_at", sa.Float, nullable=False),  # time.time() from which it may be (re)tried
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+sa.Index("ix_notify_queue_due", notify_queue.c.next_at)
+sa.Index("ix_notify_queue_account", notify_queue.c.account_id)
+"""Notifications to deliver (revision 0008): queued with the move that causes them, deleted once sent."""

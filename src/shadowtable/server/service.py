@@ -40,6 +40,7 @@ from shadowtable.server.new_table import (
     new_seats,
     refuse_server_options,
 )
+from shadowtable.server.notify_turns import notify_turn, queued_kinds
 from shadowtable.server.presence import SeatPresence, presence, send_presence
 from shadowtable.server.protocol import Act, Undo
 from shadowtable.server.repository.tables import (
@@ -120,6 +121,9 @@ class TableService:
         self.sync = TableSync(self, config, self.repository)
         self.timers = Timers(self, config, bots, self.repository)
         self.sockets = Sockets(self, config, self.repository)
+        self.notify_kinds = queued_kinds(config)
+        self.notify_wake: Callable[[], None] = lambda: None
+        """Called once a stored move queued notifications (the sender delivers them)."""
 
     @property
     def renderer(self) -> Renderer | None:
@@ -537,13 +541,18 @@ class TableService:
 
     # -- the write path -------------------------------------------------------------------------
     async def persist(self, table: Table, steps: Sequence[Step], client_id: str | None, *extra: Statement) -> None:
-        """Store ``steps`` (and ``extra``) in one transaction; the game's end goes with them."""
+        """Store ``steps`` (and ``extra``) in one transaction; the game's end goes with them, and so
+        do the notifications of the seats they hand the decision to (:func:`notify_turn`)."""
         now = time.time()
         statements: list[Statement] = [append_steps(table.id, table.steps, steps, client_id, now)] if steps else []
         returns = master.ending(table, list(steps))
         if returns is not None:
             statements.append(game_over(table.id, returns, now))
-        await self.repository.write(*statements, *extra, table_id=table.id)
+        per_account = self.config.notify_account_queue
+        notifications = notify_turn(table, steps, self.notify_kinds, per_account=per_account, now=now)
+        await self.repository.write(*statements, *extra, *notifications, table_id=table.id)
+        if notifications:
+            self.notify_wake()
 
     def commit(self, table: Table, steps: list[Step]) -> None:
         """Make stored ``steps`` the table's own; a game they end is announced to ``on_over``."""

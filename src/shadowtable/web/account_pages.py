@@ -21,7 +21,14 @@ from fastapi.responses import HTMLResponse, Response
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.wording import NamedResult
 from shadowtable.server.clients import client_key
-from shadowtable.server.dependencies import AccountsDep, CurrentAccount, FinishedDep, LimitsDep, RatingsDep
+from shadowtable.server.dependencies import (
+    AccountsDep,
+    CurrentAccount,
+    FinishedDep,
+    LimitsDep,
+    NotificationsDep,
+    RatingsDep,
+)
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.ratings import Ratings, result_words
 from shadowtable.server.replays import Finished
@@ -94,6 +101,52 @@ async def change_password(request: Request, accounts: AccountsDep, account: Curr
     response = see("/account/password?changed=yes")
     await accounts.sign_in(response, changed, request)
     return response
+
+
+@router.get("/account/notifications", response_class=HTMLResponse)
+async def notifications_page(account: CurrentAccount, notifications: NotificationsDep, saved: str = "") -> Response:
+    if account is None:
+        return see("/login")
+    settings = await notifications.settings(account.id)
+    mail = notifications.config.mail_problem() is None
+    shown = "Saved." if saved == "yes" else ""
+    return page(
+        "notifications.html", mode="settings", name=account.name, settings=settings, mail_available=mail, saved=shown
+    )
+
+
+@router.post("/account/notifications")
+async def change_notifications(request: Request, account: CurrentAccount, notifications: NotificationsDep) -> Response:
+    form = await form_of(request)
+    changes: dict[str, Any] = {"webhook": form.get("webhook", "")}
+    if notifications.config.mail_problem() is None:
+        changes["email"] = form.get("email", "")
+        current = await notifications.settings(account.id) if account else None
+        if current is not None and current.email_confirmed and current.email == changes["email"].strip():
+            changes["email_on"] = form.get("email_on") == "on"
+    await notifications.change(account.id if account else None, **changes)
+    return see("/account/notifications?saved=yes")
+
+
+@private.get("/account/email/confirm", response_class=HTMLResponse)
+async def confirm_email(notifications: NotificationsDep, token: str = "") -> HTMLResponse:
+    """The page a confirmation link opens: the address is confirmed (the token is the proof)."""
+    claim = await notifications.confirm(token)
+    return page("notifications.html", mode="confirmed", email=claim.email)
+
+
+@private.get("/notifications/unsubscribe", response_class=HTMLResponse)
+async def unsubscribe_page(notifications: NotificationsDep, token: str = "") -> HTMLResponse:
+    """The page an unsubscribe link opens: one button (a link opened by a mail scanner changes nothing)."""
+    claim = notifications.links_claim(token)
+    return page("notifications.html", mode="unsubscribe", email=claim.email, token=token)
+
+
+@private.post("/notifications/unsubscribe", response_class=HTMLResponse)
+async def unsubscribe(notifications: NotificationsDep, token: str = "") -> HTMLResponse:
+    """One-click unsubscribe (RFC 8058: the mail client posts ``List-Unsubscribe=One-Click``)."""
+    claim = await notifications.unsubscribe(token)
+    return page("notifications.html", mode="unsubscribed", email=claim.email)
 
 
 @private.get("/account/reset/{code}", response_class=HTMLResponse)

@@ -1,5 +1,5 @@
-"""The accounts' JSON API: sign up, log in and out, change the password, the leaderboard and a
-player's games."""
+"""The accounts' JSON API: sign up, log in and out, change the password, the notification
+settings, the leaderboard and a player's games."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from shadowtable.server.dependencies import AccountsDep, CurrentAccount, LimitsDep, RatingsDep
+from shadowtable.server.dependencies import AccountsDep, CurrentAccount, LimitsDep, NotificationsDep, RatingsDep
 from shadowtable.server.errors import Unauthorized
 from shadowtable.server.routes.models import refusals
 
@@ -111,6 +111,68 @@ async def change_password(
     changed = await accounts.change_password(account, body.current_password, body.new_password)
     await accounts.sign_in(response, changed, request)
     return {"name": changed.name}
+
+
+class NotificationsOut(BaseModel):
+    email: str | None = Field(description="the address turn mails go to once confirmed")
+    email_confirmed: bool
+    email_on: bool = Field(description="mail me when it is my turn (only with a confirmed address)")
+    webhook: str | None = Field(description="an address posted JSON when it is my turn")
+    mail_available: bool = Field(description="whether this server sends e-mail at all")
+
+
+class NotificationsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    email: str | None = Field(
+        default=None, max_length=254, description="a new address (a confirmation link is mailed to it); null: none"
+    )
+    email_on: bool | None = Field(default=None, description="mail me when it is my turn")
+    webhook: str | None = Field(
+        default=None, max_length=500, description="https:// (or http://127.0.0.1) address; null: none"
+    )
+
+
+class ConfirmIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(max_length=512, description="the token of the confirmation link")
+
+
+def settings_out(notifications: Any, settings: Any) -> dict[str, Any]:
+    return {
+        "email": settings.email,
+        "email_confirmed": settings.email_confirmed,
+        "email_on": settings.email_on,
+        "webhook": settings.webhook,
+        "mail_available": notifications.config.mail_problem() is None,
+    }
+
+
+@router.get("/api/account/notifications", response_model=NotificationsOut, responses=refusals(401, 503))
+async def notification_settings(account: CurrentAccount, notifications: NotificationsDep) -> dict[str, Any]:
+    """The signed-in account's notification settings (guests have none: nothing is sent to them)."""
+    if account is None:
+        raise Unauthorized("sign in first: notifications are for accounts")
+    return settings_out(notifications, await notifications.settings(account.id))
+
+
+@router.patch("/api/account/notifications", response_model=NotificationsOut, responses=refusals(400, 401, 503))
+async def change_notifications(
+    body: NotificationsIn, account: CurrentAccount, notifications: NotificationsDep
+) -> dict[str, Any]:
+    """Change the fields given: a new ``email`` is unconfirmed until its mailed link is followed
+    (``email_on`` turns on then); ``email_on`` true needs a confirmed address."""
+    given = {name: getattr(body, name) for name in body.model_fields_set}
+    if "email_on" in given and given["email_on"] is None:
+        del given["email_on"]
+    settings = await notifications.change(account.id if account else None, **given)
+    return settings_out(notifications, settings)
+
+
+@router.post("/api/account/email/confirm", response_model=NotificationsOut, responses=refusals(400, 409, 503))
+async def confirm_email(body: ConfirmIn, notifications: NotificationsDep) -> dict[str, Any]:
+    """Confirm an address with the token of the link mailed to it (e-mail on my turn turns on)."""
+    claim = await notifications.confirm(body.token)
+    return settings_out(notifications, await notifications.settings(claim.account_id))
 
 
 @router.get("/api/leaderboard", response_model=Board, responses=refusals(503))
