@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from shadowtable.core.wording import SeatNames
+from shadowtable.server import turn_clock
 from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.errors import Conflict, ServiceError
 from shadowtable.server.live import Step
@@ -32,6 +33,8 @@ class SeatChanges(TypedDict, total=False):
 
     clock_ms: int
     zombie: bool
+    deadline: float | None
+    reserve_ms: int
 
 
 @dataclass(frozen=True)
@@ -75,8 +78,8 @@ def refusal(table: Table, seat: int, act: Act) -> str | None:
     return None
 
 
-def decide(table: Table, seat: int, act: Act) -> Move:
-    """The move ``act`` makes for ``seat`` (checked by :func:`refusal` first);
+def decide(table: Table, seat: int, act: Act, now: float) -> Move:
+    """The move ``act`` makes for ``seat`` at wall-clock time ``now`` (checked by :func:`refusal` first);
     :class:`~shadowtable.core.errors.ShadowTableError` for an action the rules refuse."""
     state = table.live.state
     if act.action is not None:
@@ -89,6 +92,10 @@ def decide(table: Table, seat: int, act: Act) -> Move:
     left = spent_clock(table, seat)
     if left is not None:
         changes["clock_ms"] = left
+    rules = table.stored.turn
+    if rules is not None and table.seats[seat].kind == "human":
+        changes["deadline"] = None  # no deadline runs until the seat decides again
+        changes["reserve_ms"] = turn_clock.reserve_after(rules, table.seats[seat], now)
     if table.seats[seat].zombie:
         changes["zombie"] = False
     return Move(seat, action, steps, changes)
@@ -109,6 +116,11 @@ def acknowledge(table: Table, move: Move, act: Act) -> list[str]:
     seat = table.seats[move.seat]
     if "clock_ms" in move.seat_changes:
         seat.clock_ms = move.seat_changes["clock_ms"]
+        table.timers.clock_for = None
+        if table.timers.clock_task is not None:
+            table.timers.clock_task.cancel()
+    if "reserve_ms" in move.seat_changes:
+        seat.deadline, seat.reserve_ms = None, move.seat_changes["reserve_ms"]
         table.timers.clock_for = None
         if table.timers.clock_task is not None:
             table.timers.clock_task.cancel()
@@ -264,7 +276,17 @@ def rematch_table(table: Table, default_bot: str) -> NewTable:
     kinds = ["human" if s.kind == "human" else f"bot:{s.bot if s.bot in LEVELS else default_bot}" for s in table.seats]
     stored, game = table.stored, table.game
     clock = None if stored.clock is None else public_clock(stored.clock)
-    return NewTable(game.spec.id, game.players, dict(game.options), kinds, clock, stored.listed, stored.pace)
+    return NewTable(
+        game.spec.id,
+        game.players,
+        dict(game.options),
+        kinds,
+        clock,
+        stored.listed,
+        stored.pace,
+        mode=stored.mode,
+        turn=None if stored.turn is None else dict(stored.turn),
+    )
 
 
 # -- bots taking over ---------------------------------------------------------------------------

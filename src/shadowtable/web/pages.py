@@ -17,13 +17,18 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from shadowtable.server.cookies import clear_seat_cookie, set_seat_cookie, write_seats
+from shadowtable.server.cookies import clear_seat_cookie, seat_tokens, set_seat_cookie, write_seats
 from shadowtable.server.dependencies import CookieToken, CurrentAccount, LimitsDep, ServiceDep, sitting_as
 from shadowtable.server.errors import Conflict, Forbidden, ServiceError
 from shadowtable.server.service import Table, TableService
+from shadowtable.server.table import TURN_BASED
 from shadowtable.web.forms import (
     CLOCKS,
+    MODES,
+    MOVE_TIMES,
     PACES,
+    RESERVES,
+    VACATIONS,
     form_of,
     game_specs,
     new_table,
@@ -88,7 +93,8 @@ def join_page(
 async def lobby() -> HTMLResponse:
     specs = game_specs()
     return page(
-        "lobby.html", games=specs, setup=setup_context(specs[0], specs[0].min_players), clocks=CLOCKS, paces=PACES
+        "lobby.html", games=specs, setup=setup_context(specs[0], specs[0].min_players), clocks=CLOCKS, paces=PACES,
+        modes=MODES, move_times=MOVE_TIMES, reserves=RESERVES, vacations=VACATIONS
     )
 
 
@@ -120,10 +126,13 @@ async def create(request: Request, service: ServiceDep, limits: LimitsDep, accou
     name, account_id = sitting_as(account, form.get("name"))
     await service.seat_name(name, 0, account_id)  # checked before anything is created
     new = new_table(spec, players, form)
+    held = list(seat_tokens(request))
+    if new.mode == TURN_BASED:
+        await service.check_turn_tables(account_id, held)  # refused before anything is created
     async with limits.creating(request, service) as made:
         table = await service.create(new)
         made(table.id)
-    table, _seat, token = await service.join(table.id, name, 0, account_id, as_host=True)
+    table, _seat, token = await service.join(table.id, name, 0, account_id, as_host=True, browser_tables=held)
     response = see(f"/t/{table.id}")
     await set_seat_cookie(response, request, table.id, token, service)
     return response
@@ -208,7 +217,14 @@ async def join(
     name, account_id = sitting_as(account, form.get("name"))
     async with limits.joining(request, service) as took:
         table, seat, token = await service.join(
-            table_id, name, wanted, account_id, holder=holder, move=move, invite=invite
+            table_id,
+            name,
+            wanted,
+            account_id,
+            holder=holder,
+            move=move,
+            invite=invite,
+            browser_tables=list(seat_tokens(request)),
         )
         took(table.id, seat, token)
     response = see(f"/t/{table.id}")
