@@ -52,7 +52,10 @@ class Timers:
                 if timers.clock_task is not None:
                     timers.clock_task.cancel()
                 timers.clock_for = decision
-                timers.clock_task = self.service.spawn(self._turn_clock(table, decision))
+                fresh = seat.deadline is None  # else stored already: kept (after a restart, a takeover)
+                if fresh:  # set now, so the views sent next show it; stored by the clock's task
+                    seat.deadline = turn_clock.new_deadline(table.stored.turn, seat, self.config.now())
+                timers.clock_task = self.service.spawn(self._turn_clock(table, decision, fresh=fresh))
             return
         if table.stored.clock is not None and timers.clock_for != decision:
             if timers.clock_task is not None:
@@ -141,25 +144,24 @@ class Timers:
             and table.sockets.owned
         )
 
-    async def _turn_clock(self, table: Table, decision: tuple[int, int]) -> None:
-        """A turn-based decision's clock: its deadline is stored (kept if stored already, as after a
-        restart), then read against the wall clock until it passes (at once if it has)."""
+    async def _turn_clock(self, table: Table, decision: tuple[int, int], *, fresh: bool) -> None:
+        """A turn-based decision's clock: its deadline is stored if ``fresh`` (one stored already is
+        kept, as after a restart), then read against the wall clock until it passes (at once if it has)."""
         rules, (seat, _) = table.stored.turn, decision
         assert rules is not None
-        async with table.lock:
-            if not self._awaits(table, decision):
-                return
-            if table.seats[seat].deadline is None:
-                deadline = turn_clock.new_deadline(rules, table.seats[seat], self.config.now())
-                with contextlib.suppress(ServiceError):  # not stored: it is set again after a restart
+        if fresh:
+            async with table.lock:
+                if not self._awaits(table, decision):
+                    return
+                with contextlib.suppress(ServiceError):  # not stored: set again after a restart
+                    deadline = table.seats[seat].deadline
                     await self.repository.write(update_seat(table.id, seat, deadline=deadline), table_id=table.id)
-                table.seats[seat].deadline = deadline
-        self.service.sender.send_views(table)  # everyone sees the clock that now runs
         while (left := (table.seats[seat].deadline or 0.0) - self.config.now()) > 0:
             await asyncio.sleep(min(left, self.config.turn_check_s))
             if not self._awaits(table, decision):
                 return
-        await self._turn_timeout(table, decision, rules)
+        if self._awaits(table, decision) and table.seats[seat].deadline is not None:
+            await self._turn_timeout(table, decision, rules)
 
     async def _turn_timeout(self, table: Table, decision: tuple[int, int], rules: TurnRules) -> None:
         """A turn-based seat is out of time (its reserve spent): a bot plays for its player until
