@@ -38,7 +38,8 @@ def clock_view(table: Table, seat: int | None) -> ClockView | None:
         if left is None:
             return None
         running = turn_running(table, seat)
-        return ClockView(ms_left=left, running=running, initial_s=rules["move_s"], bonus_s=0, on_timeout=rules["on_timeout"])
+        move_s, on_timeout = rules["move_s"], rules["on_timeout"]
+        return ClockView(ms_left=left, running=running, initial_s=move_s, bonus_s=0, on_timeout=on_timeout)
     clock = table.stored.clock
     if clock is None or seat is None or table.seats[seat].clock_ms is None:
         return None

@@ -93,8 +93,15 @@ def join_page(
 async def lobby() -> HTMLResponse:
     specs = game_specs()
     return page(
-        "lobby.html", games=specs, setup=setup_context(specs[0], specs[0].min_players), clocks=CLOCKS, paces=PACES,
-        modes=MODES, move_times=MOVE_TIMES, reserves=RESERVES, vacations=VACATIONS
+        "lobby.html",
+        games=specs,
+        setup=setup_context(specs[0], specs[0].min_players),
+        clocks=CLOCKS,
+        paces=PACES,
+        modes=MODES,
+        move_times=MOVE_TIMES,
+        reserves=RESERVES,
+        vacations=VACATIONS,
     )
 
 

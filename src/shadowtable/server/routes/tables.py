@@ -65,9 +65,7 @@ async def create(
         table = await service.create(new_table(body))
         made(table.id)
     if body.sit and any(not s.taken for s in table.seats):
-        table, seat, token = await service.join(
-            table.id, name, None, account_id, as_host=True, browser_tables=held
-        )
+        table, seat, token = await service.join(table.id, name, None, account_id, as_host=True, browser_tables=held)
         await set_seat_cookie(response, request, table.id, token, service)
         return {"table": service.info(table), "seat": seat, "token": token}
     return {"table": service.info(table), "seat": None, "token": None}
