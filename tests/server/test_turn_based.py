@@ -252,3 +252,19 @@ def test_the_service_refuses_past_the_limit_with_a_typed_error(serve: Any) -> No
         with pytest.raises(TooManyTurnTables):
             client.portal.call(service.check_turn_tables, None, [first["table"]["id"]])
         client.portal.call(service.check_turn_tables, None, [])  # another browser: nothing held
+
+
+def test_the_table_page_offers_vacation_where_the_table_allows_it(serve: Any) -> None:
+    clock = FakeClock()
+    with serve(now=clock, turn_check_s=0.05) as client:
+        answer = turn_table(client, vacation_days=7)
+        table_id = answer["table"]["id"]
+        page = client.get(f"/t/{table_id}")
+        assert f'action="/t/{table_id}/away"' in page.text
+        assert client.post(f"/t/{table_id}/away", data={"days": "x"}, follow_redirects=False).status_code == 400
+        went = client.post(f"/t/{table_id}/away", data={"days": "3"}, follow_redirects=False)
+        assert went.status_code == 303, went.text
+        refused = client.post(f"/t/{table_id}/away", data={"days": "5"}, follow_redirects=False)
+        assert refused.status_code == 409 and "4 left" in refused.text
+        plain = turn_table(client)["table"]["id"]
+        assert "/away" not in client.get(f"/t/{plain}").text

@@ -279,6 +279,16 @@ async def leave(table_id: str, request: Request, service: ServiceDep, token: Coo
     return response
 
 
+@router.post("/t/{table_id}/away")
+async def away(table_id: str, request: Request, service: ServiceDep, token: CookieToken) -> Response:
+    """A seated player of a turn-based table takes days of vacation (0: ends it now)."""
+    raw = (await form_of(request)).get("days", "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 3):
+        raise ServiceError("days: expected a whole number of days")
+    await service.set_away(table_id, token, int(raw))
+    return see(f"/t/{table_id}")
+
+
 @router.post("/t/{table_id}/rematch")
 async def rematch(
     table_id: str, request: Request, service: ServiceDep, account: CurrentAccount, token: CookieToken
