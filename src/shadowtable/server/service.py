@@ -206,7 +206,7 @@ class TableService:
             secrets.token_urlsafe(9), "open", clock, new.listed, time.time(), seats, pace=new_pace(new.pace), turn=turn
         )
         table = Table(stored, LiveGame(game, LiveTable.new(game)))
-        table.timers.now = self.config.now
+        table.timers.now, table.timers.announced = self.config.now, ()  # nobody decides before the start
         fields = {"game": game.spec.id, "version": game.spec.version, "players": game.players}
         fields.update(options=game.options, status="open", clock=clock, listed=new.listed, created_at=stored.created_at)
         fields.update(pace=stored.pace, mode=stored.mode, turn=turn)
