@@ -78,8 +78,9 @@ def refusal(table: Table, seat: int, act: Act) -> str | None:
     return None
 
 
-def decide(table: Table, seat: int, act: Act, now: float) -> Move:
-    """The move ``act`` makes for ``seat`` at wall-clock time ``now`` (checked by :func:`refusal` first);
+def decide(table: Table, seat: int, act: Act, now: float | None = None) -> Move:
+    """The move ``act`` makes for ``seat`` at wall-clock time ``now`` (default: the time now;
+    checked by :func:`refusal` first);
     :class:`~shadowtable.core.errors.ShadowTableError` for an action the rules refuse."""
     state = table.live.state
     if act.action is not None:
@@ -95,7 +96,8 @@ def decide(table: Table, seat: int, act: Act, now: float) -> Move:
     rules = table.stored.turn
     if rules is not None and table.seats[seat].kind == "human":
         changes["deadline"] = None  # no deadline runs until the seat decides again
-        changes["reserve_ms"] = turn_clock.reserve_after(rules, table.seats[seat], now)
+        at = time.time() if now is None else now
+        changes["reserve_ms"] = turn_clock.reserve_after(rules, table.seats[seat], at)
     if table.seats[seat].zombie:
         changes["zombie"] = False
     return Move(seat, action, steps, changes)
