@@ -32,6 +32,8 @@ from shadowtable.server import schema  # noqa: E402
 from shadowtable.server.app import create_app  # noqa: E402
 
 ROUNDS = 2
+TURN_BASED = {"mode": "turn-based", "turn": {"move_s": 86400, "reserve_s": 0, "on_timeout": "bot"}}
+"""A table played over days: the only kind whose turns are notified."""
 """Tiny Showdown of two for two rounds: seats 0 and 1 alternate, four decisions."""
 
 
@@ -77,10 +79,15 @@ def with_address(client: TestClient, smtp: SmtpServer, name: str, address: str, 
         assert address in page.text
 
 
-def table_between(client: TestClient, first: str, second: str) -> tuple[str, str, str]:
-    """A started Tiny Showdown table: seat 0 taken as ``first``, seat 1 as ``second``."""
+def table_between(
+    client: TestClient, first: str, second: str, mode: dict[str, Any] = TURN_BASED
+) -> tuple[str, str, str]:
+    """A started Tiny Showdown table (``mode``: turn-based unless said): seat 0 taken as ``first``,
+    seat 1 as ``second``."""
     log_in(client, first)
-    answer = create(client, game="tiny-showdown", players=2, seats=["human", "human"], options={"rounds": ROUNDS})
+    answer = create(
+        client, game="tiny-showdown", players=2, seats=["human", "human"], options={"rounds": ROUNDS}, **mode
+    )
     table_id = answer["table"]["id"]
     log_in(client, second)
     joined = client.post(f"/api/tables/{table_id}/join", json={})
@@ -158,6 +165,20 @@ def test_each_turn_change_mails_the_decider_once_with_public_facts_only(
             assert body == expected
 
 
+def test_a_real_time_table_mails_nobody(
+    serve_sqlite: Callable[..., TestClient], sqlite_database: str, smtp: SmtpServer
+) -> None:
+    names = Names()
+    ann, bob = f"ann-{names.suffix}@example.org", f"bob-{names.suffix}@example.org"
+    with serve_sqlite(**mail_overrides(smtp)) as client:
+        with_address(client, smtp, names.ann, ann)
+        with_address(client, smtp, names.bob, bob)
+        table_id, token0, token1 = table_between(client, names.ann, names.bob, mode={})
+        assert play(client, table_id, (token0, token1)) == 2 * ROUNDS
+        assert settled(client, sqlite_database)
+    assert smtp.box.to(ann) == [] and smtp.box.to(bob) == []
+
+
 def test_nothing_is_mailed_before_the_address_is_confirmed(
     serve_sqlite: Callable[..., TestClient], sqlite_database: str, smtp: SmtpServer
 ) -> None:
@@ -186,7 +207,12 @@ def test_guests_and_bots_are_never_notified(
 ) -> None:
     with serve_sqlite(**mail_overrides(smtp)) as client:
         answer = create(
-            client, game="tiny-showdown", players=2, seats=["human", "bot:random"], options={"rounds": ROUNDS}
+            client,
+            game="tiny-showdown",
+            players=2,
+            seats=["human", "bot:random"],
+            options={"rounds": ROUNDS},
+            **TURN_BASED,
         )
         table_id = answer["table"]["id"]
         client.cookies.clear()

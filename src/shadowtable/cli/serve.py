@@ -51,6 +51,9 @@ MaxOpenTables = Annotated[
 MaxFreeSeats = Annotated[
     int | None, _setting("MAX_FREE_SEATS", "seats one client may take at not started tables [8]", min=0)
 ]
+MaxTurnTables = Annotated[
+    int | None, _setting("MAX_TURN_TABLES", "turn-based tables one account or browser may sit at [20]", min=0)
+]
 RateTables = Annotated[str | None, _setting("RATE_TABLES", "tables per client [20/minute;200/hour]")]
 RateJoins = Annotated[str | None, _setting("RATE_JOINS", "joins per client [30/minute]")]
 RateReplays = Annotated[str | None, _setting("RATE_REPLAYS", "replays and records per client [120/minute]")]
@@ -77,6 +80,7 @@ LIMITS = (
     "max_header",
     "max_open_tables",
     "max_free_seats",
+    "max_turn_tables",
     "rate_tables",
     "rate_joins",
     "rate_replays",
@@ -111,6 +115,7 @@ class ServeSettings:
     max_header: int | None = None
     max_open_tables: int | None = None
     max_free_seats: int | None = None
+    max_turn_tables: int | None = None
     rate_tables: str | None = None
     rate_joins: str | None = None
     rate_replays: str | None = None
@@ -153,6 +158,7 @@ def serve(
     max_header: MaxHeader = None,
     max_open_tables: MaxOpenTables = None,
     max_free_seats: MaxFreeSeats = None,
+    max_turn_tables: MaxTurnTables = None,
     rate_tables: RateTables = None,
     rate_joins: RateJoins = None,
     rate_replays: RateReplays = None,

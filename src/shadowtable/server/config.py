@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -131,6 +133,14 @@ class ServerConfig:
     """Notifications one account is sent per hour at most; more wait their turn in the queue."""
     notify_account_queue: int = 100
     """Notifications that may wait for one account; past it new ones for it are not queued."""
+
+    max_turn_tables: int = 20
+    """Turn-based tables not over that one account (or one browser's guest seats) may sit at (0: no limit)."""
+    turn_check_s: float = 60.0
+    """The longest a turn-based table's timer sleeps before it reads :attr:`now` again (a deadline
+    is an absolute time: a clock set forward, or a restart, is seen within this)."""
+    now: Callable[[], float] = field(default=time.time, repr=False)
+    """The wall clock turn-based deadlines are read against (tests pass one they move forward)."""
 
     ready_message: str = ""
     """Printed on standard output once the server is ready to answer (``shadowtable serve``: the

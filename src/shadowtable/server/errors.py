@@ -29,6 +29,10 @@ class Conflict(ServiceError):
     status = 409
 
 
+class TooManyTurnTables(Conflict):
+    """An account (or a guest's browser) sits at the most turn-based tables allowed already."""
+
+
 class Forbidden(ServiceError):
     status = 403
 

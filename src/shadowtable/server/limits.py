@@ -314,6 +314,7 @@ LIMIT_FIELDS: dict[str, type] = {
     **{attr: str for attr, _ in RATES.values()},
     "max_open_tables": int,
     "max_free_seats": int,
+    "max_turn_tables": int,
     "max_body": int,
     "max_header": int,
     "replay_cache": int,

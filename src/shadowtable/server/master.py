@@ -16,6 +16,7 @@ from typing import TypedDict
 
 from shadowtable.core.undo import undo_refusal as undo_words
 from shadowtable.core.wording import SeatNames
+from shadowtable.server import turn_clock
 from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.errors import Conflict, ServiceError
 from shadowtable.server.live import Step
@@ -37,6 +38,8 @@ class SeatChanges(TypedDict, total=False):
 
     clock_ms: int
     zombie: bool
+    deadline: float | None
+    reserve_ms: int
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,9 @@ def refusal(table: Table, seat: int, act: Act) -> str | None:
     return None
 
 
-def decide(table: Table, seat: int, act: Act) -> Move:
-    """The move ``act`` makes for ``seat`` (checked by :func:`refusal` first);
+def decide(table: Table, seat: int, act: Act, now: float | None = None) -> Move:
+    """The move ``act`` makes for ``seat`` at wall-clock time ``now`` (default: the time now;
+    checked by :func:`refusal` first);
     :class:`~shadowtable.core.errors.ShadowTableError` for an action the rules refuse."""
     state = table.live.state
     if act.action is not None:
@@ -94,6 +98,11 @@ def decide(table: Table, seat: int, act: Act) -> Move:
     left = spent_clock(table, seat)
     if left is not None:
         changes["clock_ms"] = left
+    rules = table.stored.turn
+    if rules is not None and table.seats[seat].kind == "human":
+        changes["deadline"] = None  # no deadline runs until the seat decides again
+        at = time.time() if now is None else now
+        changes["reserve_ms"] = turn_clock.reserve_after(rules, table.seats[seat], at)
     if table.seats[seat].zombie:
         changes["zombie"] = False
     return Move(seat, action, steps, changes)
@@ -114,6 +123,11 @@ def acknowledge(table: Table, move: Move, act: Act) -> list[str]:
     seat = table.seats[move.seat]
     if "clock_ms" in move.seat_changes:
         seat.clock_ms = move.seat_changes["clock_ms"]
+        table.timers.clock_for = None
+        if table.timers.clock_task is not None:
+            table.timers.clock_task.cancel()
+    if "reserve_ms" in move.seat_changes:
+        seat.deadline, seat.reserve_ms = None, move.seat_changes["reserve_ms"]
         table.timers.clock_for = None
         if table.timers.clock_task is not None:
             table.timers.clock_task.cancel()
@@ -345,7 +359,16 @@ def rematch_table(table: Table, default_bot: str) -> NewTable:
     stored, game = table.stored, table.game
     clock = None if stored.clock is None else public_clock(stored.clock)
     return NewTable(
-        game.spec.id, game.players, dict(game.options), kinds, clock, stored.listed, stored.pace, stored.undo
+        game.spec.id,
+        game.players,
+        dict(game.options),
+        kinds,
+        clock,
+        stored.listed,
+        stored.pace,
+        stored.undo,
+        mode=stored.mode,
+        turn=None if stored.turn is None else dict(stored.turn),
     )
 
 

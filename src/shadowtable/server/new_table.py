@@ -16,10 +16,18 @@ from shadowtable.core.registry import make
 from shadowtable.server.bot_levels import check_seat_bot
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.names import default_name
-from shadowtable.server.table import BOT_PACES, Seat, StoredClock
+from shadowtable.server.table import BOT_PACES, REALTIME, TURN_BASED, Seat, StoredClock, TurnRules
 
 NAME_LIMIT = 32
 TIMEOUT_POLICIES = ("bot", "skip")
+MODES = (REALTIME, TURN_BASED)
+HOUR_S, DAY_S = 3600, 86400
+MOVE_S = (HOUR_S, 14 * DAY_S)
+"""The least and most time a turn-based decision may have (whole seconds)."""
+RESERVE_S = (0, 30 * DAY_S)
+"""The least and most reserve a turn-based seat may have (whole seconds)."""
+VACATION_DAYS = (0, 30)
+"""The least and most days of vacation a turn-based table may allow each seat."""
 SERVER_REFUSED_OPTIONS = frozenset({"content"})
 """Options naming a file on the server's own disk: never accepted from a client."""
 
@@ -41,6 +49,11 @@ class NewTable:
     undo: bool = False
     """Whether a seat may take back its last decisions while they revealed nothing (the table is
     then never rated)."""
+    mode: str = REALTIME
+    """``realtime`` or ``turn-based`` (then ``turn`` holds its rules)."""
+    turn: Mapping[str, object] | None = None
+    """A turn-based table's ``move_s``, ``reserve_s`` (whole seconds), ``on_timeout`` and
+    ``vacation_days``, as a client gives them."""
 
 
 def refuse_server_options(options: dict[str, Any]) -> None:
@@ -98,6 +111,39 @@ def new_clock(clock: Mapping[str, object] | None) -> StoredClock | None:
         raise ServiceError(f"clock.on_timeout: expected one of {', '.join(TIMEOUT_POLICIES)}")
     assert isinstance(initial, int) and isinstance(bonus, int)
     return StoredClock(initial_ms=initial * 1000, bonus_ms=bonus * 1000, on_timeout=str(policy))
+
+
+def whole(name: str, value: object, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high``; :class:`ServiceError` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ServiceError(f"{name}: expected a whole number from {low} to {high}")
+    return value
+
+
+def new_turn(mode: str, turn: Mapping[str, object] | None, clock: object) -> TurnRules | None:
+    """A turn-based table's rules, checked (``None`` for a real-time table); a turn-based table has
+    no real-time clock."""
+    if mode not in MODES:
+        raise ServiceError(f"mode: expected one of {', '.join(MODES)}")
+    if mode == REALTIME:
+        if turn is not None:
+            raise ServiceError("turn: only a turn-based table (mode: turn-based) has turn rules")
+        return None
+    if clock is not None:
+        raise ServiceError("clock: a turn-based table has a time per move (turn), not a real-time clock")
+    given = turn or {}
+    unknown = sorted(set(given) - set(TurnRules.__annotations__))
+    if unknown:
+        raise ServiceError(f"turn: unknown field {unknown[0][:40]!r}")
+    policy = given.get("on_timeout", "bot")
+    if policy not in TIMEOUT_POLICIES:
+        raise ServiceError(f"turn.on_timeout: expected one of {', '.join(TIMEOUT_POLICIES)}")
+    return TurnRules(
+        move_s=whole("turn.move_s", given.get("move_s", DAY_S), *MOVE_S),
+        reserve_s=whole("turn.reserve_s", given.get("reserve_s", 3 * DAY_S), *RESERVE_S),
+        on_timeout=str(policy),
+        vacation_days=whole("turn.vacation_days", given.get("vacation_days", 0), *VACATION_DAYS),
+    )
 
 
 def new_pace(pace: str | None) -> str | None:

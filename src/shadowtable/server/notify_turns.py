@@ -20,7 +20,7 @@ from shadowtable.server.config import ServerConfig
 from shadowtable.server.live import Step
 from shadowtable.server.repository.notifications import queue_turn
 from shadowtable.server.store import Statement
-from shadowtable.server.table import Table, seat_name
+from shadowtable.server.table import TURN_BASED, Table, seat_name
 
 TURN_KINDS = ("turn_email", "turn_webhook")
 
@@ -59,9 +59,9 @@ def queued_kinds(config: ServerConfig) -> list[str]:
 
 
 def wants_notifications(table: Table) -> bool:
-    """Whether turn changes at ``table`` are notified (every table for now; narrow it to tables
-    played over days once tables have a mode)."""
-    return table.status in ("open", "playing")
+    """Whether turn changes at ``table`` are notified: at a turn-based table in play or about to
+    start (at a real-time table the players are at the page)."""
+    return table.stored.mode == TURN_BASED and table.status in ("open", "playing")
 
 
 def seats_to_decide(table: Table, steps: Sequence[Step]) -> list[int]:

@@ -33,6 +33,9 @@ tables = sa.Table(
     sa.Column("host_seat", sa.Integer, nullable=True),
     # the bots' pace (table.BOT_PACES); null: the server's delay (revision 0006)
     sa.Column("pace", sa.String(16), nullable=True),
+    # realtime | turn-based, and a turn-based table's rules (table.TurnRules) (revision 0007)
+    sa.Column("mode", sa.String(16), nullable=False, server_default="realtime"),
+    sa.Column("turn", sa.JSON, nullable=True),
     # whether a seat may take back its last decisions while they revealed nothing (revision 0010);
     # a table that allows it is never rated
     sa.Column("undo", sa.Boolean, nullable=False, server_default=sa.false()),
@@ -56,6 +59,12 @@ seats = sa.Table(
     sa.Column("left_hash", sa.String(64), nullable=True),
     sa.Column("invite_hash", sa.String(64), nullable=True),
     sa.Column("invite_expires", sa.Float, nullable=True),
+    # revision 0007, turn-based tables: when the decision in progress runs out (wall clock), the
+    # reserve left, and the seat's vacation (until when, and how much it has taken)
+    sa.Column("deadline", sa.Float, nullable=True),
+    sa.Column("reserve_ms", sa.BigInteger, nullable=True),
+    sa.Column("away_until", sa.Float, nullable=True),
+    sa.Column("away_used_s", sa.Float, nullable=True),
     # revision 0009: a rematch keeps the seat for the player who held it in the finished game (the
     # SHA-256 of their old seat key, their account) until they take it, decline it, or it expires
     sa.Column("reserved_hash", sa.String(64), nullable=True),

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, TypedDict
 
 from shadowtable.core.game import Game
+from shadowtable.server import turn_clock
 from shadowtable.server.connections import Connection, tell_all
 from shadowtable.server.master import may_undo
 from shadowtable.server.presence import presence
@@ -32,6 +33,14 @@ class ClockView(TypedDict):
 
 def clock_view(table: Table, seat: int | None) -> ClockView | None:
     """What ``seat`` is shown of its clock (``None``: no clock)."""
+    rules = table.stored.turn
+    if rules is not None and seat is not None:
+        left = turn_clock.ms_left(rules, table.seats[seat], table.timers.now())
+        if left is None:
+            return None
+        running = turn_running(table, seat)
+        move_s, on_timeout = rules["move_s"], rules["on_timeout"]
+        return ClockView(ms_left=left, running=running, initial_s=move_s, bonus_s=0, on_timeout=on_timeout)
     clock = table.stored.clock
     if clock is None or seat is None or table.seats[seat].clock_ms is None:
         return None
@@ -46,6 +55,13 @@ def clock_view(table: Table, seat: int | None) -> ClockView | None:
 def seat_clocks(table: Table) -> list[SeatClock] | None:
     """Every seat's time left, shown to all (``None``: the table has no clock); the running one
     as of now."""
+    rules = table.stored.turn
+    if rules is not None:
+        now = table.timers.now()
+        return [
+            {"seat": i, "ms_left": turn_clock.ms_left(rules, seat, now), "running": turn_running(table, i)}
+            for i, seat in enumerate(table.seats)
+        ]
     if table.stored.clock is None:
         return None
     clock_for = table.timers.clock_for
@@ -57,6 +73,17 @@ def seat_clocks(table: Table) -> list[SeatClock] | None:
             left = max(0, left - int((time.monotonic() - table.timers.turn_started) * 1000))
         clocks.append({"seat": seat, "ms_left": left, "running": running})
     return clocks
+
+
+def turn_running(table: Table, seat: int) -> bool:
+    """Whether a turn-based seat's clock runs now (its decision's deadline is set and it is not on vacation)."""
+    stored = table.seats[seat]
+    return (
+        table.status == "playing"
+        and stored.deadline is not None
+        and not stored.zombie
+        and not turn_clock.away(stored, table.timers.now())
+    )
 
 
 def table_pace(table: Table) -> dict[str, object]:

@@ -16,18 +16,27 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.record import GameRecord
 from shadowtable.core.registry import make
 from shadowtable.core.undo import UNDO_SEAT
-from shadowtable.server import master
+from shadowtable.server import master, turn_clock
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.connections import Connection, refuse_seat
-from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Stale, Unavailable
+from shadowtable.server.errors import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    ServiceError,
+    Stale,
+    TooManyTurnTables,
+    Unavailable,
+)
 from shadowtable.server.live import LiveTable, Step, replayed
 from shadowtable.server.names import default_name, name_key, reserved_problem
 from shadowtable.server.new_table import (
@@ -38,6 +47,7 @@ from shadowtable.server.new_table import (
     new_game,
     new_pace,
     new_seats,
+    new_turn,
     refuse_server_options,
 )
 from shadowtable.server.notify_turns import notify_turn, queued_kinds
@@ -71,8 +81,10 @@ from shadowtable.server.table import (
     Table,
     acked_ids,
     chat_message,
+    deciding,
     finished_record,
     info,
+    seat_name,
 )
 from shadowtable.server.timers import Timers
 from shadowtable.server.tokens import SeatClaim, SeatTokens, TokenError, key_hash, matches, new_key
@@ -80,6 +92,7 @@ from shadowtable.server.tokens import SeatClaim, SeatTokens, TokenError, key_has
 __all__ = [
     "SERVER_REFUSED_OPTIONS",
     "Connection",
+    "TurnChange",
     "NewTable",
     "Renderer",
     "Seat",
@@ -93,6 +106,20 @@ log = logging.getLogger("shadowtable.server")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 INVITE_TTL_S = 24 * 3600
 """How long an invite link to a vacated seat may be used (once)."""
+
+
+@dataclass(frozen=True)
+class TurnChange:
+    """The seats a table waits for changed after a stored move (or its start, or its end): what
+    :attr:`TableService.on_turn` hooks are called with."""
+
+    table_id: str
+    seats: tuple[int, ...]
+    """The seats to decide now (empty: the game is over)."""
+    mode: str
+    """``realtime`` or ``turn-based``."""
+    steps: int
+    """The table's version once the move is stored."""
 
 
 class TableService:
@@ -116,6 +143,9 @@ class TableService:
         self.closing = False
         self.on_over: list[Callable[[str], Awaitable[Any]]] = []
         """Called with a table's id once its end is stored (the ratings); each in its own task."""
+        self.on_turn: list[Callable[[TurnChange], Awaitable[Any]]] = []
+        """Called with a :class:`TurnChange` once a stored change makes other seats decide (the
+        notifications); each in its own task, in the process that stored the change."""
         self.repository = Repository(store)
         self.sender = Sender(renderer)
         self.sync = TableSync(self, config, self.repository)
@@ -178,10 +208,14 @@ class TableService:
         for i, reservation in (kept or {}).items():
             if seats[i].kind == "human":
                 seats[i].reserved = reservation
+        turn = new_turn(new.mode, new.turn, new.clock)
         clock = new_clock(new.clock)
         if clock is not None:
             for seat in seats:
                 seat.clock_ms = clock["initial_ms"] if seat.kind == "human" else None
+        if turn is not None:
+            for seat in seats:
+                seat.reserve_ms = turn["reserve_s"] * 1000 if seat.kind == "human" else None
         stored = StoredTable(
             secrets.token_urlsafe(9),
             "open",
@@ -191,11 +225,13 @@ class TableService:
             seats,
             pace=new_pace(new.pace),
             undo=bool(new.undo),
+            turn=turn,
         )
         table = Table(stored, LiveGame(game, LiveTable.new(game)))
+        table.timers.now, table.timers.announced = self.config.now, ()  # nobody decides before the start
         fields = {"game": game.spec.id, "version": game.spec.version, "players": game.players}
         fields.update(options=game.options, status="open", clock=clock, listed=new.listed, created_at=stored.created_at)
-        fields.update(pace=stored.pace, undo=stored.undo)
+        fields.update(pace=stored.pace, undo=stored.undo, mode=stored.mode, turn=turn)
         if stored.undo:
             fields.update(rated=False)  # a table that allows undo is never rated (docs/play.md)
         await self.repository.write(insert_table(stored.id, fields), insert_seats(stored.id, seats), table_id=stored.id)
@@ -231,6 +267,8 @@ class TableService:
             self._loading.pop(table_id, None)
         future.set_result(table)
         self.tables[table_id] = table
+        table.timers.now = self.config.now
+        table.timers.announced = deciding(table)  # told before it was loaded here
         self.after_change(table, local=False)
         return table
 
@@ -306,6 +344,7 @@ class TableService:
         invite: str | None = None,
         as_host: bool = False,
         proofs: Sequence[str] = (),
+        browser_tables: Collection[str] = (),
     ) -> tuple[Table, int, str]:
         """Sit at a free seat (``wanted`` or the first one), or at the vacated seat an ``invite`` code
         names (used up here), as the signed-in ``account_id`` if any; returns the table, seat and token.
@@ -314,8 +353,13 @@ class TableService:
         seat is refused unless ``move`` (before the game starts), which frees the first seat and
         carries its host rights over in the same transaction.  ``as_host``: the seat taken is the
         table's host seat unless the table has one.  ``proofs``: seat tokens of other tables the
-        asker holds (a seat a rematch keeps for the player who held it is theirs to take)."""
+        asker holds (a seat a rematch keeps for the player who held it is theirs to take).  At a
+        turn-based table a new seat is refused past :attr:`ServerConfig.max_turn_tables`
+        (:meth:`check_turn_tables`; a guest is counted by ``browser_tables``, the tables its
+        browser holds seats at)."""
         table = await self._current(table_id)
+        if table.stored.turn is not None and self.held_seat(table, holder) is None:
+            await self.check_turn_tables(account_id, [t for t in browser_tables if t != table.id])
         async with table.lock:
             if table.status == "over":
                 raise Conflict("the game is over")
@@ -352,6 +396,39 @@ class TableService:
         self.sync.publish(table)
         send_presence(table)
         return table, seat, self.tokens.issue(table.id, seat, key)
+
+    async def check_turn_tables(self, account_id: str | None, browser_tables: Collection[str]) -> None:
+        """:class:`TooManyTurnTables` if the account (a guest: its browser's ``browser_tables``)
+        sits at :attr:`ServerConfig.max_turn_tables` turn-based tables not over already."""
+        most = self.config.max_turn_tables
+        held = list(browser_tables)[: max(1, self.config.seat_cookie_max)]
+        if most and await self.repository.turn_tables_of(account_id, held) >= most:
+            raise TooManyTurnTables(
+                f"you sit at {most} turn-based tables already (the most allowed): finish or leave one first"
+            )
+
+    async def set_away(self, table_id: str, token: object, days: object) -> Table:
+        """The seat ``token`` holds at a turn-based table takes ``days`` of vacation (0: it ends now),
+        within what the table allows (:func:`~shadowtable.server.turn_clock.vacation`); everyone is told."""
+        table = await self._current(table_id)
+        async with table.lock:
+            index = self.claim(table, token).seat
+            rules, seat = table.stored.turn, table.seats[index]
+            if rules is None:
+                raise Conflict("vacation is for turn-based tables")
+            if table.status == "over":
+                raise Conflict("the game is over")
+            now = self.config.now()
+            changes = turn_clock.vacation(rules, seat, days, now)
+            await self.repository.write(update_seat(table.id, index, **changes), table_id=table.id)
+            turn_clock.apply(seat, changes)
+        name = seat_name(index, seat)
+        if turn_clock.away(seat, now):
+            self.notice(table, f"{name} is on vacation: their clock waits for {days} days")
+        else:
+            self.notice(table, f"{name} is back from vacation")
+        self.after_change(table)
+        return table
 
     async def _current(self, table_id: str) -> Table:
         """The table ``table_id`` with its seats as they are now, whichever process changed them."""
@@ -515,7 +592,7 @@ class TableService:
                 raise Conflict(refusal)
             free, bot = master.free_seats(table), self.config.default_bot
             if free:
-                bots = [update_seat(table.id, i, kind="bot", bot=bot, clock_ms=None) for i in free]
+                bots = [update_seat(table.id, i, kind="bot", bot=bot, clock_ms=None, reserve_ms=None) for i in free]
                 await self.repository.write(*bots, table_id=table.id)
             master.bots_take(table, free, bot)
         await self._start_game(table)
@@ -609,7 +686,7 @@ class TableService:
                 self._reject(table, connection, act.id, why)
                 return
             try:
-                move = master.decide(table, seat, act)
+                move = master.decide(table, seat, act, self.config.now())
             except ShadowTableError as exc:
                 self._reject(table, connection, act.id, str(exc))
                 return
@@ -670,10 +747,21 @@ class TableService:
         processes (``local``), which re-read the table from the database."""
         if local:
             self.sync.publish(table)
+            self._announce_turn(table)
         self.timers.schedule(table)  # first, so the views show the clock that now runs
         if table.status == "over":
             table.timers.cancel(bot=False)
         self.sender.send_views(table)
+
+    def _announce_turn(self, table: Table) -> None:
+        """Call the :attr:`on_turn` hooks if the seats the table waits for changed."""
+        now = deciding(table)
+        if now == table.timers.announced:
+            return
+        table.timers.announced = now
+        change = TurnChange(table.id, now, table.stored.mode, table.steps)
+        for hook in self.on_turn:
+            self.spawn(hook(change))
 
     def notice(self, table: Table, text: str, **data: Any) -> None:
         """Show a notice to everyone at ``table``, on this process and the others."""
@@ -725,4 +813,5 @@ def _stored_table(table_id: str, rows: TableRows) -> StoredTable:
         chat=chat,
         pace=row["pace"],
         undo=bool(row["undo"]),
+        turn=row.get("turn"),
     )

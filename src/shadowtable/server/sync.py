@@ -201,6 +201,10 @@ def _reread_fields(table: Table, rows: TableRows) -> bool:
             seat.kind, seat.bot, seat.name, seat.key_hash, seat.zombie, seat.clock_ms, seat.left_hash = now
             seat.reserved = read.reserved
             changed = True
+        turn = Seat.from_row(row).turn_fields()
+        if turn != seat.turn_fields():
+            seat.set_turn_fields(turn)
+            changed = True
     stored, row = table.stored, rows.table
     fields = (row["status"], row["returns"], row["rematch"], row["host_seat"])
     if fields != (stored.status, stored.returns, stored.rematch, stored.host_seat):

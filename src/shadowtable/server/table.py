@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -32,6 +33,21 @@ class StoredClock(TypedDict):
     initial_ms: int
     bonus_ms: int
     on_timeout: str
+
+
+class TurnRules(TypedDict):
+    """A turn-based table's rules, stored as the client gives them: each decision's time and the
+    seat's reserve (whole seconds), what happens when both run out (``bot`` or ``skip``) and the
+    most days of vacation each seat may take."""
+
+    move_s: int
+    reserve_s: int
+    on_timeout: str
+    vacation_days: int
+
+
+REALTIME, TURN_BASED = "realtime", "turn-based"
+"""A table's modes: played in one sitting, or over days (its :class:`TurnRules`)."""
 
 
 class PublicClock(TypedDict):
@@ -83,6 +99,14 @@ class Seat:
     """The key hash of the player who left this seat in play: only their token takes it back."""
     reserved: Reservation | None = None
     """A rematch keeps the seat for the player who held it in the finished game (until it ends)."""
+    deadline: float | None = None
+    """Turn-based: the wall-clock time the seat's decision in progress runs out (``None``: none runs)."""
+    reserve_ms: int | None = None
+    """Turn-based: what is left of the seat's reserve (used once a decision's own time is spent)."""
+    away_until: float | None = None
+    """Turn-based: the seat's vacation ends then (its clock does not run before)."""
+    away_used_s: float = 0.0
+    """Turn-based: the vacation the seat has taken at this table (bounded by the table's rules)."""
 
     @property
     def taken(self) -> bool:
@@ -110,7 +134,23 @@ class Seat:
         kind, bot, name, key, zombie, clock_ms, left = (row[name] for name in fields)
         until = row.get("reserved_until")
         reserved = None if until is None else Reservation(row.get("reserved_hash"), row.get("reserved_account"), until)
-        return cls(kind, bot, name, key, bool(zombie), clock_ms, left, reserved)
+        seat = cls(kind, bot, name, key, bool(zombie), clock_ms, left, reserved)
+        seat.set_turn_fields(row)
+        return seat
+
+    def turn_fields(self) -> dict[str, Any]:
+        """The stored fields of a turn-based table's seat clock."""
+        return {
+            "deadline": self.deadline,
+            "reserve_ms": self.reserve_ms,
+            "away_until": self.away_until,
+            "away_used_s": self.away_used_s,
+        }
+
+    def set_turn_fields(self, row: dict[str, Any]) -> None:
+        """Take the turn-based clock fields of a ``seats`` row."""
+        self.deadline, self.reserve_ms = row.get("deadline"), row.get("reserve_ms")
+        self.away_until, self.away_used_s = row.get("away_until"), float(row.get("away_used_s") or 0.0)
 
 
 BOT_PACES = {"instant": 0.0, "quick": 0.15, "relaxed": 0.8}
@@ -136,9 +176,19 @@ class StoredTable:
     """The bots' pace (a key of :data:`BOT_PACES`); ``None``: the server's default delay."""
     undo: bool = False
     """Whether a seat may take back its last decisions while they revealed nothing."""
+    turn: TurnRules | None = None
+    """A turn-based table's rules (``None``: a real-time table)."""
+
+    @property
+    def mode(self) -> str:
+        """:data:`TURN_BASED` or :data:`REALTIME`."""
+        return REALTIME if self.turn is None else TURN_BASED
 
     def bot_delay_s(self, default: float) -> float:
-        """The seconds this table's bots wait before each move (``default`` without a pace)."""
+        """The seconds this table's bots wait before each move (``default`` without a pace; none
+        at a turn-based table: its bots act at once)."""
+        if self.turn is not None:
+            return 0.0
         return default if self.pace is None else BOT_PACES[self.pace]
 
 
@@ -168,6 +218,10 @@ class TableTimers:
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     fast_forward: bool = False
     """Bots move without the table's pace delay (a seated player asked) until a person decides."""
+    now: Callable[[], float] = time.time
+    """The wall clock turn-based deadlines are read against (the server's ``now``)."""
+    announced: tuple[int, ...] | None = None
+    """The seats last announced as deciding (:meth:`TableService.after_change`); ``None``: not yet."""
     hurry: asyncio.Event = field(default_factory=asyncio.Event)
     """Set while the bots fast-forward: it cuts short the pace delay a bot is waiting."""
 
@@ -297,6 +351,8 @@ def info(table: Table) -> dict[str, Any]:
         "host_seat": stored.host_seat,
         "pace": stored.pace,
         "undo": stored.undo,
+        "mode": stored.mode,
+        "turn": stored.turn,
     }
 
 
@@ -329,6 +385,13 @@ def person_decides(table: Table) -> bool:
         return False
     seat = table.seats[player]
     return seat.kind != "bot" and not seat.zombie
+
+
+def deciding(table: Table) -> tuple[int, ...]:
+    """The seats whose decision the table waits for (none before the start, at the end or while
+    chance acts)."""
+    player = table.game.current_player(table.live.state) if table.status == "playing" else -1
+    return (player,) if player >= 0 else ()
 
 
 def seat_results(table: Table) -> list[NamedResult]:

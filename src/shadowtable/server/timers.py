@@ -7,9 +7,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from shadowtable.server import master
+from shadowtable.server import master, turn_clock
 from shadowtable.server.bot_levels import run_spec
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.config import ServerConfig
@@ -17,7 +17,7 @@ from shadowtable.server.errors import ServiceError, Stale
 from shadowtable.server.live import Step, Turn
 from shadowtable.server.presence import connected, send_presence
 from shadowtable.server.repository.tables import Repository, table_unrated, update_seat
-from shadowtable.server.table import Table, person_decides, seat_name
+from shadowtable.server.table import Table, TurnRules, person_decides, seat_name
 
 if TYPE_CHECKING:
     from shadowtable.server.service import TableService
@@ -51,6 +51,16 @@ class Timers:
                 timers.bot_task = self.service.spawn(self._bot_move(table, player, table.steps))
             return
         timers.set_fast_forward(False)  # a person decides: the bots keep the table's pace again
+        if table.stored.turn is not None:
+            if timers.clock_for != decision:
+                if timers.clock_task is not None:
+                    timers.clock_task.cancel()
+                timers.clock_for = decision
+                fresh = seat.deadline is None  # else stored already: kept (after a restart, a takeover)
+                if fresh:  # set now, so the views sent next show it; stored by the clock's task
+                    seat.deadline = turn_clock.new_deadline(table.stored.turn, seat, self.config.now())
+                timers.clock_task = self.service.spawn(self._turn_clock(table, decision, fresh=fresh))
+            return
         if table.stored.clock is not None and timers.clock_for != decision:
             if timers.clock_task is not None:
                 timers.clock_task.cancel()
@@ -128,11 +138,62 @@ class Timers:
         self.service.notice(table, f"{name} ran out of time: a bot makes this move for them")
         self.service.after_change(table)
 
+    # -- turn-based clocks ----------------------------------------------------------------------
+    def _awaits(self, table: Table, decision: tuple[int, int]) -> bool:
+        """Whether the clock of ``decision`` still runs here."""
+        return (
+            table.timers.clock_for == decision
+            and table.steps == decision[1]
+            and table.status == "playing"
+            and table.sockets.owned
+        )
+
+    async def _turn_clock(self, table: Table, decision: tuple[int, int], *, fresh: bool) -> None:
+        """A turn-based decision's clock: its deadline is stored if ``fresh`` (one stored already is
+        kept, as after a restart), then read against the wall clock until it passes (at once if it has)."""
+        rules, (seat, _) = table.stored.turn, decision
+        assert rules is not None
+        if fresh:
+            async with table.lock:
+                if not self._awaits(table, decision):
+                    return
+                with contextlib.suppress(ServiceError):  # not stored: set again after a restart
+                    deadline = table.seats[seat].deadline
+                    await self.repository.write(update_seat(table.id, seat, deadline=deadline), table_id=table.id)
+        while (left := (table.seats[seat].deadline or 0.0) - self.config.now()) > 0:
+            await asyncio.sleep(min(left, self.config.turn_check_s))
+            if not self._awaits(table, decision):
+                return
+        if self._awaits(table, decision) and table.seats[seat].deadline is not None:
+            await self._turn_timeout(table, decision, rules)
+
+    async def _turn_timeout(self, table: Table, decision: tuple[int, int], rules: TurnRules) -> None:
+        """A turn-based seat is out of time (its reserve spent): a bot plays for its player until
+        they are back (``bot``), or makes this one move for them (``skip``); everyone is told."""
+        seat, _ = decision
+        table.timers.clock_for = None
+        name = seat_name(seat, table.seats[seat])
+        spent = turn_clock.TurnSeatChanges(deadline=None, reserve_ms=0)
+        if rules["on_timeout"] == "bot":
+            await self.set_zombie(table, seat, f"{name} ran out of time; a bot plays for {name}", changes=spent)
+            return
+        async with table.lock:
+            if table.steps != decision[1] or table.status != "playing":
+                return
+            with contextlib.suppress(ServiceError):
+                await self.repository.write(update_seat(table.id, seat, **spent), table_id=table.id)
+            table.seats[seat].deadline, table.seats[seat].reserve_ms = None, 0
+            table.timers.skip_once = decision
+        self.service.notice(table, f"{name} ran out of time; a bot makes this move for {name}")
+        self.service.after_change(table)
+
     # -- away seats -----------------------------------------------------------------------------
     def watch_away(self, table: Table, seat: int) -> None:
         """The owner starts the grace period of a human seat connected nowhere."""
         if not table.sockets.owned or table.status != "playing" or connected(table, seat):
             return
+        if table.stored.turn is not None:
+            return  # a turn-based table waits for its players: their clocks decide
         away = table.timers.away
         if table.seats[seat].kind == "human" and not table.seats[seat].zombie and seat not in away:
             away[seat] = self.service.spawn(self._away(table, seat))
@@ -150,10 +211,19 @@ class Timers:
             return
         await self.set_zombie(table, seat, f"{seat_name(seat, table.seats[seat])} is away: a bot plays for them")
 
-    async def set_zombie(self, table: Table, seat: int, notice: str, *, clock_ms: int | None = None) -> None:
+    async def set_zombie(
+        self,
+        table: Table,
+        seat: int,
+        notice: str,
+        *,
+        clock_ms: int | None = None,
+        changes: turn_clock.TurnSeatChanges | None = None,
+    ) -> None:
         """A bot plays ``seat`` for its player (away, or out of time: then its clock is set to
-        ``clock_ms``); the game is no longer rated."""
-        clock = {} if clock_ms is None else {"clock_ms": clock_ms}
+        ``clock_ms``, and its other stored ``changes`` are made); the game is no longer rated."""
+        clock: dict[str, Any] = {} if clock_ms is None else {"clock_ms": clock_ms}
+        clock.update(changes or {})
         async with table.lock:
             if table.seats[seat].zombie:
                 return
@@ -166,6 +236,8 @@ class Timers:
             table.seats[seat].zombie = True
             if clock_ms is not None:
                 table.seats[seat].clock_ms = clock_ms
+            if changes is not None:
+                turn_clock.apply(table.seats[seat], changes)
         log.info("bot takes over", extra={"event": "zombie", "table": table.id, "seat": seat})
         self.service.notice(table, notice)
         send_presence(table)

@@ -14,12 +14,20 @@ from shadowtable.core.wording import bot_name
 from shadowtable.server.bot_levels import LEVELS, levels_for
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable
+from shadowtable.server.table import REALTIME, TURN_BASED
 from shadowtable.web.option_words import option_words
 
 BOT_LEVELS = {name: level.description for name, level in LEVELS.items()}
 PACES = {"instant": "Instant", "quick": "Quick (about 0.15 s)", "relaxed": "Relaxed (about 0.8 s)"}
 """The bot paces the lobby offers (``quick`` first: the default), with their words."""
 CLOCKS = {"": "No clock", "300": "5 minutes each", "900": "15 minutes each", "1800": "30 minutes each"}
+MODES = {REALTIME: "Real-time (everyone plays now)", TURN_BASED: "Turn-based (over days: each move has hours or days)"}
+MOVE_TIMES = {"3600": "1 hour", "43200": "12 hours", "86400": "1 day", "172800": "2 days", "259200": "3 days"}
+"""The time per move a turn-based table may have (seconds), with their words (``1 day`` is the default)."""
+RESERVES = {"0": "No reserve", "86400": "1 day", "259200": "3 days", "604800": "7 days"}
+"""The reserve each seat of a turn-based table may have (seconds), used once a move's own time is spent."""
+VACATIONS = {"0": "No vacation", "3": "3 days", "7": "7 days", "14": "14 days"}
+"""The most days of vacation each seat of a turn-based table may take."""
 
 
 async def form_of(request: Request) -> dict[str, str]:
@@ -69,6 +77,29 @@ def parse_clock(form: dict[str, str]) -> dict[str, Any] | None:
     except ValueError:
         raise ServiceError("clock: expected whole seconds") from None
     return {"initial_s": initial_s, "bonus_s": bonus_s, "on_timeout": form.get("on_timeout", "bot")}
+
+
+def parse_mode(form: dict[str, str]) -> str:
+    """The table's mode (real-time unless the form says turn-based)."""
+    mode = form.get("mode", REALTIME) or REALTIME
+    if mode not in MODES:
+        raise ServiceError(f"mode: expected one of {', '.join(MODES)}")
+    return mode
+
+
+def parse_turn(form: dict[str, str]) -> dict[str, Any] | None:
+    """A turn-based table's times from the form (``None``: a real-time table); each a whole number."""
+    if parse_mode(form) != TURN_BASED:
+        return None
+    fields = {"move_s": ("move", "86400"), "reserve_s": ("reserve", "259200"), "vacation_days": ("vacation", "0")}
+    turn: dict[str, Any] = {}
+    for name, (field, default) in fields.items():
+        raw = form.get(field, default) or default
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+            raise ServiceError(f"{field}: expected a whole number")
+        turn[name] = int(raw)
+    turn["on_timeout"] = form.get("turn_on_timeout", "bot")
+    return turn
 
 
 def bots_offered(game: str, players: int) -> list[str]:
@@ -121,10 +152,12 @@ def new_table(spec: GameSpec, players: int, form: dict[str, str]) -> NewTable:
         players,
         parse_options(spec, form),
         parse_seats(form, spec.id, players),
-        parse_clock(form),
+        None if parse_mode(form) == TURN_BASED else parse_clock(form),
         form.get("listed", "yes") == "yes",
         form.get("pace") or None,
         form.get("undo", "no") == "yes",
+        parse_mode(form),
+        parse_turn(form),
     )
 
 

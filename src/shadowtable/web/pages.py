@@ -22,9 +22,14 @@ from shadowtable.server.cookies import clear_seat_cookie, seat_tokens, set_seat_
 from shadowtable.server.dependencies import CookieToken, CurrentAccount, LimitsDep, ServiceDep, sitting_as
 from shadowtable.server.errors import Conflict, Forbidden, ServiceError
 from shadowtable.server.service import Table, TableService
+from shadowtable.server.table import TURN_BASED
 from shadowtable.web.forms import (
     CLOCKS,
+    MODES,
+    MOVE_TIMES,
     PACES,
+    RESERVES,
+    VACATIONS,
     form_of,
     game_specs,
     new_table,
@@ -89,7 +94,15 @@ def join_page(
 async def lobby() -> HTMLResponse:
     specs = game_specs()
     return page(
-        "lobby.html", games=specs, setup=setup_context(specs[0], specs[0].min_players), clocks=CLOCKS, paces=PACES
+        "lobby.html",
+        games=specs,
+        setup=setup_context(specs[0], specs[0].min_players),
+        clocks=CLOCKS,
+        paces=PACES,
+        modes=MODES,
+        move_times=MOVE_TIMES,
+        reserves=RESERVES,
+        vacations=VACATIONS,
     )
 
 
@@ -121,10 +134,13 @@ async def create(request: Request, service: ServiceDep, limits: LimitsDep, accou
     name, account_id = sitting_as(account, form.get("name"))
     await service.seat_name(name, 0, account_id)  # checked before anything is created
     new = new_table(spec, players, form)
+    held = list(seat_tokens(request))
+    if new.mode == TURN_BASED:
+        await service.check_turn_tables(account_id, held)  # refused before anything is created
     async with limits.creating(request, service) as made:
         table = await service.create(new)
         made(table.id)
-    table, _seat, token = await service.join(table.id, name, 0, account_id, as_host=True)
+    table, _seat, token = await service.join(table.id, name, 0, account_id, as_host=True, browser_tables=held)
     response = see(f"/t/{table.id}")
     await set_seat_cookie(response, request, table.id, token, service)
     return response
@@ -228,6 +244,7 @@ async def join(
             move=move,
             invite=invite,
             proofs=list(seat_tokens(request).values()),
+            browser_tables=list(seat_tokens(request)),
         )
         took(table.id, seat, token)
     response = see(f"/t/{table.id}")
@@ -273,6 +290,16 @@ async def leave(table_id: str, request: Request, service: ServiceDep, token: Coo
     if table.status != "playing":
         await clear_seat_cookie(response, request, table_id, service)  # in play it is kept: it takes the seat back
     return response
+
+
+@router.post("/t/{table_id}/away")
+async def away(table_id: str, request: Request, service: ServiceDep, token: CookieToken) -> Response:
+    """A seated player of a turn-based table takes days of vacation (0: ends it now)."""
+    raw = (await form_of(request)).get("days", "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 3):
+        raise ServiceError("days: expected a whole number of days")
+    await service.set_away(table_id, token, int(raw))
+    return see(f"/t/{table_id}")
 
 
 @router.post("/t/{table_id}/rematch")

@@ -20,7 +20,7 @@ from shadowtable.server import schema
 from shadowtable.server.live import Step
 from shadowtable.server.repository.failures import store_failures
 from shadowtable.server.store import Append, Statement, Store
-from shadowtable.server.table import Seat
+from shadowtable.server.table import TURN_BASED, Seat
 from shadowtable.server.tokens import key_hash
 
 Row = dict[str, Any]
@@ -53,6 +53,7 @@ def _seat_row(table_id: str, index: int, seat: Seat) -> Row:
         "zombie": zombie,
         "clock_ms": clock_ms,
         "left_hash": left,
+        **seat.turn_fields(),
     }
 
 
@@ -206,6 +207,24 @@ class Repository:
         """The rows of ``query``."""
         with store_failures():
             return await self.store.fetch(query)
+
+    async def turn_tables_of(self, account_id: str | None, table_ids: Sequence[str]) -> int:
+        """How many turn-based tables not over the account ``account_id`` sits at (a guest, without
+        one: how many of ``table_ids``, its browser's seats, are such tables)."""
+        tables = schema.tables
+        query = sa.select(sa.func.count(sa.distinct(tables.c.id))).where(
+            tables.c.mode == TURN_BASED, tables.c.status != "over"
+        )
+        if account_id is not None:
+            query = query.join(schema.seats, schema.seats.c.table_id == tables.c.id).where(
+                schema.seats.c.account_id == account_id, schema.seats.c.key_hash.is_not(None)
+            )
+        elif table_ids:
+            query = query.where(tables.c.id.in_(list(table_ids)))
+        else:
+            return 0
+        rows = await self.fetch(query)
+        return int(next(iter(rows[0].values()))) if rows else 0
 
     async def playing_ids(self) -> list[str]:
         """The tables in play."""

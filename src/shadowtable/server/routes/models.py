@@ -24,6 +24,25 @@ class ClockSettings(BaseModel):
     )
 
 
+class TurnSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move_s: int = Field(86400, ge=3600, le=14 * 86400, description="time for each decision (an hour to 14 days)")
+    reserve_s: int = Field(
+        3 * 86400, ge=0, le=30 * 86400, description="each seat's reserve, used once a decision's own time is spent"
+    )
+    on_timeout: Literal["bot", "skip"] = Field(
+        "bot",
+        description="when time and reserve are spent: bot: a bot plays the seat until its player is back;"
+        " skip: a bot makes that one move (neither game has a pass)",
+    )
+    vacation_days: int = Field(0, ge=0, le=30, description="days of vacation each seat may take (0: none)")
+
+
+class AwaySettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    days: int = Field(ge=0, le=30, description="days of vacation to take (0: end the vacation now)")
+
+
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=64, description="game id, e.g. shadow-planet or shadowlord")
@@ -35,6 +54,10 @@ class CreateTable(BaseModel):
         description="per seat: human or bot:<level> (a level of GET /api/games); default: every seat human",
     )
     clock: ClockSettings | None = None
+    mode: Literal["realtime", "turn-based"] = Field(
+        "realtime", description="realtime: played in one sitting; turn-based: over days, with turn"
+    )
+    turn: TurnSettings | None = Field(None, description="a turn-based table's times (default: a day a move)")
     listed: bool = Field(True, description="shown in the lobby")
     pace: Literal["instant", "quick", "relaxed"] | None = Field(
         None, description="how long bots wait before each move (instant, quick, relaxed); default: the server's"
@@ -99,6 +122,8 @@ class TableOut(BaseModel):
     host_seat: int | None = Field(description="the creator's seat: its holder may invite to vacated seats")
     pace: str | None = Field(None, description="the bots' pace (null: the server's default delay)")
     undo: bool = Field(False, description="whether seats may take back their last decisions")
+    mode: Literal["realtime", "turn-based"] = "realtime"
+    turn: TurnSettings | None = None
 
 
 class Seated(BaseModel):

@@ -22,6 +22,7 @@ from shadowtable.server.dependencies import (
 from shadowtable.server.routes.models import (
     ERRORS,
     LIMITED,
+    AwaySettings,
     CreateTable,
     Invite,
     InviteSeat,
@@ -30,6 +31,7 @@ from shadowtable.server.routes.models import (
     TableOut,
 )
 from shadowtable.server.service import NewTable
+from shadowtable.server.table import TURN_BASED
 
 router = APIRouter()
 
@@ -38,7 +40,10 @@ def new_table(body: CreateTable) -> NewTable:
     """The table a creation request asks for (every seat human unless ``seats`` says otherwise)."""
     seats = body.seats if body.seats is not None else ["human"] * body.players
     clock = body.clock.model_dump() if body.clock is not None else None
-    return NewTable(body.game, body.players, body.options, seats, clock, body.listed, body.pace, body.undo)
+    turn = body.turn.model_dump() if body.turn is not None else None
+    return NewTable(
+        body.game, body.players, body.options, seats, clock, body.listed, body.pace, body.undo, body.mode, turn
+    )
 
 
 @router.post("/api/tables", response_model=Seated, status_code=201, responses=LIMITED)
@@ -53,13 +58,16 @@ async def create(
     """Create a table; with ``sit`` you take its first human seat and get that seat's token
     (signed in: as your account, under its name)."""
     name, account_id = sitting_as(account, body.name)
+    held = list(seat_tokens(request))
     if body.sit:
         await service.seat_name(body.name, 0, account_id)  # checked before anything is created
+        if body.mode == TURN_BASED:
+            await service.check_turn_tables(account_id, held)
     async with limits.creating(request, service) as made:
         table = await service.create(new_table(body))
         made(table.id)
     if body.sit and any(not s.taken for s in table.seats):
-        table, seat, token = await service.join(table.id, name, None, account_id, as_host=True)
+        table, seat, token = await service.join(table.id, name, None, account_id, as_host=True, browser_tables=held)
         await set_seat_cookie(response, request, table.id, token, service)
         return {"table": service.info(table), "seat": seat, "token": token}
     return {"table": service.info(table), "seat": None, "token": None}
@@ -99,6 +107,7 @@ async def join(
             move=body.move,
             invite=body.invite,
             proofs=proofs,
+            browser_tables=list(seat_tokens(request)),
         )
         took(table.id, seat, token)
     await set_seat_cookie(response, request, table.id, token, service)
@@ -122,6 +131,13 @@ async def invite(table_id: TableId, body: InviteSeat, service: ServiceDep, token
     invite to the seat replaces it)."""
     code, expires = await service.invite(table_id, token, body.seat)
     return {"seat": body.seat, "code": code, "url": f"/t/{table_id}/invite/{code}", "expires_at": expires}
+
+
+@router.post("/api/tables/{table_id}/away", response_model=TableOut, responses=ERRORS)
+async def away(table_id: TableId, body: AwaySettings, service: ServiceDep, token: SeatToken) -> dict[str, Any]:
+    """Turn-based tables: take ``days`` of vacation (your clock waits meanwhile), up to the days the
+    table allows each seat in all; ``days: 0`` ends it now (the days taken stay taken)."""
+    return service.info(await service.set_away(table_id, token, body.days))
 
 
 @router.post("/api/tables/{table_id}/leave", response_model=TableOut, responses=ERRORS)

@@ -331,7 +331,10 @@ function showRematch(id) {
 
 function clockText(ms) {
   const s = Math.ceil(Math.max(0, ms) / 1000);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const two = (n) => String(n).padStart(2, "0");
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`; // turn-based tables
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
+  return `${Math.floor(s / 60)}:${two(s % 60)}`;
 }
 
 function seatClock(seat) {
