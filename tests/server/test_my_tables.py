@@ -169,3 +169,17 @@ def test_a_seat_left_in_play_is_listed_but_never_waits_for_its_player(serve: Any
         assert listed(client) == [("playing", table_id)]
         assert "you left: a bot plays for you" in client.get("/me/tables").text
         assert waiting(client) == {"waiting": 0, "tables": []}
+
+
+def test_a_turn_based_table_shows_the_time_left_in_days(serve: Any) -> None:
+    from shadowtable.web.my_tables_pages import clock_words
+
+    assert clock_words((2 * 86400 + 5 * 3600) * 1000) == "2 d 5 h"
+    assert clock_words(65_000) == "1:05"
+    turn = {"move_s": 2 * 86400, "reserve_s": 0, "on_timeout": "bot"}
+    with serve() as client:
+        mine = create(client, game="tiny-showdown", players=2, seats=["human", "human"], mode="turn-based", turn=turn)
+        join_elsewhere(client, mine["table"]["id"])
+        page = client.get("/me/tables").text
+    cell = re.search(r'<span class="clock-left" data-deadline="\d+">([^<]+)</span>', page)
+    assert cell is not None and cell.group(1) in ("1 d 23 h", "2 d 0 h"), page

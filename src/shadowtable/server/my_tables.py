@@ -157,6 +157,8 @@ def live_line(table: Table, seat: int) -> TableLine:
     pending = public_pending(table) if table.status == "playing" else None
     deciding_seat = pending.get("seat") if pending is not None else None
     deciding = names[deciding_seat] if isinstance(deciding_seat, int) and 0 <= deciding_seat < len(names) else None
+    if deciding_seat is None and is_my_turn(table, seat):
+        deciding_seat = seat  # the reader knows it decides, even where spectators are not told who does
     clock_ms = None
     for clock in seat_clocks(table) or []:
         if clock["seat"] == deciding_seat:
@@ -172,7 +174,7 @@ def live_line(table: Table, seat: int) -> TableLine:
         yours=is_my_turn(table, seat),
         deciding=deciding,
         clock_ms=clock_ms,
-        deadline=None,
+        deadline=table.seats[deciding_seat].deadline if isinstance(deciding_seat, int) and table.stored.turn else None,
         last=status_line(table, people, names),
         left=table.seats[seat].vacated,
         at=table.stored.created_at,

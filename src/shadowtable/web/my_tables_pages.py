@@ -25,10 +25,14 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 
 def clock_words(ms: int | None) -> str:
-    """Time left on a clock as ``m:ss`` (``h:mm:ss`` past an hour); empty without one."""
+    """Time left on a clock as ``m:ss`` (``h:mm:ss`` past an hour, ``2 d 5 h`` past a day); empty
+    without one."""
     if ms is None:
         return ""
     seconds = max(0, -(-ms // 1000))
+    if seconds >= 86400:
+        days, rest = divmod(seconds, 86400)
+        return f"{days} d {rest // 3600} h"
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
