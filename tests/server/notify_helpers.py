@@ -128,6 +128,7 @@ def mail_overrides(smtp: SmtpServer | None, **more: Any) -> dict[str, Any]:
         "smtp_starttls": False,
         "smtp_timeout_s": 0.5,
         "webhook_timeout_s": 0.5,
+        "webhook_local": True,
         "notify_poll_s": 0.05,
         "notify_retry_s": 0.05,
         "notify_retry_max_s": 0.2,

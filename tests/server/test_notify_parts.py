@@ -87,7 +87,20 @@ def test_deciders_are_the_new_seat_to_decide_only() -> None:
     ["https://chat.example.org/hooks/abc?x=1", "http://127.0.0.1:8123/hook", "http://localhost/hook"],
 )
 def test_webhooks_accepted(url: str) -> None:
-    assert checked_webhook(f"  {url} ") == url
+    assert checked_webhook(f"  {url} ", local=True) == url
+    if "example.org" not in url:
+        with pytest.raises(ServiceError):
+            checked_webhook(url)  # this machine's own services only where the operator allows it
+
+
+def test_a_webhook_host_resolving_to_a_private_address_is_refused_at_delivery() -> None:
+    import asyncio
+
+    from shadowtable.server.notify_settings import public_host
+
+    with pytest.raises(ValueError, match="private address"):
+        asyncio.run(public_host("https://localhost/hook"))  # a name, resolved: 127.0.0.1
+    asyncio.run(public_host("http://127.0.0.1:8123/hook", local=True))
 
 
 @pytest.mark.parametrize(

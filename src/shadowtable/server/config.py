@@ -120,6 +120,9 @@ class ServerConfig:
     """Upgrade the SMTP connection with STARTTLS (off only for a local relay or tests)."""
     smtp_timeout_s: float = 20.0
     """How long one mail may take to hand over; past it the mail stays queued and is tried again."""
+    webhook_local: bool = False
+    """Accept ``http://`` webhooks to this machine (127.0.0.1, localhost): for tests and a local
+    bridge only, since a player could otherwise make the server post to its own private services."""
     webhook_timeout_s: float = 5.0
     """How long one webhook call may take; past it it stays queued and is tried again."""
     notify_poll_s: float = 5.0

@@ -28,7 +28,7 @@ import httpx
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.notify_links import NotifyLinks
 from shadowtable.server.notify_messages import confirm_mail, turn_mail, webhook_body
-from shadowtable.server.notify_settings import NotifySettings
+from shadowtable.server.notify_settings import NotifySettings, public_host
 from shadowtable.server.notify_turns import TurnFacts
 from shadowtable.server.repository import notifications as rows
 from shadowtable.server.store import Store, StoreError
@@ -243,6 +243,10 @@ class NotificationSender:
 
     async def _post(self, url: str, body: dict[str, Any]) -> None:
         timeout = self.config.webhook_timeout_s
+        try:
+            await asyncio.wait_for(public_host(url, local=self.config.webhook_local), timeout)
+        except (OSError, ValueError) as exc:
+            raise DeliveryError(f"the webhook's host is refused: {exc}") from exc
         async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client:
             answer = await asyncio.wait_for(client.post(url, json=body), 2 * timeout)
         if not 200 <= answer.status_code < 300:

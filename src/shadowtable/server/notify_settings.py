@@ -8,6 +8,7 @@ unsubscribe link of every mail turns it off.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import re
@@ -63,9 +64,9 @@ def checked_email(email: object) -> str:
     return text
 
 
-def checked_webhook(url: object) -> str:
-    """A webhook address: ``https://`` to a public host, or ``http://`` to this machine (127.0.0.1,
-    for tests and local bridges); at most :data:`WEBHOOK_MAX` characters, no credentials."""
+def checked_webhook(url: object, *, local: bool = False) -> str:
+    """A webhook address: ``https://`` to a public host, or (``local``: where the operator allows
+    it) ``http://`` to this machine; at most :data:`WEBHOOK_MAX` characters, no credentials."""
     text = url.strip() if isinstance(url, str) else ""
     problem = f"webhook: an https:// address of at most {WEBHOOK_MAX} characters"
     if not 0 < len(text) <= WEBHOOK_MAX or not text.isascii() or not text.isprintable() or " " in text:
@@ -78,11 +79,23 @@ def checked_webhook(url: object) -> str:
         raise ServiceError(problem) from exc
     if not host or parts.username or parts.password or parts.fragment:
         raise ServiceError(problem)
-    if parts.scheme == "http" and host in LOCAL_HOSTS:
+    if local and parts.scheme == "http" and host in LOCAL_HOSTS:
         return text
     if parts.scheme != "https" or _private_address(host):
-        raise ServiceError(problem + " (http:// only to 127.0.0.1; no private network addresses)")
+        raise ServiceError(problem + " (no private network addresses)")
     return text
+
+
+async def public_host(url: str, *, local: bool = False) -> None:
+    """Refuse (:class:`ValueError`) a webhook whose host resolves to an address not on the public
+    internet (``local``: this machine's own addresses are allowed)."""
+    host = urlsplit(url).hostname or ""
+    if local and host in LOCAL_HOSTS:
+        return
+    found = await asyncio.get_running_loop().getaddrinfo(host, None)
+    for *_rest, address in found:
+        if not ipaddress.ip_address(address[0]).is_global:
+            raise ValueError(f"the webhook's host resolves to a private address ({address[0]})")
 
 
 def _private_address(host: str) -> bool:
@@ -165,7 +178,9 @@ class Notifications:
                 raise ServiceError("confirm your e-mail address first (follow the link mailed to it)")
             values["email_on"] = email_on
         if webhook is not ...:
-            values["webhook"] = None if webhook in (None, "") else checked_webhook(webhook)
+            values["webhook"] = (
+                None if webhook in (None, "") else checked_webhook(webhook, local=self.config.webhook_local)
+            )
         if not values:
             return current
         await self._ensure_row(account_id)
