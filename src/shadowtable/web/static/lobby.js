@@ -15,3 +15,16 @@ htmx.onLoad((elt) => {
   const players = fieldset.querySelector("select[name=players]");
   if (players && players.value !== fieldset.dataset.players) htmx.trigger(players, "stale");
 });
+
+// Only the settings of the chosen way to play are shown (without scripts, both are, each titled).
+function showModeSettings() {
+  const mode = document.querySelector("select[name=mode]");
+  if (!mode) return;
+  for (const part of document.querySelectorAll("fieldset[data-mode]")) {
+    part.hidden = part.dataset.mode !== mode.value;
+  }
+}
+document.addEventListener("change", (event) => {
+  if (event.target.matches && event.target.matches("select[name=mode]")) showModeSettings();
+});
+showModeSettings();

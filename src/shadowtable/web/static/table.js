@@ -392,8 +392,7 @@ function showClock() {
   }
   const spent = state.clock.running ? performance.now() - state.clock.at : 0;
   const left = Math.max(0, state.clock.msLeft - spent);
-  const s = Math.ceil(left / 1000);
-  el.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}${state.clock.running ? " running" : ""}`;
+  el.textContent = `${clockText(left)}${state.clock.running ? " running" : ""}`;
   el.hidden = false;
   el.classList.toggle("low", left < 30000);
 }
