@@ -1,0 +1,67 @@
+"""The analysis is a function of the record and its settings: the same seed, the same result."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from shadowtable.analysis import AnalysisError, AnalysisSettings, analyse_record, analysis_html
+from shadowtable.core.errors import BotError
+from shadowtable.core.record import GameRecord
+from tests.analysis.helpers import FAST, planted, tiny_record
+
+
+def _opening(name: str, actions: int) -> GameRecord:
+    record = planted(name)
+    return replace(record, actions=record.actions[:actions], returns=None)
+
+
+def test_the_same_seed_gives_the_same_analysis_and_another_seed_may_differ() -> None:
+    record = _opening("shadow-planet-wrong-identity", 120)
+    settings = replace(FAST, seat=1, rollouts=2, seed=5)
+    first = analyse_record(record, settings).to_json()
+    assert first["decisions"], "the opening has decisions to analyse"
+    assert analyse_record(record, settings).to_json() == first
+    chances = {json.dumps(analyse_record(record, replace(settings, seed=s)).to_json()["decisions"]) for s in range(3)}
+    assert len(chances) > 1, "the seed drives the sampling"
+
+
+def test_the_analysis_is_json_data_with_each_seat_summarised() -> None:
+    record = tiny_record([3, 1, 4], [1, 0, 1, 0, 0, 1])
+    data = analyse_record(record, replace(FAST, rollouts=4)).to_json()
+    assert json.loads(json.dumps(data)) == data
+    assert [s["seat"] for s in data["seats"]] == [0, 1, 2]
+    assert {d["seat"] for d in data["decisions"]} == {0, 1, 2}
+    assert data["settings"]["thresholds"] == [0.05, 0.10, 0.15]
+    for decision in data["decisions"]:
+        assert decision["chance_before"] >= decision["chance_after"]
+        assert decision["lost"] == pytest.approx(decision["chance_before"] - decision["chance_after"])
+
+
+def test_the_html_report_escapes_every_text() -> None:
+    record = replace(tiny_record([4, 2], [0, 1], rounds=1), seats=["<script>alert(1)</script>", "b&b"])
+    page = analysis_html(analyse_record(record, FAST), title="<b>x</b>")
+    assert "<script>" not in page and "&lt;script&gt;" in page and "b&amp;b" in page
+    assert "&lt;b&gt;x&lt;/b&gt;" in page
+    assert "blunder" in page
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (AnalysisSettings(seat=2, policy="random"), "seat 2"),
+        (AnalysisSettings(rollouts=0, policy="random"), "rollouts"),
+        (AnalysisSettings(budget=-1.0, policy="random"), "budget"),
+        (AnalysisSettings(thresholds=(0.2, 0.1, 0.3), policy="random"), "thresholds"),
+    ],
+)
+def test_bad_settings_are_refused(settings: AnalysisSettings, message: str) -> None:
+    with pytest.raises(AnalysisError, match=message):
+        analyse_record(tiny_record([1, 2], [0, 0, 0, 0]), settings)
+
+
+def test_a_game_without_the_rollout_policy_is_refused_before_any_work() -> None:
+    with pytest.raises(BotError):
+        analyse_record(tiny_record([1, 2], [0, 0, 0, 0]), AnalysisSettings(policy="heuristic"))
