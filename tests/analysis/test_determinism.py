@@ -6,25 +6,38 @@ import json
 from dataclasses import replace
 
 import pytest
-
-from shadowtable.analysis import AnalysisError, AnalysisSettings, analyse_record, analysis_html
-from shadowtable.core.errors import BotError
-from shadowtable.core.record import GameRecord
 from tests.analysis.helpers import FAST, planted, tiny_record
 
+from shadowtable.analysis import (
+    AnalysisError,
+    AnalysisSettings,
+    analyse_points,
+    analyse_record,
+    analysis_html,
+    decision_points,
+    rollout_policy,
+)
+from shadowtable.core.errors import BotError
+from shadowtable.core.record import game_for_record
 
-def _opening(name: str, actions: int) -> GameRecord:
-    record = planted(name)
-    return replace(record, actions=record.actions[:actions], returns=None)
+
+def test_the_same_seed_gives_the_same_analysis_of_a_real_game() -> None:
+    record = planted("shadowlord-surrender")
+    game = game_for_record(record)
+    points = list(decision_points(record, 0))[-8:]
+    settings = AnalysisSettings(seat=0, rollouts=2, policy="heuristic", seed=5)
+    policy = rollout_policy(game, settings.policy)
+    first = analyse_points(game, points, settings, policy)
+    assert first, "the end of the game has decisions to analyse"
+    assert analyse_points(game, points, settings, rollout_policy(game, settings.policy)) == first
 
 
 def test_the_same_seed_gives_the_same_analysis_and_another_seed_may_differ() -> None:
-    record = _opening("shadow-planet-wrong-identity", 120)
-    settings = replace(FAST, seat=1, rollouts=2, seed=5)
+    record = tiny_record([3, 1, 4], [1, 0, 1, 0, 0, 1])
+    settings = replace(FAST, rollouts=3, seed=5)
     first = analyse_record(record, settings).to_json()
-    assert first["decisions"], "the opening has decisions to analyse"
     assert analyse_record(record, settings).to_json() == first
-    chances = {json.dumps(analyse_record(record, replace(settings, seed=s)).to_json()["decisions"]) for s in range(3)}
+    chances = {json.dumps(analyse_record(record, replace(settings, seed=s)).to_json()["decisions"]) for s in range(4)}
     assert len(chances) > 1, "the seed drives the sampling"
 
 

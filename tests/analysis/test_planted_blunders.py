@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from tests.analysis.helpers import last_decision, planted, tiny_record
 
 from shadowtable.analysis import AnalysisSettings, analyse_decision, analyse_record, rollout_policy
 from shadowtable.core.record import game_for_record
-from tests.analysis.helpers import last_decision, planted, tiny_record
 
 
 def test_tiny_passing_with_the_top_card_is_a_blunder_and_raising_is_named() -> None:

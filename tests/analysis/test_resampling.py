@@ -6,10 +6,10 @@ import random
 from dataclasses import replace
 
 import pytest
+from tests.analysis.helpers import FAST, planted, tiny_record
 
 from shadowtable.analysis import analyse_decision, analyse_record, decision_points, rollout_policy
 from shadowtable.core.record import game_for_record
-from tests.analysis.helpers import FAST, planted, tiny_record
 
 
 def test_two_records_differing_only_in_a_hidden_card_analyse_alike_for_the_seat_that_cannot_see_it() -> None:

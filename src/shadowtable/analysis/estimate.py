@@ -47,7 +47,9 @@ def rollout_wins(game: Game[Any], state: Any, seat: int, policy: Bot, rng: rando
     return is_win(game, state, seat)
 
 
-def sampled_state(game: Game[Any], observation: Observation, seat: int, legal: Sequence[int], rng: random.Random) -> Any:
+def sampled_state(
+    game: Game[Any], observation: Observation, seat: int, legal: Sequence[int], rng: random.Random
+) -> Any:
     """A determinization of ``observation`` where ``seat`` is to choose among ``legal``."""
     state = game.determinize(observation, rng)
     if game.current_player(state) != seat or list(game.legal_actions(state)) != list(legal):

@@ -52,7 +52,7 @@ def analysis_html(analysis: GameAnalysis, title: str = "Game analysis") -> str:
     decision_rows = "".join(_decision_row(d) for d in analysis.decisions)
     budget = "none" if settings.budget is None else f"{settings.budget:g} s"
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
         f"<h1>{escape(title)}</h1>"
         f"<p>{escape(analysis.game)} v{escape(analysis.version)}, {analysis.players} players. "
