@@ -9,6 +9,7 @@ import pytest
 from tests.analysis.helpers import FAST, planted, tiny_record
 
 from shadowtable.analysis import (
+    MIN_LABEL_SAMPLES,
     AnalysisError,
     AnalysisSettings,
     analyse_points,
@@ -78,3 +79,13 @@ def test_bad_settings_are_refused(settings: AnalysisSettings, message: str) -> N
 def test_a_game_without_the_rollout_policy_is_refused_before_any_work() -> None:
     with pytest.raises(BotError):
         analyse_record(tiny_record([1, 2], [0, 0, 0, 0]), AnalysisSettings(policy="heuristic"))
+
+
+def test_a_budget_keeps_one_sample_per_choice_and_too_few_samples_earn_no_label() -> None:
+    record = tiny_record([4, 2], [0, 1], rounds=1)
+    tight = analyse_record(record, replace(FAST, seat=0, rollouts=50, budget=1e-9))
+    [decision] = tight.decisions
+    assert all(1 <= alt.samples < MIN_LABEL_SAMPLES for alt in decision.alternatives)
+    assert decision.lost == 1.0 and decision.label is None
+    [full] = analyse_record(record, replace(FAST, seat=0, rollouts=MIN_LABEL_SAMPLES)).decisions
+    assert full.label == "blunder"

@@ -17,6 +17,7 @@ from shadowtable.analysis.html_report import analysis_html
 from shadowtable.analysis.model import (
     DEFAULT_ROLLOUTS,
     DEFAULT_THRESHOLDS,
+    MIN_LABEL_SAMPLES,
     Alternative,
     AnalysisSettings,
     DecisionAnalysis,
@@ -27,6 +28,7 @@ from shadowtable.analysis.model import (
 __all__ = [
     "DEFAULT_ROLLOUTS",
     "DEFAULT_THRESHOLDS",
+    "MIN_LABEL_SAMPLES",
     "Alternative",
     "AnalysisError",
     "AnalysisSettings",

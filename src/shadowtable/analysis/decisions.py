@@ -106,7 +106,7 @@ def analyse_decision(
         chance_after=chosen.chance,
         lost=lost,
         best=best,
-        label=label_for(lost, settings.thresholds),
+        label=label_for(lost, settings.thresholds, samples),
         alternatives=alternatives,
         words=in_words(chosen, best, best.chance),
     )

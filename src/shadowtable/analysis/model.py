@@ -14,6 +14,10 @@ lichess's 5, 10 and 15 points, pending a calibration of the chances for these ga
 DEFAULT_ROLLOUTS = 16
 """Rollouts per legal alternative at each decision (each on its own determinization)."""
 
+MIN_LABEL_SAMPLES = 4
+"""Samples a decision needs before it is labelled: with fewer (a tight budget) every chance is
+0%, 50% or 100% and a label would be noise."""
+
 
 @dataclass(frozen=True)
 class AnalysisSettings:
@@ -107,9 +111,12 @@ class GameAnalysis:
         return data
 
 
-def label_for(lost: float, thresholds: tuple[float, float, float]) -> Label | None:
-    """The label of a decision that lost ``lost`` win chance, or ``None`` below every threshold."""
+def label_for(lost: float, thresholds: tuple[float, float, float], samples: int = MIN_LABEL_SAMPLES) -> Label | None:
+    """The label of a decision that lost ``lost`` win chance, or ``None`` below every threshold
+    (and when its chances rest on fewer than :data:`MIN_LABEL_SAMPLES` samples)."""
     inaccuracy, mistake, blunder = thresholds
+    if samples < MIN_LABEL_SAMPLES:
+        return None
     if lost >= blunder:
         return "blunder"
     if lost >= mistake:
