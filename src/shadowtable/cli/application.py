@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from shadowtable.cli.account import account_app
+from shadowtable.cli.analyse import analyse
 from shadowtable.cli.content import content_app
 from shadowtable.cli.export import export
 from shadowtable.cli.games import games
@@ -51,5 +52,5 @@ def _main(
     """ShadowTable: The Shadow Planet and Shadowlord! rules engines, bots and tools."""
 
 
-for command in (games, simulate, tournament, report, sweep, export, replay, play, view, serve, train):
+for command in (games, simulate, tournament, report, sweep, export, replay, analyse, play, view, serve, train):
     app.command()(command)

@@ -1,0 +1,184 @@
+"""The analysis of a whole record: every decision of the chosen seat(s), judged from its own view."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from time import perf_counter
+from typing import Any
+
+from shadowtable.analysis.estimate import AnalysisError, win_counts
+from shadowtable.analysis.model import (
+    Alternative,
+    AnalysisSettings,
+    DecisionAnalysis,
+    GameAnalysis,
+    SeatSummary,
+    accuracy,
+    in_words,
+    label_for,
+)
+from shadowtable.bots.base import Bot, check_bot_fits
+from shadowtable.bots.registry import make_bot
+from shadowtable.core.game import Game
+from shadowtable.core.record import GameRecord, game_for_record, replay_states
+from shadowtable.core.rng import derived_rng
+
+
+@dataclass(frozen=True)
+class DecisionPoint:
+    """A seat's decision in a record: the state before it, the action taken, where it stands.
+
+    ``number`` counts the seat's own decisions before this one (forced ones included), which the
+    seat knows; ``ply`` is the action's index in the record.
+    """
+
+    seat: int
+    number: int
+    ply: int
+    state: Any
+    action: int
+
+
+def check_settings(settings: AnalysisSettings, players: int) -> None:
+    """Refuse settings no analysis can follow: :class:`AnalysisError` naming the bad one."""
+    if settings.seat is not None and (isinstance(settings.seat, bool) or not 0 <= settings.seat < players):
+        raise AnalysisError(f"seat {settings.seat}: seats must be between 0 and {players - 1} for {players} players")
+    if isinstance(settings.rollouts, bool) or not isinstance(settings.rollouts, int) or settings.rollouts < 1:
+        raise AnalysisError(f"rollouts must be a positive whole number, got {settings.rollouts!r}")
+    if settings.budget is not None and not (math.isfinite(settings.budget) and settings.budget > 0):
+        raise AnalysisError(f"budget must be a positive number of seconds, got {settings.budget!r}")
+    low, middle, high = settings.thresholds
+    if not 0 < low <= middle <= high <= 1:
+        raise AnalysisError(f"thresholds must rise within (0, 1], got {list(settings.thresholds)}")
+
+
+def decision_points(record: GameRecord, seat: int | None = None) -> Iterator[DecisionPoint]:
+    """Every decision in ``record`` of ``seat`` (``None``: of every seat), in order."""
+    made: dict[int, int] = {}
+    states = replay_states(record)
+    game, state = next(states)
+    for ply, ((_, after), action) in enumerate(zip(states, record.actions, strict=True)):
+        player = game.current_player(state)
+        if player >= 0:
+            number = made.get(player, 0)
+            made[player] = number + 1
+            if seat is None or player == seat:
+                yield DecisionPoint(player, number, ply, state, action)
+        state = after
+
+
+def analyse_decision(
+    game: Game[Any],
+    point: DecisionPoint,
+    settings: AnalysisSettings,
+    policy: Bot,
+    deadline: float | None = None,
+) -> DecisionAnalysis | None:
+    """The analysis of one decision from ``game.observe(point.state, point.seat)`` alone; ``None``
+    when the seat had a single choice. Random numbers come from ``settings.seed``, the seat and
+    its decision number only."""
+    state, seat = point.state, point.seat
+    legal = game.legal_actions(state)
+    if len(legal) < 2:
+        return None
+    observation = game.observe(state, seat)
+    rng = derived_rng(settings.seed, "analysis", seat, point.number)
+    wins, samples = win_counts(
+        game, observation, seat, legal, policy, rollouts=settings.rollouts, rng=rng, deadline=deadline
+    )
+    # The seat's own choices: their words are the same on every state it cannot tell apart.
+    alternatives = [
+        Alternative(action, game.words.action_to_str(state, action), wins[action] / samples, samples)
+        for action in legal
+    ]
+    chosen = next(alt for alt in alternatives if alt.action == point.action)
+    best = max(alternatives, key=lambda alt: (alt.chance, alt.action == point.action, -alt.action))
+    lost = max(0.0, best.chance - chosen.chance)
+    return DecisionAnalysis(
+        seat=seat,
+        number=point.number,
+        ply=point.ply,
+        action=point.action,
+        text=chosen.text,
+        chance_before=best.chance,
+        chance_after=chosen.chance,
+        lost=lost,
+        best=best,
+        label=label_for(lost, settings.thresholds, samples),
+        alternatives=alternatives,
+        words=in_words(chosen, best, best.chance),
+    )
+
+
+def rollout_policy(game: Game[Any], spec: str) -> Bot:
+    """The rollout policy from its bot spec, checked against ``game``."""
+    policy = make_bot(spec)
+    check_bot_fits(policy, game)
+    bot_for = getattr(policy, "bot_for", None)
+    if bot_for is not None:  # the heuristic bot: fail now for a game without one
+        bot_for(game.spec.id)
+    return policy
+
+
+def analyse_points(
+    game: Game[Any], points: list[DecisionPoint], settings: AnalysisSettings, policy: Bot
+) -> list[DecisionAnalysis]:
+    """:func:`analyse_decision` for each point; a ``budget`` is shared evenly by the choices left."""
+    choices = [point for point in points if len(game.legal_actions(point.state)) > 1]
+    end = None if settings.budget is None else perf_counter() + settings.budget
+    results = []
+    for index, point in enumerate(choices):
+        deadline = None if end is None else perf_counter() + (end - perf_counter()) / (len(choices) - index)
+        analysed = analyse_decision(game, point, settings, policy, deadline)
+        if analysed is not None:
+            results.append(analysed)
+    return results
+
+
+def seat_summaries(
+    record: GameRecord, game: Game[Any], decisions: list[DecisionAnalysis], seats: list[int]
+) -> list[SeatSummary]:
+    """Each analysed seat's counts of labels, accuracy and result."""
+    summaries = []
+    for seat in seats:
+        mine = [d for d in decisions if d.seat == seat]
+        won = None
+        if record.returns is not None:
+            won = record.returns[seat] >= game.spec.max_utility and not record.truncated
+        summaries.append(
+            SeatSummary(
+                seat=seat,
+                name=record.seats[seat],
+                decisions=len(mine),
+                inaccuracies=sum(d.label == "inaccuracy" for d in mine),
+                mistakes=sum(d.label == "mistake" for d in mine),
+                blunders=sum(d.label == "blunder" for d in mine),
+                accuracy=accuracy([d.lost for d in mine]),
+                won=won,
+            )
+        )
+    return summaries
+
+
+def analyse_record(record: GameRecord, settings: AnalysisSettings | None = None) -> GameAnalysis:
+    """The analysis of ``record``: every decision of ``settings.seat`` (or of every seat) and
+    each analysed seat's summary. Raises :class:`AnalysisError` (bad settings, unfit policy),
+    :class:`~shadowtable.core.errors.RecordError` (a record that does not replay) or
+    :class:`~shadowtable.core.errors.BotError`."""
+    settings = settings or AnalysisSettings()
+    game = game_for_record(record)
+    check_settings(settings, game.players)
+    policy = rollout_policy(game, settings.policy)
+    points = list(decision_points(record, settings.seat))
+    decisions = analyse_points(game, points, settings, policy)
+    seats = list(range(game.players)) if settings.seat is None else [settings.seat]
+    return GameAnalysis(
+        game=record.game,
+        version=record.version,
+        players=record.players,
+        settings=settings,
+        decisions=decisions,
+        seats=seat_summaries(record, game, decisions, seats),
+    )

@@ -1,0 +1,85 @@
+"""Win chances of every legal choice at one decision, from what the deciding seat knew.
+
+Each sample draws a state the seat cannot tell apart from the true one (``game.determinize`` of
+its observation) and one rollout seed; every alternative is then played out on that same state
+with that same seed (common random numbers), every seat choosing with the rollout policy. A
+rollout scores a win when the game ends with the seat's return at the game's utility maximum (as
+the simulation summary counts wins); a rollout cut off at the game's length bound is not a win.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from time import perf_counter
+from typing import Any
+
+from shadowtable.bots.base import Bot
+from shadowtable.core.errors import ShadowTableError
+from shadowtable.core.game import CHANCE, TERMINAL, Game, Observation
+from shadowtable.core.rng import sample_outcome
+
+
+class AnalysisError(ShadowTableError):
+    """An analysis that cannot be made: a bad seat, an unfit game or rollout policy."""
+
+
+def is_win(game: Game[Any], state: Any, seat: int) -> bool:
+    """Whether ``state`` is over with ``seat``'s return at the game's utility maximum."""
+    return game.is_terminal(state) and game.returns(state)[seat] >= game.spec.max_utility
+
+
+def rollout_wins(game: Game[Any], state: Any, seat: int, policy: Bot, rng: random.Random) -> bool:
+    """Play ``policy`` for every seat from ``state`` (chance from ``rng``) to the end or the
+    game's length bound; whether ``seat`` won."""
+    for _ in range(game.spec.max_game_length):
+        player = game.current_player(state)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            action = sample_outcome(game.chance_outcomes(state), rng)
+        else:
+            legal = game.legal_actions(state)
+            action = int(policy.choose(game, player, game.observe(state, player), legal, rng))
+            if action not in legal:
+                raise AnalysisError(f"the rollout policy {policy.name!r} chose illegal action {action}")
+        state = game.apply_unchecked(state, action)
+    return is_win(game, state, seat)
+
+
+def sampled_state(
+    game: Game[Any], observation: Observation, seat: int, legal: Sequence[int], rng: random.Random
+) -> Any:
+    """A determinization of ``observation`` where ``seat`` is to choose among ``legal``."""
+    state = game.determinize(observation, rng)
+    if game.current_player(state) != seat or list(game.legal_actions(state)) != list(legal):
+        raise AnalysisError(f"{game.spec.id}: a determinization changed the seat to act or its choices")
+    return state
+
+
+def win_counts(
+    game: Game[Any],
+    observation: Observation,
+    seat: int,
+    legal: Sequence[int],
+    policy: Bot,
+    *,
+    rollouts: int,
+    rng: random.Random,
+    deadline: float | None = None,
+) -> tuple[dict[int, int], int]:
+    """Wins of each alternative in ``legal`` and the number of samples each had.
+
+    Up to ``rollouts`` samples (at least one, more only while ``deadline`` on
+    :func:`time.perf_counter` has not passed); every alternative is scored on every sample.
+    """
+    wins = dict.fromkeys(legal, 0)
+    samples = 0
+    while samples < rollouts and (samples == 0 or deadline is None or perf_counter() < deadline):
+        state = sampled_state(game, observation, seat, legal, rng)
+        seed = rng.getrandbits(64)
+        for action in legal:
+            after = game.apply_unchecked(state, action)
+            wins[action] += rollout_wins(game, after, seat, policy, random.Random(seed))
+        samples += 1
+    return wins, samples

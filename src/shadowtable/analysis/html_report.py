@@ -1,0 +1,69 @@
+"""A self-contained HTML page of an analysis: each seat's accuracy and every labelled decision."""
+
+from __future__ import annotations
+
+from html import escape
+
+from shadowtable.analysis.model import DecisionAnalysis, GameAnalysis, SeatSummary, percent
+
+_STYLE = (
+    "body{font-family:system-ui,sans-serif;margin:2rem;max-width:60rem;color:#111}"
+    "table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.3rem .6rem;text-align:left}"
+    ".blunder{background:#fdd}.mistake{background:#fed}.inaccuracy{background:#ffc}"
+)
+
+
+def _seat_row(summary: SeatSummary) -> str:
+    result = {True: "won", False: "did not win", None: "unknown"}[summary.won]
+    cells = (
+        f"{summary.seat}",
+        summary.name,
+        result,
+        f"{summary.decisions}",
+        f"{summary.accuracy:.1f}",
+        f"{summary.inaccuracies}",
+        f"{summary.mistakes}",
+        f"{summary.blunders}",
+    )
+    return "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in cells) + "</tr>"
+
+
+def _decision_row(decision: DecisionAnalysis) -> str:
+    label = decision.label or ""
+    cells = (
+        f"{decision.ply}",
+        f"{decision.seat}",
+        decision.text,
+        percent(decision.chance_before),
+        percent(decision.chance_after),
+        decision.best.text,
+        label,
+        decision.words,
+    )
+    css = f' class="{escape(label)}"' if label else ""
+    return f"<tr{css}>" + "".join(f"<td>{escape(cell)}</td>" for cell in cells) + "</tr>"
+
+
+def analysis_html(analysis: GameAnalysis, title: str = "Game analysis") -> str:
+    """The analysis as one HTML page (no scripts, no outside resources; every text escaped)."""
+    settings = analysis.settings
+    low, middle, high = (round(100 * t) for t in settings.thresholds)
+    seat_rows = "".join(_seat_row(s) for s in analysis.seats)
+    decision_rows = "".join(_decision_row(d) for d in analysis.decisions)
+    budget = "none" if settings.budget is None else f"{settings.budget:g} s"
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
+        f"<h1>{escape(title)}</h1>"
+        f"<p>{escape(analysis.game)} v{escape(analysis.version)}, {analysis.players} players. "
+        f"Each choice is judged from what the seat knew: {settings.rollouts} sampled states per choice "
+        f"(budget {escape(budget)}), rollouts by the {escape(settings.policy)} policy, seed {settings.seed}. "
+        f"Inaccuracy, mistake, blunder: {low}, {middle}, {high} points of lost win chance "
+        "(lichess's thresholds; not yet calibrated for these games).</p>"
+        "<h2>Seats</h2><table><tr><th>seat</th><th>name</th><th>result</th><th>decisions</th>"
+        "<th>accuracy</th><th>inaccuracies</th><th>mistakes</th><th>blunders</th></tr>"
+        f"{seat_rows}</table>"
+        "<h2>Decisions</h2><table><tr><th>step</th><th>seat</th><th>choice</th><th>before</th>"
+        "<th>after</th><th>best</th><th>label</th><th>in words</th></tr>"
+        f"{decision_rows}</table></body></html>\n"
+    )
