@@ -39,8 +39,8 @@ from shadowtable.games.shadow_planet.printed import printed
 
 OBJECTIVES = 5
 ALIEN_OBJECTIVE = 0
-DEFAULT_EPSILON = 0.1
-DEFAULT_SAMPLES = 2
+DEFAULT_EPSILON = 0.5
+DEFAULT_SAMPLES = 4
 MAX_SAMPLES = 32
 """The most determinizations one step may cost (bounded work per request)."""
 
