@@ -75,19 +75,17 @@ def record_trajectory(record: GameRecord, upto: int | None = None) -> tuple[Game
     """The game of ``record`` and its ``(state, action)`` pairs for the first ``upto`` actions
     (all: ``None``), the state after them last with action ``None``."""
     pairs: list[tuple[Any, int | None]] = []
-    game: Game[Any] | None = None
+    games: list[Game[Any]] = []
     limit = len(record.actions) if upto is None else min(upto, len(record.actions))
     for index, (game, state) in enumerate(replay_states(record)):
+        games[:] = [game]
         pairs.append((state, record.actions[index] if index < limit else None))
         if index >= limit:
             break
-    assert game is not None  # replay_states yields the initial state first
-    return game, pairs
+    return games[0], pairs
 
 
-def belief(
-    game: Game[Any], seat: int, steps: Sequence[SeenStep], rng: random.Random, **options: Any
-) -> dict[str, Any]:
+def belief(game: Game[Any], seat: int, steps: Sequence[SeenStep], rng: random.Random, **options: Any) -> dict[str, Any]:
     """What ``seat`` could deduce from ``steps`` under the game's stated model (JSON data)."""
     return deduction_of(game).belief(game, seat, steps, rng, **options)
 
