@@ -121,8 +121,9 @@ def test_lord_beliefs_are_distributions_over_the_unseen_cards() -> None:
 
 
 # -- (c) better than the uniform prior -----------------------------------------------------------
-def test_planet_belief_beats_the_uniform_prior_over_heuristic_games() -> None:
-    losses = []
+def test_planet_belief_beats_the_uniform_prior_and_logical_deduction_over_heuristic_games() -> None:
+    losses: list[float] = []
+    logical_losses: list[float] = []
     for seed in (21, 22, 23, 24):
         game, pairs = record_trajectory(heuristic_record(PLANET, 4, seed))
         truth = game.observe(pairs[-1][0], None)["public"]["objectives"]
@@ -130,9 +131,13 @@ def test_planet_belief_beats_the_uniform_prior_over_heuristic_games() -> None:
         for seat in range(4):
             steps = view_at(game, cut(pairs, upto), seat)
             rows = belief(game, seat, steps, random.Random(seed))["objectives"]
+            logical = belief(game, seat, steps, random.Random(seed), use_actions=False)["objectives"]
             shown = steps[-1].observation["public"]["objectives"]
             losses += [-math.log(max(rows[o][truth[o]], 1e-15)) for o in range(4) if shown[o] is None]
-    assert sum(losses) / len(losses) < math.log(5)
+            logical_losses += [-math.log(logical[o][truth[o]]) for o in range(4) if shown[o] is None]
+    mean = sum(losses) / len(losses)
+    assert mean < math.log(5)
+    assert mean < sum(logical_losses) / len(logical_losses)
 
 
 # -- (d) exact deduction alone is sound ----------------------------------------------------------
