@@ -33,7 +33,9 @@ class Manifest:
       :class:`shadowtable.core.observation.Observation` (``from_json(game.observe(...))``);
     - ``rules_extras``: ``(game_id, reference) -> (goals, endings, tables)``, what the rules page adds;
     - ``option_words``: option name to :class:`shadowtable.core.spec.OptionWords` (the lobby's form);
-    - ``tutorial``: a :class:`shadowtable.tutorial.lesson.Lesson`, the title's guided first game.
+    - ``tutorial``: a :class:`shadowtable.tutorial.lesson.Lesson`, the title's guided first game;
+    - ``deduction``: a :class:`shadowtable.core.deduction.Deduction`, what a seat could deduce of
+      the hidden information from its own view of the game (docs/deduction.md).
     """
 
     heuristic_bot: str | None = None
@@ -47,6 +49,7 @@ class Manifest:
     tutorial: str | None = None
     option_words: str | None = None
     rules_extras: str | None = None
+    deduction: str | None = None
 
 
 NO_ADAPTERS = Manifest()

@@ -13,4 +13,5 @@ MANIFEST = Manifest(
     tutorial="shadowtable.games.shadow_planet.tutorial:LESSON",
     option_words="shadowtable.games.shadow_planet.option_words:OPTION_WORDS",
     rules_extras="shadowtable.games.shadow_planet.boards.rules:EXTRAS",
+    deduction="shadowtable.games.shadow_planet.deduction:DEDUCTION",
 )

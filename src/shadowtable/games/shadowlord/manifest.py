@@ -14,4 +14,5 @@ MANIFEST = Manifest(
     tutorial="shadowtable.games.shadowlord.tutorial:LESSON",
     option_words="shadowtable.games.shadowlord.option_words:OPTION_WORDS",
     rules_extras="shadowtable.games.shadowlord.boards.rules:EXTRAS",
+    deduction="shadowtable.games.shadowlord.deduction:DEDUCTION",
 )
