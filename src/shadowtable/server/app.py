@@ -105,8 +105,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         resumed.cancel()
-        await service.stop()
-        await sender.stop()
+        try:
+            await service.stop()
+        finally:
+            await sender.stop()  # even if the service's stop failed: no loop outlives the server
         await app.state.ratings.drain()
         await store.close()
         bots.close()

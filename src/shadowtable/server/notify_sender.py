@@ -136,9 +136,15 @@ class NotificationSender:
             try:
                 await self.deliver_due()
             except StoreError as exc:
+                if not self.store._writers:
+                    return  # the store is closed: the server is stopping
                 log.warning("notification queue not read", extra={"event": "notify_unread", "reason": str(exc)})
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.config.notify_poll_s)
+            # asyncio.wait, not wait_for: a cancellation that meets the timeout is never lost
+            waiter = asyncio.ensure_future(self._wake.wait())
+            try:
+                await asyncio.wait({waiter}, timeout=self.config.notify_poll_s)
+            finally:
+                waiter.cancel()
             self._wake.clear()
 
     async def deliver_due(self) -> int:
