@@ -59,6 +59,11 @@ def hook() -> Iterator[HookServer]:
         yield server
 
 
+def addresses(names: Names) -> tuple[str, str]:
+    """The e-mail addresses of this test's Ann and Bob."""
+    return f"ann-{names.suffix}@example.org", f"bob-{names.suffix}@example.org"
+
+
 def queued(database: str) -> list[dict[str, Any]]:
     return rows(database, sa.select(schema.notify_queue))
 
@@ -134,7 +139,7 @@ def test_each_turn_change_mails_the_decider_once_with_public_facts_only(
     serve: Callable[..., TestClient], database: str, smtp: SmtpServer
 ) -> None:
     names = Names()
-    ann, bob = f"ann-{names.suffix}@example.org", f"bob-{names.suffix}@example.org"
+    ann, bob = addresses(names)
     with serve(**mail_overrides(smtp)) as client:
         with_address(client, smtp, names.ann, ann)
         with_address(client, smtp, names.bob, bob)
@@ -169,7 +174,7 @@ def test_a_real_time_table_mails_nobody(
     serve_sqlite: Callable[..., TestClient], sqlite_database: str, smtp: SmtpServer
 ) -> None:
     names = Names()
-    ann, bob = f"ann-{names.suffix}@example.org", f"bob-{names.suffix}@example.org"
+    ann, bob = addresses(names)
     with serve_sqlite(**mail_overrides(smtp)) as client:
         with_address(client, smtp, names.ann, ann)
         with_address(client, smtp, names.bob, bob)
@@ -183,7 +188,7 @@ def test_nothing_is_mailed_before_the_address_is_confirmed(
     serve_sqlite: Callable[..., TestClient], sqlite_database: str, smtp: SmtpServer
 ) -> None:
     names = Names()
-    ann, bob = f"ann-{names.suffix}@example.org", f"bob-{names.suffix}@example.org"
+    ann, bob = addresses(names)
     with serve_sqlite(**mail_overrides(smtp)) as client:
         with_address(client, smtp, names.ann, ann, confirm=False)
         log_in(client, names.ann)
@@ -235,7 +240,7 @@ def test_one_click_unsubscribes(
     serve_sqlite: Callable[..., TestClient], sqlite_database: str, smtp: SmtpServer
 ) -> None:
     names = Names()
-    ann, bob = f"ann-{names.suffix}@example.org", f"bob-{names.suffix}@example.org"
+    ann, bob = addresses(names)
     with serve_sqlite(**mail_overrides(smtp)) as client:
         with_address(client, smtp, names.ann, ann)
         with_address(client, smtp, names.bob, bob)
@@ -272,7 +277,7 @@ def test_a_failing_mail_server_delays_mail_never_a_move_and_loses_nothing(
     serve_sqlite: Callable[..., TestClient], sqlite_database: str, smtp: SmtpServer, failure: str
 ) -> None:
     names = Names()
-    ann, bob = f"ann-{names.suffix}@example.org", f"bob-{names.suffix}@example.org"
+    ann, bob = addresses(names)
     with serve_sqlite(**mail_overrides(smtp)) as client:
         with_address(client, smtp, names.ann, ann)
         with_address(client, smtp, names.bob, bob)
