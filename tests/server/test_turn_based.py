@@ -145,7 +145,9 @@ def test_an_absent_player_running_out_hands_the_seat_to_a_bot_and_everyone_is_to
                 assert client.get(f"/api/tables/{table_id}").json()["seats"][0]["bot_playing"] is False
             else:  # the random bot folded for Ada, which ends tiny-showdown: there is no seat to take back
                 assert welcome["table"]["status"] == "over" and "Ada is back" not in told
-    assert turns and all(t.table_id == table_id and t.mode == "turn-based" for t in turns)
+    # the PostgreSQL database is shared by the session: tables other tests left are resumed too
+    turns = [t for t in turns if t.table_id == table_id]
+    assert turns and all(t.mode == "turn-based" for t in turns)
     assert turns[0].seats and all(len(t.seats) <= 1 for t in turns)
     assert all(a.seats != b.seats for a, b in zip(turns, turns[1:], strict=False))  # only changes are told
 
