@@ -11,8 +11,12 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from shadowtable.bots.registry import make_bot
 from shadowtable.core.deduction import record_belief
-from shadowtable.core.record import GameRecord
+from shadowtable.core.record import GameRecord, replay_states
+from shadowtable.core.registry import make
+from shadowtable.core.runner import play_game
+from shadowtable.server import analysis_work as work
 from shadowtable.server.analysis_jobs import AnalysisQueue
 from shadowtable.server.repository import analyses as sql
 
@@ -112,28 +116,36 @@ def test_a_finished_table_is_queued_run_and_stored_with_progress(serve: Callable
         assert result["deduction"] == {"kind": "tiny-showdown", "seats": {}}
 
 
-def test_the_deduction_panel_is_each_seats_belief_at_its_decisions_and_the_end(
-    sqlite_database: str,
-) -> None:
-    from server.conftest import config_for
-    from shadowtable.server.app import create_app
+def test_the_deduction_panel_is_each_seats_belief_at_its_decisions_and_the_end() -> None:
+    """The pieces a worker runs for the panel, on the first 80 steps of a game of Shadowlord!."""
+    game = make("shadowlord", players=2)
+    record = play_game(game, [make_bot("random"), make_bot("random")], 5, max_steps=80).to_json()
+    decided = work.decision_steps(record)
+    assert work.deduction_kind(record) == "shadowlord"
+    replayed = GameRecord.from_json(record)
+    for seat, steps in decided.items():
+        assert steps and all(replayed_seat(replayed, step) == seat for step in steps)
+        wanted = work.belief_steps(steps, len(record["actions"]))
+        assert wanted[-1] == len(record["actions"]) and set(steps) <= set(wanted)
+        entries = work.deduce_seat(record, seat, wanted[::10] + [wanted[-1]])
+        assert [e["step"] for e in entries] == wanted[::10] + [wanted[-1]]
+        for entry in entries:
+            assert entry["belief"] == record_belief(replayed, seat, upto=entry["step"])
+    assert work.deduction_kind(finished_tiny_record()) is None
 
-    config = config_for(sqlite_database, **{**TINY, "analysis_rollouts": 1})
-    with TestClient(create_app(config)) as client:
-        table_id = finished_table(client, "shadowlord", 2)
-        client.post(f"/api/tables/{table_id}/analysis")
-        result = analysis_done(client, table_id, 300)["result"]
-        record = GameRecord.from_json(client.get(f"/api/tables/{table_id}/record").json())
-    deduction = result["deduction"]
-    assert deduction["kind"] == "shadowlord" and sorted(deduction["seats"]) == ["0", "1"]
-    for seat_text, entries in deduction["seats"].items():
-        seat = int(seat_text)
-        steps = [entry["step"] for entry in entries]
-        assert steps == sorted(steps) and steps[-1] == len(record.actions)
-        decided = {d["ply"] for d in result["analysis"]["decisions"] if d["seat"] == seat}
-        assert decided <= set(steps)
-        for entry in (entries[0], entries[len(entries) // 2], entries[-1]):
-            assert entry["belief"] == record_belief(record, seat, upto=entry["step"])
+
+def replayed_seat(record: GameRecord, step: int) -> int:
+    """The seat deciding after ``step`` actions of ``record``."""
+    for index, (game, state) in enumerate(replay_states(record)):
+        if index == step:
+            return int(game.current_player(state))
+    raise AssertionError(step)
+
+
+def finished_tiny_record() -> dict[str, Any]:
+    game = make("tiny-showdown", players=2)
+    record: dict[str, Any] = play_game(game, [make_bot("random"), make_bot("random")], 1).to_json()
+    return record
 
 
 def test_a_table_in_play_or_unknown_has_no_analysis(serve: Callable[..., TestClient]) -> None:
