@@ -31,13 +31,19 @@ def server_games() -> list[tuple[str, str]]:
 
 
 def start_worker(niceness: int, games: list[tuple[str, str]]) -> None:
-    """A worker process's start: lowered in priority by ``niceness``, deaf to Ctrl+C (the server
-    stops its workers itself), with the server's ``games`` registered."""
+    """A worker process's start: lowered in priority by ``niceness`` and, on Linux, to the idle
+    scheduling class (``SCHED_IDLE``: a process it shares a core with, such as the server, takes
+    the core back as soon as it wakes, whatever their niceness), deaf to Ctrl+C (the server stops
+    its workers itself), with the server's ``games`` registered."""
     from shadowtable.core.registry import available_games, register_builtin
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(niceness)
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:  # Linux: run only when a core has nothing else to run, yield at once to what wakes
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, idle, os.sched_param(0))
     known = set(available_games())
     for game_id, target in games:
         if game_id not in known:
