@@ -99,6 +99,9 @@ def test_a_finished_table_is_queued_run_and_stored_with_progress(serve: Callable
         running = [progress for status, progress in seen if status == "running"]
         assert running[0] == 0.0 and any(0.0 < p < 1.0 for p in running), seen
         assert running == sorted(running)
+        for pid in queue_of(client).worker_pids():  # the workers yield to everything else
+            assert os.getpriority(os.PRIO_PROCESS, pid) == 19
+            assert os.sched_getscheduler(pid) == os.SCHED_IDLE
         again = client.post(f"/api/tables/{table_id}/analysis")
         assert again.json()["status"] == "done"  # asked again: nothing new is queued
         assert [s for s, _ in seen].count("queued") == 1
