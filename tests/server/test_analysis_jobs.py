@@ -298,3 +298,38 @@ def test_the_queue_cap_and_the_rate_refuse_clearly(sqlite_database: str) -> None
         limited = client.post(f"/api/tables/{first}/analysis")
         assert limited.status_code == 429 and "too many analyses asked for" in limited.json()["error"]
         assert int(limited.headers["Retry-After"]) >= 1
+
+
+def test_a_job_held_by_a_dead_process_is_taken_again_once_its_lease_expires(
+    serve: Callable[..., TestClient],
+) -> None:
+    with serve(**{**TINY, "analysis_workers": 0}) as client:
+        table_id = finished_table(client)
+        queue = queue_of(client)
+
+        async def held_by_the_dead(lease_until: float) -> None:
+            store = queue.store
+            assert store is not None
+            await store.execute(sql.enqueue(table_id, time.time(), is_sqlite=store.is_sqlite))
+            await store.execute(sql.claim(table_id, "dead-process", time.time(), 0.0))
+            await store.execute(sql.report(table_id, "dead-process", 0.5, lease_until))
+
+        client.portal.call(held_by_the_dead, time.time() + 3600)  # type: ignore[union-attr]
+        taken = client.portal.call(taken_by, queue.store, "alive", table_id)  # type: ignore[union-attr]
+        assert not taken  # its lease holds: nobody else takes it
+        client.portal.call(held_by_the_dead, time.time() - 1)  # type: ignore[union-attr]
+        taken = client.portal.call(taken_by, queue.store, "alive", table_id)  # type: ignore[union-attr]
+        assert [row["table_id"] for row in taken] == [table_id] and taken[0]["attempts"] == 2
+        status = client.get(f"/api/tables/{table_id}/analysis").json()
+        assert status["status"] == "running" and status["progress"] == 0.0
+
+
+async def taken_by(store: Any, owner: str, table_id: str) -> list[dict[str, Any]]:
+    """Job ``table_id`` claimed by ``owner`` if it is among the jobs that may be taken now (other
+    tests' jobs on a shared database are left alone)."""
+    now = time.time()
+    offered = {row["table_id"] for row in await store.fetch(sql.candidates(now, 1000))}
+    if table_id not in offered:
+        return []
+    claimed: list[dict[str, Any]] = await store.execute(sql.claim(table_id, owner, now, 60.0))
+    return claimed
