@@ -23,7 +23,8 @@ database, ``--repeat`` times; the summary gives each (load, database) pair's med
 the client and the database compete for the cores with them.  ``analyses``: before the seats sit
 down, ``--analyses`` (default 20) tables of bots play a game to the end and their analyses are
 asked for, so the server's analysis worker (``--analysis-workers``, default 1, with its default
-budget) runs them while the moves are measured; each run says how many it finished.
+budget) runs them while the moves are measured; each run says how many it finished.  ``games``:
+the same tables played, no analysis asked for (the control: what the finished games alone cost).
 
 ``--out FILE`` writes the results as JSON (an existing file is refused unless ``--force``);
 ``--profile FILE`` runs the server under cProfile and writes its statistics there at the end.
@@ -267,8 +268,9 @@ ANALYSED_GAME = ("shadow-planet", 3)
 """The game whose finished tables are analysed in an ``analyses`` run."""
 
 
-async def queue_analyses(url: str, count: int) -> list[str]:
-    """Play ``count`` tables of random bots to the end and ask for each one's analysis; their ids."""
+async def queue_analyses(url: str, count: int, *, ask: bool = True) -> list[str]:
+    """Play ``count`` tables of random bots to the end and (``ask``) ask for each one's analysis;
+    their ids."""
     game, players = ANALYSED_GAME
     seats = ["bot:random"] * players
     async with httpx.AsyncClient(base_url=url, headers={"Origin": url}, timeout=60) as client:
@@ -280,7 +282,7 @@ async def queue_analyses(url: str, count: int) -> list[str]:
         for table_id in table_ids:
             while (await client.get(f"/api/tables/{table_id}")).json()["status"] != "over":
                 await asyncio.sleep(0.2)
-        for table_id in table_ids:
+        for table_id in table_ids if ask else []:
             (await client.post(f"/api/tables/{table_id}/analysis")).raise_for_status()
     return table_ids
 
@@ -533,9 +535,11 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 await server.start()
                 url = server.url
             try:
-                analysed = await queue_analyses(url, args.analyses) if step.load == "analyses" else []
+                analysed = []
+                if step.load in ("games", "analyses"):
+                    analysed = await queue_analyses(url, args.analyses, ask=step.load == "analyses")
                 result = await run_step(url, step, args, args.seconds)
-                if analysed:
+                if step.load == "analyses":
                     result["analyses"] = await analysis_counts(url, analysed)
             finally:
                 if server is not None:
@@ -587,7 +591,9 @@ def main(argv: list[str] | None = None) -> int:
         help="sqlite (a fresh file) or postgresql://.../any_db; several, comma-separated, run alternately",
     )
     parser.add_argument(
-        "--load", default="idle", help="idle, busy (--busy-procs spinning processes), analyses, or several: idle,busy"
+        "--load",
+        default="idle",
+        help="idle, busy (--busy-procs spinning processes), games, analyses; several: idle,busy",
     )
     parser.add_argument("--analyses", type=int, default=20, help="analyses queued in an analyses run (default 20)")
     parser.add_argument("--analysis-workers", type=int, default=1, help="the server's analysis workers (default 1)")
@@ -604,8 +610,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.out is not None and args.out.exists() and not args.force:
         parser.error(f"{args.out} exists (use --force to overwrite)")
-    if set(args.load.split(",")) - {"idle", "busy", "analyses"}:
-        parser.error("--load takes idle, busy, analyses or several of them: idle,analyses")
+    if set(args.load.split(",")) - {"idle", "busy", "games", "analyses"}:
+        parser.error("--load takes idle, busy, games, analyses or several of them: idle,analyses")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 65536)), hard))
     results = asyncio.run(main_async(args))
