@@ -15,11 +15,16 @@ to the last CPU while this client keeps the others (``--no-pin`` to share them).
     python benchmarks/server_load.py --stress think --seconds 20   # think 1-3, 0.5-1, 0.2-0.5 s
     python benchmarks/server_load.py --database sqlite,postgresql://postgres@127.0.0.1:5432/test \
         --load idle,busy --repeat 3 --seconds 60                  # both databases side by side
+    python benchmarks/server_load.py --load idle,analyses --repeat 3 --seconds 60  # 20 analyses queued or none
 
 Several databases (comma-separated) and loads run alternately, each run on a fresh server and
 database, ``--repeat`` times; the summary gives each (load, database) pair's medians over its runs.
 ``busy``: one process per CPU spinning in a loop (not pinned) for the whole run, so the server,
-the client and the database compete for the cores with them.
+the client and the database compete for the cores with them.  ``analyses``: before the seats sit
+down, ``--analyses`` (default 20) tables of bots play a game to the end and their analyses are
+asked for, so the server's analysis worker (``--analysis-workers``, default 1, with its default
+budget) runs them while the moves are measured; each run says how many it finished.  ``games``:
+the same tables played, no analysis asked for (the control: what the finished games alone cost).
 
 ``--out FILE`` writes the results as JSON (an existing file is refused unless ``--force``);
 ``--profile FILE`` runs the server under cProfile and writes its statistics there at the end.
@@ -104,6 +109,7 @@ class Step:
             "acks": len(lat),
             "acks_per_s": None,
             "p50_ms": _pct(lat, 50),
+            "p95_ms": _pct(lat, 95),
             "p99_ms": _pct(lat, 99),
             "max_ms": lat[-1] if lat else None,
             "mean_ms": statistics.fmean(lat) if lat else None,
@@ -124,6 +130,7 @@ UNLIMITED = {
     "SHADOWTABLE_MAX_OPEN_TABLES": "0",
     "SHADOWTABLE_MAX_FREE_SEATS": "0",
     "SHADOWTABLE_SOCKETS_PER_CLIENT": "100000",
+    "SHADOWTABLE_RATE_ANALYSES": "0/minute",
 }
 """The per-client limits turned off for the server under test."""
 
@@ -155,7 +162,10 @@ async def _admin(url: str, sql: str) -> None:
 class Server:
     """A ``shadowtable serve`` subprocess on a fresh database (dropped or deleted at the end)."""
 
-    def __init__(self, database: str, cpus: set[int] | None, profile: str | None, log: Path) -> None:
+    def __init__(
+        self, database: str, cpus: set[int] | None, profile: str | None, log: Path, analysis_workers: int = 1
+    ) -> None:
+        self.analysis_workers = analysis_workers
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.tmp = tempfile.TemporaryDirectory(prefix="shadowtable-load-")
@@ -197,6 +207,8 @@ class Server:
             "random",
             "--grace",
             "3600",
+            "--analysis-workers",
+            str(self.analysis_workers),
             "--log-level",
             "warning",
         ]
@@ -250,6 +262,39 @@ async def _seat_tokens(url: str, tables: int, game: str, players: int) -> list[t
         for seats in await asyncio.gather(*(one(client) for _ in range(tables))):
             out.extend(seats)
     return out
+
+
+ANALYSED_GAME = ("shadow-planet", 3)
+"""The game whose finished tables are analysed in an ``analyses`` run."""
+
+
+async def queue_analyses(url: str, count: int, *, ask: bool = True) -> list[str]:
+    """Play ``count`` tables of random bots to the end and (``ask``) ask for each one's analysis;
+    their ids."""
+    game, players = ANALYSED_GAME
+    seats = ["bot:random"] * players
+    async with httpx.AsyncClient(base_url=url, headers={"Origin": url}, timeout=60) as client:
+        made = [
+            await client.post("/api/tables", json={"game": game, "players": players, "seats": seats, "listed": False})
+            for _ in range(count)
+        ]
+        table_ids = [answer.raise_for_status().json()["table"]["id"] for answer in made]
+        for table_id in table_ids:
+            while (await client.get(f"/api/tables/{table_id}")).json()["status"] != "over":
+                await asyncio.sleep(0.2)
+        for table_id in table_ids if ask else []:
+            (await client.post(f"/api/tables/{table_id}/analysis")).raise_for_status()
+    return table_ids
+
+
+async def analysis_counts(url: str, table_ids: list[str]) -> dict[str, int]:
+    """How many of the analyses of ``table_ids`` are in each status."""
+    counts: dict[str, int] = {}
+    async with httpx.AsyncClient(base_url=url, headers={"Origin": url}, timeout=60) as client:
+        for table_id in table_ids:
+            status = (await client.get(f"/api/tables/{table_id}/analysis")).json()["status"]
+            counts[status] = counts.get(status, 0) + 1
+    return counts
 
 
 class Run:
@@ -393,14 +438,14 @@ def _ms(value: float | None) -> str:
 def _row(r: dict[str, Any]) -> str:
     think = f"{r['think_s'][0]:g}-{r['think_s'][1]:g}"
     return (
-        f"{r['database']:>10} {r['load']:>5} {r['seats']:>6} {think:>8} {r['acks']:>7} {r['acks_per_s']:>7} "
+        f"{r['database']:>10} {r['load']:>8} {r['seats']:>6} {think:>8} {r['acks']:>7} {r['acks_per_s']:>7} "
         f"{_ms(r['p50_ms']):>8} {_ms(r['p99_ms']):>8} {_ms(r['max_ms']):>8} {r['rejects']:>7} "
         f"{r['disconnects']:>7} {r['timeouts']:>8} {_ms(r['client_lag_p99_ms']):>8}"
     )
 
 
 HEADER = (
-    f"{'database':>10} {'load':>5} {'seats':>6} {'think s':>8} {'acks':>7} {'acks/s':>7} {'p50 ms':>8} "
+    f"{'database':>10} {'load':>8} {'seats':>6} {'think s':>8} {'acks':>7} {'acks/s':>7} {'p50 ms':>8} "
     f"{'p99 ms':>8} {'max ms':>8} {'rejects':>7} {'closed':>7} {'timeouts':>8} {'lag p99':>8}"
 )
 
@@ -418,7 +463,7 @@ def medians(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for (load, database, seats, think), runs in groups.items():
         row: dict[str, Any] = {"load": load, "database": database, "seats": seats, "think_s": list(think)}
         row["runs"] = len(runs)
-        for key in ("acks_per_s", "p50_ms", "p99_ms", "max_ms", "client_lag_p99_ms"):
+        for key in ("acks_per_s", "p50_ms", "p95_ms", "p99_ms", "max_ms", "client_lag_p99_ms"):
             values = [r[key] for r in runs if r[key] is not None]
             row[key] = statistics.median(values) if values else None
             row[key + "_runs"] = [r[key] for r in runs]
@@ -434,13 +479,13 @@ def _rate(value: float | None) -> str:
 def _median_row(m: dict[str, Any]) -> str:
     p99s = ", ".join(_ms(v) for v in m["p99_ms_runs"])
     return (
-        f"{m['database']:>10} {m['load']:>5} {m['seats']:>6} {m['runs']:>4} {_rate(m['acks_per_s']):>7} "
-        f"{_ms(m['p50_ms']):>8} {_ms(m['p99_ms']):>8} {m['errors']:>6}   {p99s}"
+        f"{m['database']:>10} {m['load']:>8} {m['seats']:>6} {m['runs']:>4} {_rate(m['acks_per_s']):>7} "
+        f"{_ms(m['p50_ms']):>8} {_ms(m['p95_ms']):>8} {_ms(m['p99_ms']):>8} {m['errors']:>6}   {p99s}"
     )
 
 
 MEDIAN_HEADER = (
-    f"{'database':>10} {'load':>5} {'seats':>6} {'runs':>4} {'acks/s':>7} {'p50 ms':>8} {'p99 ms':>8} "
+    f"{'database':>10} {'load':>8} {'seats':>6} {'runs':>4} {'acks/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
     f"{'errors':>6}   p99 of each run"
 )
 
@@ -481,19 +526,28 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     print(HEADER, flush=True)
     for step in plan:
         url = args.url
-        server = None if url is not None else Server(step.database, server_cpus, args.profile, log)
+        server = (
+            None if url is not None else Server(step.database, server_cpus, args.profile, log, args.analysis_workers)
+        )
         step.database = _kind(step.database)
         with busy_cores(args.busy_procs if step.load == "busy" else 0):
             if server is not None:
                 await server.start()
                 url = server.url
             try:
+                analysed = []
+                if step.load in ("games", "analyses"):
+                    analysed = await queue_analyses(url, args.analyses, ask=step.load == "analyses")
                 result = await run_step(url, step, args, args.seconds)
+                if step.load == "analyses":
+                    result["analyses"] = await analysis_counts(url, analysed)
             finally:
                 if server is not None:
                     await server.stop()
         results.append(result)
         print(_row(result), flush=True)
+        if "analyses" in result:
+            print(f"{'':>10} analyses after the run: {result['analyses']}", flush=True)
     summary = medians(results)
     if len(results) > len(summary) or len(summary) > 1:
         print("\nmedians over the runs:\n" + MEDIAN_HEADER)
@@ -536,7 +590,13 @@ def main(argv: list[str] | None = None) -> int:
         default="sqlite",
         help="sqlite (a fresh file) or postgresql://.../any_db; several, comma-separated, run alternately",
     )
-    parser.add_argument("--load", default="idle", help="idle, busy (--busy-procs spinning processes) or idle,busy")
+    parser.add_argument(
+        "--load",
+        default="idle",
+        help="idle, busy (--busy-procs spinning processes), games, analyses; several: idle,busy",
+    )
+    parser.add_argument("--analyses", type=int, default=20, help="analyses queued in an analyses run (default 20)")
+    parser.add_argument("--analysis-workers", type=int, default=1, help="the server's analysis workers (default 1)")
     parser.add_argument(
         "--busy-procs", type=int, default=os.cpu_count() or 2, help="spinning processes for busy (default: CPUs)"
     )
@@ -550,8 +610,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.out is not None and args.out.exists() and not args.force:
         parser.error(f"{args.out} exists (use --force to overwrite)")
-    if set(args.load.split(",")) - {"idle", "busy"}:
-        parser.error("--load takes idle, busy or idle,busy")
+    if set(args.load.split(",")) - {"idle", "busy", "games", "analyses"}:
+        parser.error("--load takes idle, busy, games, analyses or several of them: idle,analyses")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 65536)), hard))
     results = asyncio.run(main_async(args))

@@ -30,6 +30,13 @@ BotWorkers = Annotated[
     int | None,
     _setting("BOT_WORKERS", "processes that run bots (default: the cores less one, at least 2; 0: a thread)", min=0),
 ]
+AnalysisWorkers = Annotated[
+    int,
+    _setting("ANALYSIS_WORKERS", "processes that analyse finished games, at the lowest priority (0: none)", min=0),
+]
+AnalysisBudget = Annotated[
+    float, _setting("ANALYSIS_BUDGET", "seconds of search one game's analysis may spend (0: no bound)", min=0)
+]
 BotDelay = Annotated[float, _setting("BOT_DELAY", "seconds a bot waits before moving, so people can follow", min=0)]
 DefaultBot = Annotated[str, _setting("DEFAULT_BOT", "the bot that takes over a seat: a bot level, or any bot spec")]
 SqliteSync = Annotated[str, _setting("SQLITE_SYNC", "SQLite synchronous: NORMAL or FULL")]
@@ -57,6 +64,12 @@ MaxTurnTables = Annotated[
 RateTables = Annotated[str | None, _setting("RATE_TABLES", "tables per client [20/minute;200/hour]")]
 RateJoins = Annotated[str | None, _setting("RATE_JOINS", "joins per client [30/minute]")]
 RateReplays = Annotated[str | None, _setting("RATE_REPLAYS", "replays and records per client [120/minute]")]
+RateAnalyses = Annotated[
+    str | None, _setting("RATE_ANALYSES", "analyses of finished games asked for per client [10/minute;60/hour]")
+]
+AnalysisQueueMax = Annotated[
+    int | None, _setting("ANALYSIS_QUEUE_MAX", "analyses queued or running at once, every process [50]", min=0)
+]
 RateLogins = Annotated[str | None, _setting("RATE_LOGINS", "log-in attempts per client [10/minute]")]
 RateSignups = Annotated[str | None, _setting("RATE_SIGNUPS", "accounts made per client [5/hour]")]
 RateLoginFailures = Annotated[
@@ -84,6 +97,8 @@ LIMITS = (
     "rate_tables",
     "rate_joins",
     "rate_replays",
+    "rate_analyses",
+    "analysis_queue_max",
     "rate_logins",
     "rate_signups",
     "rate_login_failures",
@@ -102,6 +117,8 @@ class ServeSettings:
     grace: float = 60.0
     bot_budget: float = 5.0
     bot_workers: int | None = None
+    analysis_workers: int = 1
+    analysis_budget: float = 90.0
     bot_delay: float = 0.5
     default_bot: str = "heuristic"
     sqlite_sync: str = "NORMAL"
@@ -119,6 +136,8 @@ class ServeSettings:
     rate_tables: str | None = None
     rate_joins: str | None = None
     rate_replays: str | None = None
+    rate_analyses: str | None = None
+    analysis_queue_max: int | None = None
     rate_logins: str | None = None
     rate_signups: str | None = None
     rate_login_failures: str | None = None
@@ -145,6 +164,8 @@ def serve(
     grace: Grace = 60.0,
     bot_budget: BotBudget = 5.0,
     bot_workers: BotWorkers = None,
+    analysis_workers: AnalysisWorkers = 1,
+    analysis_budget: AnalysisBudget = 90.0,
     bot_delay: BotDelay = 0.5,
     default_bot: DefaultBot = "heuristic",
     sqlite_sync: SqliteSync = "NORMAL",
@@ -162,6 +183,8 @@ def serve(
     rate_tables: RateTables = None,
     rate_joins: RateJoins = None,
     rate_replays: RateReplays = None,
+    rate_analyses: RateAnalyses = None,
+    analysis_queue_max: AnalysisQueueMax = None,
     rate_logins: RateLogins = None,
     rate_signups: RateSignups = None,
     rate_login_failures: RateLoginFailures = None,
@@ -197,6 +220,8 @@ def start_server(settings: ServeSettings) -> None:
             grace_s=settings.grace,
             bot_budget_s=settings.bot_budget,
             bot_workers=settings.bot_workers,
+            analysis_workers=settings.analysis_workers,
+            analysis_budget_s=settings.analysis_budget,
             bot_delay_s=settings.bot_delay,
             default_bot=settings.default_bot,
             sqlite_synchronous=settings.sqlite_sync,

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 
 import shadowtable
 from shadowtable.server.accounts import AccountMiddleware, Accounts
+from shadowtable.server.analysis_jobs import AnalysisQueue
 from shadowtable.server.api_docs import add_api_docs
 from shadowtable.server.bots import runner_for
 from shadowtable.server.config import ServerConfig
@@ -83,12 +84,14 @@ def set_state(app: FastAPI, config: ServerConfig) -> None:
     state.notifications = Notifications(config)
     state.limits = ClientLimits(config)
     state.finished = FinishedTables(lambda: state.service, config.replay_cache)
+    state.analyses = AnalysisQueue(config, state.finished)
     state.sockets = SocketCount(config.sockets_per_client)
 
 
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Open the database, the bot workers and the table service; close them in turn at the end."""
+    """Open the database, the bot workers, the table service and the analyses; close them in turn
+    at the end."""
     config: ServerConfig = app.state.config
     store = Store(config.database_url(), sqlite_synchronous=config.sqlite_synchronous)
     await store.open()
@@ -97,6 +100,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     service = await start_service(app, config, store)
     sender = app.state.notify_sender = start_notifications(app, config, store)
     service.notify_wake = sender.wake
+    analyses: AnalysisQueue = app.state.analyses
+    analyses.start(store)
     resumed = asyncio.ensure_future(service.resume_all())
     log.info("server started", extra={"event": "start"})
     if config.ready_message:
@@ -106,6 +111,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         resumed.cancel()
         try:
+            await analyses.stop()  # its slots awaited, its workers killed: nothing outlives the server
             await service.stop()
         finally:
             await sender.stop()  # even if the service's stop failed: no loop outlives the server

@@ -137,6 +137,34 @@ class ServerConfig:
     notify_account_queue: int = 100
     """Notifications that may wait for one account; past it new ones for it are not queued."""
 
+    analysis_workers: int = 1
+    """Processes that analyse finished games (at the lowest priority, :attr:`analysis_nice`); 0:
+    no analysis is offered by this process (a request is refused with 503)."""
+    analysis_budget_s: float = 90.0
+    """Seconds of search one game's analysis may spend on its decisions, all seats together (the
+    deduction panel's beliefs come on top); a 3-player game of The Shadow Planet at 16 rollouts
+    would otherwise take about six minutes of one core."""
+    analysis_rollouts: int = 8
+    """Rollouts per legal alternative at each decision, at most (the budget may stop it sooner)."""
+    analysis_policy: str = "heuristic"
+    """The bot every seat plays in the analysis's rollouts."""
+    analysis_queue_max: int = 50
+    """Analyses queued or running at once, every process together; past it a request is refused
+    (503 with a retry hint)."""
+    analysis_attempts: int = 3
+    """Times an analysis is started before it is given up as failed (a worker killed, a process
+    that died holding it)."""
+    analysis_lease_s: float = 60.0
+    """How long a process holds a running analysis without renewing it; past it another process
+    starts it again (its owner died)."""
+    analysis_poll_s: float = 2.0
+    """How often an idle analysis worker looks for queued analyses (one queued here wakes it at once)."""
+    analysis_nice: int = 19
+    """The niceness of the analysis worker processes (19: they take only the CPU nothing else wants)."""
+    rate_analyses: str = "10/minute;60/hour"
+    """Analyses one client may ask for (``POST /api/tables/{id}/analysis``)."""
+    rate_analysis_reads: str = "240/minute"
+    """Reads of an analysis's status and result one client may make (a page polls it)."""
     max_turn_tables: int = 20
     """Turn-based tables not over that one account (or one browser's guest seats) may sit at (0: no limit)."""
     turn_check_s: float = 60.0

@@ -1,4 +1,4 @@
-"""Per-client limits: rates (tables, joins, replays, log-in, sign-up) and counts (open tables,
+"""Per-client limits: rates (tables, joins, replays, analyses, log-in, sign-up) and counts (open tables,
 free seats held), each answered with :class:`RateLimited` (429 and a retry hint).
 
 Rates count in a moving window with the ``limits`` library: in this process's memory, or in Redis
@@ -44,6 +44,8 @@ RATES: dict[str, tuple[str, str]] = {
     "logins": ("rate_logins", "too many log-in attempts from your address"),
     "signups": ("rate_signups", "too many accounts made from your address"),
     "login_failures": ("rate_login_failures", "too many wrong passwords for this account"),
+    "analyses": ("rate_analyses", "too many analyses asked for from your address"),
+    "analysis_reads": ("rate_analysis_reads", "too many analysis reads from your address"),
 }
 """Each rate: the :class:`ServerConfig` field holding it, and the refusal's words."""
 
@@ -318,5 +320,6 @@ LIMIT_FIELDS: dict[str, type] = {
     "max_body": int,
     "max_header": int,
     "replay_cache": int,
+    "analysis_queue_max": int,
 }
 """The :class:`ServerConfig` fields that are limits, and their types."""

@@ -36,6 +36,8 @@ class ServeOptions:
     grace_s: float = 60.0
     bot_budget_s: float = 5.0
     bot_workers: int | None = None
+    analysis_workers: int = 1
+    analysis_budget_s: float = 90.0
     bot_delay_s: float = 0.5
     default_bot: str = "heuristic"
     sqlite_synchronous: str = "NORMAL"
@@ -100,6 +102,8 @@ def config_from(options: ServeOptions) -> ServerConfig:
         grace_s=options.grace_s,
         bot_budget_s=options.bot_budget_s,
         bot_workers=default_bot_workers() if options.bot_workers is None else options.bot_workers,
+        analysis_workers=options.analysis_workers,
+        analysis_budget_s=options.analysis_budget_s,
         bot_delay_s=options.bot_delay_s,
         default_bot=options.default_bot,
         sqlite_synchronous=sync,

@@ -177,3 +177,21 @@ notify_queue = sa.Table(
 sa.Index("ix_notify_queue_due", notify_queue.c.next_at)
 sa.Index("ix_notify_queue_account", notify_queue.c.account_id)
 """Notifications to deliver (revision 0008): queued with the move that causes them, deleted once sent."""
+
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),  # queued | running | done | failed
+    sa.Column("progress", sa.Float, nullable=False),  # 0..1: decisions (and beliefs) worked out
+    sa.Column("attempts", sa.Integer, nullable=False),  # times started
+    sa.Column("error", sa.Text, nullable=True),  # why it failed, in words
+    sa.Column("result", sa.Text, nullable=True),  # JSON (analysis_jobs.RESULT_FORMAT), once done
+    sa.Column("claimed_by", sa.String(128), nullable=True),  # the process running it
+    sa.Column("lease_until", sa.Float, nullable=True),  # time.time() past which another may take it
+    sa.Column("requested_at", sa.Float, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("finished_at", sa.Float, nullable=True),
+)
+sa.Index("ix_analyses_status", analyses.c.status, analyses.c.requested_at)
+"""Analyses of finished tables (revision 0011): the job queue and, once done, the result."""

@@ -2,17 +2,18 @@
 
 ``health``: ``/healthz``; ``games``: the games, bot levels and reference material; ``lobby``: the
 listed tables; ``tables``: a table's life (create, join, return, invite, leave, start, rematch);
-``records``: finished games' records; ``accounts``: the accounts' JSON API; ``socket``: the game
-socket ``/ws/{table_id}``; ``rules``: the rules pages ``/rules/{game_id}``; ``learn``: the tutorial
-pages ``/learn`` (both browser pages, included beside the pages, not among :data:`ROUTERS`).  The
-other browser pages are routers of :mod:`shadowtable.web`.
+``records``: finished games' records; ``analyses``: their analyses (queued, then read);
+``accounts``: the accounts' JSON API; ``socket``: the game socket ``/ws/{table_id}``; ``rules``:
+the rules pages ``/rules/{game_id}``; ``learn``: the tutorial pages ``/learn`` (both browser
+pages, included beside the pages, not among :data:`ROUTERS`).  The other browser pages are
+routers of :mod:`shadowtable.web`.
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from shadowtable.server.routes import accounts, games, health, lobby, records, socket, tables
+from shadowtable.server.routes import accounts, analyses, games, health, lobby, records, socket, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     health.router,
@@ -20,6 +21,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     lobby.router,
     tables.router,
     records.router,
+    analyses.router,
     socket.router,
     accounts.router,
 )

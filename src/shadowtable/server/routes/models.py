@@ -173,3 +173,17 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 UNAVAILABLE: dict[int | str, dict[str, Any]] = {503: {"model": Problem}}
 LIMITED: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {"model": Problem, "description": "over a limit"}}
+
+
+class AnalysisStatus(BaseModel):
+    status: Literal["none", "queued", "running", "done", "failed"] = Field(
+        description="none: never asked for; queued, running: under way; done: the result is stored; failed: see error"
+    )
+    progress: float = Field(ge=0.0, le=1.0, description="the share of the work done (decisions and beliefs)")
+    error: str | None = Field(description="why it failed, in words")
+
+
+class AnalysisOut(AnalysisStatus):
+    result: dict[str, Any] | None = Field(
+        description="once done: {format, analysis (every seat's decisions), deduction} (docs/analysis.md)"
+    )

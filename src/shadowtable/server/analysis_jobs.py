@@ -1,0 +1,333 @@
+"""The analyses of finished tables: a job queue in the database, run by a pool of worker processes.
+
+A request queues a row of the ``analyses`` table (:mod:`shadowtable.server.repository.analyses`);
+each of :attr:`ServerConfig.analysis_workers` slots of this process takes the oldest queued job
+(an atomic guarded ``UPDATE``, so the processes of a cluster never run one job twice), holds it
+under a lease it renews, and runs its pieces (:mod:`shadowtable.server.analysis_work`: each seat's
+decisions, then each seat's deductions) one after the other in a :class:`ProcessPoolExecutor`
+whose processes run at the lowest priority.  After each piece the progress is stored.  The result
+is stored with the status ``done`` in one statement.
+
+A worker killed mid-piece breaks the pool: the pool is replaced and the job queued again; a
+process that dies holding a job leaves its lease to expire, and another process takes the job.
+Either way the job is started again, at most :attr:`ServerConfig.analysis_attempts` times, then
+it fails with a clear error.  No move waits for any of this: the event loop only awaits the
+pool and a few small statements per piece.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import multiprocessing
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from shadowtable.analysis import AnalysisSettings, GameAnalysis
+from shadowtable.server import analysis_work as work
+from shadowtable.server.config import ServerConfig
+from shadowtable.server.errors import Unavailable
+from shadowtable.server.replays import FinishedTables
+from shadowtable.server.repository import analyses as sql
+from shadowtable.server.store import Store, StoreError
+
+log = logging.getLogger("shadowtable.server.analyses")
+
+T = TypeVar("T")
+
+NOT_OVER = "an analysis is made once the game is over"
+CANDIDATES = 8
+"""Jobs read at once when looking for one to take."""
+QUEUE_FULL_RETRY_S = 60
+"""The retry hint of a request refused because the queue is full."""
+
+Observer = Callable[[str, str, float], None]
+"""Told ``(table_id, status, progress)`` at each change this process makes to a job."""
+
+
+class AnalysisUnavailable(Unavailable):
+    """No analysis can be queued now: none is offered here, or the queue is full (503 and a retry hint)."""
+
+    def __init__(self, what: str, retry_after: int | None = None) -> None:
+        self.retry_after = retry_after
+        super().__init__(what if retry_after is None else f"{what}; try again in {retry_after} s")
+
+    def headers(self) -> dict[str, str]:
+        return {} if self.retry_after is None else {"Retry-After": str(self.retry_after)}
+
+
+class _LostJob(Exception):
+    """Another process took the job over (this one's lease had expired)."""
+
+
+def settings_of(config: ServerConfig) -> AnalysisSettings:
+    """The analysis settings of every job: every seat, the configured rollouts, budget and policy."""
+    budget = config.analysis_budget_s if config.analysis_budget_s > 0 else None
+    return AnalysisSettings(seat=None, rollouts=config.analysis_rollouts, budget=budget, policy=config.analysis_policy)
+
+
+def status_answer(row: dict[str, Any] | None) -> dict[str, Any]:
+    """The status of a job row (``None``: never asked for) as the API gives it."""
+    if row is None:
+        return {"status": "none", "progress": 0.0, "error": None}
+    return {"status": row["status"], "progress": float(row["progress"]), "error": row["error"]}
+
+
+class AnalysisQueue:
+    """The analyses of this process (``app.state.analyses``): :meth:`request`, :meth:`status`,
+    :meth:`result` for the routes; :meth:`start` and :meth:`stop` for the server's lifespan."""
+
+    def __init__(self, config: ServerConfig, finished: FinishedTables, owner: str | None = None) -> None:
+        self.config = config
+        self.finished = finished
+        self.owner = owner or config.process_id
+        self.settings = settings_of(config)
+        self.observers: list[Observer] = []
+        self.store: Store | None = None
+        self.pool: ProcessPoolExecutor | None = None
+        self._slots: list[asyncio.Task[None]] = []
+        self._wake = asyncio.Event()
+
+    # -- the routes' side ---------------------------------------------------------------------
+    async def request(self, table_id: str) -> dict[str, Any]:
+        """Queue the analysis of finished table ``table_id`` (nothing changes if it is queued,
+        running or done; a failed one is queued afresh) and return its status.  404 for an
+        unknown table, 409 before its end, 503 when none is offered or the queue is full."""
+        if self.config.analysis_workers <= 0:
+            raise AnalysisUnavailable("this server does not analyse games (it runs no analysis worker)")
+        await self.finished.get(table_id, NOT_OVER)
+        store = self._store()
+        row = await self._row(table_id)
+        if row is None or row["status"] == "failed":
+            await self._check_room(store)
+            now = time.time()
+            queue = sql.enqueue(table_id, now, is_sqlite=store.is_sqlite) if row is None else None
+            made = await store.execute(queue if queue is not None else sql.requeue_failed(table_id, now))
+            if made:
+                self._notify(table_id, "queued", 0.0)
+                self._wake.set()
+            row = await self._row(table_id)
+        return status_answer(row)
+
+    async def status(self, table_id: str) -> dict[str, Any]:
+        """``{"status", "progress", "error"}`` of the analysis of ``table_id`` (``none``: never asked)."""
+        await self.finished.get(table_id, NOT_OVER)
+        return status_answer(await self._row(table_id))
+
+    async def result(self, table_id: str) -> dict[str, Any] | None:
+        """The stored result of the analysis of ``table_id`` once done (else ``None``)."""
+        await self.finished.get(table_id, NOT_OVER)
+        rows = await self._store().fetch(sql.analysis_of(table_id))
+        if not rows or rows[0]["status"] != "done" or rows[0]["result"] is None:
+            return None
+        answer: dict[str, Any] = json.loads(rows[0]["result"])
+        return answer
+
+    async def _row(self, table_id: str) -> dict[str, Any] | None:
+        rows = await self._store().fetch(sql.status_of(table_id))
+        return rows[0] if rows else None
+
+    async def _check_room(self, store: Store) -> None:
+        most = self.config.analysis_queue_max
+        if not most:
+            return
+        rows = await store.fetch(sql.waiting_count())
+        waiting = int(next(iter(rows[0].values())))
+        if waiting >= most:
+            raise AnalysisUnavailable(
+                f"{waiting} games wait for their analysis already (the most allowed)", QUEUE_FULL_RETRY_S
+            )
+
+    def _store(self) -> Store:
+        if self.store is None:
+            raise Unavailable("the server is starting: try again in a moment")
+        return self.store
+
+    def _notify(self, table_id: str, status: str, progress: float) -> None:
+        for observer in self.observers:
+            observer(table_id, status, progress)
+
+    # -- the lifespan's side ------------------------------------------------------------------
+    def start(self, store: Store) -> None:
+        """Open on ``store`` and start one slot per worker process (none with 0 workers)."""
+        self.store = store
+        if self.config.analysis_workers <= 0:
+            return
+        self.pool = self._new_pool()
+        self._slots = [
+            asyncio.create_task(self._slot(), name=f"analysis-slot-{n}") for n in range(self.config.analysis_workers)
+        ]
+
+    async def stop(self) -> None:
+        """Stop every slot (a running job goes back to the queue for the next start or another
+        process), awaited, and kill the worker processes."""
+        slots, self._slots = self._slots, []
+        for slot in slots:
+            slot.cancel()
+        await asyncio.gather(*slots, return_exceptions=True)
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            _kill(pool)
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the worker processes running now."""
+        processes = getattr(self.pool, "_processes", None) or {}
+        return [p.pid for p in processes.values() if p.pid is not None]
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.config.analysis_workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=work.start_worker,
+            initargs=(self.config.analysis_nice, work.server_games()),
+        )
+
+    # -- running jobs ---------------------------------------------------------------------------
+    async def _slot(self) -> None:
+        """Take a job and run it, again and again; idle, wait for a request here or the poll."""
+        while True:
+            try:
+                taken = await self._take()
+            except StoreError as exc:
+                log.warning("analysis queue unreadable", extra={"event": "analysis_store", "reason": str(exc)})
+                taken = None
+            if taken is None:
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.config.analysis_poll_s)
+                continue
+            await self._run(taken)
+
+    async def _take(self) -> str | None:
+        """Claim the oldest job that may be taken (giving up those started too often); its id."""
+        store = self._store()
+        now = time.time()
+        for row in await store.fetch(sql.candidates(now, CANDIDATES)):
+            table_id = row["table_id"]
+            if row["attempts"] >= self.config.analysis_attempts:
+                error = (
+                    f"the analysis was started {row['attempts']} times and its worker stopped each time"
+                    " before the end; it is not tried again"
+                )
+                if await store.execute(sql.give_up(table_id, now, error)):
+                    self._notify(table_id, "failed", 0.0)
+                continue
+            if await store.execute(sql.claim(table_id, self.owner, now, self.config.analysis_lease_s)):
+                self._notify(table_id, "running", 0.0)
+                return str(table_id)
+        return None
+
+    async def _run(self, table_id: str) -> None:
+        """Run job ``table_id`` (claimed) to its end: done, failed, or queued again."""
+        store = self._store()
+        progress = _Progress()
+        renewer = asyncio.create_task(self._renew(table_id, progress), name=f"analysis-lease-{table_id}")
+        try:
+            outcome = await self._work(table_id, progress)
+            if await store.execute(sql.finish(table_id, self.owner, json.dumps(outcome), time.time())):
+                self._notify(table_id, "done", 1.0)
+        except BrokenProcessPool:
+            log.warning("analysis worker died", extra={"event": "analysis_worker_died", "table": table_id})
+            self._replace_pool()
+            await _quietly(store.execute(sql.release(table_id, self.owner)))
+            self._notify(table_id, "queued", 0.0)
+        except asyncio.CancelledError:
+            await _quietly(store.execute(sql.release(table_id, self.owner)))
+            raise
+        except _LostJob:
+            log.warning("analysis taken over", extra={"event": "analysis_lost", "table": table_id})
+        except StoreError as exc:  # the lease expires and the job is taken again
+            log.warning("analysis not stored", extra={"event": "analysis_store", "reason": str(exc)})
+        except Exception as exc:  # noqa: BLE001 - the analysis itself failed: say why, once
+            log.exception("analysis failed", extra={"event": "analysis_failed", "table": table_id})
+            error = f"the analysis failed: {exc}" if str(exc) else f"the analysis failed ({type(exc).__name__})"
+            if await _quietly(store.execute(sql.fail(table_id, self.owner, error, time.time()))):
+                self._notify(table_id, "failed", progress.fraction)
+        finally:
+            renewer.cancel()
+            await asyncio.gather(renewer, return_exceptions=True)
+
+    async def _work(self, table_id: str, progress: _Progress) -> dict[str, Any]:
+        """Every piece of job ``table_id`` in turn, progress stored after each; the result."""
+        record = (await self.finished.get(table_id, NOT_OVER)).record
+        decided = await self._piece(work.decision_steps, record)
+        kind = await self._piece(work.deduction_kind, record)
+        total = len(record["actions"])
+        seats = sorted(decided)
+        beliefs = {seat: work.belief_steps(decided[seat], total) for seat in seats} if kind else {}
+        progress.total = sum(len(decided[seat]) for seat in seats) + sum(len(steps) for steps in beliefs.values())
+        pieces: list[GameAnalysis] = []
+        for seat in seats:
+            pieces.append(await self._piece(work.analyse_seat, record, self.settings, seat))
+            await self._advance(table_id, progress, len(decided[seat]))
+        deductions: dict[int, list[dict[str, Any]]] = {}
+        for seat, steps in beliefs.items():
+            deductions[seat] = await self._piece(work.deduce_seat, record, seat, steps)
+            await self._advance(table_id, progress, len(steps))
+        return work.result(work.merged(self.settings, pieces), kind or record["game"], deductions)
+
+    async def _piece(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker process."""
+        if self.pool is None:
+            raise BrokenProcessPool("the analysis workers are stopped")
+        return await asyncio.get_running_loop().run_in_executor(self.pool, function, *args)
+
+    async def _advance(self, table_id: str, progress: _Progress, units: int) -> None:
+        progress.done += units
+        await self._report(table_id, progress)
+        self._notify(table_id, "running", progress.fraction)
+
+    async def _report(self, table_id: str, progress: _Progress) -> None:
+        """Store the progress and renew the lease; :class:`_LostJob` if the job is not ours any more."""
+        until = time.time() + self.config.analysis_lease_s
+        if not await self._store().execute(sql.report(table_id, self.owner, progress.fraction, until)):
+            raise _LostJob(table_id)
+
+    async def _renew(self, table_id: str, progress: _Progress) -> None:
+        """Renew the job's lease every third of it while a long piece runs."""
+        while True:
+            await asyncio.sleep(self.config.analysis_lease_s / 3)
+            with contextlib.suppress(StoreError, _LostJob):
+                await self._report(table_id, progress)
+
+    def _replace_pool(self) -> None:
+        """A fresh pool for a broken one (its other jobs fail too and are queued again by their slots)."""
+        broken = self.pool
+        if broken is not None and getattr(broken, "_broken", False):
+            self.pool = self._new_pool()
+            _kill(broken)
+
+
+class _Progress:
+    """Units of work (decisions analysed, beliefs worked out) done of the job's total."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.total = 0
+
+    @property
+    def fraction(self) -> float:
+        return min(1.0, self.done / self.total) if self.total else 0.0
+
+
+async def _quietly(statement: Any) -> list[dict[str, Any]]:
+    """Await a store call whose failure only delays the job (its lease expires); no rows then."""
+    try:
+        rows: list[dict[str, Any]] = await statement
+    except StoreError:
+        return []
+    return rows
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """Kill ``pool``'s processes (they keep nothing) and release it without waiting for its work."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
