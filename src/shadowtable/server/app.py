@@ -110,6 +110,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         resumed.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await resumed  # a resume cut short by the stop: awaited, so no task outlives the server
         try:
             await analyses.stop()  # its slots awaited, its workers killed: nothing outlives the server
             await service.stop()
