@@ -53,6 +53,9 @@ def test_each_seat_has_one_result_that_agrees_with_the_returns(title: str, playe
     if title == "shadow-planet":
         seats = outcome(game.ctx, state)["seats"]
         assert [r.result == "won" for r in results] == [row["won"] for row in seats]
+        for result, row in zip(results, seats, strict=True):
+            assert f"{row['objective']} ({row['role']}) matched {row['identity']}" in result.why
+            assert "this seat" not in result.why  # read under a name or as "You won/lost"
     else:
         out = [k for k in range(players) if state.seat_out[k] and k != state.winner]
         assert all(results[k].why.startswith("eliminated (in turn") for k in out)

@@ -19,6 +19,12 @@ if TYPE_CHECKING:
     from shadowtable.games.shadow_planet.game import ShadowPlanetGame
 
 
+def seat_match(why: str) -> str:
+    """A seat's outcome line without its verdict ("Sergeant (astronaut) matched Rachel Robinson"):
+    the result shown beside it already says won or lost, and the game's reason which side won."""
+    return why.split("; the ", 1)[0]
+
+
 class ShadowPlanetWording(Wording[State]):
     """The words of one configured Shadow Planet game."""
 
@@ -44,7 +50,7 @@ class ShadowPlanetWording(Wording[State]):
             return ()
         facts = outcome(self.ctx, state)
         return tuple(
-            SeatResult(row["seat"], "won" if row["won"] else "lost", f"{facts['why']}; {row['why']}")
+            SeatResult(row["seat"], "won" if row["won"] else "lost", f"{facts['why']}; {seat_match(row['why'])}")
             for row in facts["seats"]
         )
 
