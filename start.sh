@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Set up ShadowTable's game server on its first run (a virtual environment in .venv, the server
-# installed, the game engines compiled) and start it; later runs start it at once.
+# installed, the game engines compiled) and start it; later runs start it at once, unless
+# pyproject.toml changed since (a new dependency after a git pull): then it installs again.
 #   bash start.sh [shadowtable serve options]      e.g. bash start.sh --port 8080
 set -euo pipefail
 cd "$(dirname "$0")"
-if ! .venv/bin/shadowtable --version >/dev/null 2>&1; then
-  echo "setting up: a Python virtual environment in .venv"
-  python3 -m venv .venv
+stamp=.venv/.shadowtable-installed
+wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if ! .venv/bin/shadowtable --version >/dev/null 2>&1 || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+  if [ -x .venv/bin/python ]; then
+    echo "updating .venv: pyproject.toml changed since the last install"
+  else
+    echo "setting up: a Python virtual environment in .venv"
+    python3 -m venv .venv
+  fi
   .venv/bin/python -m pip install -q --upgrade pip
   echo "installing the server and compiling the game engines with mypyc: 2-4 minutes, once"
   echo "  (SHADOWTABLE_PURE=1 bash start.sh skips compiling: quicker to install, slower bots)"
@@ -26,6 +33,7 @@ if ! .venv/bin/shadowtable --version >/dev/null 2>&1; then
     exit 2
   fi
   rm -f "$log"
+  echo "$wanted" >"$stamp"
   echo "installed: $(.venv/bin/shadowtable --version)"
 fi
 exec .venv/bin/shadowtable serve "$@"

@@ -41,6 +41,8 @@ def run_start(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedPro
     checkout = tmp_path / "checkout"
     checkout.mkdir(exist_ok=True)
     shutil.copy(ROOT / "start.sh", checkout / "start.sh")
+    if not (checkout / "pyproject.toml").exists():
+        shutil.copy(ROOT / "pyproject.toml", checkout / "pyproject.toml")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     executable(bin_dir / "python3", PYTHON3_STUB)
@@ -74,3 +76,15 @@ def test_a_failed_installation_shows_its_log_and_one_error_line(tmp_path: Path) 
     assert "compiler exploded" in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("error: the installation failed")
     assert "serve called" not in done.stdout
+
+
+def test_a_run_after_pyproject_changed_installs_again(tmp_path: Path) -> None:
+    run_start(tmp_path)
+    pyproject = tmp_path / "checkout" / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + "\n# a new dependency\n", encoding="utf-8")
+    done = run_start(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "updating .venv: pyproject.toml changed" in done.stdout
+    assert done.stdout.rstrip().endswith("serve called with: serve")
+    assert (tmp_path / "checkout" / "pip-calls").read_text().count("install -q -e .[web]") == 2
+    assert run_start(tmp_path).stdout.strip() == "serve called with: serve"
