@@ -196,3 +196,18 @@ def test_the_shadowlord_tutorial_usually_ends_by_a_real_victory_not_the_turn_lim
         else:
             assert "truncated" in final.result
     assert real >= 3, f"only {real} of 4 tutorial games ended by a real victory"
+
+
+def test_a_shadowlord_move_says_which_way_it_goes() -> None:
+    tutorial = Tutorial(deal_for("shadowlord"))
+    rng, seen = random.Random(3), {}
+    while not tutorial.is_over() and len(seen) < 4:
+        coaching = tutorial.coaching()
+        for choice in coaching.choices:
+            if choice.text.startswith("move ") and choice.text[-2] == " ":
+                seen[choice.text[-1]] = choice.effect
+        tutorial.choose(rng.choice(coaching.choices).action)
+    assert seen, "the tutorial offers moves"
+    words = {"n": "north (up", "e": "east (right", "s": "south (down", "w": "west (left"}
+    for letter, effect in seen.items():
+        assert effect.startswith(f"moves one galaxy {words[letter]}"), effect

@@ -23,6 +23,7 @@ SINCE_LIMIT = 12
 
 _CARD = re.compile(r"#(\d+)\b")
 _POWER = re.compile(r"\b(?:card|ships) (\d+)\b")
+_MOVE = re.compile(r"^move .+ (\w)$")
 _YOU_VERB = re.compile(r"\byou( \([^)]*\))? (is|has|was|\w+s)\b")
 _IRREGULAR = {"is": "are", "has": "have", "was": "were"}
 
@@ -254,11 +255,19 @@ class Coach:
                 return _character_effect(character)
         for figure in self.reference.get("figures") or []:
             if re.search(rf"\b{re.escape(figure['name'])}\b", text):
-                return f"{figure['name']}: a {figure['kind']} of strength {figure['strength']}"
+                said = f"{figure['name']}: a {figure['kind']} of strength {figure['strength']}"
+                return "; ".join(part for part in (self._direction(text), said) if part)
         for galaxy in self.reference.get("galaxies") or []:
             if re.search(rf"\b{re.escape(galaxy['name'])}\b", text):
                 return f"galaxy {galaxy['name']}: {galaxy['text']}"
         return ""
+
+    def _direction(self, text: str) -> str:
+        """Where a move goes, when the choice's notation ends with a direction letter the game's
+        reference spells out ("move Red Warrior s": "moves one galaxy south (down the grid)")."""
+        move = _MOVE.match(text.strip())
+        directions = self.reference.get("directions") or {}
+        return f"moves {directions[move.group(1)]}" if move and move.group(1) in directions else ""
 
 
 def _character_effect(character: Mapping[str, Any]) -> str:

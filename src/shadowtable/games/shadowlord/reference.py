@@ -38,6 +38,15 @@ CELL_WORDS = {
 }
 
 
+DIRECTION_WORDS = {
+    "n": "one galaxy north (up the grid)",
+    "e": "one galaxy east (right on the grid)",
+    "s": "one galaxy south (down the grid)",
+    "w": "one galaxy west (left on the grid)",
+}
+"""What the direction letter that ends a move's notation ("move Red Warrior s") means."""
+
+
 def reference(ctx: Context) -> dict[str, Any]:
     """The game's reference data as JSON (see the module's documentation)."""
     c = ctx.content
@@ -70,6 +79,7 @@ def reference(ctx: Context) -> dict[str, Any]:
             for g, kind in enumerate(c.cell_kind)
         ],
         "first_round_moves": first_round,
+        "directions": DIRECTION_WORDS,
         "goal": quote(PACKAGE, "goal"),
         "colours": colours,
         "seat_alliances": [list(alliances) for alliances in ctx.seat_alliances],
