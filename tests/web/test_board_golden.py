@@ -37,9 +37,9 @@ GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 3, 11, 400): "c389f6ff331f3930bccafa47e97a511edcb74d6a2f88bf3ab3832f7095e7efb8",
     ("shadow-planet", 4, 12, 160): "0805e5ba02f5c09f03087d56f857b9e3e2f245f4c7d048e2e38eed63bc631ae4",
     ("shadow-planet", 5, 13, 160): "be93ef0fb132f861826e55f187a4eb3cd0d0746a6b919def2f5005e3375b82ac",
-    ("shadowlord", 2, 21, 160): "0972e7b1cbea4a07d531e8f874c2f4e4cadc67331047cc3443320cdc58517816",
-    ("shadowlord", 3, 22, 160): "7c33ce60c46a66733b481a655bee709fd29f540141018449150de7925054ad88",
-    ("shadowlord", 4, 23, 160): "c97866fe044d9fef0c43eb5915541fdf5db4e7efa39625f18e09c032a9b9667b",
+    ("shadowlord", 2, 21, 160): "ebf79e673189e78470ce1826af26a96343fac77a5f4818cf3441dda893167974",
+    ("shadowlord", 3, 22, 160): "2240f417d01a4ebf57e28a77b112bb795297d3b6c9a4e45022c2c03ede20cd96",
+    ("shadowlord", 4, 23, 160): "4f060dbd07c85f0448737e2572227abb140639818015541413cb8d88e340f255",
 }
 
 
