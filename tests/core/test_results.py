@@ -11,7 +11,7 @@ import pytest
 from shadowtable.core.events import game_log
 from shadowtable.core.registry import make
 from shadowtable.core.table import Table
-from shadowtable.core.wording import SeatResult, results_from_returns
+from shadowtable.core.wording import SeatNames, SeatResult, results_from_returns
 from shadowtable.games.shadow_planet.rules.endgame import outcome
 from shadowtable.tui.app import end_words
 from shadowtable.tutorial.coach import Coach
@@ -78,3 +78,14 @@ def test_the_terminal_app_and_the_tutorial_head_with_the_seats_own_result() -> N
     assert "Won: Ada." in end_words(results, ["Ada", "Bob"], None)
     coach = Coach(make("shadowlord", players=2), 0, ["Ada", "Bob"])
     assert coach.result_text(results) == "You won: the best score"
+
+
+def test_a_named_result_names_every_seat_its_why_mentions() -> None:
+    result = SeatResult(0, "lost", "eliminated (in turn 15) before the end; seat 1 is Master of the Universe")
+    names = SeatNames.of(["Ada", "Brook (heuristic bot)"])
+    assert result.named(names) == {
+        "seat": 0,
+        "result": "lost",
+        "why": "eliminated (in turn 15) before the end; Brook (heuristic bot) is Master of the Universe",
+        "name": "Ada",
+    }

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 from server.conftest import config_for
 from server.wire import BROWSER, Seat, create, two_humans
 from shadowtable.core.registry import make
+from shadowtable.core.wording import SeatNames
 from shadowtable.server import app as app_module
 from shadowtable.server import logs
 from shadowtable.server import sending as sending_module
@@ -166,7 +167,7 @@ def test_views_for_any_version_followed_are_the_messages_of_the_state(serve_sqli
                     presence=message["presence"],
                 )
                 # the server's additions: every seat's result (the game is over), no clocks
-                results = [r.named(name) for r, name in zip(live.results(), record["seats"], strict=True)]
+                results = [r.named(SeatNames.of(record["seats"])) for r in live.results()]
                 expected.update(results=results, yours=None, out=None, clocks=None, fast_forward=False, undo=0)
                 assert message == expected, since
 

@@ -142,6 +142,8 @@ def test_a_served_game_with_bots_names_everyone_on_the_page(client: Any, title: 
     found = SEAT_NUMBER.search(html)
     assert frames and not found, html[max(0, found.start() - 200) : found.end() + 80] if found else ""
     assert not any(CARD_ID.search(fragments.get("actions", "")) for fragments in frames)
+    results = [r for message in seat.received for r in message.get("results") or []]
+    assert results and not any(SEAT_NUMBER.search(r["why"]) for r in results), results
     bots = ["Brook (random bot)", "Cyd (heuristic bot)"]
     assert seat.view is not None
     assert [p["name"] for p in seat.view["presence"]] == ["Zed", *bots]

@@ -120,9 +120,9 @@ class SeatResult:
     def to_json(self) -> ResultJson:
         return {"seat": self.seat, "result": self.result, "why": self.why}
 
-    def named(self, name: str) -> NamedResult:
-        """This result as JSON with the seat's ``name``."""
-        return {"seat": self.seat, "result": self.result, "why": self.why, "name": name}
+    def named(self, names: SeatNames) -> NamedResult:
+        """This result as JSON with the seat's name, every seat its ``why`` mentions named too."""
+        return {"seat": self.seat, "result": self.result, "why": names.shown(self.why), "name": names(self.seat)}
 
 
 def results_from_returns(returns: Sequence[float]) -> tuple[SeatResult, ...]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shadowtable.core.game import Game
-from shadowtable.core.wording import NamedResult, SeatResult
+from shadowtable.core.wording import NamedResult, SeatNames, SeatResult
 from shadowtable.server.errors import Conflict
 from shadowtable.server.live import Channel, LiveTable, replayed
 from shadowtable.server.service import TableService
@@ -103,8 +103,9 @@ class Finished:
         """Each seat's name, result and why (worked out once)."""
         if self.shown_results is None:
             found = self.final_results(await self.replay_index())
-            names = {s["seat"]: s["name"] for s in self.info["seats"]}
-            self.shown_results = [r.named(names.get(r.seat, f"seat {r.seat}")) for r in found]
+            by_seat = {s["seat"]: s["name"] for s in self.info["seats"]}
+            names = SeatNames.of([by_seat.get(seat, "") for seat in range(max(by_seat, default=-1) + 1)])
+            self.shown_results = [r.named(names) for r in found]
         return self.shown_results
 
     def final_results(self, index: ReplayIndex) -> tuple[SeatResult, ...]:

@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord
 from shadowtable.core.undo import UNDO_SEAT, undo_metadata
-from shadowtable.core.wording import NamedResult, bot_name
+from shadowtable.core.wording import NamedResult, SeatNames, bot_name
 from shadowtable.server.bot_levels import LEVELS
 from shadowtable.server.connections import Connection
 from shadowtable.server.live import LiveTable
@@ -400,9 +400,8 @@ def seat_results(table: Table) -> list[NamedResult]:
     cache = table.play.views
     cache.at(table.steps)
     if cache.results is None:
-        cache.results = [
-            result.named(seat_name(result.seat, table.seats[result.seat])) for result in table.live.results()
-        ]
+        names = SeatNames.of([seat_name(seat, info) for seat, info in enumerate(table.seats)])
+        cache.results = [result.named(names) for result in table.live.results()]
     return cache.results
 
 
