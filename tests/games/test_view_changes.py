@@ -115,3 +115,10 @@ def test_shadowlord_turn_timer_figure_and_seat_out() -> None:
     assert f"{name}: Space Ships {public.ships[figure]} -> {public.ships[figure] + 2}" in texts
     moved = next(change for change in changes if change.text.startswith(name))
     assert moved.marks == (f'[data-galaxy="{galaxies[elsewhere]}"]',)
+
+
+def test_the_power_stone_timer_taken_out_of_the_game_is_said_in_words() -> None:
+    game, view = _lord()
+    gone = replace(view, public=replace(view.public, timer=-1))
+    texts = _texts(lord_changes(game, view, gone, NAMES))
+    assert texts == [f"Power Stone Timer removed from the game (it stood at {view.public.timer})"]

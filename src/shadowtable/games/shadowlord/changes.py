@@ -27,12 +27,19 @@ def view_changes(
     """Turn, Power Stone Timer, figures moved, captured or changing sides, the Space Ships they
     carry, players out, the Duels fought, the Votes closed and the offers made."""
     old, new = before.public, after.public
-    changes = moved(old.turn, new.turn, "Turn") + moved(old.timer, new.timer, "Power Stone Timer", ".sl-timer")
+    changes = moved(old.turn, new.turn, "Turn") + _timer(old.timer, new.timer)
     changes += _figures(game, old, new) + _ships(game, old, new)
     for seat, (was, now) in enumerate(zip(old.seat_out, new.seat_out, strict=True)):
         if now and not was:
             changes.append(Change(f"{seat_word(names, seat)} is out of the game"))
     return changes + _duel(game, old, new) + _vote(old, new) + _offer(old, new, names)
+
+
+def _timer(was: int, now: int) -> list[Change]:
+    """The Power Stone Timer's move; a negative value is the Timer taken out of the game."""
+    if now < 0 <= was:
+        return [Change(f"Power Stone Timer removed from the game (it stood at {was})", (".sl-timer",))]
+    return moved(was, now, "Power Stone Timer", ".sl-timer")
 
 
 def _figures(game: Game[Any], old: LordPublic, new: LordPublic) -> list[Change]:
