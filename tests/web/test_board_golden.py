@@ -34,12 +34,12 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "c389f6ff331f3930bccafa47e97a511edcb74d6a2f88bf3ab3832f7095e7efb8",
-    ("shadow-planet", 4, 12, 160): "0805e5ba02f5c09f03087d56f857b9e3e2f245f4c7d048e2e38eed63bc631ae4",
-    ("shadow-planet", 5, 13, 160): "be93ef0fb132f861826e55f187a4eb3cd0d0746a6b919def2f5005e3375b82ac",
-    ("shadowlord", 2, 21, 160): "ebf79e673189e78470ce1826af26a96343fac77a5f4818cf3441dda893167974",
-    ("shadowlord", 3, 22, 160): "2240f417d01a4ebf57e28a77b112bb795297d3b6c9a4e45022c2c03ede20cd96",
-    ("shadowlord", 4, 23, 160): "4f060dbd07c85f0448737e2572227abb140639818015541413cb8d88e340f255",
+    ("shadow-planet", 3, 11, 400): "a7c7a0d2cb948d4010fc8e879e7946db7781cba9ccee0f10efd86dcbfa8e0943",
+    ("shadow-planet", 4, 12, 160): "9a514125a0c7db45c4b35d88883165360381a729c888a54e7dff8d394e388674",
+    ("shadow-planet", 5, 13, 160): "e2d29374b1ab9e8314782fe8a20722e063a24a2048b80719f007b3d4cf85285f",
+    ("shadowlord", 2, 21, 160): "5e455fcb1d028af519c0cb7e6bb5fe1d400728f1b787997e41d4f663543e2ac4",
+    ("shadowlord", 3, 22, 160): "f28d3fc0d46fb22d6adc116513392b36aaa6db498423b13eebd32459ce8f0bf9",
+    ("shadowlord", 4, 23, 160): "385bb1ec9ea0fda8f4225c7bd03aae5a84f4aad56b0fc36066f38f3d7abd3519",
 }
 
 
