@@ -123,6 +123,7 @@ def test_an_unknown_game_has_no_rules_page(client: Any) -> None:
     answer = client.get("/rules/chess")
     assert answer.status_code == 404
     assert "error:" in answer.text and "<html" in answer.text
+    assert "the rules here: The Shadow Planet, Shadowlord!" in answer.text
 
 
 @pytest.mark.parametrize("game_id", GAMES)

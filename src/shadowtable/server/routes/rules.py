@@ -19,6 +19,6 @@ async def rules(game_id: str) -> HTMLResponse:
     """The rules page of ``game_id`` (the error page, 404, for a game this server does not offer)."""
     found, specs = rules_page(game_id), game_specs()
     if found is None:
-        raise NotFound("no such game: " + ", ".join(spec.id for spec in specs))
+        raise NotFound("no rules page for this game; the rules here: " + ", ".join(spec.name for spec in specs))
     others = [spec for spec in specs if spec.id != game_id]
     return page("rules.html", rules=found, others=others, win_anchor=WIN_ANCHOR, reference_anchor=REFERENCE_ANCHOR)
