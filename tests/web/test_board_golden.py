@@ -34,7 +34,7 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "a7c7a0d2cb948d4010fc8e879e7946db7781cba9ccee0f10efd86dcbfa8e0943",
+    ("shadow-planet", 3, 11, 400): "ab1890b65c4f648f74c11c86e77c85f23b47255726eaac99548646151fc360eb",
     ("shadow-planet", 4, 12, 160): "9a514125a0c7db45c4b35d88883165360381a729c888a54e7dff8d394e388674",
     ("shadow-planet", 5, 13, 160): "e2d29374b1ab9e8314782fe8a20722e063a24a2048b80719f007b3d4cf85285f",
     ("shadowlord", 2, 21, 160): "5e455fcb1d028af519c0cb7e6bb5fe1d400728f1b787997e41d4f663543e2ac4",

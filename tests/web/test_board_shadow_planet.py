@@ -226,6 +226,7 @@ def check(game: Any, state: Any, seat: int | None, terminal: bool) -> dict[str, 
             assert c.objective_names[state.objectives[other]] in row
             assert c.char_names[state.identity[other]] in row
             assert ("won" in row) or ("lost" in row)
+            assert "this seat" not in row  # the row says won or lost; its why says which side won
 
     # a pure function of the message
     assert render_board(game, copy.deepcopy(message)) == html

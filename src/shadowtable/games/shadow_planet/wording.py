@@ -25,6 +25,12 @@ def seat_match(why: str) -> str:
     return why.split("; the ", 1)[0]
 
 
+def without_verdict(why: str) -> str:
+    """A seat's outcome line without "so this seat wins/loses", for a row that says won or lost
+    beside it ("Sergeant (astronaut) matched Rachel Robinson; the guardian side won")."""
+    return why.split(", so this seat ", 1)[0]
+
+
 class ShadowPlanetWording(Wording[State]):
     """The words of one configured Shadow Planet game."""
 

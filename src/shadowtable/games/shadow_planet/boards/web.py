@@ -22,6 +22,7 @@ from shadowtable.games.shadow_planet import actions as A
 from shadowtable.games.shadow_planet.content import COLOURS
 from shadowtable.games.shadow_planet.printed import printed
 from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetOutcome
+from shadowtable.games.shadow_planet.wording import without_verdict
 from shadowtable.web.boards import BoardHtml
 from shadowtable.web.render import SeatMessage
 from shadowtable.web.templating import render
@@ -626,7 +627,7 @@ def _outcome(out: PlanetOutcome | None, people: SeatNames) -> Context | None:
     seats = [
         {"seat": row.seat, "objective": row.objective, "role": row.role, "identity": row.identity,
          "markers": [_marker(c, count=n) for c, n in enumerate(row.markers)], "won": row.won,
-         "why": people.shown(row.why)}
+         "why": people.shown(without_verdict(row.why))}
         for row in out.seats
     ]  # fmt: skip
     indicators = {f.name: getattr(out.indicators, f.name) for f in fields(out.indicators)}
