@@ -34,9 +34,10 @@ class AnalysisSettings:
 
     ``seat``: the seat whose decisions are analysed (``None``: every seat).
     ``rollouts``: determinizations (one rollout each) per alternative at each decision.
-    ``budget``: optional seconds for the whole analysis, shared evenly by the decisions left;
-    a decision stops sampling when its share is spent (at least one sample each). With a budget
-    the result depends on the machine's speed, so it is not reproducible.
+    ``budget``: optional seconds for the whole analysis, a hard bound: no rollout starts once it
+    is spent. It is shared evenly by the decisions left (a decision starts no new sample after its
+    share, its first excepted); what it leaves is counted as unanalysed. With a budget the result
+    depends on the machine's speed, so it is not reproducible.
     ``seed``: every random stream derives from it (and from the seat and its decision number).
     ``policy``: the bot spec every seat plays in rollouts (``heuristic``, ``random``, ...).
     ``thresholds``: lost win chance for an inaccuracy, a mistake and a blunder, as fractions.
