@@ -83,3 +83,27 @@ def test_a_map_is_applied_to_sampled_chances_and_never_to_exact_ones(tmp_path: P
     assert clipped_logit(0.0, 16) == pytest.approx(math.log(1 / 33))
     assert calibrated(0.0, 16, "no-such-game", 3) == 0.0
     assert calibrated(0.0, 16, "shadow-planet", 4, exact=True) == 0.0
+
+
+def test_a_real_games_sampled_chances_go_through_its_stored_map() -> None:
+    from tests.analysis.helpers import planted
+
+    from shadowtable.analysis import AnalysisSettings, analyse_decision, decision_points, rollout_policy
+    from shadowtable.analysis.calibration import load_maps
+    from shadowtable.core.record import game_for_record
+
+    record = planted("shadow-planet-wrong-identity")
+    game = game_for_record(record)
+    entry = load_maps()[f"{game.spec.id}/{game.players}"]
+    assert "analysis-recalibration-fit" in entry["seeds"] and entry["pairs"] >= 100
+    points = [p for p in decision_points(record, 0) if len(game.legal_actions(p.state)) > 1]
+    policy = rollout_policy(game, "heuristic")
+    decision = analyse_decision(game, points[-3], AnalysisSettings(seat=0, rollouts=4), policy)
+    assert decision is not None
+    for alt in decision.alternatives:
+        if alt.exact:
+            assert alt.chance == alt.raw_chance
+        else:
+            expected = sigmoid(entry["a"] * clipped_logit(alt.raw_chance, 4) + entry["b"])
+            assert alt.chance == pytest.approx(expected)
+    assert any(not alt.exact for alt in decision.alternatives)

@@ -48,6 +48,7 @@ def test_a_planted_blunder_in_a_real_game_is_labelled_and_a_better_choice_named(
     assert decision is not None
     assert decision.text == blunder
     assert decision.chance_after == 0.0
+    assert next(alt for alt in decision.alternatives if alt.action == decision.action).exact
     assert decision.label == "blunder"
     assert decision.best.text == better and decision.best.chance >= 0.5
     assert decision.words.startswith(f"{blunder} cut your chance of winning from ")
