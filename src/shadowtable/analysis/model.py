@@ -9,8 +9,9 @@ from typing import Any, Literal
 Label = Literal["inaccuracy", "mistake", "blunder"]
 
 DEFAULT_THRESHOLDS = (0.05, 0.10, 0.15)
-"""Lost win chance (as a fraction) from which a decision is an inaccuracy, a mistake, a blunder:
-lichess's 5, 10 and 15 points, pending a calibration of the chances for these games."""
+"""Lost win chance (as a fraction, on the calibrated chances) from which a decision is an
+inaccuracy, a mistake, a blunder: lichess's 5, 10 and 15 points. A label also needs the loss to
+be beyond the sampling noise, which at 16 rollouts is about 12 points (docs/analysis.md)."""
 
 DEFAULT_ROLLOUTS = 16
 """Rollouts per legal alternative at each decision (each on its own determinization)."""
