@@ -12,6 +12,7 @@ from shadowtable.analysis import (
     MIN_LABEL_SAMPLES,
     AnalysisError,
     AnalysisSettings,
+    GameAnalysis,
     analyse_points,
     analyse_record,
     analysis_html,
@@ -81,11 +82,18 @@ def test_a_game_without_the_rollout_policy_is_refused_before_any_work() -> None:
         analyse_record(tiny_record([1, 2], [0, 0, 0, 0]), AnalysisSettings(policy="heuristic"))
 
 
-def test_a_budget_keeps_one_sample_per_choice_and_too_few_samples_earn_no_label() -> None:
+def test_too_few_samples_earn_no_label() -> None:
     record = tiny_record([4, 2], [0, 1], rounds=1)
-    tight = analyse_record(record, replace(FAST, seat=0, rollouts=50, budget=1e-9))
-    [decision] = tight.decisions
-    assert all(1 <= alt.samples < MIN_LABEL_SAMPLES for alt in decision.alternatives)
-    assert decision.lost == 1.0 and decision.label is None
+    [short] = analyse_record(record, replace(FAST, seat=0, rollouts=MIN_LABEL_SAMPLES - 1)).decisions
+    assert short.samples == MIN_LABEL_SAMPLES - 1 and short.lost == 1.0 and short.label is None
     [full] = analyse_record(record, replace(FAST, seat=0, rollouts=MIN_LABEL_SAMPLES)).decisions
-    assert full.label == "blunder"
+    assert full.samples == MIN_LABEL_SAMPLES and full.label == "blunder" and full.noise == 0.0
+
+
+def test_the_analysis_round_trips_through_json() -> None:
+    record = tiny_record([3, 1, 4], [1, 0, 1, 0, 0, 1])
+    analysis = analyse_record(record, replace(FAST, rollouts=4, budget=60.0))
+    data = json.loads(json.dumps(analysis.to_json()))
+    assert GameAnalysis.from_json(data) == analysis
+    assert data["complete"] is True and data["unanalysed"] == 0
+    assert all(d["samples"] == 4 and d["cut_short"] is False for d in data["decisions"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.analysis.helpers import last_decision, planted, tiny_record
 
-from shadowtable.analysis import AnalysisSettings, analyse_decision, analyse_record, rollout_policy
+from shadowtable.analysis import DEFAULT_ROLLOUTS, AnalysisSettings, analyse_decision, analyse_record, rollout_policy
 from shadowtable.core.record import game_for_record
 
 
@@ -43,11 +43,12 @@ def test_a_planted_blunder_in_a_real_game_is_labelled_and_a_better_choice_named(
     record = planted(name)
     game = game_for_record(record)
     point = last_decision(record, seat)
-    settings = AnalysisSettings(seat=seat, rollouts=8, policy="heuristic")
+    settings = AnalysisSettings(seat=seat, rollouts=DEFAULT_ROLLOUTS, policy="heuristic")
     decision = analyse_decision(game, point, settings, rollout_policy(game, settings.policy))
     assert decision is not None
     assert decision.text == blunder
     assert decision.chance_after == 0.0
+    assert next(alt for alt in decision.alternatives if alt.action == decision.action).exact
     assert decision.label == "blunder"
     assert decision.best.text == better and decision.best.chance >= 0.5
     assert decision.words.startswith(f"{blunder} cut your chance of winning from ")

@@ -333,3 +333,27 @@ async def taken_by(store: Any, owner: str, table_id: str) -> list[dict[str, Any]
         return []
     claimed: list[dict[str, Any]] = await store.execute(sql.claim(table_id, owner, now, 60.0))
     return claimed
+
+
+def test_merged_pieces_carry_the_budget_fields_through() -> None:
+    """Each seat's piece keeps its samples, cut_short and noise; the whole sums what was left."""
+    from dataclasses import replace as changed
+
+    from shadowtable.analysis import AnalysisSettings, GameAnalysis
+
+    game = make("tiny-showdown", players=2)
+    record = play_game(game, [make_bot("random"), make_bot("random")], 7)
+    settings = AnalysisSettings(rollouts=8, policy="random")
+    pieces = [work.analyse_seat(record.to_json(), settings, seat) for seat in range(2)]
+    assert all(piece.complete and piece.unanalysed == 0 for piece in pieces)
+    pieces[1] = changed(pieces[1], unanalysed=3, complete=False)
+    whole = work.merged(settings, pieces)
+    assert whole["unanalysed"] == 3 and whole["complete"] is False
+    rebuilt = GameAnalysis.from_json(whole)
+    assert rebuilt.to_json() == whole
+    decisions = [d for piece in pieces for d in piece.decisions]
+    assert decisions, "the game has decisions with a choice"
+    assert sorted((d.ply, d.samples, d.cut_short, d.noise) for d in decisions) == sorted(
+        (d.ply, d.samples, d.cut_short, d.noise) for d in rebuilt.decisions
+    )
+    assert work.merged(settings, [pieces[0], pieces[0]])["complete"] is True

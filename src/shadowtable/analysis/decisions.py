@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
+from shadowtable.analysis.calibration import calibrated
 from shadowtable.analysis.estimate import AnalysisError, win_counts
 from shadowtable.analysis.model import (
     Alternative,
@@ -69,33 +70,64 @@ def decision_points(record: GameRecord, seat: int | None = None) -> Iterator[Dec
         state = after
 
 
+def paired_noise(best: list[bool], chosen: list[bool]) -> float | None:
+    """The standard error of the mean per-sample difference ``best - chosen`` (``None`` with
+    fewer than two samples)."""
+    n = len(best)
+    if n < 2:
+        return None
+    differences = [float(b) - float(c) for b, c in zip(best, chosen, strict=True)]
+    mean = sum(differences) / n
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    return math.sqrt(variance / n)
+
+
 def analyse_decision(
     game: Game[Any],
     point: DecisionPoint,
     settings: AnalysisSettings,
     policy: Bot,
     deadline: float | None = None,
+    *,
+    end: float | None = None,
+    clock: Callable[[], float] = perf_counter,
 ) -> DecisionAnalysis | None:
     """The analysis of one decision from ``game.observe(point.state, point.seat)`` alone; ``None``
-    when the seat had a single choice. Random numbers come from ``settings.seed``, the seat and
-    its decision number only."""
+    when the seat had a single choice or the budget's ``end`` left no complete sample. Random
+    numbers come from ``settings.seed``, the seat and its decision number only."""
     state, seat = point.state, point.seat
     legal = game.legal_actions(state)
     if len(legal) < 2:
         return None
     observation = game.observe(state, seat)
     rng = derived_rng(settings.seed, "analysis", seat, point.number)
-    wins, samples = win_counts(
-        game, observation, seat, legal, policy, rollouts=settings.rollouts, rng=rng, deadline=deadline
+    sampled = win_counts(
+        game,
+        observation,
+        seat,
+        legal,
+        policy,
+        rollouts=settings.rollouts,
+        rng=rng,
+        deadline=deadline,
+        end=end,
+        clock=clock,
     )
+    n = sampled.samples
+    if n == 0:
+        return None
     # The seat's own choices: their words are the same on every state it cannot tell apart.
-    alternatives = [
-        Alternative(action, game.words.action_to_str(state, action), wins[action] / samples, samples)
-        for action in legal
-    ]
+    alternatives = []
+    for action in legal:
+        raw = sampled.wins(action) / n
+        exact = sampled.exact[action]
+        chance = calibrated(raw, n, game.spec.id, game.players, exact)
+        alternatives.append(Alternative(action, game.words.action_to_str(state, action), chance, n, raw, exact))
     chosen = next(alt for alt in alternatives if alt.action == point.action)
     best = max(alternatives, key=lambda alt: (alt.chance, alt.action == point.action, -alt.action))
     lost = max(0.0, best.chance - chosen.chance)
+    noise = paired_noise(sampled.outcomes[best.action], sampled.outcomes[chosen.action])
+    raw_lost = best.raw_chance - chosen.raw_chance
     return DecisionAnalysis(
         seat=seat,
         number=point.number,
@@ -106,9 +138,12 @@ def analyse_decision(
         chance_after=chosen.chance,
         lost=lost,
         best=best,
-        label=label_for(lost, settings.thresholds, samples),
+        label=label_for(lost, settings.thresholds, n, raw_lost, noise, len(legal)),
         alternatives=alternatives,
         words=in_words(chosen, best, best.chance),
+        samples=n,
+        cut_short=sampled.cut_short,
+        noise=noise,
     )
 
 
@@ -123,22 +158,40 @@ def rollout_policy(game: Game[Any], spec: str) -> Bot:
 
 
 def analyse_points(
-    game: Game[Any], points: list[DecisionPoint], settings: AnalysisSettings, policy: Bot
-) -> list[DecisionAnalysis]:
-    """:func:`analyse_decision` for each point; a ``budget`` is shared evenly by the choices left."""
+    game: Game[Any],
+    points: list[DecisionPoint],
+    settings: AnalysisSettings,
+    policy: Bot,
+    clock: Callable[[], float] = perf_counter,
+) -> tuple[list[DecisionAnalysis], list[DecisionPoint]]:
+    """:func:`analyse_decision` for each point with a choice, and the points left unanalysed.
+
+    A ``budget`` is a hard bound: no rollout starts once it is spent (on ``clock``). It is
+    shared evenly by the choices left: a decision starts no new sample after its share, except
+    its first; a decision the end leaves without a complete sample is unanalysed.
+    """
     choices = [point for point in points if len(game.legal_actions(point.state)) > 1]
-    end = None if settings.budget is None else perf_counter() + settings.budget
-    results = []
+    end = None if settings.budget is None else clock() + settings.budget
+    results, unanalysed = [], []
     for index, point in enumerate(choices):
-        deadline = None if end is None else perf_counter() + (end - perf_counter()) / (len(choices) - index)
-        analysed = analyse_decision(game, point, settings, policy, deadline)
-        if analysed is not None:
+        if end is not None and clock() >= end:
+            unanalysed.extend(choices[index:])
+            break
+        deadline = None if end is None else clock() + (end - clock()) / (len(choices) - index)
+        analysed = analyse_decision(game, point, settings, policy, deadline, end=end, clock=clock)
+        if analysed is None:
+            unanalysed.append(point)
+        else:
             results.append(analysed)
-    return results
+    return results, unanalysed
 
 
 def seat_summaries(
-    record: GameRecord, game: Game[Any], decisions: list[DecisionAnalysis], seats: list[int]
+    record: GameRecord,
+    game: Game[Any],
+    decisions: list[DecisionAnalysis],
+    seats: list[int],
+    unanalysed: list[DecisionPoint] | None = None,
 ) -> list[SeatSummary]:
     """Each analysed seat's counts of labels, accuracy and result."""
     summaries = []
@@ -157,12 +210,15 @@ def seat_summaries(
                 blunders=sum(d.label == "blunder" for d in mine),
                 accuracy=accuracy([d.lost for d in mine]),
                 won=won,
+                unanalysed=sum(point.seat == seat for point in unanalysed or []),
             )
         )
     return summaries
 
 
-def analyse_record(record: GameRecord, settings: AnalysisSettings | None = None) -> GameAnalysis:
+def analyse_record(
+    record: GameRecord, settings: AnalysisSettings | None = None, clock: Callable[[], float] = perf_counter
+) -> GameAnalysis:
     """The analysis of ``record``: every decision of ``settings.seat`` (or of every seat) and
     each analysed seat's summary. Raises :class:`AnalysisError` (bad settings, unfit policy),
     :class:`~shadowtable.core.errors.RecordError` (a record that does not replay) or
@@ -172,7 +228,7 @@ def analyse_record(record: GameRecord, settings: AnalysisSettings | None = None)
     check_settings(settings, game.players)
     policy = rollout_policy(game, settings.policy)
     points = list(decision_points(record, settings.seat))
-    decisions = analyse_points(game, points, settings, policy)
+    decisions, unanalysed = analyse_points(game, points, settings, policy, clock)
     seats = list(range(game.players)) if settings.seat is None else [settings.seat]
     return GameAnalysis(
         game=record.game,
@@ -180,5 +236,7 @@ def analyse_record(record: GameRecord, settings: AnalysisSettings | None = None)
         players=record.players,
         settings=settings,
         decisions=decisions,
-        seats=seat_summaries(record, game, decisions, seats),
+        seats=seat_summaries(record, game, decisions, seats, unanalysed),
+        unanalysed=len(unanalysed),
+        complete=not unanalysed and not any(d.cut_short for d in decisions),
     )

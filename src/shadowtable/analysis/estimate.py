@@ -10,7 +10,8 @@ the simulation summary counts wins); a rollout cut off at the game's length boun
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
@@ -57,6 +58,27 @@ def sampled_state(
     return state
 
 
+@dataclass(frozen=True)
+class Sampled:
+    """What the samples of one decision gave.
+
+    ``outcomes[action]``: one win (``True``) or loss per complete sample, in order (every
+    alternative is scored on every complete sample). ``exact[action]``: every complete sample's
+    state after ``action`` was already over, so its chance involves no rollout. ``cut_short``:
+    the deadline stopped a sample before its end (that sample is dropped) or stopped sampling
+    before ``rollouts`` samples.
+    """
+
+    outcomes: dict[int, list[bool]]
+    exact: dict[int, bool]
+    samples: int
+    cut_short: bool
+
+    def wins(self, action: int) -> int:
+        """Complete samples ``action`` won."""
+        return sum(self.outcomes[action])
+
+
 def win_counts(
     game: Game[Any],
     observation: Observation,
@@ -67,19 +89,36 @@ def win_counts(
     rollouts: int,
     rng: random.Random,
     deadline: float | None = None,
-) -> tuple[dict[int, int], int]:
-    """Wins of each alternative in ``legal`` and the number of samples each had.
+    end: float | None = None,
+    clock: Callable[[], float] = perf_counter,
+) -> Sampled:
+    """Up to ``rollouts`` samples, every alternative in ``legal`` scored on each.
 
-    Up to ``rollouts`` samples (at least one, more only while ``deadline`` on
-    :func:`time.perf_counter` has not passed); every alternative is scored on every sample.
+    ``deadline`` (on ``clock``) is the decision's share of a budget: no sample starts after it,
+    except the first. ``end`` is the hard end of the whole budget: no rollout starts after it,
+    and a sample it stops is dropped, so each chance rests on complete samples only.
     """
-    wins = dict.fromkeys(legal, 0)
+    outcomes: dict[int, list[bool]] = {action: [] for action in legal}
+    exact = dict.fromkeys(legal, True)
     samples = 0
-    while samples < rollouts and (samples == 0 or deadline is None or perf_counter() < deadline):
+    cut_short = False
+    while samples < rollouts:
+        if samples > 0 and deadline is not None and clock() >= deadline:
+            cut_short = True
+            break
         state = sampled_state(game, observation, seat, legal, rng)
         seed = rng.getrandbits(64)
+        sample: dict[int, bool] = {}
         for action in legal:
+            if end is not None and clock() >= end:
+                break
             after = game.apply_unchecked(state, action)
-            wins[action] += rollout_wins(game, after, seat, policy, random.Random(seed))
+            exact[action] = exact[action] and game.is_terminal(after)
+            sample[action] = rollout_wins(game, after, seat, policy, random.Random(seed))
+        if len(sample) < len(legal):
+            cut_short = True
+            break
+        for action, won in sample.items():
+            outcomes[action].append(won)
         samples += 1
-    return wins, samples
+    return Sampled(outcomes, exact, samples, cut_short)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from shadowtable.analysis.model import DecisionAnalysis, GameAnalysis, SeatSummary, percent
+from shadowtable.analysis.model import MIN_LABEL_SAMPLES, DecisionAnalysis, GameAnalysis, SeatSummary, percent
 
 _STYLE = (
     "body{font-family:system-ui,sans-serif;margin:2rem;max-width:60rem;color:#111}"
@@ -20,6 +20,7 @@ def _seat_row(summary: SeatSummary) -> str:
         summary.name,
         result,
         f"{summary.decisions}",
+        f"{summary.unanalysed}",
         f"{summary.accuracy:.1f}",
         f"{summary.inaccuracies}",
         f"{summary.mistakes}",
@@ -38,6 +39,8 @@ def _decision_row(decision: DecisionAnalysis) -> str:
         percent(decision.chance_after),
         decision.best.text,
         label,
+        f"{decision.samples}" + (" (cut short)" if decision.cut_short else ""),
+        "" if decision.noise is None else f"±{round(100 * decision.noise)}",
         decision.words,
     )
     css = f' class="{escape(label)}"' if label else ""
@@ -58,12 +61,20 @@ def analysis_html(analysis: GameAnalysis, title: str = "Game analysis") -> str:
         f"<p>{escape(analysis.game)} v{escape(analysis.version)}, {analysis.players} players. "
         f"Each choice is judged from what the seat knew: {settings.rollouts} sampled states per choice "
         f"(budget {escape(budget)}), rollouts by the {escape(settings.policy)} policy, seed {settings.seed}. "
-        f"Inaccuracy, mistake, blunder: {low}, {middle}, {high} points of lost win chance "
-        "(lichess's thresholds; not yet calibrated for these games).</p>"
-        "<h2>Seats</h2><table><tr><th>seat</th><th>name</th><th>result</th><th>decisions</th>"
-        "<th>accuracy</th><th>inaccuracies</th><th>mistakes</th><th>blunders</th></tr>"
+        f"Inaccuracy, mistake, blunder: {low}, {middle}, {high} points of lost win chance, given only "
+        f"on {MIN_LABEL_SAMPLES} samples or more and when the loss is beyond the sampling noise (the ± column: "
+        "the standard error of the loss, in points). Chances are recalibrated where the game has a map "
+        "(docs/analysis.md).</p>"
+        + (
+            ""
+            if analysis.complete
+            else f"<p><strong>Incomplete:</strong> the budget ran out; {analysis.unanalysed} decisions "
+            "were not analysed.</p>"
+        )
+        + "<h2>Seats</h2><table><tr><th>seat</th><th>name</th><th>result</th><th>decisions</th>"
+        "<th>not analysed</th><th>accuracy</th><th>inaccuracies</th><th>mistakes</th><th>blunders</th></tr>"
         f"{seat_rows}</table>"
         "<h2>Decisions</h2><table><tr><th>step</th><th>seat</th><th>choice</th><th>before</th>"
-        "<th>after</th><th>best</th><th>label</th><th>in words</th></tr>"
+        "<th>after</th><th>best</th><th>label</th><th>samples</th><th>noise (points)</th><th>in words</th></tr>"
         f"{decision_rows}</table></body></html>\n"
     )

@@ -3,20 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from statistics import NormalDist
 from typing import Any, Literal
 
 Label = Literal["inaccuracy", "mistake", "blunder"]
 
 DEFAULT_THRESHOLDS = (0.05, 0.10, 0.15)
-"""Lost win chance (as a fraction) from which a decision is an inaccuracy, a mistake, a blunder:
-lichess's 5, 10 and 15 points, pending a calibration of the chances for these games."""
+"""Lost win chance (as a fraction, on the calibrated chances) from which a decision is an
+inaccuracy, a mistake, a blunder: lichess's 5, 10 and 15 points. A label also needs the loss to
+be beyond the sampling noise, which at 16 rollouts is about 12 points (docs/analysis.md)."""
 
 DEFAULT_ROLLOUTS = 16
 """Rollouts per legal alternative at each decision (each on its own determinization)."""
 
-MIN_LABEL_SAMPLES = 4
-"""Samples a decision needs before it is labelled: with fewer (a tight budget) every chance is
-0%, 50% or 100% and a label would be noise."""
+MIN_LABEL_SAMPLES = 8
+"""Complete samples a decision needs before it is labelled: with fewer (a tight budget) every
+chance moves in steps of an eighth or more and a label would be noise."""
+
+
+def noise_z(choices: int) -> float:
+    """The noise margin's multiple of the standard error at a decision with ``choices`` legal
+    choices: a two-sided 5% test shared by the ``choices - 1`` alternatives the chosen one is
+    compared with (Bonferroni): 1.96 for 2 choices, 2.39 for 3, 2.81 for 6, 3.29 for 50."""
+    comparisons = max(choices - 1, 1)
+    return NormalDist().inv_cdf(1.0 - 0.025 / comparisons)
 
 
 @dataclass(frozen=True)
@@ -25,9 +35,10 @@ class AnalysisSettings:
 
     ``seat``: the seat whose decisions are analysed (``None``: every seat).
     ``rollouts``: determinizations (one rollout each) per alternative at each decision.
-    ``budget``: optional seconds for the whole analysis, shared evenly by the decisions left;
-    a decision stops sampling when its share is spent (at least one sample each). With a budget
-    the result depends on the machine's speed, so it is not reproducible.
+    ``budget``: optional seconds for the whole analysis, a hard bound: no rollout starts once it
+    is spent. It is shared evenly by the decisions left (a decision starts no new sample after its
+    share, its first excepted); what it leaves is counted as unanalysed. With a budget the result
+    depends on the machine's speed, so it is not reproducible.
     ``seed``: every random stream derives from it (and from the seat and its decision number).
     ``policy``: the bot spec every seat plays in rollouts (``heuristic``, ``random``, ...).
     ``thresholds``: lost win chance for an inaccuracy, a mistake and a blunder, as fractions.
@@ -43,12 +54,18 @@ class AnalysisSettings:
 
 @dataclass(frozen=True)
 class Alternative:
-    """One legal choice at a decision, in the seat's words, and its estimated chance of winning."""
+    """One legal choice at a decision, in the seat's words, and its estimated chance of winning.
+
+    ``chance``: calibrated (:mod:`shadowtable.analysis.calibration`); ``raw_chance``: the share of
+    won rollouts; ``exact``: every sample ended the game at once (the chance is not calibrated).
+    """
 
     action: int
     text: str
     chance: float
     samples: int
+    raw_chance: float
+    exact: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,6 +75,10 @@ class DecisionAnalysis:
     ``chance_before``: the seat's chance of winning with its best choice (the position's value to
     it). ``chance_after``: the chance after the choice it made. ``lost``: their difference (never
     negative). ``best``: the best alternative (ties: the chosen one, else the lowest action id).
+    Chances are calibrated. ``samples``: the complete samples the chances rest on; ``cut_short``:
+    the budget stopped its sampling before ``rollouts``; ``noise``: the standard error of the raw
+    lost chance, from the per-sample differences between the best and the chosen alternative
+    (``None`` with fewer than two samples).
     """
 
     seat: int
@@ -72,11 +93,16 @@ class DecisionAnalysis:
     label: Label | None
     alternatives: list[Alternative]
     words: str
+    samples: int = 0
+    cut_short: bool = False
+    noise: float | None = None
 
 
 @dataclass(frozen=True)
 class SeatSummary:
     """One seat's game: decisions analysed, labels counted, and its accuracy (0-100).
+
+    ``unanalysed``: its decisions with a choice that the budget left without a complete sample.
 
     ``accuracy``: 100 times one minus the mean lost win chance over the seat's analysed decisions
     (100 when it had no choice to make).
@@ -90,11 +116,16 @@ class SeatSummary:
     blunders: int
     accuracy: float
     won: bool | None
+    unanalysed: int = 0
 
 
 @dataclass(frozen=True)
 class GameAnalysis:
-    """The analysis of one record: the settings, each analysed decision, each seat's summary."""
+    """The analysis of one record: the settings, each analysed decision, each seat's summary.
+
+    ``unanalysed``: decisions with a choice that the budget left without a complete sample;
+    ``complete``: none was left and none was cut short.
+    """
 
     game: str
     version: str
@@ -103,6 +134,8 @@ class GameAnalysis:
     decisions: list[DecisionAnalysis] = field(default_factory=list)
     seats: list[SeatSummary] = field(default_factory=list)
     format: str = "shadowtable-analysis/1"
+    unanalysed: int = 0
+    complete: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """The analysis as JSON data."""
@@ -110,12 +143,46 @@ class GameAnalysis:
         data["settings"]["thresholds"] = list(self.settings.thresholds)
         return data
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameAnalysis:
+        """The analysis from :meth:`to_json`'s data."""
+        settings = dict(data["settings"])
+        settings["thresholds"] = tuple(settings["thresholds"])
+        decisions = [
+            DecisionAnalysis(
+                **{
+                    **d,
+                    "best": Alternative(**d["best"]),
+                    "alternatives": [Alternative(**alt) for alt in d["alternatives"]],
+                }
+            )
+            for d in data["decisions"]
+        ]
+        return cls(
+            **{
+                **data,
+                "settings": AnalysisSettings(**settings),
+                "decisions": decisions,
+                "seats": [SeatSummary(**s) for s in data["seats"]],
+            }
+        )
 
-def label_for(lost: float, thresholds: tuple[float, float, float], samples: int = MIN_LABEL_SAMPLES) -> Label | None:
-    """The label of a decision that lost ``lost`` win chance, or ``None`` below every threshold
-    (and when its chances rest on fewer than :data:`MIN_LABEL_SAMPLES` samples)."""
+
+def label_for(
+    lost: float,
+    thresholds: tuple[float, float, float],
+    samples: int = MIN_LABEL_SAMPLES,
+    raw_lost: float | None = None,
+    noise: float | None = 0.0,
+    choices: int = 2,
+) -> Label | None:
+    """The label of a decision that lost ``lost`` (calibrated) win chance, or ``None``: below
+    every threshold, on fewer than :data:`MIN_LABEL_SAMPLES` samples, or when the raw lost chance
+    (``raw_lost``, default ``lost``) is not beyond the noise: ``noise_z(choices) * noise``."""
     inaccuracy, mistake, blunder = thresholds
-    if samples < MIN_LABEL_SAMPLES:
+    if samples < MIN_LABEL_SAMPLES or noise is None:
+        return None
+    if (lost if raw_lost is None else raw_lost) <= noise_z(choices) * noise:
         return None
     if lost >= blunder:
         return "blunder"

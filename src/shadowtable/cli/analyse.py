@@ -31,7 +31,7 @@ class AnalyseSettings:
 def analyse(
     record: Annotated[Path, typer.Argument(help="a record file (from simulate --out, play, or the server)")],
     seat: Annotated[int | None, typer.Option(help="analyse this seat's decisions only (default: every seat)")] = None,
-    budget: Annotated[float | None, typer.Option(help="seconds for the whole analysis (not reproducible)")] = None,
+    budget: Annotated[float | None, typer.Option(help="seconds; no rollout starts after (not reproducible)")] = None,
     rollouts: Annotated[int, typer.Option(help="sampled states per choice at each decision", min=1)] = 16,
     seed: Annotated[int, typer.Option(help="seed of every random stream of the analysis", min=0)] = 0,
     policy: Annotated[str, typer.Option(help="the bot every seat plays in rollouts")] = "heuristic",
@@ -76,4 +76,7 @@ def run_analysis(settings: AnalyseSettings) -> None:
             f"seat {summary.seat} ({summary.name}): accuracy {summary.accuracy:.1f}, {summary.decisions} decisions, "
             f"{summary.inaccuracies} inaccuracies, {summary.mistakes} mistakes, {summary.blunders} blunders"
         )
+    if not analysis.complete:
+        cut = sum(d.cut_short for d in analysis.decisions)
+        typer.echo(f"the budget ran out: {analysis.unanalysed} decisions not analysed, {cut} analysed on fewer samples")
     typer.echo(f"analysis written to {json_path} and {html_path}")

@@ -75,7 +75,7 @@ def analyse_seat(record_json: dict[str, Any], settings: AnalysisSettings, seat: 
 
 def merged(settings: AnalysisSettings, pieces: list[GameAnalysis]) -> dict[str, Any]:
     """Every seat's pieces as one analysis of every seat (``seat``: ``None``), decisions in the
-    order they were taken."""
+    order they were taken; ``unanalysed`` summed and ``complete`` only if every piece is."""
     first = pieces[0]
     whole = GameAnalysis(
         game=first.game,
@@ -84,6 +84,8 @@ def merged(settings: AnalysisSettings, pieces: list[GameAnalysis]) -> dict[str, 
         settings=replace(settings, seat=None),
         decisions=sorted((d for piece in pieces for d in piece.decisions), key=lambda d: (d.ply, d.seat)),
         seats=sorted((s for piece in pieces for s in piece.seats), key=lambda s: s.seat),
+        unanalysed=sum(piece.unanalysed for piece in pieces),
+        complete=all(piece.complete for piece in pieces),
     )
     return whole.to_json()
 

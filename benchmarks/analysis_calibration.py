@@ -1,0 +1,307 @@
+"""Calibration of the analysis's win chances: do the chances it reports come true as often?
+
+    python benchmarks/analysis_calibration.py [--game shadow-planet] [--players 4] [--games 500]
+        [--rollouts 16] [--per-game 1] [--fit] [--out FILE] [--plot FILE] [--pairs FILE]
+    python benchmarks/analysis_calibration.py --from-pairs FILE [--out FILE] [--plot FILE]
+
+Plays ``--games`` games with the game's heuristic bot at every seat; game ``i`` uses the seed
+``derive_seed(20261203, "analysis-calibration", i)`` (the held-out seeds) or, with ``--fit``,
+``derive_seed(20261203, "analysis-recalibration-fit", i)`` (the seeds the recalibration map is
+fitted on; never used to measure it). In each game ``--per-game`` decisions with a choice are
+drawn (seat and ply, by a generator seeded from the game's seed) and analysed from the deciding
+seat's view (:func:`shadowtable.analysis.analyse_decision`, heuristic rollouts, ``--rollouts``
+samples, the analysis seed being the game's seed). Each gives one pair: the seat's reported chance
+before the decision (raw, and as calibrated by the package's map) and whether the seat won.
+
+Reported (as JSON to ``--out``; a reliability plot to ``--plot``): the Brier score with a 95%
+bootstrap interval (games resampled, 2,000 draws), the base-rate Brier (always predicting the
+seats' overall win rate in the run) with its interval, the reliability by decile of the predicted
+chance, and the calibration slope and intercept (logistic regression of the outcome on logit(p),
+p clipped to [1/(2(n+1)), 1 - 1/(2(n+1))] for n samples). With ``--fit`` the map
+``p' = sigmoid(a logit(p) + b)`` fitted to the raw pairs is written to the package's
+``calibration.json`` under ``GAME/PLAYERS``. ``--pairs`` appends each game's pairs as JSON lines
+as they come (a run cut short keeps what it made); ``--from-pairs`` reports from such a file.
+See docs/analysis.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if importlib.util.find_spec("shadowtable") is None:  # run from a checkout without installing
+    sys.path.insert(0, str(ROOT / "src"))
+
+from shadowtable.analysis import AnalysisSettings, analyse_decision, decision_points, rollout_policy  # noqa: E402
+from shadowtable.analysis.calibration import (  # noqa: E402
+    CALIBRATION_FILE,
+    clipped_logit,
+    fit_logistic,
+    load_maps,
+    sigmoid,
+)
+from shadowtable.core.game import Game  # noqa: E402
+from shadowtable.core.manifest import load, manifest_of  # noqa: E402
+from shadowtable.core.registry import make  # noqa: E402
+from shadowtable.core.rng import derive_seed, derived_rng  # noqa: E402
+from shadowtable.core.runner import play_game  # noqa: E402
+
+SEED = 20261203
+HELD_OUT = "analysis-calibration"
+FIT = "analysis-recalibration-fit"
+BOOTSTRAP = 2000
+
+Pair = dict[str, Any]
+
+
+def game_seed(index: int, fit: bool) -> int:
+    """The seed of game ``index``: from the fit set or the held-out set."""
+    return derive_seed(SEED, FIT if fit else HELD_OUT, index)
+
+
+def game_pairs(game: Game[Any], index: int, seed: int, rollouts: int, per_game: int) -> list[Pair]:
+    """Play one heuristic game from ``seed`` and analyse ``per_game`` of its decisions drawn by seed."""
+    bot_class = load(manifest_of(type(game)).heuristic_bot or "")
+    record = play_game(game, [bot_class() for _ in range(game.players)], seed)
+    assert record.returns is not None
+    points = [p for p in decision_points(record) if len(game.legal_actions(p.state)) > 1]
+    chosen = derived_rng(seed, "calibration-points").sample(points, min(per_game, len(points)))
+    settings = AnalysisSettings(rollouts=rollouts, seed=seed)
+    policy = rollout_policy(game, settings.policy)
+    pairs = []
+    for point in sorted(chosen, key=lambda p: p.ply):
+        decision = analyse_decision(game, point, settings, policy)
+        assert decision is not None
+        won = record.returns[point.seat] >= game.spec.max_utility and not record.truncated
+        pairs.append(
+            {
+                "game": index,
+                "seat": point.seat,
+                "ply": point.ply,
+                "choices": len(decision.alternatives),
+                "samples": decision.samples,
+                "before": max(alt.raw_chance for alt in decision.alternatives),
+                "after": next(alt.raw_chance for alt in decision.alternatives if alt.action == point.action),
+                "lost_raw": decision.best.raw_chance
+                - next(alt.raw_chance for alt in decision.alternatives if alt.action == point.action),
+                "noise": decision.noise,
+                "won": won,
+            }
+        )
+    return pairs
+
+
+def brier(predicted: Sequence[float], won: Sequence[bool]) -> float:
+    """Mean squared difference between the chances and the outcomes (1 won, 0 not)."""
+    return sum((p - float(w)) ** 2 for p, w in zip(predicted, won, strict=True)) / len(predicted)
+
+
+def by_game(pairs: list[Pair]) -> list[list[Pair]]:
+    """The pairs grouped by game (the unit the bootstrap resamples)."""
+    groups: dict[int, list[Pair]] = {}
+    for pair in pairs:
+        groups.setdefault(pair["game"], []).append(pair)
+    return list(groups.values())
+
+
+def bootstrap(groups: list[list[Pair]], statistic: Any, draws: int = BOOTSTRAP) -> tuple[float, float]:
+    """The 2.5% and 97.5% points of ``statistic`` over games resampled with replacement."""
+    rng = random.Random(SEED)
+    values = sorted(
+        statistic([pair for _ in groups for pair in groups[rng.randrange(len(groups))]]) for _ in range(draws)
+    )
+    return values[int(0.025 * draws)], values[min(draws - 1, int(0.975 * draws))]
+
+
+def chances(pairs: list[Pair], key: str, maps: dict[str, Any] | None, game_key: str) -> list[float]:
+    """Each pair's chance ``key`` ("before"/"after"), raw (``maps`` None) or through the game's map."""
+    if maps is None or game_key not in maps:
+        return [pair[key] for pair in pairs]
+    a, b = maps[game_key]["a"], maps[game_key]["b"]
+    return [sigmoid(a * clipped_logit(pair[key], pair["samples"]) + b) for pair in pairs]
+
+
+def reliability(predicted: Sequence[float], won: Sequence[bool]) -> list[dict[str, Any]]:
+    """Per decile of the predicted chance: its range, the count, mean predicted and observed win rate."""
+    rows = []
+    for decile in range(10):
+        low, high = decile / 10, (decile + 1) / 10
+        inside = [(p, w) for p, w in zip(predicted, won, strict=True) if low <= p < high or (decile == 9 and p == 1)]
+        rows.append(
+            {
+                "range": [low, high],
+                "count": len(inside),
+                "predicted": sum(p for p, _ in inside) / len(inside) if inside else None,
+                "observed": sum(w for _, w in inside) / len(inside) if inside else None,
+            }
+        )
+    return rows
+
+
+def scores(pairs: list[Pair], predicted: list[float]) -> dict[str, Any]:
+    """Brier with its interval, reliability by decile, calibration slope and intercept."""
+    index = {id(pair): p for pair, p in zip(pairs, predicted, strict=True)}
+    groups = by_game(pairs)
+    won = [pair["won"] for pair in pairs]
+    samples = [pair["samples"] for pair in pairs]
+    slope, intercept = fit_logistic([clipped_logit(p, n) for p, n in zip(predicted, samples, strict=True)], won)
+    low, high = bootstrap(groups, lambda ps: brier([index[id(p)] for p in ps], [p["won"] for p in ps]))
+    return {
+        "brier": brier(predicted, won),
+        "brier_95": [low, high],
+        "slope": slope,
+        "intercept": intercept,
+        "mean_predicted": sum(predicted) / len(predicted),
+        "reliability": reliability(predicted, won),
+    }
+
+
+def base_rate(pairs: list[Pair]) -> dict[str, Any]:
+    """The Brier of always predicting the run's overall win rate of the deciding seats."""
+
+    def score(ps: list[Pair]) -> float:
+        rate = sum(p["won"] for p in ps) / len(ps)
+        return brier([rate] * len(ps), [p["won"] for p in ps])
+
+    low, high = bootstrap(by_game(pairs), score)
+    return {"win_rate": sum(p["won"] for p in pairs) / len(pairs), "brier": score(pairs), "brier_95": [low, high]}
+
+
+def report(pairs: list[Pair], meta: dict[str, Any], maps: dict[str, Any] | None) -> dict[str, Any]:
+    """The whole result: the run's settings, the base rate, raw and calibrated scores."""
+    game_key = f"{meta['game']}/{meta['players']}"
+    result: dict[str, Any] = {**meta, "pairs": len(pairs), "games_with_pairs": len(by_game(pairs))}
+    result["base_rate"] = base_rate(pairs)
+    result["raw"] = scores(pairs, chances(pairs, "before", None, game_key))
+    result["raw_after"] = scores(pairs, chances(pairs, "after", None, game_key))
+    if maps is not None and game_key in maps:
+        result["map"] = maps[game_key]
+        result["calibrated"] = scores(pairs, chances(pairs, "before", maps, game_key))
+    return result
+
+
+def plot(result: dict[str, Any], path: Path) -> None:
+    """The reliability plot: mean predicted against observed win rate per decile, raw and calibrated."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(5, 5))
+    axes.plot([0, 1], [0, 1], color="#999", linestyle="--", label="perfect calibration")
+    for name, colour in (("raw", "#c33"), ("calibrated", "#36c")):
+        if name not in result:
+            continue
+        rows = [row for row in result[name]["reliability"] if row["count"]]
+        axes.plot(
+            [row["predicted"] for row in rows],
+            [row["observed"] for row in rows],
+            marker="o",
+            color=colour,
+            label=f"{name} (Brier {result[name]['brier']:.3f}, slope {result[name]['slope']:.2f})",
+        )
+    axes.set_xlim(0, 1)
+    axes.set_ylim(0, 1)
+    axes.set_xlabel("reported chance of winning (mean in decile)")
+    axes.set_ylabel("observed win rate")
+    title = f"{result['game']}, {result['players']} players: {result['pairs']} decisions, {result['games']} games"
+    axes.set_title(title, fontsize=9)
+    axes.legend(loc="upper left", fontsize=8)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def store_map(pairs: list[Pair], meta: dict[str, Any], path: Path = CALIBRATION_FILE) -> dict[str, Any]:
+    """Fit ``p' = sigmoid(a logit(p) + b)`` to the raw chances before and write it to ``path``."""
+    a, b = fit_logistic([clipped_logit(p["before"], p["samples"]) for p in pairs], [p["won"] for p in pairs])
+    maps = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    entry = {
+        "a": a,
+        "b": b,
+        "rollouts": meta["rollouts"],
+        "games": meta["games"],
+        "pairs": len(pairs),
+        "seeds": f"derive_seed({SEED}, {FIT!r}, i) for i in range({meta['games']})",
+        "per_game": meta["per_game"],
+    }
+    maps[f"{meta['game']}/{meta['players']}"] = entry
+    path.write_text(json.dumps(maps, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return entry
+
+
+def read_pairs(path: Path) -> tuple[list[Pair], dict[str, Any]]:
+    """The pairs and the run's settings from a ``--pairs`` file (first line: the settings)."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    meta = lines[0]["meta"]
+    pairs = [pair for line in lines[1:] for pair in line["pairs"]]
+    meta["games"] = len(lines) - 1
+    return pairs, meta
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="shadow-planet")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--rollouts", type=int, default=16)
+    parser.add_argument("--per-game", type=int, default=1)
+    parser.add_argument("--fit", action="store_true", help="use the fit seeds and store the fitted map")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--plot", type=Path)
+    parser.add_argument("--pairs", type=Path, help="append each game's pairs here as JSON lines")
+    parser.add_argument("--from-pairs", type=Path, help="report from a --pairs file instead of playing")
+    args = parser.parse_args(argv)
+    if args.from_pairs is not None:
+        pairs, meta = read_pairs(args.from_pairs)
+    else:
+        game = make(args.game, players=args.players)
+        meta = {
+            "game": args.game,
+            "players": args.players,
+            "games": args.games,
+            "rollouts": args.rollouts,
+            "per_game": args.per_game,
+            "seeds": f"derive_seed({SEED}, {FIT if args.fit else HELD_OUT!r}, i) for i in range({args.games})",
+            "fit": args.fit,
+        }
+        if args.pairs is not None:
+            args.pairs.parent.mkdir(parents=True, exist_ok=True)
+            args.pairs.write_text(json.dumps({"meta": meta}) + "\n", encoding="utf-8")
+        started = perf_counter()
+        pairs = []
+        for index in range(args.games):
+            made = game_pairs(game, index, game_seed(index, args.fit), args.rollouts, args.per_game)
+            pairs.extend(made)
+            if args.pairs is not None:
+                with args.pairs.open("a", encoding="utf-8") as file:
+                    file.write(json.dumps({"game": index, "pairs": made}) + "\n")
+        meta["seconds"] = round(perf_counter() - started, 1)
+    if meta.get("fit") and args.from_pairs is None:
+        store_map(pairs, meta)
+    result = report(pairs, meta, None if meta.get("fit") else load_maps())
+    text = json.dumps(result, indent=1)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n", encoding="utf-8")
+    if args.plot is not None:
+        plot(result, args.plot)
+    summary = {k: result[k] for k in ("game", "players", "games", "pairs")}
+    print(json.dumps(summary), f"base {result['base_rate']['brier']:.4f}", end=" ")
+    for name in ("raw", "calibrated"):
+        if name in result:
+            print(f"{name} brier {result[name]['brier']:.4f} slope {result[name]['slope']:.3f}", end=" ")
+    print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""The calibration benchmark: its output's shape on three tiny runs, and its scores by hand."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from shadowtable.analysis.calibration import calibrated, clipped_logit, fit_logistic, sigmoid
+
+BENCH_FILE = Path(__file__).resolve().parents[2] / "benchmarks" / "analysis_calibration.py"
+
+
+def load_bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("analysis_calibration", BENCH_FILE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_three_tiny_games_give_every_figure_and_a_plot(tmp_path: Path) -> None:
+    bench = load_bench()
+    out, plot, pairs = tmp_path / "r.json", tmp_path / "r.png", tmp_path / "p.jsonl"
+    bench.main(["--games", "3", "--rollouts", "2", "--out", str(out), "--plot", str(plot), "--pairs", str(pairs)])
+    result = json.loads(out.read_text())
+    assert result["game"] == "shadow-planet" and result["players"] == 4 and result["games"] == 3
+    assert result["pairs"] == 3 and result["rollouts"] == 2
+    assert "analysis-calibration" in result["seeds"]
+    for name in ("raw", "raw_after"):
+        scores = result[name]
+        assert 0.0 <= scores["brier"] <= 1.0
+        low, high = scores["brier_95"]
+        assert low <= high
+        assert len(scores["reliability"]) == 10
+        assert sum(row["count"] for row in scores["reliability"]) == 3
+        assert math.isfinite(scores["slope"]) and math.isfinite(scores["intercept"])
+    assert 0.0 <= result["base_rate"]["brier"] <= 0.25
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    lines = pairs.read_text().splitlines()
+    assert len(lines) == 4 and json.loads(lines[0])["meta"]["games"] == 3
+    # A report from the saved pairs is the same report.
+    again = tmp_path / "again.json"
+    bench.main(["--from-pairs", str(pairs), "--out", str(again)])
+    assert {k: v for k, v in json.loads(again.read_text()).items() if k != "seconds"} == {
+        k: v for k, v in result.items() if k != "seconds"
+    }
+
+
+def test_brier_and_base_rate_by_hand() -> None:
+    bench = load_bench()
+    assert bench.brier([0.8, 0.3, 0.5], [True, False, True]) == pytest.approx((0.04 + 0.09 + 0.25) / 3)
+    pairs = [{"game": g, "won": w, "before": 0.5, "samples": 16} for g, w in enumerate([True, False, False, False])]
+    base = bench.base_rate(pairs)
+    assert base["win_rate"] == 0.25
+    assert base["brier"] == pytest.approx((0.75**2 + 3 * 0.25**2) / 4)
+    rows = bench.reliability([0.05, 0.07, 0.55, 1.0], [False, True, True, True])
+    assert [row["count"] for row in rows] == [2, 0, 0, 0, 0, 1, 0, 0, 0, 1]
+    assert rows[0]["predicted"] == pytest.approx(0.06) and rows[0]["observed"] == 0.5
+
+
+def test_the_logistic_fit_recovers_a_known_map() -> None:
+    rng = random.Random(3)
+    x = [rng.uniform(-3, 3) for _ in range(4000)]
+    y = [rng.random() < sigmoid(0.7 * xi - 0.3) for xi in x]
+    a, b = fit_logistic(x, y)
+    assert a == pytest.approx(0.7, abs=0.08) and b == pytest.approx(-0.3, abs=0.08)
+
+
+def test_a_map_is_applied_to_sampled_chances_and_never_to_exact_ones(tmp_path: Path) -> None:
+    bench = load_bench()
+    path = tmp_path / "calibration.json"
+    pairs = [{"game": i, "before": (i % 17) / 16, "samples": 16, "won": i % 3 == 0} for i in range(200)]
+    entry = bench.store_map(pairs, {"game": "g", "players": 3, "rollouts": 16, "games": 200, "per_game": 1}, path)
+    assert json.loads(path.read_text())["g/3"] == entry and entry["pairs"] == 200
+    assert clipped_logit(0.0, 16) == pytest.approx(math.log(1 / 33))
+    assert calibrated(0.0, 16, "no-such-game", 3) == 0.0
+    assert calibrated(0.0, 16, "shadow-planet", 4, exact=True) == 0.0
+
+
+def test_a_real_games_sampled_chances_go_through_its_stored_map() -> None:
+    from tests.analysis.helpers import planted
+
+    from shadowtable.analysis import AnalysisSettings, analyse_decision, decision_points, rollout_policy
+    from shadowtable.analysis.calibration import load_maps
+    from shadowtable.core.record import game_for_record
+
+    record = planted("shadow-planet-wrong-identity")
+    game = game_for_record(record)
+    entry = load_maps()[f"{game.spec.id}/{game.players}"]
+    assert "analysis-recalibration-fit" in entry["seeds"] and entry["pairs"] >= 100
+    points = [p for p in decision_points(record, 0) if len(game.legal_actions(p.state)) > 1]
+    policy = rollout_policy(game, "heuristic")
+    decision = analyse_decision(game, points[-3], AnalysisSettings(seat=0, rollouts=4), policy)
+    assert decision is not None
+    for alt in decision.alternatives:
+        if alt.exact:
+            assert alt.chance == alt.raw_chance
+        else:
+            expected = sigmoid(entry["a"] * clipped_logit(alt.raw_chance, 4) + entry["b"])
+            assert alt.chance == pytest.approx(expected)
+    assert any(not alt.exact for alt in decision.alternatives)
