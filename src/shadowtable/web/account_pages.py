@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.wording import NamedResult
+from shadowtable.server.analysis_jobs import NOT_OVER, AnalysisQueue
 from shadowtable.server.clients import client_key
 from shadowtable.server.dependencies import (
     AccountsDep,
@@ -29,7 +30,6 @@ from shadowtable.server.dependencies import (
     NotificationsDep,
     RatingsDep,
 )
-from shadowtable.server.analysis_jobs import NOT_OVER, AnalysisQueue
 from shadowtable.server.errors import ServiceError, Unavailable
 from shadowtable.server.ratings import Ratings, result_words
 from shadowtable.server.replays import Finished

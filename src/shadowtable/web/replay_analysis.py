@@ -156,13 +156,25 @@ def shown_decisions(
         whose = "your" if who == seat else f"{name_of(names, who)}'s"
         best = (d.get("best") or {}).get("action")
         choices = [
-            Choice(str(a.get("text", "")), percent(float(a.get("chance", 0.0))), a.get("action") == d.get("action"), a.get("action") == best)
+            Choice(
+                str(a.get("text", "")),
+                percent(float(a.get("chance", 0.0))),
+                a.get("action") == d.get("action"),
+                a.get("action") == best,
+            )
             for a in d.get("alternatives") or []
         ]
         label = d.get("label") if d.get("label") in SYMBOLS else None
         shown.append(
             ShownDecision(
-                step, who, name_of(names, who), label, SYMBOLS.get(label or "", ""), decision_words(d, whose), choices, decision_notes(d)
+                step,
+                who,
+                name_of(names, who),
+                label,
+                SYMBOLS.get(label or "", ""),
+                decision_words(d, whose),
+                choices,
+                decision_notes(d),
             )
         )
     return shown
@@ -254,11 +266,20 @@ def chance_graph(
             if label:
                 marks.append(second)
         series.append(
-            Series(seat, name_of(names, seat), " ".join(coords), DASHES[n % len(DASHES)], MARKERS[n % len(MARKERS)], dots, marks)
+            Series(
+                seat,
+                name_of(names, seat),
+                " ".join(coords),
+                DASHES[n % len(DASHES)],
+                MARKERS[n % len(MARKERS)],
+                dots,
+                marks,
+            )
         )
     ticks = sorted({0, last // 4, last // 2, 3 * last // 4, last})
     summary = "; ".join(
-        f"{s.name}: from {percent(s.dots[0].chance)} at step {s.dots[0].step} to {percent(s.dots[-1].chance)} at step {s.dots[-1].step}"
+        f"{s.name}: {percent(s.dots[0].chance)} at step {s.dots[0].step}, {percent(s.dots[-1].chance)} at step"
+        f" {s.dots[-1].step}"
         for s in series
     )
     return Graph(
@@ -380,18 +401,28 @@ def deduction_panel(
         count = max((len(row) for row in table), default=0)
         columns = [objective_names[o] if o < len(objective_names) else f"Objective {o + 1}" for o in range(count)]
         rows = [(name_of(names, s), [percent(p) for p in row]) for s, row in enumerate(table) if s != seat]
-        how = "from the actions it saw, if everyone played like the heuristic bot" if belief.get("model") == "bayes-heuristic" else "by logic alone"
+        how = (
+            "from the actions it saw, if everyone played like the heuristic bot"
+            if belief.get("model") == "bayes-heuristic"
+            else "by logic alone"
+        )
         note = f"The chance that each other player holds each Objective, {how}, as of step {at}."
         return DeductionPanel(kind, at, columns, rows, note)
     if "opponents" in belief:
         rows = []
         for o in belief["opponents"]:
-            dist = sorted(((float(p), int(t)) for t, p in o.get("total_distribution") or []), reverse=True)
+            dist = sorted(
+                ((float(p), int(t)) for t, p in o.get("total_distribution") or []), key=lambda pt: (-pt[0], pt[1])
+            )
             likeliest = ", ".join(f"{t} ({percent(p)})" for p, t in dist[:3])
             rows.append(
                 (
                     name_of(names, int(o.get("seat", 0))),
-                    [str(int(o.get("hidden_cards", 0))), f"{float(o.get('expected_total', 0.0)):.1f}", likeliest or "—"],
+                    [
+                        str(int(o.get("hidden_cards", 0))),
+                        f"{float(o.get('expected_total', 0.0)):.1f}",
+                        likeliest or "—",
+                    ],
                 )
             )
         note = (
