@@ -18,6 +18,7 @@ import pytest
 from server.cluster import free_port
 from serving import source_path, wait_healthy
 from web.driver import create_table, new_player, play_until_over, random_policy
+from web.test_browser_a11y import PHONE, contrast_failures
 
 pytestmark = pytest.mark.browser
 
@@ -117,6 +118,13 @@ def test_from_the_end_screen_to_the_replay_its_reveal_and_its_analysis(browser: 
         words = page.inner_text(".decision-now .words")
         assert re.search(r"(kept|cut) your chance of winning", words), words
         assert page.locator("[data-accuracy-seat]").count() == 2
+        # every text of the analysed page, with the reveal, is readable at desktop and phone width
+        page.goto(f"{server.url}/replay/{table}?seat=0&step={last}&reveal=1")
+        assert page.locator("h1").count() == 1
+        problems = contrast_failures(page, "replay analysed, revealed")
+        page.set_viewport_size(PHONE)
+        problems += contrast_failures(page, "replay analysed, revealed, phone")
+        assert not problems, "\n".join(problems)
     finally:
         page.context.close()
 
