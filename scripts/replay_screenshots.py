@@ -1,6 +1,6 @@
 """Screenshots of the replay page with its analysis, taken in Debian's Chromium.
 
-    python scripts/replay_screenshots.py [--out docs/screenshots] [--budget 120]
+    python scripts/replay_screenshots.py [--out docs/screenshots] [--budget 600]
                                          [--chromium /usr/bin/chromium] [--force]
 
 Starts ``shadowtable serve`` on a temporary SQLite database (``--budget``: its analysis budget in
@@ -86,9 +86,9 @@ def finished_analysed_table(url: str, wait_s: float) -> tuple[str, dict[str, Any
 
 
 def costliest_step(result: dict[str, Any], seat: int) -> int:
-    """The step of ``seat``'s decision that lost the most win chance."""
+    """The step of ``seat``'s decision that lost the most win chance (a labelled one first)."""
     mine = [d for d in result["analysis"]["decisions"] if d["seat"] == seat]
-    return int(max(mine, key=lambda d: (d["lost"], -d["ply"]))["ply"])
+    return int(max(mine, key=lambda d: (d["label"] is not None, d["lost"], -d["ply"]))["ply"])
 
 
 def shoot(page: Any, out: Path, name: str, force: bool, *, full: bool = False) -> Path:
@@ -102,7 +102,7 @@ def shoot(page: Any, out: Path, name: str, force: bool, *, full: bool = False) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
-    parser.add_argument("--budget", type=float, default=120.0, help="the server's analysis budget, seconds")
+    parser.add_argument("--budget", type=float, default=600.0, help="the server's analysis budget, seconds")
     parser.add_argument("--wait", type=float, default=1800.0, help="seconds to wait for the game and analysis")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--force", action="store_true", help="replace existing pictures")

@@ -84,6 +84,8 @@ def test_marks_words_graph_and_accuracy_come_from_the_stored_decisions() -> None
         assert all(graph.top <= p.y <= graph.bottom and graph.left <= p.x <= graph.right for p in series.dots)
         assert len(series.marks) == sum(1 for d in own if d["label"])
     assert len({s.dash for s in graph.series}) == len(graph.series), "seats differ by line pattern, not colour only"
+    seen_from = view.chance_graph(result, NAMES, last, None, seat=0)
+    assert seen_from is not None and [s.viewer for s in seen_from.series] == [False, True], "the viewer's line last"
     rows = view.chance_rows(result, NAMES)
     assert [(r.step, r.name) for r in rows] == [(d["ply"], NAMES[d["seat"]]) for d in decisions]
     accuracy = view.accuracy_rows(result, NAMES)
@@ -107,6 +109,8 @@ def test_optional_fields_of_later_analyses_are_read_with_defaults() -> None:
     shown = view.shown_decisions(result, NAMES, decisions[0]["ply"], decisions[0]["seat"])[0]
     assert "3 sampled deals per choice" in shown.notes and "about ±12 points of sampling noise" in shown.notes
     assert "cut short: partly analysed" in shown.notes
+    assert shown.rough.startswith("A rough estimate: only 3 sampled deals per choice")
+    assert view.shown_decisions(result, NAMES, decisions[2]["ply"], None)[0].rough == "", "8 samples are not rough"
     assert decisions[1]["ply"] not in [m.step for m in view.timeline_marks(result, NAMES)]
     assert "not analysed" in view.shown_decisions(result, NAMES, decisions[1]["ply"], None)[0].words
     # a result with nothing in it

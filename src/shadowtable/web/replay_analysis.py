@@ -23,6 +23,12 @@ MARKERS = ("circle", "square", "triangle", "diamond", "cross", "bar")
 """The point shape of each seat's decisions in the graph."""
 
 GRAPH_W, GRAPH_H = 640, 220
+MOST_DOTS = 60
+"""A seat's line shows a point at each decision when it has at most this many (else only its marks)."""
+
+ROUGH_BELOW = 4
+"""Samples per choice under which a decision's chances are called rough (the analysis labels none
+then: ``shadowtable.analysis.model.MIN_LABEL_SAMPLES``)."""
 PAD_L, PAD_R, PAD_T, PAD_B = 44, 12, 14, 30
 
 
@@ -107,6 +113,8 @@ class ShownDecision:
     words: str
     choices: list[Choice]
     notes: list[str] = field(default_factory=list)
+    rough: str = ""
+    """Why its chances are rough (too few samples), or empty."""
 
 
 def decision_words(decision: Mapping[str, Any], whose: str) -> str:
@@ -127,12 +135,26 @@ def decision_words(decision: Mapping[str, Any], whose: str) -> str:
     )
 
 
+def samples_of(decision: Mapping[str, Any]) -> int | None:
+    """The samples behind a decision's chances (the fewest of any choice), if known."""
+    if decision.get("samples") is not None:
+        return int(decision["samples"])
+    return min((int(a.get("samples", 0)) for a in decision.get("alternatives") or []), default=None)
+
+
+def rough_words(decision: Mapping[str, Any]) -> str:
+    """Why a decision's chances are too rough to mark (empty when they are not)."""
+    samples = samples_of(decision)
+    if samples is None or samples >= ROUGH_BELOW or decision.get("unanalysed"):
+        return ""
+    deals = f"{samples} sampled deal{'s' if samples != 1 else ''}"
+    return f"A rough estimate: only {deals} per choice (the analysis's time ran short), too few to mark."
+
+
 def decision_notes(decision: Mapping[str, Any]) -> list[str]:
     """How far the figures of one decision can be trusted (from the optional fields)."""
     notes = []
-    samples = decision.get("samples")
-    if samples is None:
-        samples = min((int(a.get("samples", 0)) for a in decision.get("alternatives") or []), default=None)
+    samples = samples_of(decision)
     if samples is not None:
         notes.append(f"{samples} sampled deal{'s' if samples != 1 else ''} per choice")
     if decision.get("noise") is not None:
@@ -175,6 +197,7 @@ def shown_decisions(
                 decision_words(d, whose),
                 choices,
                 decision_notes(d),
+                rough_words(d),
             )
         )
     return shown
@@ -214,6 +237,8 @@ class Series:
     marker: str
     dots: list[Point]
     marks: list[Point]
+    viewer: bool = False
+    """The seat whose view is shown (its line is drawn last and thicker)."""
 
 
 @dataclass(frozen=True)
@@ -242,10 +267,15 @@ def y_of(chance: float) -> float:
 
 
 def chance_graph(
-    result: Mapping[str, Any] | None, names: Sequence[str], last: int, step: int | None = None
+    result: Mapping[str, Any] | None,
+    names: Sequence[str],
+    last: int,
+    step: int | None = None,
+    seat: int | None = None,
 ) -> Graph | None:
     """Each seat's chance of winning at each of its decisions (before it, then after it: a drop
-    is a costly choice), as SVG coordinates; ``None`` when no decision was analysed."""
+    is a costly choice), as SVG coordinates, the line of ``seat`` (the viewer) last; ``None``
+    when no decision was analysed."""
     per_seat: dict[int, list[dict[str, Any]]] = {}
     for d in decisions_of(result):
         if not d.get("unanalysed"):
@@ -253,7 +283,8 @@ def chance_graph(
     if not per_seat:
         return None
     series = []
-    for n, (seat, made) in enumerate(sorted(per_seat.items())):
+    ends: dict[int, tuple[Point, Point]] = {}
+    for n, (who, made) in enumerate(sorted(per_seat.items())):
         dots, marks, coords = [], [], []
         for d in made:
             k = int(d["ply"])
@@ -263,24 +294,26 @@ def chance_graph(
             second = Point(k, after, x_of(k, last), y_of(after), label)
             coords += [f"{first.x},{first.y}", f"{second.x},{second.y}"]
             dots.append(second)
+            ends[who] = (ends.get(who, (second, second))[0], second)
             if label:
                 marks.append(second)
         series.append(
             Series(
-                seat,
-                name_of(names, seat),
+                who,
+                name_of(names, who),
                 " ".join(coords),
                 DASHES[n % len(DASHES)],
                 MARKERS[n % len(MARKERS)],
-                dots,
+                dots if len(dots) <= MOST_DOTS else [],
                 marks,
+                who == seat,
             )
         )
+    series.sort(key=lambda s: s.viewer)
     ticks = sorted({0, last // 4, last // 2, 3 * last // 4, last})
     summary = "; ".join(
-        f"{s.name}: {percent(s.dots[0].chance)} at step {s.dots[0].step}, {percent(s.dots[-1].chance)} at step"
-        f" {s.dots[-1].step}"
-        for s in series
+        f"{s.name}: {percent(first.chance)} at step {first.step}, {percent(final.chance)} at step {final.step}"
+        for s, (first, final) in ((s, ends[s.seat]) for s in series)
     )
     return Graph(
         GRAPH_W,
@@ -493,7 +526,7 @@ def analysis_view(
         "decisions": shown_decisions(result, names, step, seat),
         "previous": previous,
         "following": following,
-        "graph": chance_graph(result, names, last, step),
+        "graph": chance_graph(result, names, last, step, seat),
         "rows": chance_rows(result, names),
         "deduction": deduction_panel(result, seat, step, names, objective_names),
         "deduction_kind": str((result.get("deduction") or {}).get("kind", "")),
