@@ -8,7 +8,7 @@ seconds), has bots play a 3-player game of The Shadow Planet to its end (the ser
 asks for its analysis and waits for it, then saves the replay as seat 0 at the step of its costliest
 decision: ``replay-analysis.png`` (1280x800, the decision and the marks), ``replay-graph.png``
 (the win-chance graph and the deduction panel), ``replay-reveal.png`` (every seat's hand) and
-``replay-phone.png`` (390x844).  Refuses to replace existing pictures unless ``--force``.
+``replay-phone.png`` (390x844, the analysis).  Refuses to replace existing pictures unless ``--force``.
 """
 
 from __future__ import annotations
@@ -131,6 +131,7 @@ def main() -> None:
                 saved.append(shoot(page, args.out, "replay-reveal.png", args.force))
                 page.set_viewport_size(PHONE)
                 page.goto(replay)
+                page.evaluate("() => document.getElementById('analysis').scrollIntoView()")
                 saved.append(shoot(page, args.out, "replay-phone.png", args.force))
                 browser.close()
         finally:

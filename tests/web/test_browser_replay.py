@@ -105,6 +105,7 @@ def test_from_the_end_screen_to_the_replay_its_reveal_and_its_analysis(browser: 
         shared = page.input_value("#share-link")
         assert shared == f"{server.url}/replay/{table}?seat=1&step=0&reveal=1"
         page.click("#copy-link")
+        page.wait_for_function("() => document.getElementById('copy-done').textContent !== ''")
         assert page.inner_text("#copy-done").strip() in {"Link copied.", "Select the link and copy it (Ctrl+C)."}
         # the analysis: asked for, its progress polled, shown when ready
         page.goto(f"{server.url}/replay/{table}?seat=0&step=0")

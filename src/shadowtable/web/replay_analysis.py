@@ -215,6 +215,44 @@ def neighbours(steps: Sequence[int], step: int) -> tuple[int | None, int | None]
     return (before[-1] if before else None, after[0] if after else None)
 
 
+MIN_SIGN_GAP = 18.0
+"""Least distance (SVG units) between two signs written on a line: a closer one is left out, its
+decision still listed and in the table."""
+
+
+def spaced(points: Sequence[Point]) -> list[Point]:
+    """``points`` (in step order) less those whose sign would overlap the last one kept."""
+    kept: list[Point] = []
+    for p in points:
+        if not kept or p.x - kept[-1].x >= MIN_SIGN_GAP or abs(p.y - kept[-1].y) >= 14:
+            kept.append(p)
+    return kept
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A decision on the timeline strip: its place, label and whether its sign is written."""
+
+    x: float
+    label: str
+    symbol: str
+    sign: bool
+
+
+def timeline(result: Mapping[str, Any] | None, names: Sequence[str], seat: int | None, last: int) -> list[Tick]:
+    """The marked decisions of ``seat`` (every seat's for a spectator) on the timeline strip, a
+    sign written only where it does not overlap the previous one."""
+    ticks: list[Tick] = []
+    shown_at = -MIN_SIGN_GAP
+    for m in timeline_marks(result, names, seat):
+        x = x_of(m.step, last)
+        sign = x - shown_at >= MIN_SIGN_GAP
+        if sign:
+            shown_at = x
+        ticks.append(Tick(x, m.label, m.symbol, sign))
+    return ticks
+
+
 @dataclass(frozen=True)
 class Point:
     """One point of a seat's line: a decision's chance before (``after``: false) or after it."""
@@ -305,7 +343,7 @@ def chance_graph(
                 DASHES[n % len(DASHES)],
                 MARKERS[n % len(MARKERS)],
                 dots if len(dots) <= MOST_DOTS else [],
-                marks,
+                spaced(marks) if seat is None or who == seat else [],
                 who == seat,
             )
         )
@@ -523,6 +561,7 @@ def analysis_view(
         "partial": is_partial(result),
         "marks": timeline_marks(result, names, seat),
         "all_marks": timeline_marks(result, names),
+        "timeline": timeline(result, names, seat, last),
         "decisions": shown_decisions(result, names, step, seat),
         "previous": previous,
         "following": following,
