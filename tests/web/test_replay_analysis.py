@@ -65,13 +65,13 @@ def test_marks_words_graph_and_accuracy_come_from_the_stored_decisions() -> None
     assert len(mine) == 1 and mine[0].label == first["label"]
     before, after = round(100 * first["chance_before"]), round(100 * first["chance_after"])
     assert mine[0].words == (
-        f"{first['text']} cut your chance of winning from {before}% to {after}%; "
-        f"{first['best']['text']} kept it at {round(100 * first['best']['chance'])}%."
+        f"Choosing “{first['text']}” cut your chance of winning from {before}% to {after}%; "
+        f"“{first['best']['text']}” would have kept it at {round(100 * first['best']['chance'])}%."
     )
     assert [c.text for c in mine[0].choices] == [a["text"] for a in first["alternatives"]]
     assert [c.chosen for c in mine[0].choices] == [a["action"] == first["action"] for a in first["alternatives"]]
     watched = view.shown_decisions(result, NAMES, first["ply"], None)
-    assert watched[0].words.startswith(f"{first['text']} cut {NAMES[first['seat']]}'s chance")
+    assert watched[0].words.startswith(f"Choosing “{first['text']}” cut {NAMES[first['seat']]}'s chance")
     other = 1 - first["seat"]
     assert view.shown_decisions(result, NAMES, first["ply"], other) == []
     # the graph: two points per decision of each seat (before, after), inside the plot
@@ -186,7 +186,7 @@ def test_the_replay_page_asks_for_the_analysis_and_shows_it(served: TestClient) 
     # a spectator sees every seat's decisions, named
     watched = text_of(served.get(f"/replay/{table_id}", params={"step": str(mine["ply"])}).text)
     assert "Chooseaseatabovetoseewhatitcoulddeduce" in watched
-    assert re.search(rf"{re.escape(mine['text'])}(kept|cut)\S+'schance", watched)
+    assert re.search(rf"Choosing“{re.escape(mine['text'])}”(kept|cut)\S+'schance", watched)
 
 
 def test_the_reveal_shows_every_seat_and_says_what_it_cannot(served: TestClient) -> None:
