@@ -98,7 +98,7 @@ def test_from_the_end_screen_to_the_replay_its_reveal_and_its_analysis(browser: 
         page.click("#reveal-toggle")
         page.wait_for_url(re.compile(r".*reveal=1$"))
         assert page.locator("[data-reveal-view]").count() == 2
-        assert "cards nobody had seen yet" in page.inner_text("#revealed")
+        assert "cards nobody had seen yet, such as the order of the decks" in page.inner_text("#revealed")
         page.click("a[data-nav=first]")
         page.wait_for_url(re.compile(r".*seat=1&step=0&reveal=1$"))
         assert page.locator("[data-reveal-view]").count() == 2

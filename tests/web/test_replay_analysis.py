@@ -199,7 +199,7 @@ def test_the_reveal_shows_every_seat_and_says_what_it_cannot(served: TestClient)
     shown = served.get(f"/replay/{table_id}", params={"seat": "0", "step": "2", "reveal": "1"})
     assert shown.status_code == 200
     assert re.findall(r'data-reveal-view="(\d)"', shown.text) == ["0", "1"]
-    assert "cards nobody had seen yet" in shown.text
+    assert "cards nobody had seen yet, such as the order of the decks" in shown.text
     assert f'/replay/{table_id}?seat=0&amp;step=3&amp;reveal=1"' in shown.text, "stepping keeps the reveal"
     assert f'value="/replay/{table_id}?seat=0&amp;step=2&amp;reveal=1"' in shown.text, "the shared link carries it"
 
