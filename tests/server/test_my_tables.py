@@ -100,6 +100,9 @@ def test_a_guest_sees_the_tables_of_this_browser_its_turn_first(serve: Any) -> N
         page = client.get("/me/tables").text
         assert "Player 1: pass" in page  # the last thing that happened at the other's table, by name
         assert "The game is over" in page
+        # only the finished table links to its replay and analysis, from this browser's seat
+        assert page.count("Replay and analysis") == 1
+        assert f'href="/replay/{done["table"]["id"]}?seat=0">Replay and analysis</a>' in page
         # the other browser sits at two of them, its turn at the second
         other = as_browser(client, {mine["table"]["id"]: other_mine, theirs["table"]["id"]: other_theirs})
         assert listed(other) == [("yours", theirs["table"]["id"]), ("playing", mine["table"]["id"])]

@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.wording import NamedResult
+from shadowtable.server.analysis_jobs import NOT_OVER, AnalysisQueue
 from shadowtable.server.clients import client_key
 from shadowtable.server.dependencies import (
     AccountsDep,
@@ -29,11 +30,12 @@ from shadowtable.server.dependencies import (
     NotificationsDep,
     RatingsDep,
 )
-from shadowtable.server.errors import ServiceError
+from shadowtable.server.errors import ServiceError, Unavailable
 from shadowtable.server.ratings import Ratings, result_words
 from shadowtable.server.replays import Finished
 from shadowtable.web.forms import form_of
 from shadowtable.web.render import board_stylesheet, view_fragments
+from shadowtable.web.replay_analysis import analysis_view, objective_names_of
 from shadowtable.web.responses import PageRoute, PrivatePageRoute, page, see
 
 router = APIRouter(include_in_schema=False, route_class=PageRoute)
@@ -234,20 +236,33 @@ def step_of(step: str, last: int) -> int:
     raise ServiceError(f"step: a number from 0 to {last}")
 
 
-def replay_links(table_id: str, info: dict[str, Any], audience: int | None, k: int, last: int) -> dict[str, Any]:
-    """A replay page's links: to the first, previous, next and last step, and to each seat's view."""
-    base = f"/replay/{quote(table_id)}?" + ("" if audience is None else f"seat={audience}&")
+def replay_href(table_id: str, audience: int | None, k: int, reveal: bool = False) -> str:
+    """The address of one replay page: the seat (none: a spectator), the step and the reveal."""
+    seat = "" if audience is None else f"seat={audience}&"
+    return f"/replay/{quote(table_id)}?{seat}step={k}" + ("&reveal=1" if reveal else "")
+
+
+def replay_links(
+    table_id: str, info: dict[str, Any], audience: int | None, k: int, last: int, reveal: bool = False
+) -> dict[str, Any]:
+    """A replay page's links: to the first, previous, next and last step, to each seat's view, and
+    to the same step with the reveal switched."""
     steps = {"first": 0, "prev": max(0, k - 1), "next": min(last, k + 1), "last": last}
-    spectator = {"label": "Spectator", "href": f"/replay/{quote(table_id)}?step={k}", "current": audience is None}
+    spectator = {"label": "Spectator", "href": replay_href(table_id, None, k, reveal), "current": audience is None}
     seats = [
         {
             "label": f"As {s['name']}",
-            "href": f"/replay/{quote(table_id)}?seat={s['seat']}&step={k}",
+            "href": replay_href(table_id, s["seat"], k, reveal),
             "current": audience == s["seat"],
         }
         for s in info["seats"]
     ]
-    return {"links": {name: f"{base}step={at}" for name, at in steps.items()}, "views": [spectator, *seats]}
+    return {
+        "links": {name: replay_href(table_id, audience, at, reveal) for name, at in steps.items()},
+        "views": [spectator, *seats],
+        "reveal_href": replay_href(table_id, audience, k, not reveal),
+        "self_href": replay_href(table_id, audience, k, reveal),
+    }
 
 
 def replay_results(info: dict[str, Any], results: Sequence[NamedResult] = ()) -> list[dict[str, Any]]:
@@ -261,18 +276,65 @@ def replay_results(info: dict[str, Any], results: Sequence[NamedResult] = ()) ->
     ]
 
 
-def replay_page(
+def reveal_of(reveal: str) -> bool:
+    """Whether the replay shows every seat's view (``1``) or one (``0`` or nothing)."""
+    if reveal in {"", "0"}:
+        return False
+    if reveal == "1":
+        return True
+    raise ServiceError("reveal: 1 to show every seat's view, 0 (or nothing) to show one")
+
+
+async def revealed_views(done: Finished, table_id: str, k: int, shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every seat's own view at step ``k`` of a finished game: its name and what it held and knew
+    (the panel of its view)."""
+    views = []
+    for s in done.info["seats"]:
+        message = await done.message(s["seat"], k)
+        fragments = view_fragments(done.game, message, shown)
+        views.append({"seat": s["seat"], "name": s["name"], "panel": fragments["panel"], "goal": fragments["goal"]})
+    return views
+
+
+async def analysis_state(request: Request, table_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Where the analysis of finished table ``table_id`` stands, and its stored result once done
+    (``off``: this server offers none)."""
+    analyses: AnalysisQueue | None = getattr(request.app.state, "analyses", None)
+    if analyses is None or analyses.config.analysis_workers <= 0:
+        return {"status": "off", "progress": 0.0, "error": None}, None
+    try:
+        status = await analyses.status(table_id)
+        result = await analyses.result(table_id) if status["status"] == "done" else None
+    except Unavailable:
+        return {"status": "off", "progress": 0.0, "error": None}, None
+    return status, result
+
+
+@router.get("/replay/{table_id}", response_class=HTMLResponse)
+async def replay(
     table_id: str,
-    done: Finished,
-    message: dict[str, Any],
-    audience: int | None,
-    k: int,
-    results: Sequence[NamedResult] = (),
+    request: Request,
+    limits: LimitsDep,
+    finished: FinishedDep,
+    seat: str = "",
+    step: str = "0",
+    reveal: str = "",
 ) -> HTMLResponse:
-    """Step ``k`` of the finished game ``table_id`` as ``audience`` saw it (``results``: each
-    seat's, as the game words them)."""
+    """Step ``step`` of a finished game from ``seat``'s view (none: a spectator's), every seat's
+    view side by side with ``reveal=1``, and the game's analysis once asked for."""
+    await limits.hit("replays", client_key(request))
+    done = await finished.get(table_id, "a replay is shown once the game is over")
+    audience = audience_of(seat, done.game.players)
+    k = step_of(step, len(done.rows))
+    revealing = reveal_of(reveal)
+    message = await done.message(audience, k)
+    results = await done.results()
     game, info, last = done.game, done.info, len(done.rows)
     shown = {**info, "status": "over" if k == last else "playing"}
+    names = [s["name"] for s in info["seats"]]
+    status, result = await analysis_state(request, table_id)
+    analysis = analysis_view(status, result, names, audience, k, last, objective_names_of(game.spec.id, game))
+    links = replay_links(table_id, info, audience, k, last, revealing)
     return page(
         "replay.html",
         table=info,
@@ -280,22 +342,29 @@ def replay_page(
         seat=audience,
         step=k,
         last=last,
-        **replay_links(table_id, info, audience, k, last),
+        reveal=revealing,
+        revealed=await revealed_views(done, table_id, k, shown) if revealing else [],
+        analysis=analysis,
+        step_href=lambda at: replay_href(table_id, audience, at, revealing),
+        **links,
         results=replay_results(info, results),
         fragments=view_fragments(game, message, shown),
         stylesheet=board_stylesheet(type(game)),
     )
 
 
-@router.get("/replay/{table_id}", response_class=HTMLResponse)
-async def replay(
-    table_id: str, request: Request, limits: LimitsDep, finished: FinishedDep, seat: str = "", step: str = "0"
-) -> HTMLResponse:
-    await limits.hit("replays", client_key(request))
-    done = await finished.get(table_id, "a replay is shown once the game is over")
-    audience = audience_of(seat, done.game.players)
-    k = step_of(step, len(done.rows))
-    return replay_page(table_id, done, await done.message(audience, k), audience, k, await done.results())
+@router.post("/replay/{table_id}/analyse")
+async def analyse_from_replay(table_id: str, request: Request, limits: LimitsDep) -> Response:
+    """The replay page's "Analyse this game" without JavaScript: queue the analysis of the
+    finished table, then back to the same replay page, which says where the analysis stands."""
+    await limits.hit("analyses", client_key(request))
+    form = await form_of(request)
+    analyses: AnalysisQueue = request.app.state.analyses
+    await analyses.request(table_id)
+    audience, k, revealing = form.get("seat", ""), form.get("step", "0"), form.get("reveal", "") == "1"
+    done = await analyses.finished.get(table_id, NOT_OVER)
+    back = replay_href(table_id, audience_of(audience, done.game.players), step_of(k, len(done.rows)), revealing)
+    return see(back + "#analysis")
 
 
 router.include_router(private)
