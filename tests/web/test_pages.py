@@ -13,6 +13,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server.wire import BROWSER, Seat, play_out  # noqa: E402
+from shadowtable.server.bot_levels import offered_levels  # noqa: E402
 
 
 def _create(client: Any, **fields: str) -> Any:
@@ -28,8 +29,8 @@ def test_the_lobby_offers_both_games_and_every_bot_level(client: Any) -> None:
     setup = client.get("/lobby/setup", params={"game": "shadow-planet", "players": "5"})
     assert setup.status_code == 200
     assert setup.text.count('name="seat_') == 4
-    for bot in ("bot:random", "bot:heuristic", "bot:ismcts"):
-        assert bot in setup.text
+    for bot in ("random", "heuristic", *offered_levels("shadow-planet", 5)):  # level 2 where shown (docs/bots.md)
+        assert f"bot:{bot}" in setup.text
     assert "opt_content" not in setup.text, "an option naming a server file must not be offered"
     assert client.get("/static/table.js").status_code == 200
     assert client.get("/static/boards/shadow_planet.css").status_code == 200
