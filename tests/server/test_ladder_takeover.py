@@ -32,7 +32,9 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _table(game_id: str, players: int, clock: Any = None, turn: Any = None, clock_ms: int | None = None) -> Any:
     seats = [Seat("human", None, "Ada", None, zombie=True, clock_ms=clock_ms) for _ in range(players)]
-    return SimpleNamespace(game=make(game_id, players=players), seats=seats, stored=SimpleNamespace(clock=clock, turn=turn))
+    return SimpleNamespace(
+        game=make(game_id, players=players), seats=seats, stored=SimpleNamespace(clock=clock, turn=turn)
+    )
 
 
 def test_the_strongest_offered_level_that_fits_takes_over(folder: Path) -> None:
