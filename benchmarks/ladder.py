@@ -117,8 +117,32 @@ def run(game_id: str, players: int, options: dict[str, Any], upper: str, lower: 
     }
 
 
+def _rate(part: dict[str, Any]) -> str:
+    low, high = part["interval"]
+    return f"{100 * part['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f}), {part['seat_games']}"
+
+
+def table(folder: Path = OUT) -> str:
+    """The results in ``folder`` as a Markdown table (docs/bots.md)."""
+    rows = [
+        "| configuration | upper | lower | games | upper wins | lower wins | separated | upper median s/decision |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        u, lo, median = data["upper"], data["lower"], data["upper"]["median_decision_s"]
+        rows.append(
+            f"| {data['config']} | {u['level']} | {lo['level']} | {data['games']} | {_rate(u)} | {_rate(lo)} "
+            f"| {'yes' if data['separated'] else 'no'} | {median:.3g} |"
+        )
+    return "\n".join(rows)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the arguments, play, write the result file."""
+    """Parse the arguments, play, write the result file (``--table``: print the results table)."""
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--table"]:
+        print(table())
+        return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, required=True)
