@@ -78,8 +78,8 @@ def run(game_id: str, players: int, options: dict[str, Any], upper: str, lower: 
     if upper_spec == lower_spec:
         raise SystemExit("error: the two levels play the same spec")
     times: list[tuple[float, float, bool]] = []
-    original = batch.make_bot
-    batch.make_bot = lambda spec: TimedBot(original(spec), times) if spec == upper_spec else original(spec)  # type: ignore[assignment]
+    original = getattr(batch, "make_bot")  # noqa: B009 - replaced for this run only, to time the upper level
+    setattr(batch, "make_bot", lambda spec: TimedBot(original(spec), times) if spec == upper_spec else original(spec))  # noqa: B010
     OUT.mkdir(parents=True, exist_ok=True)
     records = ladder.result_path(OUT, config, upper, lower).with_suffix(".jsonl")
     started = time.perf_counter()
@@ -88,7 +88,7 @@ def run(game_id: str, players: int, options: dict[str, Any], upper: str, lower: 
             game_id, players, lineup(upper_spec, lower_spec, players), games, seed, options, records_path=records
         )
     finally:
-        batch.make_bot = original
+        setattr(batch, "make_bot", original)  # noqa: B010
     data = result.to_json()
     up, low = side(data["bots"][upper_spec]), side(data["bots"][lower_spec])
     up["median_decision_s"] = statistics.median(t[1] for t in times) if times else None
