@@ -14,6 +14,7 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +123,17 @@ def read_result(folder: Path, config: str, upper: str, lower: str) -> dict[str, 
     """The ladder result of ``upper`` against ``lower`` in ``config``, or ``None`` if none is readable."""
     path = result_path(folder, config, upper, lower)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    return _read_json(str(path), stamp)
+
+
+@lru_cache(maxsize=256)
+def _read_json(path: str, stamp: int) -> dict[str, Any] | None:
+    """A result file's JSON object (cached while its modification time, ``stamp``, stays)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
