@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from server.wire import Seat, create, play_out
+from shadowtable.bots import ladder
 from shadowtable.core.errors import BotError
 from shadowtable.server.bot_levels import LEVELS, SEAT_VALUES, check_default_bot, levels_for, run_spec
 from shadowtable.server.run import ServeOptions, config_from
@@ -78,7 +79,11 @@ def test_checking_a_policy_seat_loads_nothing() -> None:
 
 
 def test_a_level_runs_its_own_spec_and_a_search_stays_within_the_budget() -> None:
-    assert run_spec("ismcts", "heuristic", 5.0) == "ismcts:iterations=200:time=4.000"
+    shadowlord = run_spec("ismcts", "heuristic", 5.0, "shadowlord")
+    assert shadowlord == ladder.LADDER["ismcts"].spec_for("shadowlord")  # the ladder's, its cap kept
+    assert "prior=heuristic" in shadowlord and "evaluate=heuristic" in shadowlord
+    assert run_spec("ismcts", "heuristic", 0.5, "shadow-planet").endswith(":time=0.400")  # a small budget caps it
+    assert "evaluate" not in run_spec("ismcts", "heuristic", 5.0, "shadow-planet")
     assert run_spec("random", "heuristic", 5.0) == "random"
     assert run_spec("ismcts:iterations=100000000", "heuristic", 5.0) == "heuristic"  # stored by an older server
     assert run_spec("ismcts:iterations=9", "ismcts:iterations=9", 5.0) == "ismcts:iterations=9"  # the operator's

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server.wire import BROWSER, Seat, play_out  # noqa: E402
+from shadowtable.server.bot_levels import offered_levels  # noqa: E402
 
 
 def _create(client: Any, **fields: str) -> Any:
@@ -28,8 +30,8 @@ def test_the_lobby_offers_both_games_and_every_bot_level(client: Any) -> None:
     setup = client.get("/lobby/setup", params={"game": "shadow-planet", "players": "5"})
     assert setup.status_code == 200
     assert setup.text.count('name="seat_') == 4
-    for bot in ("bot:random", "bot:heuristic", "bot:ismcts"):
-        assert bot in setup.text
+    for bot in ("random", "heuristic", *offered_levels("shadow-planet", 5)):  # level 2 where shown (docs/bots.md)
+        assert f"bot:{bot}" in setup.text
     assert "opt_content" not in setup.text, "an option naming a server file must not be offered"
     assert client.get("/static/table.js").status_code == 200
     assert client.get("/static/boards/shadow_planet.css").status_code == 200
@@ -150,8 +152,16 @@ def test_a_name_with_markup_is_shown_as_text(client: Any) -> None:
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
 
 
-def test_a_table_against_the_shipped_policy_is_offered_where_one_ships_and_plays_to_the_end(client: Any) -> None:
+def test_a_table_against_the_shipped_policy_is_offered_where_one_ships_and_plays_to_the_end(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("torch")
+    from shadowtable.bots import ladder
+
+    monkeypatch.setenv(ladder.RESULTS_ENV, str(tmp_path))  # a results folder where the policy is shown stronger
+    shown = {"upper": {"interval": [0.42, 0.48]}, "lower": {"interval": [0.33, 0.36]}, "separated": True}
+    for config in ("shadow-planet-4p", "shadow-planet-5p", "shadowlord-2p"):
+        ladder.result_path(tmp_path, config, "policy", "heuristic").write_text(json.dumps(shown))
     offered = client.get("/lobby/setup", params={"game": "shadow-planet", "players": "4"}).text
     assert "bot:policy" in offered and "Trained policy" in offered
     for game, players in (("shadow-planet", "5"), ("shadowlord", "2")):

@@ -81,7 +81,12 @@ def play(
     names: Names = None,
     players: Annotated[int, typer.Option(help="number of players")] = 4,
     seat: Annotated[int, typer.Option(help="your seat")] = 0,
-    bots: Annotated[str, typer.Option(help="bots for the other seats: one for all, or one per bot seat")] = "random",
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="bots for the other seats: one for all, or one per bot seat; a spec or a ladder level (level0..level2)"
+        ),
+    ] = "random",
     seed: Seed = None,
     hotseat: Annotated[str | None, typer.Option(help="several people at one screen: their seats, e.g. 0,2")] = None,
     watch: Annotated[bool, typer.Option(help="watch bots play every seat")] = False,
@@ -181,7 +186,10 @@ def new_table(settings: PlaySettings, humans: list[int]) -> Any:
     from shadowtable.core.runner import Session
 
     table = _tui()[1]
-    specs = table.seat_bots(humans, settings.players, list(settings.bots))
+    from shadowtable.bots.ladder import resolve_spec
+
+    bots = [resolve_spec(bot, settings.game) for bot in settings.bots]  # a level name plays its spec
+    specs = table.seat_bots(humans, settings.players, bots)
     game = make(settings.game, players=settings.players, **settings.options)
     seat_list = [None if spec is None else make_bot(spec) for spec in specs]
     for bot in seat_list:

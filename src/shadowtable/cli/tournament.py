@@ -56,8 +56,13 @@ def tournament(
     force: Annotated[bool, typer.Option(help="replace an existing --out or --records file")] = False,
     progress: Annotated[bool, typer.Option(help="show the games done, time elapsed and time left")] = True,
 ) -> None:
-    """Seats rotated fairly; win rates by bot, seat and role with 95% intervals; openskill ratings."""
-    specs = tuple(b for b in bots.split(",") if b.strip())
+    """Seats rotated fairly; win rates by bot, seat and role with 95% intervals; openskill ratings.
+
+    A bot may be named by its ladder level (``level0``..``level2``, ``random``, ``heuristic``,
+    ``ismcts``, ``policy``): it then plays the level's spec for this game, as the lobby's does."""
+    from shadowtable.bots.ladder import resolve_entry
+
+    specs = tuple(resolve_entry(b.strip(), game) for b in bots.split(",") if b.strip())
     settings = TournamentSettings(
         game, players, specs, games, seed, game_options(option), out, records, workers, resume, force, progress
     )

@@ -2,7 +2,10 @@
 
 A client names a level (``"bot:ismcts"``), never parameters or a file: the spec a level runs is
 the server's, so no request can make a bot search for hours or open a path on the server's disk.
-The operator's ``--default-bot`` (trusted, from the command line) may be any bot spec.
+The operator's ``--default-bot`` (trusted, from the command line) may be any bot spec.  The specs
+are the ladder's (:mod:`shadowtable.bots.ladder`), the same ``play`` and ``tournament`` run; the
+lobby offers a level above 1 only where the ladder's results show it stronger than the level below
+(:func:`offered_levels`).
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ from __future__ import annotations
 import importlib.util
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
+from shadowtable.bots import ladder
 from shadowtable.bots.policy_bot import shipped_policy
 from shadowtable.bots.registry import make_bot, parse_bot_spec
 from shadowtable.core.errors import BotError
@@ -34,11 +39,13 @@ class BotLevel:
     searches: bool = False
     """Whether it searches until told to stop: it is given :data:`SEARCH_SHARE` of the budget."""
 
-    def spec_within(self, budget_s: float) -> str:
-        """The spec run for one decision within ``budget_s`` seconds."""
+    def spec_within(self, budget_s: float, game_id: str | None = None) -> str:
+        """The spec run for one decision of ``game_id`` within ``budget_s`` seconds: the ladder's,
+        its time cap lowered to :data:`SEARCH_SHARE` of the budget where that is less."""
         if not self.searches:
             return self.spec
-        return f"{self.spec}:time={max(0.01, budget_s * SEARCH_SHARE):.3f}"
+        cap = min(ladder.SEARCH_TIME_CAP_S, max(0.01, budget_s * SEARCH_SHARE))
+        return ladder.LADDER[self.name].spec_for(game_id or "", cap)
 
 
 LEVELS: dict[str, BotLevel] = {
@@ -48,8 +55,8 @@ LEVELS: dict[str, BotLevel] = {
         BotLevel("heuristic", "heuristic", "Heuristic (level 1: plays sensibly, quick)", "heuristic"),
         BotLevel(
             "ismcts",
-            "ismcts:iterations=200",
-            "ISMCTS (level 2: searches, stronger and slower)",
+            ladder.LADDER["ismcts"].spec_for(""),
+            "ISMCTS (level 2: searches with the heuristic as guide, about a second a move)",
             "ISMCTS",
             searches=True,
         ),
@@ -92,6 +99,35 @@ def levels_for(game_id: str, players: int) -> list[str]:
     return [name for name in LEVELS if why_not(name, game_id, players) is None]
 
 
+def offered_levels(game_id: str, players: int, folder: Path | None = None) -> list[str]:
+    """The levels the lobby offers for ``game_id`` with ``players`` players (default options):
+    those that play it here and, above level 1, whose ladder result shows them stronger than the
+    level below (``folder``: where the results are; default :func:`ladder.results_dir`)."""
+    config = ladder.config_name(game_id, players)
+    return [name for name in levels_for(game_id, players) if ladder.shown(name, config, folder)]
+
+
+def typical_seconds(level: str, game_id: str, players: int, folder: Path | None = None) -> float | None:
+    """The median seconds per decision measured for ``level`` in the ladder result, if any."""
+    return ladder.median_decision_s(level, ladder.config_name(game_id, players), folder)
+
+
+def takeover_level(
+    game_id: str, players: int, move_s: float, options: dict[str, object] | None = None, folder: Path | None = None
+) -> str:
+    """The level that takes over a seat (a leaver, a clock run out): the strongest offered for the
+    configuration whose typical time per decision fits ``move_s`` seconds (a level that does not
+    search always fits); level 1 where it plays, else level 0, if none above does."""
+    config = ladder.config_name(game_id, players, options)
+    fitting = [
+        name
+        for name in levels_for(game_id, players)
+        if ladder.shown(name, config, folder)
+        and (not LEVELS[name].searches or (ladder.median_decision_s(name, config, folder) or move_s + 1) <= move_s)
+    ]
+    return fitting[-1] if fitting else "random"
+
+
 def check_seat_bot(level: str, game_id: str, players: int) -> None:
     """Raise :class:`BotError` unless a client may seat ``level`` at this game (nothing is loaded)."""
     why = why_not(level, game_id, players)
@@ -128,11 +164,11 @@ def check_default_bot(spec: str) -> None:
     make_bot(spec)
 
 
-def run_spec(bot: str, default_bot: str, budget_s: float) -> str:
+def run_spec(bot: str, default_bot: str, budget_s: float, game_id: str | None = None) -> str:
     """The spec run for a seat stored as ``bot``: a level's own spec, else the default bot's (the
     operator's ``--default-bot``, as given; or what a table stored by an older server named)."""
     if bot in LEVELS:
-        return LEVELS[bot].spec_within(budget_s)
+        return LEVELS[bot].spec_within(budget_s, game_id)
     if default_bot in LEVELS:
-        return LEVELS[default_bot].spec_within(budget_s)
+        return LEVELS[default_bot].spec_within(budget_s, game_id)
     return default_bot

@@ -395,7 +395,7 @@ def runner_for(config: ServerConfig) -> BotRunner:
     from shadowtable.server.bot_levels import LEVELS, plays, run_spec
 
     budget = config.bot_budget_s
-    specs = [level.spec_within(budget) for level in LEVELS.values() if plays(level.name)]
+    specs = [level.spec_within(budget, game_id) for level in LEVELS.values() for game_id in plays(level.name)]
     specs.append(run_spec(config.default_bot, config.default_bot, budget))
     quick = [level.spec for level in LEVELS.values() if not level.searches]
     classes = {game_id: game_class(game_id) for game_id in available_games()}

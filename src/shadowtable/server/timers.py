@@ -10,7 +10,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from shadowtable.server import master, turn_clock
-from shadowtable.server.bot_levels import run_spec
+from shadowtable.server.bot_levels import LEVELS, run_spec, takeover_level
 from shadowtable.server.bots import BotRunner
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.errors import ServiceError, Stale
@@ -23,6 +23,19 @@ if TYPE_CHECKING:
     from shadowtable.server.service import TableService
 
 log = logging.getLogger("shadowtable.server")
+
+
+def move_seconds(table: Table, seat: int, now: float) -> float:
+    """The seconds a move of ``seat`` may take at ``table``: with a live clock, the bonus per move
+    plus a twentieth of what the seat's clock has left; with turn deadlines, what is left of the
+    seat's turn; without a clock, no bound (``inf``)."""
+    stored = table.stored
+    if stored.clock is not None:
+        return (int(stored.clock["bonus_ms"]) + (table.seats[seat].clock_ms or 0) / 20) / 1000
+    if stored.turn is not None:
+        left = turn_clock.ms_left(stored.turn, table.seats[seat], now)
+        return float("inf") if left is None else max(0.0, left / 1000)
+    return float("inf")
 
 
 class Timers:
@@ -85,13 +98,24 @@ class Timers:
         turn = self._turn(table, seat, at)
         if turn is None:
             return False
-        bot = table.seats[seat].bot or self.config.default_bot
-        spec = run_spec(bot, self.config.default_bot, self.config.bot_budget_s)
+        spec = self.spec_for(table, seat)
         action = await self.bots.choose(table.game, spec, seat, turn.observation, turn.legal)
         async with table.lock:
             if table.steps != at or table.status != "playing":
                 return False
             return await self._play(table, seat, at, table.live.plan_turn(turn, action))
+
+    def spec_for(self, table: Table, seat: int) -> str:
+        """The spec that decides for ``seat``: its level's; for a person's seat a bot takes over (away,
+        or out of time), the strongest offered level whose time fits the table's clock, unless the
+        operator's ``--default-bot`` is a spec of its own."""
+        game, budget, default = table.game, self.config.bot_budget_s, self.config.default_bot
+        stored = table.seats[seat]
+        if stored.kind == "bot" or default not in LEVELS:
+            return run_spec(stored.bot or default, default, budget, game.spec.id)
+        move_s = min(budget, move_seconds(table, seat, self.config.now()))
+        level = takeover_level(game.spec.id, game.players, move_s, dict(game.options))
+        return run_spec(level, default, move_s, game.spec.id)
 
     @staticmethod
     def _turn(table: Table, seat: int, at: int) -> Turn | None:

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.core.wording import bot_name
-from shadowtable.server.bot_levels import LEVELS, levels_for
+from shadowtable.server.bot_levels import LEVELS, offered_levels, typical_seconds
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable
 from shadowtable.server.table import REALTIME, TURN_BASED
@@ -103,9 +103,16 @@ def parse_turn(form: dict[str, str]) -> dict[str, Any] | None:
 
 
 def bots_offered(game: str, players: int) -> list[str]:
-    """The bot levels the lobby offers for ``game`` with ``players`` players (the trained policy
-    only where one ships for them and PyTorch is installed)."""
-    return levels_for(game, players)
+    """The bot levels the lobby offers for ``game`` with ``players`` players: those that play it
+    here and, above level 1, are shown stronger than the level below by the ladder's results."""
+    return offered_levels(game, players)
+
+
+def seconds_words(seconds: float | None) -> str | None:
+    """A typical time per move in words (``0.4 s``, ``under 0.01 s``), or ``None`` if unmeasured."""
+    if seconds is None:
+        return None
+    return "under 0.01 s" if seconds < 0.01 else f"{seconds:.2g} s"
 
 
 def parse_seats(form: dict[str, str], game: str, players: int) -> list[str]:
@@ -171,6 +178,7 @@ def setup_context(spec: GameSpec, players: int) -> dict[str, Any]:
         "words": {option.name: option_words(spec.id, option) for option in options},
         "bots": BOT_LEVELS,
         "bots_here": bots_offered(spec.id, players),
+        "bot_times": {level: seconds_words(typical_seconds(level, spec.id, players)) for level in LEVELS},
         "bot_names": {
             (seat, level): bot_name(seat, LEVELS[level].shown) for seat in range(players) for level in LEVELS
         },

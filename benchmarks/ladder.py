@@ -1,0 +1,172 @@
+"""Ladder benchmark: one level against the level below, in one configuration, over a fixed count of games.
+
+    python benchmarks/ladder.py --game shadow-planet --players 3 --upper ismcts --lower heuristic --games 24
+
+Line-up: at 2 players the two levels alternate seats; otherwise the upper level sits in one seat
+(moving one place per game) and the lower level everywhere else ("one against the rest").  Game
+``i`` is played with seed ``derive_seed(derive_seed(20261204, "ladder", CONFIG), "game", i)`` where
+CONFIG is e.g. ``shadow-planet-3p-ismcts-vs-heuristic`` (the tournament's seeding); that label is
+used by no training or tuning run.  The count of games is an argument, fixed before the run and
+recorded.  Writes ``docs/results/ladder/<config>-<upper>-vs-<lower>.json`` and the game records
+beside it (``.jsonl``): win rates per seat-game with 95% Wilson intervals for both levels, whether
+the intervals separate, and the median seconds per decision of the upper level (CPU seconds of
+the one process, so other load on the machine does not count; the wall-clock median beside it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from shadowtable.bots import ladder
+from shadowtable.bots.registry import make_bot
+from shadowtable.core.keyvalue import parse_pairs
+from shadowtable.core.rng import derive_seed
+from shadowtable.sim import batch
+from shadowtable.sim.stats import wilson_interval
+from shadowtable.sim.tournament import run_tournament
+
+MASTER = 20261204
+OUT = Path(__file__).resolve().parents[1] / "docs" / "results" / "ladder"
+
+
+class TimedBot:
+    """A bot whose every decision's wall-clock time is appended to ``times``."""
+
+    def __init__(self, bot: Any, times: list[tuple[float, float, bool]]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def choose(self, *args: Any, **kwargs: Any) -> int:
+        """The wrapped bot's choice, timed."""
+        start, cpu = time.perf_counter(), time.process_time()
+        action: int = self.bot.choose(*args, **kwargs)
+        wall, cap = time.perf_counter() - start, getattr(self.bot, "time", None)
+        self.times.append((wall, time.process_time() - cpu, isinstance(cap, float) and wall >= cap))
+        return action
+
+
+def lineup(upper: str, lower: str, players: int) -> list[str]:
+    """Tournament bot specs: alternating at 2 players, else one upper against the rest."""
+    if players == 2:
+        return [upper, lower]
+    return [upper, f"{lower}*{players - 1}"]
+
+
+def side(tally: dict[str, Any]) -> dict[str, Any]:
+    """Wins, seat-games, win rate and its 95% Wilson interval from a tournament tally."""
+    wins, games = int(tally["wins"]), int(tally["games"])
+    low, high = wilson_interval(wins, games)
+    return {"wins": wins, "seat_games": games, "win_rate": wins / games if games else 0.0, "interval": [low, high]}
+
+
+def run(game_id: str, players: int, options: dict[str, Any], upper: str, lower: str, games: int) -> dict[str, Any]:
+    """Play the fixed count of games and return the ladder result."""
+    config = ladder.config_name(game_id, players, options)
+    label = f"{config}-{upper}-vs-{lower}"
+    seed = derive_seed(MASTER, "ladder", label)
+    upper_spec, lower_spec = ladder.resolve_spec(upper, game_id), ladder.resolve_spec(lower, game_id)
+    if upper_spec == lower_spec:
+        raise SystemExit("error: the two levels play the same spec")
+    times: list[tuple[float, float, bool]] = []
+    original = getattr(batch, "make_bot")  # noqa: B009 - replaced for this run only, to time the upper level
+    setattr(batch, "make_bot", lambda spec: TimedBot(original(spec), times) if spec == upper_spec else original(spec))  # noqa: B010
+    OUT.mkdir(parents=True, exist_ok=True)
+    records = ladder.result_path(OUT, config, upper, lower).with_suffix(".jsonl")
+    started = time.perf_counter()
+    try:
+        result = run_tournament(
+            game_id, players, lineup(upper_spec, lower_spec, players), games, seed, options, records_path=records
+        )
+    finally:
+        setattr(batch, "make_bot", original)  # noqa: B010
+    data = result.to_json()
+    up, low = side(data["bots"][upper_spec]), side(data["bots"][lower_spec])
+    up["median_decision_s"] = statistics.median(t[1] for t in times) if times else None
+    up["median_decision_wall_s"] = statistics.median(t[0] for t in times) if times else None
+    up["decisions"] = len(times)
+    up["decisions_cut_by_time_cap"] = sum(t[2] for t in times)
+    return {
+        "format": "shadowtable-ladder-1",
+        "config": config,
+        "game": game_id,
+        "players": players,
+        "options": options,
+        "upper": {"level": upper, "spec": upper_spec, **up},
+        "lower": {"level": lower, "spec": lower_spec, **low},
+        "separated": up["interval"][0] > low["interval"][1],
+        "games": games,
+        "lineup": "alternating" if players == 2 else "one against the rest",
+        "seed_master": MASTER,
+        "seed_label": ["ladder", label],
+        "seed": seed,
+        "game_seeds": "derive_seed(seed, 'game', i) for game i",
+        "truncated": data["truncated"],
+        "wall_s": round(time.perf_counter() - started, 1),
+        "tournament": data,
+        "records": records.name,
+    }
+
+
+def _rate(part: dict[str, Any]) -> str:
+    low, high = part["interval"]
+    return f"{100 * part['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f}), {part['seat_games']}"
+
+
+def table(folder: Path = OUT) -> str:
+    """The results in ``folder`` as a Markdown table (docs/bots.md)."""
+    rows = [
+        "| configuration | upper | lower | games | upper wins | lower wins | separated | upper median s/decision |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        u, lo, median = data["upper"], data["lower"], data["upper"]["median_decision_s"]
+        rows.append(
+            f"| {data['config']} | {u['level']} | {lo['level']} | {data['games']} | {_rate(u)} | {_rate(lo)} "
+            f"| {'yes' if data['separated'] else 'no'} | {median:.3g} |"
+        )
+    return "\n".join(rows)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the arguments, play, write the result file (``--table``: print the results table)."""
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--table"]:
+        print(table())
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--option", action="append", default=[], help="KEY=VALUE, e.g. modified=true")
+    parser.add_argument("--upper", required=True, help="a level name or alias (ismcts, level2)")
+    parser.add_argument("--lower", required=True)
+    parser.add_argument("--games", type=int, required=True, help="number of games, fixed before the run")
+    args = parser.parse_args(argv)
+    options = parse_pairs(args.option, what="--option")
+    upper, lower = ladder.level_name(args.upper), ladder.level_name(args.lower)
+    if upper is None or lower is None:
+        print(f"error: unknown level; levels: {', '.join(ladder.LADDER)}", file=sys.stderr)
+        return 2
+    make_bot(ladder.resolve_spec(upper, args.game))
+    out = run(args.game, args.players, options, upper, lower, args.games)
+    path = ladder.result_path(OUT, out["config"], upper, lower)
+    path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    u, lo = out["upper"], out["lower"]
+    print(
+        f"{out['config']}: {upper} {u['win_rate']:.3f} {u['interval']} vs {lower} {lo['win_rate']:.3f} "
+        f"{lo['interval']} separated={out['separated']} median decision {u['median_decision_s']}s -> {path}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

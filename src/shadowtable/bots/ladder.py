@@ -1,0 +1,170 @@
+"""The bot ladder: named levels, each a bot spec per game, shared by the lobby, ``play`` and ``tournament``.
+
+Level 0 plays any legal move, level 1 is the heuristic bot, level 2 searches (ISMCTS with the
+heuristic as prior and rollout policy) within a per-decision budget a person will wait for.  The
+trained policy is a level of its own, set against level 1.  A level above 1 counts as *shown* for
+a configuration (game, players, options) only when its ladder result (``benchmarks/ladder.py``,
+kept in ``docs/results/ladder/``) exists and separates it from the level below; see
+:func:`shown_levels`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+SEARCH_ITERATIONS: dict[str, int] = {"shadow-planet": 48, "shadowlord": 48}
+"""Level 2's iteration budget per decision by game (what makes a measurement reproducible), chosen
+so that the median decision takes at most about 1 s of one core (``benchmarks/ladder.py`` reports it)."""
+
+SEARCH_TIME_CAP_S = 2.0
+"""Level 2's time cap per decision, a safety bound: the search stops at whichever comes first."""
+
+SEARCH_SPECS: dict[str, str] = {
+    "shadow-planet": "ismcts:rollout=heuristic:prior=heuristic",
+    "shadowlord": "ismcts:rollout=heuristic:prior=heuristic:max_rollout_steps=60:evaluate=heuristic",
+}
+"""Level 2's search settings by game (budgets are added by :meth:`LadderLevel.spec_for`)."""
+
+RESULTS_ENV = "SHADOWTABLE_LADDER_RESULTS"
+"""Environment variable naming the folder of ladder results (default: the repository's)."""
+
+
+@dataclass(frozen=True)
+class LadderLevel:
+    """One rung: its name, its ``levelN`` alias, the level it must beat, and its specs."""
+
+    name: str
+    alias: str
+    below: str | None
+    """The level it is measured against (``None`` for level 0)."""
+    searches: bool = False
+
+    def spec_for(self, game_id: str, time_cap_s: float = SEARCH_TIME_CAP_S) -> str:
+        """The spec this level plays ``game_id`` with, its search capped at ``time_cap_s`` seconds."""
+        if not self.searches:
+            return self.name
+        base = SEARCH_SPECS.get(game_id, "ismcts:rollout=heuristic:prior=heuristic")
+        iterations = SEARCH_ITERATIONS.get(game_id, 48)
+        return f"{base}:iterations={iterations}:time={max(0.01, time_cap_s):.3f}"
+
+
+LADDER: dict[str, LadderLevel] = {
+    level.name: level
+    for level in (
+        LadderLevel("random", "level0", None),
+        LadderLevel("heuristic", "level1", "random"),
+        LadderLevel("ismcts", "level2", "heuristic", searches=True),
+        LadderLevel("policy", "policy", "heuristic"),
+    )
+}
+"""Every level by name, weakest first (the policy is set against level 1, not level 2)."""
+
+ALIASES: dict[str, str] = {level.alias: level.name for level in LADDER.values()}
+
+
+def level_name(text: str) -> str | None:
+    """The level ``text`` names (``level2`` or ``ismcts``), or ``None`` if it names none."""
+    if text in LADDER:
+        return text
+    return ALIASES.get(text)
+
+
+def resolve_spec(text: str, game_id: str) -> str:
+    """A bot spec for ``game_id``: a level name or alias becomes its spec; any other text is kept."""
+    name = level_name(text.strip())
+    return text if name is None else LADDER[name].spec_for(game_id)
+
+
+def resolve_entry(entry: str, game_id: str) -> str:
+    """A tournament line-up entry with its level named by spec: ``level2*3`` becomes ``SPEC*3``."""
+    spec, star, count = entry.rpartition("*")
+    if star and count.strip().isdigit():
+        return f"{resolve_spec(spec, game_id)}*{count}"
+    return resolve_spec(entry, game_id)
+
+
+def config_name(game_id: str, players: int, options: Mapping[str, Any] | None = None) -> str:
+    """The configuration's name in result files: ``shadowlord-2p-modified``, ``shadow-planet-3p``
+    (each option set away from its default appended: its name if true, else ``name-value``)."""
+    from shadowtable.core.registry import game_class  # lazy: bots stay importable without the games
+
+    defaults = {option.name: option.default for option in game_class(game_id).SPEC.options}
+    parts = [game_id, f"{players}p"]
+    for key, value in sorted((options or {}).items()):
+        if key in defaults and value == defaults[key]:
+            continue
+        if value is True:
+            parts.append(key)
+        elif value not in (False, None):
+            parts.append(f"{key}-{value}")
+    return "-".join(parts)
+
+
+def results_dir() -> Path:
+    """Where ladder results are read from: ``$SHADOWTABLE_LADDER_RESULTS``, else the repository's."""
+    env = os.environ.get(RESULTS_ENV)
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[3] / "docs" / "results" / "ladder"
+
+
+def result_path(folder: Path, config: str, upper: str, lower: str) -> Path:
+    """The result file of ``upper`` against ``lower`` in ``config``."""
+    return folder / f"{config}-{upper}-vs-{lower}.json"
+
+
+def read_result(folder: Path, config: str, upper: str, lower: str) -> dict[str, Any] | None:
+    """The ladder result of ``upper`` against ``lower`` in ``config``, or ``None`` if none is readable."""
+    path = result_path(folder, config, upper, lower)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    return _read_json(str(path), stamp)
+
+
+@lru_cache(maxsize=256)
+def _read_json(path: str, stamp: int) -> dict[str, Any] | None:
+    """A result file's JSON object (cached while its modification time, ``stamp``, stays)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def separated(result: Mapping[str, Any] | None) -> bool:
+    """Whether ``result`` shows the upper level stronger: its interval wholly above the lower's."""
+    if result is None:
+        return False
+    try:
+        upper, lower = result["upper"]["interval"], result["lower"]["interval"]
+        return bool(result.get("separated")) and float(upper[0]) > float(lower[1])
+    except (KeyError, TypeError, ValueError, IndexError):
+        return False
+
+
+def shown(name: str, config: str, folder: Path | None = None) -> bool:
+    """Whether level ``name`` is shown stronger than the level below in ``config`` (levels 0 and 1 always)."""
+    level = LADDER[name]
+    if name in ("random", "heuristic") or level.below is None:
+        return True
+    return separated(read_result(folder or results_dir(), config, name, level.below))
+
+
+def median_decision_s(name: str, config: str, folder: Path | None = None) -> float | None:
+    """The median seconds per decision of level ``name`` measured in ``config``, if measured."""
+    level = LADDER[name]
+    if level.below is None:
+        return None
+    result = read_result(folder or results_dir(), config, name, level.below)
+    if result is None:
+        return None
+    value = result.get("upper", {}).get("median_decision_s")
+    return float(value) if isinstance(value, int | float) else None

@@ -1,0 +1,63 @@
+"""Every ladder level chooses the same on two true states its seat cannot tell apart (resampling check)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from shadowtable.bots import ladder, make_bot
+from shadowtable.bots.policy_bot import shipped_policy
+from shadowtable.core import CHANCE, TERMINAL, make, sample_outcome
+
+CONFIGS = [("shadow-planet", 4), ("shadowlord", 2)]
+
+
+def positions(game_id: str, players: int, seed: int, count: int) -> list[tuple[object, int]]:
+    """States where a seat has several legal actions, from a random playout."""
+    game, rng = make(game_id, players=players), random.Random(seed)
+    state, found = game.initial_state(), []
+    while len(found) < count:
+        player = game.current_player(state)
+        if player == TERMINAL:
+            state = game.initial_state()
+            continue
+        if player == CHANCE:
+            state = game.apply(state, sample_outcome(game.chance_outcomes(state), rng))
+            continue
+        legal = game.legal_actions(state)
+        if len(legal) > 1 and rng.random() < 0.2:
+            found.append((state, player))
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    return found
+
+
+def level_spec(name: str, game_id: str) -> str:
+    """The level's spec for ``game_id``; a search keeps its settings with a small iteration budget
+    (what it may look at is the same; only fewer rollouts, to keep the test fast)."""
+    spec = ladder.LADDER[name].spec_for(game_id, time_cap_s=60.0)
+    return re.sub(r"iterations=\d+", "iterations=6", spec)
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS)
+@pytest.mark.parametrize("name", list(ladder.LADDER))
+def test_a_level_chooses_the_same_on_states_its_seat_cannot_tell_apart(name: str, game_id: str, players: int) -> None:
+    if name == "policy":
+        pytest.importorskip("numpy")
+        if shipped_policy(game_id, players) is None:
+            pytest.skip(f"no policy ships for {game_id} with {players} players")
+    game = make(game_id, players=players)
+    spec = level_spec(name, game_id)
+    told_apart = 0
+    for state, seat in positions(game_id, players, seed=5, count=2):
+        observation, legal = game.observe(state, seat), game.legal_actions(state)
+        choice = make_bot(spec).choose(game, seat, observation, legal, random.Random(17))
+        for sample in range(2):
+            resampled = game.determinize(observation, random.Random(sample))
+            seen = game.observe(resampled, seat)
+            assert seen == observation
+            told_apart += resampled != state
+            again = make_bot(spec).choose(game, seat, seen, game.legal_actions(resampled), random.Random(17))
+            assert again == choice, (spec, seat)
+    assert told_apart > 0, "the resampled states should differ from the true one somewhere"

@@ -1,0 +1,72 @@
+"""The lobby offers a level above 1 only where the ladder's results show it stronger than the one below."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shadowtable.bots import ladder
+from shadowtable.core.registry import game_class
+from shadowtable.server.bot_levels import has_numpy, levels_for
+
+GAMES = ("shadow-planet", "shadowlord")
+
+
+def _result(folder: Path, config: str, upper: str, lower: str, up: list[float], low: list[float], s: float) -> None:
+    data = {
+        "upper": {"level": upper, "interval": up, "median_decision_s": s},
+        "lower": {"level": lower, "interval": low},
+        "separated": up[0] > low[1],
+    }
+    ladder.result_path(folder, config, upper, lower).write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.fixture
+def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, set[str]]:
+    """A tiny fake results folder; the levels above 1 it shows, by configuration."""
+    folder = tmp_path / "ladder"
+    folder.mkdir()
+    monkeypatch.setenv(ladder.RESULTS_ENV, str(folder))
+    _result(folder, "shadow-planet-3p", "ismcts", "heuristic", [0.5, 0.7], [0.2, 0.4], 0.42)  # separated
+    _result(folder, "shadow-planet-4p", "ismcts", "heuristic", [0.3, 0.5], [0.25, 0.4], 0.5)  # overlapping
+    _result(folder, "shadow-planet-4p", "policy", "heuristic", [0.42, 0.48], [0.33, 0.36], 0.003)  # separated
+    _result(folder, "shadowlord-2p-modified", "ismcts", "heuristic", [0.6, 0.9], [0.1, 0.4], 0.8)  # options set
+    (folder / "shadowlord-3p-ismcts-vs-heuristic.json").write_text("{not json", encoding="utf-8")
+    return {"shadow-planet-3p": {"ismcts"}, "shadow-planet-4p": {"policy"} if has_numpy() else set()}
+
+
+def _offered(client: Any, game: str, players: int) -> tuple[set[str], str]:
+    page = client.get("/lobby/setup", params={"game": game, "players": str(players)})
+    assert page.status_code == 200
+    return set(re.findall(r'value="bot:([a-z]+)"', page.text)), page.text
+
+
+def test_the_lobby_offers_exactly_the_levels_whose_results_separate(client: Any, results: dict[str, set[str]]) -> None:
+    for game in GAMES:
+        spec = game_class(game).SPEC
+        for players in range(spec.min_players, spec.max_players + 1):
+            offered, text = _offered(client, game, players)
+            playable = set(levels_for(game, players))
+            expected = {"random", "heuristic"} | results.get(f"{game}-{players}p", set())
+            assert offered == expected & playable, (game, players)
+            if "ismcts" in offered:
+                assert "typically 0.42 s a move" in text
+    offered, _ = _offered(client, "shadowlord", 2)
+    assert "ismcts" not in offered  # shown only with the modified option, which the lobby's default is not
+
+
+def test_without_results_the_lobby_offers_levels_0_and_1_only(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ladder.RESULTS_ENV, str(tmp_path / "none"))
+    offered, _ = _offered(client, "shadow-planet", 4)
+    assert offered == {"random", "heuristic"}
+    form = {"game": "shadow-planet", "players": "4", "name": "Ada", "seat_2": "human", "seat_3": "human"}
+    made = client.post("/tables", data={**form, "seat_1": "bot:heuristic"}, follow_redirects=False)
+    assert made.status_code == 303
+    refused = client.post("/tables", data={**form, "seat_1": "bot:ismcts"}, follow_redirects=False)
+    assert refused.status_code != 303 and "expected human or one of the bots" in refused.text
