@@ -18,21 +18,27 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-SEARCH_ITERATIONS: dict[str, int] = {"shadow-planet": 48, "shadowlord": 48}
-"""Level 2's iteration budget per decision by game (what makes a measurement reproducible), chosen
-so that the median decision takes at most about 1 s of one core (``benchmarks/ladder.py`` reports it)."""
+SEARCH_ITERATIONS = 48
+"""Level 2's iteration budget per decision (what makes a measurement reproducible), chosen so that
+the median decision takes at most about 1 s of one core (``benchmarks/ladder.py`` reports it)."""
 
 SEARCH_TIME_CAP_S = 2.0
 """Level 2's time cap per decision, a safety bound: the search stops at whichever comes first."""
 
-SEARCH_SPECS: dict[str, str] = {
-    "shadow-planet": "ismcts:rollout=heuristic:prior=heuristic",
-    "shadowlord": "ismcts:rollout=heuristic:prior=heuristic:max_rollout_steps=60:evaluate=heuristic",
-}
-"""Level 2's search settings by game (budgets are added by :meth:`LadderLevel.spec_for`)."""
+SEARCH_SPEC = "ismcts:rollout=heuristic:prior=heuristic"
+"""Level 2's search settings; a game's manifest may add its own (``search_settings``), and the
+budgets are added by :meth:`LadderLevel.spec_for`."""
 
 RESULTS_ENV = "SHADOWTABLE_LADDER_RESULTS"
 """Environment variable naming the folder of ladder results (default: the repository's)."""
+
+
+def search_settings(game_id: str) -> str:
+    """The settings ``game_id``'s manifest adds to the searching level (none for an unknown game)."""
+    from shadowtable.core.manifest import manifest_of
+    from shadowtable.core.registry import available_games, game_class
+
+    return manifest_of(game_class(game_id)).search_settings if game_id in available_games() else ""
 
 
 @dataclass(frozen=True)
@@ -49,9 +55,8 @@ class LadderLevel:
         """The spec this level plays ``game_id`` with, its search capped at ``time_cap_s`` seconds."""
         if not self.searches:
             return self.name
-        base = SEARCH_SPECS.get(game_id, "ismcts:rollout=heuristic:prior=heuristic")
-        iterations = SEARCH_ITERATIONS.get(game_id, 48)
-        return f"{base}:iterations={iterations}:time={max(0.01, time_cap_s):.3f}"
+        base = SEARCH_SPEC + search_settings(game_id)
+        return f"{base}:iterations={SEARCH_ITERATIONS}:time={max(0.01, time_cap_s):.3f}"
 
 
 LADDER: dict[str, LadderLevel] = {

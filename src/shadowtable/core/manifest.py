@@ -50,6 +50,8 @@ class Manifest:
     option_words: str | None = None
     rules_extras: str | None = None
     deduction: str | None = None
+    search_settings: str = ""
+    """Settings the ladder's searching level adds for this game (``:max_rollout_steps=60``...)."""
 
 
 NO_ADAPTERS = Manifest()

@@ -506,12 +506,8 @@ def deduction_panel(
 
 
 def objective_names_of(game_id: str, game: Any) -> list[str]:
-    """The names of The Shadow Planet's Objectives (none for another game)."""
-    if game_id != "shadow-planet":
-        return []
-    from shadowtable.games.shadow_planet.printed import printed
-
-    return list(printed(game).objective_names)
+    """The names of the game's Objectives, from its printed reference (none for a game without)."""
+    return [str(objective["name"]) for objective in game.words.reference().get("objectives") or []]
 
 
 STATUS_WORDS = {

@@ -15,4 +15,5 @@ MANIFEST = Manifest(
     option_words="shadowtable.games.shadowlord.option_words:OPTION_WORDS",
     rules_extras="shadowtable.games.shadowlord.boards.rules:EXTRAS",
     deduction="shadowtable.games.shadowlord.deduction:DEDUCTION",
+    search_settings=":max_rollout_steps=60:evaluate=heuristic",
 )
