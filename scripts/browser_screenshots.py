@@ -33,18 +33,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    folder: Path, extra_env: dict[str, str] | None = None, attempts: int = 300
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``shadowtable serve`` on a free port with its data in ``folder``; the process and its address."""
     port = free_port()
     env = {
         **os.environ,
         "SHADOWTABLE_DATA_DIR": str(folder),
         "SHADOWTABLE_BOT_DELAY": "0",
         "SHADOWTABLE_BOT_WORKERS": "0",
+        **(extra_env or {}),
     }
     command = [str(Path(sys.executable).with_name("shadowtable")), "serve", "--port", str(port)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
+    for _ in range(attempts):
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=1):
                 return process, url

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,36 +23,16 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).parent))
+from browser_screenshots import start_server as start_browser_server  # noqa: E402
+
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def start_server(folder: Path, budget: float) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "SHADOWTABLE_DATA_DIR": str(folder),
-        "SHADOWTABLE_BOT_DELAY": "0",
-        "SHADOWTABLE_BOT_WORKERS": "0",
-        "SHADOWTABLE_ANALYSIS_BUDGET": str(budget),
-    }
-    command = [str(Path(sys.executable).with_name("shadowtable")), "serve", "--port", str(port)]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=1):
-                return process, url
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("error: the server did not start")
+    """The server of :mod:`browser_screenshots`, with the analysis budget given."""
+    return start_browser_server(folder, {"SHADOWTABLE_ANALYSIS_BUDGET": str(budget)}, attempts=600)
 
 
 def call(url: str, method: str = "GET", body: dict[str, Any] | None = None) -> Any:
