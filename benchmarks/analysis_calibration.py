@@ -40,7 +40,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if importlib.util.find_spec("shadowtable") is None:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT / "src"))
 
-from shadowtable.analysis import AnalysisSettings, analyse_decision, decision_points, rollout_policy  # noqa: E402
+from shadowtable.analysis import (  # noqa: E402
+    AnalysisSettings,
+    analyse_decision,
+    chosen_chance,
+    decision_points,
+    rollout_policy,
+)
 from shadowtable.analysis.calibration import (  # noqa: E402
     CALIBRATION_FILE,
     clipped_logit,
@@ -67,8 +73,11 @@ def game_seed(index: int, fit: bool) -> int:
     return derive_seed(SEED, FIT if fit else HELD_OUT, index)
 
 
-def game_pairs(game: Game[Any], index: int, seed: int, rollouts: int, per_game: int) -> list[Pair]:
-    """Play one heuristic game from ``seed`` and analyse ``per_game`` of its decisions drawn by seed."""
+def game_pairs(game: Game[Any], index: int, seed: int, rollouts: int, per_game: int, chosen_only: bool) -> list[Pair]:
+    """Play one heuristic game from ``seed`` and analyse ``per_game`` of its decisions drawn by seed.
+
+    ``chosen_only``: score the choice made alone (:func:`chosen_chance`: the chance the full
+    analysis gives it, at a fraction of the cost); the pair then has no ``before``."""
     bot_class = load(manifest_of(type(game)).heuristic_bot or "")
     record = play_game(game, [bot_class() for _ in range(game.players)], seed)
     assert record.returns is not None
@@ -78,24 +87,25 @@ def game_pairs(game: Game[Any], index: int, seed: int, rollouts: int, per_game: 
     policy = rollout_policy(game, settings.policy)
     pairs = []
     for point in sorted(chosen, key=lambda p: p.ply):
-        decision = analyse_decision(game, point, settings, policy)
-        assert decision is not None
         won = record.returns[point.seat] >= game.spec.max_utility and not record.truncated
-        pairs.append(
-            {
-                "game": index,
-                "seat": point.seat,
-                "ply": point.ply,
-                "choices": len(decision.alternatives),
+        pair: Pair = {"game": index, "seat": point.seat, "ply": point.ply}
+        pair["choices"] = len(game.legal_actions(point.state))
+        if chosen_only:
+            after, samples, _exact = chosen_chance(game, point, settings, policy)
+            pair |= {"samples": samples, "after": after, "won": won}
+        else:
+            decision = analyse_decision(game, point, settings, policy)
+            assert decision is not None
+            made = next(alt.raw_chance for alt in decision.alternatives if alt.action == point.action)
+            pair |= {
                 "samples": decision.samples,
                 "before": max(alt.raw_chance for alt in decision.alternatives),
-                "after": next(alt.raw_chance for alt in decision.alternatives if alt.action == point.action),
-                "lost_raw": decision.best.raw_chance
-                - next(alt.raw_chance for alt in decision.alternatives if alt.action == point.action),
+                "after": made,
+                "lost_raw": decision.best.raw_chance - made,
                 "noise": decision.noise,
                 "won": won,
             }
-        )
+        pairs.append(pair)
     return pairs
 
 
@@ -180,11 +190,15 @@ def report(pairs: list[Pair], meta: dict[str, Any], maps: dict[str, Any] | None)
     game_key = f"{meta['game']}/{meta['players']}"
     result: dict[str, Any] = {**meta, "pairs": len(pairs), "games_with_pairs": len(by_game(pairs))}
     result["base_rate"] = base_rate(pairs)
-    result["raw"] = scores(pairs, chances(pairs, "before", None, game_key))
     result["raw_after"] = scores(pairs, chances(pairs, "after", None, game_key))
+    with_before = all(pair.get("before") is not None for pair in pairs)
+    if with_before:
+        result["raw"] = scores(pairs, chances(pairs, "before", None, game_key))
     if maps is not None and game_key in maps:
         result["map"] = maps[game_key]
-        result["calibrated"] = scores(pairs, chances(pairs, "before", maps, game_key))
+        result["calibrated_after"] = scores(pairs, chances(pairs, "after", maps, game_key))
+        if with_before:
+            result["calibrated"] = scores(pairs, chances(pairs, "before", maps, game_key))
     return result
 
 
@@ -197,7 +211,7 @@ def plot(result: dict[str, Any], path: Path) -> None:
 
     figure, axes = plt.subplots(figsize=(5, 5))
     axes.plot([0, 1], [0, 1], color="#999", linestyle="--", label="perfect calibration")
-    for name, colour in (("raw", "#c33"), ("calibrated", "#36c")):
+    for name, colour in (("raw_after", "#c33"), ("calibrated_after", "#36c")):
         if name not in result:
             continue
         rows = [row for row in result[name]["reliability"] if row["count"]]
@@ -206,7 +220,8 @@ def plot(result: dict[str, Any], path: Path) -> None:
             [row["observed"] for row in rows],
             marker="o",
             color=colour,
-            label=f"{name} (Brier {result[name]['brier']:.3f}, slope {result[name]['slope']:.2f})",
+            label=f"{name.removesuffix('_after')} (Brier {result[name]['brier']:.3f}, "
+            f"slope {result[name]['slope']:.2f})",
         )
     axes.set_xlim(0, 1)
     axes.set_ylim(0, 1)
@@ -222,8 +237,9 @@ def plot(result: dict[str, Any], path: Path) -> None:
 
 
 def store_map(pairs: list[Pair], meta: dict[str, Any], path: Path = CALIBRATION_FILE) -> dict[str, Any]:
-    """Fit ``p' = sigmoid(a logit(p) + b)`` to the raw chances before and write it to ``path``."""
-    a, b = fit_logistic([clipped_logit(p["before"], p["samples"]) for p in pairs], [p["won"] for p in pairs])
+    """Fit ``p' = sigmoid(a logit(p) + b)`` to the raw chances of the choices made (the chances a
+    played game checks) and write it to ``path``."""
+    a, b = fit_logistic([clipped_logit(p["after"], p["samples"]) for p in pairs], [p["won"] for p in pairs])
     maps = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     entry = {
         "a": a,
@@ -233,10 +249,17 @@ def store_map(pairs: list[Pair], meta: dict[str, Any], path: Path = CALIBRATION_
         "pairs": len(pairs),
         "seeds": f"derive_seed({SEED}, {FIT!r}, i) for i in range({meta['games']})",
         "per_game": meta["per_game"],
+        "fitted_on": "the chance of the choice made",
     }
     maps[f"{meta['game']}/{meta['players']}"] = entry
     path.write_text(json.dumps(maps, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return entry
+
+
+def kept_games(path: Path) -> list[int]:
+    """The games a ``--pairs`` file already holds."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:] if line.strip()]
+    return [line["game"] for line in lines]
 
 
 def read_pairs(path: Path) -> tuple[list[Pair], dict[str, Any]]:
@@ -260,6 +283,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--plot", type=Path)
     parser.add_argument("--pairs", type=Path, help="append each game's pairs here as JSON lines")
     parser.add_argument("--from-pairs", type=Path, help="report from a --pairs file instead of playing")
+    parser.add_argument("--chosen-only", action="store_true", help="score only the choice made (much cheaper)")
+    parser.add_argument("--resume", action="store_true", help="keep the games already in --pairs, play the rest")
     args = parser.parse_args(argv)
     if args.from_pairs is not None:
         pairs, meta = read_pairs(args.from_pairs)
@@ -273,14 +298,23 @@ def main(argv: list[str] | None = None) -> None:
             "per_game": args.per_game,
             "seeds": f"derive_seed({SEED}, {FIT if args.fit else HELD_OUT!r}, i) for i in range({args.games})",
             "fit": args.fit,
+            "chosen_only": args.chosen_only,
         }
-        if args.pairs is not None:
+        done: set[int] = set()
+        pairs = []
+        if args.resume and args.pairs is not None and args.pairs.exists():
+            kept, _ = read_pairs(args.pairs)
+            pairs.extend(kept)
+            done = set(kept_games(args.pairs))
+        elif args.pairs is not None:
             args.pairs.parent.mkdir(parents=True, exist_ok=True)
             args.pairs.write_text(json.dumps({"meta": meta}) + "\n", encoding="utf-8")
         started = perf_counter()
-        pairs = []
         for index in range(args.games):
-            made = game_pairs(game, index, game_seed(index, args.fit), args.rollouts, args.per_game)
+            if index in done:
+                continue
+            seed = game_seed(index, args.fit)
+            made = game_pairs(game, index, seed, args.rollouts, args.per_game, args.chosen_only)
             pairs.extend(made)
             if args.pairs is not None:
                 with args.pairs.open("a", encoding="utf-8") as file:
@@ -297,7 +331,7 @@ def main(argv: list[str] | None = None) -> None:
         plot(result, args.plot)
     summary = {k: result[k] for k in ("game", "players", "games", "pairs")}
     print(json.dumps(summary), f"base {result['base_rate']['brier']:.4f}", end=" ")
-    for name in ("raw", "calibrated"):
+    for name in ("raw", "raw_after", "calibrated", "calibrated_after"):
         if name in result:
             print(f"{name} brier {result[name]['brier']:.4f} slope {result[name]['slope']:.3f}", end=" ")
     print()

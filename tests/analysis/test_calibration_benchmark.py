@@ -77,7 +77,7 @@ def test_the_logistic_fit_recovers_a_known_map() -> None:
 def test_a_map_is_applied_to_sampled_chances_and_never_to_exact_ones(tmp_path: Path) -> None:
     bench = load_bench()
     path = tmp_path / "calibration.json"
-    pairs = [{"game": i, "before": (i % 17) / 16, "samples": 16, "won": i % 3 == 0} for i in range(200)]
+    pairs = [{"game": i, "after": (i % 17) / 16, "samples": 16, "won": i % 3 == 0} for i in range(200)]
     entry = bench.store_map(pairs, {"game": "g", "players": 3, "rollouts": 16, "games": 200, "per_game": 1}, path)
     assert json.loads(path.read_text())["g/3"] == entry and entry["pairs"] == 200
     assert clipped_logit(0.0, 16) == pytest.approx(math.log(1 / 33))
@@ -107,3 +107,33 @@ def test_a_real_games_sampled_chances_go_through_its_stored_map() -> None:
             expected = sigmoid(entry["a"] * clipped_logit(alt.raw_chance, 4) + entry["b"])
             assert alt.chance == pytest.approx(expected)
     assert any(not alt.exact for alt in decision.alternatives)
+
+
+def test_scoring_the_choice_made_alone_gives_the_chance_the_full_analysis_gives_it() -> None:
+    from shadowtable.analysis import AnalysisSettings, analyse_decision, chosen_chance, decision_points, rollout_policy
+    from shadowtable.core.registry import make
+    from shadowtable.core.runner import play_game
+    from shadowtable.games.shadow_planet.heuristic import ShadowPlanetHeuristicBot
+
+    game = make("shadow-planet", players=3)
+    record = play_game(game, [ShadowPlanetHeuristicBot() for _ in range(3)], 7)
+    settings = AnalysisSettings(rollouts=3, seed=7, policy="random")
+    policy = rollout_policy(game, settings.policy)
+    points = [p for p in decision_points(record) if len(game.legal_actions(p.state)) > 2][:4]
+    assert points
+    for point in points:
+        full = analyse_decision(game, point, settings, policy)
+        assert full is not None
+        made = next(alt for alt in full.alternatives if alt.action == point.action)
+        assert chosen_chance(game, point, settings, policy) == (made.raw_chance, full.samples, made.exact)
+
+
+def test_a_resumed_run_keeps_its_games_and_plays_only_the_rest(tmp_path: Path) -> None:
+    bench = load_bench()
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    common = ["--games", "3", "--rollouts", "2", "--chosen-only"]
+    bench.main([*common, "--pairs", str(whole)])
+    bench.main(["--games", "2", "--rollouts", "2", "--chosen-only", "--pairs", str(part)])
+    bench.main([*common, "--pairs", str(part), "--resume"])
+    assert bench.read_pairs(part)[0] == bench.read_pairs(whole)[0]
+    assert all("before" not in pair for pair in bench.read_pairs(part)[0])

@@ -9,6 +9,7 @@ from shadowtable.analysis.decisions import (
     analyse_decision,
     analyse_points,
     analyse_record,
+    chosen_chance,
     decision_points,
     rollout_policy,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "analyse_points",
     "analyse_record",
     "analysis_html",
+    "chosen_chance",
     "decision_points",
     "rollout_policy",
 ]

@@ -91,15 +91,19 @@ def win_counts(
     deadline: float | None = None,
     end: float | None = None,
     clock: Callable[[], float] = perf_counter,
+    scored: Sequence[int] | None = None,
 ) -> Sampled:
-    """Up to ``rollouts`` samples, every alternative in ``legal`` scored on each.
+    """Up to ``rollouts`` samples, every alternative in ``legal`` (or only those in ``scored``)
+    scored on each. Scoring fewer alternatives draws the same samples and rollouts, so each
+    scored alternative gets the chance it gets when all are scored.
 
     ``deadline`` (on ``clock``) is the decision's share of a budget: no sample starts after it,
     except the first. ``end`` is the hard end of the whole budget: no rollout starts after it,
     and a sample it stops is dropped, so each chance rests on complete samples only.
     """
-    outcomes: dict[int, list[bool]] = {action: [] for action in legal}
-    exact = dict.fromkeys(legal, True)
+    actions = list(legal if scored is None else scored)
+    outcomes: dict[int, list[bool]] = {action: [] for action in actions}
+    exact = dict.fromkeys(actions, True)
     samples = 0
     cut_short = False
     while samples < rollouts:
@@ -109,13 +113,13 @@ def win_counts(
         state = sampled_state(game, observation, seat, legal, rng)
         seed = rng.getrandbits(64)
         sample: dict[int, bool] = {}
-        for action in legal:
+        for action in actions:
             if end is not None and clock() >= end:
                 break
             after = game.apply_unchecked(state, action)
             exact[action] = exact[action] and game.is_terminal(after)
             sample[action] = rollout_wins(game, after, seat, policy, random.Random(seed))
-        if len(sample) < len(legal):
+        if len(sample) < len(actions):
             cut_short = True
             break
         for action, won in sample.items():
