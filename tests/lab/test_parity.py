@@ -9,7 +9,7 @@ from tests.lab.helpers import planet_spec
 
 from shadowtable.cli import main
 from shadowtable.core.records_io import iter_records
-from shadowtable.lab.run import replay_record
+from shadowtable.lab.run import play_game_row, replay_record
 from shadowtable.lab.spec import check_spec
 from shadowtable.lab.store import run_lab
 from shadowtable.sim.balance import group_records
@@ -58,3 +58,11 @@ def test_rows_are_small_json_without_actions(tmp_path: Path) -> None:
         row = json.loads(line)
         assert "actions" in row and isinstance(row["actions"], int)
         assert len(line) < 600
+
+
+def test_a_row_says_what_its_length_counts() -> None:
+    spec = check_spec({**planet_spec(games=1), "game": "shadowlord", "players": 2})
+    row = play_game_row(spec.to_json(), 0, 0)
+    record = replay_record(spec, 0, 0)
+    assert (row["length_unit"], row["rounds"]) == ("turns", record.metadata["turns"])
+    assert play_game_row(planet_spec(games=1), 0, 0)["length_unit"] == "rounds"
