@@ -124,3 +124,15 @@ def test_resume_on_the_command_line_plays_only_the_missing_games(
     assert run("run", spec, "--out", out, "--resume", "--workers", "2", "--no-progress") == 0
     assert (out / "figures.json").read_bytes() == whole
     assert (out / "rows.jsonl").read_text().splitlines(keepends=True)[:1] == rows[:1]
+
+
+def test_show_an_unfinished_run_counts_the_games_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = write_spec(tmp_path, planet_spec(games=3))
+    out = tmp_path / "run"
+    assert run("run", spec, "--out", out, "--workers", "1", "--no-progress") == 0
+    rows = (out / "rows.jsonl").read_text().splitlines(keepends=True)
+    (out / "rows.jsonl").write_text(rows[0] + rows[1][:20])  # one game, then a line cut short
+    (out / "figures.json").unlink()
+    capsys.readouterr()
+    assert run("show", out) == 0
+    assert "arm 0 (baseline): 1 games" in capsys.readouterr().out
