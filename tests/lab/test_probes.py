@@ -56,6 +56,7 @@ def test_the_wrapper_removes_the_kind_only_for_its_seat_and_only_when_another_ch
     assert bot.choose(game, 1, {}, [*plays, done], rng) == done
     assert bot.choose(game, 1, {}, plays, rng) == plays[0]  # nothing else is legal: unchanged
     assert inner.given == [[*plays, done], [done], plays]
+    assert bot.avoided == 1  # only the middle decision lost a choice
 
 
 def test_a_role_is_read_from_the_seats_own_observation() -> None:
@@ -121,3 +122,21 @@ def test_kinds_use_the_table_pages_group_labels() -> None:
     assert labelled > 0
     assert PLAY in action_kinds("shadow-planet")
     assert "propose a Truce" in action_kinds("shadowlord")
+
+
+def test_a_probe_row_counts_the_decisions_its_restriction_changed() -> None:
+    from shadowtable.lab.figures import lab_figures
+    from shadowtable.lab.run import play_rows
+    from shadowtable.lab.text import restriction_text
+
+    never_avoidable = "discard a card face-down to the Messages pile"
+    data = planet_spec(games=2, probes=[{"role": "seat 0", "kind": PLAY}, {"role": "seat 0", "kind": never_avoidable}])
+    spec = check_spec(data)
+    rows = {arm: play_rows(spec.to_json(), arm, 0, 2) for arm in range(3)}
+    assert all(row["restricted"] == 0 for row in rows[0])
+    assert sum(row["restricted"] for row in rows[1]) > 0
+    probes = lab_figures(spec, rows)["probes"]
+    assert probes[0]["restricted_decisions"] == sum(row["restricted"] for row in rows[1]) > 0
+    assert probes[1]["restricted_decisions"] == 0
+    assert "never applied" in restriction_text(probes[1])
+    assert "changed" in restriction_text(probes[0])

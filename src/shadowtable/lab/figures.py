@@ -188,6 +188,8 @@ def lab_figures(spec: LabSpec, rows_by_arm: Mapping[int, Sequence[Row]]) -> dict
                     "label": arm.label,
                     "role": arm.probe.role,
                     "kind": arm.probe.kind,
+                    "restricted_decisions": sum(int(row.get("restricted", 0)) for row in rows),
+                    "restricted_games": sum(1 for row in rows if row.get("restricted", 0)),
                     **compare(baseline, rows, [arm.probe.role])[arm.probe.role],
                 }
             )

@@ -28,6 +28,8 @@ class RestrictedBot:
         self.role = role
         self.kind = kind
         self.name = inner.name
+        self.avoided = 0
+        """Decisions where the restriction removed at least one choice."""
 
     def check_game(self, game: Game[Any]) -> None:
         """The wrapped bot's own check, if it has one."""
@@ -59,6 +61,7 @@ class RestrictedBot:
         allowed = self.allowed(game, seat, observation, legal_actions)
         if len(allowed) == len(legal_actions):
             return self.inner.choose(game, seat, observation, legal_actions, rng)
+        self.avoided += 1
         action = self.inner.choose(game, seat, observation, allowed, rng)
         if action not in allowed:
             raise BotError(f"bot {self.name!r} chose {action}, outside the {len(allowed)} actions it was given")

@@ -111,8 +111,12 @@ def arm_game(spec: LabSpec, arm: Arm, content_folder: Path | None = None) -> Gam
 
 def play_arm_game(spec: LabSpec, arm: Arm, index: int, game: Game[Any]) -> GameRecord:
     """Game ``index`` of ``arm`` on ``game`` (see :func:`arm_game`), its index in the metadata."""
-    record = play_game(game, arm_bots(spec, arm), game_seed(spec, arm.number, index), seat_names=seat_specs(spec))
-    return replace(record, metadata={**record.metadata, "index": index})
+    bots = arm_bots(spec, arm)
+    record = play_game(game, bots, game_seed(spec, arm.number, index), seat_names=seat_specs(spec))
+    metadata = {**record.metadata, "index": index}
+    if arm.probe is not None:
+        metadata["restricted_decisions"] = sum(bot.avoided for bot in bots if isinstance(bot, RestrictedBot))
+    return replace(record, metadata=metadata)
 
 
 def replay_record(spec: LabSpec, arm: int, index: int, content_folder: Path | None = None) -> GameRecord:
@@ -140,6 +144,7 @@ def record_row(record: GameRecord, arm: int) -> dict[str, Any]:
         "length_unit": length_unit(meta),
         "actions": len(record.actions),
         "truncated": record.truncated,
+        "restricted": int(meta.get("restricted_decisions", 0)),
     }
 
 

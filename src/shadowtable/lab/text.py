@@ -53,10 +53,18 @@ def format_figures(figures: Mapping[str, Any]) -> str:
     for probe in figures["probes"]:
         lines.append(
             f"  arm {probe['arm']}: {probe['role']} never {probe['kind']!r}: "
-            f"{probe['baseline']:.3f} -> {probe['rate']:.3f}, {change_text(probe)}"
+            f"{probe['baseline']:.3f} -> {probe['rate']:.3f}, {change_text(probe)}; {restriction_text(probe)}"
         )
     if figures["odd_games"]:
         lines.append("odd games (arm, game index):")
     for game in figures["odd_games"]:
         lines.append(f"  arm {game['arm']} game {game['index']}: {game['why']}")
     return "\n".join(lines)
+
+
+def restriction_text(probe: dict[str, Any]) -> str:
+    """How often a probe's restriction changed a decision (never: the role never had another choice)."""
+    decisions, games = probe.get("restricted_decisions", 0), probe.get("restricted_games", 0)
+    if not decisions:
+        return "the restriction never applied (that kind was never avoidable for this role)"
+    return f"the restriction changed {decisions} decisions in {games} games"
