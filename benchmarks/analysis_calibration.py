@@ -285,6 +285,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--from-pairs", type=Path, help="report from a --pairs file instead of playing")
     parser.add_argument("--chosen-only", action="store_true", help="score only the choice made (much cheaper)")
     parser.add_argument("--resume", action="store_true", help="keep the games already in --pairs, play the rest")
+    parser.add_argument("--first", type=int, default=0, help="play games --first to --games - 1 (split a run)")
     args = parser.parse_args(argv)
     if args.from_pairs is not None:
         pairs, meta = read_pairs(args.from_pairs)
@@ -310,7 +311,7 @@ def main(argv: list[str] | None = None) -> None:
             args.pairs.parent.mkdir(parents=True, exist_ok=True)
             args.pairs.write_text(json.dumps({"meta": meta}) + "\n", encoding="utf-8")
         started = perf_counter()
-        for index in range(args.games):
+        for index in range(args.first, args.games):
             if index in done:
                 continue
             seed = game_seed(index, args.fit)
