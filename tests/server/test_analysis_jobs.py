@@ -118,7 +118,13 @@ def test_a_finished_table_is_queued_run_and_stored_with_progress(serve: Callable
         for decision in analysis["decisions"]:
             assert actions[decision["ply"]] == decision["action"]  # ply: the step the decision was taken at
         # tiny-showdown has no deduction model: the panel is empty, named by the game
-        assert result["deduction"] == {"kind": "tiny-showdown", "seats": {}}
+        assert result["deduction"] == {
+            "kind": "tiny-showdown",
+            "seats": {},
+            "unanalysed": 0,
+            "unanalysed_by_seat": {},
+            "complete": True,
+        }
 
 
 def test_the_deduction_panel_is_each_seats_belief_at_its_decisions_and_the_end() -> None:
@@ -132,9 +138,10 @@ def test_the_deduction_panel_is_each_seats_belief_at_its_decisions_and_the_end()
         assert steps and all(replayed_seat(replayed, step) == seat for step in steps)
         wanted = work.belief_steps(steps, len(record["actions"]))
         assert wanted[-1] == len(record["actions"]) and set(steps) <= set(wanted)
-        entries = work.deduce_seat(record, seat, wanted[::10] + [wanted[-1]])
-        assert [e["step"] for e in entries] == wanted[::10] + [wanted[-1]]
-        for entry in entries:
+        deduced = work.deduce_seat(record, seat, wanted[::10] + [wanted[-1]])
+        assert deduced.unanalysed == 0
+        assert [e["step"] for e in deduced.entries] == wanted[::10] + [wanted[-1]]
+        for entry in deduced.entries:
             assert entry["belief"] == record_belief(replayed, seat, upto=entry["step"])
     assert work.deduction_kind(finished_tiny_record()) is None
 

@@ -11,6 +11,7 @@ from shadowtable.analysis.decisions import (
     analyse_record,
     decision_points,
     rollout_policy,
+    unanalysed_record,
 )
 from shadowtable.analysis.estimate import AnalysisError
 from shadowtable.analysis.html_report import analysis_html
@@ -42,4 +43,5 @@ __all__ = [
     "analysis_html",
     "decision_points",
     "rollout_policy",
+    "unanalysed_record",
 ]

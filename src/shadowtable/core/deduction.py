@@ -14,7 +14,7 @@ decided at a step whose pending decision ``observation`` shows?) and ``belief`` 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -99,3 +99,26 @@ def record_belief(
     steps = seen_steps(game, pairs, seat)
     final = SeenStep(game.observe(last_state, seat), game.current_player(last_state), None)
     return belief(game, seat, [*steps, final], random.Random(seed), **options)
+
+
+def beliefs_along(
+    record: GameRecord, seat: int, steps: Sequence[int], *, seed: int = 0, **options: Any
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(step, record_belief(record, seat, upto=step))`` for each of ``steps`` (rising), from one
+    replay of ``record``: a belief is worked out only when the caller asks for the next one, so a
+    caller may stop between any two."""
+    wanted = sorted(set(steps))
+    if not wanted:
+        return
+    adapter_game: Game[Any] | None = None
+    seen: list[SeenStep] = []
+    position = 0
+    for index, (game, state) in enumerate(replay_states(record)):
+        adapter_game = game
+        while position < len(wanted) and min(wanted[position], len(record.actions)) == index:
+            final = SeenStep(game.observe(state, seat), game.current_player(state), None)
+            yield wanted[position], belief(game, seat, [*seen, final], random.Random(seed), **options)
+            position += 1
+        if position == len(wanted) or index >= len(record.actions):
+            return
+        seen.extend(seen_steps(adapter_game, [(state, record.actions[index])], seat))
