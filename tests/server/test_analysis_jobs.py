@@ -364,3 +364,22 @@ def test_merged_pieces_carry_the_budget_fields_through() -> None:
         (d.ply, d.samples, d.cut_short, d.noise) for d in rebuilt.decisions
     )
     assert work.merged(settings, [pieces[0], pieces[0]])["complete"] is True
+
+
+def test_progress_moves_within_a_seats_piece_rises_and_reaches_one(serve: Callable[..., TestClient]) -> None:
+    """Each seat's piece sends its progress after each decision, so the stored progress moves
+    between the pieces' ends, never back, up to 1.0."""
+    with serve(**SLOW, analysis_progress_s=0.0) as client:
+        seen: list[tuple[str, float]] = []
+        table_id = finished_table(client)
+        queue_of(client).observers.append(changes_of(table_id, seen))
+        client.post(f"/api/tables/{table_id}/analysis")
+        answer = analysis_done(client, table_id, 60)
+        assert answer["progress"] == 1.0
+        running = [progress for status, progress in seen if status == "running"]
+        assert running == sorted(running) and seen[-1] == ("done", 1.0)
+        decided = work.decision_steps(client.get(f"/api/tables/{table_id}/record").json())
+        total = sum(len(steps) for steps in decided.values())
+        ends = {0.0, 1.0} | {sum(len(decided[s]) for s in sorted(decided)[: n + 1]) / total for n in range(len(decided))}
+        within = [p for p in running if all(abs(p - end) > 1e-9 for end in ends)]
+        assert within, f"no progress between the ends of the pieces {sorted(ends)}: {running}"
