@@ -154,6 +154,33 @@ def test_the_shadowlord_panel_gives_the_worth_of_each_opponents_hidden_cards() -
         assert cells[2].startswith(f"{top[0]} (")
 
 
+def test_an_unfinished_deduction_is_called_partly_analysed() -> None:
+    game = make("shadowlord", players=3)
+    record = play_game(game, [make_bot("heuristic")] * 3, 3, max_steps=60).to_json()
+    steps = work.belief_steps(work.decision_steps(record)[0], len(record["actions"]))
+    whole = work.deduce_seat(record, 0, steps)
+    cut = work.SeatDeduction(whole.entries[:2], len(steps) - 2)
+    empty = {"decisions": [], "seats": []}
+    finished = work.result(empty, "shadowlord", {0: whole})
+    stopped = work.result(empty, "shadowlord", {0: cut, 1: work.SeatDeduction([], 0)})
+    assert not view.is_partial(finished) and view.partial_words(finished) == ""
+    assert view.is_partial(stopped) and stopped["deduction"]["complete"] is False
+    assert view.partial_words(stopped) == (
+        "The analysis's time ran out: the deduction stops before the end of the game,"
+        " so some figures are rougher or missing."
+    )
+    last = cut.entries[-1]["step"]
+    assert view.deduction_panel(stopped, 0, last, NAMES).partial == "", "up to where it stopped it is whole"  # type: ignore[union-attr]
+    later = view.deduction_panel(stopped, 0, last + 5, NAMES)
+    assert later is not None and later.step == last
+    assert later.partial.startswith(f"Partly analysed: the analysis's time ran out at step {last}")
+    assert view.deduction_panel(stopped, 1, last + 5, NAMES) is None
+    assert view.deduction_panel(finished, 0, last + 5, NAMES).partial == ""  # type: ignore[union-attr]
+    nothing = work.result(empty, "shadowlord", {0: work.SeatDeduction([], len(steps))})
+    shown = view.analysis_view({"status": "done"}, nothing, NAMES, 0, 5, 60)
+    assert shown["deduction"] is None and shown["deduction_partial"].startswith("Partly analysed")
+
+
 # -- over HTTP ----------------------------------------------------------------------------------------
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[TestClient]:

@@ -48,15 +48,38 @@ def decisions_of(result: Mapping[str, Any] | None) -> list[dict[str, Any]]:
 
 def is_partial(result: Mapping[str, Any] | None) -> bool:
     """Whether the analysis says it is incomplete (``complete`` false anywhere, a decision cut
-    short or left unanalysed)."""
+    short or left unanalysed, a deduction left unfinished)."""
     if not result:
         return False
     analysis = result.get("analysis") or {}
     if result.get("complete", True) is False or analysis.get("complete", True) is False:
         return True
+    if deduction_is_partial(result):
+        return True
     return any(
         d.get("complete", True) is False or d.get("cut_short") or d.get("unanalysed") for d in decisions_of(result)
     )
+
+
+def deduction_is_partial(result: Mapping[str, Any] | None, seat: int | None = None) -> bool:
+    """Whether the deduction (of ``seat`` only, when given) stopped before its last step."""
+    deduction = (result or {}).get("deduction") or {}
+    if seat is None:
+        return deduction.get("complete", True) is False or bool(deduction.get("unanalysed"))
+    return bool((deduction.get("unanalysed_by_seat") or {}).get(str(seat)))
+
+
+def partial_words(result: Mapping[str, Any] | None) -> str:
+    """What an incomplete analysis left out, in words (empty when it is complete)."""
+    if not is_partial(result):
+        return ""
+    parts = []
+    if deduction_is_partial(result):
+        parts.append("the deduction stops before the end of the game")
+    analysis_only = {**(result or {}), "deduction": {}}
+    if is_partial(analysis_only):
+        parts.insert(0, "some decisions were cut short or left out")
+    return f"The analysis's time ran out: {' and '.join(parts)}, so some figures are rougher or missing."
 
 
 def name_of(names: Sequence[str], seat: int) -> str:
@@ -439,6 +462,25 @@ class DeductionPanel:
     rows: list[tuple[str, list[str]]]
     """Per other seat: its name and a cell per column."""
     note: str
+    partial: str = ""
+    """Why the shown belief is older than the step (the deduction's time ran out), or empty."""
+
+
+def deduction_partial_words(result: Mapping[str, Any] | None, seat: int, step: int, at: int | None) -> str:
+    """What a seat's unfinished deduction means at ``step`` (``at``: the step of the belief shown,
+    ``None``: none), or empty when it finished or the step is before where it stopped."""
+    if not deduction_is_partial(result, seat):
+        return ""
+    entries = (((result or {}).get("deduction") or {}).get("seats") or {}).get(str(seat)) or []
+    last = max((int(e.get("step", 0)) for e in entries if isinstance(e, dict)), default=None)
+    if last is None:
+        return "Partly analysed: the analysis's time ran out before this seat's deduction was worked out."
+    if step <= last:
+        return ""
+    return (
+        f"Partly analysed: the analysis's time ran out at step {last} of this seat's deduction,"
+        f" so this is what it could deduce as of step {at if at is not None else last}, not later."
+    )
 
 
 def belief_at(result: Mapping[str, Any] | None, seat: int, step: int) -> tuple[int, dict[str, Any]] | None:
@@ -479,7 +521,7 @@ def deduction_panel(
             else "by logic alone"
         )
         note = f"The chance that each other player holds each Objective, {how}, as of step {at}."
-        return DeductionPanel(kind, at, columns, rows, note)
+        return DeductionPanel(kind, at, columns, rows, note, deduction_partial_words(result, seat, step, at))
     if "opponents" in belief:
         rows = []
         for o in belief["opponents"]:
@@ -501,7 +543,8 @@ def deduction_panel(
             f"What each opponent's hidden Power Cards were likely worth, as of step {at}: every card this"
             " seat had not seen is taken as equally likely to be any of them."
         )
-        return DeductionPanel(kind, at, ["Hidden cards", "Expected worth", "Likeliest totals"], rows, note)
+        columns = ["Hidden cards", "Expected worth", "Likeliest totals"]
+        return DeductionPanel(kind, at, columns, rows, note, deduction_partial_words(result, seat, step, at))
     return None
 
 
@@ -555,7 +598,7 @@ def analysis_view(
         **view,
         "ready": True,
         "policy": str(settings.get("policy", "heuristic")),
-        "partial": is_partial(result),
+        "partial": partial_words(result),
         "marks": timeline_marks(result, names, seat),
         "all_marks": timeline_marks(result, names),
         "timeline": timeline(result, names, seat, last),
@@ -567,5 +610,6 @@ def analysis_view(
         "deduction": deduction_panel(result, seat, step, names, objective_names),
         "deduction_kind": str((result.get("deduction") or {}).get("kind", "")),
         "has_deduction": bool((result.get("deduction") or {}).get("seats")),
+        "deduction_partial": "" if seat is None else deduction_partial_words(result, seat, step, None),
         "accuracy": accuracy_rows(result, names),
     }
