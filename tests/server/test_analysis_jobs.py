@@ -380,6 +380,8 @@ def test_progress_moves_within_a_seats_piece_rises_and_reaches_one(serve: Callab
         assert running == sorted(running) and seen[-1] == ("done", 1.0)
         decided = work.decision_steps(client.get(f"/api/tables/{table_id}/record").json())
         total = sum(len(steps) for steps in decided.values())
-        ends = {0.0, 1.0} | {sum(len(decided[s]) for s in sorted(decided)[: n + 1]) / total for n in range(len(decided))}
+        ends = {0.0, 1.0} | {
+            sum(len(decided[s]) for s in sorted(decided)[: n + 1]) / total for n in range(len(decided))
+        }
         within = [p for p in running if all(abs(p - end) > 1e-9 for end in ends)]
         assert within, f"no progress between the ends of the pieces {sorted(ends)}: {running}"

@@ -26,7 +26,6 @@ from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord, game_for_record, replay_states
 from shadowtable.core.rng import derived_rng
 
-
 Progress = Callable[[float], None]
 """Told the share of the work done, from 0 to 1, rising."""
 
@@ -233,7 +232,8 @@ def analyse_record(
     progress: Progress | None = None,
 ) -> GameAnalysis:
     """The analysis of ``record``: every decision of ``settings.seat`` (or of every seat) and
-    each analysed seat's summary (``progress``: told the share done after each decision). Raises :class:`AnalysisError` (bad settings, unfit policy),
+    each analysed seat's summary (``progress``: told the share done after each decision).
+    Raises :class:`AnalysisError` (bad settings, unfit policy),
     :class:`~shadowtable.core.errors.RecordError` (a record that does not replay) or
     :class:`~shadowtable.core.errors.BotError`."""
     settings = settings or AnalysisSettings()

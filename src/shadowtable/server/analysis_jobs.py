@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
-import itertools
 import multiprocessing
 import threading
 import time
@@ -300,9 +300,7 @@ class AnalysisQueue:
             token = f"{self.owner}:{table_id}:{next(self._tokens)}"
             self._listeners[token] = lambda share: progress.move(before + share * units)
             try:
-                answer = await self._piece(
-                    function, *args, work.QueueProgress(token, self.config.analysis_progress_s)
-                )
+                answer = await self._piece(function, *args, work.QueueProgress(token, self.config.analysis_progress_s))
             finally:
                 self._listeners.pop(token, None)
             progress.move(before + units)
