@@ -69,9 +69,17 @@ def finished_analysed_table(url: str, wait_s: float, table: str | None = None) -
 
 
 def costliest_step(result: dict[str, Any], seat: int) -> int:
-    """The step of ``seat``'s decision that lost the most win chance (a labelled one first)."""
+    """The step of ``seat``'s decision that lost the most win chance (a labelled one first, then
+    one whose chances rest on enough samples to be labelled)."""
+    from shadowtable.analysis import MIN_LABEL_SAMPLES
+
     mine = [d for d in result["analysis"]["decisions"] if d["seat"] == seat]
-    return int(max(mine, key=lambda d: (d["label"] is not None, d["lost"], -d["ply"]))["ply"])
+    return int(
+        max(
+            mine,
+            key=lambda d: (d["label"] is not None, d.get("samples", 0) >= MIN_LABEL_SAMPLES, d["lost"], -d["ply"]),
+        )["ply"]
+    )
 
 
 def shoot(page: Any, out: Path, name: str, force: bool, *, full: bool = False) -> Path:

@@ -114,6 +114,12 @@ def timeline_marks(result: Mapping[str, Any] | None, names: Sequence[str], seat:
     return marks
 
 
+def costliest_mark(result: Mapping[str, Any] | None, names: Sequence[str], seat: int) -> Mark | None:
+    """``seat``'s marked decision that lost the most win chance (the first of equals), if any."""
+    marks = timeline_marks(result, names, seat)
+    return max(marks, key=lambda m: (m.lost, -m.step)) if marks else None
+
+
 @dataclass(frozen=True)
 class Choice:
     """One alternative of a decision, as the page lists it."""
@@ -151,6 +157,13 @@ def decision_words(decision: Mapping[str, Any], whose: str) -> str:
     after = float(decision.get("chance_after", 0.0))
     best = decision.get("best") or {}
     better = best.get("action") != decision.get("action") and float(best.get("chance", after)) > after
+    if is_rough(decision):
+        estimate = f"on a rough estimate it left {whose} chance of winning at {percent(after)}"
+        if better:
+            estimate += (
+                f", against {percent(float(best.get('chance', before)))} for “{best.get('text', 'another choice')}”"
+            )
+        return f"Choosing “{text}” could not be judged: {estimate}."
     if not better:
         return f"Choosing “{text}” kept {whose} chance of winning at {percent(after)} (the best choice)."
     return (
@@ -166,10 +179,17 @@ def samples_of(decision: Mapping[str, Any]) -> int | None:
     return min((int(a.get("samples", 0)) for a in decision.get("alternatives") or []), default=None)
 
 
+def is_rough(decision: Mapping[str, Any]) -> bool:
+    """Whether a decision's chances rest on too few samples to say anything (fewer than
+    :data:`ROUGH_BELOW`)."""
+    samples = samples_of(decision)
+    return samples is not None and samples < ROUGH_BELOW and not decision.get("unanalysed")
+
+
 def rough_words(decision: Mapping[str, Any]) -> str:
     """Why a decision's chances are too rough to mark (empty when they are not)."""
     samples = samples_of(decision)
-    if samples is None or samples >= ROUGH_BELOW or decision.get("unanalysed"):
+    if samples is None or not is_rough(decision):
         return ""
     deals = f"{samples} sampled deal{'s' if samples != 1 else ''}"
     return f"A rough estimate: only {deals} per choice (the analysis's time ran short), too few to mark."
@@ -337,10 +357,11 @@ def chance_graph(
 ) -> Graph | None:
     """Each seat's chance of winning at each of its decisions (before it, then after it: a drop
     is a costly choice), as SVG coordinates, the line of ``seat`` (the viewer) last; ``None``
-    when no decision was analysed."""
+    when no decision was analysed.  Rough decisions (:func:`is_rough`) are left out: their
+    chances swing from 0 to 100% on a sample or two and would hide the real drops."""
     per_seat: dict[int, list[dict[str, Any]]] = {}
     for d in decisions_of(result):
-        if not d.get("unanalysed"):
+        if not d.get("unanalysed") and not is_rough(d):
             per_seat.setdefault(int(d.get("seat", 0)), []).append(d)
     if not per_seat:
         return None
@@ -600,6 +621,7 @@ def analysis_view(
         "policy": str(settings.get("policy", "heuristic")),
         "partial": partial_words(result),
         "marks": timeline_marks(result, names, seat),
+        "costliest": None if seat is None else costliest_mark(result, names, seat),
         "all_marks": timeline_marks(result, names),
         "timeline": timeline(result, names, seat, last),
         "decisions": shown_decisions(result, names, step, seat),
