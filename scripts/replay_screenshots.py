@@ -1,7 +1,7 @@
 """Screenshots of the replay page with its analysis, taken in Debian's Chromium.
 
     python scripts/replay_screenshots.py [--out docs/screenshots] [--budget 600]
-                                         [--chromium /usr/bin/chromium] [--force]
+                                         [--chromium /usr/bin/chromium] [--force] [--data DIR]
 
 Starts ``shadowtable serve`` on a temporary SQLite database (``--budget``: its analysis budget in
 seconds), has bots play a 3-player game of The Shadow Planet to its end (the server deals it at random),
@@ -9,6 +9,9 @@ asks for its analysis and waits for it, then saves the replay as seat 0 at the s
 decision: ``replay-analysis.png`` (1280x800, the decision and the marks), ``replay-graph.png``
 (the win-chance graph and the deduction panel), ``replay-reveal.png`` (every seat's hand) and
 ``replay-phone.png`` (390x844, the analysis).  Refuses to replace existing pictures unless ``--force``.
+With ``--data DIR`` the server keeps its database in ``DIR`` and a later run with the same
+``DIR`` shoots the game analysed there again (to retake the pictures after a change to the page
+without waiting for another analysis).
 """
 
 from __future__ import annotations
@@ -42,11 +45,13 @@ def call(url: str, method: str = "GET", body: dict[str, Any] | None = None) -> A
         return json.loads(answer.read())
 
 
-def finished_analysed_table(url: str, wait_s: float) -> tuple[str, dict[str, Any]]:
-    """A 3-player game of bots played to its end and analysed: its id and the stored result."""
-    seats = ["bot:heuristic"] * 3
-    made = call(url + "/api/tables", "POST", {"game": "shadow-planet", "players": 3, "seats": seats})
-    table = str(made["table"]["id"])
+def finished_analysed_table(url: str, wait_s: float, table: str | None = None) -> tuple[str, dict[str, Any]]:
+    """A 3-player game of bots played to its end and analysed (``table``: that one, already
+    played): its id and the stored result."""
+    if table is None:
+        seats = ["bot:heuristic"] * 3
+        made = call(url + "/api/tables", "POST", {"game": "shadow-planet", "players": 3, "seats": seats})
+        table = str(made["table"]["id"])
     deadline = time.monotonic() + wait_s
     while call(f"{url}/api/tables/{table}")["status"] != "over":
         if time.monotonic() > deadline:
@@ -64,9 +69,17 @@ def finished_analysed_table(url: str, wait_s: float) -> tuple[str, dict[str, Any
 
 
 def costliest_step(result: dict[str, Any], seat: int) -> int:
-    """The step of ``seat``'s decision that lost the most win chance (a labelled one first)."""
+    """The step of ``seat``'s decision that lost the most win chance (a labelled one first, then
+    one whose chances rest on enough samples to be labelled)."""
+    from shadowtable.analysis import MIN_LABEL_SAMPLES
+
     mine = [d for d in result["analysis"]["decisions"] if d["seat"] == seat]
-    return int(max(mine, key=lambda d: (d["label"] is not None, d["lost"], -d["ply"]))["ply"])
+    return int(
+        max(
+            mine,
+            key=lambda d: (d["label"] is not None, d.get("samples", 0) >= MIN_LABEL_SAMPLES, d["lost"], -d["ply"]),
+        )["ply"]
+    )
 
 
 def shoot(page: Any, out: Path, name: str, force: bool, *, full: bool = False) -> Path:
@@ -84,14 +97,19 @@ def main() -> None:
     parser.add_argument("--wait", type=float, default=1800.0, help="seconds to wait for the game and analysis")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--force", action="store_true", help="replace existing pictures")
+    parser.add_argument("--data", type=Path, help="keep the server's database here and reuse its game")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     args.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as folder:
-        process, url = start_server(Path(folder), args.budget)
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = args.data or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        kept = folder / "screenshot-table.txt"
+        process, url = start_server(folder, args.budget)
         try:
-            table, result = finished_analysed_table(url, args.wait)
+            table, result = finished_analysed_table(url, args.wait, kept.read_text().strip() if kept.exists() else None)
+            kept.write_text(table)
             step = costliest_step(result, 0)
             replay = f"{url}/replay/{table}?seat=0&step={step}"
             saved = []

@@ -171,3 +171,21 @@ def test_a_game_without_a_deduction_model_is_refused() -> None:
     game = make("tiny-showdown", players=2)
     with pytest.raises(ShadowTableError):
         deduction_of(game)
+
+
+@pytest.mark.parametrize("game_id", [PLANET, LORD])
+def test_beliefs_along_one_replay_equal_each_belief_worked_out_alone(game_id: str) -> None:
+    """The panel's beliefs (one replay; The Shadow Planet's model fed one step at a time) are
+    exactly ``record_belief`` at each step, the last step and a step past the end included."""
+    from shadowtable.core.deduction import beliefs_along, record_belief
+
+    record = heuristic_record(game_id, 3, 4)
+    total = len(record.actions)
+    steps = [0, 7, 31, total // 2, total - 1, total]
+    along = list(beliefs_along(record, 2, [*steps, total + 5]))
+    assert [step for step, _ in along] == steps
+    for step, found in along:
+        assert found == record_belief(record, 2, upto=step), step
+    if game_id == PLANET:
+        assert hasattr(deduction_of(make(game_id, players=3)), "tracker")
+        assert along[-1][1]["evidence_steps"] > 0, "the actions seen were used"

@@ -118,7 +118,13 @@ def test_a_finished_table_is_queued_run_and_stored_with_progress(serve: Callable
         for decision in analysis["decisions"]:
             assert actions[decision["ply"]] == decision["action"]  # ply: the step the decision was taken at
         # tiny-showdown has no deduction model: the panel is empty, named by the game
-        assert result["deduction"] == {"kind": "tiny-showdown", "seats": {}}
+        assert result["deduction"] == {
+            "kind": "tiny-showdown",
+            "seats": {},
+            "unanalysed": 0,
+            "unanalysed_by_seat": {},
+            "complete": True,
+        }
 
 
 def test_the_deduction_panel_is_each_seats_belief_at_its_decisions_and_the_end() -> None:
@@ -132,9 +138,10 @@ def test_the_deduction_panel_is_each_seats_belief_at_its_decisions_and_the_end()
         assert steps and all(replayed_seat(replayed, step) == seat for step in steps)
         wanted = work.belief_steps(steps, len(record["actions"]))
         assert wanted[-1] == len(record["actions"]) and set(steps) <= set(wanted)
-        entries = work.deduce_seat(record, seat, wanted[::10] + [wanted[-1]])
-        assert [e["step"] for e in entries] == wanted[::10] + [wanted[-1]]
-        for entry in entries:
+        deduced = work.deduce_seat(record, seat, wanted[::10] + [wanted[-1]])
+        assert deduced.unanalysed == 0
+        assert [e["step"] for e in deduced.entries] == wanted[::10] + [wanted[-1]]
+        for entry in deduced.entries:
             assert entry["belief"] == record_belief(replayed, seat, upto=entry["step"])
     assert work.deduction_kind(finished_tiny_record()) is None
 
@@ -357,3 +364,24 @@ def test_merged_pieces_carry_the_budget_fields_through() -> None:
         (d.ply, d.samples, d.cut_short, d.noise) for d in rebuilt.decisions
     )
     assert work.merged(settings, [pieces[0], pieces[0]])["complete"] is True
+
+
+def test_progress_moves_within_a_seats_piece_rises_and_reaches_one(serve: Callable[..., TestClient]) -> None:
+    """Each seat's piece sends its progress after each decision, so the stored progress moves
+    between the pieces' ends, never back, up to 1.0."""
+    with serve(**SLOW, analysis_progress_s=0.0) as client:
+        seen: list[tuple[str, float]] = []
+        table_id = finished_table(client)
+        queue_of(client).observers.append(changes_of(table_id, seen))
+        client.post(f"/api/tables/{table_id}/analysis")
+        answer = analysis_done(client, table_id, 60)
+        assert answer["progress"] == 1.0
+        running = [progress for status, progress in seen if status == "running"]
+        assert running == sorted(running) and seen[-1] == ("done", 1.0)
+        decided = work.decision_steps(client.get(f"/api/tables/{table_id}/record").json())
+        total = sum(len(steps) for steps in decided.values())
+        ends = {0.0, 1.0} | {
+            sum(len(decided[s]) for s in sorted(decided)[: n + 1]) / total for n in range(len(decided))
+        }
+        within = [p for p in running if all(abs(p - end) > 1e-9 for end in ends)]
+        assert within, f"no progress between the ends of the pieces {sorted(ends)}: {running}"

@@ -154,6 +154,58 @@ def test_the_shadowlord_panel_gives_the_worth_of_each_opponents_hidden_cards() -
         assert cells[2].startswith(f"{top[0]} (")
 
 
+def test_rough_decisions_are_not_judged_nor_drawn_and_the_costliest_mark_is_named() -> None:
+    _record, result = stored_result(1)
+    decisions = result["analysis"]["decisions"]
+    rough = decisions[0]
+    rough |= {"samples": 1, "chance_before": 1.0, "chance_after": 0.0, "lost": 1.0, "label": None}
+    rough["best"] = {**rough["best"], "action": -1, "chance": 1.0, "text": "the other"}
+    words = view.decision_words(rough, "your")
+    assert "could not be judged" in words and "cut" not in words
+    assert "left your chance of winning at 0%, against 100% for “the other”" in words
+    graph = view.chance_graph(result, NAMES, 20)
+    assert graph is not None
+    drawn = sum(len(s.points.split()) for s in graph.series)
+    assert drawn == 2 * (len(decisions) - 1), "the rough decision is left out of the lines"
+    assert [r.step for r in view.chance_rows(result, NAMES)].count(rough["ply"]) >= 1, "but kept in the table"
+    decisions[1] |= {"label": "mistake", "lost": 0.12, "seat": 0}
+    decisions[2] |= {"label": "blunder", "lost": 0.30, "seat": 0}
+    costliest = view.costliest_mark(result, NAMES, 0)
+    assert costliest is not None and (costliest.step, costliest.label, costliest.lost) == (
+        decisions[2]["ply"],
+        "blunder",
+        30,
+    )
+    assert view.analysis_view({"status": "done"}, result, NAMES, None, 0, 20)["costliest"] is None
+
+
+def test_an_unfinished_deduction_is_called_partly_analysed() -> None:
+    game = make("shadowlord", players=3)
+    record = play_game(game, [make_bot("heuristic")] * 3, 3, max_steps=60).to_json()
+    steps = work.belief_steps(work.decision_steps(record)[0], len(record["actions"]))
+    whole = work.deduce_seat(record, 0, steps)
+    cut = work.SeatDeduction(whole.entries[:2], len(steps) - 2)
+    empty = {"decisions": [], "seats": []}
+    finished = work.result(empty, "shadowlord", {0: whole})
+    stopped = work.result(empty, "shadowlord", {0: cut, 1: work.SeatDeduction([], 0)})
+    assert not view.is_partial(finished) and view.partial_words(finished) == ""
+    assert view.is_partial(stopped) and stopped["deduction"]["complete"] is False
+    assert view.partial_words(stopped) == (
+        "The analysis's time ran out: the deduction stops before the end of the game,"
+        " so some figures are rougher or missing."
+    )
+    last = cut.entries[-1]["step"]
+    assert view.deduction_panel(stopped, 0, last, NAMES).partial == "", "up to where it stopped it is whole"  # type: ignore[union-attr]
+    later = view.deduction_panel(stopped, 0, last + 5, NAMES)
+    assert later is not None and later.step == last
+    assert later.partial.startswith(f"Partly analysed: the analysis's time ran out at step {last}")
+    assert view.deduction_panel(stopped, 1, last + 5, NAMES) is None
+    assert view.deduction_panel(finished, 0, last + 5, NAMES).partial == ""  # type: ignore[union-attr]
+    nothing = work.result(empty, "shadowlord", {0: work.SeatDeduction([], len(steps))})
+    shown = view.analysis_view({"status": "done"}, nothing, NAMES, 0, 5, 60)
+    assert shown["deduction"] is None and shown["deduction_partial"].startswith("Partly analysed")
+
+
 # -- over HTTP ----------------------------------------------------------------------------------------
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[TestClient]:

@@ -12,6 +12,7 @@ from shadowtable.analysis.decisions import (
     chosen_chance,
     decision_points,
     rollout_policy,
+    unanalysed_record,
 )
 from shadowtable.analysis.estimate import AnalysisError
 from shadowtable.analysis.html_report import analysis_html
@@ -44,4 +45,5 @@ __all__ = [
     "chosen_chance",
     "decision_points",
     "rollout_policy",
+    "unanalysed_record",
 ]

@@ -26,6 +26,9 @@ from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord, game_for_record, replay_states
 from shadowtable.core.rng import derived_rng
 
+Progress = Callable[[float], None]
+"""Told the share of the work done, from 0 to 1, rising."""
+
 
 @dataclass(frozen=True)
 class DecisionPoint:
@@ -178,12 +181,14 @@ def analyse_points(
     settings: AnalysisSettings,
     policy: Bot,
     clock: Callable[[], float] = perf_counter,
+    progress: Progress | None = None,
 ) -> tuple[list[DecisionAnalysis], list[DecisionPoint]]:
     """:func:`analyse_decision` for each point with a choice, and the points left unanalysed.
 
     A ``budget`` is a hard bound: no rollout starts once it is spent (on ``clock``). It is
     shared evenly by the choices left: a decision starts no new sample after its share, except
-    its first; a decision the end leaves without a complete sample is unanalysed.
+    its first; a decision the end leaves without a complete sample is unanalysed. ``progress``
+    is told the share of the choices done after each one (1.0 at the end).
     """
     choices = [point for point in points if len(game.legal_actions(point.state)) > 1]
     end = None if settings.budget is None else clock() + settings.budget
@@ -192,12 +197,16 @@ def analyse_points(
         if end is not None and clock() >= end:
             unanalysed.extend(choices[index:])
             break
+        if progress is not None and index:
+            progress(index / len(choices))
         deadline = None if end is None else clock() + (end - clock()) / (len(choices) - index)
         analysed = analyse_decision(game, point, settings, policy, deadline, end=end, clock=clock)
         if analysed is None:
             unanalysed.append(point)
         else:
             results.append(analysed)
+    if progress is not None:
+        progress(1.0)
     return results, unanalysed
 
 
@@ -232,10 +241,14 @@ def seat_summaries(
 
 
 def analyse_record(
-    record: GameRecord, settings: AnalysisSettings | None = None, clock: Callable[[], float] = perf_counter
+    record: GameRecord,
+    settings: AnalysisSettings | None = None,
+    clock: Callable[[], float] = perf_counter,
+    progress: Progress | None = None,
 ) -> GameAnalysis:
     """The analysis of ``record``: every decision of ``settings.seat`` (or of every seat) and
-    each analysed seat's summary. Raises :class:`AnalysisError` (bad settings, unfit policy),
+    each analysed seat's summary (``progress``: told the share done after each decision).
+    Raises :class:`AnalysisError` (bad settings, unfit policy),
     :class:`~shadowtable.core.errors.RecordError` (a record that does not replay) or
     :class:`~shadowtable.core.errors.BotError`."""
     settings = settings or AnalysisSettings()
@@ -243,7 +256,18 @@ def analyse_record(
     check_settings(settings, game.players)
     policy = rollout_policy(game, settings.policy)
     points = list(decision_points(record, settings.seat))
-    decisions, unanalysed = analyse_points(game, points, settings, policy, clock)
+    decisions, unanalysed = analyse_points(game, points, settings, policy, clock, progress)
+    return whole_analysis(record, game, settings, decisions, unanalysed)
+
+
+def whole_analysis(
+    record: GameRecord,
+    game: Game[Any],
+    settings: AnalysisSettings,
+    decisions: list[DecisionAnalysis],
+    unanalysed: list[DecisionPoint],
+) -> GameAnalysis:
+    """The :class:`GameAnalysis` of ``record`` from its analysed and unanalysed decisions."""
     seats = list(range(game.players)) if settings.seat is None else [settings.seat]
     return GameAnalysis(
         game=record.game,
@@ -255,3 +279,12 @@ def analyse_record(
         unanalysed=len(unanalysed),
         complete=not unanalysed and not any(d.cut_short for d in decisions),
     )
+
+
+def unanalysed_record(record: GameRecord, settings: AnalysisSettings) -> GameAnalysis:
+    """The analysis of ``record`` when no time is left for it: every decision of ``settings.seat``
+    (or of every seat) with a choice is unanalysed, and no rollout runs."""
+    game = game_for_record(record)
+    check_settings(settings, game.players)
+    points = [p for p in decision_points(record, settings.seat) if len(game.legal_actions(p.state)) > 1]
+    return whole_analysis(record, game, settings, [], points)

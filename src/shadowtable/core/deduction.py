@@ -14,7 +14,7 @@ decided at a step whose pending decision ``observation`` shows?) and ``belief`` 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -35,7 +35,7 @@ class SeenStep:
 
 
 class Deduction(Protocol):
-    """A game's deduction adapter."""
+    """A game's deduction adapter (it may also offer ``tracker``: see :class:`BeliefTracker`)."""
 
     def public_action(self, game: Game[Any], observation: Observation, actor: int, seat: int) -> bool:
         """Whether ``seat`` sees the action ``actor`` decides at the step ``observation`` (``seat``'s) shows."""
@@ -44,6 +44,19 @@ class Deduction(Protocol):
         self, game: Game[Any], seat: int, steps: Sequence[SeenStep], rng: random.Random, **options: Any
     ) -> dict[str, Any]:
         """What ``seat`` could deduce after ``steps`` (its view), as JSON data."""
+
+
+class BeliefTracker(Protocol):
+    """A belief fed one step at a time, which an adapter may offer as ``tracker(game, seat, rng,
+    **options)`` when its belief reads every step: the beliefs along a game then cost one update
+    per step.  Fed the steps in order, ``belief(now)`` equals the adapter's ``belief`` of those
+    steps followed by the current one (its observation ``now``)."""
+
+    def see(self, step: SeenStep) -> None:
+        """Take one more step into account."""
+
+    def belief(self, now: Observation) -> dict[str, Any]:
+        """The belief after the steps seen, the seat's current observation being ``now``."""
 
 
 def deduction_of(game: Game[Any]) -> Deduction:
@@ -99,3 +112,38 @@ def record_belief(
     steps = seen_steps(game, pairs, seat)
     final = SeenStep(game.observe(last_state, seat), game.current_player(last_state), None)
     return belief(game, seat, [*steps, final], random.Random(seed), **options)
+
+
+def beliefs_along(
+    record: GameRecord, seat: int, steps: Sequence[int], *, seed: int = 0, **options: Any
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(step, record_belief(record, seat, upto=step, seed=seed))`` for each of ``steps``, in
+    rising order, from one replay of ``record`` (and one update per step where the adapter offers
+    a :class:`BeliefTracker`): a belief is worked out only when the caller asks for the next one,
+    so a caller may stop between any two."""
+    wanted = sorted({min(step, len(record.actions)) for step in steps})
+    if not wanted:
+        return
+    seen: list[SeenStep] = []
+    tracker: BeliefTracker | None = None
+    position = 0
+    for index, (game, state) in enumerate(replay_states(record)):
+        if index == 0:
+            make_tracker = getattr(deduction_of(game), "tracker", None)
+            if make_tracker is not None:
+                tracker = make_tracker(game, seat, random.Random(seed), **options)
+        if index == wanted[position]:
+            now = game.observe(state, seat)
+            if tracker is not None:
+                yield index, tracker.belief(now)
+            else:
+                final = SeenStep(now, game.current_player(state), None)
+                yield index, belief(game, seat, [*seen, final], random.Random(seed), **options)
+            position += 1
+            if position == len(wanted):
+                return
+        for step in seen_steps(game, [(state, record.actions[index])], seat):
+            if tracker is None:
+                seen.append(step)
+            else:
+                tracker.see(step)

@@ -4,9 +4,12 @@ A request queues a row of the ``analyses`` table (:mod:`shadowtable.server.repos
 each of :attr:`ServerConfig.analysis_workers` slots of this process takes the oldest queued job
 (an atomic guarded ``UPDATE``, so the processes of a cluster never run one job twice), holds it
 under a lease it renews, and runs its pieces (:mod:`shadowtable.server.analysis_work`: each seat's
-decisions, then each seat's deductions) one after the other in a :class:`ProcessPoolExecutor`
-whose processes run at the lowest priority.  After each piece the progress is stored.  The result
-is stored with the status ``done`` in one statement.
+decisions, then each seat's deductions, all under one budget: :func:`run_job`) one after the
+other in a :class:`ProcessPoolExecutor` whose processes run at the lowest priority.  A piece
+sends its progress after each decision or belief (at most once per
+:attr:`ServerConfig.analysis_progress_s`) on a queue a thread of this process reads; the job
+stores it at most that often, and after each piece.  The result is stored with the status
+``done`` in one statement.
 
 A worker killed mid-piece breaks the pool: the pool is replaced and the job queued again; a
 process that dies holding a job leaves its lease to expire, and another process takes the job.
@@ -19,11 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import multiprocessing
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -48,6 +53,10 @@ QUEUE_FULL_RETRY_S = 60
 
 Observer = Callable[[str, str, float], None]
 """Told ``(table_id, status, progress)`` at each change this process makes to a job."""
+
+Runner = Callable[..., Awaitable[Any]]
+"""``await run(function, *args, units=n)``: ``function(*args)`` run as a piece of a job; a piece
+of ``n`` units of progress also gets a progress callback as its last argument."""
 
 
 class AnalysisUnavailable(Unavailable):
@@ -92,6 +101,9 @@ class AnalysisQueue:
         self.pool: ProcessPoolExecutor | None = None
         self._slots: list[asyncio.Task[None]] = []
         self._wake = asyncio.Event()
+        self._messages: Any = None
+        self._listeners: dict[str, Callable[[float], None]] = {}
+        self._tokens = itertools.count()
 
     # -- the routes' side ---------------------------------------------------------------------
     async def request(self, table_id: str) -> dict[str, Any]:
@@ -173,6 +185,7 @@ class AnalysisQueue:
         pool, self.pool = self.pool, None
         if pool is not None:
             _kill(pool)
+        self._close_messages()
 
     def worker_pids(self) -> list[int]:
         """The process ids of the worker processes running now."""
@@ -180,12 +193,35 @@ class AnalysisQueue:
         return [p.pid for p in processes.values() if p.pid is not None]
 
     def _new_pool(self) -> ProcessPoolExecutor:
+        """A pool of worker processes, and a fresh queue they send progress on, read by a thread."""
+        context = multiprocessing.get_context("spawn")
+        self._close_messages()
+        self._messages = context.Queue()
+        threading.Thread(
+            target=_read_progress,
+            args=(self._messages, asyncio.get_running_loop(), self._heard),
+            name="analysis-progress",
+            daemon=True,
+        ).start()
         return ProcessPoolExecutor(
             max_workers=self.config.analysis_workers,
-            mp_context=multiprocessing.get_context("spawn"),
+            mp_context=context,
             initializer=work.start_worker,
-            initargs=(self.config.analysis_nice, work.server_games()),
+            initargs=(self.config.analysis_nice, work.server_games(), self._messages),
         )
+
+    def _heard(self, token: str, share: float) -> None:
+        """A piece's progress, as its worker sent it (a piece that is over is not listened to)."""
+        listener = self._listeners.get(token)
+        if listener is not None:
+            listener(share)
+
+    def _close_messages(self) -> None:
+        """Stop the thread reading the progress queue (it closes the queue)."""
+        messages, self._messages = self._messages, None
+        if messages is not None:
+            with contextlib.suppress(Exception):
+                messages.put(None)
 
     # -- running jobs ---------------------------------------------------------------------------
     async def _slot(self) -> None:
@@ -253,23 +289,25 @@ class AnalysisQueue:
             await asyncio.gather(renewer, return_exceptions=True)
 
     async def _work(self, table_id: str, progress: _Progress) -> dict[str, Any]:
-        """Every piece of job ``table_id`` in turn, progress stored after each; the result."""
+        """Every piece of job ``table_id`` in turn under the job's budget (:func:`run_job`), its
+        progress stored as the pieces send it and after each; the result."""
         record = (await self.finished.get(table_id, NOT_OVER)).record
-        decided = await self._piece(work.decision_steps, record)
-        kind = await self._piece(work.deduction_kind, record)
-        total = len(record["actions"])
-        seats = sorted(decided)
-        beliefs = {seat: work.belief_steps(decided[seat], total) for seat in seats} if kind else {}
-        progress.total = sum(len(decided[seat]) for seat in seats) + sum(len(steps) for steps in beliefs.values())
-        pieces: list[GameAnalysis] = []
-        for seat in seats:
-            pieces.append(await self._piece(work.analyse_seat, record, self.settings, seat))
-            await self._advance(table_id, progress, len(decided[seat]))
-        deductions: dict[int, list[dict[str, Any]]] = {}
-        for seat, steps in beliefs.items():
-            deductions[seat] = await self._piece(work.deduce_seat, record, seat, steps)
-            await self._advance(table_id, progress, len(steps))
-        return work.result(work.merged(self.settings, pieces), kind or record["game"], deductions)
+
+        async def run(function: Callable[..., T], *args: Any, units: int = 0) -> T:
+            if not units:
+                return await self._piece(function, *args)
+            before = progress.done
+            token = f"{self.owner}:{table_id}:{next(self._tokens)}"
+            self._listeners[token] = lambda share: progress.move(before + share * units)
+            try:
+                answer = await self._piece(function, *args, work.QueueProgress(token, self.config.analysis_progress_s))
+            finally:
+                self._listeners.pop(token, None)
+            progress.move(before + units)
+            await self._report(table_id, progress)
+            return answer
+
+        return await run_job(record, self.settings, run, progress, time.monotonic)
 
     async def _piece(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker process."""
@@ -277,23 +315,26 @@ class AnalysisQueue:
             raise BrokenProcessPool("the analysis workers are stopped")
         return await asyncio.get_running_loop().run_in_executor(self.pool, function, *args)
 
-    async def _advance(self, table_id: str, progress: _Progress, units: int) -> None:
-        progress.done += units
-        await self._report(table_id, progress)
-        self._notify(table_id, "running", progress.fraction)
-
     async def _report(self, table_id: str, progress: _Progress) -> None:
-        """Store the progress and renew the lease; :class:`_LostJob` if the job is not ours any more."""
-        until = time.time() + self.config.analysis_lease_s
-        if not await self._store().execute(sql.report(table_id, self.owner, progress.fraction, until)):
-            raise _LostJob(table_id)
+        """Store the progress, renew the lease and tell the observers; :class:`_LostJob` if the
+        job is not ours any more.  One report at a time, so the stored progress only rises."""
+        async with progress.lock:
+            progress.news.clear()
+            fraction = progress.fraction
+            until = time.time() + self.config.analysis_lease_s
+            if not await self._store().execute(sql.report(table_id, self.owner, fraction, until)):
+                raise _LostJob(table_id)
+        self._notify(table_id, "running", fraction)
 
     async def _renew(self, table_id: str, progress: _Progress) -> None:
-        """Renew the job's lease every third of it while a long piece runs."""
+        """While the job runs, store the progress its pieces send (at most once per
+        ``analysis_progress_s``) and renew its lease at least every third of it."""
         while True:
-            await asyncio.sleep(self.config.analysis_lease_s / 3)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(progress.news.wait(), self.config.analysis_lease_s / 3)
             with contextlib.suppress(StoreError, _LostJob):
                 await self._report(table_id, progress)
+            await asyncio.sleep(self.config.analysis_progress_s)
 
     def _replace_pool(self) -> None:
         """A fresh pool for a broken one (its other jobs fail too and are queued again by their slots)."""
@@ -304,15 +345,71 @@ class AnalysisQueue:
 
 
 class _Progress:
-    """Units of work (decisions analysed, beliefs worked out) done of the job's total."""
+    """Units of work (decisions analysed, beliefs worked out) done of the job's total; ``news``
+    is set when it moves and not yet stored."""
 
     def __init__(self) -> None:
-        self.done = 0
+        self.done = 0.0
         self.total = 0
+        self.news = asyncio.Event()
+        self.lock = asyncio.Lock()
+
+    def move(self, done: float) -> None:
+        """Move to ``done`` units (never back)."""
+        if done > self.done:
+            self.done = done
+            self.news.set()
 
     @property
     def fraction(self) -> float:
         return min(1.0, self.done / self.total) if self.total else 0.0
+
+
+async def run_job(
+    record: dict[str, Any],
+    settings: AnalysisSettings,
+    run: Runner,
+    progress: _Progress,
+    clock: Callable[[], float],
+) -> dict[str, Any]:
+    """The stored result of the analysis of ``record``: each seat's decisions, then each seat's
+    deduction, every piece through ``run``.  ``settings.budget`` (seconds on ``clock``) bounds the
+    whole job: the decisions must end by their part of it (:func:`work.budget_ends`), the
+    deduction by its end, and each piece gets an even share of what is left when it starts, so
+    time a piece leaves unspent goes to the next.  ``progress.total`` is set to the job's units."""
+    start = clock()
+    decided: dict[int, list[int]] = await run(work.decision_steps, record)
+    kind: str | None = await run(work.deduction_kind, record)
+    total = len(record["actions"])
+    seats = sorted(decided)
+    beliefs = {seat: work.belief_steps(decided[seat], total) for seat in seats} if kind else {}
+    progress.total = sum(len(decided[seat]) for seat in seats) + sum(len(steps) for steps in beliefs.values())
+    decisions_end, end = work.budget_ends(settings.budget, start, bool(beliefs))
+    pieces: list[GameAnalysis] = []
+    for n, seat in enumerate(seats):
+        budget = work.piece_budget(decisions_end, clock(), len(seats) - n)
+        pieces.append(await run(work.analyse_seat, record, settings, seat, budget, units=len(decided[seat])))
+    deductions: dict[int, work.SeatDeduction] = {}
+    for n, (seat, steps) in enumerate(beliefs.items()):
+        budget = work.piece_budget(end, clock(), len(beliefs) - n)
+        deductions[seat] = await run(work.deduce_seat, record, seat, steps, budget, units=len(steps))
+    return work.result(work.merged(settings, pieces), kind or record["game"], deductions)
+
+
+def _read_progress(messages: Any, loop: asyncio.AbstractEventLoop, heard: Callable[[str, float], None]) -> None:
+    """A thread's loop: hand each ``(token, share)`` the workers send to ``heard`` on ``loop``,
+    until ``None`` comes (the queue is given up) or the loop is gone; then close the queue."""
+    try:
+        while True:
+            message = messages.get()
+            if message is None:
+                return
+            loop.call_soon_threadsafe(heard, *message)
+    except (EOFError, OSError, ValueError, TypeError, RuntimeError):  # a broken queue, a closed loop
+        return
+    finally:
+        with contextlib.suppress(Exception):
+            messages.close()
 
 
 async def _quietly(statement: Any) -> list[dict[str, Any]]:

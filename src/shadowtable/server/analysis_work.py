@@ -1,9 +1,13 @@
 """The work of an analysis of a finished table, as pieces a worker process runs one at a time.
 
 A job is cut into one piece per seat for the decisions (:func:`analyse_seat`) and one per seat
-for the deduction panel (:func:`deduce_seat`), so the server can report progress between pieces
-and a killed worker loses one piece's work.  Every function here is pure and picklable: it takes
-the game record as JSON and returns JSON-able data (or the analysis's dataclasses).
+for the deduction panel (:func:`deduce_seat`), so a killed worker loses one piece's work.  One
+budget bounds the whole job: the decisions get :data:`DEDUCTION_SHARE` less of it, the deduction
+what is left, and each piece is given its part of what remains when it starts
+(:func:`piece_budget`).  A piece tells its progress after each decision or belief through a
+:class:`QueueProgress` (at most once per ``every_s`` seconds), which the worker process sends to
+the server process on the queue :func:`start_worker` was given.  Every function here is
+picklable: it takes the game record as JSON and returns JSON-able data (or dataclasses).
 """
 
 from __future__ import annotations
@@ -11,15 +15,48 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from time import perf_counter
 from typing import Any
 
-from shadowtable.analysis import AnalysisSettings, GameAnalysis, analyse_record
-from shadowtable.core.deduction import deduction_of, record_belief
+from shadowtable.analysis import AnalysisSettings, GameAnalysis, analyse_record, unanalysed_record
+from shadowtable.core.deduction import beliefs_along, deduction_of
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.record import GameRecord, game_for_record, replay_states
 
 RESULT_FORMAT = "shadowtable-table-analysis/1"
+
+DEDUCTION_SHARE = 0.2
+"""The part of a job's budget kept for the deduction panel (the decisions get the rest, and the
+deduction also gets what the decisions leave unspent).  A belief costs milliseconds where a
+decision costs seconds (docs/analysis.md), so a fifth covers a long game's panel on most budgets."""
+
+Clock = Callable[[], float]
+Progress = Callable[[float], None]
+"""Told the share of a piece done, from 0 to 1, rising."""
+
+_messages: Any = None
+"""The queue this worker process sends progress on (set by :func:`start_worker`; ``None``
+elsewhere: progress is then not sent)."""
+
+
+@dataclass
+class QueueProgress:
+    """A piece's progress, sent as ``(token, share)`` on the worker's queue at most once per
+    ``every_s`` seconds (picklable: it travels with the piece)."""
+
+    token: str
+    every_s: float
+    sent_at: float = field(default=float("-inf"))
+
+    def __call__(self, share: float) -> None:
+        now = perf_counter()
+        if _messages is None or now - self.sent_at < self.every_s:
+            return
+        self.sent_at = now
+        with contextlib.suppress(Exception):  # progress is a courtesy: never fail a piece for it
+            _messages.put_nowait((self.token, share))
 
 
 def server_games() -> list[tuple[str, str]]:
@@ -30,12 +67,16 @@ def server_games() -> list[tuple[str, str]]:
     return [(game_id, f"{cls.__module__}:{cls.__qualname__}") for game_id, cls in classes.items()]
 
 
-def start_worker(niceness: int, games: list[tuple[str, str]]) -> None:
+def start_worker(niceness: int, games: list[tuple[str, str]], messages: Any = None) -> None:
     """A worker process's start: lowered in priority by ``niceness`` and, on Linux, to the idle
     scheduling class (``SCHED_IDLE``: a process it shares a core with, such as the server, takes
     the core back as soon as it wakes, whatever their niceness), deaf to Ctrl+C (the server stops
-    its workers itself), with the server's ``games`` registered."""
+    its workers itself), with the server's ``games`` registered and ``messages`` (a
+    ``multiprocessing`` queue) as the queue its pieces send progress on."""
     from shadowtable.core.registry import available_games, register_builtin
+
+    global _messages
+    _messages = messages
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
@@ -61,16 +102,38 @@ def decision_steps(record_json: dict[str, Any]) -> dict[int, list[int]]:
     return steps
 
 
-def seat_settings(settings: AnalysisSettings, seat: int, players: int) -> AnalysisSettings:
-    """``settings`` for one seat's piece: that seat, and its share of the game's budget."""
-    budget = None if settings.budget is None else settings.budget / players
-    return replace(settings, seat=seat, budget=budget)
+def budget_ends(budget: float | None, start: float, deduced: bool) -> tuple[float | None, float | None]:
+    """When a job started at ``start`` with ``budget`` seconds must end its decisions and its
+    whole work (``None``: no budget); the decisions leave :data:`DEDUCTION_SHARE` of the budget
+    to the deduction when there is one (``deduced``)."""
+    if budget is None:
+        return None, None
+    decisions = budget * (1.0 - DEDUCTION_SHARE) if deduced else budget
+    return start + decisions, start + budget
 
 
-def analyse_seat(record_json: dict[str, Any], settings: AnalysisSettings, seat: int) -> GameAnalysis:
-    """The analysis of ``seat``'s decisions (its share of the budget)."""
+def piece_budget(end: float | None, now: float, pieces_left: int) -> float | None:
+    """A piece's seconds: an even share of what is left until ``end`` by the ``pieces_left``
+    pieces (this one included) that share it; ``None`` without an end, 0 or less once spent."""
+    if end is None:
+        return None
+    return (end - now) / max(pieces_left, 1)
+
+
+def analyse_seat(
+    record_json: dict[str, Any],
+    settings: AnalysisSettings,
+    seat: int,
+    budget: float | None = None,
+    progress: Progress | None = None,
+    clock: Clock = perf_counter,
+) -> GameAnalysis:
+    """The analysis of ``seat``'s decisions in ``budget`` seconds (``None``: unbounded; 0 or
+    less: none left, every decision with a choice is unanalysed and no rollout runs)."""
     record = GameRecord.from_json(record_json)
-    return analyse_record(record, seat_settings(settings, seat, record.players))
+    if budget is not None and budget <= 0:
+        return unanalysed_record(record, replace(settings, seat=seat, budget=None))
+    return analyse_record(record, replace(settings, seat=seat, budget=budget), clock, progress)
 
 
 def merged(settings: AnalysisSettings, pieces: list[GameAnalysis]) -> dict[str, Any]:
@@ -100,10 +163,39 @@ def deduction_kind(record_json: dict[str, Any]) -> str | None:
     return game.spec.id
 
 
-def deduce_seat(record_json: dict[str, Any], seat: int, steps: list[int]) -> list[dict[str, Any]]:
-    """What ``seat`` could deduce at each of ``steps`` (``record_belief`` after that many actions)."""
+@dataclass(frozen=True)
+class SeatDeduction:
+    """What one seat could deduce: ``entries`` (``{"step", "belief"}``, by step) and how many of
+    the steps asked for the budget left without a belief (``unanalysed``: the last ones)."""
+
+    entries: list[dict[str, Any]]
+    unanalysed: int = 0
+
+
+def deduce_seat(
+    record_json: dict[str, Any],
+    seat: int,
+    steps: list[int],
+    budget: float | None = None,
+    progress: Progress | None = None,
+    clock: Clock = perf_counter,
+) -> SeatDeduction:
+    """What ``seat`` could deduce at each of ``steps`` (``record_belief`` after that many
+    actions), in order, from one replay.  ``budget`` (seconds on ``clock``; ``None``: unbounded)
+    is a hard bound: no belief starts once it is spent, so it is overrun by one belief at most,
+    and the steps left are counted as unanalysed."""
     record = GameRecord.from_json(record_json)
-    return [{"step": step, "belief": record_belief(record, seat, upto=step)} for step in steps]
+    wanted = sorted(set(steps))
+    end = None if budget is None else clock() + budget
+    entries: list[dict[str, Any]] = []
+    if end is None or clock() < end:
+        for step, belief in beliefs_along(record, seat, wanted):
+            entries.append({"step": step, "belief": belief})
+            if progress is not None:
+                progress(len(entries) / len(wanted))
+            if end is not None and clock() >= end:
+                break
+    return SeatDeduction(entries, len(wanted) - len(entries))
 
 
 def belief_steps(decided: list[int], total: int) -> list[int]:
@@ -111,10 +203,19 @@ def belief_steps(decided: list[int], total: int) -> list[int]:
     return sorted({*decided, total})
 
 
-def result(analysis: dict[str, Any], kind: str, seats: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
-    """The stored result of a table's analysis (docs/analysis.md, "On the server")."""
+def result(analysis: dict[str, Any], kind: str, seats: dict[int, SeatDeduction]) -> dict[str, Any]:
+    """The stored result of a table's analysis (docs/analysis.md, "On the server"): the deduction
+    is ``complete`` when no seat's budget left a step without its belief (``unanalysed`` counts
+    them, per seat too)."""
+    left = {str(seat): d.unanalysed for seat, d in sorted(seats.items())}
     return {
         "format": RESULT_FORMAT,
         "analysis": analysis,
-        "deduction": {"kind": kind, "seats": {str(seat): entries for seat, entries in sorted(seats.items())}},
+        "deduction": {
+            "kind": kind,
+            "seats": {str(seat): d.entries for seat, d in sorted(seats.items())},
+            "unanalysed": sum(left.values()),
+            "unanalysed_by_seat": left,
+            "complete": not any(left.values()),
+        },
     }

@@ -141,9 +141,9 @@ class ServerConfig:
     """Processes that analyse finished games (at the lowest priority, :attr:`analysis_nice`); 0:
     no analysis is offered by this process (a request is refused with 503)."""
     analysis_budget_s: float = 90.0
-    """Seconds of search one game's analysis may spend on its decisions, all seats together (the
-    deduction panel's beliefs come on top); a 3-player game of The Shadow Planet at 16 rollouts
-    would otherwise take about six minutes of one core."""
+    """Seconds one game's analysis may spend, its decisions and its deduction panel together, all
+    seats (0: no bound); a 3-player game of The Shadow Planet at 16 rollouts would otherwise take
+    about six minutes of one core."""
     analysis_rollouts: int = 8
     """Rollouts per legal alternative at each decision, at most (the budget may stop it sooner)."""
     analysis_policy: str = "heuristic"
@@ -159,6 +159,9 @@ class ServerConfig:
     starts it again (its owner died)."""
     analysis_poll_s: float = 2.0
     """How often an idle analysis worker looks for queued analyses (one queued here wakes it at once)."""
+    analysis_progress_s: float = 1.0
+    """Seconds between two reports of a running analysis's progress, at least (a worker sends it
+    after each decision or belief, this often at most; the job stores it as often)."""
     analysis_nice: int = 19
     """The niceness of the analysis worker processes (19: they take only the CPU nothing else wants)."""
     rate_analyses: str = "10/minute;60/hour"

@@ -48,15 +48,38 @@ def decisions_of(result: Mapping[str, Any] | None) -> list[dict[str, Any]]:
 
 def is_partial(result: Mapping[str, Any] | None) -> bool:
     """Whether the analysis says it is incomplete (``complete`` false anywhere, a decision cut
-    short or left unanalysed)."""
+    short or left unanalysed, a deduction left unfinished)."""
     if not result:
         return False
     analysis = result.get("analysis") or {}
     if result.get("complete", True) is False or analysis.get("complete", True) is False:
         return True
+    if deduction_is_partial(result):
+        return True
     return any(
         d.get("complete", True) is False or d.get("cut_short") or d.get("unanalysed") for d in decisions_of(result)
     )
+
+
+def deduction_is_partial(result: Mapping[str, Any] | None, seat: int | None = None) -> bool:
+    """Whether the deduction (of ``seat`` only, when given) stopped before its last step."""
+    deduction = (result or {}).get("deduction") or {}
+    if seat is None:
+        return deduction.get("complete", True) is False or bool(deduction.get("unanalysed"))
+    return bool((deduction.get("unanalysed_by_seat") or {}).get(str(seat)))
+
+
+def partial_words(result: Mapping[str, Any] | None) -> str:
+    """What an incomplete analysis left out, in words (empty when it is complete)."""
+    if not is_partial(result):
+        return ""
+    parts = []
+    if deduction_is_partial(result):
+        parts.append("the deduction stops before the end of the game")
+    analysis_only = {**(result or {}), "deduction": {}}
+    if is_partial(analysis_only):
+        parts.insert(0, "some decisions were cut short or left out")
+    return f"The analysis's time ran out: {' and '.join(parts)}, so some figures are rougher or missing."
 
 
 def name_of(names: Sequence[str], seat: int) -> str:
@@ -89,6 +112,12 @@ def timeline_marks(result: Mapping[str, Any] | None, names: Sequence[str], seat:
         lost = round(100 * float(d.get("lost", 0.0)))
         marks.append(Mark(int(d["ply"]), who, name_of(names, who), str(label), SYMBOLS[str(label)], lost))
     return marks
+
+
+def costliest_mark(result: Mapping[str, Any] | None, names: Sequence[str], seat: int) -> Mark | None:
+    """``seat``'s marked decision that lost the most win chance (the first of equals), if any."""
+    marks = timeline_marks(result, names, seat)
+    return max(marks, key=lambda m: (m.lost, -m.step)) if marks else None
 
 
 @dataclass(frozen=True)
@@ -128,6 +157,13 @@ def decision_words(decision: Mapping[str, Any], whose: str) -> str:
     after = float(decision.get("chance_after", 0.0))
     best = decision.get("best") or {}
     better = best.get("action") != decision.get("action") and float(best.get("chance", after)) > after
+    if is_rough(decision):
+        estimate = f"on a rough estimate it left {whose} chance of winning at {percent(after)}"
+        if better:
+            estimate += (
+                f", against {percent(float(best.get('chance', before)))} for “{best.get('text', 'another choice')}”"
+            )
+        return f"Choosing “{text}” could not be judged: {estimate}."
     if not better:
         return f"Choosing “{text}” kept {whose} chance of winning at {percent(after)} (the best choice)."
     return (
@@ -143,10 +179,17 @@ def samples_of(decision: Mapping[str, Any]) -> int | None:
     return min((int(a.get("samples", 0)) for a in decision.get("alternatives") or []), default=None)
 
 
+def is_rough(decision: Mapping[str, Any]) -> bool:
+    """Whether a decision's chances rest on too few samples to say anything (fewer than
+    :data:`ROUGH_BELOW`)."""
+    samples = samples_of(decision)
+    return samples is not None and samples < ROUGH_BELOW and not decision.get("unanalysed")
+
+
 def rough_words(decision: Mapping[str, Any]) -> str:
     """Why a decision's chances are too rough to mark (empty when they are not)."""
     samples = samples_of(decision)
-    if samples is None or samples >= ROUGH_BELOW or decision.get("unanalysed"):
+    if samples is None or not is_rough(decision):
         return ""
     deals = f"{samples} sampled deal{'s' if samples != 1 else ''}"
     return f"A rough estimate: only {deals} per choice (the analysis's time ran short), too few to mark."
@@ -314,10 +357,11 @@ def chance_graph(
 ) -> Graph | None:
     """Each seat's chance of winning at each of its decisions (before it, then after it: a drop
     is a costly choice), as SVG coordinates, the line of ``seat`` (the viewer) last; ``None``
-    when no decision was analysed."""
+    when no decision was analysed.  Rough decisions (:func:`is_rough`) are left out: their
+    chances swing from 0 to 100% on a sample or two and would hide the real drops."""
     per_seat: dict[int, list[dict[str, Any]]] = {}
     for d in decisions_of(result):
-        if not d.get("unanalysed"):
+        if not d.get("unanalysed") and not is_rough(d):
             per_seat.setdefault(int(d.get("seat", 0)), []).append(d)
     if not per_seat:
         return None
@@ -439,6 +483,25 @@ class DeductionPanel:
     rows: list[tuple[str, list[str]]]
     """Per other seat: its name and a cell per column."""
     note: str
+    partial: str = ""
+    """Why the shown belief is older than the step (the deduction's time ran out), or empty."""
+
+
+def deduction_partial_words(result: Mapping[str, Any] | None, seat: int, step: int, at: int | None) -> str:
+    """What a seat's unfinished deduction means at ``step`` (``at``: the step of the belief shown,
+    ``None``: none), or empty when it finished or the step is before where it stopped."""
+    if not deduction_is_partial(result, seat):
+        return ""
+    entries = (((result or {}).get("deduction") or {}).get("seats") or {}).get(str(seat)) or []
+    last = max((int(e.get("step", 0)) for e in entries if isinstance(e, dict)), default=None)
+    if last is None:
+        return "Partly analysed: the analysis's time ran out before this seat's deduction was worked out."
+    if step <= last:
+        return ""
+    return (
+        f"Partly analysed: the analysis's time ran out at step {last} of this seat's deduction,"
+        f" so this is what it could deduce as of step {at if at is not None else last}, not later."
+    )
 
 
 def belief_at(result: Mapping[str, Any] | None, seat: int, step: int) -> tuple[int, dict[str, Any]] | None:
@@ -479,7 +542,7 @@ def deduction_panel(
             else "by logic alone"
         )
         note = f"The chance that each other player holds each Objective, {how}, as of step {at}."
-        return DeductionPanel(kind, at, columns, rows, note)
+        return DeductionPanel(kind, at, columns, rows, note, deduction_partial_words(result, seat, step, at))
     if "opponents" in belief:
         rows = []
         for o in belief["opponents"]:
@@ -501,7 +564,8 @@ def deduction_panel(
             f"What each opponent's hidden Power Cards were likely worth, as of step {at}: every card this"
             " seat had not seen is taken as equally likely to be any of them."
         )
-        return DeductionPanel(kind, at, ["Hidden cards", "Expected worth", "Likeliest totals"], rows, note)
+        columns = ["Hidden cards", "Expected worth", "Likeliest totals"]
+        return DeductionPanel(kind, at, columns, rows, note, deduction_partial_words(result, seat, step, at))
     return None
 
 
@@ -555,8 +619,9 @@ def analysis_view(
         **view,
         "ready": True,
         "policy": str(settings.get("policy", "heuristic")),
-        "partial": is_partial(result),
+        "partial": partial_words(result),
         "marks": timeline_marks(result, names, seat),
+        "costliest": None if seat is None else costliest_mark(result, names, seat),
         "all_marks": timeline_marks(result, names),
         "timeline": timeline(result, names, seat, last),
         "decisions": shown_decisions(result, names, step, seat),
@@ -567,5 +632,6 @@ def analysis_view(
         "deduction": deduction_panel(result, seat, step, names, objective_names),
         "deduction_kind": str((result.get("deduction") or {}).get("kind", "")),
         "has_deduction": bool((result.get("deduction") or {}).get("seats")),
+        "deduction_partial": "" if seat is None else deduction_partial_words(result, seat, step, None),
         "accuracy": accuracy_rows(result, names),
     }

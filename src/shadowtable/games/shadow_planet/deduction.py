@@ -153,30 +153,63 @@ class ShadowPlanetDeduction:
         """Per seat, the probability of each Objective (JSON: ``objectives[seat][objective]``)."""
         if not steps:
             raise ValueError("a belief needs at least the seat's current observation")
+        tracker = self.tracker(game, seat, rng, epsilon=epsilon, samples=samples, use_actions=use_actions)
+        for step in steps:
+            tracker.see(step)
+        return tracker.belief(steps[-1].observation)
+
+    def tracker(
+        self,
+        game: Game[Any],
+        seat: int,
+        rng: random.Random,
+        *,
+        epsilon: float = DEFAULT_EPSILON,
+        samples: int = DEFAULT_SAMPLES,
+        use_actions: bool = True,
+    ) -> ObjectiveTracker:
+        """A belief fed one step at a time (:class:`ObjectiveTracker`): the beliefs along a game
+        cost one likelihood per step, not one per step and belief."""
         if not 0.0 < epsilon < 1.0 or not 1 <= samples <= MAX_SAMPLES:
             raise ValueError(f"epsilon must be in (0, 1) and samples in 1..{MAX_SAMPLES}")
-        now = steps[-1].observation
-        roles = sorted(set(printed(game).objective_role))
-        role_of = printed(game).objective_role
-        log_lik = [dict.fromkeys(roles, 0.0) for _ in range(game.players)]
-        evidence = 0
-        if use_actions:
-            for step in steps:
-                if step.action is None or step.actor == seat:
-                    continue
-                if step.observation["public"]["objectives"][step.actor] is not None:
-                    continue  # already known to this seat
-                found = step_likelihoods(game, step, roles, epsilon, samples, rng)
-                if found is None:
-                    continue
-                evidence += 1
-                for role, value in found.items():
-                    log_lik[step.actor][role] += math.log(max(value, 1e-300))
+        return ObjectiveTracker(game, seat, rng, epsilon, samples, use_actions)
+
+
+class ObjectiveTracker:
+    """What ``seat`` has learnt about the Objectives from the steps it has seen so far: the
+    log-likelihood of each role per seat, updated by :meth:`see` in step order (the random
+    draws are taken in that order, so feeding the steps one by one gives exactly the belief of
+    :meth:`ShadowPlanetDeduction.belief` on them all)."""
+
+    def __init__(
+        self, game: Game[Any], seat: int, rng: random.Random, epsilon: float, samples: int, use_actions: bool
+    ) -> None:
+        self.game, self.seat, self.rng = game, seat, rng
+        self.epsilon, self.samples, self.use_actions = epsilon, samples, use_actions
+        self.roles = sorted(set(printed(game).objective_role))
+        self.log_lik = [dict.fromkeys(self.roles, 0.0) for _ in range(game.players)]
+        self.evidence = 0
+
+    def see(self, step: SeenStep) -> None:
+        """Take ``step`` into account (a step secret to the seat, its own or a known seat's tells nothing)."""
+        if not self.use_actions or step.action is None or step.actor == self.seat:
+            return
+        if step.observation["public"]["objectives"][step.actor] is not None:
+            return  # already known to this seat
+        found = step_likelihoods(self.game, step, self.roles, self.epsilon, self.samples, self.rng)
+        if found is None:
+            return
+        self.evidence += 1
+        for role, value in found.items():
+            self.log_lik[step.actor][role] += math.log(max(value, 1e-300))
+
+    def belief(self, now: Observation) -> dict[str, Any]:
+        """The belief given the steps seen so far and the seat's current observation ``now``."""
         return {
-            "model": "bayes-heuristic" if use_actions else "logical",
-            "epsilon": epsilon if use_actions else None,
-            "evidence_steps": evidence,
-            "objectives": _posterior(now, game.players, log_lik, role_of),
+            "model": "bayes-heuristic" if self.use_actions else "logical",
+            "epsilon": self.epsilon if self.use_actions else None,
+            "evidence_steps": self.evidence,
+            "objectives": _posterior(now, self.game.players, self.log_lik, printed(self.game).objective_role),
         }
 
 
