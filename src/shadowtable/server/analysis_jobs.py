@@ -1,12 +1,12 @@
 """The analyses of finished tables: a job queue in the database, run by a pool of worker processes.
 
 A request queues a row of the ``analyses`` table (:mod:`shadowtable.server.repository.analyses`);
-each of :attr:`ServerConfig.analysis_workers` slots of this process takes the oldest queued job
-(an atomic guarded ``UPDATE``, so the processes of a cluster never run one job twice), holds it
-under a lease it renews, and runs its pieces (:mod:`shadowtable.server.analysis_work`: each seat's
-decisions, then each seat's deductions) one after the other in a :class:`ProcessPoolExecutor`
-whose processes run at the lowest priority.  After each piece the progress is stored.  The result
-is stored with the status ``done`` in one statement.
+each slot of the process's worker pool (:mod:`shadowtable.server.worker_pool`, shared with the
+lab's runs) takes the oldest queued job in its turn (an atomic guarded ``UPDATE``, so the
+processes of a cluster never run one job twice), holds it under a lease it renews, and runs its
+pieces (:mod:`shadowtable.server.analysis_work`: each seat's decisions, then each seat's
+deductions) one after the other in the pool's processes, which run at the lowest priority.
+After each piece the progress is stored.  The result is stored with the status ``done`` in one statement.
 
 A worker killed mid-piece breaks the pool: the pool is replaced and the job queued again; a
 process that dies holding a job leaves its lease to expire, and another process takes the job.
@@ -21,10 +21,8 @@ import asyncio
 import contextlib
 import json
 import logging
-import multiprocessing
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -35,6 +33,7 @@ from shadowtable.server.errors import Unavailable
 from shadowtable.server.replays import FinishedTables
 from shadowtable.server.repository import analyses as sql
 from shadowtable.server.store import Store, StoreError
+from shadowtable.server.worker_pool import WorkerPool
 
 log = logging.getLogger("shadowtable.server.analyses")
 
@@ -82,16 +81,23 @@ class AnalysisQueue:
     """The analyses of this process (``app.state.analyses``): :meth:`request`, :meth:`status`,
     :meth:`result` for the routes; :meth:`start` and :meth:`stop` for the server's lifespan."""
 
-    def __init__(self, config: ServerConfig, finished: FinishedTables, owner: str | None = None) -> None:
+    name = "analyses"
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        finished: FinishedTables,
+        owner: str | None = None,
+        workers: WorkerPool | None = None,
+    ) -> None:
         self.config = config
         self.finished = finished
         self.owner = owner or config.process_id
         self.settings = settings_of(config)
         self.observers: list[Observer] = []
         self.store: Store | None = None
-        self.pool: ProcessPoolExecutor | None = None
-        self._slots: list[asyncio.Task[None]] = []
-        self._wake = asyncio.Event()
+        self.workers = workers or WorkerPool(config)
+        self.workers.add(self)
 
     # -- the routes' side ---------------------------------------------------------------------
     async def request(self, table_id: str) -> dict[str, Any]:
@@ -110,7 +116,7 @@ class AnalysisQueue:
             made = await store.execute(queue if queue is not None else sql.requeue_failed(table_id, now))
             if made:
                 self._notify(table_id, "queued", 0.0)
-                self._wake.set()
+                self.workers.wake()
             row = await self._row(table_id)
         return status_answer(row)
 
@@ -154,54 +160,25 @@ class AnalysisQueue:
 
     # -- the lifespan's side ------------------------------------------------------------------
     def start(self, store: Store) -> None:
-        """Open on ``store`` and start one slot per worker process (none with 0 workers)."""
+        """Open on ``store`` and start the worker pool's slots (none with 0 workers)."""
         self.store = store
-        if self.config.analysis_workers <= 0:
-            return
-        self.pool = self._new_pool()
-        self._slots = [
-            asyncio.create_task(self._slot(), name=f"analysis-slot-{n}") for n in range(self.config.analysis_workers)
-        ]
+        self.workers.start()
 
     async def stop(self) -> None:
-        """Stop every slot (a running job goes back to the queue for the next start or another
-        process), awaited, and kill the worker processes."""
-        slots, self._slots = self._slots, []
-        for slot in slots:
-            slot.cancel()
-        await asyncio.gather(*slots, return_exceptions=True)
-        pool, self.pool = self.pool, None
-        if pool is not None:
-            _kill(pool)
+        """Stop the worker pool's slots (a running job goes back to the queue for the next start
+        or another process), awaited, and kill its processes."""
+        await self.workers.stop()
 
     def worker_pids(self) -> list[int]:
         """The process ids of the worker processes running now."""
-        processes = getattr(self.pool, "_processes", None) or {}
-        return [p.pid for p in processes.values() if p.pid is not None]
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=self.config.analysis_workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=work.start_worker,
-            initargs=(self.config.analysis_nice, work.server_games()),
-        )
+        return self.workers.worker_pids()
 
     # -- running jobs ---------------------------------------------------------------------------
-    async def _slot(self) -> None:
-        """Take a job and run it, again and again; idle, wait for a request here or the poll."""
-        while True:
-            try:
-                taken = await self._take()
-            except StoreError as exc:
-                log.warning("analysis queue unreadable", extra={"event": "analysis_store", "reason": str(exc)})
-                taken = None
-            if taken is None:
-                self._wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.config.analysis_poll_s)
-                continue
-            await self._run(taken)
+    async def take(self) -> str | None:
+        """The next job for a slot of the worker pool (:meth:`_take`), if this process analyses."""
+        if self.store is None:
+            return None
+        return await self._take()
 
     async def _take(self) -> str | None:
         """Claim the oldest job that may be taken (giving up those started too often); its id."""
@@ -222,7 +199,7 @@ class AnalysisQueue:
                 return str(table_id)
         return None
 
-    async def _run(self, table_id: str) -> None:
+    async def run(self, table_id: str) -> None:
         """Run job ``table_id`` (claimed) to its end: done, failed, or queued again."""
         store = self._store()
         progress = _Progress()
@@ -233,7 +210,7 @@ class AnalysisQueue:
                 self._notify(table_id, "done", 1.0)
         except BrokenProcessPool:
             log.warning("analysis worker died", extra={"event": "analysis_worker_died", "table": table_id})
-            self._replace_pool()
+            self.workers.replace_broken()
             await _quietly(store.execute(sql.release(table_id, self.owner)))
             self._notify(table_id, "queued", 0.0)
         except asyncio.CancelledError:
@@ -273,9 +250,7 @@ class AnalysisQueue:
 
     async def _piece(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker process."""
-        if self.pool is None:
-            raise BrokenProcessPool("the analysis workers are stopped")
-        return await asyncio.get_running_loop().run_in_executor(self.pool, function, *args)
+        return await self.workers.run(function, *args)
 
     async def _advance(self, table_id: str, progress: _Progress, units: int) -> None:
         progress.done += units
@@ -294,13 +269,6 @@ class AnalysisQueue:
             await asyncio.sleep(self.config.analysis_lease_s / 3)
             with contextlib.suppress(StoreError, _LostJob):
                 await self._report(table_id, progress)
-
-    def _replace_pool(self) -> None:
-        """A fresh pool for a broken one (its other jobs fail too and are queued again by their slots)."""
-        broken = self.pool
-        if broken is not None and getattr(broken, "_broken", False):
-            self.pool = self._new_pool()
-            _kill(broken)
 
 
 class _Progress:
@@ -322,12 +290,3 @@ async def _quietly(statement: Any) -> list[dict[str, Any]]:
     except StoreError:
         return []
     return rows
-
-
-def _kill(pool: ProcessPoolExecutor) -> None:
-    """Kill ``pool``'s processes (they keep nothing) and release it without waiting for its work."""
-    processes = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
-        with contextlib.suppress(Exception):
-            process.kill()
-    pool.shutdown(wait=True, cancel_futures=True)
