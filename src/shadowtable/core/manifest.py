@@ -35,7 +35,9 @@ class Manifest:
     - ``option_words``: option name to :class:`shadowtable.core.spec.OptionWords` (the lobby's form);
     - ``tutorial``: a :class:`shadowtable.tutorial.lesson.Lesson`, the title's guided first game;
     - ``deduction``: a :class:`shadowtable.core.deduction.Deduction`, what a seat could deduce of
-      the hidden information from its own view of the game (docs/deduction.md).
+      the hidden information from its own view of the game (docs/deduction.md);
+    - ``action_kinds``: a :class:`shadowtable.core.action_kinds.ActionKinds`, its decisions sorted
+      into kinds by action id (the designer's lab restricts play by kind).
     """
 
     heuristic_bot: str | None = None
@@ -50,6 +52,7 @@ class Manifest:
     option_words: str | None = None
     rules_extras: str | None = None
     deduction: str | None = None
+    action_kinds: str | None = None
     search_settings: str = ""
     """Settings the ladder's searching level adds for this game (``:max_rollout_steps=60``...)."""
 

@@ -24,6 +24,7 @@ from shadowtable.core.registry import make
 from shadowtable.sim.batch import game_seed, line_up, play_indexed
 
 T = TypeVar("T")
+P = TypeVar("P")
 ProgressHook = Callable[[int], None]
 """Called with the number of games just finished."""
 
@@ -165,9 +166,7 @@ def exit_with_parent(creator: int) -> None:
     threading.Thread(target=watch, name="shadowtable-exit-with-parent", daemon=True).start()
 
 
-def in_order(
-    task: Callable[[list[int]], T], parts: Sequence[list[int]], *, workers: int
-) -> Iterator[tuple[list[int], T]]:
+def in_order(task: Callable[[P], T], parts: Sequence[P], *, workers: int) -> Iterator[tuple[P, T]]:
     """Yield ``(part, task(part))`` in the order of ``parts``, run by ``workers`` local processes.
 
     With one worker (or nothing to do) the tasks run in this process.  ``task`` must pickle (a

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from typing import Any, TypeVar
 
 from shadowtable.core.errors import MissingExtraError
 from shadowtable.sim.parallel import BatchJob, chunks, play_chunk
+
+T = TypeVar("T")
+P = TypeVar("P")
 
 
 def require_ray() -> Any:
@@ -18,10 +22,15 @@ def require_ray() -> Any:
     return ray
 
 
-def run_ray(
-    job: BatchJob, todo: Sequence[int], *, workers: int, chunk_size: int, address: str | None
-) -> Iterator[tuple[list[int], list[str]]]:
-    """Yield ``(indices, lines)`` in index order; each Ray task plays one chunk of games.
+def call(task: Callable[[P], T], part: P) -> T:
+    """``task(part)``: the one function Ray runs remotely."""
+    return task(part)
+
+
+def in_order_ray(
+    task: Callable[[P], T], parts: Sequence[P], *, workers: int, address: str | None
+) -> Iterator[tuple[P, T]]:
+    """Yield ``(part, task(part))`` in the order of ``parts``, each a Ray task.
 
     Without ``address`` a local Ray instance with ``workers`` CPUs is started (and reused).
     """
@@ -33,8 +42,14 @@ def run_ray(
         else:
             init_args["num_cpus"] = workers
         ray.init(**init_args)
-    remote_chunk = ray.remote(play_chunk)
-    parts = chunks(todo, chunk_size)
-    refs = [remote_chunk.remote(job, part) for part in parts]
+    remote_call = ray.remote(call)
+    refs = [remote_call.remote(task, part) for part in parts]
     for part, ref in zip(parts, refs, strict=True):
         yield part, ray.get(ref)
+
+
+def run_ray(
+    job: BatchJob, todo: Sequence[int], *, workers: int, chunk_size: int, address: str | None
+) -> Iterator[tuple[list[int], list[str]]]:
+    """Yield ``(indices, lines)`` in index order; each Ray task plays one chunk of games."""
+    yield from in_order_ray(partial(play_chunk, job), chunks(todo, chunk_size), workers=workers, address=address)

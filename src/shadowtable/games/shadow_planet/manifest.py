@@ -14,4 +14,5 @@ MANIFEST = Manifest(
     option_words="shadowtable.games.shadow_planet.option_words:OPTION_WORDS",
     rules_extras="shadowtable.games.shadow_planet.boards.rules:EXTRAS",
     deduction="shadowtable.games.shadow_planet.deduction:DEDUCTION",
+    action_kinds="shadowtable.games.shadow_planet.kinds:ACTION_KINDS",
 )

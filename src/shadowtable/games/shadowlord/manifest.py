@@ -15,5 +15,6 @@ MANIFEST = Manifest(
     option_words="shadowtable.games.shadowlord.option_words:OPTION_WORDS",
     rules_extras="shadowtable.games.shadowlord.boards.rules:EXTRAS",
     deduction="shadowtable.games.shadowlord.deduction:DEDUCTION",
+    action_kinds="shadowtable.games.shadowlord.kinds:ACTION_KINDS",
     search_settings=":max_rollout_steps=60:evaluate=heuristic",
 )
