@@ -32,7 +32,7 @@ from shadowtable.saves import data_dir
 from shadowtable.server import lab_work
 from shadowtable.server.accounts import Account
 from shadowtable.server.config import ServerConfig
-from shadowtable.server.errors import Conflict, Forbidden, NotFound, Unavailable
+from shadowtable.server.errors import Conflict, Forbidden, NotFound, ServiceError, Unavailable
 from shadowtable.server.repository import lab as sql
 from shadowtable.server.store import Store, StoreError
 from shadowtable.server.worker_pool import WorkerPool
@@ -54,9 +54,11 @@ class LabRefused(Forbidden):
     """The account may not use the lab here (403, saying who may)."""
 
 
-class SpecRefused(Conflict):
+class SpecRefused(ServiceError):
     """A specification that does not pass the lab's check (or this server's limits); ``field``
-    names the bad value (422 on the API)."""
+    names the bad value (422)."""
+
+    status = 422
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field
@@ -107,7 +109,7 @@ class LabRuns:
     def open(self, store: Store) -> None:
         self.store = store
 
-    def _store(self) -> Store:
+    def database(self) -> Store:
         if self.store is None:
             raise Unavailable("the server is starting: try again in a moment")
         return self.store
@@ -140,7 +142,7 @@ class LabRuns:
         if self.workers.size <= 0:
             raise Unavailable("this server plays no lab runs (it runs no background worker)")
         spec = await self.check(data)
-        store = self._store()
+        store = self.database()
         runs, active = await self._counts(account.id)
         if runs >= self.config.lab_max_runs:
             raise Conflict(f"you keep {runs} lab runs already (the most allowed): delete one first")
@@ -154,17 +156,17 @@ class LabRuns:
         return run_id
 
     async def _counts(self, account_id: str) -> tuple[int, int]:
-        rows = await self._store().fetch(sql.count_of(account_id))
+        rows = await self.database().fetch(sql.count_of(account_id))
         return (int(rows[0]["runs"] or 0), int(rows[0]["active"] or 0)) if rows else (0, 0)
 
     async def runs(self, account: Account) -> list[dict[str, Any]]:
         """``account``'s runs, newest first (without specs and figures)."""
-        rows = await self._store().fetch(sql.runs_of(account.id, self.config.lab_max_runs + 5))
+        rows = await self.database().fetch(sql.runs_of(account.id, self.config.lab_max_runs + 5))
         return [run_summary(row) for row in rows]
 
     async def run(self, account: Account, run_id: str) -> dict[str, Any]:
         """Run ``run_id`` of ``account`` whole (404 for another's or an unknown one)."""
-        rows = await self._store().fetch(sql.run_of(run_id))
+        rows = await self.database().fetch(sql.run_of(run_id))
         if not rows or rows[0]["owner"] != account.id:
             raise NotFound("no such lab run")
         row = rows[0]
@@ -176,14 +178,14 @@ class LabRuns:
 
     async def status(self, account: Account, run_id: str) -> dict[str, Any]:
         """Where run ``run_id`` of ``account`` stands (the page polls it)."""
-        rows = await self._store().fetch(sql.status_of(run_id))
+        rows = await self.database().fetch(sql.status_of(run_id))
         if not rows or rows[0]["owner"] != account.id:
             raise NotFound("no such lab run")
         return run_summary(rows[0])
 
     async def stop(self, account: Account, run_id: str) -> dict[str, Any]:
         """Stop the run (a chunk under way still stores its games); 409 unless queued or running."""
-        if not await self._store().execute(sql.stop(run_id, account.id)):
+        if not await self.database().execute(sql.stop(run_id, account.id)):
             await self.status(account, run_id)  # 404 for another's
             raise Conflict("only a queued or running lab run can be stopped")
         return await self.status(account, run_id)
@@ -194,7 +196,7 @@ class LabRuns:
         _, active = await self._counts(account.id)
         if active:
             raise Conflict("you have a lab run queued or running already: stop it or wait for its end")
-        if not await self._store().execute(sql.resume(run_id, account.id)):
+        if not await self.database().execute(sql.resume(run_id, account.id)):
             raise Conflict("only a stopped or failed lab run can be resumed")
         self.workers.wake()
         return await self.status(account, run_id)
@@ -205,12 +207,12 @@ class LabRuns:
         if status["status"] in sql.ACTIVE or status["claimed"]:
             raise Conflict("stop the lab run before deleting it")
         guard = sql.mark_deleting(run_id, account.id)
-        if not await self._store().execute_guarded(guard, sql.delete_rows(run_id), sql.delete_run(run_id)):
+        if not await self.database().execute_guarded(guard, sql.delete_rows(run_id), sql.delete_run(run_id)):
             raise Conflict("stop the lab run before deleting it")
 
     async def rows(self, run_id: str, count: list[int]) -> dict[int, list[str]]:
         """The stored rows (JSON text) of every arm, read a page at a time."""
-        store = self._store()
+        store = self.database()
         out: dict[int, list[str]] = {}
         for arm, wanted in enumerate(count):
             got: list[str] = []
@@ -251,7 +253,7 @@ class LabRuns:
 
     async def run(self, job: Piece) -> None:
         """Play the claimed piece and store it, or compute and store the figures once all is played."""
-        store = self._store()
+        store = self.database()
         renewer = asyncio.create_task(self._renew(job.run_id), name=f"lab-lease-{job.run_id}")
         try:
             if job.arm is None:
@@ -277,10 +279,10 @@ class LabRuns:
 
     async def _play(self, job: Piece) -> None:
         assert job.arm is not None
-        rows = await self.workers.run(lab_work.play_chunk, job.spec, job.arm, job.start, job.stop)
+        rows = await self.workers.run(lab_work.play_chunk, job.spec, job.arm, job.start, job.stop, self.content_folder)
         done = list(job.done)
         done[job.arm] = job.stop
-        store = self._store()
+        store = self.database()
         numbered = list(enumerate(rows, job.start))
         await store.execute_guarded(
             sql.store_chunk(job.run_id, self.owner, json.dumps(done)), sql.insert_rows(job.run_id, job.arm, numbered)
@@ -292,7 +294,7 @@ class LabRuns:
     async def _finish(self, job: Piece) -> None:
         rows = await self.rows(job.run_id, job.done)
         figures = await self.workers.run(lab_work.figures_of, job.spec, rows)
-        if await self._store().execute(sql.finish(job.run_id, self.owner, figures, time.time())):
+        if await self.database().execute(sql.finish(job.run_id, self.owner, figures, time.time())):
             log.info("lab run done", extra={"event": "lab_done", "run": job.run_id})
 
     async def _renew(self, run_id: str) -> None:
@@ -300,7 +302,7 @@ class LabRuns:
         while True:
             await asyncio.sleep(self.config.analysis_lease_s / 3)
             with contextlib.suppress(StoreError):
-                await self._store().execute(sql.renew(run_id, self.owner, time.time() + self.config.analysis_lease_s))
+                await self.database().execute(sql.renew(run_id, self.owner, time.time() + self.config.analysis_lease_s))
 
 
 def run_summary(row: Mapping[str, Any]) -> dict[str, Any]:

@@ -8,21 +8,22 @@ hands work over and stores what comes back.
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from shadowtable.core.record import replay_states
 from shadowtable.core.registry import make
-from shadowtable.lab.figures import lab_figures, odd_games
-from shadowtable.lab.run import arms, content_path, play_rows, replay_record
+from shadowtable.lab.figures import lab_figures, rows_csv, rows_parquet
+from shadowtable.lab.run import arms, play_rows, replay_record
 from shadowtable.lab.spec import LabSpec
 
-FIGURES_FORMAT = "shadowtable-lab-figures/1"
 
-
-def play_chunk(spec_json: dict[str, Any], arm: int, start: int, stop: int) -> list[str]:
-    """Games ``start`` to ``stop - 1`` of ``arm``, one compact JSON row each."""
-    return [json.dumps(row, separators=(",", ":")) for row in play_rows(spec_json, arm, start, stop)]
+def play_chunk(spec_json: dict[str, Any], arm: int, start: int, stop: int, content_folder: str) -> list[str]:
+    """Games ``start`` to ``stop - 1`` of ``arm``, one compact JSON row each (an edited content
+    written once under ``content_folder``)."""
+    rows = play_rows(spec_json, arm, start, stop, content_folder)
+    return [json.dumps(row, separators=(",", ":")) for row in rows]
 
 
 def decoded(rows_by_arm: dict[int, list[str]]) -> dict[int, list[dict[str, Any]]]:
@@ -31,11 +32,19 @@ def decoded(rows_by_arm: dict[int, list[str]]) -> dict[int, list[dict[str, Any]]
 
 
 def figures_of(spec_json: dict[str, Any], rows_by_arm: dict[int, list[str]]) -> str:
-    """The stored result of a run (JSON): its figures and its odd games."""
-    spec = LabSpec.from_json(spec_json)
-    rows = decoded(rows_by_arm)
-    answer = {"format": FIGURES_FORMAT, "figures": lab_figures(spec, rows), "odd": odd_games(spec, rows)}
-    return json.dumps(answer, separators=(",", ":"))
+    """The stored figures of a run (JSON: :func:`shadowtable.lab.figures.lab_figures`, odd games included)."""
+    figures = lab_figures(LabSpec.from_json(spec_json), decoded(rows_by_arm))
+    return json.dumps(figures, separators=(",", ":"))
+
+
+def export_of(spec_json: dict[str, Any], rows_by_arm: dict[int, list[str]], kind: str) -> bytes:
+    """The rows of a run as a CSV or Parquet file's bytes (one line per seat of each game)."""
+    labels = dict(enumerate(arm_labels(spec_json)))
+    rows = [row for arm in sorted(rows_by_arm) for row in decoded({arm: rows_by_arm[arm]})[arm]]
+    with tempfile.TemporaryDirectory(prefix="shadowtable-lab-export-") as folder:
+        out = Path(folder) / f"rows.{kind}"
+        (rows_parquet if kind == "parquet" else rows_csv)(rows, out, labels)
+        return out.read_bytes()
 
 
 def arm_labels(spec_json: dict[str, Any]) -> list[str]:
@@ -47,21 +56,16 @@ def odd_game(spec_json: dict[str, Any], arm: int, index: int, content_folder: st
     """Game ``index`` of ``arm`` played again, as a finished table is stored: its options (an
     edited content written once under ``content_folder``), seats' bots, ``(seat, action)`` steps
     and returns."""
-    spec = LabSpec.from_json(spec_json)
-    the_arm = arms(spec)[arm]
-    record = replay_record(spec, the_arm, index)
-    options = {name: value for name, value in record.options.items() if name != "content"}
-    variant = spec.variants[the_arm.variant]
-    if variant.content is not None:
-        options["content"] = str(content_path(variant.content, Path(content_folder)))
-    game = make(record.game, players=record.players, **options)
-    steps = [(game.current_player(state), action) for (_, state), action in zip(replay_states(record), record.actions)]
+    record = replay_record(LabSpec.from_json(spec_json), arm, index, Path(content_folder))
+    game = make(record.game, players=record.players, **record.options)
+    states = replay_states(record)
+    steps = [(game.current_player(state), action) for (_, state), action in zip(states, record.actions, strict=False)]
     returns = list(record.returns) if record.returns is not None else [0.0] * record.players
     return {
         "game": game.spec.id,
         "version": game.spec.version,
         "players": game.players,
-        "options": options,
+        "options": dict(record.options),
         "bots": list(record.seats),
         "steps": steps,
         "returns": returns,
