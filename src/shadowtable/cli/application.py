@@ -12,6 +12,7 @@ from shadowtable.cli.analyse import analyse
 from shadowtable.cli.content import content_app
 from shadowtable.cli.export import export
 from shadowtable.cli.games import games
+from shadowtable.cli.lab import lab_app
 from shadowtable.cli.play import play
 from shadowtable.cli.replay import replay
 from shadowtable.cli.report import report
@@ -30,6 +31,7 @@ app = typer.Typer(
 )
 app.add_typer(content_app, name="content")
 app.add_typer(account_app, name="account")
+app.add_typer(lab_app, name="lab")
 
 
 def _print_version(value: bool) -> None:
