@@ -199,7 +199,7 @@ class AnalysisQueue:
                 return str(table_id)
         return None
 
-    async def run(self, table_id: str) -> None:
+    async def work(self, table_id: str) -> None:
         """Run job ``table_id`` (claimed) to its end: done, failed, or queued again."""
         store = self._store()
         progress = _Progress()

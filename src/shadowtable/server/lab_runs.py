@@ -94,7 +94,7 @@ def allowed(config: ServerConfig, account: Account | None) -> bool:
 class LabRuns:
     """The lab's runs of this process (``app.state.lab``): the routes' :meth:`create`, :meth:`runs`,
     :meth:`run`, :meth:`stop`, :meth:`resume`, :meth:`delete`, :meth:`rows`; and, as a job source
-    of the worker pool, :meth:`take` and :meth:`run_piece`."""
+    of the worker pool, :meth:`take` and :meth:`work`."""
 
     name = "lab"
 
@@ -251,7 +251,7 @@ class LabRuns:
                 return Piece(run_id, json.loads(found["spec"]), done, int(found["games"]), arm, start, stop)
         return None
 
-    async def run(self, job: Piece) -> None:
+    async def work(self, job: Piece) -> None:
         """Play the claimed piece and store it, or compute and store the figures once all is played."""
         store = self.database()
         renewer = asyncio.create_task(self._renew(job.run_id), name=f"lab-lease-{job.run_id}")

@@ -3,7 +3,7 @@ its slots, shared by every kind of background job (the analyses of finished tabl
 runs).
 
 Each of :attr:`ServerConfig.analysis_workers` slots asks the job sources in turn for a job
-(:meth:`JobSource.take`, an atomic claim in the database) and runs it (:meth:`JobSource.run`),
+(:meth:`JobSource.take`, an atomic claim in the database) and runs it (:meth:`JobSource.work`),
 whose pieces go to the pool (:meth:`WorkerPool.run`).  The sources take turns, so a long lab run
 never starves the analyses: a lab job is one chunk of games.  With nothing to take, a slot waits
 for :meth:`WorkerPool.wake` or the poll.  No move waits for any of this: the event loop only
@@ -38,7 +38,7 @@ class JobSource(Protocol):
     async def take(self) -> Any | None:
         """Claim the next job of this kind (``None``: nothing to do now)."""
 
-    async def run(self, job: Any) -> None:
+    async def work(self, job: Any) -> None:
         """Run the claimed ``job`` (its failures are its own to store)."""
 
 
@@ -132,7 +132,7 @@ class WorkerPool:
                 log.warning("job queue unreadable", extra={"event": "job_store", "reason": str(exc)})
                 continue
             if job is not None:
-                await source.run(job)
+                await source.work(job)
                 return True
         return False
 
