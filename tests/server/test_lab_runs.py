@@ -15,7 +15,7 @@ from server.account_helpers import sign_up
 from server.conftest import config_for
 from server.wire import BROWSER
 from shadowtable.lab.figures import lab_figures
-from shadowtable.lab.run import play_rows
+from shadowtable.lab.run import play_rows, replay_record
 from shadowtable.lab.spec import check_spec
 from shadowtable.server.app import create_app
 
@@ -124,9 +124,9 @@ def test_a_bad_spec_is_refused_naming_its_field_and_nothing_is_stored(lab_client
         assert client.get("/api/lab/runs").json() == []
 
 
-def test_a_run_plays_every_arm_to_the_core_figures_and_exports(lab_client: Callable[..., TestClient]) -> None:
+def test_a_run_plays_every_arm_to_the_core_figures_and_exports(serve: Callable[..., TestClient]) -> None:
     data = spec()
-    with lab_client() as client:
+    with serve(**LAB) as client:  # on SQLite and PostgreSQL
         sign_up(client, "designer")
         made = client.post("/api/lab/runs", json=data)
         assert made.status_code == 201, made.text
@@ -201,5 +201,5 @@ def test_an_odd_game_opens_in_the_replay_with_the_reveal(lab_client: Callable[..
         assert again.headers["location"] == opened.headers["location"]  # made once
         table_id = opened.headers["location"].split("/")[2].split("?")[0]
         record = client.get(f"/api/tables/{table_id}/record").json()
-        assert record["seats"] == ["random"] * 3
+        assert record["actions"] == replay_record(check_spec(spec(games=4)), odd["arm"], odd["index"]).actions
         assert client.post(f"/lab/{run_id}/odd/0/3999", follow_redirects=False).status_code == 404
