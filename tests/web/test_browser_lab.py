@@ -107,9 +107,9 @@ def test_a_run_from_the_page_to_its_figures_and_an_odd_game(
         run_id = page.url.rsplit("/", 1)[1]
         assert page.locator("#run-progress").count() == 1
         assert re.search(rf"of {GAMES} games played", page.inner_text("#run-status"))
+        progress_shown = "() => Number(document.getElementById('run-done')?.textContent) > 0"
         page.wait_for_function(
-            "() => Number(document.getElementById('run-done')?.textContent) > 0 || !!document.getElementById('lab-figures')",
-            timeout=120_000,
+            f"() => ({progress_shown})() || !!document.getElementById('lab-figures')", timeout=120_000
         )
         page.wait_for_selector("#lab-figures", timeout=300_000)
         assert page.locator("#lab-figures svg[role=img]").count() >= 2

@@ -19,6 +19,7 @@ from shadowtable.server.dependencies import CurrentAccount, ServiceDep
 from shadowtable.server.errors import NotFound
 from shadowtable.server.lab_replays import odd_game_table
 from shadowtable.server.lab_runs import LabRuns, SpecRefused
+from shadowtable.server.limits import per_client
 from shadowtable.server.routes.lab import LabDep
 from shadowtable.web.account_pages import when
 from shadowtable.web.forms import form_of
@@ -28,6 +29,8 @@ from shadowtable.web.lab_rules import rules_in_words
 from shadowtable.web.responses import PageRoute, page, see
 
 router = APIRouter(include_in_schema=False, route_class=PageRoute)
+READS = [per_client("lab_reads")]
+STARTS = [per_client("lab_runs")]
 
 STATUS_WORDS = {
     "queued": "waiting for a worker",
@@ -55,7 +58,7 @@ def game_choices() -> list[dict[str, Any]]:
     return out
 
 
-@router.get("/lab", response_class=HTMLResponse)
+@router.get("/lab", response_class=HTMLResponse, dependencies=READS)
 async def lab_home(lab: LabDep, account: PageAccount) -> HTMLResponse:
     runs = await lab.runs(account)
     names = {game["id"]: game["name"] for game in game_choices()}
@@ -103,12 +106,12 @@ def new_run_page(
     )
 
 
-@router.get("/lab/new", response_class=HTMLResponse)
+@router.get("/lab/new", response_class=HTMLResponse, dependencies=READS)
 async def new_run_form(request: Request, lab: LabDep, account: PageAccount) -> HTMLResponse:
     return new_run_page(lab, dict(request.query_params), None, 200)
 
 
-@router.post("/lab/new")
+@router.post("/lab/new", dependencies=STARTS)
 async def new_run(request: Request, lab: LabDep, account: PageAccount) -> Response:
     form = await form_of(request)
     try:
@@ -118,7 +121,7 @@ async def new_run(request: Request, lab: LabDep, account: PageAccount) -> Respon
     return see(f"/lab/{run_id}")
 
 
-@router.get("/lab/{run_id}", response_class=HTMLResponse)
+@router.get("/lab/{run_id}", response_class=HTMLResponse, dependencies=READS)
 async def run_page(run_id: str, lab: LabDep, account: PageAccount) -> HTMLResponse:
     run = await lab.run(account, run_id)
     spec = run["spec"]
@@ -142,25 +145,25 @@ async def run_page(run_id: str, lab: LabDep, account: PageAccount) -> HTMLRespon
     )
 
 
-@router.post("/lab/{run_id}/stop")
+@router.post("/lab/{run_id}/stop", dependencies=READS)
 async def stop_run(run_id: str, lab: LabDep, account: PageAccount) -> Response:
     await lab.stop(account, run_id)
     return see(f"/lab/{run_id}")
 
 
-@router.post("/lab/{run_id}/resume")
+@router.post("/lab/{run_id}/resume", dependencies=STARTS)
 async def resume_run(run_id: str, lab: LabDep, account: PageAccount) -> Response:
     await lab.resume(account, run_id)
     return see(f"/lab/{run_id}")
 
 
-@router.post("/lab/{run_id}/delete")
+@router.post("/lab/{run_id}/delete", dependencies=READS)
 async def delete_run(run_id: str, lab: LabDep, account: PageAccount) -> Response:
     await lab.delete(account, run_id)
     return see("/lab")
 
 
-@router.post("/lab/{run_id}/odd/{arm}/{index}")
+@router.post("/lab/{run_id}/odd/{arm}/{index}", dependencies=STARTS)
 async def open_odd_game(
     run_id: str, arm: int, index: int, lab: LabDep, account: PageAccount, service: ServiceDep
 ) -> Response:
