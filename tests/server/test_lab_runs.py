@@ -4,6 +4,7 @@ opened in the replay."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -121,6 +122,10 @@ def test_a_bad_spec_is_refused_naming_its_field_and_nothing_is_stored(lab_client
         form.update(bot_1="level0", bot_2="nobot", v0_name="baseline")
         page = client.post("/lab/new", data=form)
         assert page.status_code == 422 and 'data-field="bots[2]"' in page.text
+        form.update(bot_2="level0", v1_on="1", v1_edit="1", v1_content="{not json")
+        page = client.post("/lab/new", data=form)
+        assert page.status_code == 422 and 'data-field="variants[1].content"' in page.text
+        assert "{not json" in page.text, "the form keeps what was typed"
         assert client.get("/api/lab/runs").json() == []
 
 
@@ -203,3 +208,33 @@ def test_an_odd_game_opens_in_the_replay_with_the_reveal(lab_client: Callable[..
         record = client.get(f"/api/tables/{table_id}/record").json()
         assert record["actions"] == replay_record(check_spec(spec(games=4)), odd["arm"], odd["index"]).actions
         assert client.post(f"/lab/{run_id}/odd/0/3999", follow_redirects=False).status_code == 404
+
+
+def test_the_new_run_form_makes_the_spec_it_shows(lab_client: Callable[..., TestClient]) -> None:
+    with lab_client() as client:
+        sign_up(client, "designer")
+        shown = client.get("/lab/new?game=shadow-planet&players=3")
+        assert shown.status_code == 200
+        assert 'name="v1_opt_latched_end"' in shown.text and "lab-content" in shown.text
+        assert re.search(r'id="lab-seed"[^>]*value="\d+"', shown.text), "a drawn seed is shown"
+        form = {"game": "shadow-planet", "players": "3", "games": "6", "seed": "5", "v0_name": "printed rules"}
+        form.update({f"bot_{seat}": "level0" for seat in range(3)})
+        form.update(v1_on="1", v1_name="no latch", v1_opt_latched_end="false", v1_opt_identity_ties="choose")
+        form.update(v2_name="not played", v2_opt_latched_end="false")  # v2_on unticked: left out
+        form.update(p0_role="seat 0", p0_kind=client_kinds(shown.text)[0], p1_role="")
+        made = client.post("/lab/new", data=form, follow_redirects=False)
+        assert made.status_code == 303, made.text
+        run_id = made.headers["location"].rsplit("/", 1)[1]
+        stored = client.get(f"/lab/{run_id}/spec.json").json()
+        assert stored["variants"] == [
+            {"name": "printed rules", "options": {}, "content": None},
+            {"name": "no latch", "options": {"latched_end": False}, "content": None},
+        ]
+        assert stored["probes"] == [{"role": "seat 0", "kind": client_kinds(shown.text)[0]}]
+        assert (stored["games"], stored["seed"], stored["bots"]) == (6, 5, ["level0"] * 3)
+
+
+def client_kinds(html: str) -> list[str]:
+    """The kinds of action the form's first probe offers."""
+    select = html.split('id="p0-kind"', 1)[1].split("</select>", 1)[0]
+    return re.findall(r'<option value="([^"]+)"', select)
