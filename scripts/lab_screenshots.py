@@ -7,7 +7,7 @@ Starts ``shadowtable serve`` on a temporary SQLite database with the lab open to
 signs up, fills the new run form for a 3-player game of The Shadow Planet (random bots, a variant
 with one rule switched, a probe) and saves: ``lab-new.png`` (1280x800, the form),
 ``lab-progress.png`` (the run playing), ``lab-figures.png`` and ``lab-compared.png`` (the
-figures), ``lab-new-phone.png`` and ``lab-figures-phone.png`` (390x844).  Refuses to replace
+figures), ``lab-new-phone.png``, ``lab-variant-phone.png`` and ``lab-figures-phone.png`` (390x844).  Refuses to replace
 existing pictures unless ``--force``.
 """
 
@@ -39,6 +39,7 @@ def fill_form(page: Any, url: str, games: int) -> None:
     page.select_option("#v1_opt_identity_ties", "lowest_initiative")
     roles = page.locator("#p0-role option").all_inner_texts()
     page.select_option("#p0-role", roles[1])
+    page.evaluate("() => window.scrollTo(0, 0)")
 
 
 def main() -> None:
@@ -78,6 +79,8 @@ def main() -> None:
                 page.set_viewport_size(PHONE)
                 fill_form(page, url, args.games)
                 saved.append(shoot(page, args.out, "lab-new-phone.png", args.force))
+                page.evaluate("() => document.getElementById('variant-1-h').scrollIntoView()")
+                saved.append(shoot(page, args.out, "lab-variant-phone.png", args.force))
                 page.goto(run)
                 page.evaluate("() => document.getElementById('figures-h').scrollIntoView()")
                 saved.append(shoot(page, args.out, "lab-figures-phone.png", args.force))

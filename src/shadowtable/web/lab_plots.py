@@ -8,12 +8,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-WIDTH = 640
-LABEL_W = 150
+WIDTH = 480
+LABEL_W = 120
 """Room on the left for the group labels."""
-BAR_H = 14
+BAR_H = 16
 GAP = 10
-TOP = 24
+TOP = 26
 """Room above the bars for the scale."""
 COLOURS = ("#2f6fb0", "#c2571a", "#3d8a4a", "#8a4fb0", "#a0522d", "#2a8a8a", "#b03a5b", "#6b6b2a", "#555")
 """One per arm (distinct under the common colour-vision deficiencies for the first three)."""
@@ -67,7 +67,7 @@ def percent(value: float | None) -> str:
 
 
 def x_of(rate: float) -> float:
-    return LABEL_W + max(0.0, min(1.0, rate)) * (WIDTH - LABEL_W - 10)
+    return LABEL_W + max(0.0, min(1.0, rate)) * (WIDTH - LABEL_W - 24)
 
 
 def rate_chart(caption: str, key: str, arms: Sequence[Mapping[str, Any]], group_title: str) -> Chart | None:
@@ -131,7 +131,7 @@ def histogram(arm: Mapping[str, Any], index: int) -> Histogram | None:
         bars.append((x, HIST_H - 20 - h, max(1.0, bar_w - 1), h, f"{what} rounds: {count} games"))
     median = lengths.get("median")
     median_x = None if median is None else 10 + (float(median) - low + 0.5) / span * (HIST_W - 20)
-    caption = f"{arm['label']}: rounds per game (median {median})"
+    caption = f"{arm['label']}: rounds per game (median {median}, the dashed line)"
     return Histogram(caption, tuple(bars), low, high, median, median_x, COLOURS[index % len(COLOURS)])
 
 
