@@ -136,7 +136,7 @@ UNLIMITED = {
     "SHADOWTABLE_MAX_FREE_SEATS": "0",
     "SHADOWTABLE_SOCKETS_PER_CLIENT": "100000",
     "SHADOWTABLE_RATE_ANALYSES": "0/minute",
-    "SHADOWTABLE_LAB_ACCOUNTS": "load",
+    "SHADOWTABLE_LAB_ACCOUNTS": "labdesigner",
 }
 """The per-client limits turned off for the server under test."""
 
@@ -303,7 +303,7 @@ async def analysis_counts(url: str, table_ids: list[str]) -> dict[str, int]:
     return counts
 
 
-LAB_ACCOUNT = ("load", "load-test password of some length")
+LAB_ACCOUNT = ("labdesigner", "quiet harbour lantern 5821")
 """The account that starts the ``lab`` load's run (the server under test allows it the lab)."""
 
 
