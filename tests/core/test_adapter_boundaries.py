@@ -1,7 +1,7 @@
 """Games own their adapters, and adapters read the game as any player could.
 
 Scanned on the source (``ast``): no module outside ``games/<id>/`` imports a game's context,
-rules or state; a game's adapters (heuristic bot, evaluation, encoder, boards) import neither
+rules or state; a game's adapters (heuristic bot, evaluation, encoder, action kinds, boards) import neither
 its context nor its rules nor reads any ``ctx`` attribute, and no module outside the games reads
 a game's ``ctx``.
 Adapters read the seat's observation, ``game.words.reference()`` (through the game's ``printed``
@@ -27,7 +27,7 @@ INTERNALS = ("context", "rules", "state")
 ADAPTER_FORBIDDEN = ("context", "rules")
 """What a game's adapters never import (the state module's constants, the observation's codes,
 are allowed)."""
-ADAPTERS = ("heuristic.py", "encoder.py", "evaluation.py", "boards")
+ADAPTERS = ("heuristic.py", "encoder.py", "evaluation.py", "kinds.py", "boards")
 
 
 def module_name(path: Path) -> str:

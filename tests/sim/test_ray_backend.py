@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+import shadowtable  # noqa: E402
 from shadowtable.sim.parallel import BatchJob, run_batch  # noqa: E402
 
 TESTS = Path(__file__).parents[1]
@@ -16,7 +18,8 @@ TESTS = Path(__file__).parents[1]
 
 @pytest.fixture
 def local_ray(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("PYTHONPATH", str(TESTS))  # Ray workers import the tiny game plugin from here
+    # Ray workers import the tiny game plugin from the tests, and this source tree
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join((str(TESTS), str(Path(shadowtable.__file__).parents[1]))))
     yield
     ray.shutdown()
 

@@ -119,6 +119,7 @@ def arm_figures(rows: Sequence[Row]) -> dict[str, Any]:
         "by_bot": {k: v.to_json() for k, v in tallies(ordered, "bots").items()},
         "end_reasons": {reason: {"games": count, "share": count / games} for reason, count in sorted(endings.items())},
         "rounds": length_figures([int(row["rounds"]) for row in ordered]),
+        "length_unit": str(ordered[0].get("length_unit", "rounds")) if ordered else "rounds",
         "actions": length_figures([int(row["actions"]) for row in ordered]),
         "first_player": first_player(by_seat),
     }
@@ -220,8 +221,8 @@ def odd_games(spec: LabSpec, rows_by_arm: Mapping[int, Sequence[Row]]) -> list[d
         shortest = min(rows, key=lambda r: (int(r["rounds"]), int(r["actions"]), int(r["index"])))
         longest = min(rows, key=lambda r: (-int(r["rounds"]), -int(r["actions"]), int(r["index"])))
         lopsided = min(rows, key=lambda r: (-lopsidedness(r), sum(map(bool, r["wins"])), int(r["index"])))
-        found.append(odd(arm.number, shortest, f"shortest: {shortest['rounds']} rounds"))
-        found.append(odd(arm.number, longest, f"longest: {longest['rounds']} rounds"))
+        found.append(odd(arm.number, shortest, f"shortest: {shortest['rounds']} {unit_of(shortest)}"))
+        found.append(odd(arm.number, longest, f"longest: {longest['rounds']} {unit_of(longest)}"))
         found.append(odd(arm.number, lopsided, f"most lopsided: {sum(map(bool, lopsided['wins']))} winner(s)"))
         endings = Counter(str(row["end_reason"]) for row in rows)
         for row in rows:
@@ -229,6 +230,11 @@ def odd_games(spec: LabSpec, rows_by_arm: Mapping[int, Sequence[Row]]) -> list[d
             if share < UNUSUAL_SHARE:
                 unusual.append(odd(arm.number, row, f"unusual end: {row['end_reason']} ({share:.1%} of games)"))
     return merge_odd(found + unusual)[:MAX_ODD_GAMES]
+
+
+def unit_of(row: Row) -> str:
+    """What the row's ``rounds`` counts (rows written before the unit was kept: rounds)."""
+    return str(row.get("length_unit", "rounds"))
 
 
 def odd(arm: int, row: Row, why: str) -> dict[str, Any]:

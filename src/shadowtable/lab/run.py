@@ -137,9 +137,15 @@ def record_row(record: GameRecord, arm: int) -> dict[str, Any]:
         "returns": returns,
         "end_reason": str(meta.get("end_reason", "truncated" if record.truncated else "ended")),
         "rounds": int(meta.get("rounds", meta.get("turns", len(record.actions)))),
+        "length_unit": length_unit(meta),
         "actions": len(record.actions),
         "truncated": record.truncated,
     }
+
+
+def length_unit(metadata: Mapping[str, Any]) -> str:
+    """What a row's ``rounds`` counts: the game's ``rounds``, else its ``turns``, else its actions."""
+    return next((unit for unit in ("rounds", "turns") if unit in metadata), "actions")
 
 
 def seat_facts(record: GameRecord, name: str) -> list[str] | None:

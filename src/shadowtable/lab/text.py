@@ -25,7 +25,7 @@ def arm_lines(arm: Mapping[str, Any]) -> list[str]:
     rounds = arm["rounds"]
     lines = [
         f"arm {arm['number']} ({arm['label']}): {arm['games']} games, {arm['truncated']} truncated; "
-        f"rounds median {rounds['median']}, min {rounds['min']}, max {rounds['max']}"
+        f"{arm.get('length_unit', 'rounds')}: median {rounds['median']}, min {rounds['min']}, max {rounds['max']}"
     ]
     for title, key in (("role", "by_role"), ("Objective", "by_objective"), ("seat", "by_seat"), ("bot", "by_bot")):
         for name, tally in arm[key].items():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -440,14 +441,14 @@ def load_content(path: str | None = None) -> Content:
     return parse_content(data, source)
 
 
-_CACHE: dict[str | None, Content] = {}
+CONTENT_CACHE = 8
+"""Content files kept loaded at most (a server checks many users' files: the cache stays bounded)."""
 
 
+@lru_cache(maxsize=CONTENT_CACHE)
 def cached_content(path: str | None) -> Content:
-    """Load once per path (content files are read-only during a run)."""
-    if path not in _CACHE:
-        _CACHE[path] = load_content(path)
-    return _CACHE[path]
+    """Load once per path (content files are read-only during a run), the latest few kept."""
+    return load_content(path)
 
 
 def content_summary(content: Content) -> list[str]:
