@@ -72,7 +72,8 @@ def test_a_later_run_serves_at_once(tmp_path: Path) -> None:
 
 def test_the_local_server_opens_the_lab_to_every_account_but_not_with_a_host(tmp_path: Path) -> None:
     run_start(tmp_path)
-    assert run_start(tmp_path, "--port", "9000").stdout.strip() == "serve called with: serve --lab-account * --port 9000"
+    served = run_start(tmp_path, "--port", "9000").stdout.strip()
+    assert served == "serve called with: serve --lab-account * --port 9000"
     for host in (["--host", "0.0.0.0"], ["--host=0.0.0.0"]):
         assert run_start(tmp_path, *host).stdout.strip() == f"serve called with: serve {' '.join(host)}"
 

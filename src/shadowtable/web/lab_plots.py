@@ -60,6 +60,7 @@ class Histogram:
     median: float | None
     median_x: float | None
     colour: str
+    unit: str
 
 
 def percent(value: float | None) -> str:
@@ -108,8 +109,9 @@ def rate_chart(caption: str, key: str, arms: Sequence[Mapping[str, Any]], group_
 
 
 def histogram(arm: Mapping[str, Any], index: int) -> Histogram | None:
-    """The arm's game lengths in rounds, in at most :data:`HIST_BINS` bins."""
+    """The arm's game lengths (in its game's unit: rounds, or turns), in at most :data:`HIST_BINS` bins."""
     lengths = arm.get("rounds") or {}
+    unit = str(arm.get("length_unit") or "rounds")
     counts = {int(k): int(v) for k, v in (lengths.get("histogram") or {}).items()}
     if not counts:
         return None
@@ -128,11 +130,11 @@ def histogram(arm: Mapping[str, Any], index: int) -> Histogram | None:
         h = (HIST_H - 30) * count / tallest
         end = start + width - 1
         what = f"{start}" if width == 1 else f"{start} to {end}"
-        bars.append((x, HIST_H - 20 - h, max(1.0, bar_w - 1), h, f"{what} rounds: {count} games"))
+        bars.append((x, HIST_H - 20 - h, max(1.0, bar_w - 1), h, f"{what} {unit}: {count} games"))
     median = lengths.get("median")
     median_x = None if median is None else 10 + (float(median) - low + 0.5) / span * (HIST_W - 20)
-    caption = f"{arm['label']}: rounds per game (median {median}, the dashed line)"
-    return Histogram(caption, tuple(bars), low, high, median, median_x, COLOURS[index % len(COLOURS)])
+    caption = f"{arm['label']}: {unit} per game (median {median}, the dashed line)"
+    return Histogram(caption, tuple(bars), low, high, median, median_x, COLOURS[index % len(COLOURS)], unit)
 
 
 def comparison_rows(figures: Mapping[str, Any]) -> list[tuple[str, ...]]:
