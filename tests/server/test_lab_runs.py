@@ -4,12 +4,14 @@ opened in the replay."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from server.account_helpers import sign_up
@@ -18,7 +20,11 @@ from server.wire import BROWSER
 from shadowtable.lab.figures import lab_figures
 from shadowtable.lab.run import play_rows, replay_record
 from shadowtable.lab.spec import check_spec
+from shadowtable.server import schema
 from shadowtable.server.app import create_app
+from shadowtable.server.lab_runs import LabRuns
+from shadowtable.server.repository import lab as sql
+from shadowtable.server.store import StoreError
 
 LAB = {
     "lab_accounts": ["designer"],
@@ -238,3 +244,21 @@ def client_kinds(html: str) -> list[str]:
     """The kinds of action the form's first probe offers."""
     select = html.split('id="p0-kind"', 1)[1].split("</select>", 1)[0]
     return re.findall(r'<option value="([^"]+)"', select)
+
+
+def test_the_database_holds_one_active_run_per_account(serve: Callable[..., TestClient]) -> None:
+    with serve(**{**LAB, "analysis_workers": 0}) as client:  # on SQLite and PostgreSQL
+        sign_up(client, "racer")
+        lab: LabRuns = client.app.state.lab  # type: ignore[attr-defined]
+        checked = check_spec(spec(games=4)).to_json()
+
+        async def two_at_once() -> list[Any]:
+            store = lab.database()
+            found = await store.fetch(sa.select(schema.accounts.c.id).where(schema.accounts.c.name == "racer"))
+            owner = found[0]["id"]
+            inserts = [store.execute(sql.insert_run(f"race{n}", owner, checked, 2, 4, time.time())) for n in range(2)]
+            return list(await asyncio.gather(*inserts, return_exceptions=True))
+
+        outcomes = client.portal.call(two_at_once)  # type: ignore[union-attr]
+        refused = [o for o in outcomes if isinstance(o, StoreError)]
+        assert len(refused) == 1 and isinstance(refused[0].__cause__, sa.exc.IntegrityError), outcomes

@@ -21,10 +21,12 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
+
+import sqlalchemy as sa
 
 from shadowtable.lab.run import arms
 from shadowtable.lab.spec import MAX_GAMES, LabSpec, LabSpecError, check_spec
@@ -48,6 +50,21 @@ NOT_ALLOWED = (
     "the designer's lab is open only to the accounts this server's operator allows"
     " (shadowtable serve --lab-account NAME)"
 )
+
+
+ONE_ACTIVE = "you have a lab run queued or running already: stop it or wait for its end"
+
+
+@contextlib.contextmanager
+def one_active_run() -> Iterator[None]:
+    """Turn the database's refusal of a second queued or running run of one account (its unique
+    index, which holds for two requests at once too) into :data:`ONE_ACTIVE` (409)."""
+    try:
+        yield
+    except StoreError as exc:
+        if isinstance(exc.__cause__, sa.exc.IntegrityError):
+            raise Conflict(ONE_ACTIVE) from exc
+        raise
 
 
 class LabRefused(Forbidden):
@@ -147,10 +164,11 @@ class LabRuns:
         if runs >= self.config.lab_max_runs:
             raise Conflict(f"you keep {runs} lab runs already (the most allowed): delete one first")
         if active:
-            raise Conflict("you have a lab run queued or running already: stop it or wait for its end")
+            raise Conflict(ONE_ACTIVE)
         run_id = secrets.token_urlsafe(9)[:RUN_ID_CHARS]
         count = len(arms(spec))
-        await store.execute(sql.insert_run(run_id, account.id, spec.to_json(), count, spec.games, time.time()))
+        with one_active_run():
+            await store.execute(sql.insert_run(run_id, account.id, spec.to_json(), count, spec.games, time.time()))
         log.info("lab run queued", extra={"event": "lab_queued", "run": run_id, "game": spec.game})
         self.workers.wake()
         return run_id
@@ -195,8 +213,10 @@ class LabRuns:
         await self.status(account, run_id)
         _, active = await self._counts(account.id)
         if active:
-            raise Conflict("you have a lab run queued or running already: stop it or wait for its end")
-        if not await self.database().execute(sql.resume(run_id, account.id)):
+            raise Conflict(ONE_ACTIVE)
+        with one_active_run():
+            resumed = await self.database().execute(sql.resume(run_id, account.id))
+        if not resumed:
             raise Conflict("only a stopped or failed lab run can be resumed")
         self.workers.wake()
         return await self.status(account, run_id)

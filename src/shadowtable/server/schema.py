@@ -219,6 +219,9 @@ lab_runs = sa.Table(
 )
 sa.Index("ix_lab_runs_owner", lab_runs.c.owner, lab_runs.c.created_at)
 sa.Index("ix_lab_runs_status", lab_runs.c.status, lab_runs.c.created_at)
+_lab_active = lab_runs.c.status.in_(("queued", "running"))
+sa.Index("uq_lab_runs_active", lab_runs.c.owner, unique=True, sqlite_where=_lab_active, postgresql_where=_lab_active)
+"""One queued or running run per account, held by the database (two requests at once too)."""
 """The designer's lab's runs (revision 0012)."""
 
 lab_rows = sa.Table(

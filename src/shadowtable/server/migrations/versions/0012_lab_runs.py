@@ -39,6 +39,11 @@ def upgrade() -> None:
     )
     op.create_index("ix_lab_runs_owner", "lab_runs", ["owner", "created_at"])
     op.create_index("ix_lab_runs_status", "lab_runs", ["status", "created_at"])
+    active = sa.text("status IN ('queued', 'running')")
+    # one queued or running run per account, held by the database itself (two requests at once too)
+    op.create_index(
+        "uq_lab_runs_active", "lab_runs", ["owner"], unique=True, sqlite_where=active, postgresql_where=active
+    )
     op.create_table(
         "lab_rows",
         sa.Column("run_id", sa.String(32), sa.ForeignKey("lab_runs.id"), primary_key=True),
@@ -50,6 +55,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("lab_rows")
+    op.drop_index("uq_lab_runs_active", table_name="lab_runs")
     op.drop_index("ix_lab_runs_status", table_name="lab_runs")
     op.drop_index("ix_lab_runs_owner", table_name="lab_runs")
     op.drop_table("lab_runs")
