@@ -146,6 +146,7 @@ def test_a_run_plays_every_arm_to_the_core_figures_and_exports(serve: Callable[.
         assert run["result"] == expected_figures(data)
         page = client.get(f"/lab/{run['id']}")
         assert page.status_code == 200 and "<svg" in page.text and "p value" in page.text
+        assert "Game length: the numbers" in page.text and page.text.count("<figure") >= 4
         assert client.get(f"/lab/{run['id']}/spec.json").json() == check_spec(data).to_json()
         csv = client.get(f"/lab/{run['id']}/rows.csv")
         assert csv.status_code == 200 and csv.text.count("\n") > 24

@@ -137,6 +137,20 @@ def histogram(arm: Mapping[str, Any], index: int) -> Histogram | None:
     return Histogram(caption, tuple(bars), low, high, median, median_x, COLOURS[index % len(COLOURS)], unit)
 
 
+def length_row(arm: Mapping[str, Any]) -> tuple[str, ...]:
+    """An arm's game lengths in numbers: median, mean, shortest and longest, in its unit."""
+    found = arm.get("rounds") or {}
+    mean = found.get("mean")
+    return (
+        str(arm["label"]),
+        str(arm.get("length_unit") or "rounds"),
+        "" if found.get("median") is None else f"{found['median']:g}",
+        "" if mean is None else f"{mean:.1f}",
+        str(found.get("min", "")),
+        str(found.get("max", "")),
+    )
+
+
 def comparison_rows(figures: Mapping[str, Any]) -> list[tuple[str, ...]]:
     """Each variant's and probe's change in win rate against the baseline, with its test."""
     rows: list[tuple[str, ...]] = []
@@ -192,5 +206,6 @@ def figure_view(figures: Mapping[str, Any]) -> dict[str, Any]:
         "endings": endings,
         "first_player": first,
         "games": [(str(arm["label"]), str(arm["games"]), str(arm.get("truncated", 0))) for arm in arms],
+        "lengths": [length_row(arm) for arm in arms],
         "test": str(figures.get("test", "")),
     }
