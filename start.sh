@@ -3,6 +3,7 @@
 # installed, the game engines compiled) and start it; later runs start it at once, unless
 # pyproject.toml changed since (a new dependency after a git pull): then it installs again.
 #   bash start.sh [shadowtable serve options]      e.g. bash start.sh --port 8080
+# Listening on this machine only, it lets every signed-in account use the designer's lab (/lab).
 set -euo pipefail
 cd "$(dirname "$0")"
 stamp=.venv/.shadowtable-installed
@@ -36,4 +37,10 @@ if ! .venv/bin/shadowtable --version >/dev/null 2>&1 || [ "$(cat "$stamp" 2>/dev
   echo "$wanted" >"$stamp"
   echo "installed: $(.venv/bin/shadowtable --version)"
 fi
-exec .venv/bin/shadowtable serve "$@"
+# the server listens on this machine only (unless --host is given): there every signed-in account
+# may use the designer's lab
+lab=(--lab-account "*")
+for arg in "$@"; do
+  case "$arg" in --host | --host=*) lab=() ;; esac
+done
+exec .venv/bin/shadowtable serve "${lab[@]}" "$@"

@@ -16,6 +16,7 @@ to the last CPU while this client keeps the others (``--no-pin`` to share them).
     python benchmarks/server_load.py --database sqlite,postgresql://postgres@127.0.0.1:5432/test \
         --load idle,busy --repeat 3 --seconds 60                  # both databases side by side
     python benchmarks/server_load.py --load idle,analyses --repeat 3 --seconds 60  # 20 analyses queued or none
+    python benchmarks/server_load.py --load idle,lab,analyses,games --repeat 3 --seconds 60  # side by side
 
 Several databases (comma-separated) and loads run alternately, each run on a fresh server and
 database, ``--repeat`` times; the summary gives each (load, database) pair's medians over its runs.
@@ -25,6 +26,10 @@ down, ``--analyses`` (default 20) tables of bots play a game to the end and thei
 asked for, so the server's analysis worker (``--analysis-workers``, default 1, with its default
 budget) runs them while the moves are measured; each run says how many it finished.  ``games``:
 the same tables played, no analysis asked for (the control: what the finished games alone cost).
+``lab``: before the seats sit down, an account of the designer's lab starts a run of
+``--lab-games`` (default 2000) games of The Shadow Planet with random bots, which the same
+background worker plays in chunks while the moves are measured; each run says how many games
+it played.
 
 ``--out FILE`` writes the results as JSON (an existing file is refused unless ``--force``);
 ``--profile FILE`` runs the server under cProfile and writes its statistics there at the end.
@@ -131,6 +136,7 @@ UNLIMITED = {
     "SHADOWTABLE_MAX_FREE_SEATS": "0",
     "SHADOWTABLE_SOCKETS_PER_CLIENT": "100000",
     "SHADOWTABLE_RATE_ANALYSES": "0/minute",
+    "SHADOWTABLE_LAB_ACCOUNTS": "labdesigner",
 }
 """The per-client limits turned off for the server under test."""
 
@@ -295,6 +301,40 @@ async def analysis_counts(url: str, table_ids: list[str]) -> dict[str, int]:
             status = (await client.get(f"/api/tables/{table_id}/analysis")).json()["status"]
             counts[status] = counts.get(status, 0) + 1
     return counts
+
+
+LAB_ACCOUNT = ("labdesigner", "quiet harbour lantern 5821")
+"""The account that starts the ``lab`` load's run (the server under test allows it the lab)."""
+
+
+async def start_lab_run(url: str, games: int) -> tuple[httpx.AsyncClient, str]:
+    """Sign up the lab's account and start a run of ``games`` games of random bots; the signed-in
+    client (to read the run afterwards; the caller closes it) and the run's id, once it plays."""
+    game, players = ANALYSED_GAME
+    name, password = LAB_ACCOUNT
+    client = httpx.AsyncClient(base_url=url, headers={"Origin": url}, timeout=60)
+    (await client.post("/api/accounts", json={"name": name, "password": password})).raise_for_status()
+    spec = {
+        "game": game,
+        "players": players,
+        "variants": [{"name": "baseline", "options": {}, "content": None}],
+        "bots": ["level0"],
+        "games": games,
+        "seed": 1,
+    }
+    made = (await client.post("/api/lab/runs", json=spec)).raise_for_status().json()
+    run_id = str(made["id"])
+    for _ in range(300):
+        if (await client.get(f"/api/lab/runs/{run_id}")).json()["status"] != "queued":
+            break
+        await asyncio.sleep(0.1)
+    return client, run_id
+
+
+async def lab_progress(client: httpx.AsyncClient, run_id: str) -> dict[str, Any]:
+    """The lab run's status and games played."""
+    answer = (await client.get(f"/api/lab/runs/{run_id}")).json()
+    return {"status": answer["status"], "games_played": sum(answer["done"])}
 
 
 class Run:
@@ -538,9 +578,13 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 analysed = []
                 if step.load in ("games", "analyses"):
                     analysed = await queue_analyses(url, args.analyses, ask=step.load == "analyses")
+                lab = await start_lab_run(url, args.lab_games) if step.load == "lab" else None
                 result = await run_step(url, step, args, args.seconds)
                 if step.load == "analyses":
                     result["analyses"] = await analysis_counts(url, analysed)
+                if lab is not None:
+                    result["lab"] = await lab_progress(*lab)
+                    await lab[0].aclose()
             finally:
                 if server is not None:
                     await server.stop()
@@ -548,6 +592,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         print(_row(result), flush=True)
         if "analyses" in result:
             print(f"{'':>10} analyses after the run: {result['analyses']}", flush=True)
+        if "lab" in result:
+            print(f"{'':>10} lab run after the run: {result['lab']}", flush=True)
     summary = medians(results)
     if len(results) > len(summary) or len(summary) > 1:
         print("\nmedians over the runs:\n" + MEDIAN_HEADER)
@@ -593,9 +639,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--load",
         default="idle",
-        help="idle, busy (--busy-procs spinning processes), games, analyses; several: idle,busy",
+        help="idle, busy (--busy-procs spinning processes), games, analyses, lab; several: idle,busy",
     )
     parser.add_argument("--analyses", type=int, default=20, help="analyses queued in an analyses run (default 20)")
+    parser.add_argument("--lab-games", type=int, default=2000, help="games of the lab run of a lab run (default 2000)")
     parser.add_argument("--analysis-workers", type=int, default=1, help="the server's analysis workers (default 1)")
     parser.add_argument(
         "--busy-procs", type=int, default=os.cpu_count() or 2, help="spinning processes for busy (default: CPUs)"
@@ -610,8 +657,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.out is not None and args.out.exists() and not args.force:
         parser.error(f"{args.out} exists (use --force to overwrite)")
-    if set(args.load.split(",")) - {"idle", "busy", "games", "analyses"}:
-        parser.error("--load takes idle, busy, games, analyses or several of them: idle,analyses")
+    if set(args.load.split(",")) - {"idle", "busy", "games", "analyses", "lab"}:
+        parser.error("--load takes idle, busy, games, analyses, lab or several of them: idle,lab")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 65536)), hard))
     results = asyncio.run(main_async(args))

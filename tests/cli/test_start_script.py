@@ -59,7 +59,7 @@ def test_the_first_run_says_what_it_does_then_serves_with_the_options_given(tmp_
     assert "setting up: a Python virtual environment" in done.stdout
     assert "compiling the game engines" in done.stdout
     assert "installed: shadowtable 0 (stub)" in done.stdout
-    assert done.stdout.rstrip().endswith("serve called with: serve --port 8080")
+    assert done.stdout.rstrip().endswith("serve called with: serve --lab-account * --port 8080")
     assert "-m pip install -q -e .[web]" in (tmp_path / "checkout" / "pip-calls").read_text()
 
 
@@ -67,7 +67,15 @@ def test_a_later_run_serves_at_once(tmp_path: Path) -> None:
     run_start(tmp_path)
     done = run_start(tmp_path)
     assert done.returncode == 0
-    assert done.stdout.strip() == "serve called with: serve"
+    assert done.stdout.strip() == "serve called with: serve --lab-account *"
+
+
+def test_the_local_server_opens_the_lab_to_every_account_but_not_with_a_host(tmp_path: Path) -> None:
+    run_start(tmp_path)
+    served = run_start(tmp_path, "--port", "9000").stdout.strip()
+    assert served == "serve called with: serve --lab-account * --port 9000"
+    for host in (["--host", "0.0.0.0"], ["--host=0.0.0.0"]):
+        assert run_start(tmp_path, *host).stdout.strip() == f"serve called with: serve {' '.join(host)}"
 
 
 def test_a_failed_installation_shows_its_log_and_one_error_line(tmp_path: Path) -> None:
@@ -85,6 +93,6 @@ def test_a_run_after_pyproject_changed_installs_again(tmp_path: Path) -> None:
     done = run_start(tmp_path)
     assert done.returncode == 0, done.stderr
     assert "updating .venv: pyproject.toml changed" in done.stdout
-    assert done.stdout.rstrip().endswith("serve called with: serve")
+    assert done.stdout.rstrip().endswith("serve called with: serve --lab-account *")
     assert (tmp_path / "checkout" / "pip-calls").read_text().count("install -q -e .[web]") == 2
-    assert run_start(tmp_path).stdout.strip() == "serve called with: serve"
+    assert run_start(tmp_path).stdout.strip() == "serve called with: serve --lab-account *"

@@ -80,3 +80,19 @@ def test_limit_flags_reach_the_configuration() -> None:
     config = config_from(ServeOptions(limits={"max_body": 1000, "rate_logins": "3/minute", "max_free_seats": 0}))
     assert (config.max_body, config.rate_logins, config.max_free_seats) == (1000, "3/minute", 0)
     assert config_from(ServeOptions()).max_open_tables == 5, "unset: the default"
+
+
+def test_lab_accounts_reach_the_configuration_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from shadowtable.server.run import ServeOptions, config_from
+
+    given: list[ServeOptions] = []
+    monkeypatch.setattr("shadowtable.server.run.serve", given.append)
+    args = ["serve", "--lab-account", "Ann", "--lab-account", "bob", "--lab-max-games", "300"]
+    main(args)
+    config = config_from(given[0])
+    assert config.lab_accounts == ["Ann", "bob"] and config.lab_max_games == 300
+    assert config.lab_allows("ann") and config.lab_allows("Bob") and not config.lab_allows("cy")
+    assert not config.lab_allows(None)
+    nobody = config_from(ServeOptions())
+    assert nobody.lab_accounts == [] and not nobody.lab_allows("ann")
+    assert config_from(ServeOptions(lab_accounts=["*"])).lab_allows("anyone")

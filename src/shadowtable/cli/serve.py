@@ -34,6 +34,15 @@ AnalysisWorkers = Annotated[
     int,
     _setting("ANALYSIS_WORKERS", "processes that analyse finished games, at the lowest priority (0: none)", min=0),
 ]
+LabAccount = Annotated[
+    list[str] | None,
+    _setting(
+        "LAB_ACCOUNTS",
+        "an account that may use the designer's lab (repeatable; * = every signed-in account; default: nobody)",
+    ),
+]
+LabMaxRuns = Annotated[int | None, _setting("LAB_MAX_RUNS", "lab runs one account may keep stored [20]", min=0)]
+LabMaxGames = Annotated[int | None, _setting("LAB_MAX_GAMES", "games per arm of one lab run, at most [5000]", min=1)]
 AnalysisBudget = Annotated[
     float, _setting("ANALYSIS_BUDGET", "seconds of search one game's analysis may spend (0: no bound)", min=0)
 ]
@@ -99,6 +108,8 @@ LIMITS = (
     "rate_replays",
     "rate_analyses",
     "analysis_queue_max",
+    "lab_max_runs",
+    "lab_max_games",
     "rate_logins",
     "rate_signups",
     "rate_login_failures",
@@ -118,6 +129,9 @@ class ServeSettings:
     bot_budget: float = 5.0
     bot_workers: int | None = None
     analysis_workers: int = 1
+    lab_account: list[str] | None = None
+    lab_max_runs: int | None = None
+    lab_max_games: int | None = None
     analysis_budget: float = 90.0
     bot_delay: float = 0.5
     default_bot: str = "heuristic"
@@ -165,6 +179,9 @@ def serve(
     bot_budget: BotBudget = 5.0,
     bot_workers: BotWorkers = None,
     analysis_workers: AnalysisWorkers = 1,
+    lab_account: LabAccount = None,
+    lab_max_runs: LabMaxRuns = None,
+    lab_max_games: LabMaxGames = None,
     analysis_budget: AnalysisBudget = 90.0,
     bot_delay: BotDelay = 0.5,
     default_bot: DefaultBot = "heuristic",
@@ -221,6 +238,7 @@ def start_server(settings: ServeSettings) -> None:
             bot_budget_s=settings.bot_budget,
             bot_workers=settings.bot_workers,
             analysis_workers=settings.analysis_workers,
+            lab_accounts=list(settings.lab_account or []),
             analysis_budget_s=settings.analysis_budget,
             bot_delay_s=settings.bot_delay,
             default_bot=settings.default_bot,

@@ -17,6 +17,7 @@ import contextvars
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +68,8 @@ class Account:
 
 
 signed_in: contextvars.ContextVar[Account | None] = contextvars.ContextVar("signed_in", default=None)
+lab_open: contextvars.ContextVar[bool] = contextvars.ContextVar("lab_open", default=False)
+"""Whether the account of the request being served may use the designer's lab (its link shows)."""
 """The account of the request being served (set by :class:`AccountMiddleware`), for page headers."""
 
 
@@ -287,11 +290,15 @@ def clear_cookie(response: Response) -> None:
 
 class AccountMiddleware:
     """Resolves the account of each HTTP request from its session cookie (one database read when
-    the cookie is there; none for ``/static``): :meth:`Accounts.current` and :data:`signed_in`."""
+    the cookie is there; none for ``/static``): :meth:`Accounts.current`, :data:`signed_in` and
+    :data:`lab_open`."""
 
-    def __init__(self, app: ASGIApp, accounts: Accounts) -> None:
+    def __init__(
+        self, app: ASGIApp, accounts: Accounts, lab_allows: Callable[[str | None], bool] | None = None
+    ) -> None:
         self.app = app
         self.accounts = accounts
+        self.lab_allows = lab_allows
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or str(scope.get("path", "")).startswith("/static/"):
@@ -300,7 +307,9 @@ class AccountMiddleware:
         account = await self.accounts.resolve(HTTPConnection(scope))
         scope[SCOPE_KEY] = account
         token = signed_in.set(account)
+        lab = lab_open.set(self.lab_allows is not None and self.lab_allows(account.name if account else None))
         try:
             await self.app(scope, receive, send)
         finally:
+            lab_open.reset(lab)
             signed_in.reset(token)

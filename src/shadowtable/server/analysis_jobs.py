@@ -1,13 +1,13 @@
 """The analyses of finished tables: a job queue in the database, run by a pool of worker processes.
 
 A request queues a row of the ``analyses`` table (:mod:`shadowtable.server.repository.analyses`);
-each of :attr:`ServerConfig.analysis_workers` slots of this process takes the oldest queued job
-(an atomic guarded ``UPDATE``, so the processes of a cluster never run one job twice), holds it
-under a lease it renews, and runs its pieces (:mod:`shadowtable.server.analysis_work`: each seat's
-decisions, then each seat's deductions, all under one budget: :func:`run_job`) one after the
-other in a :class:`ProcessPoolExecutor` whose processes run at the lowest priority.  A piece
-sends its progress after each decision or belief (at most once per
-:attr:`ServerConfig.analysis_progress_s`) on a queue a thread of this process reads; the job
+each slot of the process's worker pool (:mod:`shadowtable.server.worker_pool`, shared with the
+lab's runs) takes the oldest queued job in its turn (an atomic guarded ``UPDATE``, so the
+processes of a cluster never run one job twice), holds it under a lease it renews, and runs its
+pieces (:mod:`shadowtable.server.analysis_work`: each seat's decisions, then each seat's
+deductions, all under one budget: :func:`run_job`) one after the other in the pool's processes,
+which run at the lowest priority.  A piece sends its progress after each decision or belief (at
+most once per :attr:`ServerConfig.analysis_progress_s`) on the pool's progress queue; the job
 stores it at most that often, and after each piece.  The result is stored with the status
 ``done`` in one statement.
 
@@ -25,11 +25,8 @@ import contextlib
 import itertools
 import json
 import logging
-import multiprocessing
-import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -40,6 +37,7 @@ from shadowtable.server.errors import Unavailable
 from shadowtable.server.replays import FinishedTables
 from shadowtable.server.repository import analyses as sql
 from shadowtable.server.store import Store, StoreError
+from shadowtable.server.worker_pool import WorkerPool
 
 log = logging.getLogger("shadowtable.server.analyses")
 
@@ -91,18 +89,23 @@ class AnalysisQueue:
     """The analyses of this process (``app.state.analyses``): :meth:`request`, :meth:`status`,
     :meth:`result` for the routes; :meth:`start` and :meth:`stop` for the server's lifespan."""
 
-    def __init__(self, config: ServerConfig, finished: FinishedTables, owner: str | None = None) -> None:
+    name = "analyses"
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        finished: FinishedTables,
+        owner: str | None = None,
+        workers: WorkerPool | None = None,
+    ) -> None:
         self.config = config
         self.finished = finished
         self.owner = owner or config.process_id
         self.settings = settings_of(config)
         self.observers: list[Observer] = []
         self.store: Store | None = None
-        self.pool: ProcessPoolExecutor | None = None
-        self._slots: list[asyncio.Task[None]] = []
-        self._wake = asyncio.Event()
-        self._messages: Any = None
-        self._listeners: dict[str, Callable[[float], None]] = {}
+        self.workers = workers or WorkerPool(config)
+        self.workers.add(self)
         self._tokens = itertools.count()
 
     # -- the routes' side ---------------------------------------------------------------------
@@ -122,7 +125,7 @@ class AnalysisQueue:
             made = await store.execute(queue if queue is not None else sql.requeue_failed(table_id, now))
             if made:
                 self._notify(table_id, "queued", 0.0)
-                self._wake.set()
+                self.workers.wake()
             row = await self._row(table_id)
         return status_answer(row)
 
@@ -166,78 +169,25 @@ class AnalysisQueue:
 
     # -- the lifespan's side ------------------------------------------------------------------
     def start(self, store: Store) -> None:
-        """Open on ``store`` and start one slot per worker process (none with 0 workers)."""
+        """Open on ``store`` and start the worker pool's slots (none with 0 workers)."""
         self.store = store
-        if self.config.analysis_workers <= 0:
-            return
-        self.pool = self._new_pool()
-        self._slots = [
-            asyncio.create_task(self._slot(), name=f"analysis-slot-{n}") for n in range(self.config.analysis_workers)
-        ]
+        self.workers.start()
 
     async def stop(self) -> None:
-        """Stop every slot (a running job goes back to the queue for the next start or another
-        process), awaited, and kill the worker processes."""
-        slots, self._slots = self._slots, []
-        for slot in slots:
-            slot.cancel()
-        await asyncio.gather(*slots, return_exceptions=True)
-        pool, self.pool = self.pool, None
-        if pool is not None:
-            _kill(pool)
-        self._close_messages()
+        """Stop the worker pool's slots (a running job goes back to the queue for the next start
+        or another process), awaited, and kill its processes."""
+        await self.workers.stop()
 
     def worker_pids(self) -> list[int]:
         """The process ids of the worker processes running now."""
-        processes = getattr(self.pool, "_processes", None) or {}
-        return [p.pid for p in processes.values() if p.pid is not None]
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        """A pool of worker processes, and a fresh queue they send progress on, read by a thread."""
-        context = multiprocessing.get_context("spawn")
-        self._close_messages()
-        self._messages = context.Queue()
-        threading.Thread(
-            target=_read_progress,
-            args=(self._messages, asyncio.get_running_loop(), self._heard),
-            name="analysis-progress",
-            daemon=True,
-        ).start()
-        return ProcessPoolExecutor(
-            max_workers=self.config.analysis_workers,
-            mp_context=context,
-            initializer=work.start_worker,
-            initargs=(self.config.analysis_nice, work.server_games(), self._messages),
-        )
-
-    def _heard(self, token: str, share: float) -> None:
-        """A piece's progress, as its worker sent it (a piece that is over is not listened to)."""
-        listener = self._listeners.get(token)
-        if listener is not None:
-            listener(share)
-
-    def _close_messages(self) -> None:
-        """Stop the thread reading the progress queue (it closes the queue)."""
-        messages, self._messages = self._messages, None
-        if messages is not None:
-            with contextlib.suppress(Exception):
-                messages.put(None)
+        return self.workers.worker_pids()
 
     # -- running jobs ---------------------------------------------------------------------------
-    async def _slot(self) -> None:
-        """Take a job and run it, again and again; idle, wait for a request here or the poll."""
-        while True:
-            try:
-                taken = await self._take()
-            except StoreError as exc:
-                log.warning("analysis queue unreadable", extra={"event": "analysis_store", "reason": str(exc)})
-                taken = None
-            if taken is None:
-                self._wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.config.analysis_poll_s)
-                continue
-            await self._run(taken)
+    async def take(self) -> str | None:
+        """The next job for a slot of the worker pool (:meth:`_take`), if this process analyses."""
+        if self.store is None:
+            return None
+        return await self._take()
 
     async def _take(self) -> str | None:
         """Claim the oldest job that may be taken (giving up those started too often); its id."""
@@ -258,7 +208,7 @@ class AnalysisQueue:
                 return str(table_id)
         return None
 
-    async def _run(self, table_id: str) -> None:
+    async def work(self, table_id: str) -> None:
         """Run job ``table_id`` (claimed) to its end: done, failed, or queued again."""
         store = self._store()
         progress = _Progress()
@@ -269,7 +219,7 @@ class AnalysisQueue:
                 self._notify(table_id, "done", 1.0)
         except BrokenProcessPool:
             log.warning("analysis worker died", extra={"event": "analysis_worker_died", "table": table_id})
-            self._replace_pool()
+            self.workers.replace_broken()
             await _quietly(store.execute(sql.release(table_id, self.owner)))
             self._notify(table_id, "queued", 0.0)
         except asyncio.CancelledError:
@@ -298,11 +248,11 @@ class AnalysisQueue:
                 return await self._piece(function, *args)
             before = progress.done
             token = f"{self.owner}:{table_id}:{next(self._tokens)}"
-            self._listeners[token] = lambda share: progress.move(before + share * units)
+            self.workers.listen(token, lambda share: progress.move(before + share * units))
             try:
                 answer = await self._piece(function, *args, work.QueueProgress(token, self.config.analysis_progress_s))
             finally:
-                self._listeners.pop(token, None)
+                self.workers.forget(token)
             progress.move(before + units)
             await self._report(table_id, progress)
             return answer
@@ -311,9 +261,7 @@ class AnalysisQueue:
 
     async def _piece(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker process."""
-        if self.pool is None:
-            raise BrokenProcessPool("the analysis workers are stopped")
-        return await asyncio.get_running_loop().run_in_executor(self.pool, function, *args)
+        return await self.workers.run(function, *args)
 
     async def _report(self, table_id: str, progress: _Progress) -> None:
         """Store the progress, renew the lease and tell the observers; :class:`_LostJob` if the
@@ -335,13 +283,6 @@ class AnalysisQueue:
             with contextlib.suppress(StoreError, _LostJob):
                 await self._report(table_id, progress)
             await asyncio.sleep(self.config.analysis_progress_s)
-
-    def _replace_pool(self) -> None:
-        """A fresh pool for a broken one (its other jobs fail too and are queued again by their slots)."""
-        broken = self.pool
-        if broken is not None and getattr(broken, "_broken", False):
-            self.pool = self._new_pool()
-            _kill(broken)
 
 
 class _Progress:
@@ -396,22 +337,6 @@ async def run_job(
     return work.result(work.merged(settings, pieces), kind or record["game"], deductions)
 
 
-def _read_progress(messages: Any, loop: asyncio.AbstractEventLoop, heard: Callable[[str, float], None]) -> None:
-    """A thread's loop: hand each ``(token, share)`` the workers send to ``heard`` on ``loop``,
-    until ``None`` comes (the queue is given up) or the loop is gone; then close the queue."""
-    try:
-        while True:
-            message = messages.get()
-            if message is None:
-                return
-            loop.call_soon_threadsafe(heard, *message)
-    except (EOFError, OSError, ValueError, TypeError, RuntimeError):  # a broken queue, a closed loop
-        return
-    finally:
-        with contextlib.suppress(Exception):
-            messages.close()
-
-
 async def _quietly(statement: Any) -> list[dict[str, Any]]:
     """Await a store call whose failure only delays the job (its lease expires); no rows then."""
     try:
@@ -419,12 +344,3 @@ async def _quietly(statement: Any) -> list[dict[str, Any]]:
     except StoreError:
         return []
     return rows
-
-
-def _kill(pool: ProcessPoolExecutor) -> None:
-    """Kill ``pool``'s processes (they keep nothing) and release it without waiting for its work."""
-    processes = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
-        with contextlib.suppress(Exception):
-            process.kill()
-    pool.shutdown(wait=True, cancel_futures=True)

@@ -18,6 +18,7 @@ from shadowtable.server.api_docs import add_api_docs
 from shadowtable.server.bots import runner_for
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.failures import HANDLED, answer_error
+from shadowtable.server.lab_runs import LabRuns
 from shadowtable.server.limits import ClientLimits
 from shadowtable.server.notify_links import NotifyLinks
 from shadowtable.server.notify_sender import NotificationSender
@@ -31,7 +32,8 @@ from shadowtable.server.sizes import SizeLimits
 from shadowtable.server.store import Store
 from shadowtable.server.throttle import SocketCount
 from shadowtable.server.tokens import SeatTokens
-from shadowtable.web import account_pages, my_tables_pages, pages
+from shadowtable.server.worker_pool import WorkerPool
+from shadowtable.web import account_pages, lab_pages, my_tables_pages, pages
 from shadowtable.web.render import view_fragments
 from shadowtable.web.responses import error_page
 
@@ -60,12 +62,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(account_pages.router)
     app.include_router(my_tables_pages.router)
+    app.include_router(lab_pages.router)
     app.include_router(my_tables_pages.counts)
     app.include_router(rules.router)
     app.include_router(learn.router)
     for kind in HANDLED:
         app.add_exception_handler(kind, answer_error)
-    app.add_middleware(AccountMiddleware, accounts=app.state.accounts)
+    app.add_middleware(AccountMiddleware, accounts=app.state.accounts, lab_allows=config.lab_allows)
     app.add_middleware(
         SecurityMiddleware,
         allowed_origins=config.allowed_origins,
@@ -84,7 +87,9 @@ def set_state(app: FastAPI, config: ServerConfig) -> None:
     state.notifications = Notifications(config)
     state.limits = ClientLimits(config)
     state.finished = FinishedTables(lambda: state.service, config.replay_cache)
-    state.analyses = AnalysisQueue(config, state.finished)
+    state.workers = WorkerPool(config)
+    state.analyses = AnalysisQueue(config, state.finished, workers=state.workers)
+    state.lab = LabRuns(config, state.workers)
     state.sockets = SocketCount(config.sockets_per_client)
 
 
@@ -101,7 +106,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     sender = app.state.notify_sender = start_notifications(app, config, store)
     service.notify_wake = sender.wake
     analyses: AnalysisQueue = app.state.analyses
-    analyses.start(store)
+    app.state.lab.open(store)
+    analyses.start(store)  # the worker pool's slots take analyses and lab runs alike
     resumed = asyncio.ensure_future(service.resume_all())
     log.info("server started", extra={"event": "start"})
     if config.ready_message:
@@ -113,7 +119,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await resumed  # a resume cut short by the stop: awaited, so no task outlives the server
         try:
-            await analyses.stop()  # its slots awaited, its workers killed: nothing outlives the server
+            await analyses.stop()  # the worker pool's slots awaited, its workers killed: nothing outlives the server
             await service.stop()
         finally:
             await sender.stop()  # even if the service's stop failed: no loop outlives the server

@@ -168,6 +168,19 @@ class ServerConfig:
     """Analyses one client may ask for (``POST /api/tables/{id}/analysis``)."""
     rate_analysis_reads: str = "240/minute"
     """Reads of an analysis's status and result one client may make (a page polls it)."""
+    lab_accounts: list[str] = field(default_factory=list)
+    """Account names that may use the designer's lab (``*``: every signed-in account); empty:
+    nobody (``shadowtable serve --lab-account NAME``, repeatable; ``bash start.sh`` passes ``*``)."""
+    lab_max_runs: int = 20
+    """Lab runs one account may keep stored (the oldest finished one must be deleted first)."""
+    lab_max_games: int = 5000
+    """Games per arm one lab run may ask for, at most (the lab's own bound applies too)."""
+    lab_chunk: int = 10
+    """Games a worker plays in one piece of a lab run (progress is stored after each)."""
+    rate_lab_runs: str = "10/minute;60/hour"
+    """Lab runs one client may start or resume."""
+    rate_lab_reads: str = "240/minute"
+    """Reads of lab runs one client may make (a run's page polls it)."""
     max_turn_tables: int = 20
     """Turn-based tables not over that one account (or one browser's guest seats) may sit at (0: no limit)."""
     turn_check_s: float = 60.0
@@ -183,6 +196,12 @@ class ServerConfig:
     def database_url(self) -> str:
         """The database to use (the default SQLite file in the data folder)."""
         return self.database or str(data_dir() / "server.db")
+
+    def lab_allows(self, account_name: str | None) -> bool:
+        """Whether the signed-in account ``account_name`` may use the lab (``None``: a guest, never)."""
+        if account_name is None:
+            return False
+        return "*" in self.lab_accounts or account_name.casefold() in {n.casefold() for n in self.lab_accounts}
 
     def mail_problem(self) -> str | None:
         """Why no e-mail is sent (``None``: it is)."""

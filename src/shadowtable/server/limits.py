@@ -46,6 +46,8 @@ RATES: dict[str, tuple[str, str]] = {
     "login_failures": ("rate_login_failures", "too many wrong passwords for this account"),
     "analyses": ("rate_analyses", "too many analyses asked for from your address"),
     "analysis_reads": ("rate_analysis_reads", "too many analysis reads from your address"),
+    "lab_runs": ("rate_lab_runs", "too many lab runs started from your address"),
+    "lab_reads": ("rate_lab_reads", "too many lab reads from your address"),
 }
 """Each rate: the :class:`ServerConfig` field holding it, and the refusal's words."""
 
@@ -321,5 +323,7 @@ LIMIT_FIELDS: dict[str, type] = {
     "max_header": int,
     "replay_cache": int,
     "analysis_queue_max": int,
+    "lab_max_runs": int,
+    "lab_max_games": int,
 }
 """The :class:`ServerConfig` fields that are limits, and their types."""

@@ -37,6 +37,8 @@ class ServeOptions:
     bot_budget_s: float = 5.0
     bot_workers: int | None = None
     analysis_workers: int = 1
+    lab_accounts: list[str] = field(default_factory=list)
+    """Account names that may use the designer's lab (``*``: every signed-in account)."""
     analysis_budget_s: float = 90.0
     bot_delay_s: float = 0.5
     default_bot: str = "heuristic"
@@ -103,6 +105,7 @@ def config_from(options: ServeOptions) -> ServerConfig:
         bot_budget_s=options.bot_budget_s,
         bot_workers=default_bot_workers() if options.bot_workers is None else options.bot_workers,
         analysis_workers=options.analysis_workers,
+        lab_accounts=[name.strip() for name in options.lab_accounts if name.strip()],
         analysis_budget_s=options.analysis_budget_s,
         bot_delay_s=options.bot_delay_s,
         default_bot=options.default_bot,

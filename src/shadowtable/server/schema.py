@@ -195,3 +195,41 @@ analyses = sa.Table(
 )
 sa.Index("ix_analyses_status", analyses.c.status, analyses.c.requested_at)
 """Analyses of finished tables (revision 0011): the job queue and, once done, the result."""
+
+lab_runs = sa.Table(
+    "lab_runs",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("owner", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),  # the account
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("spec", sa.Text, nullable=False),  # JSON: the checked LabSpec (lab.spec)
+    sa.Column("status", sa.String(16), nullable=False),  # queued | running | stopped | done | failed
+    sa.Column("games", sa.Integer, nullable=False),  # games per arm
+    sa.Column("done", sa.Text, nullable=False),  # JSON list: games stored per arm
+    sa.Column("figures", sa.Text, nullable=True),  # JSON {"figures", "odd"}, once done
+    sa.Column("replays", sa.Text, nullable=True),  # JSON {"arm:index": table id} of odd games opened
+    sa.Column("error", sa.Text, nullable=True),  # why it failed, in words
+    sa.Column("attempts", sa.Integer, nullable=False),  # times its current piece was started
+    sa.Column("claimed_by", sa.String(128), nullable=True),  # the process playing a piece of it
+    sa.Column("lease_until", sa.Float, nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("finished_at", sa.Float, nullable=True),
+)
+sa.Index("ix_lab_runs_owner", lab_runs.c.owner, lab_runs.c.created_at)
+sa.Index("ix_lab_runs_status", lab_runs.c.status, lab_runs.c.created_at)
+_lab_active = lab_runs.c.status.in_(("queued", "running"))
+sa.Index("uq_lab_runs_active", lab_runs.c.owner, unique=True, sqlite_where=_lab_active, postgresql_where=_lab_active)
+"""One queued or running run per account, held by the database (two requests at once too)."""
+"""The designer's lab's runs (revision 0012)."""
+
+lab_rows = sa.Table(
+    "lab_rows",
+    metadata,
+    sa.Column("run_id", sa.String(32), sa.ForeignKey("lab_runs.id"), primary_key=True),
+    sa.Column("arm", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("idx", sa.Integer, primary_key=True, autoincrement=False),  # the game's index in its arm
+    sa.Column("row", sa.Text, nullable=False),  # JSON: lab.run.play_game_row
+)
+"""One small row per game of a lab run (revision 0012): what its figures are computed from."""

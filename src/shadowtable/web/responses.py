@@ -12,7 +12,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 import shadowtable
-from shadowtable.server.accounts import signed_in
+from shadowtable.server.accounts import lab_open, signed_in
 from shadowtable.web.templating import render
 
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
@@ -24,6 +24,7 @@ null`` with the page's form, which the check against forged requests refuses).""
 def page(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     """``template`` rendered for the signed-in account (if any) of the request being served."""
     context.setdefault("account", signed_in.get())
+    context.setdefault("lab_open", lab_open.get())
     return HTMLResponse(render(template, version=shadowtable.__version__, **context), status_code=status_code)
 
 

@@ -3,7 +3,8 @@
 ``health``: ``/healthz``; ``games``: the games, bot levels and reference material; ``lobby``: the
 listed tables; ``tables``: a table's life (create, join, return, invite, leave, start, rematch);
 ``records``: finished games' records; ``analyses``: their analyses (queued, then read);
-``accounts``: the accounts' JSON API; ``socket``: the game socket ``/ws/{table_id}``; ``rules``:
+``accounts``: the accounts' JSON API; ``lab``: the designer's lab's runs and downloads;
+``socket``: the game socket ``/ws/{table_id}``; ``rules``:
 the rules pages ``/rules/{game_id}``; ``learn``: the tutorial pages ``/learn`` (both browser
 pages, included beside the pages, not among :data:`ROUTERS`).  The other browser pages are
 routers of :mod:`shadowtable.web`.
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from shadowtable.server.routes import accounts, analyses, games, health, lobby, records, socket, tables
+from shadowtable.server.routes import accounts, analyses, games, health, lab, lobby, records, socket, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     health.router,
@@ -24,5 +25,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     analyses.router,
     socket.router,
     accounts.router,
+    lab.router,
 )
 """The API's routers, in the order they are included (and listed in the OpenAPI schema)."""
