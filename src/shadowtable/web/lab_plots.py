@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from shadowtable.lab.text import restriction_text
+
 WIDTH = 480
 LABEL_W = 120
 """Room on the left for the group labels."""
@@ -158,7 +160,8 @@ def comparison_rows(figures: Mapping[str, Any]) -> list[tuple[str, ...]]:
         for name, found in variant["win_rates"].items():
             rows.append(compared_row(str(variant["label"]), name, found))
     for probe in figures.get("probes") or []:
-        rows.append(compared_row(str(probe["label"]), str(probe["role"]), probe))
+        label = f"{probe['label']} ({restriction_text(probe)})"
+        rows.append(compared_row(label, str(probe["role"]), probe))
     return rows
 
 
