@@ -96,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20261203)
     args = parser.parse_args(argv)
     if min(args.games, args.alone_games, args.runs) < 1 or args.alone_games > args.games:
-        print("error: --games, --alone-games and --runs must be at least 1, --alone-games at most --games", file=sys.stderr)
+        print("error: --games, --alone-games and --runs must be >= 1, --alone-games <= --games", file=sys.stderr)
         return 2
     out = measure(args)
     print(json.dumps(out, indent=2))

@@ -34,9 +34,7 @@ def test_shaped_rewards_sum_to_the_return_less_the_first_potential() -> None:
         return value
 
     learner = NetPlayer(small_net("shadowlord", 2), learning=True)
-    [finished] = play_batch(
-        game, [[learner, learner]], random.Random(1), shaping=0.5, potential=potential
-    )
+    [finished] = play_batch(game, [[learner, learner]], random.Random(1), shaping=0.5, potential=potential)
     assert len(finished.trajectories) == 2
     for trajectory in finished.trajectories:
         total = sum(trajectory.rewards)
@@ -47,9 +45,7 @@ def test_shaped_rewards_sum_to_the_return_less_the_first_potential() -> None:
 def test_only_real_choices_are_recorded_and_they_are_legal() -> None:
     game = make("shadow-planet", players=3)
     learner = NetPlayer(small_net("shadow-planet", 3), learning=True)
-    [finished] = play_batch(
-        game, [[learner, BotPlayer(make_bot("heuristic")), learner]], random.Random(2)
-    )
+    [finished] = play_batch(game, [[learner, BotPlayer(make_bot("heuristic")), learner]], random.Random(2))
     assert {t.seat for t in finished.trajectories} == {0, 2}
     for trajectory in finished.trajectories:
         for mask, action in zip(trajectory.masks, trajectory.actions, strict=True):
@@ -62,8 +58,10 @@ def _records(finished: list[Finished]) -> list[tuple[Any, ...]]:
         (
             f.returns,
             f.length,
-            [(t.seat, t.actions, t.rewards, [o.tobytes() for o in t.observations], [m.tobytes() for m in t.masks])
-             for t in f.trajectories],
+            [
+                (t.seat, t.actions, t.rewards, [o.tobytes() for o in t.observations], [m.tobytes() for m in t.masks])
+                for t in f.trajectories
+            ],
         )
         for f in finished
     ]

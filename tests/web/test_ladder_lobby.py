@@ -80,8 +80,13 @@ def _ratings(folder: Path, config: str, levels: dict[str, tuple[float, float, fl
         "format": ladder.RATINGS_FORMAT,
         "config": config,
         "ratings": {
-            name: {"mu": mu, "sigma": sigma, "ordinal": ordinals[name], "rank": order.index(name) + 1,
-                   "median_decision_s": seconds}
+            name: {
+                "mu": mu,
+                "sigma": sigma,
+                "ordinal": ordinals[name],
+                "rank": order.index(name) + 1,
+                "median_decision_s": seconds,
+            }
             for name, (mu, sigma, seconds) in levels.items()
         },
     }
@@ -104,7 +109,8 @@ def test_the_lobby_shows_ratings_and_times_only_from_the_results_files(
     _ratings(folder, "shadowlord-3p", {"random": (40.0, 1.0, 0.5)})  # another configuration's file
     (folder / "ratings-shadow-planet-5p.json").write_text("{not json", encoding="utf-8")
     _, text = _offered(client, "shadow-planet", 3)
-    assert _option(text, "heuristic").endswith("(typically under 0.01 s a move; rated 31.5 (conservatively 27.8), rank 1 of 2)")
+    heuristic = _option(text, "heuristic")
+    assert heuristic.endswith("(typically under 0.01 s a move; rated 31.5 (conservatively 27.8), rank 1 of 2)")
     assert "rated 18.2 (conservatively 13.8), rank 2 of 2" in _option(text, "random")
     _, text = _offered(client, "shadow-planet", 4)  # no ratings file: no rating, no time for level 0
     assert "rated" not in text and "typically" not in _option(text, "random")

@@ -8,10 +8,10 @@ from typing import Any
 
 from starlette.requests import Request
 
+from shadowtable.bots.ladder import LevelRating
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.core.wording import bot_name
-from shadowtable.bots.ladder import LevelRating
 from shadowtable.server.bot_levels import LEVELS, offered_levels, rating, typical_seconds
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable
