@@ -124,14 +124,15 @@ def play_batch(
         for index, table in enumerate(tables):
             if done[index] is not None:
                 continue
-            seat = _advance(game, table, limit)
-            if seat is None:
+            choice = _advance(game, table, limit)
+            if choice is None:
                 done[index] = _finish(game, table, shaping, potential)
                 continue
+            seat, legal = choice
             player = table.players[seat]
             assert isinstance(player, NetPlayer)
             nets[id(player.net)] = player
-            pending.setdefault(id(player.net), []).append((index, seat, game.legal_actions(table.state)))
+            pending.setdefault(id(player.net), []).append((index, seat, legal))
         if not pending:
             break
         for key, decisions in pending.items():
@@ -147,9 +148,9 @@ def play_batch(
     return [finished for finished in done if finished is not None]
 
 
-def _advance(game: Game[Any], table: _Table, limit: int) -> int | None:
-    """Play chance, bots and forced moves until a network seat has a choice to make (its seat) or
-    the game ends (None)."""
+def _advance(game: Game[Any], table: _Table, limit: int) -> tuple[int, list[int]] | None:
+    """Play chance, bots and forced moves until a network seat has a choice to make (its seat and
+    legal actions) or the game ends (None)."""
     while table.length < limit:
         player = game.current_player(table.state)
         if player == TERMINAL:
@@ -161,7 +162,7 @@ def _advance(game: Game[Any], table: _Table, limit: int) -> int | None:
             legal = game.legal_actions(table.state)
             if isinstance(seat_player, NetPlayer):
                 if len(legal) > 1:
-                    return player
+                    return player, legal
                 action = legal[0]  # nothing to choose, nothing to learn
             else:
                 action = int(
