@@ -128,7 +128,7 @@ def table(folder: Path = OUT) -> str:
         "| configuration | upper | lower | games | upper wins | lower wins | separated | upper median s/decision |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for path in sorted(folder.glob("*.json")):
+    for path in sorted(folder.glob("*-vs-*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         u, lo, median = data["upper"], data["lower"], data["upper"]["median_decision_s"]
         rows.append(

@@ -90,3 +90,20 @@ def test_a_run_never_overwrites_a_folder_unasked(tmp_path: Path) -> None:
 def test_advantages_of_a_finished_game() -> None:
     assert advantages([0.0, 1.0], [0.5, 0.5], gamma=1.0, lam=1.0) == [0.5, 0.5]
     assert advantages([0.0, 0.0, 1.0], [0.0, 0.0, 0.0], gamma=1.0, lam=0.5) == [0.25, 0.5, 1.0]
+
+
+@pytest.mark.parametrize(("available", "expected"), [(True, "cuda"), (False, "cpu")])
+def test_device_auto_picks_cuda_where_it_is_available(
+    monkeypatch: pytest.MonkeyPatch, available: bool, expected: str
+) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: available)
+    assert trainer.pick_device("auto").type == expected
+    assert trainer.pick_device("cpu").type == "cpu"
+
+
+def test_device_cuda_without_cuda_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(ValueError, match="CUDA is not available"):
+        trainer.pick_device("cuda")
+    with pytest.raises(ValueError, match="use auto, cpu"):
+        trainer.pick_device("gpu")

@@ -70,3 +70,51 @@ def test_without_results_the_lobby_offers_levels_0_and_1_only(
     assert made.status_code == 303
     refused = client.post("/tables", data={**form, "seat_1": "bot:ismcts"}, follow_redirects=False)
     assert refused.status_code != 303 and "expected human or one of the bots" in refused.text
+
+
+def _ratings(folder: Path, config: str, levels: dict[str, tuple[float, float, float | None]]) -> None:
+    """A rated ladder result: each level's mu, sigma and median seconds per decision."""
+    ordinals = {name: mu - 3 * sigma for name, (mu, sigma, _) in levels.items()}
+    order = sorted(ordinals, key=lambda name: -ordinals[name])
+    data = {
+        "format": ladder.RATINGS_FORMAT,
+        "config": config,
+        "ratings": {
+            name: {
+                "mu": mu,
+                "sigma": sigma,
+                "ordinal": ordinals[name],
+                "rank": order.index(name) + 1,
+                "median_decision_s": seconds,
+            }
+            for name, (mu, sigma, seconds) in levels.items()
+        },
+    }
+    ladder.ratings_path(folder, config).write_text(json.dumps(data), encoding="utf-8")
+
+
+def _option(text: str, level: str) -> str:
+    found = re.search(rf'<option value="bot:{level}"[^>]*>([^<]*)</option>', text)
+    assert found is not None, level
+    return found.group(1)
+
+
+def test_the_lobby_shows_ratings_and_times_only_from_the_results_files(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "ladder"
+    folder.mkdir()
+    monkeypatch.setenv(ladder.RESULTS_ENV, str(folder))
+    _ratings(folder, "shadow-planet-3p", {"random": (18.25, 1.5, 0.00002), "heuristic": (31.5, 1.25, 0.0003)})
+    _ratings(folder, "shadowlord-3p", {"random": (40.0, 1.0, 0.5)})  # another configuration's file
+    (folder / "ratings-shadow-planet-5p.json").write_text("{not json", encoding="utf-8")
+    _, text = _offered(client, "shadow-planet", 3)
+    heuristic = _option(text, "heuristic")
+    assert heuristic.endswith("(typically under 0.01 s a move; rated 31.5 (conservatively 27.8), rank 1 of 2)")
+    assert "rated 18.2 (conservatively 13.8), rank 2 of 2" in _option(text, "random")
+    _, text = _offered(client, "shadow-planet", 4)  # no ratings file: no rating, no time for level 0
+    assert "rated" not in text and "typically" not in _option(text, "random")
+    _, text = _offered(client, "shadow-planet", 5)  # an unreadable file: nothing
+    assert "rated" not in text
+    _, text = _offered(client, "shadowlord", 3)
+    assert "rated 40.0" in _option(text, "random") and "rated" not in _option(text, "heuristic")

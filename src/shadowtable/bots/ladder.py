@@ -5,7 +5,9 @@ heuristic as prior and rollout policy) within a per-decision budget a person wil
 trained policy is a level of its own, set against level 1.  A level above 1 counts as *shown* for
 a configuration (game, players, options) only when its ladder result (``benchmarks/ladder.py``,
 kept in ``docs/results/ladder/``) exists and separates it from the level below; see
-:func:`shown_levels`.
+:func:`shown_levels`.  The rated ladder (``benchmarks/ladder_ratings.py``, ``ratings-<config>.json``
+in the same folder) gives every level played in a configuration an openskill rating; see
+:func:`level_rating`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ SEARCH_TIME_CAP_S = 2.0
 SEARCH_SPEC = "ismcts:rollout=heuristic:prior=heuristic"
 """Level 2's search settings; a game's manifest may add its own (``search_settings``), and the
 budgets are added by :meth:`LadderLevel.spec_for`."""
+
+RATINGS_FORMAT = "shadowtable-ladder-ratings-1"
+"""The ``format`` of a rated ladder's result file."""
 
 RESULTS_ENV = "SHADOWTABLE_LADDER_RESULTS"
 """Environment variable naming the folder of ladder results (default: the repository's)."""
@@ -173,3 +178,56 @@ def median_decision_s(name: str, config: str, folder: Path | None = None) -> flo
         return None
     value = result.get("upper", {}).get("median_decision_s")
     return float(value) if isinstance(value, int | float) else None
+
+
+@dataclass(frozen=True)
+class LevelRating:
+    """A level's openskill rating in one configuration, from the rated ladder's round-robin."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+    """The conservative estimate ``mu - 3 sigma``, which the rank orders by."""
+    rank: int
+    rated: int
+    """How many levels were rated in the configuration."""
+    median_decision_s: float | None
+
+
+def ratings_path(folder: Path, config: str) -> Path:
+    """The rated ladder's result file of ``config``."""
+    return folder / f"ratings-{config}.json"
+
+
+def level_rating(name: str, config: str, folder: Path | None = None) -> LevelRating | None:
+    """Level ``name``'s rating in ``config``, or ``None`` where no readable result rates it."""
+    path = ratings_path(folder or results_dir(), config)
+    try:
+        data = _read_json(str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return None
+    if data is None or data.get("format") != RATINGS_FORMAT or data.get("config") != config:
+        return None
+    try:
+        ratings, entry = data["ratings"], data["ratings"][name]
+        median = entry.get("median_decision_s")
+        return LevelRating(
+            mu=float(entry["mu"]),
+            sigma=float(entry["sigma"]),
+            ordinal=float(entry["ordinal"]),
+            rank=int(entry["rank"]),
+            rated=len(ratings),
+            median_decision_s=float(median) if isinstance(median, int | float) else None,
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def typical_decision_s(name: str, config: str, folder: Path | None = None) -> float | None:
+    """The median seconds per decision of level ``name`` in ``config``: the ladder's measurement
+    against the level below, else the rated ladder's; ``None`` where neither measured it."""
+    measured = median_decision_s(name, config, folder)
+    if measured is not None:
+        return measured
+    rating = level_rating(name, config, folder)
+    return None if rating is None else rating.median_decision_s

@@ -5,6 +5,10 @@ training), a frozen network (a past self) or a bot. The games advance together: 
 bots are played at once; the pending decisions of networks are encoded from each seat's own
 observation and decided in one forward pass per network. A seat is only ever shown its own
 observation, as in any other game.
+
+Each game draws from its own generators (its chance and bots, and its networks' samples), seeded
+from ``rng`` when the batch starts, so a game plays the same whether it is played alone or in a
+batch of any size: only how many forward passes its decisions share changes.
 """
 
 from __future__ import annotations
@@ -74,6 +78,8 @@ class Finished:
 @dataclass
 class _Table:
     game_rng: random.Random
+    sample_rng: random.Random
+    """Draws the networks' samples at this table."""
     state: Any
     players: list[Player]
     trajectories: dict[int, Trajectory]
@@ -84,7 +90,6 @@ def play_batch(
     game: Game[Any],
     lineups: Sequence[Sequence[Player]],
     rng: random.Random,
-    generator: torch.Generator,
     *,
     shaping: float = 0.0,
     potential: Potential | None = None,
@@ -93,7 +98,9 @@ def play_batch(
 ) -> list[Finished]:
     """Play one game per lineup (one player per seat) to the end, in lockstep.
 
-    ``rng`` seeds each game's chance and bots; ``generator`` draws the networks' samples. With
+    ``rng`` seeds each game's two generators, in lineup order: one for its chance and bots, one for
+    its networks' samples (so ``play_batch(game, [a, b], rng)`` plays as ``play_batch(game, [a],
+    rng)`` then ``play_batch(game, [b], rng)``). With
     ``shaping`` and a ``potential``, a learning seat's reward for each decision is
     ``shaping * (potential after - potential before)`` (potential-based shaping: the sum over a
     game is the return plus a constant, so the best policy is unchanged) and its return at the end.
@@ -102,6 +109,7 @@ def play_batch(
     limit = max_steps or game.spec.max_game_length
     tables = [
         _Table(
+            random.Random(rng.getrandbits(64)),
             random.Random(rng.getrandbits(64)),
             game.initial_state(),
             list(lineup),
@@ -116,14 +124,15 @@ def play_batch(
         for index, table in enumerate(tables):
             if done[index] is not None:
                 continue
-            seat = _advance(game, table, limit)
-            if seat is None:
+            choice = _advance(game, table, limit)
+            if choice is None:
                 done[index] = _finish(game, table, shaping, potential)
                 continue
+            seat, legal = choice
             player = table.players[seat]
             assert isinstance(player, NetPlayer)
             nets[id(player.net)] = player
-            pending.setdefault(id(player.net), []).append((index, seat, game.legal_actions(table.state)))
+            pending.setdefault(id(player.net), []).append((index, seat, legal))
         if not pending:
             break
         for key, decisions in pending.items():
@@ -132,7 +141,6 @@ def play_batch(
                 encoder,
                 nets[key],
                 [(tables[i], s, legal) for i, s, legal in decisions],
-                generator,
                 device,
                 shaping,
                 potential,
@@ -140,9 +148,9 @@ def play_batch(
     return [finished for finished in done if finished is not None]
 
 
-def _advance(game: Game[Any], table: _Table, limit: int) -> int | None:
-    """Play chance, bots and forced moves until a network seat has a choice to make (its seat) or
-    the game ends (None)."""
+def _advance(game: Game[Any], table: _Table, limit: int) -> tuple[int, list[int]] | None:
+    """Play chance, bots and forced moves until a network seat has a choice to make (its seat and
+    legal actions) or the game ends (None)."""
     while table.length < limit:
         player = game.current_player(table.state)
         if player == TERMINAL:
@@ -154,7 +162,7 @@ def _advance(game: Game[Any], table: _Table, limit: int) -> int | None:
             legal = game.legal_actions(table.state)
             if isinstance(seat_player, NetPlayer):
                 if len(legal) > 1:
-                    return player
+                    return player, legal
                 action = legal[0]  # nothing to choose, nothing to learn
             else:
                 action = int(
@@ -170,7 +178,6 @@ def _decide(
     encoder: Any,
     player: NetPlayer,
     decisions: list[tuple[_Table, int, list[int]]],
-    generator: torch.Generator,
     device: torch.device | None,
     shaping: float,
     potential: Potential | None,
@@ -182,16 +189,13 @@ def _decide(
     for row, (table, seat, legal) in enumerate(decisions):
         encode_into(encoder, game.observe(table.state, seat), obs[row].reshape(encoder.shape))
         masks[row, legal] = True
-    with torch.no_grad():
+    with torch.inference_mode():
         logits, values = player.net(torch.from_numpy(obs).to(device), torch.from_numpy(masks).to(device))
-        logits, values = logits.cpu(), values.cpu()
-        log_probs = torch.log_softmax(logits, dim=-1)
-        if player.greedy:
-            actions = logits.argmax(dim=-1)
-        else:
-            actions = torch.multinomial(log_probs.exp(), 1, generator=generator).squeeze(-1)
+        log_probs = torch.log_softmax(logits, dim=-1).cpu().numpy()
+        value_list = values.cpu().numpy().tolist()
+    actions = _choices(log_probs, [table.sample_rng for table, _, _ in decisions], player.greedy)
     for row, (table, seat, _legal) in enumerate(decisions):
-        action = int(actions[row])
+        action = actions[row]
         trajectory = table.trajectories.get(seat)
         if trajectory is not None:
             if potential is not None and shaping:
@@ -203,10 +207,23 @@ def _decide(
             trajectory.masks.append(masks[row].copy())
             trajectory.actions.append(action)
             trajectory.log_probs.append(float(log_probs[row, action]))
-            trajectory.values.append(float(values[row]))
+            trajectory.values.append(value_list[row])
             trajectory.rewards.append(0.0)
         table.state = game.apply(table.state, action)
         table.length += 1
+
+
+def _choices(log_probs: np.ndarray[Any, Any], rngs: Sequence[random.Random], greedy: bool) -> list[int]:
+    """Each row's action: the most probable (``greedy``), else drawn by inverse transform with one
+    uniform number from that row's generator (a row's draw depends on its row alone)."""
+    if greedy:
+        return [int(a) for a in log_probs.argmax(axis=1)]
+    cumulative = np.cumsum(np.exp(log_probs.astype(np.float64)), axis=1)
+    last = log_probs.shape[1] - 1
+    return [
+        min(int(np.searchsorted(row, rng.random() * row[-1], side="right")), last)
+        for row, rng in zip(cumulative, rngs, strict=True)
+    ]
 
 
 def _finish(game: Game[Any], table: _Table, shaping: float, potential: Potential | None) -> Finished:

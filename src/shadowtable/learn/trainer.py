@@ -209,9 +209,7 @@ def win_rate(run: Run, opponent: str, games: int, seed: int) -> float:
     lineup = [
         [learner if s == g % players else BotPlayer(make_bot(opponent)) for s in range(players)] for g in range(games)
     ]
-    finished = play_batch(
-        run.game, lineup, random.Random(seed), torch.Generator().manual_seed(seed % 2**63), device=run.device
-    )
+    finished = play_batch(run.game, lineup, random.Random(seed), device=run.device)
     wins = sum(1 for g, f in enumerate(finished) if f.returns[g % players] >= top)
     return wins / max(1, len(finished))
 
@@ -224,7 +222,6 @@ def step(run: Run) -> dict[str, Any]:
         run.game,
         lineups(run),
         run.rng,
-        run.generator,
         shaping=settings.shaping,
         potential=potential_of(settings),
         device=run.device,

@@ -108,8 +108,13 @@ def offered_levels(game_id: str, players: int, folder: Path | None = None) -> li
 
 
 def typical_seconds(level: str, game_id: str, players: int, folder: Path | None = None) -> float | None:
-    """The median seconds per decision measured for ``level`` in the ladder result, if any."""
-    return ladder.median_decision_s(level, ladder.config_name(game_id, players), folder)
+    """The median seconds per decision measured for ``level`` by the ladder, if any."""
+    return ladder.typical_decision_s(level, ladder.config_name(game_id, players), folder)
+
+
+def rating(level: str, game_id: str, players: int, folder: Path | None = None) -> ladder.LevelRating | None:
+    """``level``'s rating from the rated ladder's results (default options), if any."""
+    return ladder.level_rating(level, ladder.config_name(game_id, players), folder)
 
 
 def takeover_level(

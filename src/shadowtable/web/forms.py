@@ -8,10 +8,11 @@ from typing import Any
 
 from starlette.requests import Request
 
+from shadowtable.bots.ladder import LevelRating
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.core.wording import bot_name
-from shadowtable.server.bot_levels import LEVELS, offered_levels, typical_seconds
+from shadowtable.server.bot_levels import LEVELS, offered_levels, rating, typical_seconds
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable
 from shadowtable.server.table import REALTIME, TURN_BASED
@@ -115,6 +116,24 @@ def seconds_words(seconds: float | None) -> str | None:
     return "under 0.01 s" if seconds < 0.01 else f"{seconds:.2g} s"
 
 
+def rating_words(rated: LevelRating | None) -> str | None:
+    """A level's rating in words (``rated 29.7 (conservatively 21.3), rank 1 of 3``), or ``None``."""
+    if rated is None:
+        return None
+    return f"rated {rated.mu:.1f} (conservatively {rated.ordinal:.1f}), rank {rated.rank} of {rated.rated}"
+
+
+def bot_details(game: str, players: int) -> dict[str, str | None]:
+    """What the lobby says of each level beside its name: its typical time per move and its
+    rating, each only where measured (``None``: nothing to say)."""
+    details: dict[str, str | None] = {}
+    for level in LEVELS:
+        seconds = seconds_words(typical_seconds(level, game, players))
+        parts = [f"typically {seconds} a move" if seconds else None, rating_words(rating(level, game, players))]
+        details[level] = "; ".join(part for part in parts if part) or None
+    return details
+
+
 def parse_seats(form: dict[str, str], game: str, players: int) -> list[str]:
     """Seat 0 is the creator's; every other seat is ``human`` or ``bot:<name>``."""
     seats = ["human"]
@@ -178,7 +197,7 @@ def setup_context(spec: GameSpec, players: int) -> dict[str, Any]:
         "words": {option.name: option_words(spec.id, option) for option in options},
         "bots": BOT_LEVELS,
         "bots_here": bots_offered(spec.id, players),
-        "bot_times": {level: seconds_words(typical_seconds(level, spec.id, players)) for level in LEVELS},
+        "bot_details": bot_details(spec.id, players),
         "bot_names": {
             (seat, level): bot_name(seat, LEVELS[level].shown) for seat in range(players) for level in LEVELS
         },

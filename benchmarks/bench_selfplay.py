@@ -1,0 +1,107 @@
+"""Self-play collection rate: recorded decisions per second, one game at a time against batched.
+
+    taskset -c 1 nice -n 19 env PYTHONPATH=src python benchmarks/bench_selfplay.py shadow-planet --players 4
+
+The same network (``PolicyValueNet`` with the trainer's default layers, weights from
+``torch.manual_seed(0)``) plays self-play games (the learner in every seat, every real choice
+recorded) with the seed ``--seed``, collected two ways in turns: *one at a time* (each game
+played alone, every decision its own batch-1 forward pass) and *batched* (``--games`` games in
+lockstep, the trainer's default of 64, one forward pass per round).  A game plays the same either
+way (``tests/learn/test_selfplay.py``); one at a time plays the first ``--alone-games`` of the same
+games, since only the rate is compared.  PyTorch runs on one thread.  Each way is measured
+``--runs`` times (interleaved); the report gives the medians of decisions per wall-clock second and
+per CPU second of this process, and the ratio batched / one at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+from shadowtable.core.registry import make
+from shadowtable.learn.network import PolicyValueNet
+from shadowtable.learn.selfplay import Finished, NetPlayer, play_batch
+from shadowtable.learn.trainer import TrainSettings, use_threads
+from shadowtable.rl.encoding import encoder_for
+
+
+def network(game: Any) -> PolicyValueNet:
+    """The measured network: the trainer's default layers, fixed weights."""
+    torch.manual_seed(0)
+    hidden = TrainSettings(game=game.spec.id, players=game.players).hidden
+    return PolicyValueNet(encoder_for(game).shape[0], game.spec.num_distinct_actions, hidden)
+
+
+def recorded(finished: Sequence[Finished]) -> int:
+    """Decisions recorded for training."""
+    return sum(len(t.actions) for f in finished for t in f.trajectories)
+
+
+def collect(game: Any, net: PolicyValueNet, games: int, seed: int, batch: int) -> tuple[int, float, float]:
+    """Play ``games`` self-play games in groups of ``batch``: decisions, wall and CPU seconds."""
+    learner = NetPlayer(net, learning=True)
+    lineups = [[learner] * game.players for _ in range(games)]
+    rng = random.Random(seed)
+    wall, cpu = time.perf_counter(), time.process_time()
+    finished = [f for start in range(0, games, batch) for f in play_batch(game, lineups[start : start + batch], rng)]
+    return recorded(finished), time.perf_counter() - wall, time.process_time() - cpu
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Both ways, ``args.runs`` times each, interleaved; the medians and the ratios."""
+    use_threads(1)
+    game = make(args.game, players=args.players)
+    net = network(game)
+    ways = {"one at a time": (args.alone_games, 1), "batched": (args.games, args.games)}
+    runs: dict[str, list[tuple[int, float, float]]] = {way: [] for way in ways}
+    for _ in range(args.runs):
+        for way, (games, batch) in ways.items():
+            runs[way].append(collect(game, net, games, args.seed, batch))
+    out: dict[str, Any] = {
+        "game": args.game,
+        "players": args.players,
+        "seed": args.seed,
+        "runs": args.runs,
+        "hidden": list(net.hidden),
+        "torch_threads": torch.get_num_threads(),
+    }
+    for way, (games, batch) in ways.items():
+        out[way] = {
+            "games": games,
+            "batch": batch,
+            "decisions": runs[way][0][0],
+            "per_wall_s": statistics.median(d / w for d, w, _ in runs[way]),
+            "per_cpu_s": statistics.median(d / c for d, _, c in runs[way]),
+        }
+    for clock in ("per_wall_s", "per_cpu_s"):
+        out[f"ratio_{clock}"] = out["batched"][clock] / out["one at a time"][clock]
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--games", type=int, default=TrainSettings(game="", players=2).games)
+    parser.add_argument("--alone-games", type=int, default=8)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=20261203)
+    args = parser.parse_args(argv)
+    if min(args.games, args.alone_games, args.runs) < 1 or args.alone_games > args.games:
+        print("error: --games, --alone-games and --runs must be >= 1, --alone-games <= --games", file=sys.stderr)
+        return 2
+    out = measure(args)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

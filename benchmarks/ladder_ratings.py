@@ -1,0 +1,287 @@
+"""Rated ladder: openskill ratings of every level from a round-robin in every configuration.
+
+    python benchmarks/ladder_ratings.py            # play every configuration, write the results
+    python benchmarks/ladder_ratings.py --plan     # the games and the estimated cost, nothing played
+    python benchmarks/ladder_ratings.py --table    # print the Markdown table of the results
+
+Levels: ``random`` and ``heuristic`` in every configuration, the ``policy`` where one ships for it
+and level 2 (``ismcts``) only where :data:`SEARCH_GAMES` gives it a (small) count of games.  Each
+configuration plays two blocks: :data:`QUICK_GAMES` games among the quick levels, then
+``SEARCH_GAMES[config]`` games among all its levels.  Levels are mixed at every table: game ``i``
+of a block seats level ``(i + seat * stride) % k`` (``k`` levels, ``stride`` running through the
+numbers below ``k`` prime to it, one full rotation each), so each level sits each seat equally
+often over every ``k`` games.  Game ``i`` of a block is played with seed
+``derive_seed(derive_seed(20261204, "ladder-ratings", CONFIG, BLOCK), "game", i)``, a label used by
+no training or tuning run.  Ratings are openskill Plackett-Luce (``shadowtable.sim.tournament``),
+seats ranked by return, updated game by game in block order.  Writes
+``docs/results/ladder/ratings-<config>.json`` (ratings, win rates by level, by seat and by role,
+median CPU seconds per decision by level), the game records beside it (``.jsonl``) and
+``ratings.md`` (the table of all of them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from shadowtable.bots import ladder
+from shadowtable.bots.policy_bot import shipped_policy
+from shadowtable.bots.registry import make_bot
+from shadowtable.core.record import GameRecord
+from shadowtable.core.registry import make
+from shadowtable.core.rng import derive_seed
+from shadowtable.core.runner import play_game
+from shadowtable.sim.batch import game_seed
+from shadowtable.sim.stats import WinTally
+from shadowtable.sim.tournament import SkillRating, TournamentResult, add_record, empty_result, updated_ratings
+
+MASTER = 20261204
+SEED_LABEL = "ladder-ratings"
+OUT = Path(__file__).resolve().parents[1] / "docs" / "results" / "ladder"
+
+CONFIGS: tuple[tuple[str, int, dict[str, Any]], ...] = (
+    ("shadow-planet", 3, {}),
+    ("shadow-planet", 4, {}),
+    ("shadow-planet", 5, {}),
+    ("shadowlord", 2, {}),
+    ("shadowlord", 2, {"modified": True}),
+    ("shadowlord", 3, {}),
+    ("shadowlord", 4, {}),
+)
+"""Every configuration rated: game, players, options."""
+
+QUICK_GAMES = 180
+"""Games per configuration among the quick levels (random, heuristic, the policy where it ships)."""
+
+SEARCH_GAMES: dict[str, int] = {"shadow-planet-3p": 3, "shadow-planet-4p": 4, "shadowlord-2p-modified": 3}
+"""Games per configuration with level 2 at the table (one full seat rotation each): level 2 costs
+about 1 s of one core per decision, so it plays only where the ladder measured it, and only a few."""
+
+SEARCH_LEVEL = "ismcts"
+
+
+def levels_of(game_id: str, players: int, config: str) -> tuple[list[str], list[str]]:
+    """The quick levels of a configuration, and all of its levels (level 2 where it plays)."""
+    quick = ["random", "heuristic"] + (["policy"] if shipped_policy(game_id, players) is not None else [])
+    return quick, quick + ([SEARCH_LEVEL] if SEARCH_GAMES.get(config, 0) > 0 else [])
+
+
+def strides(count: int) -> list[int]:
+    """The seat strides of a rotation of ``count`` levels: the numbers below it prime to it."""
+    return [d for d in range(1, count) if math.gcd(d, count) == 1] or [1]
+
+
+def seating(levels: Sequence[str], players: int, index: int) -> list[str]:
+    """The level in each seat of game ``index``: level ``(i + seat * stride) % k`` (see the module)."""
+    count = len(levels)
+    steps = strides(count)
+    stride = steps[(index // count) % len(steps)]
+    return [levels[(index + seat * stride) % count] for seat in range(players)]
+
+
+def rate(games: Iterable[tuple[Sequence[str], Sequence[float]]], levels: Sequence[str]) -> dict[str, SkillRating]:
+    """Ratings of ``levels`` after ``games`` (each the levels seated and their returns), in order."""
+    first = empty_result("", 1, {}, 0, list(levels)).ratings
+    ratings: dict[str, SkillRating] = dict(first)
+    for lineup, returns in games:
+        ratings.update(updated_ratings(ratings, lineup, returns))
+    return ratings
+
+
+def ranking(ratings: Mapping[str, SkillRating]) -> list[str]:
+    """The levels strongest first: by the conservative ordinal (``mu - 3 sigma``), then by ``mu``."""
+    return sorted(ratings, key=lambda name: (-ratings[name].ordinal, -ratings[name].mu, name))
+
+
+class TimedBot:
+    """A bot whose every decision's CPU seconds are appended to ``times``."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def choose(self, *args: Any, **kwargs: Any) -> int:
+        """The wrapped bot's choice, timed."""
+        start = time.process_time()
+        action: int = self.bot.choose(*args, **kwargs)
+        self.times.append(time.process_time() - start)
+        return action
+
+
+def play_block(
+    game_id: str, players: int, options: dict[str, Any], levels: Sequence[str], seed: int, games: int
+) -> Iterable[tuple[int, list[str], GameRecord, dict[str, list[float]]]]:
+    """Play the block's games: index, levels seated, record and each level's decision times."""
+    game = make(game_id, players=players, **options)
+    specs = {level: ladder.resolve_spec(level, game_id) for level in levels}
+    for index in range(games):
+        lineup = seating(levels, players, index)
+        times: dict[str, list[float]] = {level: [] for level in levels}
+        bots = [TimedBot(make_bot(specs[level]), times[level]) for level in lineup]
+        record = play_game(game, bots, game_seed(seed, index), seat_names=[specs[level] for level in lineup])
+        yield index, lineup, record, times
+
+
+def tally(part: WinTally) -> dict[str, Any]:
+    """Seat-games, wins, win rate and its 95% Wilson interval."""
+    low, high = part.win_interval
+    return {"seat_games": part.games, "wins": part.wins, "win_rate": part.win_rate, "interval": [low, high]}
+
+
+def summary(result: TournamentResult, times: Mapping[str, list[float]]) -> dict[str, Any]:
+    """Each level's rating, rank, win rates (overall, by seat, by role) and median s per decision."""
+    order = ranking(result.ratings)
+    return {
+        level: {
+            **result.ratings[level].to_json(),
+            "rank": order.index(level) + 1,
+            **tally(result.bots[level]),
+            "by_seat": [tally(seat) for seat in result.bot_seats[level]],
+            "by_role": {role: tally(by[level]) for role, by in sorted(result.roles.items()) if level in by},
+            "decisions": len(times[level]),
+            "median_decision_s": statistics.median(times[level]) if times[level] else None,
+        }
+        for level in result.labels
+    }
+
+
+def run(game_id: str, players: int, options: dict[str, Any], out: Path) -> dict[str, Any]:
+    """Play both blocks of one configuration; its result (records written beside it)."""
+    config = ladder.config_name(game_id, players, options)
+    quick, every = levels_of(game_id, players, config)
+    game = make(game_id, players=players, **options)
+    result = empty_result(game_id, players, dict(game.options), MASTER, every)
+    times: dict[str, list[float]] = {level: [] for level in every}
+    blocks = [("quick", quick, QUICK_GAMES), ("search", every, SEARCH_GAMES.get(config, 0))]
+    started = time.perf_counter()
+    records = out / f"ratings-{config}.jsonl"
+    with records.open("w", encoding="utf-8") as sink:
+        for block, levels, games in blocks:
+            seed = derive_seed(MASTER, SEED_LABEL, config, block)
+            for index, lineup, record, spent in play_block(game_id, players, options, levels, seed, games):
+                add_record(result, record, lineup, game.spec.max_utility)
+                for level, seconds in spent.items():
+                    times[level] += seconds
+                sink.write(json.dumps({"block": block, "index": index, "levels": lineup, "record": record.to_json()}))
+                sink.write("\n")
+    return {
+        "format": "shadowtable-ladder-ratings-1",
+        "config": config,
+        "game": game_id,
+        "players": players,
+        "options": options,
+        "levels": {level: ladder.resolve_spec(level, game_id) for level in every},
+        "blocks": [
+            {"name": b, "levels": list(ls), "games": g, "seed_label": [SEED_LABEL, config, b]} for b, ls, g in blocks
+        ],
+        "seed_master": MASTER,
+        "game_seeds": "derive_seed(derive_seed(seed_master, *seed_label), 'game', i) for game i of a block",
+        "games": result.games,
+        "truncated": result.truncated,
+        "ranking": ranking(result.ratings),
+        "ratings": summary(result, times),
+        "seat_win_rates": [tally(seat) for seat in result.seats],
+        "wall_s": round(time.perf_counter() - started, 1),
+        "records": records.name,
+    }
+
+
+def plan() -> list[dict[str, Any]]:
+    """Per configuration: its levels, games per block and the estimated CPU seconds of level 2
+    (seat-games times decisions per seat-game times median seconds per decision, from the ladder)."""
+    rows = []
+    for game_id, players, options in CONFIGS:
+        config = ladder.config_name(game_id, players, options)
+        quick, every = levels_of(game_id, players, config)
+        search = SEARCH_GAMES.get(config, 0)
+        seat_games = sum(seating(every, players, i).count(SEARCH_LEVEL) for i in range(search))
+        measured = ladder.read_result(ladder.results_dir(), config, SEARCH_LEVEL, "heuristic")
+        estimate = None
+        if seat_games and measured is not None:
+            upper = measured["upper"]
+            estimate = seat_games * upper["decisions"] / upper["seat_games"] * upper["median_decision_s"]
+        rows.append(
+            {
+                "config": config,
+                "quick": quick,
+                "quick_games": QUICK_GAMES,
+                "levels": every,
+                "search_games": search,
+                "search_seat_games": seat_games,
+                "search_cpu_s_estimate": estimate,
+            }
+        )
+    return rows
+
+
+def _pct(part: Mapping[str, Any]) -> str:
+    if not part["seat_games"]:
+        return "-"
+    low, high = part["interval"]
+    return f"{100 * part['win_rate']:.0f}% ({100 * low:.0f}-{100 * high:.0f}), {part['seat_games']}"
+
+
+def table(folder: Path = OUT) -> str:
+    """The results in ``folder`` as Markdown: one table of ratings, then win rates by seat and role."""
+    rows = [
+        "| configuration | rank | level | mu | sigma | ordinal | win rate (95% CI), seat-games | s/decision |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    seats = ["| configuration | level | win rate by seat (seat 1, 2, ...) |", "|---|---|---|"]
+    roles = ["| configuration | level | win rate by role |", "|---|---|---|"]
+    for path in sorted(folder.glob("ratings-*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for level in data["ranking"]:
+            r = data["ratings"][level]
+            median = r["median_decision_s"]
+            rows.append(
+                f"| {data['config']} | {r['rank']} | {level} | {r['mu']:.1f} | {r['sigma']:.2f} | {r['ordinal']:.1f} "
+                f"| {_pct(r)} | {'-' if median is None else f'{median:.2g}'} |"
+            )
+            seats.append(f"| {data['config']} | {level} | {'; '.join(_pct(s) for s in r['by_seat'])} |")
+            if r["by_role"]:
+                by_role = "; ".join(f"{role} {_pct(part)}" for role, part in r["by_role"].items())
+                roles.append(f"| {data['config']} | {level} | {by_role} |")
+    return "\n".join([*rows, "", *seats, "", *roles])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the arguments; play, plan or print the table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--plan", action="store_true", help="print the games and estimated cost; play nothing")
+    parser.add_argument("--table", action="store_true", help="print the Markdown table of the results")
+    parser.add_argument("--config", action="append", default=[], help="only this configuration (repeatable)")
+    args = parser.parse_args(argv)
+    known = {ladder.config_name(g, p, o): (g, p, o) for g, p, o in CONFIGS}
+    unknown = [name for name in args.config if name not in known]
+    if unknown:
+        print(f"error: unknown configuration {unknown[0]!r}; known: {', '.join(known)}", file=sys.stderr)
+        return 2
+    if args.plan:
+        print(json.dumps(plan(), indent=2))
+        return 0
+    if args.table:
+        print(table())
+        return 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name in args.config or list(known):
+        game_id, players, options = known[name]
+        out = run(game_id, players, options, OUT)
+        (OUT / f"ratings-{name}.json").write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        print(f"{name}: {' > '.join(out['ranking'])} ({out['games']} games, {out['wall_s']} s)", flush=True)
+    (OUT / "ratings.md").write_text(table() + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
