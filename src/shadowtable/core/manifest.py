@@ -37,7 +37,9 @@ class Manifest:
     - ``deduction``: a :class:`shadowtable.core.deduction.Deduction`, what a seat could deduce of
       the hidden information from its own view of the game (docs/deduction.md);
     - ``action_kinds``: a :class:`shadowtable.core.action_kinds.ActionKinds`, its decisions sorted
-      into kinds by action id (the designer's lab restricts play by kind).
+      into kinds by action id (the designer's lab restricts play by kind);
+    - ``content_parts``: rules-ledger id or id group to the top-level keys of the game's content
+      document that change it (the designer's lab names them).
     """
 
     heuristic_bot: str | None = None
@@ -53,6 +55,7 @@ class Manifest:
     rules_extras: str | None = None
     deduction: str | None = None
     action_kinds: str | None = None
+    content_parts: str | None = None
     search_settings: str = ""
     """Settings the ladder's searching level adds for this game (``:max_rollout_steps=60``...)."""
 

@@ -169,3 +169,40 @@ def _bonus_text(kind: str, amount: int) -> str:
     if kind == "add_per_card":
         return f"+{amount} Move per card played"
     return f"{kind.replace('_', ' ')} {amount}"
+
+
+CONTENT_PARTS_BY_CLAUSE: dict[str, tuple[str, ...]] = {
+    "SP-COMP-1": ("cards", "locations", "gear_size", "messages_size"),
+    "SP-COMP-2": ("markers_per_colour", "characters"),
+    "SP-COMP-3": ("locations",),
+    "SP-COMP-4": ("cards", "characters"),
+    "SP-COMP-5": ("cards",),
+    "SP-SETUP-1": ("indicators",),
+    "SP-SETUP-3": ("objectives",),
+    "SP-SETUP-4": ("characters",),
+    "SP-CTRL-5": ("cards", "characters", "markers_per_colour"),
+    "SP-OPS-1": ("characters",),
+    "SP-OPS-MOVE": ("links", "sections"),
+    "SP-OPS-END": ("sections",),
+    "SP-MSG-3": ("reveal_count",),
+    "SP-IND": ("indicators",),
+    "SP-END-1": ("indicators",),
+    "SP-END-3": ("objectives",),
+    "SP-SEC": ("sections",),
+    "SP-VEH": ("vehicles",),
+    "SP-AB": ("characters",),
+    "SP-CARD": ("cards",),
+    "SP-D-NAMES": ("characters", "cards"),
+    "SP-D-OBJ": ("objectives",),
+    "SP-D-IND": ("indicators",),
+    "SP-D-DECKS": ("locations",),
+    "SP-D-LINKS": ("links",),
+    "SP-D-BOARD-CAVES": ("links",),
+    "SP-D-SECTIONS": ("sections",),
+    "SP-D-CARDS": ("cards",),
+    "SP-D-CARD": ("cards",),
+    "SP-D-GEAR": ("cards",),
+    "SP-D-ABILITIES": ("characters",),
+}
+"""The parts of the content document (its top-level keys) that change a ledger entry, by id or
+id group (``SP-SEC`` covers every ``SP-SEC-...``); the designer's lab names them."""

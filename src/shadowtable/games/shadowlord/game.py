@@ -36,18 +36,25 @@ SPEC = GameSpec(
     min_utility=0.0,
     max_utility=1.0,
     options=(
-        OptionSpec("modified", bool, False, "2-player game (modified): one Alliance each (players=2 only)"),
+        OptionSpec("modified", bool, False, "SL-2PM: 2-player game (modified): one Alliance each (players=2 only)"),
         OptionSpec(
-            "turn_cap", int, 150, "end the game as truncated after this many turns", minimum=1, maximum=TURN_CAP_MAX
+            "turn_cap",
+            int,
+            150,
+            "SL-D-20: end the game as truncated after this many turns",
+            minimum=1,
+            maximum=TURN_CAP_MAX,
         ),
         OptionSpec(
             "timer_mode",
             str,
             "reshuffle",
-            "the Power Stone Timer moves at each reshuffle (REC) or every turn",
+            "SL-D-15: the Power Stone Timer moves at each reshuffle (REC) or every turn",
             choices=("reshuffle", "every_turn"),
         ),
-        OptionSpec("max_offers_per_turn", int, 1, "negotiation offers allowed per turn", minimum=0, maximum=20),
+        OptionSpec(
+            "max_offers_per_turn", int, 1, "SL-D-19: negotiation offers allowed per turn", minimum=0, maximum=20
+        ),
         OptionSpec("content", str, None, "path of a content file (None: built-in content)", nullable=True),
     ),
 )

@@ -16,5 +16,6 @@ MANIFEST = Manifest(
     rules_extras="shadowtable.games.shadowlord.boards.rules:EXTRAS",
     deduction="shadowtable.games.shadowlord.deduction:DEDUCTION",
     action_kinds="shadowtable.games.shadowlord.kinds:ACTION_KINDS",
+    content_parts="shadowtable.games.shadowlord.reference:CONTENT_PARTS_BY_CLAUSE",
     search_settings=":max_rollout_steps=60:evaluate=heuristic",
 )

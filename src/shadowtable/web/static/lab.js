@@ -1,5 +1,5 @@
 // The designer's lab pages: the players offered for the chosen game, the variant and content
-// switches of the new run form, and a run's progress read every second until it stops.
+// switches of the new run form, the rules ledger's filter, and a run's progress read every second until it stops.
 
 const game = document.getElementById("lab-game");
 const players = document.getElementById("lab-players");
@@ -56,4 +56,23 @@ if (run && (["queued", "running"].includes(run.dataset.status) || run.dataset.cl
     setTimeout(poll, 1000);
   };
   setTimeout(poll, 1000);
+}
+
+const filter = document.getElementById("ledger-filter");
+if (filter) {
+  document.getElementById("ledger-filter-row").hidden = false;
+  const apply = () => {
+    const wanted = filter.value.trim().toLowerCase();
+    for (const section of document.querySelectorAll("#lab-ledger details")) {
+      let shown = 0;
+      for (const row of section.querySelectorAll("tbody tr")) {
+        row.hidden = wanted !== "" && !row.textContent.toLowerCase().includes(wanted);
+        if (!row.hidden) shown += 1;
+      }
+      section.hidden = shown === 0;
+      section.open = wanted !== "" && shown > 0;
+    }
+  };
+  filter.addEventListener("input", apply);
+  filter.addEventListener("keydown", (event) => { if (event.key === "Enter") event.preventDefault(); });
 }
