@@ -53,6 +53,7 @@ class WorkerPool:
         self._slots: list[asyncio.Task[None]] = []
         self._wake = asyncio.Event()
         self._turn = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._messages: Any = None
         self._listeners: dict[str, Callable[[float], None]] = {}
 
@@ -75,11 +76,17 @@ class WorkerPool:
         """Start the processes and one slot per process (nothing with 0 workers, nor twice)."""
         if self.size <= 0 or self.pool is not None:
             return
+        self._loop = asyncio.get_running_loop()
         self.pool = self._new_pool()
         self._slots = [asyncio.create_task(self._slot(n), name=f"worker-slot-{n}") for n in range(self.size)]
 
     async def stop(self) -> None:
-        """Stop every slot (a running job goes back to its queue), awaited, and kill the processes."""
+        """Stop every slot (a running job goes back to its queue), awaited, and kill the processes.
+        Only the event loop that started them stops them (a second app lifespan on another loop,
+        as a nested test client runs, leaves them to the first)."""
+        if self._loop is not None and self._loop is not asyncio.get_running_loop():
+            return
+        self._loop = None
         slots, self._slots = self._slots, []
         for slot in slots:
             slot.cancel()
