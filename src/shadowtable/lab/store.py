@@ -19,7 +19,7 @@ from shadowtable.core.errors import ShadowTableError
 from shadowtable.lab.figures import lab_figures
 from shadowtable.lab.run import arms, game_seed, play_indices
 from shadowtable.lab.spec import LabSpec
-from shadowtable.sim.parallel import BACKENDS, default_chunk_size, in_order
+from shadowtable.sim.parallel import BACKENDS, complete_lines, default_chunk_size, in_order
 
 SPEC_FILE = "spec.json"
 ROWS_FILE = "rows.jsonl"
@@ -66,27 +66,18 @@ def read_rows(path: Path, spec: LabSpec) -> list[dict[str, Any]]:
         return []
     rows: list[dict[str, Any]] = []
     seen: set[tuple[int, int]] = set()
-    good_bytes = 0
-    with open(path, "rb") as stream:
-        for number, raw in enumerate(stream, start=1):
-            if not raw.endswith(b"\n"):
-                break
-            if raw.strip():
-                try:
-                    row = json.loads(raw.decode("utf-8"))
-                except (UnicodeDecodeError, ValueError) as exc:
-                    raise LabRunError(f"{path}:{number}: not a lab row ({exc})") from exc
-                if not row_belongs(spec, row):
-                    raise LabRunError(f"{path}:{number}: not a game of this run's spec")
-                key = (row["arm"], row["index"])
-                if key in seen:
-                    raise LabRunError(f"{path}:{number}: game {key[1]} of arm {key[0]} is there twice")
-                seen.add(key)
-                rows.append(row)
-            good_bytes += len(raw)
-    if good_bytes < path.stat().st_size:
-        with open(path, "r+b") as stream:
-            stream.truncate(good_bytes)
+    for number, raw in complete_lines(path):
+        try:
+            row = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise LabRunError(f"{path}:{number}: not a lab row ({exc})") from exc
+        if not row_belongs(spec, row):
+            raise LabRunError(f"{path}:{number}: not a game of this run's spec")
+        key = (row["arm"], row["index"])
+        if key in seen:
+            raise LabRunError(f"{path}:{number}: game {key[1]} of arm {key[0]} is there twice")
+        seen.add(key)
+        rows.append(row)
     return rows
 
 

@@ -84,23 +84,30 @@ def completed_records(path: Path, check: RecordCheck) -> list[GameRecord]:
     if path.is_dir():
         raise RecordError(f"{path} is a folder, not a records file")
     records: list[GameRecord] = []
+    for number, raw in complete_lines(path):
+        try:
+            record = GameRecord.loads(raw.decode("utf-8"))
+        except (RecordError, UnicodeDecodeError) as exc:
+            raise RecordError(f"{path}:{number}: not a game record ({exc}); cannot resume from it") from exc
+        check(len(records), record)
+        records.append(record)
+    return records
+
+
+def complete_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line)`` of each complete, non-blank line of ``path``; once all are read, a
+    torn last line (no newline) is cut off the file. A reader that stops early changes nothing."""
     good_bytes = 0
     with open(path, "rb") as stream:
         for number, raw in enumerate(stream, start=1):
             if not raw.endswith(b"\n"):
                 break
             if raw.strip():
-                try:
-                    record = GameRecord.loads(raw.decode("utf-8"))
-                except (RecordError, UnicodeDecodeError) as exc:
-                    raise RecordError(f"{path}:{number}: not a game record ({exc}); cannot resume from it") from exc
-                check(len(records), record)
-                records.append(record)
+                yield number, raw
             good_bytes += len(raw)
     if good_bytes < path.stat().st_size:
         with open(path, "r+b") as stream:
             stream.truncate(good_bytes)
-    return records
 
 
 def record_index(record: GameRecord) -> int | None:
