@@ -67,6 +67,12 @@ class Observation(Generic[PublicT, PrivateT, OutcomeT]):
         }
 
     @classmethod
+    def prepare(cls) -> None:
+        """Build the readers :meth:`from_json` uses now (each is built once per type, on first use)."""
+        for part in (cls.PUBLIC, cls.PRIVATE, cls.OUTCOME):
+            jsondata.reader(part)
+
+    @classmethod
     def from_json(cls: type[Self], data: Any) -> Self:
         """The typed view of a game's JSON observation; :class:`StateFormatError` if it does not fit."""
         if not isinstance(data, dict):

@@ -34,7 +34,7 @@ from shadowtable.server.throttle import SocketCount
 from shadowtable.server.tokens import SeatTokens
 from shadowtable.server.worker_pool import WorkerPool
 from shadowtable.web import account_pages, lab_pages, my_tables_pages, pages
-from shadowtable.web.render import view_fragments
+from shadowtable.web.render import view_fragments, warm_pages
 from shadowtable.web.responses import error_page
 
 log = logging.getLogger("shadowtable.server")
@@ -102,6 +102,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await store.open()
     bots = app.state.bots = runner_for(config)
     await bots.start()  # workers warm (games, bots, PyTorch) before the first request
+    warm_pages()  # boards loaded and templates compiled: no first render holds up the event loop
+    await warm_routes(app)
     service = await start_service(app, config, store)
     sender = app.state.notify_sender = start_notifications(app, config, store)
     service.notify_wake = sender.wake
@@ -127,6 +129,39 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.close()
         bots.close()
         log.info("server stopped", extra={"event": "stop"})
+
+
+async def warm_routes(app: FastAPI) -> None:
+    """Answer one request for a path no route has, in this process, before the first client:
+    FastAPI prepares a router's routes on the first request it matches against them (tens of
+    milliseconds for the largest), and a path no route has is matched against every router."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": WARM_PATH,
+        "raw_path": WARM_PATH.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", b"localhost")],
+        "client": ("127.0.0.1", 0),
+        "server": ("127.0.0.1", 0),
+        "state": {},
+    }
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: object) -> None:
+        return None
+
+    await app(scope, receive, send)
+
+
+WARM_PATH = "/.warm-up"
+"""A path no route answers (:func:`warm_routes`)."""
 
 
 async def start_service(app: FastAPI, config: ServerConfig, store: Store) -> TableService:

@@ -13,6 +13,8 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
+from markupsafe import escape
+
 from shadowtable.core.changes import Change
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
@@ -21,12 +23,12 @@ from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
-from shadowtable.core.views import TypedObservation, typed_view
+from shadowtable.core.views import TypedObservation, typed_view, view_class
 from shadowtable.core.wording import DEFAULT_NAMES, HEADLINE, SeatNames
 from shadowtable.tutorial.coach import Coach
 from shadowtable.tutorial.lesson import lessons
 from shadowtable.web.boards import BoardHtml
-from shadowtable.web.templating import render
+from shadowtable.web.templating import compile_templates, render
 
 BoardRenderer = Callable[[Game[Any], dict[str, Any]], BoardHtml]
 
@@ -121,6 +123,23 @@ def _names(presence: list[Any]) -> dict[int, str]:
         for p in presence
         if isinstance(p, dict) and isinstance(p.get("seat"), int) and p.get("name")
     }
+
+
+def warm_pages() -> int:
+    """Load every registered game's board and typed view and compile every template before the
+    first request (a first render that builds them would hold up the event loop); the number of
+    templates compiled."""
+    packages = []
+    for game_id in available_games():
+        found = game_class(game_id)
+        board_renderer(found)
+        manifest = manifest_of(found)
+        if manifest.view is not None:
+            view_class(found).prepare()  # the typed view's readers
+        reference = manifest.web_board
+        if reference is not None:
+            packages.append(reference.partition(":")[0].rpartition(".")[0])
+    return compile_templates([package for package in packages if package])
 
 
 @cache
@@ -279,8 +298,22 @@ def log_html(game: Game[Any], events: Sequence[Told], names: SeatNames = DEFAULT
 
 @lru_cache(maxsize=50_000)
 def _log_line(text: str, kind: str, cause: str, mine: str, private: str, start: str, end: str) -> str:
-    entry = {"text": text, "kind": kind, "cause": cause, "mine": mine, "private": private, "start": start, "end": end}
-    return render("fragments/log.html", entries=[entry])
+    """One ``<li>`` of the log, built with escaping alone (a long game's first render builds
+    thousands; a template render each costs fifteen times as much)."""
+    classes = f"event ev-{escape(kind)}" + (" group-start" if start else "") + (" group-end" if end else "")
+    marks = (
+        (' data-mine="1"' if mine else "")
+        + (' data-private="1"' if private else "")
+        + (f' data-group="{escape(start)}"' if start else "")
+        + (f' data-next="{escape(end)}"' if end else "")
+    )
+    tag = PRIVATE_TAG if private else ""
+    because = f' <span class="cause">(rule: {escape(cause)})</span>' if cause else ""
+    return f'<li class="{classes}"{marks}>{tag}{escape(text)}{because}</li>\n'
+
+
+PRIVATE_TAG = '<span class="tag-private" title="told to you, not to every player">private</span> '
+"""The mark of a log line told to the reader alone."""
 
 
 def action_groups(

@@ -27,8 +27,9 @@ def package_template(name: str) -> str | None:
     return found.read_text(encoding="utf-8") if found.is_file() else None
 
 
+PAGE_TEMPLATES = PackageLoader("shadowtable.web", "templates")
 ENV = Environment(
-    loader=ChoiceLoader([PackageLoader("shadowtable.web", "templates"), FunctionLoader(package_template)]),
+    loader=ChoiceLoader([PAGE_TEMPLATES, FunctionLoader(package_template)]),
     autoescape=select_autoescape(default=True, default_for_string=True),
     undefined=StrictUndefined,
     trim_blocks=True,
@@ -41,3 +42,17 @@ def render(template: str, **context: Any) -> str:
     """``template`` (a page's path under ``shadowtable/web/templates``, or a board's
     ``<package>:<file>``) rendered with ``context``."""
     return ENV.get_template(template).render(**context)
+
+
+def compile_templates(packages: list[str]) -> int:
+    """Compile every page template and every template of ``packages`` (a game board's) now, and
+    keep them: Jinja compiles a template on its first use, which would otherwise stall the first
+    request or socket frame that needs it.  The number compiled."""
+    names = [name for name in PAGE_TEMPLATES.list_templates() if name.endswith(".html")]
+    for package in packages:
+        folder = resources.files(package).joinpath("templates")
+        if folder.is_dir():
+            names += [f"{package}:{entry.name}" for entry in folder.iterdir() if entry.name.endswith(".html")]
+    for name in names:
+        ENV.get_template(name)
+    return len(names)
