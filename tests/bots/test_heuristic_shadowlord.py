@@ -23,6 +23,7 @@ from games.shadowlord.helpers import (
 from shadowtable import CHANCE, RandomBot, make, play_game
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.kernel import Task, task_kind
+from shadowtable.core.rng import derive_seed
 from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.heuristic import ShadowlordHeuristicBot
@@ -348,4 +349,24 @@ def test_heuristic_clearly_beats_random_in_the_two_player_game() -> None:
     low, _ = wilson(wins, games)
     assert low > 0.5, (wins, losses, games)
     assert wins > 3 * losses
+    assert fallbacks == 0
+
+
+STALLED_BEFORE = (72, 81, 96, 124, 141, 145, 147, 212, 232, 237, 280, 297, 319, 344, 349)
+"""Games of ``benchmarks/shadowlord_turn_cap.py`` (2 players) that reached the 150-turn cap before
+the bot besieged the rival Star Masters once the Shadowlord was defeated."""
+
+
+def test_heuristic_self_play_rarely_reaches_the_turn_cap() -> None:
+    game = shadowlord(2)
+    capped, fallbacks = [], 0
+    for index in STALLED_BEFORE:
+        bots = [ShadowlordHeuristicBot(), ShadowlordHeuristicBot()]
+        record = play_game(game, bots, seed=derive_seed(0, "turn-cap-check", "2p", index))
+        if record.metadata["end_reason"] == "truncated":
+            capped.append(index)
+        else:
+            assert record.metadata["winner"] in (0, 1)
+        fallbacks += sum(bot.fallbacks for bot in bots)
+    assert len(capped) <= 2, capped
     assert fallbacks == 0

@@ -21,7 +21,11 @@ Strategy, decision kind by decision kind:
   may lose or next to an enemy that could beat them; the Star Master stays home until it has four
   ships; a ring leaving a Ruins or Space Base drops a loose ship to hold it; when the Alliance's
   Warriors (plus the Attack Hand) outweigh the Lost Fortress's guards and the Shadowlord, they
-  gather next to it and storm it together.
+  gather next to it and storm it together.  Once the Shadowlord is defeated, the moving
+  Alliance's Warriors and Merchants (and its Star Master when needed) besiege the enemy Star
+  Master whose stack they outweigh: they gather next to it (a Diplomat goes in first to cancel an
+  enemy Diplomat's immunity) and go in together once those next to it suffice; the edge they
+  want shrinks as turns pass.
 * Battles: fight when clearly stronger, else propose a Truce; accept a Truce unless clearly
   stronger; strongest ring first (the Star Master last); defend with the weakest ring that still
   wins; commit the smallest cards that win the Duel, nothing when it cannot win.
@@ -56,6 +60,19 @@ FORTRESS_STRENGTH = 24
 """Estimated Duel total a ring needs before it goes for the Lost Fortress."""
 
 
+@dataclass(frozen=True)
+class Siege:
+    """An enemy Star Master's galaxy to storm (``NOBODY``: no siege), the rings that go and the
+    expected total they must reach there."""
+
+    target: int
+    rings: frozenset[int]
+    need: float
+
+
+NO_SIEGE = Siege(NOBODY, frozenset(), 0.0)
+
+
 @dataclass
 class View:
     """The public facts of one observation plus the printed material, for one deciding seat."""
@@ -69,6 +86,7 @@ class View:
     content: Printed
     values_cache: dict[tuple[int, int], float] = field(default_factory=dict)
     assault_cache: list[frozenset[int]] = field(default_factory=list)
+    siege_cache: list[Siege] = field(default_factory=list)
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -312,11 +330,23 @@ def build_choice(v: View, legal: Sequence[int]) -> int:
 
 def galaxy_value(v: View, f: int, g: int) -> float:
     """How much ring ``f`` wants to stand in ``g`` at the end of its move (negative: avoid)."""
-    content = v.content
     enemies = v.enemy_fighters_at(g)
     mine_here = [x for x in v.figs_at(g) if v.is_mine(x) and x != f]
-    if v.enemy_diplomat_at(g) and v.kind(f) != DIPLOMAT:
+    if v.enemy_diplomat_at(g) and v.kind(f) != DIPLOMAT and not v.my_diplomat_at(g):
         return -100.0
+    siege = siege_plan(v)
+    if f in siege.rings:
+        if g == siege.target:
+            return 40.0 if siege_ready(v, siege) else -50.0
+        if enemies:
+            return min(SIEGE_ELSEWHERE, open_galaxy_value(v, f, g, enemies, mine_here))
+        return 25.0 - threat_near(v, f, g) if v.distances(g).get(siege.target) == 1 else 0.0
+    return open_galaxy_value(v, f, g, enemies, mine_here)
+
+
+def open_galaxy_value(v: View, f: int, g: int, enemies: list[int], mine_here: list[int]) -> float:
+    """:func:`galaxy_value` outside a siege: the Lost Fortress, Ruins, Space Bases, enemies."""
+    content = v.content
     assault = assault_rings(v)
     if g == content.fortress:
         if f in assault:
@@ -411,6 +441,70 @@ def assault_ready(v: View, assault: frozenset[int]) -> bool:
     return all(v.distances(int(v.pub.loc[f])).get(fortress, 9) <= 1 for f in assault)
 
 
+def siege_plan(v: View) -> Siege:
+    """The moving Alliance's siege (memoised for one decision)."""
+    if not v.siege_cache:
+        v.siege_cache.append(choose_siege(v))
+    return v.siege_cache[0]
+
+
+SIEGE_MARGIN = 10.0
+"""The edge a siege wants over the defenders at first; it shrinks as the turns pass."""
+SIEGE_MARGIN_FLOOR = 3.0
+SIEGE_ELSEWHERE = 10.0
+"""The most a besieging ring wants from any galaxy but the target and those next to it."""
+
+
+def siege_margin(turn: int) -> float:
+    """The edge a siege wants over the defenders on ``turn`` (the longer the endgame, the bolder)."""
+    return max(SIEGE_MARGIN_FLOOR, SIEGE_MARGIN - turn / 10)
+
+
+def choose_siege(v: View) -> Siege:
+    """Once the Shadowlord is defeated only the rival Star Masters stand between a seat and
+    victory, and they sit in stacks no lone ring would attack: the moving Alliance's Warriors
+    and Merchants (its Star Master too when they need it), with the whole Attack Hand, besiege
+    the enemy Star Master whose defenders' expected totals they outweigh by the margin, the
+    weakest first."""
+    if shadowlord_alive(v) or v.cur not in v.mine:
+        return NO_SIEGE
+    fighters = [f for f in range(len(v.owner_list)) if v.active(f) and v.owner(f) == v.cur and v.ring_range(f) > 0]
+    rings = [f for f in fighters if v.kind(f) in (WARRIOR, MERCHANT)]
+    masters = [f for f in fighters if v.kind(f) == MASTER]
+    margin = siege_margin(int(v.pub.turn))
+    best: tuple[float, int, int, list[int]] | None = None
+    for m in range(len(v.owner_list)):
+        if not v.active(m) or v.is_mine(m) or v.kind(m) != MASTER:
+            continue
+        g = int(v.pub.loc[m])
+        need = sum(v.defence(x) + MEAN_CARD for x in v.enemy_fighters_at(g)) + margin
+        for group in (rings, rings + masters):
+            if group and sum(v.defence(f) for f in group) + hand_value(v) >= need:
+                far = max(v.distances(int(v.pub.loc[f])).get(g, 99) for f in group)
+                if best is None or (need, far, g) < best[:3]:
+                    best = (need, far, g, group)
+                break
+    return Siege(best[2], frozenset(best[3]), best[0]) if best else NO_SIEGE
+
+
+def siege_ready(v: View, siege: Siege) -> bool:
+    """The besieging rings next to (or in) the target, with the Attack Hand, outweigh its
+    defenders by the margin, and no enemy Diplomat there keeps his immunity."""
+    target = siege.target
+    if v.enemy_diplomat_at(target) and not v.my_diplomat_at(target):
+        return False
+    near = [f for f in siege.rings if v.distances(int(v.pub.loc[f])).get(target, 9) <= 1]
+    return sum(v.defence(f) for f in near) + hand_value(v) >= siege.need
+
+
+def siege_diplomat_value(v: View, f: int, g: int) -> float:
+    """A Diplomat of the besieging Alliance goes to cancel an enemy Diplomat's immunity there."""
+    siege = siege_plan(v)
+    if g != siege.target or not siege.rings or v.owner(f) != v.cur or not v.enemy_diplomat_at(g):
+        return 0.0
+    return 30.0
+
+
 def disc_target_value(v: View, g: int) -> float:
     """A Diplomat wants galaxies with face-down discs that hold no enemy."""
     if not v.pub.disc[g]:
@@ -424,7 +518,10 @@ def target_value(v: View, f: int, g: int) -> float:
     """What ring ``f`` wants from galaxy ``g`` (memoised for one decision)."""
     key = (f, g)
     if key not in v.values_cache:
-        v.values_cache[key] = disc_target_value(v, g) if v.kind(f) == DIPLOMAT else galaxy_value(v, f, g)
+        if v.kind(f) == DIPLOMAT:
+            v.values_cache[key] = max(disc_target_value(v, g), siege_diplomat_value(v, f, g))
+        else:
+            v.values_cache[key] = galaxy_value(v, f, g)
     return v.values_cache[key]
 
 
