@@ -133,13 +133,18 @@ def warm_pages() -> int:
     for game_id in available_games():
         found = game_class(game_id)
         board_renderer(found)
-        manifest = manifest_of(found)
-        if manifest.view is not None:
+        if manifest_of(found).view is not None:
             view_class(found).prepare()  # the typed view's readers
-        reference = manifest.web_board
-        if reference is not None:
-            packages.append(reference.partition(":")[0].rpartition(".")[0])
-    return compile_templates([package for package in packages if package])
+        package = board_package(found)
+        if package is not None:
+            packages.append(package)
+    return compile_templates(packages)
+
+
+def board_package(game_class: type[Game[Any]]) -> str | None:
+    """The package of the browser board a game's manifest names (its templates, its stylesheet)."""
+    reference = manifest_of(game_class).web_board
+    return (reference.partition(":")[0].rpartition(".")[0] or None) if reference is not None else None
 
 
 @cache
@@ -166,11 +171,8 @@ def board_stylesheet(game_class: type[Game[Any]]) -> str | None:
 @cache
 def board_stylesheet_file(game_class: type[Game[Any]]) -> tuple[str, str] | None:
     """The board stylesheet's name (the game's package) and text, if the game has one."""
-    reference = manifest_of(game_class).web_board
-    if reference is None:
-        return None
-    package = reference.partition(":")[0].rpartition(".")[0]
-    if not package:
+    package = board_package(game_class)
+    if package is None:
         return None
     css = resources.files(package).joinpath("web.css")
     name = package.rpartition(".")[0].rpartition(".")[2] or package
