@@ -68,9 +68,9 @@ BOOTSTRAP = 2000
 Pair = dict[str, Any]
 
 
-def game_seed(index: int, fit: bool) -> int:
-    """The seed of game ``index``: from the fit set or the held-out set."""
-    return derive_seed(SEED, FIT if fit else HELD_OUT, index)
+def game_seed(index: int, fit: bool, label: str = HELD_OUT) -> int:
+    """The seed of game ``index``: from the fit set or the held-out set named ``label``."""
+    return derive_seed(SEED, FIT if fit else label, index)
 
 
 def game_pairs(game: Game[Any], index: int, seed: int, rollouts: int, per_game: int, chosen_only: bool) -> list[Pair]:
@@ -286,7 +286,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--chosen-only", action="store_true", help="score only the choice made (much cheaper)")
     parser.add_argument("--resume", action="store_true", help="keep the games already in --pairs, play the rest")
     parser.add_argument("--first", type=int, default=0, help="play games --first to --games - 1 (split a run)")
+    parser.add_argument(
+        "--label",
+        default=HELD_OUT,
+        help=f"seed label of a held-out set (default {HELD_OUT!r}; another, e.g. 'analysis-calibration-2', "
+        "draws a further set never used to fit)",
+    )
     args = parser.parse_args(argv)
+    if args.fit and args.label != HELD_OUT:
+        parser.error("--label names a held-out set; --fit always uses the fit seeds")
     if args.from_pairs is not None:
         pairs, meta = read_pairs(args.from_pairs)
     else:
@@ -297,7 +305,7 @@ def main(argv: list[str] | None = None) -> None:
             "games": args.games,
             "rollouts": args.rollouts,
             "per_game": args.per_game,
-            "seeds": f"derive_seed({SEED}, {FIT if args.fit else HELD_OUT!r}, i) for i in range({args.games})",
+            "seeds": f"derive_seed({SEED}, {FIT if args.fit else args.label!r}, i) for i in range({args.games})",
             "fit": args.fit,
             "chosen_only": args.chosen_only,
         }
@@ -314,7 +322,7 @@ def main(argv: list[str] | None = None) -> None:
         for index in range(args.first, args.games):
             if index in done:
                 continue
-            seed = game_seed(index, args.fit)
+            seed = game_seed(index, args.fit, args.label)
             made = game_pairs(game, index, seed, args.rollouts, args.per_game, args.chosen_only)
             pairs.extend(made)
             if args.pairs is not None:
