@@ -49,6 +49,8 @@ from shadowtable.analysis import (  # noqa: E402
 )
 from shadowtable.analysis.calibration import (  # noqa: E402
     CALIBRATION_FILE,
+    MAP_POLICY,
+    HeldOutCheck,
     clipped_logit,
     fit_logistic,
     load_maps,
@@ -133,7 +135,7 @@ def bootstrap(groups: list[list[Pair]], statistic: Any, draws: int = BOOTSTRAP) 
 
 def chances(pairs: list[Pair], key: str, maps: dict[str, Any] | None, game_key: str) -> list[float]:
     """Each pair's chance ``key`` ("before"/"after"), raw (``maps`` None) or through the game's map."""
-    if maps is None or game_key not in maps:
+    if maps is None or "a" not in maps.get(game_key, {}):
         return [pair[key] for pair in pairs]
     a, b = maps[game_key]["a"], maps[game_key]["b"]
     return [sigmoid(a * clipped_logit(pair[key], pair["samples"]) + b) for pair in pairs]
@@ -194,8 +196,8 @@ def report(pairs: list[Pair], meta: dict[str, Any], maps: dict[str, Any] | None)
     with_before = all(pair.get("before") is not None for pair in pairs)
     if with_before:
         result["raw"] = scores(pairs, chances(pairs, "before", None, game_key))
-    if maps is not None and game_key in maps:
-        result["map"] = maps[game_key]
+    if maps is not None and "a" in maps.get(game_key, {}):
+        result["map"] = {k: v for k, v in maps[game_key].items() if k != "held_out"}
         result["calibrated_after"] = scores(pairs, chances(pairs, "after", maps, game_key))
         if with_before:
             result["calibrated"] = scores(pairs, chances(pairs, "before", maps, game_key))
@@ -250,10 +252,36 @@ def store_map(pairs: list[Pair], meta: dict[str, Any], path: Path = CALIBRATION_
         "seeds": f"derive_seed({SEED}, {FIT!r}, i) for i in range({meta['games']})",
         "per_game": meta["per_game"],
         "fitted_on": "the chance of the choice made",
+        "policy": MAP_POLICY,
     }
-    maps[f"{meta['game']}/{meta['players']}"] = entry
+    maps[f"{meta['game']}/{meta['players']}"] = entry  # a new map: an earlier held-out check no longer holds
     path.write_text(json.dumps(maps, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return entry
+
+
+def store_held_out(result: dict[str, Any], path: Path = CALIBRATION_FILE) -> HeldOutCheck:
+    """Keep what a held-out run found for the chances as reported (through the stored map, or raw
+    where there is none) beside the map in ``path``, for :func:`calibration_words`."""
+    if result.get("fit"):
+        raise ValueError("a fit run cannot check its own map: store a run on held-out seeds")
+    scored = result.get("calibrated_after") or result["raw_after"]
+    check = HeldOutCheck(
+        games=int(result["games_with_pairs"]),
+        won=float(result["base_rate"]["win_rate"]),
+        mean_chance=float(scored["mean_predicted"]),
+        slope=float(scored["slope"]),
+        brier=float(scored["brier"]),
+        base_rate_brier=float(result["base_rate"]["brier"]),
+        seeds=str(result["seeds"]),
+    )
+    maps = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    key = f"{result['game']}/{result['players']}"
+    entry = maps.setdefault(key, {"policy": MAP_POLICY})
+    if "calibrated_after" in result and (entry.get("a"), entry.get("b")) != (result["map"]["a"], result["map"]["b"]):
+        raise ValueError(f"{key}: the run was scored with another map than the one stored")
+    entry["held_out"] = check.to_json()
+    path.write_text(json.dumps(maps, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return check
 
 
 def kept_games(path: Path) -> list[int]:
@@ -292,9 +320,16 @@ def main(argv: list[str] | None = None) -> None:
         help=f"seed label of a held-out set (default {HELD_OUT!r}; another, e.g. 'analysis-calibration-2', "
         "draws a further set never used to fit)",
     )
+    parser.add_argument(
+        "--store-held-out",
+        action="store_true",
+        help="keep this held-out run's findings beside the map (the replay page says them to players)",
+    )
     args = parser.parse_args(argv)
     if args.fit and args.label != HELD_OUT:
         parser.error("--label names a held-out set; --fit always uses the fit seeds")
+    if args.fit and args.store_held_out:
+        parser.error("--store-held-out keeps a held-out run's findings; a --fit run checks nothing")
     if args.from_pairs is not None:
         pairs, meta = read_pairs(args.from_pairs)
     else:
@@ -332,6 +367,8 @@ def main(argv: list[str] | None = None) -> None:
     if meta.get("fit") and args.from_pairs is None:
         store_map(pairs, meta)
     result = report(pairs, meta, None if meta.get("fit") else load_maps())
+    if args.store_held_out:
+        store_held_out(result)
     text = json.dumps(result, indent=1)
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)

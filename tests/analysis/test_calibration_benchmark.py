@@ -137,3 +137,62 @@ def test_a_resumed_run_keeps_its_games_and_plays_only_the_rest(tmp_path: Path) -
     bench.main([*common, "--pairs", str(part), "--resume"])
     assert bench.read_pairs(part)[0] == bench.read_pairs(whole)[0]
     assert all("before" not in pair for pair in bench.read_pairs(part)[0])
+
+
+def _check(**changes: float) -> dict[str, float | int]:
+    check: dict[str, float | int] = {"games": 500, "won": 0.42, "mean_chance": 0.41, "slope": 0.95}
+    return check | {"brier": 0.21, "base_rate_brier": 0.24} | changes
+
+
+def test_the_words_a_player_reads_follow_the_held_out_check() -> None:
+    from shadowtable.analysis.calibration import described_calibration
+
+    assert "came true about as often as they say" in described_calibration({"a": 1, "held_out": _check()}, 3)
+    assert "run about 6 points high" in described_calibration({"a": 1, "held_out": _check(mean_chance=0.48)}, 4)
+    assert "run about 7 points low" in described_calibration({"a": 1, "held_out": _check(mean_chance=0.35)}, 4)
+    assert "still too extreme" in described_calibration({"a": 1, "held_out": _check(slope=0.63)}, 3)
+    assert "too timid" in described_calibration({"held_out": _check(slope=1.6)}, 3)
+    assert "Checked on 500 bot games" in described_calibration({"held_out": _check(games=500)}, 3)
+    assert "not yet checked on games kept apart" in described_calibration({"a": 1, "b": 0, "games": 700}, 3)
+    unchecked = described_calibration(None, 2)
+    assert "not yet checked against real results for 2 players" in unchecked
+    assert "played out by the random bot" in described_calibration(None, 2, "random")
+
+
+def test_a_map_measured_with_heuristic_rollouts_is_not_applied_to_other_rollouts() -> None:
+    from shadowtable.analysis.calibration import calibration_words, map_entry
+
+    entry = map_entry("shadow-planet", 4)
+    assert entry is not None and "held_out" in entry
+    assert calibrated(0.25, 16, "shadow-planet", 4) != 0.25
+    assert calibrated(0.25, 16, "shadow-planet", 4, policy="random") == 0.25
+    assert map_entry("shadow-planet", 4, "random") is None
+    assert "Checked on" in calibration_words("shadow-planet", 4)
+    assert "not yet checked" in calibration_words("shadow-planet", 4, "random")
+
+
+def test_a_held_out_run_is_stored_beside_its_map_and_a_fit_run_is_refused(tmp_path: Path) -> None:
+    bench = load_bench()
+    path = tmp_path / "calibration.json"
+    meta = {"game": "g", "players": 3, "rollouts": 16, "games": 60, "per_game": 1}
+    rng = random.Random(5)
+    pairs = [{"game": i, "after": rng.randrange(17) / 16, "samples": 16, "won": rng.random() < 0.4} for i in range(60)]
+    entry = bench.store_map(pairs, meta, path)
+    maps = {"g/3": entry}
+    result = bench.report(pairs, {**meta, "seeds": "s", "fit": False}, maps)
+    check = bench.store_held_out(result, path)
+    stored = json.loads(path.read_text())["g/3"]
+    assert stored["held_out"] == check.to_json() and stored["a"] == entry["a"]
+    assert check.games == 60 and check.slope == pytest.approx(result["calibrated_after"]["slope"])
+    assert check.won == pytest.approx(sum(p["won"] for p in pairs) / 60)
+    # A refit map drops the check made of the map before it.
+    bench.store_map(pairs[:30], meta, path)
+    assert "held_out" not in json.loads(path.read_text())["g/3"]
+    with pytest.raises(ValueError, match="another map"):
+        bench.store_held_out(result, path)
+    with pytest.raises(ValueError, match="fit run"):
+        bench.store_held_out({**result, "fit": True}, path)
+    # A game without a map keeps a check of its raw chances.
+    raw = bench.report(pairs, {**meta, "players": 2, "seeds": "s", "fit": False}, None)
+    assert bench.store_held_out(raw, path).slope == pytest.approx(raw["raw_after"]["slope"])
+    assert "a" not in json.loads(path.read_text())["g/2"]

@@ -19,6 +19,7 @@ from server.conftest import config_for  # noqa: E402
 from server.test_analysis_jobs import TINY, analysis_done, finished_table, running_table  # noqa: E402
 from server.wire import BROWSER  # noqa: E402
 from shadowtable.analysis import AnalysisSettings  # noqa: E402
+from shadowtable.analysis.calibration import calibration_words  # noqa: E402
 from shadowtable.bots.registry import make_bot  # noqa: E402
 from shadowtable.core.registry import make  # noqa: E402
 from shadowtable.core.runner import play_game  # noqa: E402
@@ -235,6 +236,9 @@ def test_the_replay_page_asks_for_the_analysis_and_shows_it(served: TestClient) 
     for mark in view.timeline_marks(result, ["x", "y"], 0):
         assert f"Step{mark.step}:" in text and f"{mark.symbol}{mark.label}" in text
     assert "Thisgamehasnodeductionmodel." in text
+    played = result["analysis"]
+    said = calibration_words(played["game"], played["players"], played["settings"]["policy"])
+    assert "not yet checked" in said and squeeze(said) in text
     # a spectator sees every seat's decisions, named
     watched = text_of(served.get(f"/replay/{table_id}", params={"step": str(mine["ply"])}).text)
     assert "Chooseaseatabovetoseewhatitcoulddeduce" in watched
@@ -284,3 +288,13 @@ def test_a_running_table_has_no_replay_reveal_or_analysis(served: TestClient) ->
     assert served.post(f"/api/tables/{table_id}/analysis").status_code == 409
     table = served.get(f"/t/{table_id}")
     assert 'id="end-banner" class="card end-banner" hidden' in table.text
+
+
+def test_the_analysis_says_how_far_its_chances_were_checked() -> None:
+    _, result = stored_result(3)
+    checked = {**result, "analysis": {**result["analysis"], "game": "shadow-planet", "players": 4}}
+    checked["analysis"]["settings"] = {**checked["analysis"]["settings"], "policy": "heuristic"}
+    words = view.analysis_view({"status": "done"}, checked, NAMES, 0, 0, 5)["calibration"]
+    assert words.startswith("Checked on 500 bot games kept apart")
+    raw = view.analysis_view({"status": "done"}, result, NAMES, 0, 0, 5)["calibration"]
+    assert "not yet checked against real results with games played out by the random bot" in raw

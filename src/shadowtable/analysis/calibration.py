@@ -4,14 +4,19 @@ The rollout policy's win rates are too extreme (docs/analysis.md, "Calibration")
 ``benchmarks/analysis_calibration.py --fit`` fits ``p' = sigmoid(a logit(p) + b)`` to
 (reported chance, won) pairs from bot games on seeds kept for fitting, and stores ``a`` and ``b``
 in ``calibration.json`` beside this module, under ``"GAME/PLAYERS"``, with the seeds and counts
-they came from. A game without a map keeps its raw chances.
+they came from and the rollout policy they were measured with (``heuristic``). A game without a
+map, and an analysis whose rollouts another policy plays, keep the raw chances.
+
+Beside a map (or alone, for a game without one) ``held_out`` keeps what a run on seeds never used
+to fit found (``--store-held-out``): :func:`calibration_words` says it to a player in a sentence.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -69,11 +74,90 @@ def load_maps(path: Path = CALIBRATION_FILE) -> dict[str, Any]:
     return data
 
 
-def calibrated(p: float, samples: int, game: str, players: int, exact: bool = False) -> float:
-    """The chance ``p`` (a share of ``samples`` rollouts) through the map of ``game`` at
-    ``players``; unchanged for a game without a map and for an ``exact`` chance (every sample
-    ended the game at once, so no rollout policy was involved)."""
-    entry = load_maps().get(f"{game}/{players}")
-    if entry is None or exact:
+MAP_POLICY = "heuristic"
+"""The rollout policy every stored map and check was measured with (an entry may name another)."""
+
+
+def map_entry(game: str, players: int, policy: str = MAP_POLICY) -> Mapping[str, Any] | None:
+    """The stored entry of ``game`` at ``players`` if it was measured with rollouts by ``policy``."""
+    entry: Mapping[str, Any] | None = load_maps().get(f"{game}/{players}")
+    if entry is None or entry.get("policy", MAP_POLICY) != policy:
+        return None
+    return entry
+
+
+def calibrated(p: float, samples: int, game: str, players: int, exact: bool = False, policy: str = MAP_POLICY) -> float:
+    """The chance ``p`` (a share of ``samples`` rollouts by ``policy``) through the map of ``game``
+    at ``players``; unchanged for a game without a map for that policy and for an ``exact`` chance
+    (every sample ended the game at once, so no rollout policy was involved)."""
+    entry = map_entry(game, players, policy)
+    if entry is None or exact or "a" not in entry:
         return p
     return sigmoid(entry["a"] * clipped_logit(p, samples) + entry["b"])
+
+
+@dataclass(frozen=True)
+class HeldOutCheck:
+    """What a calibration run on held-out seeds found for the chances as reported (through the
+    map where there is one): ``won`` is the deciding seats' win rate, ``mean_chance`` the mean
+    reported chance, ``slope`` the calibration slope (1: the right spread)."""
+
+    games: int
+    won: float
+    mean_chance: float
+    slope: float
+    brier: float
+    base_rate_brier: float
+    seeds: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """As stored in ``calibration.json``."""
+        return dict(self.__dict__)
+
+
+SLOPE_RANGE = (0.8, 1.25)
+"""Calibration slopes read as "the right spread" (1 is perfect; below, too extreme)."""
+
+LEVEL_TOLERANCE = 0.04
+"""How far the mean reported chance may stand from the win rate and still be "the right level"."""
+
+
+def calibration_words(game: str, players: int, policy: str = MAP_POLICY) -> str:
+    """One sentence for a player: how far the analysis's chances of ``game`` at ``players`` (with
+    rollouts by ``policy``) have been shown to mean what they say."""
+    return described_calibration(map_entry(game, players, policy), players, policy)
+
+
+def described_calibration(entry: Mapping[str, Any] | None, players: int, policy: str = MAP_POLICY) -> str:
+    """:func:`calibration_words` for a stored ``entry`` (``None``: no map or check)."""
+    found = None if entry is None else entry.get("held_out")
+    check = None if found is None else HeldOutCheck(**found)
+    if check is None:
+        if entry is not None and "a" in entry:
+            return (
+                f"These chances are corrected by a map fitted on {entry['games']} bot games, "
+                "not yet checked on games kept apart."
+            )
+        which = f"for {players} players" if policy == MAP_POLICY else f"with games played out by the {policy} bot"
+        return (
+            f"These chances are the raw win rates of the played-out games, not yet checked against real "
+            f"results {which}; where they have been checked, raw chances ran too extreme "
+            "(a low chance came true more often than shown, a high one less often)."
+        )
+    where = f"Checked on {check.games} bot games kept apart"
+    low, high = SLOPE_RANGE
+    if check.slope < low:
+        return (
+            f"{where}, these chances are still too extreme: a low chance came true more often than "
+            "shown, a high one less often. Read them as rough."
+        )
+    if check.slope > high:
+        return (
+            f"{where}, these chances are too timid: a low chance came true less often than shown, "
+            "a high one more often."
+        )
+    gap = check.mean_chance - check.won
+    if abs(gap) > LEVEL_TOLERANCE:
+        side = "high" if gap > 0 else "low"
+        return f"{where}, these chances spread right but run about {round(100 * abs(gap))} points {side} on average."
+    return f"{where}, these chances came true about as often as they say."

@@ -124,7 +124,7 @@ def analyse_decision(
     for action in legal:
         raw = sampled.wins(action) / n
         exact = sampled.exact[action]
-        chance = calibrated(raw, n, game.spec.id, game.players, exact)
+        chance = calibrated(raw, n, game.spec.id, game.players, exact, settings.policy)
         alternatives.append(Alternative(action, game.words.action_to_str(state, action), chance, n, raw, exact))
     chosen = next(alt for alt in alternatives if alt.action == point.action)
     best = max(alternatives, key=lambda alt: (alt.chance, alt.action == point.action, -alt.action))

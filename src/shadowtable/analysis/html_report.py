@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from shadowtable.analysis.calibration import calibration_words
 from shadowtable.analysis.model import MIN_LABEL_SAMPLES, DecisionAnalysis, GameAnalysis, SeatSummary, percent
 
 _STYLE = (
@@ -64,7 +65,7 @@ def analysis_html(analysis: GameAnalysis, title: str = "Game analysis") -> str:
         f"Inaccuracy, mistake, blunder: {low}, {middle}, {high} points of lost win chance, given only "
         f"on {MIN_LABEL_SAMPLES} samples or more and when the loss is beyond the sampling noise (the ± column: "
         "the standard error of the loss, in points). Chances are recalibrated where the game has a map "
-        "(docs/analysis.md).</p>"
+        f"(docs/analysis.md). {escape(calibration_words(analysis.game, analysis.players, settings.policy))}</p>"
         + (
             ""
             if analysis.complete

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from shadowtable.analysis.calibration import MAP_POLICY, calibration_words
+
 SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The chess sign of each label (shown with the word, never alone nor as a colour alone)."""
 
@@ -614,11 +616,14 @@ def analysis_view(
         return view
     steps = decision_steps(result, seat)
     previous, following = neighbours(steps, step)
-    settings = (result.get("analysis") or {}).get("settings") or {}
+    analysis = result.get("analysis") or {}
+    settings = analysis.get("settings") or {}
+    policy = str(settings.get("policy", MAP_POLICY))
     return {
         **view,
         "ready": True,
-        "policy": str(settings.get("policy", "heuristic")),
+        "policy": policy,
+        "calibration": calibration_words(str(analysis.get("game", "")), int(analysis.get("players", 0)), policy),
         "partial": partial_words(result),
         "marks": timeline_marks(result, names, seat),
         "costliest": None if seat is None else costliest_mark(result, names, seat),
