@@ -37,11 +37,13 @@ OUT = Path(__file__).resolve().parents[1] / "docs" / "results" / "ladder"
 
 
 class TimedBot:
-    """A bot whose every decision's wall-clock time is appended to ``times``."""
+    """A bot whose every decision's times are appended to ``log`` as a JSON line
+    ``[wall_s, cpu_s, cut_by_cap]`` (one short append per decision, so worker processes can share
+    the file)."""
 
-    def __init__(self, bot: Any, times: list[tuple[float, float, bool]]) -> None:
+    def __init__(self, bot: Any, log: Path) -> None:
         self.bot = bot
-        self.times = times
+        self.log = log
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.bot, name)
@@ -51,8 +53,17 @@ class TimedBot:
         start, cpu = time.perf_counter(), time.process_time()
         action: int = self.bot.choose(*args, **kwargs)
         wall, cap = time.perf_counter() - start, getattr(self.bot, "time", None)
-        self.times.append((wall, time.process_time() - cpu, isinstance(cap, float) and wall >= cap))
+        line = json.dumps([wall, time.process_time() - cpu, isinstance(cap, float) and wall >= cap])
+        with self.log.open("a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
         return action
+
+
+def read_times(log: Path) -> list[tuple[float, float, bool]]:
+    """The decision times a run's :class:`TimedBot` logged (none if there is no log)."""
+    if not log.exists():
+        return []
+    return [tuple(json.loads(line)) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def lineup(upper: str, lower: str, players: int) -> list[str]:
@@ -69,26 +80,53 @@ def side(tally: dict[str, Any]) -> dict[str, Any]:
     return {"wins": wins, "seat_games": games, "win_rate": wins / games if games else 0.0, "interval": [low, high]}
 
 
-def run(game_id: str, players: int, options: dict[str, Any], upper: str, lower: str, games: int) -> dict[str, Any]:
-    """Play the fixed count of games and return the ladder result."""
+def run(
+    game_id: str,
+    players: int,
+    options: dict[str, Any],
+    upper: str,
+    lower: str,
+    games: int,
+    *,
+    workers: int = 1,
+    resume: bool = False,
+    folder: Path = OUT,
+) -> dict[str, Any]:
+    """Play the fixed count of games (``resume``: keep the games already in the records file and
+    play the rest; ``workers``: in that many processes, the same games) and return the result."""
     config = ladder.config_name(game_id, players, options)
     label = f"{config}-{upper}-vs-{lower}"
     seed = derive_seed(MASTER, "ladder", label)
     upper_spec, lower_spec = ladder.resolve_spec(upper, game_id), ladder.resolve_spec(lower, game_id)
     if upper_spec == lower_spec:
         raise SystemExit("error: the two levels play the same spec")
-    times: list[tuple[float, float, bool]] = []
+    folder.mkdir(parents=True, exist_ok=True)
+    records = ladder.result_path(folder, config, upper, lower).with_suffix(".jsonl")
+    times_log = records.with_suffix(".times.jsonl")
+    if not resume:
+        times_log.write_text("", encoding="utf-8")
     original = getattr(batch, "make_bot")  # noqa: B009 - replaced for this run only, to time the upper level
-    setattr(batch, "make_bot", lambda spec: TimedBot(original(spec), times) if spec == upper_spec else original(spec))  # noqa: B010
-    OUT.mkdir(parents=True, exist_ok=True)
-    records = ladder.result_path(OUT, config, upper, lower).with_suffix(".jsonl")
+
+    def timed(spec: str) -> Any:
+        return TimedBot(original(spec), times_log) if spec == upper_spec else original(spec)
+
+    setattr(batch, "make_bot", timed)  # noqa: B010
     started = time.perf_counter()
     try:
         result = run_tournament(
-            game_id, players, lineup(upper_spec, lower_spec, players), games, seed, options, records_path=records
+            game_id,
+            players,
+            lineup(upper_spec, lower_spec, players),
+            games,
+            seed,
+            options,
+            records_path=records,
+            workers=workers,
+            resume=resume and records.exists(),
         )
     finally:
         setattr(batch, "make_bot", original)  # noqa: B010
+    times = read_times(times_log)
     data = result.to_json()
     up, low = side(data["bots"][upper_spec]), side(data["bots"][lower_spec])
     up["median_decision_s"] = statistics.median(t[1] for t in times) if times else None
@@ -112,6 +150,9 @@ def run(game_id: str, players: int, options: dict[str, Any], upper: str, lower: 
         "game_seeds": "derive_seed(seed, 'game', i) for game i",
         "truncated": data["truncated"],
         "wall_s": round(time.perf_counter() - started, 1),
+        "workers": workers,
+        "resumed": resume,
+        "timed_decisions_from": times_log.name,
         "tournament": data,
         "records": records.name,
     }
@@ -150,6 +191,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--upper", required=True, help="a level name or alias (ismcts, level2)")
     parser.add_argument("--lower", required=True)
     parser.add_argument("--games", type=int, required=True, help="number of games, fixed before the run")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the games (the same games)")
+    parser.add_argument(
+        "--resume", action="store_true", help="keep the games already in the records file and play the rest"
+    )
     args = parser.parse_args(argv)
     options = parse_pairs(args.option, what="--option")
     upper, lower = ladder.level_name(args.upper), ladder.level_name(args.lower)
@@ -157,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: unknown level; levels: {', '.join(ladder.LADDER)}", file=sys.stderr)
         return 2
     make_bot(ladder.resolve_spec(upper, args.game))
-    out = run(args.game, args.players, options, upper, lower, args.games)
+    out = run(args.game, args.players, options, upper, lower, args.games, workers=args.workers, resume=args.resume)
     path = ladder.result_path(OUT, out["config"], upper, lower)
     path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     u, lo = out["upper"], out["lower"]

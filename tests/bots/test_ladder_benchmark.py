@@ -1,0 +1,37 @@
+"""The ladder benchmark: a run resumed (and played by two processes) is the run played at once."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCH_FILE = Path(__file__).resolve().parents[2] / "benchmarks" / "ladder.py"
+
+
+def load_bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("ladder_benchmark", BENCH_FILE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_resumed_run_in_two_processes_gives_the_uninterrupted_result(tmp_path: Path) -> None:
+    bench = load_bench()
+    whole = bench.run("shadow-planet", 3, {}, "heuristic", "random", 6, folder=tmp_path / "whole")
+    assert whole["games"] == 6 and whole["upper"]["seat_games"] == 6 and whole["lower"]["seat_games"] == 12
+    assert whole["upper"]["decisions"] > 0 and whole["upper"]["median_decision_s"] is not None
+    records = tmp_path / "whole" / "shadow-planet-3p-heuristic-vs-random.jsonl"
+    log = records.with_suffix(".times.jsonl")
+    assert len(bench.read_times(log)) == whole["upper"]["decisions"]
+    part = tmp_path / "part"
+    part.mkdir()
+    lines = records.read_text(encoding="utf-8").splitlines(keepends=True)
+    (part / records.name).write_text("".join(lines[:2]), encoding="utf-8")
+    resumed = bench.run("shadow-planet", 3, {}, "heuristic", "random", 6, folder=part, workers=2, resume=True)
+    assert (part / records.name).read_text(encoding="utf-8") == records.read_text(encoding="utf-8")
+    assert resumed["tournament"] == whole["tournament"] and resumed["separated"] == whole["separated"]
+    assert 0 < resumed["upper"]["decisions"] < whole["upper"]["decisions"]  # timed: the games played now
