@@ -287,8 +287,8 @@ class ShadowPlanetEncoder(ArrayEncoder[PlanetObservation]):
         at, cards, seat, pub, z = self.offsets, self.cards, o.seat, o.public, self.sizes
         zones = pub.zones
         decks, gear, temple, discard = zones.decks, zones.gear, zones.temple, zones.discard
-        unknown_temple = sum(1 for c in temple if c is None)
-        unknown_tops = sum(1 for d in decks for c in d.top if c is None)
+        unknown_temple = temple.count(None)
+        unknown_tops = sum([d.top.count(None) for d in decks])
         f.scaled_tops(
             self.zone_at, [len(temple), zones.removed, len(discard), unknown_temple, unknown_tops], self.zone_tops
         )
@@ -296,14 +296,12 @@ class ShadowPlanetEncoder(ArrayEncoder[PlanetObservation]):
         f.scaled_run(at["reveals"] + z.types, pub.last_reveal, REVEAL_SCALE)
         f.scaled_run(at["zone_sizes"], [deck.size for deck in decks], DECK_SCALE)
         f.scaled_run(at["zone_sizes"] + z.decks, [g.size for g in gear], GEAR_SCALE)
-        depth = [
-            (base + (c if 0 <= c < cards else slot(c, cards)), i)
-            for base, deck in zip(self.depth_at, decks, strict=False)
-            for i, c in enumerate(deck.top)
-            if c is not None
-        ]
-        f.at.extend([position for position, _ in depth])
-        f.ratios.extend([1.0 / (1 + i) for _, i in depth])
+        for base, deck in zip(self.depth_at, decks, strict=False):
+            if deck.top:
+                for i, c in enumerate(deck.top):
+                    if c is not None:
+                        f.at.append(base + (c if 0 <= c < cards else slot(c, cards)))
+                        f.ratios.append(1.0 / (1 + i))
         ch = pub.seat_character[seat] if seat is not None else -1
         blocks: list[tuple[int, tuple[int | None, ...]]] = [
             (at["hand"], gear[ch].known if ch >= 0 else ()),
