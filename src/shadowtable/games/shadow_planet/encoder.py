@@ -15,7 +15,7 @@ from typing import Any
 from shadowtable.core.game import Game
 from shadowtable.games.shadow_planet.printed import Printed, printed
 from shadowtable.games.shadow_planet.view import PlanetObservation
-from shadowtable.rl.encoding import ArrayEncoder, Features, slot, within
+from shadowtable.rl.encoding import ArrayEncoder, Features, shifted_slot, slot, within
 
 MAX_ROUNDS = 60
 DECK_SCALE, GEAR_SCALE, POINTS_SCALE, SMALL_SCALE, REVEAL_SCALE = 20, 30, 20, 10, 6
@@ -228,12 +228,13 @@ class ShadowPlanetEncoder(ArrayEncoder[PlanetObservation]):
         f.one_hot(at["to_act"], n + 1 if who is None else who if who >= 0 else n, n + 2)
         f.flag(at["my_turn"], who == o.seat)
         f.ones.append(at["pending"] + self.kind_slot[pending.kind])
-        data = pending.data
+        data, ones = pending.data, f.ones
         for name, how, offset, size in self._data_slots:
+            value = data.get(name)
             if how == SHIFTED:
-                f.shifted(offset, data.get(name), size)
-            else:
-                f.members(offset, data.get(name, []), size)
+                ones.append(offset + shifted_slot(value, size))  # absent: slot 0
+            elif value:
+                f.members(offset, value, size)
         f.scaled_tops(self._scaled_at, [data.get(name, 0) for name in self._scaled_names], self._scaled_tops)
 
     def _board(self, o: PlanetObservation, f: Features) -> None:
