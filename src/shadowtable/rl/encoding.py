@@ -50,13 +50,15 @@ def encoder_for(game: Game[Any]) -> Encoder:
     return factory(game)
 
 
-def encode_into(encoder: Encoder, observation: Observation, out: Vector) -> Vector:
-    """``encoder.encode(observation)`` written into ``out`` (in place where the encoder can)."""
+def encode_into(encoder: Encoder, observation: Observation | TypedObservation, out: Vector) -> Vector:
+    """``encoder.encode(observation)`` written into ``out`` (in place where the encoder can).
+    ``observation`` is the JSON, or what :func:`encoder_input` gives (a typed view for an
+    :class:`ArrayEncoder`)."""
     write = getattr(encoder, "encode_into", None)
     if write is not None:
         result: Vector = write(observation, out)
         return result
-    out[...] = encoder.encode(observation)
+    out[...] = encoder.encode(observation)  # type: ignore[arg-type]  # JSON: encoder_input gives it
     return out
 
 
