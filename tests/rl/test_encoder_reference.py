@@ -1,5 +1,6 @@
 """The encoders give, byte for byte, the vectors of the plain encoders they replaced
-(``tests/rl/reference``), for every seat and a spectator over seeded random games."""
+(``tests/rl/reference``), for every seat and a spectator over seeded random games, from the
+JSON observation and from the typed view built directly (``game.observe_typed``)."""
 
 from __future__ import annotations
 
@@ -61,6 +62,8 @@ def test_the_same_bytes_as_the_reference_encoder(game_id: str, config: dict[str,
                 assert encoder.encode(observation).tobytes() == expected.tobytes(), (seed, seat)
                 assert encoder.encode_into(observation, buffer) is buffer  # type: ignore[attr-defined]
                 assert buffer.tobytes() == expected.tobytes(), (seed, seat)
+                typed = encoder.encode(game.observe_typed(state, seat))  # the view built directly
+                assert typed.tobytes() == expected.tobytes(), (seed, seat)
                 compared += 1
     assert compared > 150
 

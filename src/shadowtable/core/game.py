@@ -20,6 +20,7 @@ from shadowtable.core.rng import sample_outcome
 from shadowtable.core.spec import GameSpec
 
 if TYPE_CHECKING:
+    from shadowtable.core.views import TypedObservation
     from shadowtable.core.wording import Wording
 
 CHANCE = -1
@@ -157,6 +158,15 @@ class Game(ABC, Generic[S]):
 
         Raises :class:`InvalidSeatError` for anything else (see :meth:`check_seat`).
         """
+
+    def observe_typed(self, state: S, seat: int | None) -> TypedObservation:
+        """:meth:`observe` as the game's typed view (the class its manifest names as ``view``):
+        equal to ``typed_view(game, game.observe(state, seat))``.  Games override it to build the
+        view directly, with no JSON in between (the RL encoders' hot path); the default reads
+        :meth:`observe`'s JSON back (:func:`~shadowtable.core.views.typed_view`, unchecked)."""
+        from shadowtable.core.views import typed_view
+
+        return typed_view(self, self.observe(state, seat), checked=False)
 
     @abstractmethod
     def determinize(self, observation: Observation, rng: random.Random) -> S:

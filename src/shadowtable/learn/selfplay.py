@@ -24,7 +24,7 @@ import torch
 from shadowtable.core.game import CHANCE, TERMINAL, Game
 from shadowtable.core.rng import sample_outcome
 from shadowtable.learn.network import PolicyValueNet
-from shadowtable.rl.encoding import encode_into, encoder_for
+from shadowtable.rl.encoding import encode_into, encoder_for, encoder_input
 
 Potential = Callable[[Game[Any], Any, int], float]
 """``potential(game, state, seat)``: a shaping potential of ``seat`` (0 for no shaping)."""
@@ -187,7 +187,7 @@ def _decide(
     obs = np.zeros((len(decisions), size), dtype=np.float32)
     masks = np.zeros((len(decisions), game.spec.num_distinct_actions), dtype=bool)
     for row, (table, seat, legal) in enumerate(decisions):
-        encode_into(encoder, game.observe(table.state, seat), obs[row].reshape(encoder.shape))
+        encode_into(encoder, encoder_input(encoder, game, table.state, seat), obs[row].reshape(encoder.shape))
         masks[row, legal] = True
     with torch.inference_mode():
         logits, values = player.net(torch.from_numpy(obs).to(device), torch.from_numpy(masks).to(device))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import lru_cache
-from itertools import compress, repeat
-from operator import add, truediv
+from operator import add
 from typing import Any, Generic, Protocol, TypeGuard, TypeVar, cast
 
 import numpy as np
@@ -51,13 +50,15 @@ def encoder_for(game: Game[Any]) -> Encoder:
     return factory(game)
 
 
-def encode_into(encoder: Encoder, observation: Observation, out: Vector) -> Vector:
-    """``encoder.encode(observation)`` written into ``out`` (in place where the encoder can)."""
+def encode_into(encoder: Encoder, observation: Observation | TypedObservation, out: Vector) -> Vector:
+    """``encoder.encode(observation)`` written into ``out`` (in place where the encoder can).
+    ``observation`` is the JSON, or what :func:`encoder_input` gives (a typed view for an
+    :class:`ArrayEncoder`)."""
     write = getattr(encoder, "encode_into", None)
     if write is not None:
         result: Vector = write(observation, out)
         return result
-    out[...] = encoder.encode(observation)
+    out[...] = encoder.encode(observation)  # type: ignore[arg-type]  # JSON: encoder_input gives it
     return out
 
 
@@ -176,17 +177,27 @@ class Features:
     def scaled_run(self, offset: int, values: Sequence[float], top: float) -> None:
         """:meth:`scaled` of each value, at consecutive positions from ``offset`` (zeros are
         left out: the array holds zero there already)."""
-        self.scaled_each(range(offset, offset + len(values)), values, top)
+        at, ratios = self.at, self.ratios
+        for k, value in enumerate(values):
+            if value:
+                at.append(offset + k)
+                ratios.append(value / top)
 
     def scaled_each(self, positions: Iterable[int], values: Collection[float], top: float) -> None:
         """:meth:`scaled` of ``values[k]`` at ``positions[k]``, zeros left out."""
-        self.at.extend(compress(positions, values))
-        self.ratios.extend(map(truediv, filter(None, values), repeat(top)))
+        at, ratios = self.at, self.ratios
+        for position, value in zip(positions, values, strict=False):
+            if value:
+                at.append(position)
+                ratios.append(value / top)
 
     def scaled_tops(self, positions: Sequence[int], values: Sequence[float], tops: Sequence[float]) -> None:
         """``values[k] / tops[k]`` clipped to ``[0, 1]`` at ``positions[k]``, zeros left out."""
-        self.at.extend(compress(positions, values))
-        self.ratios.extend(map(truediv, filter(None, values), compress(tops, values)))
+        at, ratios = self.at, self.ratios
+        for position, value, top in zip(positions, values, tops, strict=False):
+            if value:
+                at.append(position)
+                ratios.append(value / top)
 
     def write(self, out: Vector) -> Vector:
         """``out`` holding the features (and zeros everywhere else)."""
@@ -250,3 +261,12 @@ class ArrayEncoder(Generic[ViewT]):
     def layout(self) -> list[tuple[str, int]]:
         """Block names and sizes, in order."""
         return list(self.blocks)
+
+
+def encoder_input(encoder: Encoder, game: Game[Any], state: Any, seat: int | None) -> Any:
+    """What ``encoder`` reads of ``seat``'s view of ``state``: for an :class:`ArrayEncoder`, the
+    typed view built directly (:meth:`~shadowtable.core.game.Game.observe_typed`, no JSON in
+    between); for any other encoder, ``game.observe``'s JSON.  Either encodes to the same bytes."""
+    if isinstance(encoder, ArrayEncoder):
+        return game.observe_typed(state, seat)
+    return game.observe(state, seat)

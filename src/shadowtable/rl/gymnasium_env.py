@@ -18,7 +18,7 @@ from shadowtable.core.game import Game, action_id
 from shadowtable.core.manifest import manifest_of
 from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.core.runner import Session
-from shadowtable.rl.encoding import action_mask, encode_into, encoder_for
+from shadowtable.rl.encoding import action_mask, encode_into, encoder_for, encoder_input
 
 
 class ShadowTableEnv(gym.Env[Any, Any]):
@@ -68,7 +68,7 @@ class ShadowTableEnv(gym.Env[Any, Any]):
             return
         self._legal = [] if self.session.is_over() else self.game.legal_actions(state)
         self._mask = action_mask(self.game, self._legal)
-        encode_into(self.encoder, self.game.observe(state, self.seat), self._encoded)
+        encode_into(self.encoder, encoder_input(self.encoder, self.game, state, self.seat), self._encoded)
         self._seen = state
 
     def _observation(self) -> np.ndarray[Any, Any]:

@@ -25,7 +25,7 @@ from shadowtable.core.game import CHANCE, TERMINAL, Game, action_id
 from shadowtable.core.manifest import load as load_adapter
 from shadowtable.core.manifest import manifest_of
 from shadowtable.core.registry import game_class, make
-from shadowtable.rl.encoding import encoder_for
+from shadowtable.rl.encoding import encoder_for, encoder_input
 
 
 def short_name(game_id: str) -> str:
@@ -368,7 +368,7 @@ class SpielObserver:
         self.dict = {"observation": self.tensor.reshape(self.encoder.shape)}
 
     def set_from(self, state: SpielState, player: int) -> None:
-        self.tensor[:] = self.encoder.encode(self.game.observe(state.st_state, player)).reshape(-1)
+        self.tensor[:] = self.encoder.encode(encoder_input(self.encoder, self.game, state.st_state, player)).reshape(-1)
 
     def string_from(self, state: SpielState, player: int) -> str:
         return state.observation_json(player)

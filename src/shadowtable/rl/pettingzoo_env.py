@@ -19,7 +19,7 @@ from shadowtable.core.errors import IllegalActionError
 from shadowtable.core.game import TERMINAL, Game, action_id
 from shadowtable.core.registry import make
 from shadowtable.core.table import Table
-from shadowtable.rl.encoding import encode_into, encoder_for
+from shadowtable.rl.encoding import encode_into, encoder_for, encoder_input
 
 
 class ShadowTableAEC(AECEnv):  # type: ignore[misc]
@@ -84,7 +84,7 @@ class ShadowTableAEC(AECEnv):  # type: ignore[misc]
         seat = self._seats[agent]
         encoded = self._encoded[seat]
         if self._encoded_version[seat] != self._version:
-            encode_into(self.encoder, self.game.observe(self.state, seat), encoded)
+            encode_into(self.encoder, encoder_input(self.encoder, self.game, self.state, seat), encoded)
             self._encoded_version[seat] = self._version
         mask = np.zeros(self._actions, dtype=np.int8)
         if seat == self._player:

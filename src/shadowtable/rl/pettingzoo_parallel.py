@@ -25,7 +25,7 @@ from shadowtable.core.errors import IllegalActionError
 from shadowtable.core.game import TERMINAL, Game, action_id
 from shadowtable.core.registry import make
 from shadowtable.core.table import Table
-from shadowtable.rl.encoding import encode_into, encoder_for
+from shadowtable.rl.encoding import encode_into, encoder_for, encoder_input
 
 
 class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
@@ -118,7 +118,7 @@ class ShadowTableParallel(ParallelEnv):  # type: ignore[misc]
         for agent in self.agents:
             seat = self.possible_agents.index(agent)
             encoded = np.zeros(self.encoder.shape, dtype=np.float32)
-            encode_into(self.encoder, self.game.observe(self.state, seat), encoded)
+            encode_into(self.encoder, encoder_input(self.encoder, self.game, self.state, seat), encoded)
             mask = np.zeros(self._actions, dtype=np.int8)
             mask[self.deciding.get(seat, [])] = 1
             out[agent] = {"observation": encoded, "action_mask": mask}

@@ -15,7 +15,7 @@ from typing import Any
 from shadowtable.core.game import Game
 from shadowtable.games.shadow_planet.printed import Printed, printed
 from shadowtable.games.shadow_planet.view import PlanetObservation
-from shadowtable.rl.encoding import ArrayEncoder, Features, slot, within
+from shadowtable.rl.encoding import ArrayEncoder, Features, shifted_slot, slot, within
 
 MAX_ROUNDS = 60
 DECK_SCALE, GEAR_SCALE, POINTS_SCALE, SMALL_SCALE, REVEAL_SCALE = 20, 30, 20, 10, 6
@@ -228,12 +228,13 @@ class ShadowPlanetEncoder(ArrayEncoder[PlanetObservation]):
         f.one_hot(at["to_act"], n + 1 if who is None else who if who >= 0 else n, n + 2)
         f.flag(at["my_turn"], who == o.seat)
         f.ones.append(at["pending"] + self.kind_slot[pending.kind])
-        data = pending.data
+        data, ones = pending.data, f.ones
         for name, how, offset, size in self._data_slots:
+            value = data.get(name)
             if how == SHIFTED:
-                f.shifted(offset, data.get(name), size)
-            else:
-                f.members(offset, data.get(name, []), size)
+                ones.append(offset + shifted_slot(value, size))  # absent: slot 0
+            elif value:
+                f.members(offset, value, size)
         f.scaled_tops(self._scaled_at, [data.get(name, 0) for name in self._scaled_names], self._scaled_tops)
 
     def _board(self, o: PlanetObservation, f: Features) -> None:
@@ -287,8 +288,8 @@ class ShadowPlanetEncoder(ArrayEncoder[PlanetObservation]):
         at, cards, seat, pub, z = self.offsets, self.cards, o.seat, o.public, self.sizes
         zones = pub.zones
         decks, gear, temple, discard = zones.decks, zones.gear, zones.temple, zones.discard
-        unknown_temple = sum(1 for c in temple if c is None)
-        unknown_tops = sum(1 for d in decks for c in d.top if c is None)
+        unknown_temple = temple.count(None)
+        unknown_tops = sum([d.top.count(None) for d in decks])
         f.scaled_tops(
             self.zone_at, [len(temple), zones.removed, len(discard), unknown_temple, unknown_tops], self.zone_tops
         )
@@ -296,14 +297,12 @@ class ShadowPlanetEncoder(ArrayEncoder[PlanetObservation]):
         f.scaled_run(at["reveals"] + z.types, pub.last_reveal, REVEAL_SCALE)
         f.scaled_run(at["zone_sizes"], [deck.size for deck in decks], DECK_SCALE)
         f.scaled_run(at["zone_sizes"] + z.decks, [g.size for g in gear], GEAR_SCALE)
-        depth = [
-            (base + (c if 0 <= c < cards else slot(c, cards)), i)
-            for base, deck in zip(self.depth_at, decks, strict=False)
-            for i, c in enumerate(deck.top)
-            if c is not None
-        ]
-        f.at.extend([position for position, _ in depth])
-        f.ratios.extend([1.0 / (1 + i) for _, i in depth])
+        for base, deck in zip(self.depth_at, decks, strict=False):
+            if deck.top:
+                for i, c in enumerate(deck.top):
+                    if c is not None:
+                        f.at.append(base + (c if 0 <= c < cards else slot(c, cards)))
+                        f.ratios.append(1.0 / (1 + i))
         ch = pub.seat_character[seat] if seat is not None else -1
         blocks: list[tuple[int, tuple[int | None, ...]]] = [
             (at["hand"], gear[ch].known if ch >= 0 else ()),

@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from shadowtable.core import jsondata
 from shadowtable.core.errors import ContentError, InvalidOptionError, StateFormatError
 from shadowtable.core.game import Observation
 from shadowtable.core.kernel_game import KernelGame
@@ -20,6 +21,7 @@ from shadowtable.games.shadow_planet.setup import new_state
 from shadowtable.games.shadow_planet.state import State
 from shadowtable.games.shadow_planet.summary import summary
 from shadowtable.games.shadow_planet.tasks import DiscardMessage
+from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetOutcome
 from shadowtable.games.shadow_planet.wording import ShadowPlanetWording
 
 MAX_ROUNDS = 60
@@ -106,6 +108,11 @@ class ShadowPlanetGame(KernelGame[Context, State]):
         if not state.stack:
             obs["outcome"] = outcome(self.ctx, state)
         return obs
+
+    def observe_typed(self, state: State, seat: int | None) -> PlanetObservation:
+        """:meth:`observe` as the typed view, built directly (no JSON in between)."""
+        ended = None if state.stack else jsondata.trusted_reader(PlanetOutcome)(outcome(self.ctx, state))
+        return observe.observe_typed(self.ctx, state, self.check_seat(seat), ended)
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         try:

@@ -20,6 +20,7 @@ from shadowtable.games.shadow_planet.rules import KERNEL, RULEBOOK
 from shadowtable.games.shadow_planet.rules.control import draft_drawer, draft_received
 from shadowtable.games.shadow_planet.state import State, zone_index
 from shadowtable.games.shadow_planet.tasks import (
+    SECRET,
     ChooseIdentity,
     ChooseProtagonist,
     DealObjective,
@@ -29,7 +30,15 @@ from shadowtable.games.shadow_planet.tasks import (
     secrets,
     task_to_json,
 )
-from shadowtable.games.shadow_planet.view import PlanetObservation, PlanetPublic
+from shadowtable.games.shadow_planet.view import (
+    Deck,
+    Draft,
+    Gear,
+    PlanetObservation,
+    PlanetOutcome,
+    PlanetPublic,
+    Zones,
+)
 
 PUBLIC = (
     "players", "round", "protagonist", "countdown", "repair", "threat", "latched", "end_reason", "trajectory",
@@ -84,6 +93,62 @@ def observe(r: Context, s: State, seat: int | None) -> dict[str, Any]:
     }
 
 
+def observe_typed(r: Context, s: State, seat: int | None, outcome: PlanetOutcome | None) -> PlanetObservation:
+    """:func:`observe`'s facts built as the typed view directly (no JSON in between), with
+    ``outcome`` (the game's, once it is over): equal to ``PlanetObservation.from_json`` of
+    :func:`observe`'s JSON with that outcome (``tests/games/test_observe_typed.py`` checks it
+    over many games, every seat and a spectator)."""
+    mask = s.public | (s.known[seat] if seat is not None else 0)
+    public: list[Any] = []
+    for name in STATE_ATTRIBUTES:
+        value = getattr(s, name)
+        if type(value) is list:  # a state list holds ints only, or lists of ints only
+            value = tuple([tuple(x) for x in value]) if value and type(value[0]) is list else tuple(value)
+        public.append(value)
+    ended = not s.stack or isinstance(s.stack[-1], ChooseIdentity)  # identities: Objectives revealed
+    public += [
+        tuple([o if ended or seat == i or o == -1 else None for i, o in enumerate(s.objectives)]),
+        len(s.removed_objectives),
+        _typed_zones(s, mask),
+        _typed_draft(s, seat),
+    ]
+    return PlanetObservation(
+        seat,
+        KERNEL.pending(s),
+        PlanetPublic(*public),
+        tuple(cards_of(s.known[seat])) if seat is not None else (),
+        tuple([_task_typed(task, seat) for task in s.stack]),
+        outcome,
+    )
+
+
+STATE_ATTRIBUTES = tuple(state_name(name) for name in PUBLIC)
+"""The state's attributes of :data:`PUBLIC`, in order (the first fields of
+:class:`~shadowtable.games.shadow_planet.view.PlanetPublic`)."""
+TASK_CACHE = 4096
+"""The most tasks whose JSON :func:`_task_typed` keeps (the cache is emptied when full)."""
+_TASK_JSON: dict[int, tuple[Task, dict[str, Any]]] = {}
+
+
+def _task_typed(task: Task, seat: int | None) -> dict[str, Any]:
+    """:func:`_task_seen`, its JSON kept per task object (tasks are frozen, and the stack shares
+    them from state to state; the entry holds the task, so its id is not reused while kept).  The
+    inner lists are shared between views (a view's tasks are read-only)."""
+    entry = _TASK_JSON.get(id(task))
+    if entry is None or entry[0] is not task:
+        if len(_TASK_JSON) >= TASK_CACHE:
+            _TASK_JSON.clear()
+        entry = _TASK_JSON[id(task)] = (task, task_to_json(task))
+    found = entry[1]
+    data = dict(found)
+    hidden = SECRET.get(type(task))
+    if hidden:
+        for name, knower in hidden.items():
+            if seat is None or seat != getattr(task, knower):
+                data[name] = None
+    return data
+
+
 def _task_seen(task: Task, seat: int | None) -> dict[str, Any]:
     """A task as JSON, its secret fields ``None`` unless ``seat`` is the one that knows them."""
     data = task_to_json(task)
@@ -119,6 +184,52 @@ def _zones(r: Context, s: State, mask: int) -> dict[str, Any]:
     }
 
 
+def _typed_zones(s: State, mask: int) -> Zones:
+    """:func:`_zones`, typed (an empty set of cards read without a call)."""
+    zones = s.zones
+    decks = []
+    for d in range(5):
+        top, zone = s.top[d], zones[d]
+        on_top = 0
+        for c in top:
+            on_top |= 1 << c
+        rest = zone & mask & ~on_top
+        decks.append(
+            Deck(
+                zone.bit_count(),
+                tuple([c if (mask >> c) & 1 else None for c in top]),
+                tuple(cards_of(rest)) if rest else (),
+            )
+        )
+    discard, played = zones[M.DISCARD], zones[M.PLAYED0 : M.PLAYED0 + 6]
+    return Zones(
+        tuple(decks),
+        tuple([c if (mask >> c) & 1 else None for c in s.temple]),
+        tuple(cards_of(discard)) if discard else (),
+        zones[M.REMOVED].bit_count(),
+        tuple([_gear(zone, zone & mask) for zone in zones[M.GEAR0 : M.GEAR0 + 6]]),
+        tuple([tuple(cards_of(zone)) if zone else () for zone in played]),
+    )
+
+
+GEAR_CACHE = 4096
+"""The most :class:`~shadowtable.games.shadow_planet.view.Gear` views :func:`_gear` keeps (the
+cache is emptied when full)."""
+_GEAR: dict[tuple[int, int], Gear] = {}
+
+
+def _gear(zone: int, known: int) -> Gear:
+    """The view of a Gear holding the cards of ``zone``, those of ``known`` shown (a frozen view,
+    kept per pair: Gears change seldom)."""
+    key = (zone, known)
+    found = _GEAR.get(key)
+    if found is None:
+        if len(_GEAR) >= GEAR_CACHE:
+            _GEAR.clear()
+        found = _GEAR[key] = Gear(zone.bit_count(), tuple(cards_of(known)) if known else ())
+    return found
+
+
 def _draft_step(s: State) -> int | None:
     """How many players have picked, during the draft (None outside it)."""
     top = s.stack[-1] if s.stack else None
@@ -141,6 +252,13 @@ def _draft(s: State, seat: int | None) -> dict[str, Any]:
         "picks": [p if i == seat else None for i, p in enumerate(s.draft_picks)],
         "received": received,
     }
+
+
+def _typed_draft(s: State, seat: int | None) -> Draft:
+    """:func:`_draft`, typed."""
+    draft = _draft(s, seat)
+    received = draft["received"]
+    return Draft(draft["random"], tuple(draft["picks"]), None if received is None else tuple(received))
 
 
 # -- determinization ----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from shadowtable.games.shadowlord.rules.turn import TURN_STEP_LIMIT
 from shadowtable.games.shadowlord.setup import initial_state
 from shadowtable.games.shadowlord.state import State, state_from_json, state_to_json
 from shadowtable.games.shadowlord.summary import summary
+from shadowtable.games.shadowlord.view import LordObservation
 from shadowtable.games.shadowlord.wording import ShadowlordWording
 
 TURN_CAP_MAX = 1000
@@ -98,6 +99,10 @@ class ShadowlordGame(KernelGame[Context, State]):
 
     def observe(self, state: State, seat: int | None) -> Observation:
         return observe.observe(self.ctx, self.kernel, state, self.check_seat(seat))
+
+    def observe_typed(self, state: State, seat: int | None) -> LordObservation:
+        """:meth:`observe` as the typed view, built directly (no JSON in between)."""
+        return observe.observe_typed(self.ctx, self.kernel, state, self.check_seat(seat))
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         return observe.determinize(self.ctx, self.kernel.rulebook, observation, rng)

@@ -25,7 +25,18 @@ from shadowtable.core.kernel import Kernel, Rulebook
 from shadowtable.games.shadowlord.content import CARD_VALUES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import BLACK, Duel, State, state_from_json
-from shadowtable.games.shadowlord.view import Battle, Counts, LordObservation, LordPrivate
+from shadowtable.games.shadowlord.state import Offer as StateOffer
+from shadowtable.games.shadowlord.view import (
+    Battle,
+    ClosedVote,
+    Counts,
+    DuelResult,
+    LordObservation,
+    LordPrivate,
+    LordPublic,
+    Offer,
+    Vote,
+)
 
 NV = CARD_VALUES
 HIDDEN_VOTE = -2
@@ -130,6 +141,112 @@ def observe(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | 
         "tasks": [task.to_json() for task in s.stack],
         "outcome": outcome_text(ctx, s),
     }
+
+
+def observe_typed(ctx: Context, kernel: Kernel[Context, State], s: State, seat: int | None) -> LordObservation:
+    """:func:`observe`'s facts built as the typed view directly (no JSON in between for the
+    parts every observation has): equal to ``LordObservation.from_json`` of :func:`observe`'s
+    JSON (``tests/games/test_observe_typed.py`` checks it over many games, every seat and a
+    spectator)."""
+    return LordObservation(
+        seat,
+        kernel.pending(s),
+        _typed_public(s, seat),
+        _typed_private(ctx, s, seat),
+        tuple([task.to_json() for task in s.stack]),
+        outcome_text(ctx, s),
+    )
+
+
+def _typed_public(s: State, seat: int | None) -> LordPublic:
+    """:func:`_public`, typed: the lists and numbers as they are, the offer from its fields, the
+    last Duel's view kept per (shared, never changed) result, the votes and the Battle read from
+    their JSON views (rare)."""
+    nf = len(s.owner)
+    hand, pcards = s.hand, s.pcards
+    public: list[Any] = [tuple(getattr(s, attribute)) for attribute in LIST_ATTRIBUTES]
+    public += [getattr(s, attribute) for attribute in SCALAR_ATTRIBUTES]
+    offer, vote, last_vote, battle, last_duel = s.offer, s.vote, s.last_vote, s.battle, s.last_duel
+    public += [
+        sum(s.deck),
+        sum(s.discard),
+        tuple([sum(hand[k * NV : k * NV + NV]) for k in range(4)]),
+        tuple([sum(pcards[f * NV : f * NV + NV]) for f in range(nf)]),
+        None if offer is None else _typed_offer(offer),
+        None if vote is None else _read(Vote, _vote_view(vote.to_json(), seat)),
+        None if last_vote is None else _read(ClosedVote, _vote_view(last_vote, seat, LAST_VOTE_FIELDS)),
+        None if battle is None else _read(Battle, _battle_view(battle.to_json())),
+        None if last_duel is None else _typed_duel_result(last_duel),
+    ]
+    return LordPublic(*public)
+
+
+LIST_ATTRIBUTES = tuple(state_name(name) for name in PUBLIC_LISTS)
+"""The state's attributes of :data:`PUBLIC_LISTS` (the first fields of
+:class:`~shadowtable.games.shadowlord.view.LordPublic`, in order)."""
+SCALAR_ATTRIBUTES = tuple(state_name(name) for name in PUBLIC_SCALARS)
+"""The state's attributes of :data:`PUBLIC_SCALARS` (the fields that follow, in order)."""
+CACHE = 1024
+"""The most last-Duel views :func:`_typed_duel_result` keeps (the cache is emptied when full)."""
+_DUEL_RESULTS: dict[int, tuple[JsonObject, DuelResult]] = {}
+
+
+def _read(cls: type, data: JsonObject | None) -> Any:
+    """A part of the observation's JSON as the typed ``cls`` (the game's own output: unchecked)."""
+    return jsondata.trusted_reader(cls)(data)
+
+
+def _typed_offer(offer: StateOffer) -> Offer:
+    """The open offer's view (:data:`OFFER_FIELDS`), from its fields."""
+    return Offer(
+        offer.made_by,
+        offer.to,
+        tuple(offer.give),
+        tuple(offer.want),
+        tuple(offer.characters),
+        tuple(offer.release),
+        tuple(offer.ships),
+        offer.permission_give,
+        offer.permission_want,
+        tuple(offer.truce),
+        offer.items,
+    )
+
+
+def _typed_duel_result(result: JsonObject) -> DuelResult:
+    """The view of a Duel's result (the state's, shared from state to state and never changed):
+    kept per result object, which the entry holds (so its id is not reused while kept)."""
+    entry = _DUEL_RESULTS.get(id(result))
+    if entry is None or entry[0] is not result:
+        if len(_DUEL_RESULTS) >= CACHE:
+            _DUEL_RESULTS.clear()
+        entry = _DUEL_RESULTS[id(result)] = (result, _read(DuelResult, _duel_result_view(result)))
+    return entry[1]
+
+
+def _typed_private(ctx: Context, s: State, seat: int | None) -> LordPrivate:
+    """:func:`_private`, typed."""
+    commit: tuple[Counts | None, ...] = (None, None)
+    ready: tuple[tuple[Counts | None, ...], ...] = ()
+    if s.battle is not None:
+        if s.battle.duel is not None:
+            commit = _typed_commits(ctx, s, s.battle.duel, seat)
+        ready = tuple([_typed_commits(ctx, s, duel, seat) for duel in s.battle.ready])
+    if seat is None:
+        return LordPrivate(None, {}, commit, ready)
+    pcards = s.pcards
+    colours = [c for c in range(BLACK) if ctx.seat_of(c) == seat]  # portrait_seat(...) == seat
+    portraits = {
+        str(f): tuple(pcards[f * NV : f * NV + NV])
+        for f, owner in enumerate(s.owner)
+        if owner in colours and any(pcards[f * NV : f * NV + NV])
+    }
+    return LordPrivate(tuple(s.hand[seat * NV : seat * NV + NV]), portraits, commit, ready)
+
+
+def _typed_commits(ctx: Context, s: State, duel: Duel, seat: int | None) -> tuple[Counts | None, ...]:
+    """:func:`_own_commits`, typed."""
+    return tuple([None if c is None else tuple(c) for c in _own_commits(ctx, s, duel, seat)])
 
 
 def _public(s: State, seat: int | None) -> JsonObject:
