@@ -20,26 +20,17 @@ Brier score and calibration slope:
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from analysis_calibration import read_pairs  # benchmarks/analysis_calibration.py, beside this script
 
 from shadowtable.analysis.calibration import clipped_logit, fit_logistic
 
 MAPS = (("a·x + b", [0, 2]), ("(a + c·t)·x + b", [0, 1, 2]), ("(a + c·t)·x + b + d·t", [0, 1, 2, 3]))
 PHASES = ((0, 150), (150, 250), (250, 350), (350, 500), (500, None))
-
-
-def read_pairs(path: Path) -> list[dict[str, Any]]:
-    """The pairs of a pairs file (its meta line skipped)."""
-    pairs: list[dict[str, Any]] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
-        pairs.extend(entry.get("pairs", []))
-    return pairs
 
 
 def features(pairs: Sequence[dict[str, Any]], horizon: float) -> np.ndarray[Any, Any]:
@@ -88,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--held", type=Path, required=True, help="pairs file of the held-out seeds")
     parser.add_argument("--horizons", type=float, nargs="+", default=[300.0, 400.0, 500.0])
     args = parser.parse_args(argv)
-    fit_pairs, held_pairs = read_pairs(args.fit), read_pairs(args.held)
+    fit_pairs, held_pairs = read_pairs(args.fit)[0], read_pairs(args.held)[0]
     for name, pairs in (("fit", fit_pairs), ("held out", held_pairs)):
         print(f"\nraw slope by step, {name} ({len(pairs)} pairs)\n\n| steps | pairs | slope |\n|---|---|---|")
         print("\n".join(by_phase(pairs)))

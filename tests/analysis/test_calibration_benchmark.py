@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from benchmark_script import load_benchmark
 from shadowtable.analysis.calibration import calibrated, clipped_logit, fit_logistic, sigmoid
-
-BENCH_FILE = Path(__file__).resolve().parents[2] / "benchmarks" / "analysis_calibration.py"
 
 
 def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("analysis_calibration", BENCH_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("analysis_calibration")
 
 
 def test_three_tiny_games_give_every_figure_and_a_plot(tmp_path: Path) -> None:

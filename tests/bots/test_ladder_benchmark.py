@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
-BENCH_FILE = Path(__file__).resolve().parents[2] / "benchmarks" / "ladder.py"
-
-
-def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ladder_benchmark", BENCH_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from benchmark_script import load_benchmark
 
 
 def test_a_resumed_run_in_two_processes_gives_the_uninterrupted_result(tmp_path: Path) -> None:
-    bench = load_bench()
+    bench = load_benchmark("ladder")
     whole = bench.run("shadow-planet", 3, {}, "heuristic", "random", 6, folder=tmp_path / "whole")
     assert whole["games"] == 6 and whole["upper"]["seat_games"] == 6 and whole["lower"]["seat_games"] == 12
     assert whole["upper"]["decisions"] > 0 and whole["upper"]["median_decision_s"] is not None

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "ladder_ratings.py"
+from benchmark_script import load_benchmark
+
 LEVELS = ["random", "heuristic", "policy", "ismcts"]
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ladder_ratings", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-ratings = _load()
+ratings = load_benchmark("ladder_ratings")
 
 
 @pytest.mark.parametrize("count", [2, 3, 4])
