@@ -202,3 +202,67 @@ def test_shadowlord_material_counts_the_power_stone_for_its_holder_only() -> Non
     assert [alive_material(_StubView(2), seat) for seat in (0, 1)] == [10.0, 10.0]  # the Shadowlord holds it
     assert [alive_material(_StubView(-1), seat) for seat in (0, 1)] == [10.0, 10.0]
     assert alive_material(_StubView(1, out=(False, True)), 1) == 0.0
+
+
+class ValueByAction(ISMCTSBot):
+    """Root action ``best`` always scores 1 and every other action 0: a planted better move."""
+
+    def __init__(self, best: int, **params: Any) -> None:
+        super().__init__(**params)
+        self.best = best
+
+    def iterate_from(self, game: Any, root: Any, state: Any, action: int, seat: int, rng: random.Random) -> float:
+        return 1.0 if action == self.best else 0.0
+
+
+def _ten_actions(bot: ISMCTSBot) -> int:
+    """The move ``bot`` plays among actions 0-9 with 0 as the prior's move (its candidates drawn
+    in the order ``candidate_order`` gives with ``random.Random(0)``)."""
+    game = SimpleNamespace(
+        spec=SimpleNamespace(id="ten-actions"),
+        determinize=lambda observation, rng: 0,
+        legal_actions=lambda state: list(range(10)),
+    )
+    return bot.widening_choice(game, 0, {}, list(range(10)), 0, random.Random(0))  # type: ignore[arg-type]
+
+
+def test_progressive_widening_finds_a_better_move_in_a_later_round() -> None:
+    for best in range(1, 10):  # wherever the random order puts it, enough budget reaches it
+        bot = ValueByAction(best, iterations=400, prior=FirstLegal(), width=3)
+        assert _ten_actions(bot) == best
+
+
+def test_progressive_widening_keeps_the_prior_move_when_the_budget_ends_first() -> None:
+    game = SimpleNamespace(spec=SimpleNamespace(id="ten-actions"))
+    order = ISMCTSBot(width=3).candidate_order(game, 0, {}, list(range(10)), 0, random.Random(0))  # type: ignore[arg-type]
+    late = order[-1]  # swept in the last round only
+    bot = ValueByAction(late, iterations=3 * SAME_AS_BASELINE_SWEEPS, prior=FirstLegal(), width=3)
+    assert _ten_actions(bot) == 0
+    assert bot.last_iterations == 3 * SAME_AS_BASELINE_SWEEPS
+
+
+def test_candidates_are_ranked_by_the_evaluation_one_step_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("shadowtable.bots.evaluation._EVALUATORS", {})
+    register_evaluator("ten-actions", "by-action", lambda g, action: [action / 10, 1 - action / 10])
+    game = SimpleNamespace(
+        spec=SimpleNamespace(id="ten-actions"), determinize=lambda o, r: 0, apply_unchecked=lambda s, a: a
+    )
+    bot = ISMCTSBot(width=3, evaluate="by-action")
+    assert bot.candidate_order(game, 0, {}, list(range(10)), 5, random.Random(0)) == [9, 8, 7, 6, 4, 3, 2, 1, 0]  # type: ignore[arg-type]
+    assert bot.candidate_order(game, 1, {}, list(range(10)), 5, random.Random(0)) == [0, 1, 2, 3, 4, 6, 7, 8, 9]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("width", [0, 1, True, 2.5, "3"])
+def test_a_width_below_two_or_not_an_int_is_refused(width: Any) -> None:
+    with pytest.raises(BotError, match="width"):
+        ISMCTSBot(prior="heuristic", width=width)
+
+
+def test_shadowlord_widening_search_is_reproducible_and_spied() -> None:
+    spec = "ismcts:iterations=16:rollout=heuristic:prior=heuristic:max_rollout_steps=20:evaluate=heuristic:width=3"
+
+    def record() -> dict[str, Any]:
+        game = make("shadowlord", players=2)
+        return play_game(game, [SpiedBot(make_bot(spec)), make_bot("heuristic")], 3, max_steps=60).to_json()
+
+    assert record() == record()

@@ -12,7 +12,9 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from shadowtable.core.record import GameRecord, replay_states
@@ -27,6 +29,25 @@ FRAME_KINDS = {"welcome", "view", "ack", "reject", "presence", "notice", "chat",
 def finished_record(url: str, table: str) -> GameRecord:
     with urllib.request.urlopen(f"{url}/api/tables/{table}/record", timeout=120) as answer:
         return GameRecord.from_json(json.loads(answer.read()))
+
+
+def running_record(folder: Path, table: str) -> GameRecord:
+    """The true record so far of a game still in play, read from the server's SQLite database in
+    ``folder`` (the server itself gives no record before the end: it holds every secret)."""
+    with sqlite3.connect(folder / "server.db") as db:
+        game, version, players, options = db.execute(
+            "SELECT game, version, players, options FROM tables WHERE id = ?", (table,)
+        ).fetchone()
+        actions = [row[0] for row in db.execute("SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table,))]
+    return GameRecord(
+        game=game,
+        version=version,
+        players=players,
+        options=json.loads(options),
+        seats=[f"seat {seat}" for seat in range(players)],
+        actions=actions,
+        truncated=True,
+    )
 
 
 def table_info(url: str, table: str) -> dict[str, Any]:

@@ -51,6 +51,15 @@ def test_the_essentials_are_in_the_first_viewport(browser: Any, live_server: Any
         assert 0 <= board["y"] < DESKTOP["height"] - 200, f"the board starts at {board['y']} px"
         rule = _box(page, "#frag-rule h2")
         assert rule["y"] + rule["height"] <= DESKTOP["height"], "the rule now is below the first viewport"
+        # however many choices there are (a long list is made here from copies of the first), the
+        # list scrolls in its card and the rule stays in the first viewport
+        page.evaluate(
+            "() => { const list = document.querySelector('#frag-actions .choices');"
+            " const first = list.firstElementChild;"
+            " for (let i = 0; i < 40; i++) list.appendChild(first.cloneNode(true)); }"
+        )
+        rule = _box(page, "#frag-rule h2")
+        assert rule["y"] + rule["height"] <= DESKTOP["height"], "with 40 more choices the rule is below the viewport"
         log = _box(page, "#pane-log")
         assert log["x"] > board["x"] + board["width"] - 1, "the log is not beside the board"
         page.set_viewport_size(PHONE)

@@ -101,6 +101,10 @@ class ISMCTSBot:
     ``prior``: a bot spec (e.g. ``heuristic``) whose move the search must beat: the root is then
     searched in paired sweeps and the bot keeps the prior's move unless another move's paired
     advantage clears ``confidence`` standard errors (see :meth:`paired_choice`).
+    ``width``: with a prior, how many root actions a round of paired sweeps compares (the prior's
+    move and ``width - 1`` candidates; default: all of them at once).  Progressive widening: when
+    a round has dropped every candidate and budget is left, the next candidates are swept (see
+    :meth:`widening_choice`).
     """
 
     name = "ismcts"
@@ -116,6 +120,7 @@ class ISMCTSBot:
         evaluate: str | None = None,
         prior: Any = None,
         confidence: float = DEFAULT_CONFIDENCE,
+        width: Any = None,
     ) -> None:
         self.iterations = _resolve_iterations(iterations, time)
         self.time = _check_positive("time", time)
@@ -128,6 +133,7 @@ class ISMCTSBot:
         self.evaluate = evaluate
         self.prior: Any = None if prior is None else _rollout_bot(prior)
         self.confidence = float(_check_non_negative("confidence", confidence))
+        self.width = _check_width(width)
         self.last_iterations = 0
         """Iterations (rollouts) run by the latest search; 0 when a decision needed none."""
 
@@ -163,8 +169,61 @@ class ISMCTSBot:
         ``confidence`` standard errors; otherwise the prior's move.
         """
         baseline = int(self.prior.choose(game, seat, observation, legal_actions, random.Random(rng.getrandbits(64))))
+        if self.width is not None and self.width < len(legal_actions):
+            return self.widening_choice(game, seat, observation, legal_actions, baseline, rng)
         samples = self.paired_search(game, seat, observation, legal_actions, baseline, rng)
         return paired_decision(samples, baseline, self.confidence)
+
+    def widening_choice(
+        self,
+        game: Game[Any],
+        seat: int,
+        observation: Observation,
+        legal_actions: Sequence[int],
+        baseline: int,
+        rng: random.Random,
+    ) -> int:
+        """Paired sweeps in rounds of ``width`` root actions: the prior's move and the next
+        ``width - 1`` candidates in :meth:`candidate_order`.  A round goes on until only the
+        prior's move is left in it or the budget runs out; the move played is the best significant
+        paired advantage over the prior's move found in any round, else the prior's move."""
+        assert self.width is not None
+        order = self.candidate_order(game, seat, observation, legal_actions, baseline, rng)
+        root = Node()
+        deadline = None if self.time is None else perf_counter() + self.time
+        best, best_mean, done, start = baseline, 0.0, 0, 0
+        while start < len(order) and self._budget_left(done, deadline):
+            group = [baseline, *order[start : start + self.width - 1]]
+            start += self.width - 1
+            samples, done = self.paired_sweeps(game, seat, observation, group, baseline, rng, root, done, deadline)
+            chosen = paired_decision(samples, baseline, self.confidence)
+            if chosen != baseline:
+                mean = paired_differences(samples, chosen, baseline)[0]
+                if mean > best_mean:
+                    best, best_mean = chosen, mean
+        self.last_iterations = done
+        return best
+
+    def candidate_order(
+        self,
+        game: Game[Any],
+        seat: int,
+        observation: Observation,
+        legal_actions: Sequence[int],
+        baseline: int,
+        rng: random.Random,
+    ) -> list[int]:
+        """The root actions other than ``baseline``, most promising first: with an ``evaluate``,
+        by the evaluation of the seat one step after each action on one determinization (ties in
+        a random order); without one, in a random order."""
+        others = [action for action in legal_actions if action != baseline]
+        keys = {action: rng.random() for action in others}
+        if self.evaluate is None:
+            return sorted(others, key=keys.__getitem__)
+        evaluate = evaluator(game.spec.id, self.evaluate)
+        state = game.determinize(observation, rng)
+        scores = {action: evaluate(game, game.apply_unchecked(state, action))[seat] for action in others}
+        return sorted(others, key=lambda action: (-scores[action], keys[action]))
 
     def paired_search(
         self,
@@ -180,11 +239,27 @@ class ISMCTSBot:
         Below the root every action's subtree is an ordinary ISMCTS tree (select, expand, roll
         out, back up).  Only complete sweeps are kept; an iteration is one rollout.
         """
-        root = Node()
         deadline = None if self.time is None else perf_counter() + self.time
-        alive = list(legal_actions)
-        samples: dict[int, list[float]] = {action: [] for action in legal_actions}
-        done = 0
+        samples, done = self.paired_sweeps(game, seat, observation, legal_actions, baseline, rng, Node(), 0, deadline)
+        self.last_iterations = done
+        return samples
+
+    def paired_sweeps(
+        self,
+        game: Game[Any],
+        seat: int,
+        observation: Observation,
+        actions: Sequence[int],
+        baseline: int,
+        rng: random.Random,
+        root: Node,
+        done: int,
+        deadline: float | None,
+    ) -> tuple[dict[int, list[float]], int]:
+        """Paired sweeps over ``actions`` until one is left or the budget (``done`` iterations
+        so far, ``deadline``) runs out: the surviving actions' values, and the iterations done."""
+        alive = list(actions)
+        samples: dict[int, list[float]] = {action: [] for action in actions}
         while len(alive) > 1 and self._budget_left(done, deadline):
             state = game.determinize(observation, rng)
             seed = rng.getrandbits(64)
@@ -201,8 +276,7 @@ class ISMCTSBot:
             for action, value in sweep.items():
                 samples[action].append(value)
             alive = surviving_actions(samples, alive, baseline, self.confidence)
-        self.last_iterations = done
-        return {action: values for action, values in samples.items() if action in alive}
+        return {action: values for action, values in samples.items() if action in alive}, done
 
     def iterate_from(
         self, game: Game[Any], root: Node, state: Any, action: int, seat: int, rng: random.Random
@@ -417,6 +491,12 @@ def _resolve_iterations(iterations: int | None, time: float | None) -> int | Non
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
         raise BotError(f"ismcts iterations must be a positive int, got {iterations!r}")
     return iterations
+
+
+def _check_width(width: Any) -> int | None:
+    if width is not None and (isinstance(width, bool) or not isinstance(width, int) or width < 2):
+        raise BotError(f"ismcts width must be an int of at least 2, got {width!r}")
+    return width
 
 
 def _check_positive(name: str, value: Any) -> Any:

@@ -17,5 +17,5 @@ MANIFEST = Manifest(
     deduction="shadowtable.games.shadowlord.deduction:DEDUCTION",
     action_kinds="shadowtable.games.shadowlord.kinds:ACTION_KINDS",
     content_parts="shadowtable.games.shadowlord.reference:CONTENT_PARTS_BY_CLAUSE",
-    search_settings=":max_rollout_steps=60:evaluate=heuristic",
+    search_settings=":max_rollout_steps=60:evaluate=heuristic:width=4",
 )
