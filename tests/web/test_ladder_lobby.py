@@ -16,9 +16,13 @@ from shadowtable.server.bot_levels import has_numpy, levels_for
 GAMES = ("shadow-planet", "shadowlord")
 
 
-def _result(folder: Path, config: str, upper: str, lower: str, up: list[float], low: list[float], s: float) -> None:
+def _result(
+    folder: Path, config: str, upper: str, lower: str, up: list[float], low: list[float], s: float, spec: str = ""
+) -> None:
+    game = "shadow-planet" if config.startswith("shadow-planet") else "shadowlord"
+    spec = spec or ladder.LADDER[upper].spec_for(game)
     data = {
-        "upper": {"level": upper, "interval": up, "median_decision_s": s},
+        "upper": {"level": upper, "spec": spec, "interval": up, "median_decision_s": s},
         "lower": {"level": lower, "interval": low},
         "separated": up[0] > low[1],
     }
@@ -35,6 +39,8 @@ def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, set[st
     _result(folder, "shadow-planet-4p", "ismcts", "heuristic", [0.3, 0.5], [0.25, 0.4], 0.5)  # overlapping
     _result(folder, "shadow-planet-4p", "policy", "heuristic", [0.42, 0.48], [0.33, 0.36], 0.003)  # separated
     _result(folder, "shadowlord-2p-modified", "ismcts", "heuristic", [0.6, 0.9], [0.1, 0.4], 0.8)  # options set
+    stale = "ismcts:rollout=heuristic:prior=heuristic:iterations=48:time=2.000"  # before Shadowlord!'s width
+    _result(folder, "shadowlord-4p", "ismcts", "heuristic", [0.6, 0.9], [0.1, 0.4], 0.8, spec=stale)  # separated, stale
     (folder / "shadowlord-3p-ismcts-vs-heuristic.json").write_text("{not json", encoding="utf-8")
     return {"shadow-planet-3p": {"ismcts"}, "shadow-planet-4p": {"policy"} if has_numpy() else set()}
 

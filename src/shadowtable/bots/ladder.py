@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -161,11 +162,21 @@ def separated(result: Mapping[str, Any] | None) -> bool:
 
 
 def shown(name: str, config: str, folder: Path | None = None) -> bool:
-    """Whether level ``name`` is shown stronger than the level below in ``config`` (levels 0 and 1 always)."""
+    """Whether level ``name`` is shown stronger than the level below in ``config`` (levels 0 and 1
+    always): its result separates, and was played with the spec the level plays now (a result of
+    earlier settings shows nothing about the level as it is)."""
     level = LADDER[name]
     if name in ("random", "heuristic") or level.below is None:
         return True
-    return separated(read_result(folder or results_dir(), config, name, level.below))
+    result = read_result(folder or results_dir(), config, name, level.below)
+    return separated(result) and result is not None and played_as_now(result, level, config)
+
+
+def played_as_now(result: Mapping[str, Any], level: LadderLevel, config: str) -> bool:
+    """Whether ``result``'s upper spec is the one ``level`` plays now in ``config``'s game."""
+    game_id = re.match(r"(.+?)-\d+p(?:-|$)", config)
+    upper = result.get("upper")
+    return game_id is not None and isinstance(upper, Mapping) and upper.get("spec") == level.spec_for(game_id.group(1))
 
 
 def median_decision_s(name: str, config: str, folder: Path | None = None) -> float | None:
