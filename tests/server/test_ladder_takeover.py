@@ -22,7 +22,12 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Fake results: level 2 shown in The Shadow Planet with 3 players at 0.6 s a decision."""
     monkeypatch.setenv(ladder.RESULTS_ENV, str(tmp_path))
     data = {
-        "upper": {"level": "ismcts", "interval": [0.5, 0.7], "median_decision_s": 0.6},
+        "upper": {
+            "level": "ismcts",
+            "spec": ladder.LADDER["ismcts"].spec_for("shadow-planet"),
+            "interval": [0.5, 0.7],
+            "median_decision_s": 0.6,
+        },
         "lower": {"level": "heuristic", "interval": [0.2, 0.4]},
         "separated": True,
     }

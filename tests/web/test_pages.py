@@ -159,7 +159,11 @@ def test_a_table_against_the_shipped_policy_is_offered_where_one_ships_and_plays
     from shadowtable.bots import ladder
 
     monkeypatch.setenv(ladder.RESULTS_ENV, str(tmp_path))  # a results folder where the policy is shown stronger
-    shown = {"upper": {"interval": [0.42, 0.48]}, "lower": {"interval": [0.33, 0.36]}, "separated": True}
+    shown = {
+        "upper": {"spec": "policy", "interval": [0.42, 0.48]},
+        "lower": {"interval": [0.33, 0.36]},
+        "separated": True,
+    }
     for config in ("shadow-planet-4p", "shadow-planet-5p", "shadowlord-2p"):
         ladder.result_path(tmp_path, config, "policy", "heuristic").write_text(json.dumps(shown))
     offered = client.get("/lobby/setup", params={"game": "shadow-planet", "players": "4"}).text
