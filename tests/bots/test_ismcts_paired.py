@@ -148,9 +148,15 @@ def test_shadowlord_material_evaluation_is_a_share_per_seat_and_public() -> None
     assert same == values
 
 
-def test_shadowlord_paired_search_with_evaluation_plays_reproducibly() -> None:
-    spec = "ismcts:iterations=12:rollout=heuristic:prior=heuristic:max_rollout_steps=20:evaluate=heuristic"
-
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:iterations=12:rollout=heuristic:prior=heuristic:max_rollout_steps=20:evaluate=heuristic",
+        "ismcts:iterations=16:rollout=heuristic:prior=heuristic:max_rollout_steps=20:evaluate=heuristic:width=3",
+    ],
+    ids=["all-at-once", "widening"],
+)
+def test_shadowlord_paired_search_with_evaluation_plays_reproducibly(spec: str) -> None:
     def record() -> dict[str, Any]:
         game = make("shadowlord", players=2)
         return play_game(game, [SpiedBot(make_bot(spec)), make_bot("heuristic")], 3, max_steps=60).to_json()
@@ -256,13 +262,3 @@ def test_candidates_are_ranked_by_the_evaluation_one_step_ahead(monkeypatch: pyt
 def test_a_width_below_two_or_not_an_int_is_refused(width: Any) -> None:
     with pytest.raises(BotError, match="width"):
         ISMCTSBot(prior="heuristic", width=width)
-
-
-def test_shadowlord_widening_search_is_reproducible_and_spied() -> None:
-    spec = "ismcts:iterations=16:rollout=heuristic:prior=heuristic:max_rollout_steps=20:evaluate=heuristic:width=3"
-
-    def record() -> dict[str, Any]:
-        game = make("shadowlord", players=2)
-        return play_game(game, [SpiedBot(make_bot(spec)), make_bot("heuristic")], 3, max_steps=60).to_json()
-
-    assert record() == record()
