@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from web.driver import create_table, new_player, play_until_over, random_policy
+from web.test_browser_a11y import contrast_failures, page_basics
 
 pytestmark = pytest.mark.browser
 
@@ -59,6 +60,10 @@ def test_every_end_box_agrees_on_each_seats_result(
         won = [returns[r["seat"]] for r in results if r["result"] == "won"]
         lost = [returns[r["seat"]] for r in results if r["result"] == "lost"]
         assert (min(won) > max(lost, default=-1)) if won else len(set(returns)) == 1
+        # the end screen is readable (test_browser_a11y.py judges a game in play and, in its slow
+        # run, this screen too)
+        page_basics(page)
+        assert contrast_failures(page, f"{game} over") == []
         # the replay link, and the replay page says the same results
         href = page.get_attribute("#end-banner .replay-link", "href")
         assert href == f"/replay/{table}?seat=0"

@@ -37,7 +37,10 @@ def walk(page: Any, url: str, game_id: str, rng: random.Random) -> int:
         count = buttons.count()
         if count == 0:
             return decisions
-        assert page.evaluate("document.activeElement.tagName") == "BUTTON", "focus is on the first choice"
+        # ``autofocus`` is applied at the browser's next rendering update after load, not at once.
+        page.wait_for_function(
+            "document.activeElement === document.querySelector('.learn-choices button')", timeout=10_000
+        )
         assert page.inner_text("#coach-h").startswith("Your decision:")
         with page.expect_navigation():
             buttons.nth(rng.randrange(count)).click()

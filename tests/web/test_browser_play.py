@@ -1,6 +1,6 @@
 """Whole games in a real browser (Debian's Chromium driven by Playwright), with secrecy checks.
 
-- The Shadow Planet with five players: three contexts and two bots play 80 clicks (the slow run:
+- The Shadow Planet with five players: three contexts and two bots play 60 clicks (the slow run:
   to the end screen); one context reloads mid-game and keeps its seat; a spectator watches.
 - Shadowlord! with two players: two contexts play to the end, with an offer made and accepted.
 - Shadowlord! with three players (two contexts and a bot): a vote is cast from the page (the
@@ -36,14 +36,14 @@ def _close(players: list[Player]) -> None:
         player.page.context.close()
 
 
-FIVE_PLAYER_CLICKS = 80
+FIVE_PLAYER_CLICKS = 60
 """Clicks the ordinary run's five-player game is played for (a whole game takes about 300 from
 the three pages, five minutes of a loaded machine; the slow run plays it to the end, and
 ``test_browser_end.py`` plays The Shadow Planet to its end in every ordinary run)."""
 
 
 @pytest.mark.parametrize(
-    "to_the_end", [pytest.param(False, id="80-clicks"), pytest.param(True, id="to-the-end", marks=pytest.mark.slow)]
+    "to_the_end", [pytest.param(False, id="60-clicks"), pytest.param(True, id="to-the-end", marks=pytest.mark.slow)]
 )
 def test_three_browsers_and_two_bots_play_the_shadow_planet(
     browser: Any, live_server: Any, tmp_path: Path, to_the_end: bool
@@ -66,7 +66,7 @@ def test_three_browsers_and_two_bots_play_the_shadow_planet(
         assert "watching" in spectator.page.inner_text("header")
         policies: dict[str, Policy] = {p.name: random_policy for p in players}
         # play a while, reload one page mid-game: it keeps its seat and goes on
-        clicks = play_until_over(players, policies, clicks=40)
+        clicks = play_until_over(players, policies, clicks=30)
         players[1].page.reload()
         players[1].page.wait_for_selector("#conn.ok")
         assert "you: Friend 1" in players[1].page.inner_text("header")
