@@ -2,7 +2,7 @@
 
     python benchmarks/analysis_calibration.py [--game shadow-planet] [--players 4] [--games 500]
         [--rollouts 16] [--per-game 1] [--fit] [--out FILE] [--plot FILE] [--pairs FILE]
-    python benchmarks/analysis_calibration.py --from-pairs FILE [--out FILE] [--plot FILE]
+    python benchmarks/analysis_calibration.py --from-pairs FILE [FILE ...] [--store-map] [--out FILE] [--plot FILE]
 
 Plays ``--games`` games with the game's heuristic bot at every seat; game ``i`` uses the seed
 ``derive_seed(20261203, "analysis-calibration", i)`` (the held-out seeds) or, with ``--fit``,
@@ -20,8 +20,9 @@ chance, and the calibration slope and intercept (logistic regression of the outc
 p clipped to [1/(2(n+1)), 1 - 1/(2(n+1))] for n samples). With ``--fit`` the map
 ``p' = sigmoid(a logit(p) + b)`` fitted to the raw pairs is written to the package's
 ``calibration.json`` under ``GAME/PLAYERS``. ``--pairs`` appends each game's pairs as JSON lines
-as they come (a run cut short keeps what it made); ``--from-pairs`` reports from such a file.
-See docs/analysis.md.
+as they come (a run cut short keeps what it made); ``--from-pairs`` reports from such files: the
+parts of one run split by ``--first`` are joined (same settings and seed set, no game twice), and
+``--store-map`` stores the map a joined fit run's pairs give. See docs/analysis.md.
 """
 
 from __future__ import annotations
@@ -249,7 +250,7 @@ def store_map(pairs: list[Pair], meta: dict[str, Any], path: Path = CALIBRATION_
         "rollouts": meta["rollouts"],
         "games": meta["games"],
         "pairs": len(pairs),
-        "seeds": f"derive_seed({SEED}, {FIT!r}, i) for i in range({meta['games']})",
+        "seeds": meta.get("seeds") or f"derive_seed({SEED}, {FIT!r}, i) for i in range({meta['games']})",
         "per_game": meta["per_game"],
         "fitted_on": "the chance of the choice made",
         "policy": MAP_POLICY,
@@ -299,6 +300,45 @@ def read_pairs(path: Path) -> tuple[list[Pair], dict[str, Any]]:
     return pairs, meta
 
 
+RUN_SETTINGS = ("game", "players", "rollouts", "per_game", "fit", "chosen_only")
+
+
+def seed_set(meta: dict[str, Any]) -> str:
+    """The seed set a run's settings name, without its count (``... for i in range(N)``)."""
+    return str(meta["seeds"]).split(" for i in ")[0]
+
+
+def join_pairs(paths: Sequence[Path]) -> tuple[list[Pair], dict[str, Any]]:
+    """The pairs and settings of one run kept in several ``--pairs`` files (a run split by
+    ``--first``): every file must hold the same settings and seed set, and no game twice."""
+    metas, games, pairs = [], [], []
+    for path in paths:
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if not lines or "meta" not in lines[0]:
+            raise ValueError(f"{path}: not a --pairs file (its first line holds no settings)")
+        metas.append(lines[0]["meta"])
+        for line in lines[1:]:
+            games.append(line["game"])
+            pairs.extend(line["pairs"])
+    first = metas[0]
+    for path, meta in zip(paths[1:], metas[1:], strict=True):
+        differing = [key for key in RUN_SETTINGS if meta.get(key) != first.get(key)]
+        if seed_set(meta) != seed_set(first):
+            differing.append("seeds")
+        if differing:
+            raise ValueError(f"{path}: another run's pairs ({', '.join(differing)} differ from {paths[0]})")
+    twice = sorted({game for game in games if games.count(game) > 1})
+    if twice:
+        raise ValueError(f"game {twice[0]} is in the pairs twice")
+    meta = dict(first)
+    meta.pop("seconds", None)
+    meta["games"] = len(games)
+    contiguous = sorted(games) == list(range(len(games)))
+    count = f"range({len(games)})" if contiguous else f"the {len(games)} indices in the pairs files"
+    meta["seeds"] = f"{seed_set(first)} for i in {count}"
+    return pairs, meta
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="shadow-planet")
@@ -310,7 +350,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--plot", type=Path)
     parser.add_argument("--pairs", type=Path, help="append each game's pairs here as JSON lines")
-    parser.add_argument("--from-pairs", type=Path, help="report from a --pairs file instead of playing")
+    parser.add_argument(
+        "--from-pairs",
+        type=Path,
+        nargs="+",
+        help="report from --pairs files instead of playing (the parts of one split run are joined)",
+    )
+    parser.add_argument(
+        "--store-map", action="store_true", help="with --from-pairs of a fit run: store the map its pairs give"
+    )
     parser.add_argument("--chosen-only", action="store_true", help="score only the choice made (much cheaper)")
     parser.add_argument("--resume", action="store_true", help="keep the games already in --pairs, play the rest")
     parser.add_argument("--first", type=int, default=0, help="play games --first to --games - 1 (split a run)")
@@ -330,8 +378,17 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--label names a held-out set; --fit always uses the fit seeds")
     if args.fit and args.store_held_out:
         parser.error("--store-held-out keeps a held-out run's findings; a --fit run checks nothing")
+    if args.store_map and args.from_pairs is None:
+        parser.error("--store-map stores the map of pairs read with --from-pairs (a --fit run stores its own)")
     if args.from_pairs is not None:
-        pairs, meta = read_pairs(args.from_pairs)
+        try:
+            pairs, meta = join_pairs(args.from_pairs)
+        except (OSError, ValueError) as error:
+            raise SystemExit(f"error: {error}") from None
+        except KeyError as error:
+            raise SystemExit(f"error: a --pairs file lacks the field {error}") from None
+        if args.store_map and not meta.get("fit"):
+            raise SystemExit("error: --store-map needs the pairs of a --fit run (held-out pairs never fit a map)")
     else:
         game = make(args.game, players=args.players)
         meta = {
@@ -364,7 +421,7 @@ def main(argv: list[str] | None = None) -> None:
                 with args.pairs.open("a", encoding="utf-8") as file:
                     file.write(json.dumps({"game": index, "pairs": made}) + "\n")
         meta["seconds"] = round(perf_counter() - started, 1)
-    if meta.get("fit") and args.from_pairs is None:
+    if meta.get("fit") and (args.from_pairs is None or args.store_map):
         store_map(pairs, meta)
     result = report(pairs, meta, None if meta.get("fit") else load_maps())
     if args.store_held_out:

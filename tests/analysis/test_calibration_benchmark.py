@@ -188,3 +188,40 @@ def test_a_held_out_run_is_stored_beside_its_map_and_a_fit_run_is_refused(tmp_pa
     raw = bench.report(pairs, {**meta, "players": 2, "seeds": "s", "fit": False}, None)
     assert bench.store_held_out(raw, path).slope == pytest.approx(raw["raw_after"]["slope"])
     assert "a" not in json.loads(path.read_text())["g/2"]
+
+
+def test_the_parts_of_a_split_run_join_into_the_whole_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = load_bench()
+    whole, early, late = tmp_path / "whole.jsonl", tmp_path / "early.jsonl", tmp_path / "late.jsonl"
+    common = ["--rollouts", "2", "--chosen-only", "--fit"]
+    maps = tmp_path / "calibration.json"
+    original_store = bench.store_map  # a fit run stores its map: into a file of the test's, not the package's
+    monkeypatch.setattr(bench, "store_map", lambda pairs, meta: original_store(pairs, meta, maps))
+    bench.main([*common, "--games", "4", "--pairs", str(whole)])
+    whole_map = json.loads(maps.read_text())["shadow-planet/4"]
+    bench.main([*common, "--games", "2", "--pairs", str(early)])
+    bench.main([*common, "--games", "4", "--first", "2", "--pairs", str(late)])
+    maps.unlink()
+    joined, meta = bench.join_pairs([late, early])
+    assert sorted(map(json.dumps, joined)) == sorted(map(json.dumps, bench.read_pairs(whole)[0]))
+    assert meta["games"] == 4 and meta["seeds"].endswith("for i in range(4)") and meta["fit"] is True
+    # Reading the parts reports as the whole run does, and stores the same map when asked.
+    out, again = tmp_path / "joined.json", tmp_path / "whole.json"
+    bench.main(["--from-pairs", str(early), str(late), "--out", str(out)])
+    assert not maps.exists()
+    bench.main(["--from-pairs", str(early), str(late), "--store-map", "--out", str(out)])
+    bench.main(["--from-pairs", str(whole), "--out", str(again)])
+    assert json.loads(maps.read_text())["shadow-planet/4"] == whole_map
+    drop = {"seconds"}
+    assert {k: v for k, v in json.loads(out.read_text()).items() if k not in drop} == {
+        k: v for k, v in json.loads(again.read_text()).items() if k not in drop
+    }
+    # A game twice, or another run's pairs, are refused with one error line.
+    with pytest.raises(SystemExit, match="error: game 0 is in the pairs twice"):
+        bench.main(["--from-pairs", str(whole), str(early)])
+    held_out = tmp_path / "held.jsonl"
+    bench.main(["--rollouts", "2", "--chosen-only", "--games", "1", "--pairs", str(held_out)])
+    with pytest.raises(SystemExit, match="error: .*another run's pairs \\(fit, seeds differ"):
+        bench.main(["--from-pairs", str(early), str(held_out)])
+    with pytest.raises(SystemExit, match="error: --store-map needs the pairs of a --fit run"):
+        bench.main(["--from-pairs", str(held_out), "--store-map"])
