@@ -76,8 +76,17 @@ def game_seed(index: int, fit: bool, label: str = HELD_OUT) -> int:
     return derive_seed(SEED, FIT if fit else label, index)
 
 
-def game_pairs(game: Game[Any], index: int, seed: int, rollouts: int, per_game: int, chosen_only: bool) -> list[Pair]:
-    """Play one heuristic game from ``seed`` and analyse ``per_game`` of its decisions drawn by seed.
+def game_pairs(
+    game: Game[Any],
+    index: int,
+    seed: int,
+    rollouts: int,
+    per_game: int,
+    chosen_only: bool,
+    policy_spec: str = MAP_POLICY,
+) -> list[Pair]:
+    """Play one heuristic game from ``seed`` and analyse ``per_game`` of its decisions drawn by seed
+    (rollouts played by ``policy_spec`` at every seat).
 
     ``chosen_only``: score the choice made alone (:func:`chosen_chance`: the chance the full
     analysis gives it, at a fraction of the cost); the pair then has no ``before``."""
@@ -86,7 +95,7 @@ def game_pairs(game: Game[Any], index: int, seed: int, rollouts: int, per_game: 
     assert record.returns is not None
     points = [p for p in decision_points(record) if len(game.legal_actions(p.state)) > 1]
     chosen = derived_rng(seed, "calibration-points").sample(points, min(per_game, len(points)))
-    settings = AnalysisSettings(rollouts=rollouts, seed=seed)
+    settings = AnalysisSettings(rollouts=rollouts, seed=seed, policy=policy_spec)
     policy = rollout_policy(game, settings.policy)
     pairs = []
     for point in sorted(chosen, key=lambda p: p.ply):
@@ -253,7 +262,7 @@ def store_map(pairs: list[Pair], meta: dict[str, Any], path: Path = CALIBRATION_
         "seeds": meta.get("seeds") or f"derive_seed({SEED}, {FIT!r}, i) for i in range({meta['games']})",
         "per_game": meta["per_game"],
         "fitted_on": "the chance of the choice made",
-        "policy": MAP_POLICY,
+        "policy": meta.get("policy", MAP_POLICY),
     }
     maps[f"{meta['game']}/{meta['players']}"] = entry  # a new map: an earlier held-out check no longer holds
     path.write_text(json.dumps(maps, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -300,7 +309,7 @@ def read_pairs(path: Path) -> tuple[list[Pair], dict[str, Any]]:
     return pairs, meta
 
 
-RUN_SETTINGS = ("game", "players", "rollouts", "per_game", "fit", "chosen_only")
+RUN_SETTINGS = ("game", "players", "rollouts", "per_game", "fit", "chosen_only", "policy")
 
 
 def seed_set(meta: dict[str, Any]) -> str:
@@ -316,7 +325,7 @@ def join_pairs(paths: Sequence[Path]) -> tuple[list[Pair], dict[str, Any]]:
         lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         if not lines or "meta" not in lines[0]:
             raise ValueError(f"{path}: not a --pairs file (its first line holds no settings)")
-        metas.append(lines[0]["meta"])
+        metas.append({"policy": MAP_POLICY} | lines[0]["meta"])  # runs before --policy were the heuristic's
         for line in lines[1:]:
             games.append(line["game"])
             pairs.extend(line["pairs"])
@@ -339,6 +348,11 @@ def join_pairs(paths: Sequence[Path]) -> tuple[list[Pair], dict[str, Any]]:
     return pairs, meta
 
 
+def maps_for(policy: str) -> dict[str, Any]:
+    """The package's maps fitted for rollouts played by ``policy`` (a map is for one policy)."""
+    return {key: entry for key, entry in load_maps().items() if entry.get("policy", MAP_POLICY) == policy}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="shadow-planet")
@@ -358,6 +372,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--store-map", action="store_true", help="with --from-pairs of a fit run: store the map its pairs give"
+    )
+    parser.add_argument(
+        "--policy",
+        default=MAP_POLICY,
+        help=f"the bot spec that plays the rollouts (default {MAP_POLICY!r}, the one the maps are fitted for)",
     )
     parser.add_argument("--chosen-only", action="store_true", help="score only the choice made (much cheaper)")
     parser.add_argument("--resume", action="store_true", help="keep the games already in --pairs, play the rest")
@@ -400,6 +419,7 @@ def main(argv: list[str] | None = None) -> None:
             "seeds": f"derive_seed({SEED}, {FIT if args.fit else args.label!r}, i) for i in range({args.games})",
             "fit": args.fit,
             "chosen_only": args.chosen_only,
+            "policy": args.policy,
         }
         done: set[int] = set()
         pairs = []
@@ -415,7 +435,7 @@ def main(argv: list[str] | None = None) -> None:
             if index in done:
                 continue
             seed = game_seed(index, args.fit, args.label)
-            made = game_pairs(game, index, seed, args.rollouts, args.per_game, args.chosen_only)
+            made = game_pairs(game, index, seed, args.rollouts, args.per_game, args.chosen_only, args.policy)
             pairs.extend(made)
             if args.pairs is not None:
                 with args.pairs.open("a", encoding="utf-8") as file:
@@ -423,7 +443,7 @@ def main(argv: list[str] | None = None) -> None:
         meta["seconds"] = round(perf_counter() - started, 1)
     if meta.get("fit") and (args.from_pairs is None or args.store_map):
         store_map(pairs, meta)
-    result = report(pairs, meta, None if meta.get("fit") else load_maps())
+    result = report(pairs, meta, None if meta.get("fit") else maps_for(meta.get("policy", MAP_POLICY)))
     if args.store_held_out:
         store_held_out(result)
     text = json.dumps(result, indent=1)

@@ -225,3 +225,20 @@ def test_the_parts_of_a_split_run_join_into_the_whole_run(tmp_path: Path, monkey
         bench.main(["--from-pairs", str(early), str(held_out)])
     with pytest.raises(SystemExit, match="error: --store-map needs the pairs of a --fit run"):
         bench.main(["--from-pairs", str(held_out), "--store-map"])
+
+
+def test_rollouts_by_another_policy_are_recorded_and_never_scored_through_the_heuristics_map(tmp_path: Path) -> None:
+    bench = load_bench()
+    out, pairs = tmp_path / "r.json", tmp_path / "p.jsonl"
+    common = ["--games", "2", "--rollouts", "2", "--chosen-only"]
+    bench.main([*common, "--policy", "epsilon:p=0.5", "--out", str(out), "--pairs", str(pairs)])
+    result = json.loads(out.read_text())
+    assert result["policy"] == "epsilon:p=0.5" and bench.read_pairs(pairs)[1]["policy"] == "epsilon:p=0.5"
+    assert "raw_after" in result and "calibrated_after" not in result
+    heuristic = tmp_path / "h.json"
+    bench.main([*common, "--out", str(heuristic)])
+    assert json.loads(heuristic.read_text())["calibrated_after"]["brier"] >= 0  # the package's map applies
+    later = tmp_path / "later.jsonl"  # game 2 of the same seeds, its rollouts played by the heuristic
+    bench.main(["--games", "3", "--first", "2", "--rollouts", "2", "--chosen-only", "--pairs", str(later)])
+    with pytest.raises(SystemExit, match=r"another run's pairs \(policy differ"):
+        bench.main(["--from-pairs", str(pairs), str(later)])

@@ -28,7 +28,18 @@ def _policy(**params: Any) -> Bot:
     return bot
 
 
-_FACTORIES: dict[str, BotFactory] = {"random": RandomBot, "heuristic": _heuristic, "policy": _policy}
+def _epsilon(**params: Any) -> Bot:
+    from shadowtable.bots.epsilon_bot import EpsilonBot  # lazy: it makes its base bot through this registry
+
+    return EpsilonBot(**params)
+
+
+_FACTORIES: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "heuristic": _heuristic,
+    "policy": _policy,
+    "epsilon": _epsilon,
+}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:
