@@ -124,3 +124,30 @@ def test_the_lobby_shows_ratings_and_times_only_from_the_results_files(
     assert "rated" not in text
     _, text = _offered(client, "shadowlord", 3)
     assert "rated 40.0" in _option(text, "random") and "rated" not in _option(text, "heuristic")
+
+
+def test_a_table_with_options_seats_only_the_levels_shown_stronger_with_those_options(
+    client: Any, results: dict[str, set[str]]
+) -> None:
+    form = {"game": "shadowlord", "players": "2", "name": "Ada", "seat_1": "bot:ismcts"}
+    modified = client.post("/tables", data={**form, "opt_modified": "yes"}, follow_redirects=False)
+    assert modified.status_code == 303  # level 2 is shown stronger in the modified game
+    standard = client.post("/tables", data=form, follow_redirects=False)
+    assert standard.status_code != 303 and "expected human or one of the bots" in standard.text
+    standard = client.post("/tables", data={**form, "opt_modified": "no"}, follow_redirects=False)
+    assert standard.status_code != 303 and "expected human or one of the bots" in standard.text
+
+
+def test_a_level_shown_stronger_only_without_the_options_asked_for_is_refused_in_words(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "ladder"
+    folder.mkdir()
+    monkeypatch.setenv(ladder.RESULTS_ENV, str(folder))
+    _result(folder, "shadowlord-2p", "ismcts", "heuristic", [0.6, 0.9], [0.1, 0.4], 0.8)  # the standard game only
+    form = {"game": "shadowlord", "players": "2", "name": "Ada", "seat_1": "bot:ismcts"}
+    assert client.post("/tables", data=form, follow_redirects=False).status_code == 303
+    refused = client.post("/tables", data={**form, "opt_modified": "yes"}, follow_redirects=False)
+    assert refused.status_code != 303
+    assert "is not offered with these options" in refused.text and "ISMCTS" in refused.text
+    assert client.post("/tables", data={**form, "opt_modified": "yes", "seat_1": "bot:heuristic"}).status_code == 200

@@ -11,9 +11,11 @@ lobby offers a level above 1 only where the ladder's results show it stronger th
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from shadowtable.bots import ladder
 from shadowtable.bots.policy_bot import shipped_policy
@@ -99,11 +101,14 @@ def levels_for(game_id: str, players: int) -> list[str]:
     return [name for name in LEVELS if why_not(name, game_id, players) is None]
 
 
-def offered_levels(game_id: str, players: int, folder: Path | None = None) -> list[str]:
-    """The levels the lobby offers for ``game_id`` with ``players`` players (default options):
-    those that play it here and, above level 1, whose ladder result shows them stronger than the
-    level below (``folder``: where the results are; default :func:`ladder.results_dir`)."""
-    config = ladder.config_name(game_id, players)
+def offered_levels(
+    game_id: str, players: int, folder: Path | None = None, options: Mapping[str, Any] | None = None
+) -> list[str]:
+    """The levels the lobby offers for ``game_id`` with ``players`` players and ``options`` (default
+    options when ``None``): those that play it here and, above level 1, whose ladder result for that
+    configuration shows them stronger than the level below (``folder``: where the results are;
+    default :func:`ladder.results_dir`)."""
+    config = ladder.config_name(game_id, players, options)
     return [name for name in levels_for(game_id, players) if ladder.shown(name, config, folder)]
 
 

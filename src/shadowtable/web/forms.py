@@ -103,10 +103,11 @@ def parse_turn(form: dict[str, str]) -> dict[str, Any] | None:
     return turn
 
 
-def bots_offered(game: str, players: int) -> list[str]:
-    """The bot levels the lobby offers for ``game`` with ``players`` players: those that play it
-    here and, above level 1, are shown stronger than the level below by the ladder's results."""
-    return offered_levels(game, players)
+def bots_offered(game: str, players: int, options: dict[str, Any] | None = None) -> list[str]:
+    """The bot levels the lobby offers for ``game`` with ``players`` players and ``options`` (default
+    options when ``None``): those that play it here and, above level 1, are shown stronger than the
+    level below by the ladder's results for that configuration."""
+    return offered_levels(game, players, options=options)
 
 
 def seconds_words(seconds: float | None) -> str | None:
@@ -134,13 +135,20 @@ def bot_details(game: str, players: int) -> dict[str, str | None]:
     return details
 
 
-def parse_seats(form: dict[str, str], game: str, players: int) -> list[str]:
-    """Seat 0 is the creator's; every other seat is ``human`` or ``bot:<name>``."""
+def parse_seats(form: dict[str, str], game: str, players: int, options: dict[str, Any] | None = None) -> list[str]:
+    """Seat 0 is the creator's; every other seat is ``human`` or ``bot:<name>``, a level offered for
+    the game, player count and ``options``."""
     seats = ["human"]
-    offered = bots_offered(game, players)
+    offered = bots_offered(game, players, options)
     for i in range(1, players):
         choice = form.get(f"seat_{i}", "human")
-        if choice != "human" and choice.removeprefix("bot:") not in offered:
+        level = choice.removeprefix("bot:")
+        if choice != "human" and level not in offered:
+            if options and level in bots_offered(game, players):
+                raise ServiceError(
+                    f"Player {i + 1}: {BOT_LEVELS[level]} is not offered with these options "
+                    "(it has not been shown stronger than the level below there)"
+                )
             raise ServiceError(f"Player {i + 1}: expected human or one of the bots")
         seats.append(choice)
     return seats
@@ -173,11 +181,12 @@ def spec_of(game_id: str | None) -> GameSpec:
 
 def new_table(spec: GameSpec, players: int, form: dict[str, str]) -> NewTable:
     """The table of ``spec`` for ``players`` a creation form asks for (seat 0 is the creator's)."""
+    options = parse_options(spec, form)
     return NewTable(
         spec.id,
         players,
-        parse_options(spec, form),
-        parse_seats(form, spec.id, players),
+        options,
+        parse_seats(form, spec.id, players, options),
         None if parse_mode(form) == TURN_BASED else parse_clock(form),
         form.get("listed", "yes") == "yes",
         form.get("pace") or None,
