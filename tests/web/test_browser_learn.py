@@ -38,8 +38,10 @@ def walk(page: Any, url: str, game_id: str, rng: random.Random) -> int:
         if count == 0:
             return decisions
         # ``autofocus`` is applied at the browser's next rendering update after load, not at once.
+        # A function, not a bare expression: Playwright polls a bare one with ``eval``, which the
+        # page's Content Security Policy (no ``unsafe-eval``) refuses.
         page.wait_for_function(
-            "document.activeElement === document.querySelector('.learn-choices button')", timeout=10_000
+            "() => document.activeElement === document.querySelector('.learn-choices button')", timeout=10_000
         )
         assert page.inner_text("#coach-h").startswith("Your decision:")
         with page.expect_navigation():
