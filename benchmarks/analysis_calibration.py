@@ -32,6 +32,7 @@ import importlib.util
 import json
 import random
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from time import perf_counter
@@ -294,15 +295,19 @@ def store_held_out(result: dict[str, Any], path: Path = CALIBRATION_FILE) -> Hel
     return check
 
 
+def pairs_lines(path: Path) -> list[dict[str, Any]]:
+    """A ``--pairs`` file's lines as JSON: the settings first, then one line per game."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def kept_games(path: Path) -> list[int]:
     """The games a ``--pairs`` file already holds."""
-    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:] if line.strip()]
-    return [line["game"] for line in lines]
+    return [line["game"] for line in pairs_lines(path)[1:]]
 
 
 def read_pairs(path: Path) -> tuple[list[Pair], dict[str, Any]]:
     """The pairs and the run's settings from a ``--pairs`` file (first line: the settings)."""
-    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = pairs_lines(path)
     meta = lines[0]["meta"]
     pairs = [pair for line in lines[1:] for pair in line["pairs"]]
     meta["games"] = len(lines) - 1
@@ -322,7 +327,7 @@ def join_pairs(paths: Sequence[Path]) -> tuple[list[Pair], dict[str, Any]]:
     ``--first``): every file must hold the same settings and seed set, and no game twice."""
     metas, games, pairs = [], [], []
     for path in paths:
-        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        lines = pairs_lines(path)
         if not lines or "meta" not in lines[0]:
             raise ValueError(f"{path}: not a --pairs file (its first line holds no settings)")
         metas.append({"policy": MAP_POLICY} | lines[0]["meta"])  # runs before --policy were the heuristic's
@@ -336,7 +341,7 @@ def join_pairs(paths: Sequence[Path]) -> tuple[list[Pair], dict[str, Any]]:
             differing.append("seeds")
         if differing:
             raise ValueError(f"{path}: another run's pairs ({', '.join(differing)} differ from {paths[0]})")
-    twice = sorted({game for game in games if games.count(game) > 1})
+    twice = sorted(game for game, count in Counter(games).items() if count > 1)
     if twice:
         raise ValueError(f"game {twice[0]} is in the pairs twice")
     meta = dict(first)

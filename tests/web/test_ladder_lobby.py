@@ -32,9 +32,7 @@ def _result(
 @pytest.fixture
 def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, set[str]]:
     """A tiny fake results folder; the levels above 1 it shows, by configuration."""
-    folder = tmp_path / "ladder"
-    folder.mkdir()
-    monkeypatch.setenv(ladder.RESULTS_ENV, str(folder))
+    folder = _empty_results(tmp_path, monkeypatch)
     _result(folder, "shadow-planet-3p", "ismcts", "heuristic", [0.5, 0.7], [0.2, 0.4], 0.42)  # separated
     _result(folder, "shadow-planet-4p", "ismcts", "heuristic", [0.3, 0.5], [0.25, 0.4], 0.5)  # overlapping
     _result(folder, "shadow-planet-4p", "policy", "heuristic", [0.42, 0.48], [0.33, 0.36], 0.003)  # separated
@@ -105,12 +103,18 @@ def _option(text: str, level: str) -> str:
     return found.group(1)
 
 
-def test_the_lobby_shows_ratings_and_times_only_from_the_results_files(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _empty_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty results folder the server reads from."""
     folder = tmp_path / "ladder"
     folder.mkdir()
     monkeypatch.setenv(ladder.RESULTS_ENV, str(folder))
+    return folder
+
+
+def test_the_lobby_shows_ratings_and_times_only_from_the_results_files(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _empty_results(tmp_path, monkeypatch)
     _ratings(folder, "shadow-planet-3p", {"random": (18.25, 1.5, 0.00002), "heuristic": (31.5, 1.25, 0.0003)})
     _ratings(folder, "shadowlord-3p", {"random": (40.0, 1.0, 0.5)})  # another configuration's file
     (folder / "ratings-shadow-planet-5p.json").write_text("{not json", encoding="utf-8")
@@ -141,9 +145,7 @@ def test_a_table_with_options_seats_only_the_levels_shown_stronger_with_those_op
 def test_a_level_shown_stronger_only_without_the_options_asked_for_is_refused_in_words(
     client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = tmp_path / "ladder"
-    folder.mkdir()
-    monkeypatch.setenv(ladder.RESULTS_ENV, str(folder))
+    folder = _empty_results(tmp_path, monkeypatch)
     _result(folder, "shadowlord-2p", "ismcts", "heuristic", [0.6, 0.9], [0.1, 0.4], 0.8)  # the standard game only
     form = {"game": "shadowlord", "players": "2", "name": "Ada", "seat_1": "bot:ismcts"}
     assert client.post("/tables", data=form, follow_redirects=False).status_code == 303
