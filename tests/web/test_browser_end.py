@@ -1,6 +1,8 @@
 """The end screen in a real browser (Debian's Chromium driven by Playwright): one browser seat and
-bots play each title to its end; the top says You won / You lost / Draw with why, and every end
-box (top, status line, the board's reveal, Game over, the replay page) agrees on each seat's result."""
+bots play each title to its end from late in a game (the table's stored moves are a seeded random
+game's, up to a few of the browser seat's last decisions); the top says You won / You lost / Draw
+with why, and every end box (top, status line, the board's reveal, Game over, the replay page)
+agrees on each seat's result."""
 
 from __future__ import annotations
 
@@ -31,14 +33,20 @@ def _reveal_selector(game: str) -> str:
     [("shadow-planet", 3, {}), ("shadowlord", 3, {"turn_cap": "6"})],
 )
 def test_every_end_box_agrees_on_each_seats_result(
-    browser: Any, live_server: Any, game: str, players: int, options: dict[str, str]
+    browser: Any, live_server: Any, tmp_path: Path, game: str, players: int, options: dict[str, str]
 ) -> None:
-    server = live_server()
+    first = live_server()
     player = new_player(browser, "seat0", seed=5)
-    bots = {seat: "bot:random" for seat in range(1, players)}
-    table = create_table(player.page, server.url, game=game, players=players, seats=bots, options=options)
+    people = {seat: "human" for seat in range(1, players)}
+    table = create_table(player.page, first.url, game=game, players=players, seats=people, options=options)
+    first.stop()
+    typed = {name: int(value) for name, value in options.items()}
+    _seat_bots_and_rows(tmp_path, table, _rows_before_the_end(game, players, typed))
+    server = live_server()
+    player.page.goto(f"{server.url}/t/{table}")
     try:
-        play_until_over([player], {player.name: random_policy})
+        clicks = play_until_over([player], {player.name: random_policy})
+        assert clicks > 0, "the browser seat made no decision before the end"
         page = player.page
         page.wait_for_selector("#end-banner:not([hidden])")
         over = player.messages("over")[-1]
@@ -74,6 +82,25 @@ def test_every_end_box_agrees_on_each_seats_result(
             assert re.search(rf"{re.escape(str(r['name']))}: {r['result']}\b", text), text
     finally:
         player.page.context.close()
+
+
+def _rows_before_the_end(
+    game_id: str, players: int, options: dict[str, int], seed: int = 5, decisions_left: int = 4
+) -> list[tuple[int, int]]:
+    """The moves of a seeded random game of ``game_id`` up to seat 0's ``decisions_left``-th last
+    decision: a position late in a game, where seat 0 still has decisions to make."""
+    from shadowtable.core.registry import make
+    from shadowtable.testing import random_move
+
+    game = make(game_id, players=players, **options)
+    rng, state, rows = random.Random(seed), game.initial_state(), []
+    while not game.is_terminal(state):
+        seat, action = random_move(game, state, rng)
+        rows.append((seat, action))
+        state = game.apply(state, action)
+    seat0 = [i for i, (seat, _) in enumerate(rows) if seat == 0]
+    assert len(seat0) > decisions_left, "seat 0 decides too rarely in this game"
+    return rows[: seat0[-decisions_left]]
 
 
 # -- a Shadowlord! seat knocked out mid-game ------------------------------------------------------------
