@@ -153,6 +153,8 @@ def test_a_knocked_out_player_is_told_at_once_and_gets_a_truthful_end(
     try:
         page.goto(f"{server.url}/t/{table}")
         page.wait_for_selector(f'#frag-actions [data-act="{fatal}"]', state="attached")
+        # the page takes a click only once its first view has given it the turn
+        page.wait_for_function("() => document.body.dataset.turn !== ''")
         assert page.locator("#out-notice").is_hidden()
         shown_before = len(player.messages("view"))
         player.click(fatal, on_board=False)
