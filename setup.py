@@ -39,6 +39,7 @@ COMPILED = [
     "games/shadow_planet/board.py",
     "games/shadow_planet/observe.py",
     "games/shadow_planet/rules/*.py",
+    "games/shadow_planet/heuristic.py",
     "games/shadowlord/actions.py",
     "games/shadowlord/content.py",
     "games/shadowlord/state.py",
@@ -47,6 +48,7 @@ COMPILED = [
     "games/shadowlord/board.py",
     "games/shadowlord/observe.py",
     "games/shadowlord/rules/*.py",
+    "games/shadowlord/heuristic.py",
     "bots/ismcts.py",
 ]
 """The modules compiled with mypyc (globs under src/shadowtable): the engines' hot paths.  They

@@ -87,6 +87,9 @@ class ProvenanceSpy(Game[Any]):
     def observe(self, state: Any, seat: int | None) -> Observation:
         return self.inner.observe(self._known(state), seat)
 
+    def observe_typed(self, state: Any, seat: int | None) -> Any:
+        return self.inner.observe_typed(self._known(state), seat)
+
     def initial_state(self) -> Any:
         raise LeakError("bot built a fresh initial state instead of determinizing")
 

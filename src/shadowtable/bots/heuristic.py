@@ -11,12 +11,16 @@ from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.manifest import load, manifest_of
 from shadowtable.core.registry import available_games, game_class
+from shadowtable.core.views import TypedObservation
 
 
 class HeuristicBot:
     """Plays each game with that game's heuristic bot; raises :class:`BotError` for others."""
 
     name = "heuristic"
+    reads_typed_views = True
+    """Every game's heuristic reads its typed view as well as the JSON (a search's rollouts pass
+    the typed one: the same choices, no JSON built and read back)."""
 
     def __init__(self) -> None:
         self._bots: dict[str, Bot] = {}
@@ -37,11 +41,12 @@ class HeuristicBot:
         self,
         game: Game[Any],
         seat: int,
-        observation: Observation,
+        observation: Observation | TypedObservation,
         legal_actions: Sequence[int],
         rng: random.Random,
     ) -> int:
-        return self.bot_for(game.spec.id).choose(game, seat, observation, legal_actions, rng)
+        bot: Any = self.bot_for(game.spec.id)  # each game's heuristic reads either form
+        return int(bot.choose(game, seat, observation, legal_actions, rng))
 
 
 def games_with_heuristics() -> list[str]:

@@ -127,6 +127,8 @@ class ISMCTSBot:
         self.c = float(_check_non_negative("c", c))
         self.max_rollout_steps = _check_positive("max_rollout_steps", max_rollout_steps)
         self.rollout_policy: Any = _rollout_bot(rollout)
+        self.typed_rollout = bool(getattr(self.rollout_policy, "reads_typed_views", False))
+        """Whether the rollout policy is given the typed view (built with no JSON in between)."""
         if tree not in TREE_KINDS:
             raise BotError(f"ismcts tree must be one of {', '.join(TREE_KINDS)}, got {tree!r}")
         self.tree = tree
@@ -382,7 +384,8 @@ class ISMCTSBot:
         legal = game.legal_actions(state)
         if type(self.rollout_policy) is RandomBot:  # same choice as RandomBot, without observing
             return apply(state, legal[rng.randrange(len(legal))])
-        action = int(self.rollout_policy.choose(game, player, game.observe(state, player), legal, rng))
+        seen = game.observe_typed(state, player) if self.typed_rollout else game.observe(state, player)
+        action = int(self.rollout_policy.choose(game, player, seen, legal, rng))
         if action not in legal:
             raise BotError(f"rollout policy chose illegal action {action!r}")
         return apply(state, action)

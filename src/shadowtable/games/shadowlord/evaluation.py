@@ -3,16 +3,17 @@ Ships on the table, the Power Stone counting for its holder (named in the game's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from shadowtable.bots.evaluation import material_shares
 from shadowtable.core.game import Game
-from shadowtable.games.shadowlord.heuristic import lord_view, make_view
+from shadowtable.games.shadowlord.heuristic import make_view
+from shadowtable.games.shadowlord.view import LordObservation
 
 
 def material(game: Game[Any], state: Any) -> list[float]:
     """Each seat's share of the material on the table (public information only)."""
-    view = make_view(game, 0, lord_view(game.observe(state, 0)))
+    view = make_view(game, 0, cast(LordObservation, game.observe_typed(state, 0)))
     return material_shares([alive_material(view, seat) for seat in range(game.players)])
 
 

@@ -87,6 +87,13 @@ class View:
     values_cache: dict[tuple[int, int], float] = field(default_factory=dict)
     assault_cache: list[frozenset[int]] = field(default_factory=list)
     siege_cache: list[Siege] = field(default_factory=list)
+    best_cache: dict[tuple[int, int], float] = field(default_factory=dict)
+    mine_cache: frozenset[int] | None = None
+    """This seat's colours, once asked for (an observation never changes while it is read)."""
+    figs_cache: dict[int, list[int]] | None = None
+    """The active figures by galaxy, lowest id first, once asked for."""
+    threats_cache: list[tuple[int, int, float]] | None = None
+    """The enemy rings that can threaten a galaxy (location, range, defence), once asked for."""
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -123,15 +130,28 @@ class View:
     def owner(self, f: int) -> int:
         return int(self.pub.owner[f])
 
+    def mine_set(self) -> frozenset[int]:
+        """:attr:`mine` as a set, built once."""
+        if self.mine_cache is None:
+            self.mine_cache = frozenset(self.mine)
+        return self.mine_cache
+
     def is_mine(self, f: int) -> bool:
-        return self.owner(f) in self.mine
+        return int(self.pub.owner[f]) in self.mine_set()
 
     def friendly(self, colour: int) -> bool:
-        return colour in self.mine
+        return colour in self.mine_set()
 
     def figs_at(self, g: int) -> list[int]:
-        loc = self.pub.loc
-        return [f for f in range(len(loc)) if loc[f] == g and self.active(f)]
+        """The active figures in ``g``, lowest id first (a new list)."""
+        if self.figs_cache is None:
+            index: dict[int, list[int]] = {}
+            loc, status = self.pub.loc, self.pub.status
+            for f in range(len(loc)):
+                if status[f] == ACTIVE:
+                    index.setdefault(loc[f], []).append(f)
+            self.figs_cache = index
+        return list(self.figs_cache.get(g, ()))
 
     def ring_range(self, f: int) -> int:
         """Space Ships plus the Power Stone."""
@@ -376,14 +396,23 @@ def threat_near(v: View, f: int, g: int) -> float:
         return 0.0
     dist = v.distances(g)
     mine = v.defence(f)
+    step = 12.0 if v.kind(f) == MASTER else 4.0
     penalty = 0.0
-    for x in range(len(v.pub.owner)):
-        if not v.active(x) or v.is_mine(x) or v.kind(x) in (DIPLOMAT, SHADOWLORD):
-            continue
-        reach = v.ring_range(x)
-        if 0 < dist.get(v.pub.loc[x], 99) <= max(reach, 0) and v.defence(x) + MEAN_CARD > mine:
-            penalty += 12.0 if v.kind(f) == MASTER else 4.0
+    for at, reach, defence in threats(v):
+        if 0 < dist.get(at, 99) <= reach and defence + MEAN_CARD > mine:
+            penalty += step
     return penalty
+
+
+def threats(v: View) -> list[tuple[int, int, float]]:
+    """The enemy rings :func:`threat_near` weighs (location, range, defence), found once per view."""
+    if v.threats_cache is None:
+        v.threats_cache = [
+            (v.pub.loc[x], max(v.ring_range(x), 0), v.defence(x))
+            for x in range(len(v.pub.owner))
+            if v.active(x) and not v.is_mine(x) and v.kind(x) not in (DIPLOMAT, SHADOWLORD)
+        ]
+    return v.threats_cache
 
 
 def fortress_value(v: View, f: int) -> float:
@@ -423,10 +452,10 @@ def choose_assault(v: View) -> list[int]:
     lord_total = v.content.fig_strength[v.lord] + 6 + MEAN_CARD
     rivals_left = any(not v.pub.seat_out[k] for k in range(v.game.players) if k != v.seat)
     margin = 10.0 if rivals_left or v.pub.timer > 2 else 4.0
-    need = sum(v.content.fig_strength[x] + 3.2 + MEAN_CARD for x in guards) + lord_total + margin
+    need = float(sum(v.content.fig_strength[x] + 3.2 + MEAN_CARD for x in guards)) + lord_total + margin
     fighters = [f for f in range(len(v.owner_list)) if v.active(f) and v.owner(f) == v.cur]
     warriors = [f for f in fighters if v.kind(f) == WARRIOR and v.ring_range(f) > 0]
-    power = sum(v.defence(f) for f in warriors) + hand_value(v)
+    power = float(sum(v.defence(f) for f in warriors)) + hand_value(v)
     if warriors and power >= need:
         return warriors
     masters = [f for f in fighters if v.kind(f) == MASTER and v.ring_range(f) > 0]
@@ -477,7 +506,7 @@ def choose_siege(v: View) -> Siege:
         if not v.active(m) or v.is_mine(m) or v.kind(m) != MASTER:
             continue
         g = int(v.pub.loc[m])
-        need = sum(v.defence(x) + MEAN_CARD for x in v.enemy_fighters_at(g)) + margin
+        need = float(sum(v.defence(x) + MEAN_CARD for x in v.enemy_fighters_at(g))) + margin
         for group in (rings, rings + masters):
             if group and sum(v.defence(f) for f in group) + hand_value(v) >= need:
                 far = max(v.distances(int(v.pub.loc[f])).get(g, 99) for f in group)
@@ -577,7 +606,13 @@ def move_gain(v: View, f: int, d: int) -> float:
 
 
 def best_target(v: View, f: int, g: int) -> float:
-    return max((target_score(v, f, t, d) for t, d in v.distances(g).items()), default=0.0)
+    """The best :func:`target_score` ``f`` sees from ``g`` (memoised for one decision)."""
+    key = (f, g)
+    best = v.best_cache.get(key)
+    if best is None:
+        best = max((target_score(v, f, t, d) for t, d in v.distances(g).items()), default=0.0)
+        v.best_cache[key] = best
+    return best
 
 
 def loose_drop(v: View, drops: list[tuple[int, int]]) -> int | None:
@@ -635,8 +670,8 @@ def battle_entry(v: View, idx: int) -> PlannedBattle | None:
 
 def side_strengths(v: View, g: int) -> tuple[float, float]:
     """(own fighting total, enemy fighting total) in galaxy ``g``."""
-    own = sum(v.attack(f) if i == 0 else v.defence(f) for i, f in enumerate(own_fighters(v, g)))
-    enemy = sum(v.defence(f) for f in v.enemy_fighters_at(g))
+    own = float(sum(v.attack(f) if i == 0 else v.defence(f) for i, f in enumerate(own_fighters(v, g))))
+    enemy = float(sum(v.defence(f) for f in v.enemy_fighters_at(g)))
     return own, enemy
 
 
@@ -712,7 +747,7 @@ def commit_choice(v: View, task: dict[str, Any], legal: Sequence[int]) -> int:
     values = v.values
     mine = v.content.fig_strength[me] + v.ring_range(me) + sum(values[x] for x in duel.drawn[side])
     mine += sum(values[i] * n for i, n in enumerate(private_commit))
-    theirs: float = v.content.fig_strength[enemy] + v.ring_range(enemy) + sum(values[x] for x in duel.drawn[1 - side])
+    theirs = float(v.content.fig_strength[enemy] + v.ring_range(enemy) + sum(values[x] for x in duel.drawn[1 - side]))
     count = duel.count or (0, 0)
     if side == 0:
         theirs += min(v.portrait_count(enemy), 2) * MEAN_CARD
