@@ -60,7 +60,14 @@ CONFIGS: tuple[tuple[str, int, dict[str, Any]], ...] = (
 QUICK_GAMES = 180
 """Games per configuration among the quick levels (random, heuristic, the policy where it ships)."""
 
-SEARCH_GAMES: dict[str, int] = {"shadow-planet-3p": 3, "shadow-planet-4p": 4, "shadowlord-2p-modified": 3}
+SEARCH_GAMES: dict[str, int] = {
+    "shadow-planet-3p": 3,
+    "shadow-planet-4p": 4,
+    "shadowlord-2p": 6,
+    "shadowlord-2p-modified": 3,
+    "shadowlord-3p": 3,
+    "shadowlord-4p": 3,
+}
 """Games per configuration with level 2 at the table (one full seat rotation each): level 2 costs
 about 1 s of one core per decision, so it plays only where the ladder measured it, and only a few."""
 
