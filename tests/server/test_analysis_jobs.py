@@ -366,19 +366,30 @@ def test_merged_pieces_carry_the_budget_fields_through() -> None:
     assert work.merged(settings, [pieces[0], pieces[0]])["complete"] is True
 
 
+def _a_game_with_a_seat_deciding_twice(client: TestClient) -> tuple[str, dict[int, list[int]]]:
+    """A finished table where some seat took two decisions or more (the server's bots draw their
+    chance from the operating system, and a random game may give every seat a single decision,
+    which leaves a seat's piece no progress between its ends); its id and decisions by seat."""
+    for _ in range(20):
+        table_id = finished_table(client)
+        decided = work.decision_steps(client.get(f"/api/tables/{table_id}/record").json())
+        if any(len(steps) >= 2 for steps in decided.values()):
+            return table_id, decided
+    raise AssertionError("20 random games gave no seat a second decision")
+
+
 def test_progress_moves_within_a_seats_piece_rises_and_reaches_one(serve: Callable[..., TestClient]) -> None:
     """Each seat's piece sends its progress after each decision, so the stored progress moves
     between the pieces' ends, never back, up to 1.0."""
     with serve(**SLOW, analysis_progress_s=0.0) as client:
         seen: list[tuple[str, float]] = []
-        table_id = finished_table(client)
+        table_id, decided = _a_game_with_a_seat_deciding_twice(client)
         queue_of(client).observers.append(changes_of(table_id, seen))
         client.post(f"/api/tables/{table_id}/analysis")
         answer = analysis_done(client, table_id, 60)
         assert answer["progress"] == 1.0
         running = [progress for status, progress in seen if status == "running"]
         assert running == sorted(running) and seen[-1] == ("done", 1.0)
-        decided = work.decision_steps(client.get(f"/api/tables/{table_id}/record").json())
         total = sum(len(steps) for steps in decided.values())
         ends = {0.0, 1.0} | {
             sum(len(decided[s]) for s in sorted(decided)[: n + 1]) / total for n in range(len(decided))
