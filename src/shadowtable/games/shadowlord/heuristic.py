@@ -137,7 +137,7 @@ class View:
         return self.mine_cache
 
     def is_mine(self, f: int) -> bool:
-        return int(self.pub.owner[f]) in self.mine_set()
+        return self.owner(f) in self.mine_set()
 
     def friendly(self, colour: int) -> bool:
         return colour in self.mine_set()
