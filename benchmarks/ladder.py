@@ -6,7 +6,9 @@ Line-up: at 2 players the two levels alternate seats; otherwise the upper level 
 (moving one place per game) and the lower level everywhere else ("one against the rest").  Game
 ``i`` is played with seed ``derive_seed(derive_seed(20261204, "ladder", CONFIG), "game", i)`` where
 CONFIG is e.g. ``shadow-planet-3p-ismcts-vs-heuristic`` (the tournament's seeding); that label is
-used by no training or tuning run.  The count of games is an argument, fixed before the run and
+used by no training or tuning run.  ``--series N`` (N > 1) plays an independent run on fresh seeds:
+the label gains ``-series-N``; its result replaces the configuration's result file, which names
+the series.  The count of games is an argument, fixed before the run and
 recorded.  Writes ``docs/results/ladder/<config>-<upper>-vs-<lower>.json`` and the game records
 beside it (``.jsonl``): win rates per seat-game with 95% Wilson intervals for both levels, whether
 the intervals separate, and the median seconds per decision of the upper level (CPU seconds of
@@ -73,6 +75,13 @@ def lineup(upper: str, lower: str, players: int) -> list[str]:
     return [upper, f"{lower}*{players - 1}"]
 
 
+def series_label(label: str, series: int) -> str:
+    """The seed label of run ``series`` of a ladder pairing (the first keeps the plain label)."""
+    if series < 1:
+        raise SystemExit("error: --series counts from 1")
+    return label if series == 1 else f"{label}-series-{series}"
+
+
 def side(tally: dict[str, Any]) -> dict[str, Any]:
     """Wins, seat-games, win rate and its 95% Wilson interval from a tournament tally."""
     wins, games = int(tally["wins"]), int(tally["games"])
@@ -90,12 +99,13 @@ def run(
     *,
     workers: int = 1,
     resume: bool = False,
+    series: int = 1,
     folder: Path = OUT,
 ) -> dict[str, Any]:
     """Play the fixed count of games (``resume``: keep the games already in the records file and
     play the rest; ``workers``: in that many processes, the same games) and return the result."""
     config = ladder.config_name(game_id, players, options)
-    label = f"{config}-{upper}-vs-{lower}"
+    label = series_label(f"{config}-{upper}-vs-{lower}", series)
     seed = derive_seed(MASTER, "ladder", label)
     upper_spec, lower_spec = ladder.resolve_spec(upper, game_id), ladder.resolve_spec(lower, game_id)
     if upper_spec == lower_spec:
@@ -145,6 +155,7 @@ def run(
         "games": games,
         "lineup": "alternating" if players == 2 else "one against the rest",
         "seed_master": MASTER,
+        "series": series,
         "seed_label": ["ladder", label],
         "seed": seed,
         "game_seeds": "derive_seed(seed, 'game', i) for game i",
@@ -172,8 +183,9 @@ def table(folder: Path = OUT) -> str:
     for path in sorted(folder.glob("*-vs-*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         u, lo, median = data["upper"], data["lower"], data["upper"]["median_decision_s"]
+        run_name = data["config"] if data.get("series", 1) == 1 else f"{data['config']} (run {data['series']})"
         rows.append(
-            f"| {data['config']} | {u['level']} | {lo['level']} | {data['games']} | {_rate(u)} | {_rate(lo)} "
+            f"| {run_name} | {u['level']} | {lo['level']} | {data['games']} | {_rate(u)} | {_rate(lo)} "
             f"| {'yes' if data['separated'] else 'no'} | {median:.3g} |"
         )
     return "\n".join(rows)
@@ -193,6 +205,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, required=True, help="number of games, fixed before the run")
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games (the same games)")
     parser.add_argument(
+        "--series", type=int, default=1, help="an independent run on fresh seeds (2, 3, ...); 1 is the first run"
+    )
+    parser.add_argument(
         "--resume", action="store_true", help="keep the games already in the records file and play the rest"
     )
     args = parser.parse_args(argv)
@@ -202,7 +217,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: unknown level; levels: {', '.join(ladder.LADDER)}", file=sys.stderr)
         return 2
     make_bot(ladder.resolve_spec(upper, args.game))
-    out = run(args.game, args.players, options, upper, lower, args.games, workers=args.workers, resume=args.resume)
+    out = run(
+        args.game,
+        args.players,
+        options,
+        upper,
+        lower,
+        args.games,
+        workers=args.workers,
+        resume=args.resume,
+        series=args.series,
+    )
     path = ladder.result_path(OUT, out["config"], upper, lower)
     path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     u, lo = out["upper"], out["lower"]

@@ -1,4 +1,5 @@
-"""The ladder benchmark: a run resumed (and played by two processes) is the run played at once."""
+"""The ladder benchmark: a run resumed (and played by two processes) is the run played at once; a
+second series plays fresh games."""
 
 from __future__ import annotations
 
@@ -23,3 +24,14 @@ def test_a_resumed_run_in_two_processes_gives_the_uninterrupted_result(tmp_path:
     assert (part / records.name).read_text(encoding="utf-8") == records.read_text(encoding="utf-8")
     assert resumed["tournament"] == whole["tournament"] and resumed["separated"] == whole["separated"]
     assert 0 < resumed["upper"]["decisions"] < whole["upper"]["decisions"]  # timed: the games played now
+
+
+def test_a_second_series_plays_other_games_and_names_its_seeds(tmp_path: Path) -> None:
+    bench = load_benchmark("ladder")
+    first = bench.run("shadow-planet", 3, {}, "heuristic", "random", 3, folder=tmp_path / "first")
+    second = bench.run("shadow-planet", 3, {}, "heuristic", "random", 3, folder=tmp_path / "second", series=2)
+    assert first["series"] == 1 and second["series"] == 2
+    assert second["seed_label"] == ["ladder", "shadow-planet-3p-heuristic-vs-random-series-2"]
+    assert first["seed"] != second["seed"] and first["tournament"]["seed"] != second["tournament"]["seed"]
+    records = "shadow-planet-3p-heuristic-vs-random.jsonl"
+    assert (tmp_path / "first" / records).read_text() != (tmp_path / "second" / records).read_text()
