@@ -211,6 +211,13 @@ def changes_of(table_id: str, seen: list[tuple[str, float]]) -> Callable[[str, s
     return note
 
 
+def progress_since_queued(seen: list[tuple[str, float]]) -> bool:
+    """Whether the job has reported running with some progress since it was last queued."""
+    queued = [index for index, (status, _) in enumerate(seen) if status == "queued"]
+    since = queued[-1] if queued else 0
+    return any(status == "running" and progress > 0 for status, progress in seen[since:])
+
+
 def starts_of(owner: str, started: list[tuple[str, str]]) -> Callable[[str, str, float], None]:
     """An observer noting ``(owner, table)`` each time ``owner`` starts a job."""
 
@@ -235,8 +242,8 @@ def test_a_job_whose_workers_keep_dying_fails_with_a_clear_error(serve: Callable
         queue.observers.append(changes_of(table_id, seen))
         client.post(f"/api/tables/{table_id}/analysis")
         for attempt in (1, 2):
-            wait_for(lambda n=attempt: sum(s == "running" and p > 0 for s, p in seen) >= n, 60)
-            os.kill(queue.worker_pids()[0], signal.SIGKILL)
+            pids = wait_for(lambda: progress_since_queued(seen) and queue.worker_pids(), 60)
+            os.kill(pids[0], signal.SIGKILL)
             wait_for(lambda n=attempt: [s for s, _ in seen].count("queued") > n, 30)
         answer = wait_for(lambda: client.get(f"/api/tables/{table_id}/analysis").json()["status"] == "failed", 30)
         assert answer

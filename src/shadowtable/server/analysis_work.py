@@ -6,7 +6,7 @@ budget bounds the whole job: the decisions get :data:`DEDUCTION_SHARE` less of i
 what is left, and each piece is given its part of what remains when it starts
 (:func:`piece_budget`).  A piece tells its progress after each decision or belief through a
 :class:`QueueProgress` (at most once per ``every_s`` seconds), which the worker process sends to
-the server process on the queue :func:`start_worker` was given.  Every function here is
+the server process on the pipe :func:`start_worker` was given.  Every function here is
 picklable: it takes the game record as JSON and returns JSON-able data (or dataclasses).
 """
 
@@ -37,13 +37,13 @@ Progress = Callable[[float], None]
 """Told the share of a piece done, from 0 to 1, rising."""
 
 _messages: Any = None
-"""The queue this worker process sends progress on (set by :func:`start_worker`; ``None``
+"""The pipe (its writing end) this worker process sends progress on (set by :func:`start_worker`; ``None``
 elsewhere: progress is then not sent)."""
 
 
 @dataclass
 class QueueProgress:
-    """A piece's progress, sent as ``(token, share)`` on the worker's queue at most once per
+    """A piece's progress, sent as ``(token, share)`` on the worker's pipe at most once per
     ``every_s`` seconds (picklable: it travels with the piece)."""
 
     token: str
@@ -56,7 +56,7 @@ class QueueProgress:
             return
         self.sent_at = now
         with contextlib.suppress(Exception):  # progress is a courtesy: never fail a piece for it
-            _messages.put_nowait((self.token, share))
+            _messages.send((self.token, share))
 
 
 def server_games() -> list[tuple[str, str]]:
@@ -71,8 +71,8 @@ def start_worker(niceness: int, games: list[tuple[str, str]], messages: Any = No
     """A worker process's start: lowered in priority by ``niceness`` and, on Linux, to the idle
     scheduling class (``SCHED_IDLE``: a process it shares a core with, such as the server, takes
     the core back as soon as it wakes, whatever their niceness), deaf to Ctrl+C (the server stops
-    its workers itself), with the server's ``games`` registered and ``messages`` (a
-    ``multiprocessing`` queue) as the queue its pieces send progress on."""
+    its workers itself), with the server's ``games`` registered and ``messages`` (the writing end
+    of a ``multiprocessing`` pipe) as the pipe its pieces send progress on."""
     from shadowtable.core.registry import available_games, register_builtin
 
     global _messages

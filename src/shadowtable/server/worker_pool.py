@@ -130,20 +130,27 @@ class WorkerPool:
             listener(share)
 
     def _close_messages(self) -> None:
-        """Stop the thread reading the progress queue (it closes the queue)."""
-        messages, self._messages = self._messages, None
-        if messages is not None:
+        """Stop the thread reading the progress pipe (it closes its end) and close this end."""
+        writer, self._messages = self._messages, None
+        if writer is not None:
             with contextlib.suppress(Exception):
-                messages.put(None)
+                writer.send(None)
+            with contextlib.suppress(Exception):
+                writer.close()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        """A pool of worker processes, and a fresh queue they send progress on, read by a thread."""
+        """A pool of worker processes, and a fresh pipe they send progress on, read by a thread.
+
+        A pipe, not a ``multiprocessing.Queue``: a queue's writers share a lock, and a worker
+        killed while holding it (the very failure the pool recovers from) would leave every later
+        writer, this process's shutdown included, waiting for it forever.  Each message is one
+        write of far less than ``PIPE_BUF`` bytes, which the pipe keeps whole without a lock."""
         context = multiprocessing.get_context("spawn")
         self._close_messages()
-        self._messages = context.Queue()
+        reader, self._messages = context.Pipe(duplex=False)
         threading.Thread(
             target=read_progress,
-            args=(self._messages, asyncio.get_running_loop(), self._heard),
+            args=(reader, asyncio.get_running_loop(), self._heard),
             name="worker-progress",
             daemon=True,
         ).start()
@@ -189,15 +196,16 @@ def kill(pool: ProcessPoolExecutor) -> None:
 
 
 def read_progress(messages: Any, loop: asyncio.AbstractEventLoop, heard: Callable[[str, float], None]) -> None:
-    """A thread's loop: hand each ``(token, share)`` the workers send to ``heard`` on ``loop``,
-    until ``None`` comes (the queue is given up) or the loop is gone; then close the queue."""
+    """A thread's loop: hand each ``(token, share)`` the workers send on the pipe ``messages`` (its
+    reading end) to ``heard`` on ``loop``, until ``None`` comes (the pipe is given up) or the loop
+    is gone; then close this end."""
     try:
         while True:
-            message = messages.get()
+            message = messages.recv()
             if message is None:
                 return
             loop.call_soon_threadsafe(heard, *message)
-    except (EOFError, OSError, ValueError, TypeError, RuntimeError):  # a broken queue, a closed loop
+    except (EOFError, OSError, ValueError, TypeError, RuntimeError):  # a broken pipe, a closed loop
         return
     finally:
         with contextlib.suppress(Exception):
