@@ -120,17 +120,22 @@ def random_policy(player: Player, choices: list[Choice]) -> int:
 
 
 def play_until_over(
-    players: list[Player], policies: dict[str, Policy], *, limit_s: float = 900, clicks: int | None = None
+    players: list[Player],
+    policies: dict[str, Policy],
+    *,
+    limit_s: float = 900,
+    clicks: int | None = None,
+    until: Callable[[], bool] | None = None,
 ) -> int:
     """Click for every seated page until every page shows the end (or, given ``clicks``, until
-    that many clicks are made); the number of clicks.  ``limit_s`` only guards against a game
-    that never ends.
+    that many clicks are made; given ``until``, until it holds); the number of clicks.
+    ``limit_s`` only guards against a game that never ends.
 
     Between two rounds where no page held a decision the pages are polled (one page cannot wait
     for another's event), each poll a look at what the pages show."""
     deadline = time.monotonic() + limit_s
     made = 0
-    while not all(p.over() for p in players) and (clicks is None or made < clicks):
+    while not all(p.over() for p in players) and (clicks is None or made < clicks) and not (until and until()):
         if time.monotonic() > deadline:
             states = {p.name: p.dataset() for p in players}
             raise AssertionError(f"the game did not end within {limit_s} s ({made} clicks): {states}")
