@@ -146,14 +146,14 @@ def test_a_seat_piece_reports_progress_after_its_decisions(record: dict[str, Any
 def test_a_pieces_progress_is_sent_at_most_once_per_interval(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[tuple[str, float]] = []
 
-    class Queue:
-        def put_nowait(self, message: tuple[str, float]) -> None:
+    class Pipe:
+        def send(self, message: tuple[str, float]) -> None:
             sent.append(message)
 
     now = [0.0]
-    monkeypatch.setattr(work, "_messages", Queue())
+    monkeypatch.setattr(work, "_messages", Pipe())
     monkeypatch.setattr(work, "perf_counter", lambda: now[0])
-    report = work.QueueProgress("job:1", every_s=1.0)
+    report = work.PipeProgress("job:1", every_s=1.0)
     for n in range(30):
         now[0] = n * 0.25
         report(n / 30)

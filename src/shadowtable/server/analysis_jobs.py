@@ -250,7 +250,7 @@ class AnalysisQueue:
             token = f"{self.owner}:{table_id}:{next(self._tokens)}"
             self.workers.listen(token, lambda share: progress.move(before + share * units))
             try:
-                answer = await self._piece(function, *args, work.QueueProgress(token, self.config.analysis_progress_s))
+                answer = await self._piece(function, *args, work.PipeProgress(token, self.config.analysis_progress_s))
             finally:
                 self.workers.forget(token)
             progress.move(before + units)

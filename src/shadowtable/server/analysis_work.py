@@ -5,7 +5,7 @@ for the deduction panel (:func:`deduce_seat`), so a killed worker loses one piec
 budget bounds the whole job: the decisions get :data:`DEDUCTION_SHARE` less of it, the deduction
 what is left, and each piece is given its part of what remains when it starts
 (:func:`piece_budget`).  A piece tells its progress after each decision or belief through a
-:class:`QueueProgress` (at most once per ``every_s`` seconds), which the worker process sends to
+:class:`PipeProgress` (at most once per ``every_s`` seconds), which the worker process sends to
 the server process on the pipe :func:`start_worker` was given.  Every function here is
 picklable: it takes the game record as JSON and returns JSON-able data (or dataclasses).
 """
@@ -42,7 +42,7 @@ elsewhere: progress is then not sent)."""
 
 
 @dataclass
-class QueueProgress:
+class PipeProgress:
     """A piece's progress, sent as ``(token, share)`` on the worker's pipe at most once per
     ``every_s`` seconds (picklable: it travels with the piece)."""
 

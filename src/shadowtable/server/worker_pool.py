@@ -116,7 +116,7 @@ class WorkerPool:
             kill(broken)
 
     def listen(self, token: str, listener: Callable[[float], None]) -> None:
-        """Hand ``listener`` the progress a piece sends under ``token`` (``work.QueueProgress``)."""
+        """Hand ``listener`` the progress a piece sends under ``token`` (``work.PipeProgress``)."""
         self._listeners[token] = listener
 
     def forget(self, token: str) -> None:
