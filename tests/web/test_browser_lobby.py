@@ -82,3 +82,30 @@ def test_a_game_chosen_before_the_scripts_load_still_gets_its_form(browser: Any,
         page.wait_for_function(SHOWS_SHADOWLORD_WITH_THREE)
     finally:
         page.context.close()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize(("game", "counts"), [("shadow-planet", (3, 4, 5)), ("shadowlord", (2, 3, 4))])
+def test_the_form_fits_a_phone_for_every_player_count(
+    browser: Any, live_server: Any, game: str, counts: tuple[int, ...]
+) -> None:
+    """The seat choices name each bot level with its time and rating, the longest texts of the
+    page: at 390 px the form still fits without sideways scrolling."""
+    server = live_server()
+    page = new_player(browser, "phone", seed=0, viewport=PHONE).page
+    try:
+        page.goto(server.url + "/")
+        page.select_option("select[name=game]", game)
+        for players in counts:
+            page.select_option("select[name=players]", str(players))
+            page.wait_for_selector(
+                f"#setup:not(.htmx-request) > fieldset[data-game='{game}'][data-players='{players}']", state="attached"
+            )
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"{game} with {players} players: the page is {width} px wide"
+            seat = page.locator("select[name=seat_1]").bounding_box()
+            assert seat is not None and seat["x"] + seat["width"] <= PHONE["width"]
+    finally:
+        page.context.close()
