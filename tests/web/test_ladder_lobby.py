@@ -76,7 +76,9 @@ def test_without_results_the_lobby_offers_levels_0_and_1_only(
     assert refused.status_code != 303 and "expected human or one of the bots" in refused.text
 
 
-def _ratings(folder: Path, config: str, levels: dict[str, tuple[float, float, float | None]]) -> None:
+def _ratings(
+    folder: Path, config: str, levels: dict[str, tuple[float, float, float | None]], seat_games: int = 300
+) -> None:
     """A rated ladder result: each level's mu, sigma and median seconds per decision."""
     ordinals = {name: mu - 3 * sigma for name, (mu, sigma, _) in levels.items()}
     order = sorted(ordinals, key=lambda name: -ordinals[name])
@@ -90,6 +92,7 @@ def _ratings(folder: Path, config: str, levels: dict[str, tuple[float, float, fl
                 "ordinal": ordinals[name],
                 "rank": order.index(name) + 1,
                 "median_decision_s": seconds,
+                "seat_games": seat_games,
             }
             for name, (mu, sigma, seconds) in levels.items()
         },
@@ -128,6 +131,17 @@ def test_the_lobby_shows_ratings_and_times_only_from_the_results_files(
     assert "rated" not in text
     _, text = _offered(client, "shadowlord", 3)
     assert "rated 40.0" in _option(text, "random") and "rated" not in _option(text, "heuristic")
+
+
+def test_a_rating_from_too_few_games_is_shown_with_its_uncertainty_and_not_ranked(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _empty_results(tmp_path, monkeypatch)
+    _ratings(folder, "shadow-planet-4p", {"random": (29.3, 7.08, None), "heuristic": (45.2, 2.28, None)}, 3)
+    _, text = _offered(client, "shadow-planet", 4)
+    assert _option(text, "random").endswith("(rated 29.3 ± 7.1 from 3 games, too few to rank)")
+    assert "rank 1" not in _option(text, "random") and "conservatively" not in _option(text, "random")
+    assert _option(text, "heuristic").endswith("(rated 45.2 (conservatively 38.4), rank 1 of 2)")
 
 
 def test_a_table_with_options_seats_only_the_levels_shown_stronger_with_those_options(

@@ -191,6 +191,12 @@ def median_decision_s(name: str, config: str, folder: Path | None = None) -> flo
     return float(value) if isinstance(value, int | float) else None
 
 
+SETTLED_SIGMA = 4.0
+"""The largest sigma of a rating the lobby ranks (openskill starts every level at 25/3, about 8.3;
+a level rated from a handful of games stays near that, and its conservative estimate, mu - 3
+sigma, would rank it below levels it beat)."""
+
+
 @dataclass(frozen=True)
 class LevelRating:
     """A level's openskill rating in one configuration, from the rated ladder's round-robin."""
@@ -203,6 +209,13 @@ class LevelRating:
     rated: int
     """How many levels were rated in the configuration."""
     median_decision_s: float | None
+    seat_games: int | None = None
+    """How many seat-games the rating comes from (``None``: the file does not say)."""
+
+    @property
+    def settled(self) -> bool:
+        """Whether the rating is sure enough to rank: its sigma at most :data:`SETTLED_SIGMA`."""
+        return self.sigma <= SETTLED_SIGMA
 
 
 def ratings_path(folder: Path, config: str) -> Path:
@@ -221,7 +234,7 @@ def level_rating(name: str, config: str, folder: Path | None = None) -> LevelRat
         return None
     try:
         ratings, entry = data["ratings"], data["ratings"][name]
-        median = entry.get("median_decision_s")
+        median, seat_games = entry.get("median_decision_s"), entry.get("seat_games")
         return LevelRating(
             mu=float(entry["mu"]),
             sigma=float(entry["sigma"]),
@@ -229,6 +242,7 @@ def level_rating(name: str, config: str, folder: Path | None = None) -> LevelRat
             rank=int(entry["rank"]),
             rated=len(ratings),
             median_decision_s=float(median) if isinstance(median, int | float) else None,
+            seat_games=seat_games if isinstance(seat_games, int) and not isinstance(seat_games, bool) else None,
         )
     except (KeyError, TypeError, ValueError, AttributeError):
         return None

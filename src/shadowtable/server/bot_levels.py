@@ -58,7 +58,7 @@ LEVELS: dict[str, BotLevel] = {
         BotLevel(
             "ismcts",
             ladder.LADDER["ismcts"].spec_for(""),
-            "ISMCTS (level 2: searches with the heuristic as guide, about a second a move)",
+            "ISMCTS (level 2: searches with the heuristic as guide, stronger and slower)",
             "ISMCTS",
             searches=True,
         ),

@@ -118,9 +118,13 @@ def seconds_words(seconds: float | None) -> str | None:
 
 
 def rating_words(rated: LevelRating | None) -> str | None:
-    """A level's rating in words (``rated 29.7 (conservatively 21.3), rank 1 of 3``), or ``None``."""
+    """A level's rating in words (``rated 29.7 (conservatively 21.3), rank 1 of 3``; a rating too
+    uncertain to rank: ``rated 29.3 ± 7.1 from 3 games, too few to rank``), or ``None``."""
     if rated is None:
         return None
+    if not rated.settled:
+        games = "" if rated.seat_games is None else f" from {rated.seat_games} game{'s' * (rated.seat_games != 1)}"
+        return f"rated {rated.mu:.1f} ± {rated.sigma:.1f}{games}, too few to rank"
     return f"rated {rated.mu:.1f} (conservatively {rated.ordinal:.1f}), rank {rated.rank} of {rated.rated}"
 
 
