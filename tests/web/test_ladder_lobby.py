@@ -12,6 +12,7 @@ import pytest
 from shadowtable.bots import ladder
 from shadowtable.core.registry import game_class
 from shadowtable.server.bot_levels import has_numpy, levels_for
+from shadowtable.web.forms import BOT_LEVELS
 
 GAMES = ("shadow-planet", "shadowlord")
 
@@ -61,6 +62,31 @@ def test_the_lobby_offers_exactly_the_levels_whose_results_separate(client: Any,
                 assert "typically 0.42 s a move" in text
     offered, _ = _offered(client, "shadowlord", 2)
     assert "ismcts" not in offered  # shown only with the modified option, which the lobby's default is not
+
+
+def levels_panel(text: str) -> tuple[list[str], str]:
+    """The lines of the form's "About the bot levels" panel, and its note on levels not offered."""
+    found = re.search(r'<details class="levels">(.*?)</details>', text, re.S)
+    assert found is not None, "no panel about the bot levels"
+    items = [" ".join(item.split()) for item in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)]
+    note = re.search(r'<p class="hint">(.*?)</p>', found.group(1), re.S)
+    return items, "" if note is None else " ".join(note.group(1).split())
+
+
+def test_the_form_explains_each_offered_level_and_names_those_not_offered(
+    client: Any, results: dict[str, set[str]]
+) -> None:
+    _, text = _offered(client, "shadow-planet", 3)  # level 2 separates here (the results fixture)
+    items, note = levels_panel(text)
+    assert len(items) == 3 and items[2].startswith(BOT_LEVELS["ismcts"]) and "typically 0.42 s a move" in items[2]
+    assert items[0].startswith(BOT_LEVELS["random"]) and note == ""
+    _, text = _offered(client, "shadow-planet", 5)  # no result: level 2 plays here but is not offered
+    items, note = levels_panel(text)
+    assert [item.split(":")[0] for item in items] == [
+        BOT_LEVELS["random"].split(":")[0],
+        BOT_LEVELS["heuristic"].split(":")[0],
+    ]
+    assert note.startswith("Not offered here: " + BOT_LEVELS["ismcts"]) and "not been shown yet" in note
 
 
 def test_without_results_the_lobby_offers_levels_0_and_1_only(

@@ -12,7 +12,7 @@ from shadowtable.bots.ladder import LevelRating
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.core.wording import bot_name
-from shadowtable.server.bot_levels import LEVELS, offered_levels, rating, typical_seconds
+from shadowtable.server.bot_levels import LEVELS, levels_for, offered_levels, rating, typical_seconds
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable
 from shadowtable.server.table import REALTIME, TURN_BASED
@@ -203,13 +203,15 @@ def new_table(spec: GameSpec, players: int, form: dict[str, str]) -> NewTable:
 def setup_context(spec: GameSpec, players: int) -> dict[str, Any]:
     """What the game-dependent part of the creation form shows (each option in words)."""
     options = offered_options(spec)
+    offered = bots_offered(spec.id, players)
     return {
         "spec": spec,
         "players": players,
         "options": options,
         "words": {option.name: option_words(spec.id, option) for option in options},
         "bots": BOT_LEVELS,
-        "bots_here": bots_offered(spec.id, players),
+        "bots_here": offered,
+        "bots_not_shown": [level for level in levels_for(spec.id, players) if level not in offered],
         "bot_details": bot_details(spec.id, players),
         "bot_names": {
             (seat, level): bot_name(seat, LEVELS[level].shown) for seat in range(players) for level in LEVELS
