@@ -28,7 +28,9 @@ from typing import Any
 
 from shadowtable.bots import ladder
 from shadowtable.bots.registry import make_bot
+from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.keyvalue import parse_pairs
+from shadowtable.core.registry import make
 from shadowtable.core.rng import derive_seed
 from shadowtable.sim import batch
 from shadowtable.sim.stats import wilson_interval
@@ -211,12 +213,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--resume", action="store_true", help="keep the games already in the records file and play the rest"
     )
     args = parser.parse_args(argv)
+    if args.series < 1 or args.games < 1:
+        print("error: --games and --series count from 1", file=sys.stderr)
+        return 2
     options = parse_pairs(args.option, what="--option")
     upper, lower = ladder.level_name(args.upper), ladder.level_name(args.lower)
     if upper is None or lower is None:
         print(f"error: unknown level; levels: {', '.join(ladder.LADDER)}", file=sys.stderr)
         return 2
-    make_bot(ladder.resolve_spec(upper, args.game))
+    try:
+        make(args.game, players=args.players, **options)
+        make_bot(ladder.resolve_spec(upper, args.game))
+    except ShadowTableError as exc:
+        print(f"error: {str(exc).strip(chr(39))}", file=sys.stderr)
+        return 2
     out = run(
         args.game,
         args.players,

@@ -4,6 +4,7 @@ second series plays fresh games."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from benchmark_script import load_benchmark
 
@@ -35,3 +36,19 @@ def test_a_second_series_plays_other_games_and_names_its_seeds(tmp_path: Path) -
     assert first["seed"] != second["seed"] and first["tournament"]["seed"] != second["tournament"]["seed"]
     records = "shadow-planet-3p-heuristic-vs-random.jsonl"
     assert (tmp_path / "first" / records).read_text() != (tmp_path / "second" / records).read_text()
+
+
+def test_bad_arguments_get_one_error_line_exit_2_and_write_nothing(capsys: Any) -> None:
+    bench = load_benchmark("ladder")
+    before = sorted(bench.OUT.iterdir())
+    base = ["--upper", "ismcts", "--lower", "heuristic", "--games", "5"]
+    for wrong in (
+        ["--game", "nope", "--players", "3"],
+        ["--game", "shadowlord", "--players", "9"],
+        ["--game", "shadowlord", "--players", "3", "--option", "bogus=1"],
+        ["--game", "shadowlord", "--players", "3", "--series", "0"],
+    ):
+        assert bench.main([*wrong, *base]) == 2, wrong
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("error: "), (wrong, err)
+    assert sorted(bench.OUT.iterdir()) == before
