@@ -212,6 +212,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--resume", action="store_true", help="keep the games already in the records file and play the rest"
     )
+    parser.add_argument(
+        "--folder",
+        type=Path,
+        default=OUT,
+        help="where the result, records and times go (default docs/results/ladder; a run played over several "
+        "sittings may keep its records elsewhere until it is whole, then its files move there)",
+    )
     args = parser.parse_args(argv)
     if args.series < 1 or args.games < 1:
         print("error: --games and --series count from 1", file=sys.stderr)
@@ -237,8 +244,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         workers=args.workers,
         resume=args.resume,
         series=args.series,
+        folder=args.folder,
     )
-    path = ladder.result_path(OUT, out["config"], upper, lower)
+    path = ladder.result_path(args.folder, out["config"], upper, lower)
     path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     u, lo = out["upper"], out["lower"]
     print(
