@@ -232,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         make(args.game, players=args.players, **options)
         make_bot(ladder.resolve_spec(upper, args.game))
     except ShadowTableError as exc:
-        print(f"error: {str(exc).strip(chr(39))}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     out = run(
         args.game,
