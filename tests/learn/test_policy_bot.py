@@ -125,20 +125,22 @@ def test_a_policy_shipped_in_16_bits_chooses_as_the_trained_one(tmp_path: Path) 
         )
 
 
-def test_the_shipped_policy_plays_when_no_path_is_given() -> None:
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_shipped_policy_plays_when_no_path_is_given(players: int) -> None:
     import numpy as np
 
     from shadowtable.bots.policy_bot import shipped_policy
     from shadowtable.learn.portable import read_portable
 
-    path = shipped_policy("shadow-planet", 4)
-    assert path is not None, "the package ships a policy for The Shadow Planet with 4 players"
+    path = shipped_policy("shadow-planet", players)
+    assert path is not None, f"the package ships a policy for The Shadow Planet with {players} players"
     policy = read_portable(path)
-    assert (policy.game, policy.players) == ("shadow-planet", 4)
+    assert (policy.game, policy.players) == ("shadow-planet", players)
     with np.load(path, allow_pickle=False) as data:
         assert all(data[name].dtype == np.float16 for name in data.files if name != "meta")
-    game = make("shadow-planet", players=4)
-    assert play_game(game, [make_bot("policy"), *(make_bot("heuristic") for _ in range(3))], 0).returns is not None
+    game = make("shadow-planet", players=players)
+    lineup = [make_bot("policy"), *(make_bot("heuristic") for _ in range(players - 1))]
+    assert play_game(game, lineup, 0).returns is not None
     bot = make_bot("policy")
     sl = make("shadowlord", players=3)
     state, seat = positions("shadowlord", 3, seed=1, count=1)[0]

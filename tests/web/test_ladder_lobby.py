@@ -79,7 +79,9 @@ def test_the_form_explains_each_offered_level_and_names_those_not_offered(
     _, text = _offered(client, "shadow-planet", 3)  # level 2 separates here (the results fixture)
     items, note = levels_panel(text)
     assert len(items) == 3 and items[2].startswith(BOT_LEVELS["ismcts"]) and "typically 0.42 s a move" in items[2]
-    assert items[0].startswith(BOT_LEVELS["random"]) and note == ""
+    assert items[0].startswith(BOT_LEVELS["random"]) and BOT_LEVELS["ismcts"] not in note
+    if has_numpy():  # a policy ships for 3 players, but this folder has no result for it
+        assert note.startswith("Not offered here: " + BOT_LEVELS["policy"]) and "not been shown yet" in note
     _, text = _offered(client, "shadow-planet", 5)  # no result: level 2 plays here but is not offered
     items, note = levels_panel(text)
     assert [item.split(":")[0] for item in items] == [
