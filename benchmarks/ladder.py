@@ -13,6 +13,9 @@ recorded.  Writes ``docs/results/ladder/<config>-<upper>-vs-<lower>.json`` and t
 beside it (``.jsonl``): win rates per seat-game with 95% Wilson intervals for both levels, whether
 the intervals separate, and the median seconds per decision of the upper level (CPU seconds of
 the one process, so other load on the machine does not count; the wall-clock median beside it).
+
+    python benchmarks/ladder.py --table                       # the results table of docs/bots.md
+    python benchmarks/ladder.py --objectives RESULT.json      # a run's win rates by Objective
 """
 
 from __future__ import annotations
@@ -193,10 +196,54 @@ def table(folder: Path = OUT) -> str:
     return "\n".join(rows)
 
 
+def by_fact(result: dict[str, Any], folder: Path, key: str = "objective") -> dict[str, dict[str, list[int]]]:
+    """Wins and seat-games of each level by the seats' end-of-game fact ``key`` (The Shadow Planet's
+    Objective), read from the run's records: ``{value: {level: [wins, seat_games]}}``."""
+    level_of = {result["upper"]["spec"]: result["upper"]["level"], result["lower"]["spec"]: result["lower"]["level"]}
+    tally: dict[str, dict[str, list[int]]] = {}
+    with (folder / result["records"]).open(encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            for seat in record.get("metadata", {}).get("seats", []):
+                if key not in seat:
+                    continue
+                counts = tally.setdefault(str(seat[key]), {}).setdefault(
+                    level_of[record["seats"][seat["seat"]]], [0, 0]
+                )
+                counts[0] += bool(seat.get("won"))
+                counts[1] += 1
+    return tally
+
+
+def fact_table(result: dict[str, Any], folder: Path, key: str = "objective") -> str:
+    """:func:`by_fact` as a Markdown table: per value, each level's win rate, 95% Wilson interval, seat-games."""
+    levels = [result["upper"]["level"], result["lower"]["level"]]
+    rows = [f"| {key} | " + " | ".join(levels) + " |", "|---|" + "---|" * len(levels)]
+    for value, counts in sorted(by_fact(result, folder, key).items()):
+        cells = []
+        for level in levels:
+            wins, games = counts.get(level, [0, 0])
+            low, high = wilson_interval(wins, games)
+            cells.append(f"{100 * wins / games:.1f}% ({100 * low:.1f}-{100 * high:.1f}), {games}" if games else "-")
+        rows.append(f"| {value} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the arguments, play, write the result file (``--table``: print the results table)."""
-    if (sys.argv[1:] if argv is None else list(argv)) == ["--table"]:
+    """Parse the arguments, play, write the result file (``--table``: print the results table;
+    ``--objectives RESULT``: print a run's win rates by Objective)."""
+    given = sys.argv[1:] if argv is None else list(argv)
+    if given == ["--table"]:
         print(table())
+        return 0
+    if len(given) == 2 and given[0] == "--objectives":
+        path = Path(given[1])
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+            print(fact_table(result, path.parent))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"error: {path} is not a ladder result with its records beside it ({exc})", file=sys.stderr)
+            return 2
         return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True)

@@ -52,3 +52,27 @@ def test_bad_arguments_get_one_error_line_exit_2_and_write_nothing(capsys: Any) 
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("error: "), (wrong, err)
     assert sorted(bench.OUT.iterdir()) == before
+
+
+def test_win_rates_by_objective_count_every_seat_of_every_game_once(tmp_path: Path, capsys: Any) -> None:
+    import json
+
+    bench = load_benchmark("ladder")
+    result = bench.run("shadow-planet", 3, {}, "heuristic", "random", 4, folder=tmp_path)
+    tally = bench.by_fact(result, tmp_path)
+    assert set(tally) <= {"Alien", "Commander", "Guardian", "Lieutenant", "Sergeant"}
+    per_level = {
+        level: [sum(c[level][i] for c in tally.values() if level in c) for i in (0, 1)]
+        for level in ("heuristic", "random")
+    }
+    assert per_level["heuristic"] == [result["upper"]["wins"], 4] and per_level["random"] == [
+        result["lower"]["wins"],
+        8,
+    ]
+    path = tmp_path / "shadow-planet-3p-heuristic-vs-random.json"
+    path.write_text(json.dumps(result), encoding="utf-8")
+    assert bench.main(["--objectives", str(path)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == "| objective | heuristic | random |" and len(printed) == 2 + len(tally)
+    assert bench.main(["--objectives", str(tmp_path / "missing.json")]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
