@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 from pathlib import Path
 
@@ -19,6 +20,20 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from shadowtable.sim.stats import wilson_interval  # noqa: E402
+
+
+def default_title(progress: Path) -> str:
+    """ "GAME, N players" from the run's settings beside ``progress`` (a run folder's settings.json or,
+    for ``docs/results/train-X-progress.csv``, ``train-X-settings.json``); else the folder's name."""
+    name = progress.name
+    settings = progress.with_name(
+        name[: -len("progress.csv")] + "settings.json" if name.endswith("-progress.csv") else "settings.json"
+    )
+    try:
+        data = json.loads(settings.read_text(encoding="utf-8"))
+        return f"{data['game']}, {data['players']} players"
+    except (OSError, ValueError, KeyError, TypeError):
+        return progress.parent.name
 
 
 def main() -> int:
@@ -32,8 +47,14 @@ def main() -> int:
     if args.out.exists() and not args.force:
         print(f"error: {args.out} exists; pass --force to replace it", file=sys.stderr)
         return 2
-    with open(args.progress, newline="", encoding="utf-8") as stream:
-        rows = list(csv.DictReader(stream))
+    try:
+        with open(args.progress, newline="", encoding="utf-8") as stream:
+            rows = list(csv.DictReader(stream))
+        if rows and "iteration" not in rows[0]:
+            raise ValueError("no iteration column")
+    except (OSError, UnicodeDecodeError, csv.Error, ValueError) as exc:
+        print(f"error: {args.progress} is not a progress.csv written by shadowtable train ({exc})", file=sys.stderr)
+        return 2
     columns = [c for c in (rows[0] if rows else {}) if c.startswith("win_vs_")]
     figure, axes = plt.subplots(figsize=(8, 4.5))
     for column in columns:
@@ -50,7 +71,7 @@ def main() -> int:
     axes.set_ylim(0, 1)
     axes.grid(alpha=0.3)
     axes.legend()
-    axes.set_title(args.title or str(args.progress.parent.name))
+    axes.set_title(args.title or default_title(args.progress))
     figure.tight_layout()
     figure.savefig(args.out, dpi=110)
     print(f"wrote {args.out}")
