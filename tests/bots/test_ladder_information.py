@@ -11,7 +11,7 @@ from shadowtable.bots import ladder, make_bot
 from shadowtable.bots.policy_bot import shipped_policy
 from shadowtable.core import CHANCE, TERMINAL, make, sample_outcome
 
-CONFIGS = [("shadow-planet", 3), ("shadow-planet", 4), ("shadowlord", 2)]
+CONFIGS = [("shadow-planet", 3), ("shadow-planet", 4), ("shadow-planet", 5), ("shadowlord", 2)]
 
 
 def positions(game_id: str, players: int, seed: int, count: int) -> list[tuple[object, int]]:

@@ -125,7 +125,7 @@ def test_a_policy_shipped_in_16_bits_chooses_as_the_trained_one(tmp_path: Path) 
         )
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_shipped_policy_plays_when_no_path_is_given(players: int) -> None:
     import numpy as np
 
