@@ -164,11 +164,11 @@ def test_a_table_against_the_shipped_policy_is_offered_where_one_ships_and_plays
         "lower": {"interval": [0.33, 0.36]},
         "separated": True,
     }
-    for config in ("shadow-planet-4p", "shadow-planet-5p", "shadowlord-2p"):
+    for config in ("shadow-planet-4p", "shadowlord-2p", "shadowlord-3p"):  # no policy ships for Shadowlord!
         ladder.result_path(tmp_path, config, "policy", "heuristic").write_text(json.dumps(shown))
     offered = client.get("/lobby/setup", params={"game": "shadow-planet", "players": "4"}).text
     assert "bot:policy" in offered and "Trained policy" in offered
-    for game, players in (("shadow-planet", "5"), ("shadowlord", "2")):
+    for game, players in (("shadow-planet", "5"), ("shadowlord", "2"), ("shadowlord", "3")):  # no result, or none ships
         assert "bot:policy" not in client.get("/lobby/setup", params={"game": game, "players": players}).text
     seats = {f"seat_{i}": "bot:policy" for i in (1, 2, 3)}
     created = _create(client, game="shadow-planet", players="4", **seats)
