@@ -220,11 +220,8 @@ def fact_table(result: dict[str, Any], folder: Path, key: str = "objective") -> 
     levels = [result["upper"]["level"], result["lower"]["level"]]
     rows = [f"| {key} | " + " | ".join(levels) + " |", "|---|" + "---|" * len(levels)]
     for value, counts in sorted(by_fact(result, folder, key).items()):
-        cells = []
-        for level in levels:
-            wins, games = counts.get(level, [0, 0])
-            low, high = wilson_interval(wins, games)
-            cells.append(f"{100 * wins / games:.1f}% ({100 * low:.1f}-{100 * high:.1f}), {games}" if games else "-")
+        tallies = [counts.get(level, [0, 0]) for level in levels]
+        cells = [_rate(side({"wins": wins, "games": games})) if games else "-" for wins, games in tallies]
         rows.append(f"| {value} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
