@@ -27,7 +27,8 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -61,15 +62,17 @@ QUICK_GAMES = 180
 """Games per configuration among the quick levels (random, heuristic, the policy where it ships)."""
 
 SEARCH_GAMES: dict[str, int] = {
-    "shadow-planet-3p": 3,
-    "shadow-planet-4p": 4,
+    "shadow-planet-3p": 32,
+    "shadow-planet-4p": 24,
+    "shadow-planet-5p": 24,
     "shadowlord-2p": 6,
     "shadowlord-2p-modified": 3,
     "shadowlord-3p": 3,
     "shadowlord-4p": 3,
 }
-"""Games per configuration with level 2 at the table (one full seat rotation each): level 2 costs
-about 1 s of one core per decision, so it plays only where the ladder measured it, and only a few."""
+"""Games per configuration with level 2 at the table (whole seat rotations): level 2 costs 0.2-0.5 s
+of one core per decision, so it plays only where the ladder measured it, and fewer games than the
+quick levels (The Shadow Planet's counts were raised on 2026-12-04, before its rerun)."""
 
 SEARCH_LEVEL = "ismcts"
 
@@ -108,35 +111,70 @@ def ranking(ratings: Mapping[str, SkillRating]) -> list[str]:
 
 
 class TimedBot:
-    """A bot whose every decision's CPU seconds are appended to ``times``."""
+    """A bot whose every decision's CPU seconds are appended to ``times``, and whose decisions cut
+    short by its time cap (wall clock at or past its ``time`` budget) are counted in ``capped``."""
 
-    def __init__(self, bot: Any, times: list[float]) -> None:
+    def __init__(self, bot: Any, times: list[float], capped: list[int]) -> None:
         self.bot = bot
         self.times = times
+        self.capped = capped
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.bot, name)
 
     def choose(self, *args: Any, **kwargs: Any) -> int:
         """The wrapped bot's choice, timed."""
-        start = time.process_time()
+        start, wall = time.process_time(), time.perf_counter()
         action: int = self.bot.choose(*args, **kwargs)
         self.times.append(time.process_time() - start)
+        cap = getattr(self.bot, "time", None)
+        if isinstance(cap, float) and time.perf_counter() - wall >= cap:
+            self.capped[0] += 1
         return action
 
 
-def play_block(
-    game_id: str, players: int, options: dict[str, Any], levels: Sequence[str], seed: int, games: int
-) -> Iterable[tuple[int, list[str], GameRecord, dict[str, list[float]]]]:
-    """Play the block's games: index, levels seated, record and each level's decision times."""
+Played = tuple[int, list[str], GameRecord, dict[str, list[float]], dict[str, int]]
+"""One game of a block: index, levels seated, record, each level's decision times and capped count."""
+
+
+def play_game_of_block(
+    game_id: str, players: int, options: dict[str, Any], levels: Sequence[str], seed: int, index: int
+) -> Played:
+    """Play game ``index`` of a block (the same game in any process)."""
     game = make(game_id, players=players, **options)
     specs = {level: ladder.resolve_spec(level, game_id) for level in levels}
-    for index in range(games):
-        lineup = seating(levels, players, index)
-        times: dict[str, list[float]] = {level: [] for level in levels}
-        bots = [TimedBot(make_bot(specs[level]), times[level]) for level in lineup]
-        record = play_game(game, bots, game_seed(seed, index), seat_names=[specs[level] for level in lineup])
-        yield index, lineup, record, times
+    lineup = seating(levels, players, index)
+    times: dict[str, list[float]] = {level: [] for level in levels}
+    capped: dict[str, list[int]] = {level: [0] for level in levels}
+    bots = [TimedBot(make_bot(specs[level]), times[level], capped[level]) for level in lineup]
+    record = play_game(game, bots, game_seed(seed, index), seat_names=[specs[level] for level in lineup])
+    return index, lineup, record, times, {level: count[0] for level, count in capped.items()}
+
+
+def _play_packed(task: tuple[str, int, dict[str, Any], list[str], int, int]) -> tuple[Any, ...]:
+    """:func:`play_game_of_block` in a worker process, its record as JSON (to cross the pipe)."""
+    index, lineup, record, times, capped = play_game_of_block(*task)
+    return index, lineup, record.to_json(), times, capped
+
+
+def play_block(
+    game_id: str,
+    players: int,
+    options: dict[str, Any],
+    levels: Sequence[str],
+    seed: int,
+    games: int,
+    workers: int = 1,
+) -> Iterator[Played]:
+    """Play the block's games in index order (``workers``: in that many processes, the same games)."""
+    tasks = [(game_id, players, options, list(levels), seed, index) for index in range(games)]
+    if workers <= 1:
+        for task in tasks:
+            yield play_game_of_block(*task)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for index, lineup, record, times, capped in pool.map(_play_packed, tasks):
+            yield index, lineup, GameRecord.from_json(record), times, capped
 
 
 def tally(part: WinTally) -> dict[str, Any]:
@@ -145,7 +183,9 @@ def tally(part: WinTally) -> dict[str, Any]:
     return {"seat_games": part.games, "wins": part.wins, "win_rate": part.win_rate, "interval": [low, high]}
 
 
-def summary(result: TournamentResult, times: Mapping[str, list[float]]) -> dict[str, Any]:
+def summary(
+    result: TournamentResult, times: Mapping[str, list[float]], capped: Mapping[str, int] | None = None
+) -> dict[str, Any]:
     """Each level's rating, rank, win rates (overall, by seat, by role) and median s per decision."""
     order = ranking(result.ratings)
     return {
@@ -157,28 +197,34 @@ def summary(result: TournamentResult, times: Mapping[str, list[float]]) -> dict[
             "by_role": {role: tally(by[level]) for role, by in sorted(result.roles.items()) if level in by},
             "decisions": len(times[level]),
             "median_decision_s": statistics.median(times[level]) if times[level] else None,
+            "decisions_cut_by_time_cap": (capped or {}).get(level, 0),
         }
         for level in result.labels
     }
 
 
-def run(game_id: str, players: int, options: dict[str, Any], out: Path) -> dict[str, Any]:
-    """Play both blocks of one configuration; its result (records written beside it)."""
+def run(game_id: str, players: int, options: dict[str, Any], out: Path, workers: int = 1) -> dict[str, Any]:
+    """Play both blocks of one configuration (``workers``: in that many processes, the same games,
+    rated in the same order); its result (records written beside it)."""
     config = ladder.config_name(game_id, players, options)
     quick, every = levels_of(game_id, players, config)
     game = make(game_id, players=players, **options)
     result = empty_result(game_id, players, dict(game.options), MASTER, every)
     times: dict[str, list[float]] = {level: [] for level in every}
+    capped: dict[str, int] = dict.fromkeys(every, 0)
     blocks = [("quick", quick, QUICK_GAMES), ("search", every, SEARCH_GAMES.get(config, 0))]
     started = time.perf_counter()
     records = out / f"ratings-{config}.jsonl"
     with records.open("w", encoding="utf-8") as sink:
         for block, levels, games in blocks:
             seed = derive_seed(MASTER, SEED_LABEL, config, block)
-            for index, lineup, record, spent in play_block(game_id, players, options, levels, seed, games):
+            for index, lineup, record, spent, cut in play_block(
+                game_id, players, options, levels, seed, games, workers
+            ):
                 add_record(result, record, lineup, game.spec.max_utility)
                 for level, seconds in spent.items():
                     times[level] += seconds
+                    capped[level] += cut[level]
                 sink.write(json.dumps({"block": block, "index": index, "levels": lineup, "record": record.to_json()}))
                 sink.write("\n")
     return {
@@ -196,9 +242,10 @@ def run(game_id: str, players: int, options: dict[str, Any], out: Path) -> dict[
         "games": result.games,
         "truncated": result.truncated,
         "ranking": ranking(result.ratings),
-        "ratings": summary(result, times),
+        "ratings": summary(result, times, capped),
         "seat_win_rates": [tally(seat) for seat in result.seats],
         "wall_s": round(time.perf_counter() - started, 1),
+        "workers": workers,
         "records": records.name,
     }
 
@@ -268,7 +315,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plan", action="store_true", help="print the games and estimated cost; play nothing")
     parser.add_argument("--table", action="store_true", help="print the Markdown table of the results")
     parser.add_argument("--config", action="append", default=[], help="only this configuration (repeatable)")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the games (the same games)")
+    parser.add_argument("--folder", type=Path, default=OUT, help="where the results are written and read")
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        print("error: --workers must be at least 1", file=sys.stderr)
+        return 2
     known = {ladder.config_name(g, p, o): (g, p, o) for g, p, o in CONFIGS}
     unknown = [name for name in args.config if name not in known]
     if unknown:
@@ -278,15 +330,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(plan(), indent=2))
         return 0
     if args.table:
-        print(table())
+        print(table(args.folder))
         return 0
-    OUT.mkdir(parents=True, exist_ok=True)
+    args.folder.mkdir(parents=True, exist_ok=True)
     for name in args.config or list(known):
         game_id, players, options = known[name]
-        out = run(game_id, players, options, OUT)
-        (OUT / f"ratings-{name}.json").write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        out = run(game_id, players, options, args.folder, workers=args.workers)
+        (args.folder / f"ratings-{name}.json").write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
         print(f"{name}: {' > '.join(out['ranking'])} ({out['games']} games, {out['wall_s']} s)", flush=True)
-    (OUT / "ratings.md").write_text(table() + "\n", encoding="utf-8")
+    (args.folder / "ratings.md").write_text(table(args.folder) + "\n", encoding="utf-8")
     return 0
 
 

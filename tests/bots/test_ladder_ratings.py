@@ -54,3 +54,19 @@ def test_a_level_with_few_games_ranks_by_its_conservative_estimate() -> None:
 def test_an_unknown_configuration_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert ratings.main(["--config", "chess-2p", "--plan"]) == 2
     assert capsys.readouterr().err.startswith("error: unknown configuration 'chess-2p'")
+
+
+def test_a_block_in_worker_processes_plays_the_same_games_in_the_same_order() -> None:
+    levels, seed = ["random", "heuristic"], 99
+    alone = list(ratings.play_block("shadow-planet", 3, {}, levels, seed, 3))
+    pooled = list(ratings.play_block("shadow-planet", 3, {}, levels, seed, 3, workers=2))
+    assert [(i, lineup, record.to_json()) for i, lineup, record, _, _ in alone] == [
+        (i, lineup, record.to_json()) for i, lineup, record, _, _ in pooled
+    ]
+    assert [i for i, *_ in pooled] == [0, 1, 2]
+    assert all(sum(len(t) for t in times.values()) > 0 for *_, times, _ in pooled)
+
+
+def test_workers_below_one_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert ratings.main(["--workers", "0", "--config", "shadowlord-2p"]) == 2
+    assert capsys.readouterr().err.startswith("error: --workers")
