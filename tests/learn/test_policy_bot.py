@@ -17,10 +17,12 @@ from shadowtable.learn.network import PolicyValueNet, save_policy
 from shadowtable.rl.encoding import encoder_for
 
 
-def untrained_policy(path: Path, game_id: str, players: int, seed: int = 0) -> Path:
+def untrained_policy(path: Path, game_id: str, players: int, seed: int = 0, guide: str = "") -> Path:
     game = make(game_id, players=players)
     torch.manual_seed(seed)
-    net = PolicyValueNet(math.prod(encoder_for(game).shape), game.spec.num_distinct_actions, (64,))
+    net = PolicyValueNet(
+        math.prod(encoder_for(game).shape), game.spec.num_distinct_actions, (64,), guide=guide, guide_weight=2.0
+    )
     torch.nn.init.normal_(net.policy.weight, std=1.0)  # far from uniform, so choices depend on the input
     save_policy(net, path, game_id, players, {})
     return path
@@ -45,9 +47,12 @@ def positions(game_id: str, players: int, seed: int, count: int) -> list[tuple[o
     return found
 
 
+@pytest.mark.parametrize("guide", ["", "heuristic"])
 @pytest.mark.parametrize(("game_id", "players"), [("shadow-planet", 4), ("shadowlord", 2)])
-def test_the_same_choices_on_every_state_the_seat_cannot_tell_apart(tmp_path: Path, game_id: str, players: int) -> None:
-    bot = PolicyBot(path=str(untrained_policy(tmp_path / "p.pt", game_id, players)))
+def test_the_same_choices_on_every_state_the_seat_cannot_tell_apart(
+    tmp_path: Path, game_id: str, players: int, guide: str
+) -> None:
+    bot = PolicyBot(path=str(untrained_policy(tmp_path / "p.pt", game_id, players, guide=guide)))
     game = make(game_id, players=players)
     choices = set()
     for state, seat in positions(game_id, players, seed=3, count=6):

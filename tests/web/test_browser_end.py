@@ -124,12 +124,13 @@ def _knocked_out_by_its_own_decision(seed: int = 0) -> tuple[list[tuple[int, int
 
 
 def _seat_bots_and_rows(folder: Path, table: str, rows: list[tuple[int, int]]) -> None:
-    """Make the open table ``table`` a game in play at ``rows``, bots at seats 1 and 2 (written to
-    the stopped server's database, as the server itself would have stored them)."""
+    """Make the open table ``table`` a game in play at ``rows``, heuristic bots at seats 1 and 2
+    (they finish the game in about half the moves random bots take), written to the stopped
+    server's database as the server itself would have stored them."""
     with sqlite3.connect(folder / "server.db") as db:
         db.execute("UPDATE tables SET status = 'playing' WHERE id = ?", (table,))
         db.execute(
-            "UPDATE seats SET kind = 'bot', bot = 'random', name = NULL WHERE table_id = ? AND seat > 0", (table,)
+            "UPDATE seats SET kind = 'bot', bot = 'heuristic', name = NULL WHERE table_id = ? AND seat > 0", (table,)
         )
         db.executemany(
             "INSERT INTO actions (table_id, idx, seat, action, client_id, at) VALUES (?, ?, ?, ?, NULL, ?)",

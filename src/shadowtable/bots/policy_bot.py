@@ -36,8 +36,10 @@ class Policy(Protocol):
     def obs_size(self) -> int: ...
     @property
     def num_actions(self) -> int: ...
+    @property
+    def guide(self) -> str: ...
 
-    def probabilities(self, obs: Any, legal_actions: Sequence[int]) -> list[float]: ...
+    def probabilities(self, obs: Any, legal_actions: Sequence[int], guide_action: int | None = None) -> list[float]: ...
 
 
 def shipped_policy(game: str, players: int) -> Path | None:
@@ -67,6 +69,18 @@ def load_policy(path: Path) -> Policy:
         raise BotError(f"policy bot: {exc}") from None
 
 
+GUIDE_SEED = 0
+"""The guide bot draws from a generator seeded with this at every decision, so its choice depends on
+the seat's observation alone (the same in training and in play)."""
+
+
+def guide_choice(bot: Any, game: Game[Any], seat: int, observation: Any, legal_actions: Sequence[int]) -> int:
+    """The guide ``bot``'s choice from ``seat``'s observation (a one-action list needs no bot)."""
+    if len(legal_actions) == 1:
+        return int(legal_actions[0])
+    return int(bot.choose(game, seat, observation, legal_actions, random.Random(GUIDE_SEED)))
+
+
 class PolicyBot:
     """Plays a saved policy."""
 
@@ -81,6 +95,7 @@ class PolicyBot:
         self.greedy = bool(greedy)
         self._loaded: tuple[Policy, Any] | None = None  # the policy and the game's encoder
         self._policy = None if self.path is None else load_policy(self.path)  # a bad file fails now
+        self._guide: Any = None  # a guided policy's guide bot, made on first use
 
     def _net(self, game: Game[Any]) -> tuple[Policy, Any]:
         if self._loaded is not None and (self._loaded[0].game, self._loaded[0].players) == (
@@ -111,16 +126,31 @@ class PolicyBot:
         """Raise :class:`BotError` if this policy cannot play ``game`` (see :func:`check_bot_fits`)."""
         self._net(game)
 
-    def probabilities(self, game: Game[Any], observation: Observation, legal_actions: Sequence[int]) -> list[float]:
-        """The policy's probability of each legal action (in the order given)."""
+    def probabilities(
+        self, game: Game[Any], observation: Observation, legal_actions: Sequence[int], seat: int | None = None
+    ) -> list[float]:
+        """The policy's probability of each legal action (in the order given); a guided policy
+        asks its guide bot for its choice from the same observation (``seat`` deciding)."""
         policy, encoder = self._net(game)
-        return policy.probabilities(encoder.encode(observation), legal_actions)
+        guide_action = None
+        if policy.guide:
+            if seat is None:
+                seat = int(observation["seat"])
+            guide_action = guide_choice(self._guide_bot(policy.guide), game, seat, observation, legal_actions)
+        return policy.probabilities(encoder.encode(observation), legal_actions, guide_action)
+
+    def _guide_bot(self, spec: str) -> Any:
+        if self._guide is None:
+            from shadowtable.bots.registry import make_bot
+
+            self._guide = make_bot(spec)
+        return self._guide
 
     def choose(
         self, game: Game[Any], seat: int, observation: Observation, legal_actions: Sequence[int], rng: random.Random
     ) -> int:
         """An action drawn from the policy with ``rng`` (the most probable one when ``greedy``)."""
-        probs = self.probabilities(game, observation, legal_actions)
+        probs = self.probabilities(game, observation, legal_actions, seat)
         if self.greedy:
             return legal_actions[max(range(len(probs)), key=lambda i: (probs[i], -i))]
         point = rng.random() * sum(probs)

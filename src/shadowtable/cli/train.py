@@ -37,6 +37,8 @@ Shaping = Annotated[float, typer.Option(help="weight of potential-based reward s
 Imitate = Annotated[str, typer.Option(help="bot spec to copy before self-play starts (a warm start)")]
 ImitateGames = Annotated[int, typer.Option(help="games of --imitate in every seat to copy from", min=1)]
 ImitateEpochs = Annotated[int, typer.Option(help="passes over those games' choices", min=1)]
+Guide = Annotated[str, typer.Option(help="bot spec guiding the network: its choice's logit gets a learned bonus")]
+GuideWeight = Annotated[float, typer.Option(help="the guide's bonus to start from (a logit)", min=0.0)]
 Resume = Annotated[bool, typer.Option(help="go on with the run saved in --out")]
 Force = Annotated[bool, typer.Option(help="start over in a non-empty --out")]
 Progress = Annotated[bool, typer.Option(help="show a progress bar")]
@@ -58,6 +60,8 @@ RUN_FIELDS = (
     "imitate",
     "imitate_games",
     "imitate_epochs",
+    "guide",
+    "guide_weight",
     "seed",
     "device",
 )
@@ -87,6 +91,8 @@ class TrainCommand:
     imitate: str = ""
     imitate_games: int = 200
     imitate_epochs: int = 5
+    guide: str = ""
+    guide_weight: float = 4.0
     options: dict[str, Any] = field(default_factory=dict)
     resume: bool = False
     force: bool = False
@@ -122,6 +128,8 @@ def train(
     imitate: Imitate = "",
     imitate_games: ImitateGames = 200,
     imitate_epochs: ImitateEpochs = 5,
+    guide: Guide = "",
+    guide_weight: GuideWeight = 4.0,
     option: GameOptions = None,
     resume: Resume = False,
     force: Force = False,
@@ -172,8 +180,9 @@ def start_run(command: TrainCommand) -> Run:
     for kind, _ in command.league:
         if kind != "past":
             check_bots([kind], command.players)
-    if command.imitate:
-        check_bots([command.imitate], command.players)
+    for spec in (command.imitate, command.guide):
+        if spec:
+            check_bots([spec], command.players)
     try:
         run = trainer.start(settings, command.out, resume=command.resume, force=command.force)
     except ValueError as exc:

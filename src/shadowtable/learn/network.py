@@ -2,6 +2,10 @@
 
 Saved as a small dict (``torch.save``) that names the game it was trained for, so a policy is
 never loaded against another game, player count or encoding size.
+
+A *guided* network (``guide`` names a bot, for example ``heuristic``) adds a learned weight to the
+logit of the action that bot would choose from the same observation (residual policy learning:
+the network learns where to depart from the bot, starting from the bot's own play).
 """
 
 from __future__ import annotations
@@ -20,10 +24,22 @@ ILLEGAL_LOGIT = -1e9
 
 
 class PolicyValueNet(nn.Module):
-    """A shared trunk, a head of logits over every action id and a head for the state value."""
+    """A shared trunk, a head of logits over every action id and a head for the state value;
+    with a ``guide`` bot spec, a learned weight (starting at ``guide_weight``) added to the logit
+    of the guide's choice."""
 
-    def __init__(self, obs_size: int, num_actions: int, hidden: Sequence[int] = (256, 256)) -> None:
+    def __init__(
+        self,
+        obs_size: int,
+        num_actions: int,
+        hidden: Sequence[int] = (256, 256),
+        guide: str = "",
+        guide_weight: float = 0.0,
+    ) -> None:
         super().__init__()
+        self.guide_spec = guide
+        if guide:
+            self.guide = nn.Parameter(torch.tensor(float(guide_weight)))
         layers: list[nn.Module] = []
         width = obs_size
         for size in hidden:
@@ -36,11 +52,18 @@ class PolicyValueNet(nn.Module):
         nn.init.orthogonal_(self.policy.weight, gain=0.01)
         nn.init.zeros_(self.policy.bias)
 
-    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits (illegal actions at :data:`ILLEGAL_LOGIT`) and values, for a batch."""
+    def forward(
+        self, obs: torch.Tensor, mask: torch.Tensor, guides: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits (illegal actions at :data:`ILLEGAL_LOGIT`) and values, for a batch;
+        ``guides``: each row's guide action (a guided network needs them)."""
         features = self.trunk(obs)
-        logits = self.policy(features).masked_fill(~mask, ILLEGAL_LOGIT)
-        return logits, self.value(features).squeeze(-1)
+        logits = self.policy(features)
+        if self.guide_spec:
+            if guides is None:
+                raise ValueError(f"a network guided by {self.guide_spec!r} needs each row's guide action")
+            logits = logits.scatter_add(1, guides[:, None], self.guide.expand(len(guides), 1))
+        return logits.masked_fill(~mask, ILLEGAL_LOGIT), self.value(features).squeeze(-1)
 
 
 def masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -60,6 +83,7 @@ def policy_record(net: PolicyValueNet, game: str, players: int, options: dict[st
         "obs_size": net.obs_size,
         "num_actions": net.num_actions,
         "hidden": list(net.hidden),
+        "guide": net.guide_spec,
         "state_dict": {name: tensor.detach().cpu() for name, tensor in net.state_dict().items()},
     }
 
@@ -79,7 +103,12 @@ def half_precision(record: dict[str, Any]) -> dict[str, Any]:
 
 def net_from_record(record: dict[str, Any]) -> PolicyValueNet:
     """The network a policy record describes, with its weights (16-bit ones widened)."""
-    net = PolicyValueNet(int(record["obs_size"]), int(record["num_actions"]), [int(h) for h in record["hidden"]])
+    net = PolicyValueNet(
+        int(record["obs_size"]),
+        int(record["num_actions"]),
+        [int(h) for h in record["hidden"]],
+        guide=str(record.get("guide", "")),
+    )
     net.load_state_dict({name: t.float() for name, t in record["state_dict"].items()})
     net.eval()
     return net
@@ -106,15 +135,18 @@ class TorchPolicy:
         self.net = net_from_record(record)
         self.game, self.players = str(record["game"]), int(record["players"])
         self.obs_size, self.num_actions = self.net.obs_size, self.net.num_actions
+        self.guide = self.net.guide_spec
         if torch.get_num_threads() != 1:  # one observation per pass: a thread per core made it 20 times slower
             torch.set_num_threads(1)
 
-    def probabilities(self, obs: Any, legal_actions: Sequence[int]) -> list[float]:
-        """The probability of each legal action (in the order given)."""
+    def probabilities(self, obs: Any, legal_actions: Sequence[int], guide_action: int | None = None) -> list[float]:
+        """The probability of each legal action (in the order given); ``guide_action``: the
+        guide's choice, for a guided policy."""
         tensor = torch.from_numpy(obs.reshape(1, -1))
         mask = torch.zeros((1, self.num_actions), dtype=torch.bool)
         mask[0, list(legal_actions)] = True
+        guides = None if guide_action is None else torch.tensor([guide_action], dtype=torch.int64)
         with torch.no_grad():
-            logits, _ = self.net(tensor, mask)
+            logits, _ = self.net(tensor, mask, guides)
             probs = torch.softmax(logits[0], dim=-1).double()
         return [float(probs[action]) for action in legal_actions]

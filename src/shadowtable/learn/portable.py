@@ -42,20 +42,30 @@ class PortablePolicy:
     num_actions: int
     trunk: tuple[tuple[NDArray[np.float32], NDArray[np.float32]], ...]
     head: tuple[NDArray[np.float32], NDArray[np.float32]]
+    guide: str = ""
+    """The bot whose choice a guided policy adds ``guide_weight`` to (empty: not guided)."""
+    guide_weight: float = 0.0
 
-    def logits(self, obs: NDArray[Any]) -> NDArray[np.float32]:
-        """The policy's logits over every action id for one encoded observation."""
+    def logits(self, obs: NDArray[Any], guide_action: int | None = None) -> NDArray[np.float32]:
+        """The policy's logits over every action id for one encoded observation (``guide_action``:
+        the guide's choice, which a guided policy needs)."""
         hidden = np.asarray(obs, dtype=np.float32).reshape(-1)
         for weight, bias in self.trunk:
             hidden = np.tanh(weight @ hidden + bias)
         weight, bias = self.head
         out: NDArray[np.float32] = weight @ hidden + bias
+        if self.guide:
+            if guide_action is None:
+                raise ValueError(f"a policy guided by {self.guide!r} needs the guide's action")
+            out[guide_action] += np.float32(self.guide_weight)
         return out
 
-    def probabilities(self, obs: NDArray[Any], legal_actions: Sequence[int]) -> list[float]:
+    def probabilities(
+        self, obs: NDArray[Any], legal_actions: Sequence[int], guide_action: int | None = None
+    ) -> list[float]:
         """The probability of each legal action (in the order given): a softmax over the legal
         actions' logits, as the masked network gives it."""
-        chosen = self.logits(obs)[list(legal_actions)].astype(np.float64)
+        chosen = self.logits(obs, guide_action)[list(legal_actions)].astype(np.float64)
         weights = np.exp(chosen - chosen.max())
         return [float(p) for p in weights / weights.sum()]
 
@@ -88,6 +98,8 @@ def read_portable(path: Path) -> PortablePolicy:
             for layer in map(trunk_layer, range(len(meta["hidden"])))
         )
         head = (arrays["policy.weight"], arrays["policy.bias"])
+        guide = str(meta.get("guide", ""))
+        guide_weight = float(arrays["guide"]) if guide else 0.0
     except KeyError as exc:
         raise ValueError(f"{path} lacks the weights {exc.args[0]!r}") from None
     return PortablePolicy(
@@ -97,4 +109,6 @@ def read_portable(path: Path) -> PortablePolicy:
         num_actions=int(meta["num_actions"]),
         trunk=trunk,
         head=head,
+        guide=guide,
+        guide_weight=guide_weight,
     )

@@ -39,6 +39,8 @@ class Batch:
     observations: torch.Tensor
     masks: torch.Tensor
     actions: torch.Tensor
+    guides: torch.Tensor
+    """Each decision's guide action (used by a guided network only)."""
     log_probs: torch.Tensor
     advantages: torch.Tensor
     returns: torch.Tensor
@@ -70,6 +72,7 @@ def make_batch(trajectories: Sequence[Trajectory], settings: PPOSettings) -> Bat
         observations=torch.from_numpy(np.stack([o for t in trajectories for o in t.observations])),
         masks=torch.from_numpy(np.stack([m for t in trajectories for m in t.masks])),
         actions=torch.tensor([a for t in trajectories for a in t.actions], dtype=torch.int64),
+        guides=torch.tensor([g for t in trajectories for g in (t.guides or [0] * len(t.actions))], dtype=torch.int64),
         log_probs=torch.tensor([p for t in trajectories for p in t.log_probs], dtype=torch.float32),
         advantages=advantage,
         returns=advantage + torch.tensor(values, dtype=torch.float32),
@@ -109,7 +112,8 @@ def update(
             adv, target = batch.advantages[rows].to(device), batch.returns[rows].to(device)
             if len(rows) > 1:
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-            logits, values = net(obs, mask)
+            guides = batch.guides[rows].to(device) if net.guide_spec else None
+            logits, values = net(obs, mask, guides)
             log_probs = torch.log_softmax(logits, dim=-1).gather(1, actions[:, None]).squeeze(1)
             ratio = (log_probs - old).exp()
             policy_loss = -torch.min(ratio * adv, ratio.clamp(1 - settings.clip, 1 + settings.clip) * adv).mean()

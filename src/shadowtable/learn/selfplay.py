@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from shadowtable.bots.policy_bot import guide_choice
+from shadowtable.bots.registry import make_bot
 from shadowtable.core.game import CHANCE, TERMINAL, Game
 from shadowtable.core.rng import sample_outcome
 from shadowtable.learn.network import PolicyValueNet
@@ -58,6 +60,8 @@ class Trajectory:
     observations: list[np.ndarray[Any, Any]] = field(default_factory=list)
     masks: list[np.ndarray[Any, Any]] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
+    guides: list[int] = field(default_factory=list)
+    """The guide's choice at each decision (a guided network's; 0 where there is no guide)."""
     log_probs: list[float] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
     rewards: list[float] = field(default_factory=list)
@@ -118,6 +122,7 @@ def play_batch(
         for lineup in lineups
     ]
     done: list[Finished | None] = [None] * len(tables)
+    guide_bots: dict[str, Any] = {}
     while True:
         pending: dict[int, list[tuple[int, int, list[int]]]] = {}  # id(net) -> (table, seat, legal)
         nets: dict[int, NetPlayer] = {}
@@ -144,6 +149,7 @@ def play_batch(
                 device,
                 shaping,
                 potential,
+                guide_bots,
             )
     return [finished for finished in done if finished is not None]
 
@@ -181,16 +187,26 @@ def _decide(
     device: torch.device | None,
     shaping: float,
     potential: Potential | None,
+    guide_bots: dict[str, Any],
 ) -> None:
     """One forward pass for every pending decision of ``player``'s network, then each applied."""
     size = int(np.prod(encoder.shape))
     obs = np.zeros((len(decisions), size), dtype=np.float32)
     masks = np.zeros((len(decisions), game.spec.num_distinct_actions), dtype=bool)
+    guides = np.zeros(len(decisions), dtype=np.int64)
+    spec = player.net.guide_spec
     for row, (table, seat, legal) in enumerate(decisions):
         encode_into(encoder, encoder_input(encoder, game, table.state, seat), obs[row].reshape(encoder.shape))
         masks[row, legal] = True
+        if spec:
+            bot = guide_bots.get(spec) or guide_bots.setdefault(spec, make_bot(spec))
+            guides[row] = guide_choice(bot, game, seat, game.observe(table.state, seat), legal)
     with torch.inference_mode():
-        logits, values = player.net(torch.from_numpy(obs).to(device), torch.from_numpy(masks).to(device))
+        logits, values = player.net(
+            torch.from_numpy(obs).to(device),
+            torch.from_numpy(masks).to(device),
+            torch.from_numpy(guides).to(device) if spec else None,
+        )
         log_probs = torch.log_softmax(logits, dim=-1).cpu().numpy()
         value_list = values.cpu().numpy().tolist()
     actions = _choices(log_probs, [table.sample_rng for table, _, _ in decisions], player.greedy)
@@ -206,6 +222,7 @@ def _decide(
             trajectory.observations.append(obs[row].copy())
             trajectory.masks.append(masks[row].copy())
             trajectory.actions.append(action)
+            trajectory.guides.append(int(guides[row]))
             trajectory.log_probs.append(float(log_probs[row, action]))
             trajectory.values.append(value_list[row])
             trajectory.rewards.append(0.0)

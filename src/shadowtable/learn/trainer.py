@@ -9,7 +9,9 @@ policy plays ``eval_games`` games against each bot of ``eval_against`` (one seat
 rotating).
 
 With ``imitate`` set, the network first copies that bot's choices (:mod:`shadowtable.learn.imitation`),
-once, before the first iteration.
+once, before the first iteration. With ``guide`` set instead, the network adds a learned weight to
+the logit of that bot's choice at every decision, so it starts from the bot's own play and learns
+where to depart from it.
 
 Everything a run needs to go on lives in ``out/checkpoint.pt`` (written atomically after every
 iteration): the settings, the network, the optimiser, the league and every random generator's
@@ -92,6 +94,10 @@ class TrainSettings:
     """A bot spec to copy before self-play starts (:mod:`shadowtable.learn.imitation`; empty: none)."""
     imitate_games: int = 200
     imitate_epochs: int = 5
+    guide: str = ""
+    """A bot spec guiding the network: a learned weight, starting at ``guide_weight``, is added to
+    the logit of that bot's choice (:class:`~shadowtable.learn.network.PolicyValueNet`; empty: none)."""
+    guide_weight: float = 4.0
     seed: int = 0
     device: str = "auto"
 
@@ -151,7 +157,13 @@ def new_run(settings: TrainSettings) -> Run:
     """A fresh run: a new network seeded from ``settings.seed``."""
     game = make(settings.game, players=settings.players, **settings.options)
     torch.manual_seed(derive_seed(settings.seed, "init") % 2**63)
-    net = PolicyValueNet(math.prod(encoder_for(game).shape), game.spec.num_distinct_actions, settings.hidden)
+    net = PolicyValueNet(
+        math.prod(encoder_for(game).shape),
+        game.spec.num_distinct_actions,
+        settings.hidden,
+        guide=settings.guide,
+        guide_weight=settings.guide_weight,
+    )
     device = pick_device(settings.device)
     net.to(device)
     net.eval()
@@ -303,6 +315,8 @@ def _as_random_state(state: Any) -> tuple[Any, ...]:
 def start(settings: TrainSettings, out: Path, *, resume: bool = False, force: bool = False) -> Run:
     """A run writing to ``out``: resumed from its checkpoint, or new (``out`` must then be empty
     or absent, unless ``force``)."""
+    if settings.guide and settings.imitate:
+        raise ValueError("a guided network starts from its guide's play: give --guide or --imitate, not both")
     pick_device(settings.device)
     if resume:
         run = resume_run(out)
