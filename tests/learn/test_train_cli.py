@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,13 @@ def test_play_refuses_a_policy_bot_that_cannot_play_the_game_before_starting(
     err = capsys.readouterr().err
     assert code == 2
     assert err.startswith("error:") and err.count("\n") == 1 and "no policy ships for shadowlord" in err, err
+
+
+def test_the_entropy_bonus_and_the_guide_are_saved_with_the_run(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["train", "shadowlord", "--players", "2", "--out", str(out), "--games", "2", "--iterations", "1"]
+    extra = ["--eval-every", "0", "--hidden", "16", "--guide", "heuristic", "--guide-weight", "5"]
+    extra += ["--entropy-coef", "0"]
+    assert main([*args, *extra, "--no-progress"]) == 0
+    saved = json.loads((out / "settings.json").read_text(encoding="utf-8"))
+    assert saved["ppo"]["entropy_coef"] == 0.0 and saved["guide"] == "heuristic" and saved["guide_weight"] == 5.0

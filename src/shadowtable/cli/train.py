@@ -39,6 +39,7 @@ ImitateGames = Annotated[int, typer.Option(help="games of --imitate in every sea
 ImitateEpochs = Annotated[int, typer.Option(help="passes over those games' choices", min=1)]
 Guide = Annotated[str, typer.Option(help="bot spec guiding the network: its choice's logit gets a learned bonus")]
 GuideWeight = Annotated[float, typer.Option(help="the guide's bonus to start from (a logit)", min=0.0)]
+EntropyCoef = Annotated[float, typer.Option(help="weight of PPO's entropy bonus", min=0.0)]
 Resume = Annotated[bool, typer.Option(help="go on with the run saved in --out")]
 Force = Annotated[bool, typer.Option(help="start over in a non-empty --out")]
 Progress = Annotated[bool, typer.Option(help="show a progress bar")]
@@ -93,6 +94,7 @@ class TrainCommand:
     imitate_epochs: int = 5
     guide: str = ""
     guide_weight: float = 4.0
+    entropy_coef: float = 0.01
     options: dict[str, Any] = field(default_factory=dict)
     resume: bool = False
     force: bool = False
@@ -130,6 +132,7 @@ def train(
     imitate_epochs: ImitateEpochs = 5,
     guide: Guide = "",
     guide_weight: GuideWeight = 4.0,
+    entropy_coef: EntropyCoef = 0.01,
     option: GameOptions = None,
     resume: Resume = False,
     force: Force = False,
@@ -174,8 +177,12 @@ def league_weights(text: str) -> tuple[tuple[str, float], ...]:
 def start_run(command: TrainCommand) -> Run:
     """Check the game, options and bots, then start or resume the run saved in ``command.out``."""
     from shadowtable.learn import trainer
+    from shadowtable.learn.ppo import PPOSettings
 
-    settings: TrainSettings = trainer.TrainSettings(**{name: getattr(command, name) for name in RUN_FIELDS})
+    settings: TrainSettings = trainer.TrainSettings(
+        **{name: getattr(command, name) for name in RUN_FIELDS},
+        ppo=PPOSettings(entropy_coef=command.entropy_coef),
+    )
     make(command.game, players=command.players, **command.options)  # fail fast on a bad game, count or option
     for kind, _ in command.league:
         if kind != "past":
