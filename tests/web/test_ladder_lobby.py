@@ -12,7 +12,7 @@ import pytest
 from shadowtable.bots import ladder
 from shadowtable.core.registry import game_class
 from shadowtable.server.bot_levels import has_numpy, levels_for
-from shadowtable.web.forms import BOT_LEVELS
+from shadowtable.web.forms import BOT_LEVELS, rating_words
 
 GAMES = ("shadow-planet", "shadowlord")
 
@@ -169,7 +169,7 @@ def test_a_rating_from_too_few_games_is_shown_with_its_uncertainty_and_not_ranke
     _, text = _offered(client, "shadow-planet", 4)
     assert _option(text, "random").endswith("(rated 29.3 ± 7.1 from 3 games, too few to rank)")
     assert "rank 1" not in _option(text, "random") and "conservatively" not in _option(text, "random")
-    assert _option(text, "heuristic").endswith("(rated 45.2 (conservatively 38.4), rank 1 of 2)")
+    assert _option(text, "heuristic").endswith("(rated 45.2 (conservatively 38.4), rank 1 of 1)")
 
 
 def test_a_table_with_options_seats_only_the_levels_shown_stronger_with_those_options(
@@ -195,3 +195,14 @@ def test_a_level_shown_stronger_only_without_the_options_asked_for_is_refused_in
     assert refused.status_code != 303
     assert "is not offered with these options" in refused.text and "ISMCTS" in refused.text
     assert client.post("/tables", data={**form, "opt_modified": "yes", "seat_1": "bot:heuristic"}).status_code == 200
+
+
+def test_only_ratings_of_comparable_certainty_are_ranked_against_each_other(tmp_path: Path) -> None:
+    levels = {"random": (3.2, 4.84, None), "heuristic": (43.0, 4.81, None), "ismcts": (35.7, 7.65, 0.4)}
+    _ratings(tmp_path, "shadowlord-2p", levels)
+    random_level, heuristic, search = (ladder.level_rating(n, "shadowlord-2p", tmp_path) for n in levels)
+    assert heuristic is not None and random_level is not None and search is not None
+    assert (heuristic.settled, heuristic.rank, heuristic.rated) == (True, 1, 2)  # a sigma near 5 ranks beside its peers
+    assert (random_level.settled, random_level.rank) == (True, 2)
+    assert not search.settled and search.rank == 0  # its ordinal (12.7) would put it below levels it beat
+    assert rating_words(search) == "rated 35.7 ± 7.7 from 300 games, too few to rank"

@@ -191,10 +191,13 @@ def median_decision_s(name: str, config: str, folder: Path | None = None) -> flo
     return float(value) if isinstance(value, int | float) else None
 
 
-SETTLED_SIGMA = 4.0
-"""The largest sigma of a rating the lobby ranks (openskill starts every level at 25/3, about 8.3;
-a level rated from a handful of games stays near that, and its conservative estimate, mu - 3
-sigma, would rank it below levels it beat)."""
+COMPARABLE_SIGMA = 1.5
+"""A level is ranked only if its sigma is at most this many times the smallest sigma among the
+levels of its configuration: the rank orders by the conservative estimate mu - 3 sigma, which
+puts a level rated from few games (a large sigma) below levels it beat, so only ratings of
+comparable certainty are ranked against each other (openskill starts every level at sigma 25/3,
+about 8.3; the quick levels of a configuration end near one another, level 2 from fewer games
+above them)."""
 
 
 @dataclass(frozen=True)
@@ -206,16 +209,22 @@ class LevelRating:
     ordinal: float
     """The conservative estimate ``mu - 3 sigma``, which the rank orders by."""
     rank: int
+    """Its place among the configuration's ranked levels (0 where it is not ranked)."""
     rated: int
-    """How many levels were rated in the configuration."""
+    """How many of the configuration's levels are ranked."""
     median_decision_s: float | None
     seat_games: int | None = None
     """How many seat-games the rating comes from (``None``: the file does not say)."""
+    settled: bool = True
+    """Whether the rating is sure enough to rank (see :data:`COMPARABLE_SIGMA`)."""
 
-    @property
-    def settled(self) -> bool:
-        """Whether the rating is sure enough to rank: its sigma at most :data:`SETTLED_SIGMA`."""
-        return self.sigma <= SETTLED_SIGMA
+
+def ranked_levels(ratings: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The levels of a ratings file that are ranked, strongest first (by the conservative
+    estimate, then mu): those whose sigma is within :data:`COMPARABLE_SIGMA` times the smallest."""
+    smallest = min(float(entry["sigma"]) for entry in ratings.values())
+    order = sorted(ratings, key=lambda name: (-float(ratings[name]["ordinal"]), -float(ratings[name]["mu"]), name))
+    return [name for name in order if float(ratings[name]["sigma"]) <= COMPARABLE_SIGMA * smallest]
 
 
 def ratings_path(folder: Path, config: str) -> Path:
@@ -234,15 +243,17 @@ def level_rating(name: str, config: str, folder: Path | None = None) -> LevelRat
         return None
     try:
         ratings, entry = data["ratings"], data["ratings"][name]
+        ranked = ranked_levels(ratings)
         median, seat_games = entry.get("median_decision_s"), entry.get("seat_games")
         return LevelRating(
             mu=float(entry["mu"]),
             sigma=float(entry["sigma"]),
             ordinal=float(entry["ordinal"]),
-            rank=int(entry["rank"]),
-            rated=len(ratings),
+            rank=ranked.index(name) + 1 if name in ranked else 0,
+            rated=len(ranked),
             median_decision_s=float(median) if isinstance(median, int | float) else None,
             seat_games=seat_games if isinstance(seat_games, int) and not isinstance(seat_games, bool) else None,
+            settled=name in ranked,
         )
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
