@@ -59,8 +59,8 @@ class TimedBot:
         """The wrapped bot's choice, timed."""
         start, cpu = time.perf_counter(), time.process_time()
         action: int = self.bot.choose(*args, **kwargs)
-        wall, cap = time.perf_counter() - start, getattr(self.bot, "time", None)
-        line = json.dumps([wall, time.process_time() - cpu, isinstance(cap, float) and wall >= cap])
+        wall = time.perf_counter() - start
+        line = json.dumps([wall, time.process_time() - cpu, ladder.cut_by_time_cap(self.bot, wall)])
         with self.log.open("a", encoding="utf-8") as handle:
             handle.write(line + "\n")
         return action

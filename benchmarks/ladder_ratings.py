@@ -127,8 +127,7 @@ class TimedBot:
         start, wall = time.process_time(), time.perf_counter()
         action: int = self.bot.choose(*args, **kwargs)
         self.times.append(time.process_time() - start)
-        cap = getattr(self.bot, "time", None)
-        if isinstance(cap, float) and time.perf_counter() - wall >= cap:
+        if ladder.cut_by_time_cap(self.bot, time.perf_counter() - wall):
             self.capped[0] += 1
         return action
 
@@ -183,9 +182,7 @@ def tally(part: WinTally) -> dict[str, Any]:
     return {"seat_games": part.games, "wins": part.wins, "win_rate": part.win_rate, "interval": [low, high]}
 
 
-def summary(
-    result: TournamentResult, times: Mapping[str, list[float]], capped: Mapping[str, int] | None = None
-) -> dict[str, Any]:
+def summary(result: TournamentResult, times: Mapping[str, list[float]], capped: Mapping[str, int]) -> dict[str, Any]:
     """Each level's rating, rank, win rates (overall, by seat, by role) and median s per decision."""
     order = ranking(result.ratings)
     return {
@@ -197,7 +194,7 @@ def summary(
             "by_role": {role: tally(by[level]) for role, by in sorted(result.roles.items()) if level in by},
             "decisions": len(times[level]),
             "median_decision_s": statistics.median(times[level]) if times[level] else None,
-            "decisions_cut_by_time_cap": (capped or {}).get(level, 0),
+            "decisions_cut_by_time_cap": capped[level],
         }
         for level in result.labels
     }

@@ -28,6 +28,14 @@ the median decision takes at most about 1 s of one core (``benchmarks/ladder.py`
 SEARCH_TIME_CAP_S = 2.0
 """Level 2's time cap per decision, a safety bound: the search stops at whichever comes first."""
 
+
+def cut_by_time_cap(bot: Any, wall_s: float) -> bool:
+    """Whether a decision of ``bot`` that took ``wall_s`` seconds of wall clock was cut short by
+    its time cap (a searching bot's ``time`` budget; a bot without one never is)."""
+    cap = getattr(bot, "time", None)
+    return isinstance(cap, float) and wall_s >= cap
+
+
 SEARCH_SPEC = "ismcts:rollout=heuristic:prior=heuristic"
 """Level 2's search settings; a game's manifest may add its own (``search_settings``), and the
 budgets are added by :meth:`LadderLevel.spec_for`."""

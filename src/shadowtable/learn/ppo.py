@@ -72,7 +72,7 @@ def make_batch(trajectories: Sequence[Trajectory], settings: PPOSettings) -> Bat
         observations=torch.from_numpy(np.stack([o for t in trajectories for o in t.observations])),
         masks=torch.from_numpy(np.stack([m for t in trajectories for m in t.masks])),
         actions=torch.tensor([a for t in trajectories for a in t.actions], dtype=torch.int64),
-        guides=torch.tensor([g for t in trajectories for g in (t.guides or [0] * len(t.actions))], dtype=torch.int64),
+        guides=torch.tensor([g for t in trajectories for g in t.guides], dtype=torch.int64),
         log_probs=torch.tensor([p for t in trajectories for p in t.log_probs], dtype=torch.float32),
         advantages=advantage,
         returns=advantage + torch.tensor(values, dtype=torch.float32),

@@ -195,12 +195,13 @@ def _decide(
     masks = np.zeros((len(decisions), game.spec.num_distinct_actions), dtype=bool)
     guides = np.zeros(len(decisions), dtype=np.int64)
     spec = player.net.guide_spec
+    if spec and spec not in guide_bots:
+        guide_bots[spec] = make_bot(spec)
     for row, (table, seat, legal) in enumerate(decisions):
         encode_into(encoder, encoder_input(encoder, game, table.state, seat), obs[row].reshape(encoder.shape))
         masks[row, legal] = True
         if spec:
-            bot = guide_bots.get(spec) or guide_bots.setdefault(spec, make_bot(spec))
-            guides[row] = guide_choice(bot, game, seat, game.observe(table.state, seat), legal)
+            guides[row] = guide_choice(guide_bots[spec], game, seat, game.observe(table.state, seat), legal)
     with torch.inference_mode():
         logits, values = player.net(
             torch.from_numpy(obs).to(device),
