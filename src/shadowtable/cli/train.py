@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from shadowtable.learn.trainer import Run, TrainSettings
 
 Out = Annotated[Path, typer.Option(help="folder for the checkpoint, policy.pt and progress.csv")]
-Iterations = Annotated[int, typer.Option(help="iterations in all (with --resume: up to this many)", min=1)]
+Iterations = Annotated[
+    int, typer.Option(help="iterations in all (with --resume: up to this many; 0: the warm start only)", min=0)
+]
 Games = Annotated[int, typer.Option("--games", help="games per iteration", min=1)]
 Seed = Annotated[int, typer.Option(help="seed of the run (networks, games, evaluations)")]
 Device = Annotated[str, typer.Option(help="auto (CUDA where available), cpu or cuda")]
@@ -37,6 +39,9 @@ Shaping = Annotated[float, typer.Option(help="weight of potential-based reward s
 Imitate = Annotated[str, typer.Option(help="bot spec to copy before self-play starts (a warm start)")]
 ImitateGames = Annotated[int, typer.Option(help="games of --imitate in every seat to copy from", min=1)]
 ImitateEpochs = Annotated[int, typer.Option(help="passes over those games' choices", min=1)]
+ImitateFrom = Annotated[
+    str, typer.Option(help="demonstrations file to copy before self-play (scripts/collect_demonstrations.py)")
+]
 Guide = Annotated[str, typer.Option(help="bot spec guiding the network: its choice's logit gets a learned bonus")]
 GuideWeight = Annotated[float, typer.Option(help="the guide's bonus to start from (a logit)", min=0.0)]
 EntropyCoef = Annotated[float, typer.Option(help="weight of PPO's entropy bonus", min=0.0)]
@@ -61,6 +66,7 @@ RUN_FIELDS = (
     "imitate",
     "imitate_games",
     "imitate_epochs",
+    "imitate_from",
     "guide",
     "guide_weight",
     "seed",
@@ -92,6 +98,7 @@ class TrainCommand:
     imitate: str = ""
     imitate_games: int = 200
     imitate_epochs: int = 5
+    imitate_from: str = ""
     guide: str = ""
     guide_weight: float = 4.0
     entropy_coef: float = 0.01
@@ -130,6 +137,7 @@ def train(
     imitate: Imitate = "",
     imitate_games: ImitateGames = 200,
     imitate_epochs: ImitateEpochs = 5,
+    imitate_from: ImitateFrom = "",
     guide: Guide = "",
     guide_weight: GuideWeight = 4.0,
     entropy_coef: EntropyCoef = 0.01,
@@ -211,8 +219,10 @@ def _reporter(run: Run, advance: Any) -> Any:
 
 
 def _warmed(stats: dict[str, Any]) -> None:
+    source = stats.get("teacher") or stats.get("bot")
+    where = f" ({stats['demonstrations']})" if "demonstrations" in stats else ""
     typer.echo(
-        f"warm start: copied {stats['bot']} from {stats['decisions']} choices in {stats['games']} games, "
+        f"warm start: copied {source} from {stats['decisions']} choices in {stats['games']} games{where}, "
         f"{stats['accuracy']:.0%} of them ranked first"
     )
 

@@ -39,7 +39,7 @@ from shadowtable.bots.registry import make_bot
 from shadowtable.core.game import Game
 from shadowtable.core.registry import make
 from shadowtable.core.rng import derive_seed
-from shadowtable.learn.imitation import demonstrations, imitate
+from shadowtable.learn.imitation import demonstrations, imitate, load_demonstrations
 from shadowtable.learn.network import PolicyValueNet, save_policy
 from shadowtable.learn.ppo import PPOSettings, make_batch, update
 from shadowtable.learn.selfplay import BotPlayer, Finished, NetPlayer, Player, Potential, play_batch
@@ -94,6 +94,9 @@ class TrainSettings:
     """A bot spec to copy before self-play starts (:mod:`shadowtable.learn.imitation`; empty: none)."""
     imitate_games: int = 200
     imitate_epochs: int = 5
+    imitate_from: str = ""
+    """A demonstrations file to copy instead of playing ``imitate`` (written by
+    ``scripts/collect_demonstrations.py``; empty: none)."""
     guide: str = ""
     """A bot spec guiding the network: a learned weight, starting at ``guide_weight``, is added to
     the logit of that bot's choice (:class:`~shadowtable.learn.network.PolicyValueNet`; empty: none)."""
@@ -315,8 +318,7 @@ def _as_random_state(state: Any) -> tuple[Any, ...]:
 def start(settings: TrainSettings, out: Path, *, resume: bool = False, force: bool = False) -> Run:
     """A run writing to ``out``: resumed from its checkpoint, or new (``out`` must then be empty
     or absent, unless ``force``)."""
-    if settings.guide and settings.imitate:
-        raise ValueError("a guided network starts from its guide's play: give --guide or --imitate, not both")
+    check_warm_start(settings)
     pick_device(settings.device)
     if resume:
         run = resume_run(out)
@@ -329,6 +331,27 @@ def start(settings: TrainSettings, out: Path, *, resume: bool = False, force: bo
         (out / name).unlink(missing_ok=True)
     (out / "settings.json").write_text(json.dumps(settings.to_json(), indent=2) + "\n", encoding="utf-8")
     return new_run(settings)
+
+
+def check_warm_start(settings: TrainSettings) -> None:
+    """``ValueError`` for a warm start that cannot be: two sources, copying the guide itself, or
+    a demonstrations file of another game or without the guide's choices a guided network needs."""
+    if settings.imitate and settings.imitate_from:
+        raise ValueError("give --imitate (a bot to play) or --imitate-from (saved demonstrations), not both")
+    if settings.guide and settings.imitate == settings.guide:
+        raise ValueError("a guided network starts from its guide's play: copying the guide itself teaches it nothing")
+    if not settings.imitate_from:
+        return
+    meta = load_demonstrations(Path(settings.imitate_from)).meta
+    wanted = {"game": settings.game, "players": settings.players, "options": dict(settings.options)}
+    found = {key: meta.get(key) for key in wanted}
+    if found != wanted:
+        raise ValueError(f"{settings.imitate_from}: demonstrations of {found}, not of {wanted}")
+    if settings.guide and meta.get("guide") != settings.guide:
+        raise ValueError(
+            f"{settings.imitate_from}: kept the choices of guide {meta.get('guide') or 'none'!r}, "
+            f"not of {settings.guide!r}"
+        )
 
 
 def progress_fields(settings: TrainSettings) -> list[str]:
@@ -360,14 +383,18 @@ def warm_start(run: Run) -> dict[str, Any]:
     first past self. Returns (and keeps in the run) what it learnt from and how well."""
     settings = run.settings
     started = time.perf_counter()
-    demos = demonstrations(run.game, settings.imitate, settings.imitate_games, run.rng)
+    if settings.imitate_from:
+        demos = load_demonstrations(Path(settings.imitate_from))
+        source = {"demonstrations": settings.imitate_from, **demos.meta}
+    else:
+        demos = demonstrations(run.game, settings.imitate, settings.imitate_games, run.rng)
+        source = {"bot": settings.imitate, "games": settings.imitate_games}
     stats = imitate(
         run.net, run.optimizer, demos, epochs=settings.imitate_epochs, generator=run.generator, device=run.device
     )
     run.league = [_frozen(run.net)]
     run.imitation = {
-        "bot": settings.imitate,
-        "games": settings.imitate_games,
+        **source,
         **asdict(stats),
         "seconds": time.perf_counter() - started,
     }
@@ -383,7 +410,7 @@ def train(
 ) -> Run:
     """Warm start where asked (once, before the first iteration), then iterate until ``until``
     iterations are done, saving after each."""
-    if run.settings.imitate and run.iteration == 0 and run.imitation is None:
+    if (run.settings.imitate or run.settings.imitate_from) and run.iteration == 0 and run.imitation is None:
         stats = warm_start(run)
         (out / IMITATION).write_text(json.dumps(stats, indent=2) + "\n", encoding="utf-8")
         save_checkpoint(run, out)
