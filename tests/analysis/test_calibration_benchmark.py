@@ -242,3 +242,25 @@ def test_rollouts_by_another_policy_are_recorded_and_never_scored_through_the_he
     bench.main(["--games", "3", "--first", "2", "--rollouts", "2", "--chosen-only", "--pairs", str(later)])
     with pytest.raises(SystemExit, match=r"another run's pairs \(policy differ"):
         bench.main(["--from-pairs", str(pairs), str(later)])
+
+
+def test_a_variant_of_a_game_keeps_raw_chances_and_says_they_are_unchecked() -> None:
+    from tests.analysis.helpers import FAST, tiny_record
+
+    from shadowtable.analysis import analyse_record
+    from shadowtable.analysis.calibration import calibration_words, variant_of
+    from shadowtable.analysis.model import GameAnalysis
+    from shadowtable.core import make
+
+    assert variant_of(make("shadowlord", players=2)) == ""
+    assert variant_of(make("shadowlord", players=2, modified=True)) == "modified"
+    assert calibrated(0.25, 16, "shadowlord", 2) != 0.25  # the rulebook's game has a map
+    assert calibrated(0.25, 16, "shadowlord", 2, variant="modified") == 0.25  # its variant has none
+    assert "Checked on" in calibration_words("shadowlord", 2)
+    words = calibration_words("shadowlord", 2, variant="modified")
+    assert "not yet checked" in words and "variant of the game (modified)" in words
+    assert next(o.default for o in make("tiny-showdown", players=2).spec.options if o.name == "rounds") == 2
+    analysis = analyse_record(tiny_record([0, 1], [1, 0], rounds=1), FAST)
+    assert analysis.variant == "rounds-1"
+    assert GameAnalysis.from_json(analysis.to_json()).variant == analysis.variant
+    assert analyse_record(tiny_record([0, 1], [1, 0, 1, 0]), FAST).variant == ""

@@ -5,7 +5,8 @@ The rollout policy's win rates are too extreme (docs/analysis.md, "Calibration")
 (reported chance, won) pairs from bot games on seeds kept for fitting, and stores ``a`` and ``b``
 in ``calibration.json`` beside this module, under ``"GAME/PLAYERS"``, with the seeds and counts
 they came from and the rollout policy they were measured with (``heuristic``). A game without a
-map, and an analysis whose rollouts another policy plays, keep the raw chances.
+map, a variant of a game (any option away from its default: ``"GAME/PLAYERS/VARIANT"``, no map
+stored), and an analysis whose rollouts another policy plays, keep the raw chances.
 
 Beside a map (or alone, for a game without one) ``held_out`` keeps what a run on seeds never used
 to fit found (``--store-held-out``): :func:`calibration_words` says it to a player in a sentence.
@@ -78,19 +79,45 @@ MAP_POLICY = "heuristic"
 """The rollout policy every stored map and check was measured with (an entry may name another)."""
 
 
-def map_entry(game: str, players: int, policy: str = MAP_POLICY) -> Mapping[str, Any] | None:
-    """The stored entry of ``game`` at ``players`` if it was measured with rollouts by ``policy``."""
-    entry: Mapping[str, Any] | None = load_maps().get(f"{game}/{players}")
+def variant_of(game: Any) -> str:
+    """The options of ``game`` (a :class:`~shadowtable.core.game.Game`) set away from their
+    defaults, as one name (``modified``, ``turn_cap-100``); empty for the game as the rulebook sets it."""
+    defaults = {option.name: option.default for option in getattr(game.spec, "options", ())}
+    parts = []
+    for name, value in sorted(dict(getattr(game, "options", {}) or {}).items()):
+        if name not in defaults or value == defaults[name]:
+            continue
+        parts.append(name if value is True else f"{name}-{value}")
+    return "-".join(parts)
+
+
+def map_key(game: str, players: int, variant: str = "") -> str:
+    """The key of ``game`` at ``players`` (and ``variant``) in ``calibration.json``."""
+    return f"{game}/{players}/{variant}" if variant else f"{game}/{players}"
+
+
+def map_entry(game: str, players: int, policy: str = MAP_POLICY, variant: str = "") -> Mapping[str, Any] | None:
+    """The stored entry of ``game`` at ``players`` (in ``variant``) if it was measured with
+    rollouts by ``policy``."""
+    entry: Mapping[str, Any] | None = load_maps().get(map_key(game, players, variant))
     if entry is None or entry.get("policy", MAP_POLICY) != policy:
         return None
     return entry
 
 
-def calibrated(p: float, samples: int, game: str, players: int, exact: bool = False, policy: str = MAP_POLICY) -> float:
+def calibrated(
+    p: float,
+    samples: int,
+    game: str,
+    players: int,
+    exact: bool = False,
+    policy: str = MAP_POLICY,
+    variant: str = "",
+) -> float:
     """The chance ``p`` (a share of ``samples`` rollouts by ``policy``) through the map of ``game``
-    at ``players``; unchanged for a game without a map for that policy and for an ``exact`` chance
-    (every sample ended the game at once, so no rollout policy was involved)."""
-    entry = map_entry(game, players, policy)
+    at ``players`` in ``variant``; unchanged for a game without a map for that policy and for an
+    ``exact`` chance (every sample ended the game at once, so no rollout policy was involved)."""
+    entry = map_entry(game, players, policy, variant)
     if entry is None or exact or "a" not in entry:
         return p
     return sigmoid(entry["a"] * clipped_logit(p, samples) + entry["b"])
@@ -122,13 +149,15 @@ LEVEL_TOLERANCE = 0.04
 """How far the mean reported chance may stand from the win rate and still be "the right level"."""
 
 
-def calibration_words(game: str, players: int, policy: str = MAP_POLICY) -> str:
-    """One sentence for a player: how far the analysis's chances of ``game`` at ``players`` (with
-    rollouts by ``policy``) have been shown to mean what they say."""
-    return described_calibration(map_entry(game, players, policy), players, policy)
+def calibration_words(game: str, players: int, policy: str = MAP_POLICY, variant: str = "") -> str:
+    """One sentence for a player: how far the analysis's chances of ``game`` at ``players`` in
+    ``variant`` (with rollouts by ``policy``) have been shown to mean what they say."""
+    return described_calibration(map_entry(game, players, policy, variant), players, policy, variant)
 
 
-def described_calibration(entry: Mapping[str, Any] | None, players: int, policy: str = MAP_POLICY) -> str:
+def described_calibration(
+    entry: Mapping[str, Any] | None, players: int, policy: str = MAP_POLICY, variant: str = ""
+) -> str:
     """:func:`calibration_words` for a stored ``entry`` (``None``: no map or check)."""
     found = None if entry is None else entry.get("held_out")
     check = None if found is None else HeldOutCheck(**found)
@@ -139,6 +168,8 @@ def described_calibration(entry: Mapping[str, Any] | None, players: int, policy:
                 "not yet checked on games kept apart."
             )
         which = f"for {players} players" if policy == MAP_POLICY else f"with games played out by the {policy} bot"
+        if variant:
+            which += f" in this variant of the game ({variant.replace('-', ' ')})"
         return (
             f"These chances are the raw win rates of the played-out games, not yet checked against real "
             f"results {which}; where they have been checked, raw chances ran too extreme "

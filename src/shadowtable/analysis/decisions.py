@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
-from shadowtable.analysis.calibration import calibrated
+from shadowtable.analysis.calibration import calibrated, variant_of
 from shadowtable.analysis.estimate import AnalysisError, win_counts
 from shadowtable.analysis.model import (
     Alternative,
@@ -124,7 +124,7 @@ def analyse_decision(
     for action in legal:
         raw = sampled.wins(action) / n
         exact = sampled.exact[action]
-        chance = calibrated(raw, n, game.spec.id, game.players, exact, settings.policy)
+        chance = calibrated(raw, n, game.spec.id, game.players, exact, settings.policy, variant_of(game))
         alternatives.append(Alternative(action, game.words.action_to_str(state, action), chance, n, raw, exact))
     chosen = next(alt for alt in alternatives if alt.action == point.action)
     best = max(alternatives, key=lambda alt: (alt.chance, alt.action == point.action, -alt.action))
@@ -278,6 +278,7 @@ def whole_analysis(
         seats=seat_summaries(record, game, decisions, seats, unanalysed),
         unanalysed=len(unanalysed),
         complete=not unanalysed and not any(d.cut_short for d in decisions),
+        variant=variant_of(game),
     )
 
 

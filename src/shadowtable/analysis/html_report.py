@@ -55,6 +55,7 @@ def analysis_html(analysis: GameAnalysis, title: str = "Game analysis") -> str:
     seat_rows = "".join(_seat_row(s) for s in analysis.seats)
     decision_rows = "".join(_decision_row(d) for d in analysis.decisions)
     budget = "none" if settings.budget is None else f"{settings.budget:g} s"
+    checked = calibration_words(analysis.game, analysis.players, settings.policy, analysis.variant)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
@@ -65,7 +66,7 @@ def analysis_html(analysis: GameAnalysis, title: str = "Game analysis") -> str:
         f"Inaccuracy, mistake, blunder: {low}, {middle}, {high} points of lost win chance, given only "
         f"on {MIN_LABEL_SAMPLES} samples or more and when the loss is beyond the sampling noise (the ± column: "
         "the standard error of the loss, in points). Chances are recalibrated where the game has a map "
-        f"(docs/analysis.md). {escape(calibration_words(analysis.game, analysis.players, settings.policy))}</p>"
+        f"(docs/analysis.md). {escape(checked)}</p>"
         + (
             ""
             if analysis.complete

@@ -136,6 +136,9 @@ class GameAnalysis:
     format: str = "shadowtable-analysis/1"
     unanalysed: int = 0
     complete: bool = True
+    variant: str = ""
+    """The game's options away from their defaults (:func:`~shadowtable.analysis.calibration.variant_of`;
+    empty: the game as its rulebook sets it): its chances use that variant's map, if any."""
 
     def to_json(self) -> dict[str, Any]:
         """The analysis as JSON data."""

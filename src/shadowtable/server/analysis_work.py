@@ -149,6 +149,7 @@ def merged(settings: AnalysisSettings, pieces: list[GameAnalysis]) -> dict[str, 
         seats=sorted((s for piece in pieces for s in piece.seats), key=lambda s: s.seat),
         unanalysed=sum(piece.unanalysed for piece in pieces),
         complete=all(piece.complete for piece in pieces),
+        variant=first.variant,
     )
     return whole.to_json()
 

@@ -623,7 +623,9 @@ def analysis_view(
         **view,
         "ready": True,
         "policy": policy,
-        "calibration": calibration_words(str(analysis.get("game", "")), int(analysis.get("players", 0)), policy),
+        "calibration": calibration_words(
+            str(analysis.get("game", "")), int(analysis.get("players", 0)), policy, str(analysis.get("variant", ""))
+        ),
         "partial": partial_words(result),
         "marks": timeline_marks(result, names, seat),
         "costliest": None if seat is None else costliest_mark(result, names, seat),
