@@ -206,3 +206,20 @@ def test_only_ratings_of_comparable_certainty_are_ranked_against_each_other(tmp_
     assert (random_level.settled, random_level.rank) == (True, 2)
     assert not search.settled and search.rank == 0  # its ordinal (12.7) would put it below levels it beat
     assert rating_words(search) == "rated 35.7 ± 7.7 from 300 games, too few to rank"
+
+
+def test_a_level_rated_below_the_level_it_beat_is_explained_in_the_panel(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not has_numpy():
+        pytest.skip("the policy level needs NumPy")
+    folder = _empty_results(tmp_path, monkeypatch)
+    _result(folder, "shadow-planet-5p", "policy", "heuristic", [0.42, 0.48], [0.33, 0.36], 0.003)  # separated
+    levels = {"random": (23.2, 2.0, None), "heuristic": (26.5, 2.0, None), "policy": (25.1, 2.0, 0.003)}
+    _ratings(folder, "shadow-planet-5p", levels)
+    _, text = _offered(client, "shadow-planet", 5)
+    assert "Trained policy beat Heuristic in measured games with one trained policy seat against the rest" in text
+    assert "rates below heuristic at tables that mix every level" in text
+    _ratings(folder, "shadow-planet-5p", {**levels, "policy": (28.0, 2.0, 0.003)})  # ranked above: nothing to explain
+    _, text = _offered(client, "shadow-planet", 5)
+    assert "rates below" not in text

@@ -139,6 +139,29 @@ def bot_details(game: str, players: int) -> dict[str, str | None]:
     return details
 
 
+def rank_notes(game: str, players: int, offered: list[str]) -> list[str]:
+    """A sentence for each offered level ranked below the level it was shown to beat: the ladder
+    sets it one seat against the rest, the rating puts every level at mixed tables, and the two
+    measures can disagree (a level's claim is the ladder's; the rating is how it fares mixed)."""
+    from shadowtable.bots.ladder import LADDER
+
+    notes = []
+    for level in offered:
+        below = LADDER[level].below if level in LADDER else None
+        if below is None or below not in offered:
+            continue
+        upper, lower = rating(level, game, players), rating(below, game, players)
+        if upper is None or lower is None or not (upper.settled and lower.settled) or upper.rank <= lower.rank:
+            continue
+        upper_name, lower_name = (BOT_LEVELS[name].split(" (")[0] for name in (level, below))
+        notes.append(
+            f"{upper_name} beat {lower_name} in measured games with one {upper_name.lower()} seat against "
+            f"the rest, but rates below {lower_name.lower()} at tables that mix every level: it is stronger "
+            f"against {lower_name.lower()} bots, not at every table."
+        )
+    return notes
+
+
 def parse_seats(form: dict[str, str], game: str, players: int, options: dict[str, Any] | None = None) -> list[str]:
     """Seat 0 is the creator's; every other seat is ``human`` or ``bot:<name>``, a level offered for
     the game, player count and ``options``."""
@@ -213,6 +236,7 @@ def setup_context(spec: GameSpec, players: int) -> dict[str, Any]:
         "bots_here": offered,
         "bots_not_shown": [level for level in levels_for(spec.id, players) if level not in offered],
         "bot_details": bot_details(spec.id, players),
+        "rank_notes": rank_notes(spec.id, players, offered),
         "bot_names": {
             (seat, level): bot_name(seat, LEVELS[level].shown) for seat in range(players) for level in LEVELS
         },
