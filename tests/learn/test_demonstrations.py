@@ -3,6 +3,7 @@ network, a guided one learning where the teacher departs from its guide."""
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -136,3 +137,19 @@ def test_the_collection_script_gives_the_same_file_with_any_number_of_workers(tm
     assert refused.returncode == 2 and refused.stderr.startswith("error:") and "exists" in refused.stderr
     bad = collect(tmp_path / "bad.npz", 1, "--players", "9")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and not (tmp_path / "bad.npz").exists()
+
+
+def test_the_holdout_benchmark_scores_a_learnable_teacher_on_rows_it_never_trained_on(tmp_path: Path) -> None:
+    from benchmark_script import load_benchmark
+
+    bench = load_benchmark("imitation_holdout")
+    path, out = saved(tmp_path / "d.npz", games=80), tmp_path / "h.json"
+    args = [str(path), "--weights", "1", "--lrs", "1e-2", "--epochs", "1,20", "--hidden", "16", "--out", str(out)]
+    assert bench.main(args) == 0
+    result = json.loads(out.read_text())
+    assert result["rows"] == 160 and result["held_out"] == 16 and result["guide_alone"] == 0.0
+    once, twenty = result["settings"]
+    assert twenty["departures_found"] == twenty["agreement"] == 1.0  # always raising is learnt
+    assert once["epochs"] == 1 and twenty["train_agreement"] >= once["train_agreement"]
+    (tmp_path / "bad.npz").write_bytes(b"no")
+    assert bench.main([str(tmp_path / "bad.npz")]) == 2
