@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from shadowtable.bots import ladder
+from shadowtable.bots.registry import make_bot
 from shadowtable.cli.options import game_options
+from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.registry import make
 from shadowtable.core.rng import derive_seed
 from shadowtable.learn.imitation import Demonstrations, game_demonstrations, joined, save_demonstrations
@@ -64,6 +66,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     teacher = ladder.resolve_spec(args.teacher, args.game)
     opponent = ladder.resolve_spec(args.opponent, args.game)
+    try:
+        for spec in (teacher, opponent, args.guide):
+            if spec:
+                make_bot(spec)
+    except ShadowTableError as error:  # one error line for a bad bot, before any game is played
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     jobs = []
     for index in range(args.games):
         seat = index % args.players

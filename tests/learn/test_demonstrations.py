@@ -137,6 +137,8 @@ def test_the_collection_script_gives_the_same_file_with_any_number_of_workers(tm
     assert refused.returncode == 2 and refused.stderr.startswith("error:") and "exists" in refused.stderr
     bad = collect(tmp_path / "bad.npz", 1, "--players", "9")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and not (tmp_path / "bad.npz").exists()
+    bot = collect(tmp_path / "bot.npz", 1, "--teacher", "nosuchbot")
+    assert bot.returncode == 2 and len(bot.stderr.strip().splitlines()) == 1 and "unknown bot" in bot.stderr
 
 
 def test_the_holdout_benchmark_scores_a_learnable_teacher_on_rows_it_never_trained_on(tmp_path: Path) -> None:
@@ -153,3 +155,14 @@ def test_the_holdout_benchmark_scores_a_learnable_teacher_on_rows_it_never_train
     assert once["epochs"] == 1 and twenty["train_agreement"] >= once["train_agreement"]
     (tmp_path / "bad.npz").write_bytes(b"no")
     assert bench.main([str(tmp_path / "bad.npz")]) == 2
+
+
+def test_no_iterations_without_a_warm_start_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from shadowtable.cli import main
+
+    out = tmp_path / "run"
+    assert main(["train", "shadowlord", "--players", "2", "--out", str(out), "--iterations", "0"]) == 2
+    assert capsys.readouterr().err.startswith("error: --iterations 0 trains nothing")
+    assert not out.exists()

@@ -192,6 +192,8 @@ def start_run(command: TrainCommand) -> Run:
         ppo=PPOSettings(entropy_coef=command.entropy_coef),
     )
     make(command.game, players=command.players, **command.options)  # fail fast on a bad game, count or option
+    if command.iterations == 0 and not (command.imitate or command.imitate_from):
+        raise CliError("--iterations 0 trains nothing: it runs the warm start alone (give --imitate or --imitate-from)")
     for kind, _ in command.league:
         if kind != "past":
             check_bots([kind], command.players)
