@@ -39,6 +39,17 @@ def one_game(job: tuple[str, int, dict[str, Any], list[str], int, str, int]) -> 
     return game_demonstrations(game, seat_bots, [teacher_seat], seed, guide)
 
 
+def game_jobs(args: argparse.Namespace, options: dict[str, Any], teacher: str, opponent: str) -> list[Any]:
+    """One job per game: the teacher in seat ``i % players``, the opponent in every other seat."""
+    jobs = []
+    for index in range(args.games):
+        seat = index % args.players
+        seat_bots = [teacher if s == seat else opponent for s in range(args.players)]
+        seed = derive_seed(SEED, args.label, index)
+        jobs.append((args.game, args.players, options, seat_bots, seat, args.guide, seed))
+    return jobs
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True)
@@ -73,12 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     except ShadowTableError as error:  # one error line for a bad bot, before any game is played
         print(f"error: {error}", file=sys.stderr)
         return 2
-    jobs = []
-    for index in range(args.games):
-        seat = index % args.players
-        seat_bots = [teacher if s == seat else opponent for s in range(args.players)]
-        seed = derive_seed(SEED, args.label, index)
-        jobs.append((args.game, args.players, options, seat_bots, seat, args.guide, seed))
+    jobs = game_jobs(args, options, teacher, opponent)
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         parts = list(pool.map(one_game, jobs))

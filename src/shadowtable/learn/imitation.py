@@ -69,17 +69,28 @@ def save_demonstrations(demos: Demonstrations, path: Path) -> None:
         np.savez_compressed(stream, **arrays)
 
 
-def load_demonstrations(path: Path) -> Demonstrations:
-    """Demonstrations saved by :func:`save_demonstrations`; ``ValueError`` for any other file."""
+def demonstrations_meta(path: Path) -> dict[str, Any]:
+    """The settings saved with the demonstrations in ``path`` (their arrays are not read);
+    ``ValueError`` for any other file."""
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            arrays = {name: data[name] for name in ("observations", "masks", "actions", "returns")}
-            guides = data["guides"] if "guides" in data.files else None
     except (OSError, KeyError, ValueError) as error:
         raise ValueError(f"{path}: not a demonstrations file ({error})") from None
     if not isinstance(meta, dict) or meta.get("format") != DEMONSTRATIONS_FORMAT:
         raise ValueError(f"{path}: not a demonstrations file (no {DEMONSTRATIONS_FORMAT} settings)")
+    return meta
+
+
+def load_demonstrations(path: Path) -> Demonstrations:
+    """Demonstrations saved by :func:`save_demonstrations`; ``ValueError`` for any other file."""
+    meta = demonstrations_meta(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in ("observations", "masks", "actions", "returns")}
+            guides = data["guides"] if "guides" in data.files else None
+    except (OSError, KeyError, ValueError) as error:
+        raise ValueError(f"{path}: not a demonstrations file ({error})") from None
     return Demonstrations(**arrays, guides=guides, meta=meta)
 
 

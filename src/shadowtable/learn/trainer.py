@@ -39,7 +39,7 @@ from shadowtable.bots.registry import make_bot
 from shadowtable.core.game import Game
 from shadowtable.core.registry import make
 from shadowtable.core.rng import derive_seed
-from shadowtable.learn.imitation import demonstrations, imitate, load_demonstrations
+from shadowtable.learn.imitation import demonstrations, demonstrations_meta, imitate, load_demonstrations
 from shadowtable.learn.network import PolicyValueNet, save_policy
 from shadowtable.learn.ppo import PPOSettings, make_batch, update
 from shadowtable.learn.selfplay import BotPlayer, Finished, NetPlayer, Player, Potential, play_batch
@@ -342,7 +342,7 @@ def check_warm_start(settings: TrainSettings) -> None:
         raise ValueError("a guided network starts from its guide's play: copying the guide itself teaches it nothing")
     if not settings.imitate_from:
         return
-    meta = load_demonstrations(Path(settings.imitate_from)).meta
+    meta = demonstrations_meta(Path(settings.imitate_from))
     wanted = {"game": settings.game, "players": settings.players, "options": dict(settings.options)}
     found = {key: meta.get(key) for key in wanted}
     if found != wanted:

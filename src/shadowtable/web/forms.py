@@ -8,7 +8,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from shadowtable.bots.ladder import LevelRating
+from shadowtable.bots.ladder import LADDER, LevelRating
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.core.wording import bot_name
@@ -143,8 +143,6 @@ def rank_notes(game: str, players: int, offered: list[str]) -> list[str]:
     """A sentence for each offered level ranked below the level it was shown to beat: the ladder
     sets it one seat against the rest, the rating puts every level at mixed tables, and the two
     measures can disagree (a level's claim is the ladder's; the rating is how it fares mixed)."""
-    from shadowtable.bots.ladder import LADDER
-
     notes = []
     for level in offered:
         below = LADDER[level].below if level in LADDER else None
