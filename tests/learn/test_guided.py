@@ -16,10 +16,10 @@ from shadowtable.bots import make_bot
 from shadowtable.bots.policy_bot import PolicyBot, guide_choice
 from shadowtable.cli import main
 from shadowtable.core import make
-from shadowtable.learn.network import PolicyValueNet, load_policy_record, save_policy
+from shadowtable.learn.network import PolicyValueNet, load_policy_record, net_from_record, save_policy
 from shadowtable.learn.portable import read_portable, write_portable
-from shadowtable.learn.ppo import PPOSettings, make_batch, update
-from shadowtable.learn.selfplay import BotPlayer, NetPlayer, Player, play_batch
+from shadowtable.learn.ppo import Batch, PPOSettings, make_batch, update
+from shadowtable.learn.selfplay import BotPlayer, NetPlayer, Player, Trajectory, play_batch
 from shadowtable.rl.encoding import encoder_for
 
 GAME, PLAYERS = "shadowlord", 2
@@ -115,3 +115,73 @@ def test_guide_and_imitate_together_are_one_error_line(tmp_path: Path, capsys: p
 def test_an_unknown_guide_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", GAME, "--players", "2", "--out", str(tmp_path / "run"), "--guide", "nosuchbot"]) == 2
     assert "unknown bot" in capsys.readouterr().err
+
+
+def planted_batch(net: PolicyValueNet, seed: int = 4) -> list[Trajectory]:
+    """Trajectories of ``net`` against the heuristic, every reward 0 (no advantage to follow)."""
+    game = make(GAME, players=PLAYERS)
+    lineups: list[list[Player]] = [[NetPlayer(net, learning=True), BotPlayer(make_bot("heuristic"))] for _ in range(2)]
+    trajectories = [t for f in play_batch(game, lineups, random.Random(seed), max_steps=300) for t in f.trajectories]
+    for t in trajectories:
+        t.rewards = [0.0] * len(t.actions)
+        t.values = [0.0] * len(t.actions)
+    return trajectories
+
+
+def guide_log_prob(net: PolicyValueNet, batch: Batch) -> float:
+    with torch.no_grad():
+        logits, _ = net(batch.observations, batch.masks, batch.guides)
+    return float(torch.log_softmax(logits, dim=-1).gather(1, batch.guides[:, None]).mean())
+
+
+@pytest.mark.parametrize("penalty", [0.0, 1.0])
+def test_the_divergence_penalty_pulls_the_policy_towards_its_guide(penalty: float) -> None:
+    net = guided_net(weight=0.5)
+    trajectories = planted_batch(net)
+    settings = PPOSettings(epochs=3, entropy_coef=0.0, value_coef=0.0, guide_kl=penalty)
+    batch = make_batch(trajectories, settings)
+    before = guide_log_prob(net, batch)
+    update(net, torch.optim.Adam(net.parameters(), lr=1e-2), batch, settings, torch.Generator().manual_seed(0))
+    after = guide_log_prob(net, batch)
+    if penalty:
+        assert after > before + 0.1
+    else:  # no advantage, no entropy bonus, no value loss: only the penalty could have moved it
+        assert after == pytest.approx(before, abs=1e-3)
+
+
+def test_a_separate_value_trunk_leaves_the_policy_to_the_policy_loss(tmp_path: Path) -> None:
+    game = make(GAME, players=PLAYERS)
+    torch.manual_seed(0)
+    size, actions = math.prod(encoder_for(game).shape), game.spec.num_distinct_actions
+    net = PolicyValueNet(size, actions, (32,), guide="heuristic", guide_weight=2.0, separate_value=True)
+    shared = PolicyValueNet(size, actions, (32,), guide="heuristic", guide_weight=2.0)
+    trajectories = planted_batch(net)
+    for t in trajectories:  # a value target far from 0, and no advantage for the policy
+        t.rewards = [0.0] * (len(t.actions) - 1) + [5.0]
+    settings = PPOSettings(epochs=2, entropy_coef=0.0)
+    moved = {}
+    for name, each in (("separate", net), ("shared", shared)):
+        batch = make_batch(trajectories, settings)
+        batch.advantages.zero_()
+        trunk = [p.detach().clone() for p in each.trunk.parameters()]
+        update(each, torch.optim.Adam(each.parameters(), lr=1e-2), batch, settings, torch.Generator().manual_seed(0))
+        after = [p.detach() for p in each.trunk.parameters()]
+        moved[name] = max(float((p - q).abs().max()) for p, q in zip(after, trunk, strict=True))
+    assert moved["separate"] == 0.0 and moved["shared"] > 1e-3
+    save_policy(net, tmp_path / "policy.pt", GAME, PLAYERS, {})
+    record = load_policy_record(tmp_path / "policy.pt")
+    assert record["separate_value"] is True
+    again = net_from_record(record)
+    batch = make_batch(trajectories, settings)
+    obs, mask, guides = batch.observations[:4], batch.masks[:4], batch.guides[:4]
+    with torch.no_grad():
+        assert torch.allclose(again(obs, mask, guides)[1], net(obs, mask, guides)[1])
+
+
+def test_a_divergence_penalty_without_a_guide_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    assert main(["train", GAME, "--players", "2", "--out", str(out), "--guide-kl", "0.5"]) == 2
+    assert capsys.readouterr().err.startswith("error: --guide-kl keeps a policy near its guide")
+    assert not out.exists()

@@ -94,7 +94,8 @@ def test_the_entropy_bonus_and_the_guide_are_saved_with_the_run(tmp_path: Path) 
     out = tmp_path / "run"
     args = ["train", "shadowlord", "--players", "2", "--out", str(out), "--games", "2", "--iterations", "1"]
     extra = ["--eval-every", "0", "--hidden", "16", "--guide", "heuristic", "--guide-weight", "5"]
-    extra += ["--entropy-coef", "0"]
+    extra += ["--entropy-coef", "0", "--guide-kl", "0.25", "--separate-value"]
     assert main([*args, *extra, "--no-progress"]) == 0
     saved = json.loads((out / "settings.json").read_text(encoding="utf-8"))
     assert saved["ppo"]["entropy_coef"] == 0.0 and saved["guide"] == "heuristic" and saved["guide_weight"] == 5.0
+    assert saved["ppo"]["guide_kl"] == 0.25 and saved["separate_value"] is True

@@ -44,6 +44,10 @@ ImitateFrom = Annotated[
 ]
 Guide = Annotated[str, typer.Option(help="bot spec guiding the network: its choice's logit gets a learned bonus")]
 GuideWeight = Annotated[float, typer.Option(help="the guide's bonus to start from (a logit)", min=0.0)]
+GuideKl = Annotated[
+    float, typer.Option(help="weight of a penalty on the policy's divergence from its guide (needs --guide)", min=0.0)
+]
+SeparateValue = Annotated[bool, typer.Option(help="give the value its own trunk, apart from the policy's")]
 EntropyCoef = Annotated[float, typer.Option(help="weight of PPO's entropy bonus", min=0.0)]
 Resume = Annotated[bool, typer.Option(help="go on with the run saved in --out")]
 Force = Annotated[bool, typer.Option(help="start over in a non-empty --out")]
@@ -69,6 +73,7 @@ RUN_FIELDS = (
     "imitate_from",
     "guide",
     "guide_weight",
+    "separate_value",
     "seed",
     "device",
 )
@@ -101,6 +106,8 @@ class TrainCommand:
     imitate_from: str = ""
     guide: str = ""
     guide_weight: float = 4.0
+    guide_kl: float = 0.0
+    separate_value: bool = False
     entropy_coef: float = 0.01
     options: dict[str, Any] = field(default_factory=dict)
     resume: bool = False
@@ -140,6 +147,8 @@ def train(
     imitate_from: ImitateFrom = "",
     guide: Guide = "",
     guide_weight: GuideWeight = 4.0,
+    guide_kl: GuideKl = 0.0,
+    separate_value: SeparateValue = False,
     entropy_coef: EntropyCoef = 0.01,
     option: GameOptions = None,
     resume: Resume = False,
@@ -189,8 +198,10 @@ def start_run(command: TrainCommand) -> Run:
 
     settings: TrainSettings = trainer.TrainSettings(
         **{name: getattr(command, name) for name in RUN_FIELDS},
-        ppo=PPOSettings(entropy_coef=command.entropy_coef),
+        ppo=PPOSettings(entropy_coef=command.entropy_coef, guide_kl=command.guide_kl),
     )
+    if command.guide_kl and not command.guide:
+        raise CliError("--guide-kl keeps a policy near its guide: give --guide too")
     make(command.game, players=command.players, **command.options)  # fail fast on a bad game, count or option
     if command.iterations == 0 and not (command.imitate or command.imitate_from):
         raise CliError("--iterations 0 trains nothing: it runs the warm start alone (give --imitate or --imitate-from)")

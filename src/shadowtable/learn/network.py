@@ -6,6 +6,9 @@ never loaded against another game, player count or encoding size.
 A *guided* network (``guide`` names a bot, for example ``heuristic``) adds a learned weight to the
 logit of the action that bot would choose from the same observation (residual policy learning:
 the network learns where to depart from the bot, starting from the bot's own play).
+
+With ``separate_value`` the value has a trunk of its own, so the value loss never changes the
+features the policy head reads (the policy's trunk is trained by the policy's loss alone).
 """
 
 from __future__ import annotations
@@ -23,10 +26,19 @@ ILLEGAL_LOGIT = -1e9
 """The logit of an illegal action: its probability underflows to exactly zero."""
 
 
+def mlp(width: int, hidden: Sequence[int]) -> tuple[nn.Sequential, int]:
+    """Linear layers of the ``hidden`` sizes, each followed by ``tanh``, and their output width."""
+    layers: list[nn.Module] = []
+    for size in hidden:
+        layers += [nn.Linear(width, size), nn.Tanh()]
+        width = size
+    return nn.Sequential(*layers), width
+
+
 class PolicyValueNet(nn.Module):
-    """A shared trunk, a head of logits over every action id and a head for the state value;
-    with a ``guide`` bot spec, a learned weight (starting at ``guide_weight``) added to the logit
-    of the guide's choice."""
+    """A trunk, a head of logits over every action id and a head for the state value (on the same
+    trunk, or with ``separate_value`` on a trunk of its own); with a ``guide`` bot spec, a learned
+    weight (starting at ``guide_weight``) added to the logit of the guide's choice."""
 
     def __init__(
         self,
@@ -35,17 +47,16 @@ class PolicyValueNet(nn.Module):
         hidden: Sequence[int] = (256, 256),
         guide: str = "",
         guide_weight: float = 0.0,
+        separate_value: bool = False,
     ) -> None:
         super().__init__()
         self.guide_spec = guide
         if guide:
             self.guide = nn.Parameter(torch.tensor(float(guide_weight)))
-        layers: list[nn.Module] = []
-        width = obs_size
-        for size in hidden:
-            layers += [nn.Linear(width, size), nn.Tanh()]
-            width = size
-        self.trunk = nn.Sequential(*layers)
+        self.trunk, width = mlp(obs_size, hidden)
+        self.separate_value = separate_value
+        if separate_value:
+            self.value_trunk, _ = mlp(obs_size, hidden)
         self.policy = nn.Linear(width, num_actions)
         self.value = nn.Linear(width, 1)
         self.obs_size, self.num_actions, self.hidden = obs_size, num_actions, tuple(hidden)
@@ -63,7 +74,8 @@ class PolicyValueNet(nn.Module):
             if guides is None:
                 raise ValueError(f"a network guided by {self.guide_spec!r} needs each row's guide action")
             logits = logits.scatter_add(1, guides[:, None], self.guide.expand(len(guides), 1))
-        return logits.masked_fill(~mask, ILLEGAL_LOGIT), self.value(features).squeeze(-1)
+        value_features = self.value_trunk(obs) if self.separate_value else features
+        return logits.masked_fill(~mask, ILLEGAL_LOGIT), self.value(value_features).squeeze(-1)
 
 
 def masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -84,6 +96,7 @@ def policy_record(net: PolicyValueNet, game: str, players: int, options: dict[st
         "num_actions": net.num_actions,
         "hidden": list(net.hidden),
         "guide": net.guide_spec,
+        "separate_value": net.separate_value,
         "state_dict": {name: tensor.detach().cpu() for name, tensor in net.state_dict().items()},
     }
 
@@ -108,6 +121,7 @@ def net_from_record(record: dict[str, Any]) -> PolicyValueNet:
         int(record["num_actions"]),
         [int(h) for h in record["hidden"]],
         guide=str(record.get("guide", "")),
+        separate_value=bool(record.get("separate_value", False)),
     )
     net.load_state_dict({name: t.float() for name, t in record["state_dict"].items()})
     net.eval()

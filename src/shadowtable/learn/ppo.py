@@ -1,7 +1,8 @@
 """Proximal policy optimisation with action masks, on whole-game trajectories.
 
 The loss is PPO's clipped surrogate, a value loss and an entropy bonus over the legal actions
-(Schulman et al., 2017; as in CleanRL's single-file PPO). Advantages come from generalised
+(Schulman et al., 2017; as in CleanRL's single-file PPO); for a guided network, optionally a
+penalty on its divergence from the guide. Advantages come from generalised
 advantage estimation on each trajectory (its last decision bootstraps from 0: the game is over).
 """
 
@@ -30,6 +31,8 @@ class PPOSettings:
     value_coef: float = 0.5
     entropy_coef: float = 0.01
     max_grad_norm: float = 0.5
+    guide_kl: float = 0.0
+    """Weight of the divergence from the guide's choice (a guided network only; 0: off)."""
 
 
 @dataclass
@@ -79,6 +82,12 @@ def make_batch(trajectories: Sequence[Trajectory], settings: PPOSettings) -> Bat
     )
 
 
+def guide_divergence(logits: torch.Tensor, guides: torch.Tensor) -> torch.Tensor:
+    """The mean KL divergence from each row's guide (all its probability on the guide's choice)
+    to the policy: the negative log-probability of the guide's choice."""
+    return -torch.log_softmax(logits, dim=-1).gather(1, guides[:, None]).mean()
+
+
 @dataclass
 class UpdateStats:
     """Means over the update's minibatches."""
@@ -120,6 +129,8 @@ def update(
             value_loss = 0.5 * (values - target).pow(2).mean()
             entropy = masked_entropy(logits, mask).mean()
             loss = policy_loss + settings.value_coef * value_loss - settings.entropy_coef * entropy
+            if settings.guide_kl and guides is not None:
+                loss = loss + settings.guide_kl * guide_divergence(logits, guides)
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), settings.max_grad_norm)

@@ -101,6 +101,8 @@ class TrainSettings:
     """A bot spec guiding the network: a learned weight, starting at ``guide_weight``, is added to
     the logit of that bot's choice (:class:`~shadowtable.learn.network.PolicyValueNet`; empty: none)."""
     guide_weight: float = 4.0
+    separate_value: bool = False
+    """Give the value a trunk of its own (the value loss then leaves the policy's features alone)."""
     seed: int = 0
     device: str = "auto"
 
@@ -166,6 +168,7 @@ def new_run(settings: TrainSettings) -> Run:
         settings.hidden,
         guide=settings.guide,
         guide_weight=settings.guide_weight,
+        separate_value=settings.separate_value,
     )
     device = pick_device(settings.device)
     net.to(device)
