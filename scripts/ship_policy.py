@@ -1,6 +1,7 @@
 """Ship a trained policy with the package: its weights in 16 bits in a NumPy file (played without
 PyTorch), under the name the ``policy`` bot looks for when given no path
-(``shadowtable/learn/policies/<game>-<players>p.npz``).
+(``shadowtable/learn/policies/<configuration>.npz``: ``shadow-planet-4p.npz``,
+``shadowlord-2p-modified.npz``).
 
     python scripts/ship_policy.py runs/sp4/policy.pt [--force]
 
@@ -13,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from shadowtable.bots.ladder import config_name
 from shadowtable.learn.network import load_policy_record
 from shadowtable.learn.portable import write_portable
 
@@ -29,7 +31,7 @@ def main() -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    out = POLICIES / f"{record['game']}-{record['players']}p.npz"
+    out = POLICIES / f"{config_name(str(record['game']), int(record['players']), record.get('options') or {})}.npz"
     if out.exists() and not args.force:
         print(f"error: {out} exists; pass --force to replace it", file=sys.stderr)
         return 2

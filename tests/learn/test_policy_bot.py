@@ -216,3 +216,31 @@ def test_a_pytorch_policy_without_pytorch_says_what_to_install(tmp_path: Path) -
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert "[train]" in done.stdout, done.stdout + done.stderr[-2000:]
+
+
+def test_a_policy_plays_only_the_variant_it_was_trained_for(tmp_path: Path) -> None:
+    from shadowtable.bots.policy_bot import shipped_policy
+    from shadowtable.learn.network import load_policy_record
+    from shadowtable.learn.portable import read_portable, write_portable
+
+    path = untrained_policy(tmp_path / "sl.pt", "shadowlord", 2)
+    record = {**load_policy_record(path), "options": {"modified": True}}
+    torch.save(record, tmp_path / "modified.pt")
+    state_dict = {k: v.float().numpy() for k, v in record["state_dict"].items()}
+    write_portable({**record, "state_dict": state_dict}, tmp_path / "modified.npz")
+    assert read_portable(tmp_path / "modified.npz").options == {"modified": True}
+    standard, modified = make("shadowlord", players=2), make("shadowlord", players=2, modified=True)
+    for file in ("modified.pt", "modified.npz"):
+        bot = make_bot(f"policy:path={tmp_path / file}")
+        bot.check_game(modified)
+        with pytest.raises(
+            BotError, match=r"trained for shadowlord with 2 players \(modified\), not shadowlord with 2"
+        ):
+            bot.check_game(standard)
+    with pytest.raises(BotError, match=r"no policy ships for shadowlord with 2 players \(modified\)"):
+        make_bot("policy").check_game(modified)
+    assert shipped_policy("shadow-planet", 4, {}) == shipped_policy("shadow-planet", 4)
+    assert (
+        shipped_policy("shadow-planet", 4) is not None
+        and shipped_policy("shadow-planet", 4).name == "shadow-planet-4p.npz"
+    )

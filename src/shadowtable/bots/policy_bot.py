@@ -4,8 +4,9 @@
 The bot sees what every bot sees, the seat's observation and the legal actions: it encodes the
 observation with the game's encoder, masks the network's logits to the legal actions and draws
 an action with the runner's ``rng`` (``greedy=1``: the most probable one). Without ``path`` it
-plays the policy shipped with the package for the game and player count, if there is one: a
-NumPy ``.npz`` file (:mod:`shadowtable.learn.portable`), so it needs no PyTorch.  A ``.pt``
+plays the policy shipped with the package for the game, player count and options (a variant such
+as Shadowlord!'s modified two-player game has its own), if there is one: a NumPy ``.npz`` file
+(:mod:`shadowtable.learn.portable`), so it needs no PyTorch.  A ``.pt``
 file written by ``shadowtable train`` needs PyTorch (the ``[train]`` extra).
 """
 
@@ -13,16 +14,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
+from shadowtable.bots.ladder import config_name
 from shadowtable.core.errors import BotError
 from shadowtable.core.game import Game, Observation
 
 SHIPPED = "shadowtable.learn.policies"
-"""The package holding the shipped policies, named ``<game>-<players>p.npz``."""
+"""The package holding the shipped policies, each named by its configuration
+(:func:`~shadowtable.bots.ladder.config_name`): ``shadow-planet-4p.npz``, ``shadowlord-2p-modified.npz``."""
 
 
 class Policy(Protocol):
@@ -38,13 +41,22 @@ class Policy(Protocol):
     def num_actions(self) -> int: ...
     @property
     def guide(self) -> str: ...
+    @property
+    def options(self) -> Mapping[str, Any]: ...
 
     def probabilities(self, obs: Any, legal_actions: Sequence[int], guide_action: int | None = None) -> list[float]: ...
 
 
-def shipped_policy(game: str, players: int) -> Path | None:
-    """The shipped policy for ``game`` with ``players`` players, if there is one."""
-    candidate = resources.files(SHIPPED).joinpath(f"{game}-{players}p.npz")
+def configuration_words(game: str, players: int, options: Mapping[str, Any] | None = None) -> str:
+    """``shadowlord with 2 players``, with a variant's options after it: ``(modified)``."""
+    variant = config_name(game, players, options).removeprefix(f"{game}-{players}p").lstrip("-")
+    return f"{game} with {players} players" + (f" ({variant})" if variant else "")
+
+
+def shipped_policy(game: str, players: int, options: Mapping[str, Any] | None = None) -> Path | None:
+    """The shipped policy for ``game`` with ``players`` players and ``options`` (default options
+    when ``None``), if there is one."""
+    candidate = resources.files(SHIPPED).joinpath(f"{config_name(game, players, options)}.npz")
     return Path(str(candidate)) if candidate.is_file() else None
 
 
@@ -94,21 +106,21 @@ class PolicyBot:
         self.path = None if path is None else Path(str(path))
         self.greedy = bool(greedy)
         self._loaded: tuple[Policy, Any] | None = None  # the policy and the game's encoder
+        self._loaded_for: tuple[Any, ...] = ()  # the game, player count and options they were checked for
         self._policy = None if self.path is None else load_policy(self.path)  # a bad file fails now
         self._guide: Any = None  # a guided policy's guide bot, made on first use
 
     def _net(self, game: Game[Any]) -> tuple[Policy, Any]:
-        if self._loaded is not None and (self._loaded[0].game, self._loaded[0].players) == (
-            game.spec.id,
-            game.players,
-        ):
+        checked_for = (game.spec.id, game.players, sorted(game.options.items()))
+        if self._loaded is not None and self._loaded_for == checked_for:
             return self._loaded
         from shadowtable.rl.encoding import encoder_for
 
+        wanted = configuration_words(game.spec.id, game.players, game.options)
         if self._policy is None:
-            self.path = shipped_policy(game.spec.id, game.players)
+            self.path = shipped_policy(game.spec.id, game.players, game.options)
             if self.path is None:
-                raise BotError(f"no policy ships for {game.spec.id} with {game.players} players; give path=FILE")
+                raise BotError(f"no policy ships for {wanted}; give path=FILE")
             self._policy = load_policy(self.path)
         policy = self._policy
         if (policy.game, policy.players) != (game.spec.id, game.players):
@@ -116,10 +128,13 @@ class PolicyBot:
                 f"policy {self.path} was trained for {policy.game} with {policy.players} players, "
                 f"not {game.spec.id} with {game.players}"
             )
+        trained = configuration_words(policy.game, policy.players, policy.options)
+        if trained != wanted:
+            raise BotError(f"policy {self.path} was trained for {trained}, not {wanted}")
         encoder = encoder_for(game)
         if policy.obs_size != math.prod(encoder.shape) or policy.num_actions != game.spec.num_distinct_actions:
             raise BotError(f"policy {self.path} does not fit this version of {game.spec.id}'s encoding")
-        self._loaded = (policy, encoder)
+        self._loaded, self._loaded_for = (policy, encoder), checked_for
         return self._loaded
 
     def check_game(self, game: Game[Any]) -> None:

@@ -150,6 +150,7 @@ class TorchPolicy:
         self.game, self.players = str(record["game"]), int(record["players"])
         self.obs_size, self.num_actions = self.net.obs_size, self.net.num_actions
         self.guide = self.net.guide_spec
+        self.options: dict[str, Any] = dict(record.get("options") or {})
         if torch.get_num_threads() != 1:  # one observation per pass: a thread per core made it 20 times slower
             torch.set_num_threads(1)
 

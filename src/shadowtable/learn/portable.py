@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import zipfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,8 @@ class PortablePolicy:
     guide: str = ""
     """The bot whose choice a guided policy adds ``guide_weight`` to (empty: not guided)."""
     guide_weight: float = 0.0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The game options it was trained with."""
 
     def logits(self, obs: NDArray[Any], guide_action: int | None = None) -> NDArray[np.float32]:
         """The policy's logits over every action id for one encoded observation (``guide_action``:
@@ -111,4 +113,5 @@ def read_portable(path: Path) -> PortablePolicy:
         head=head,
         guide=guide,
         guide_weight=guide_weight,
+        options=dict(meta.get("options") or {}),
     )

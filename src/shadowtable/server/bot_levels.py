@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from shadowtable.bots import ladder
-from shadowtable.bots.policy_bot import shipped_policy
+from shadowtable.bots.policy_bot import configuration_words, shipped_policy
 from shadowtable.bots.registry import make_bot, parse_bot_spec
 from shadowtable.core.errors import BotError
 from shadowtable.core.manifest import manifest_of
@@ -82,8 +82,9 @@ def _heuristic_games() -> frozenset[str]:
     return frozenset(gid for gid in available_games() if manifest_of(game_class(gid)).heuristic_bot)
 
 
-def why_not(level: str, game_id: str, players: int) -> str | None:
-    """Why ``level`` cannot play ``game_id`` with ``players`` players here (``None``: it can)."""
+def why_not(level: str, game_id: str, players: int, options: Mapping[str, Any] | None = None) -> str | None:
+    """Why ``level`` cannot play ``game_id`` with ``players`` players and ``options`` here (``None``:
+    it can)."""
     if level not in LEVELS:
         return f"unknown bot level {level[:40]!r} (a seat names a level, never parameters or a file)"
     if level == "heuristic" and game_id not in _heuristic_games():
@@ -91,14 +92,14 @@ def why_not(level: str, game_id: str, players: int) -> str | None:
     if level == "policy":
         if not has_numpy():
             return "the policy bot needs NumPy, which this server does not have"
-        if shipped_policy(game_id, players) is None:
-            return f"no policy ships for {game_id} with {players} players"
+        if shipped_policy(game_id, players, options) is None:
+            return f"no policy ships for {configuration_words(game_id, players, options)}"
     return None
 
 
-def levels_for(game_id: str, players: int) -> list[str]:
-    """The levels that play ``game_id`` with ``players`` players here, weakest first."""
-    return [name for name in LEVELS if why_not(name, game_id, players) is None]
+def levels_for(game_id: str, players: int, options: Mapping[str, Any] | None = None) -> list[str]:
+    """The levels that play ``game_id`` with ``players`` players and ``options`` here, weakest first."""
+    return [name for name in LEVELS if why_not(name, game_id, players, options) is None]
 
 
 def offered_levels(
@@ -109,7 +110,7 @@ def offered_levels(
     configuration shows them stronger than the level below (``folder``: where the results are;
     default :func:`ladder.results_dir`)."""
     config = ladder.config_name(game_id, players, options)
-    return [name for name in levels_for(game_id, players) if ladder.shown(name, config, folder)]
+    return [name for name in levels_for(game_id, players, options) if ladder.shown(name, config, folder)]
 
 
 def typical_seconds(level: str, game_id: str, players: int, folder: Path | None = None) -> float | None:
@@ -131,18 +132,18 @@ def takeover_level(
     config = ladder.config_name(game_id, players, options)
     fitting = [
         name
-        for name in levels_for(game_id, players)
+        for name in levels_for(game_id, players, options)
         if ladder.shown(name, config, folder)
         and (not LEVELS[name].searches or (ladder.median_decision_s(name, config, folder) or move_s + 1) <= move_s)
     ]
     return fitting[-1] if fitting else "random"
 
 
-def check_seat_bot(level: str, game_id: str, players: int) -> None:
+def check_seat_bot(level: str, game_id: str, players: int, options: Mapping[str, Any] | None = None) -> None:
     """Raise :class:`BotError` unless a client may seat ``level`` at this game (nothing is loaded)."""
-    why = why_not(level, game_id, players)
+    why = why_not(level, game_id, players, options)
     if why is not None:
-        offered = ", ".join(levels_for(game_id, players))
+        offered = ", ".join(levels_for(game_id, players, options))
         raise BotError(f"{why}; bot levels for {game_id} with {players} players: {offered}")
 
 

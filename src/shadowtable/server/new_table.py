@@ -92,7 +92,7 @@ def new_seats(specs: list[str], game: Game[Any], default_bot: str | None = None)
             raise ServiceError(f"seats[{i}]: expected 'human' or 'bot:<level>', got {spec[:40]!r}")
         if bot != default_bot:
             try:
-                check_seat_bot(bot, game.spec.id, players)  # refused now, not at its first decision
+                check_seat_bot(bot, game.spec.id, players, game.options)  # refused now, not at its first decision
             except ShadowTableError as exc:
                 raise ServiceError(f"seats[{i}]: {exc}") from exc
         seats.append(Seat("bot", bot, None, None))

@@ -1,5 +1,5 @@
 """Policies trained by ``shadowtable train`` that ship with the package.
 
-Each is ``<game>-<players>p.npz``: NumPy weights, played without PyTorch
-(:mod:`shadowtable.learn.portable`).
+Each is ``<configuration>.npz`` (``shadow-planet-4p.npz``, ``shadowlord-2p-modified.npz``): NumPy
+weights, played without PyTorch (:mod:`shadowtable.learn.portable`).
 """
