@@ -77,9 +77,10 @@ quick levels (The Shadow Planet's counts were raised on 2026-12-04, before its r
 SEARCH_LEVEL = "ismcts"
 
 
-def levels_of(game_id: str, players: int, config: str) -> tuple[list[str], list[str]]:
+def levels_of(game_id: str, players: int, options: dict[str, Any]) -> tuple[list[str], list[str]]:
     """The quick levels of a configuration, and all of its levels (level 2 where it plays)."""
-    quick = ["random", "heuristic"] + (["policy"] if shipped_policy(game_id, players) is not None else [])
+    config = ladder.config_name(game_id, players, options)
+    quick = ["random", "heuristic"] + (["policy"] if shipped_policy(game_id, players, options) is not None else [])
     return quick, quick + ([SEARCH_LEVEL] if SEARCH_GAMES.get(config, 0) > 0 else [])
 
 
@@ -204,7 +205,7 @@ def run(game_id: str, players: int, options: dict[str, Any], out: Path, workers:
     """Play both blocks of one configuration (``workers``: in that many processes, the same games,
     rated in the same order); its result (records written beside it)."""
     config = ladder.config_name(game_id, players, options)
-    quick, every = levels_of(game_id, players, config)
+    quick, every = levels_of(game_id, players, options)
     game = make(game_id, players=players, **options)
     result = empty_result(game_id, players, dict(game.options), MASTER, every)
     times: dict[str, list[float]] = {level: [] for level in every}
@@ -253,7 +254,7 @@ def plan() -> list[dict[str, Any]]:
     rows = []
     for game_id, players, options in CONFIGS:
         config = ladder.config_name(game_id, players, options)
-        quick, every = levels_of(game_id, players, config)
+        quick, every = levels_of(game_id, players, options)
         search = SEARCH_GAMES.get(config, 0)
         seat_games = sum(seating(every, players, i).count(SEARCH_LEVEL) for i in range(search))
         measured = ladder.read_result(ladder.results_dir(), config, SEARCH_LEVEL, "heuristic")

@@ -35,7 +35,11 @@ def main() -> int:
     if out.exists() and not args.force:
         print(f"error: {out} exists; pass --force to replace it", file=sys.stderr)
         return 2
-    state = {name: tensor.float().numpy() for name, tensor in record["state_dict"].items()}
+    state = {  # play reads the policy's trunk and head: a value trunk of its own stays out of the file
+        name: tensor.float().numpy()
+        for name, tensor in record["state_dict"].items()
+        if not name.startswith("value_trunk.")
+    }
     write_portable({**record, "state_dict": state}, out)
     print(f"shipped {out} ({out.stat().st_size // 1024} KiB); play it with --bots policy")
     return 0

@@ -11,12 +11,20 @@ from shadowtable.bots import ladder, make_bot
 from shadowtable.bots.policy_bot import shipped_policy
 from shadowtable.core import CHANCE, TERMINAL, make, sample_outcome
 
-CONFIGS = [("shadow-planet", 3), ("shadow-planet", 4), ("shadow-planet", 5), ("shadowlord", 2)]
+CONFIGS: list[tuple[str, int, dict[str, object]]] = [
+    ("shadow-planet", 3, {}),
+    ("shadow-planet", 4, {}),
+    ("shadow-planet", 5, {}),
+    ("shadowlord", 2, {}),
+    ("shadowlord", 2, {"modified": True}),
+]
 
 
-def positions(game_id: str, players: int, seed: int, count: int) -> list[tuple[object, int]]:
+def positions(
+    game_id: str, players: int, seed: int, count: int, options: dict[str, object] | None = None
+) -> list[tuple[object, int]]:
     """States where a seat has several legal actions, from a random playout."""
-    game, rng = make(game_id, players=players), random.Random(seed)
+    game, rng = make(game_id, players=players, **(options or {})), random.Random(seed)
     state, found = game.initial_state(), []
     while len(found) < count:
         player = game.current_player(state)
@@ -40,17 +48,19 @@ def level_spec(name: str, game_id: str) -> str:
     return re.sub(r"iterations=\d+", "iterations=6", spec)
 
 
-@pytest.mark.parametrize(("game_id", "players"), CONFIGS)
+@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
 @pytest.mark.parametrize("name", list(ladder.LADDER))
-def test_a_level_chooses_the_same_on_states_its_seat_cannot_tell_apart(name: str, game_id: str, players: int) -> None:
+def test_a_level_chooses_the_same_on_states_its_seat_cannot_tell_apart(
+    name: str, game_id: str, players: int, options: dict[str, object]
+) -> None:
     if name == "policy":
         pytest.importorskip("numpy")
-        if shipped_policy(game_id, players) is None:
-            pytest.skip(f"no policy ships for {game_id} with {players} players")
-    game = make(game_id, players=players)
+        if shipped_policy(game_id, players, options) is None:
+            pytest.skip(f"no policy ships for {game_id} with {players} players {options}")
+    game = make(game_id, players=players, **options)
     spec = level_spec(name, game_id)
     told_apart = 0
-    for state, seat in positions(game_id, players, seed=5, count=2):
+    for state, seat in positions(game_id, players, seed=5, count=2, options=options):
         observation, legal = game.observe(state, seat), game.legal_actions(state)
         choice = make_bot(spec).choose(game, seat, observation, legal, random.Random(17))
         for sample in range(2):
