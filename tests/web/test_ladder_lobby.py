@@ -105,9 +105,13 @@ def test_without_results_the_lobby_offers_levels_0_and_1_only(
 
 
 def _ratings(
-    folder: Path, config: str, levels: dict[str, tuple[float, float, float | None]], seat_games: int = 300
+    folder: Path,
+    config: str,
+    levels: dict[str, tuple[float, float, float | None]],
+    seat_games: int | dict[str, int] = 300,
 ) -> None:
-    """A rated ladder result: each level's mu, sigma and median seconds per decision."""
+    """A rated ladder result: each level's mu, sigma and median seconds per decision (``seat_games``:
+    every level's, or each level's by name)."""
     ordinals = {name: mu - 3 * sigma for name, (mu, sigma, _) in levels.items()}
     order = sorted(ordinals, key=lambda name: -ordinals[name])
     data = {
@@ -120,7 +124,7 @@ def _ratings(
                 "ordinal": ordinals[name],
                 "rank": order.index(name) + 1,
                 "median_decision_s": seconds,
-                "seat_games": seat_games,
+                "seat_games": seat_games if isinstance(seat_games, int) else seat_games[name],
             }
             for name, (mu, sigma, seconds) in levels.items()
         },
@@ -165,7 +169,8 @@ def test_a_rating_from_too_few_games_is_shown_with_its_uncertainty_and_not_ranke
     client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = _empty_results(tmp_path, monkeypatch)
-    _ratings(folder, "shadow-planet-4p", {"random": (29.3, 7.08, None), "heuristic": (45.2, 2.28, None)}, 3)
+    games = {"random": 3, "heuristic": 300}
+    _ratings(folder, "shadow-planet-4p", {"random": (29.3, 7.08, None), "heuristic": (45.2, 2.28, None)}, games)
     _, text = _offered(client, "shadow-planet", 4)
     assert _option(text, "random").endswith("(rated 29.3 ± 7.1 from 3 games, too few to rank)")
     assert "rank 1" not in _option(text, "random") and "conservatively" not in _option(text, "random")
@@ -199,13 +204,25 @@ def test_a_level_shown_stronger_only_without_the_options_asked_for_is_refused_in
 
 def test_only_ratings_of_comparable_certainty_are_ranked_against_each_other(tmp_path: Path) -> None:
     levels = {"random": (3.2, 4.84, None), "heuristic": (43.0, 4.81, None), "ismcts": (35.7, 7.65, 0.4)}
-    _ratings(tmp_path, "shadowlord-2p", levels)
+    _ratings(tmp_path, "shadowlord-2p", levels, {"random": 184, "heuristic": 184, "ismcts": 4})
     random_level, heuristic, search = (ladder.level_rating(n, "shadowlord-2p", tmp_path) for n in levels)
     assert heuristic is not None and random_level is not None and search is not None
     assert (heuristic.settled, heuristic.rank, heuristic.rated) == (True, 1, 2)  # a sigma near 5 ranks beside its peers
     assert (random_level.settled, random_level.rank) == (True, 2)
     assert not search.settled and search.rank == 0  # its ordinal (12.7) would put it below levels it beat
-    assert rating_words(search) == "rated 35.7 ± 7.7 from 300 games, too few to rank"
+    assert rating_words(search) == "rated 35.7 ± 7.7 from 4 games, too few to rank"
+
+
+def test_a_level_that_loses_nearly_every_game_is_ranked_when_it_played_as_many(tmp_path: Path) -> None:
+    levels = {"policy": (41.2, 3.0, None), "heuristic": (30.5, 2.96, None), "random": (0.1, 4.64, None)}
+    levels["ismcts"] = (25.0, 7.75, 0.2)
+    games = {"policy": 122, "heuristic": 123, "random": 124, "ismcts": 3}
+    _ratings(tmp_path, "shadowlord-2p", levels, games)
+    rated = {name: ladder.level_rating(name, "shadowlord-2p", tmp_path) for name in levels}
+    assert all(r is not None for r in rated.values())
+    random_level, search = rated["random"], rated["ismcts"]
+    assert random_level is not None and (random_level.settled, random_level.rank, random_level.rated) == (True, 3, 3)
+    assert search is not None and not search.settled  # 3 games: its large sigma is from too few games
 
 
 def test_a_level_rated_below_the_level_it_beat_is_explained_in_the_panel(

@@ -199,6 +199,9 @@ def median_decision_s(name: str, config: str, folder: Path | None = None) -> flo
     return float(value) if isinstance(value, int | float) else None
 
 
+COMPARABLE_GAMES = 0.9
+"""A level that played at least this share of the seat-games of the level with the smallest sigma
+is ranked whatever its sigma (see :func:`ranked_levels`)."""
 COMPARABLE_SIGMA = 1.5
 """A level is ranked only if its sigma is at most this many times the smallest sigma among the
 levels of its configuration: the rank orders by the conservative estimate mu - 3 sigma, which
@@ -229,10 +232,25 @@ class LevelRating:
 
 def ranked_levels(ratings: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """The levels of a ratings file that are ranked, strongest first (by the conservative
-    estimate, then mu): those whose sigma is within :data:`COMPARABLE_SIGMA` times the smallest."""
-    smallest = min(float(entry["sigma"]) for entry in ratings.values())
+    estimate, then mu): those of comparable certainty, whose sigma is within
+    :data:`COMPARABLE_SIGMA` times the smallest or who played about as many seat-games
+    (:data:`COMPARABLE_GAMES`) as the level with the smallest (a level that loses nearly every game,
+    as level 0 does, keeps a larger sigma however many games it plays)."""
+    surest = min(ratings, key=lambda name: float(ratings[name]["sigma"]))
+    smallest, most = float(ratings[surest]["sigma"]), _seat_games(ratings[surest])
+
+    def comparable(name: str) -> bool:
+        games = _seat_games(ratings[name])
+        many = most is not None and games is not None and games >= COMPARABLE_GAMES * most
+        return float(ratings[name]["sigma"]) <= COMPARABLE_SIGMA * smallest or many
+
     order = sorted(ratings, key=lambda name: (-float(ratings[name]["ordinal"]), -float(ratings[name]["mu"]), name))
-    return [name for name in order if float(ratings[name]["sigma"]) <= COMPARABLE_SIGMA * smallest]
+    return [name for name in order if comparable(name)]
+
+
+def _seat_games(entry: Mapping[str, Any]) -> int | None:
+    games = entry.get("seat_games")
+    return games if isinstance(games, int) and not isinstance(games, bool) else None
 
 
 def ratings_path(folder: Path, config: str) -> Path:

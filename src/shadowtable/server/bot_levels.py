@@ -62,7 +62,7 @@ LEVELS: dict[str, BotLevel] = {
             "ISMCTS",
             searches=True,
         ),
-        BotLevel("policy", "policy", "Trained policy (learned by self-play, quick)", "trained-policy"),
+        BotLevel("policy", "policy", "Trained policy (a network trained on many games, quick)", "trained-policy"),
     )
 }
 """Every level by name, weakest first."""
