@@ -237,8 +237,12 @@ def test_a_policy_plays_only_the_variant_it_was_trained_for(tmp_path: Path) -> N
             BotError, match=r"trained for shadowlord with 2 players \(modified\), not shadowlord with 2"
         ):
             bot.check_game(standard)
-    with pytest.raises(BotError, match=r"no policy ships for shadowlord with 2 players \(modified\)"):
-        make_bot("policy").check_game(modified)
+    shipped_bot = make_bot("policy")  # without a path: the policy shipped for the table's own configuration
+    shipped_bot.check_game(modified)
+    assert shipped_bot.path is not None and shipped_bot.path.name == "shadowlord-2p-modified.npz"
+    with pytest.raises(BotError, match=r"for shadowlord with 2 players \(modified\), not shadowlord with 2 players"):
+        shipped_bot.check_game(standard)
+    assert make_bot("policy").check_game(standard) is None
     assert shipped_policy("shadow-planet", 4, {}) == shipped_policy("shadow-planet", 4)
     assert (
         shipped_policy("shadow-planet", 4) is not None

@@ -84,7 +84,7 @@ def test_an_interrupted_run_says_how_to_go_on_and_resumes(
 def test_play_refuses_a_policy_bot_that_cannot_play_the_game_before_starting(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code = main(["play", "shadowlord", "--players", "2", "--bots", "policy"])
+    code = main(["play", "shadowlord", "--players", "3", "--bots", "policy"])
     err = capsys.readouterr().err
     assert code == 2
     assert err.startswith("error:") and err.count("\n") == 1 and "no policy ships for shadowlord" in err, err

@@ -56,7 +56,8 @@ def test_the_catalogue_lists_the_levels_and_what_each_plays(serve: Any) -> None:
     counts = list(range(shadowlord["min_players"], shadowlord["max_players"] + 1))
     assert levels["random"]["plays"]["shadowlord"] == levels["ismcts"]["plays"]["shadowlord"] == counts
     assert "tiny-showdown" not in levels["heuristic"]["plays"]  # no heuristic bot for it
-    assert set(levels["policy"]["plays"]) <= {"shadow-planet"}
+    assert set(levels["policy"]["plays"]) <= {"shadow-planet", "shadowlord"}
+    assert levels["policy"]["plays"].get("shadowlord", []) in ([], [2])  # policies ship for 2 players only
 
 
 def test_the_schema_lists_the_seat_values(serve: Any) -> None:

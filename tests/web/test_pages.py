@@ -82,7 +82,7 @@ def test_a_spectator_page_shows_the_board_and_no_seat(client: Any) -> None:
         ({"players": "9"}, "players: Shadowlord! takes 2 to 4"),
         ({"players": "two"}, "players: expected a number"),
         ({"seat_1": "bot:../../etc"}, "Player 2: expected human or one of the bots"),
-        ({"seat_1": "bot:policy"}, "Player 2: expected human or one of the bots"),  # none ships for this game
+        ({"players": "3", "seat_1": "bot:policy"}, "Player 2: expected human or one of the bots"),  # none ships
         ({"opt_turn_cap": "many"}, "option turn_cap: expected a whole number"),
         ({"opt_turn_cap": "0"}, "turn_cap"),
         ({"opt_modified": "maybe"}, "option modified: expected yes or no"),
@@ -164,7 +164,7 @@ def test_a_table_against_the_shipped_policy_is_offered_where_one_ships_and_plays
         "lower": {"interval": [0.33, 0.36]},
         "separated": True,
     }
-    for config in ("shadow-planet-4p", "shadowlord-2p", "shadowlord-3p"):  # no policy ships for Shadowlord!
+    for config in ("shadow-planet-4p", "shadowlord-3p"):  # no policy ships for Shadowlord! with 3 players
         ladder.result_path(tmp_path, config, "policy", "heuristic").write_text(json.dumps(shown))
     offered = client.get("/lobby/setup", params={"game": "shadow-planet", "players": "4"}).text
     assert "bot:policy" in offered and "Trained policy" in offered
@@ -179,5 +179,6 @@ def test_a_table_against_the_shipped_policy_is_offered_where_one_ships_and_plays
         seat.hello()
         over = play_out(seat)
     assert len(over["returns"]) == 4
-    refused = client.post("/api/tables", json={"game": "shadowlord", "players": 2, "seats": ["human", "bot:policy"]})
-    assert refused.status_code == 400 and "no policy ships for shadowlord" in refused.json()["error"]
+    seats = ["human", "bot:policy", "bot:heuristic"]
+    refused = client.post("/api/tables", json={"game": "shadowlord", "players": 3, "seats": seats})
+    assert refused.status_code == 400 and "no policy ships for shadowlord with 3 players" in refused.json()["error"]
