@@ -123,11 +123,6 @@ class PolicyBot:
                 raise BotError(f"no policy ships for {wanted}; give path=FILE")
             self._policy = load_policy(self.path)
         policy = self._policy
-        if (policy.game, policy.players) != (game.spec.id, game.players):
-            raise BotError(
-                f"policy {self.path} was trained for {policy.game} with {policy.players} players, "
-                f"not {game.spec.id} with {game.players}"
-            )
         trained = configuration_words(policy.game, policy.players, policy.options)
         if trained != wanted:
             raise BotError(f"policy {self.path} was trained for {trained}, not {wanted}")
