@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -21,6 +23,26 @@ register(TinyGame)
 def private_data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Saves made by any test go to a temporary folder, never the user's own data folder."""
     monkeypatch.setenv("SHADOWTABLE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture
+def hide_shipped_policy(monkeypatch: pytest.MonkeyPatch) -> Callable[[str, int], None]:
+    """``hide_shipped_policy(game, players)``: from then on, the configuration's shipped policy is
+    not found, as if none shipped for it (the bot, the lobby and new tables all ask the same way)."""
+
+    def hide(game: str, players: int) -> None:
+        from shadowtable.bots import policy_bot
+        from shadowtable.server import bot_levels
+
+        real = policy_bot.shipped_policy
+
+        def shipped(asked: str, count: int, options: Mapping[str, Any] | None = None) -> Path | None:
+            return None if (asked, count) == (game, players) else real(asked, count, options)
+
+        monkeypatch.setattr(policy_bot, "shipped_policy", shipped)
+        monkeypatch.setattr(bot_levels, "shipped_policy", shipped)
+
+    return hide
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

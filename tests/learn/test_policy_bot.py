@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -130,22 +131,30 @@ def test_a_policy_shipped_in_16_bits_chooses_as_the_trained_one(tmp_path: Path) 
         )
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_the_shipped_policy_plays_when_no_path_is_given(players: int) -> None:
+SHIPPED = [("shadow-planet", 3), ("shadow-planet", 4), ("shadow-planet", 5), ("shadowlord", 2)]
+"""Configurations a policy ships for (docs/bots.md); the modified two-player game is tested below."""
+
+
+@pytest.mark.parametrize(("game_id", "players"), SHIPPED)
+def test_the_shipped_policy_plays_when_no_path_is_given(game_id: str, players: int) -> None:
     import numpy as np
 
     from shadowtable.bots.policy_bot import shipped_policy
     from shadowtable.learn.portable import read_portable
 
-    path = shipped_policy("shadow-planet", players)
-    assert path is not None, f"the package ships a policy for The Shadow Planet with {players} players"
+    path = shipped_policy(game_id, players)
+    assert path is not None, f"the package ships a policy for {game_id} with {players} players"
     policy = read_portable(path)
-    assert (policy.game, policy.players) == ("shadow-planet", players)
+    assert (policy.game, policy.players) == (game_id, players)
     with np.load(path, allow_pickle=False) as data:
         assert all(data[name].dtype == np.float16 for name in data.files if name != "meta")
-    game = make("shadow-planet", players=players)
+    game = make(game_id, players=players)
     lineup = [make_bot("policy"), *(make_bot("heuristic") for _ in range(players - 1))]
     assert play_game(game, lineup, 0).returns is not None
+
+
+def test_the_policy_bot_refuses_a_configuration_where_none_ships(hide_shipped_policy: Any) -> None:
+    hide_shipped_policy("shadowlord", 3)
     bot = make_bot("policy")
     sl = make("shadowlord", players=3)
     state, seat = positions("shadowlord", 3, seed=1, count=1)[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,8 +83,9 @@ def test_an_interrupted_run_says_how_to_go_on_and_resumes(
 
 
 def test_play_refuses_a_policy_bot_that_cannot_play_the_game_before_starting(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], hide_shipped_policy: Any
 ) -> None:
+    hide_shipped_policy("shadowlord", 3)
     code = main(["play", "shadowlord", "--players", "3", "--bots", "policy"])
     err = capsys.readouterr().err
     assert code == 2

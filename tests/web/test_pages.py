@@ -82,7 +82,7 @@ def test_a_spectator_page_shows_the_board_and_no_seat(client: Any) -> None:
         ({"players": "9"}, "players: Shadowlord! takes 2 to 4"),
         ({"players": "two"}, "players: expected a number"),
         ({"seat_1": "bot:../../etc"}, "Player 2: expected human or one of the bots"),
-        ({"players": "3", "seat_1": "bot:policy"}, "Player 2: expected human or one of the bots"),  # none ships
+        ({"players": "3", "seat_1": "bot:policy"}, "Player 2: expected human or one of the bots"),  # none ships (hidden)
         ({"opt_turn_cap": "many"}, "option turn_cap: expected a whole number"),
         ({"opt_turn_cap": "0"}, "turn_cap"),
         ({"opt_modified": "maybe"}, "option modified: expected yes or no"),
@@ -90,7 +90,10 @@ def test_a_spectator_page_shows_the_board_and_no_seat(client: Any) -> None:
         ({"name": "x" * 40}, "name: 1 to 32 printable characters"),
     ],
 )
-def test_a_bad_form_gets_one_clear_error_and_creates_nothing(client: Any, fields: dict[str, str], why: str) -> None:
+def test_a_bad_form_gets_one_clear_error_and_creates_nothing(
+    client: Any, fields: dict[str, str], why: str, hide_shipped_policy: Any
+) -> None:
+    hide_shipped_policy("shadowlord", 3)
     answer = _create(client, **fields)
     assert answer.status_code == 400
     assert re.search(r"error: .*" + re.escape(why), answer.text), answer.text
@@ -153,10 +156,12 @@ def test_a_name_with_markup_is_shown_as_text(client: Any) -> None:
 
 
 def test_a_table_against_the_shipped_policy_is_offered_where_one_ships_and_plays_to_the_end(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hide_shipped_policy: Any
 ) -> None:
     pytest.importorskip("torch")
     from shadowtable.bots import ladder
+
+    hide_shipped_policy("shadowlord", 3)
 
     monkeypatch.setenv(ladder.RESULTS_ENV, str(tmp_path))  # a results folder where the policy is shown stronger
     shown = {
@@ -164,7 +169,7 @@ def test_a_table_against_the_shipped_policy_is_offered_where_one_ships_and_plays
         "lower": {"interval": [0.33, 0.36]},
         "separated": True,
     }
-    for config in ("shadow-planet-4p", "shadowlord-3p"):  # no policy ships for Shadowlord! with 3 players
+    for config in ("shadow-planet-4p", "shadowlord-3p"):  # none ships (hidden) for Shadowlord! with 3 players
         ladder.result_path(tmp_path, config, "policy", "heuristic").write_text(json.dumps(shown))
     offered = client.get("/lobby/setup", params={"game": "shadow-planet", "players": "4"}).text
     assert "bot:policy" in offered and "Trained policy" in offered
