@@ -82,7 +82,7 @@ def test_a_spectator_page_shows_the_board_and_no_seat(client: Any) -> None:
         ({"players": "9"}, "players: Shadowlord! takes 2 to 4"),
         ({"players": "two"}, "players: expected a number"),
         ({"seat_1": "bot:../../etc"}, "Player 2: expected human or one of the bots"),
-        ({"players": "3", "seat_1": "bot:policy"}, "Player 2: expected human or one of the bots"),  # none ships (hidden)
+        ({"players": "3", "seat_1": "bot:policy"}, "Player 2: expected human or one of the bots"),  # hidden
         ({"opt_turn_cap": "many"}, "option turn_cap: expected a whole number"),
         ({"opt_turn_cap": "0"}, "turn_cap"),
         ({"opt_modified": "maybe"}, "option modified: expected yes or no"),
