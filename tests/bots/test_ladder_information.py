@@ -17,6 +17,8 @@ CONFIGS: list[tuple[str, int, dict[str, object]]] = [
     ("shadow-planet", 5, {}),
     ("shadowlord", 2, {}),
     ("shadowlord", 2, {"modified": True}),
+    ("shadowlord", 3, {}),
+    ("shadowlord", 4, {}),
 ]
 
 
