@@ -131,7 +131,14 @@ def test_a_policy_shipped_in_16_bits_chooses_as_the_trained_one(tmp_path: Path) 
         )
 
 
-SHIPPED = [("shadow-planet", 3), ("shadow-planet", 4), ("shadow-planet", 5), ("shadowlord", 2), ("shadowlord", 3)]
+SHIPPED = [
+    ("shadow-planet", 3),
+    ("shadow-planet", 4),
+    ("shadow-planet", 5),
+    ("shadowlord", 2),
+    ("shadowlord", 3),
+    ("shadowlord", 4),
+]
 """Configurations a policy ships for (docs/bots.md); the modified two-player game is tested below."""
 
 
