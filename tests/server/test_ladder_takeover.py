@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -65,3 +66,61 @@ def test_the_table_clock_sets_the_time_a_takeover_may_take(folder: Path) -> None
     assert timers.spec_for(bot_seat, 1) == "random"  # a bot's own seat keeps its level
     operator = Timers(None, ServerConfig(default_bot="ismcts:iterations=5"), None, None)  # type: ignore[arg-type]
     assert operator.spec_for(untimed, 1) == "ismcts:iterations=5"  # the operator's own spec is kept
+
+
+def _result(
+    folder: Path, upper: str, lower: str, win_rate: float, interval: list[float], lower_interval: list[float]
+) -> None:
+    """A fake ladder result for The Shadow Planet with 3 players, both sides played as now."""
+    data = {
+        "upper": {
+            "level": upper,
+            "spec": ladder.LADDER[upper].spec_for("shadow-planet"),
+            "win_rate": win_rate,
+            "interval": interval,
+            "median_decision_s": 0.6 if upper == "ismcts" else 0.01,
+        },
+        "lower": {"level": lower, "spec": ladder.LADDER[lower].spec_for("shadow-planet"), "interval": lower_interval},
+        "separated": interval[0] > lower_interval[1],
+    }
+    ladder.result_path(folder, "shadow-planet-3p", upper, lower).write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    ("ismcts_rate", "policy_rate", "head_to_head", "strongest"),
+    [
+        (0.60, 0.45, None, "ismcts"),  # the higher win rate against the heuristic
+        (0.50, 0.55, None, "policy"),
+        (0.60, 0.45, ([0.6, 0.8], [0.2, 0.4]), "policy"),  # a head-to-head that separates decides
+        (0.50, 0.55, ([0.2, 0.4], [0.6, 0.8]), "ismcts"),  # ... whichever way it separates
+        (0.60, 0.45, ([0.4, 0.6], [0.4, 0.6]), "ismcts"),  # one that does not falls back on the rates
+    ],
+)
+def test_the_takeover_plays_the_stronger_of_level_2_and_the_policy(
+    tmp_path: Path,
+    ismcts_rate: float,
+    policy_rate: float,
+    head_to_head: tuple[list[float], list[float]] | None,
+    strongest: str,
+) -> None:
+    pytest.importorskip("numpy")  # the policy level plays only with NumPy
+    _result(tmp_path, "ismcts", "heuristic", ismcts_rate, [ismcts_rate - 0.05, ismcts_rate + 0.05], [0.2, 0.3])
+    _result(tmp_path, "policy", "heuristic", policy_rate, [policy_rate - 0.05, policy_rate + 0.05], [0.2, 0.3])
+    if head_to_head is not None:
+        _result(tmp_path, "policy", "ismcts", 0.5, *head_to_head)
+    assert takeover_level("shadow-planet", 3, 5.0, folder=tmp_path) == strongest
+    assert takeover_level("shadow-planet", 3, 0.5, folder=tmp_path) == "policy"  # level 2 does not fit 0.5 s
+
+
+def test_a_head_to_head_of_other_settings_decides_nothing(tmp_path: Path) -> None:
+    _result(tmp_path, "ismcts", "heuristic", 0.6, [0.55, 0.65], [0.2, 0.3])
+    _result(tmp_path, "policy", "heuristic", 0.45, [0.4, 0.5], [0.2, 0.3])
+    _result(tmp_path, "policy", "ismcts", 0.7, [0.6, 0.8], [0.2, 0.4])
+    assert ladder.stronger("policy", "ismcts", "shadow-planet-3p", tmp_path)
+    path = ladder.result_path(tmp_path, "shadow-planet-3p", "policy", "ismcts")
+    data = json.loads(path.read_text())
+    data["lower"]["spec"] = "ismcts:iterations=200"  # level 2 as it was once
+    path.write_text(json.dumps(data))
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))  # read anew
+    assert not ladder.stronger("policy", "ismcts", "shadow-planet-3p", tmp_path)  # the rates decide
+    assert ladder.stronger("policy", "ismcts", "shadow-planet-3p", tmp_path / "none")  # no results: the order

@@ -182,9 +182,62 @@ def shown(name: str, config: str, folder: Path | None = None) -> bool:
 
 def played_as_now(result: Mapping[str, Any], level: LadderLevel, config: str) -> bool:
     """Whether ``result``'s upper spec is the one ``level`` plays now in ``config``'s game."""
+    return _side_as_now(result.get("upper"), level, config)
+
+
+def _side_as_now(side: Any, level: LadderLevel, config: str) -> bool:
+    """Whether one side of a result (``{"level", "spec", ...}``) played ``level``'s spec as now."""
     game_id = re.match(r"(.+?)-\d+p(?:-|$)", config)
-    upper = result.get("upper")
-    return game_id is not None and isinstance(upper, Mapping) and upper.get("spec") == level.spec_for(game_id.group(1))
+    return game_id is not None and isinstance(side, Mapping) and side.get("spec") == level.spec_for(game_id.group(1))
+
+
+def stronger(name: str, other: str, config: str, folder: Path | None = None) -> bool:
+    """Whether level ``name`` counts as stronger than level ``other`` in ``config`` (a takeover plays
+    the strongest): a head-to-head result, played with both levels' specs as now, that separates them
+    decides; else, where both were measured against the same level below, the higher win rate there
+    (the better estimate, its interval perhaps overlapping); else the later level in :data:`LADDER`."""
+    where = folder or results_dir()
+    for upper, lower, verdict in ((name, other, True), (other, name, False)):
+        result = read_result(where, config, upper, lower)
+        if result is not None and _played_as_now_both(result, config):
+            if separated(result):
+                return verdict
+            if _lower_above(result):
+                return not verdict
+    below = LADDER[name].below
+    if below is not None and below == LADDER[other].below:
+        rates = [_current_win_rate(level, below, config, where) for level in (name, other)]
+        if rates[0] is not None and rates[1] is not None and rates[0] != rates[1]:
+            return rates[0] > rates[1]
+    order = list(LADDER)
+    return order.index(name) > order.index(other)
+
+
+def _played_as_now_both(result: Mapping[str, Any], config: str) -> bool:
+    """Whether both sides of a head-to-head ``result`` played the specs their levels play now."""
+    sides = [result.get("upper"), result.get("lower")]
+    return all(
+        isinstance(side, Mapping) and side.get("level") in LADDER and _side_as_now(side, LADDER[side["level"]], config)
+        for side in sides
+    )
+
+
+def _lower_above(result: Mapping[str, Any]) -> bool:
+    """Whether ``result`` shows the lower level stronger: its interval wholly above the upper's."""
+    try:
+        upper, lower = result["upper"]["interval"], result["lower"]["interval"]
+        return float(lower[0]) > float(upper[1])
+    except (KeyError, TypeError, ValueError, IndexError):
+        return False
+
+
+def _current_win_rate(name: str, below: str, config: str, folder: Path) -> float | None:
+    """Level ``name``'s win rate in its result against ``below``, if one was played as it plays now."""
+    result = read_result(folder, config, name, below)
+    if result is None or not played_as_now(result, LADDER[name], config):
+        return None
+    value = result.get("upper", {}).get("win_rate")
+    return float(value) if isinstance(value, int | float) else None
 
 
 def median_decision_s(name: str, config: str, folder: Path | None = None) -> float | None:

@@ -126,9 +126,10 @@ def rating(level: str, game_id: str, players: int, folder: Path | None = None) -
 def takeover_level(
     game_id: str, players: int, move_s: float, options: dict[str, object] | None = None, folder: Path | None = None
 ) -> str:
-    """The level that takes over a seat (a leaver, a clock run out): the strongest offered for the
-    configuration whose typical time per decision fits ``move_s`` seconds (a level that does not
-    search always fits); level 1 where it plays, else level 0, if none above does."""
+    """The level that takes over a seat (a leaver, a clock run out): the strongest
+    (:func:`ladder.stronger`) offered for the configuration whose typical time per decision fits
+    ``move_s`` seconds (a level that does not search always fits); level 1 where it plays, else
+    level 0, if none above does."""
     config = ladder.config_name(game_id, players, options)
     fitting = [
         name
@@ -136,7 +137,11 @@ def takeover_level(
         if ladder.shown(name, config, folder)
         and (not LEVELS[name].searches or (ladder.median_decision_s(name, config, folder) or move_s + 1) <= move_s)
     ]
-    return fitting[-1] if fitting else "random"
+    strongest = fitting[0] if fitting else "random"
+    for name in fitting[1:]:
+        if ladder.stronger(name, strongest, config, folder):
+            strongest = name
+    return strongest
 
 
 def check_seat_bot(level: str, game_id: str, players: int, options: Mapping[str, Any] | None = None) -> None:
