@@ -160,11 +160,13 @@ def _read_json(path: str, stamp: int) -> dict[str, Any] | None:
 
 def separated(result: Mapping[str, Any] | None) -> bool:
     """Whether ``result`` shows the upper level stronger: its interval wholly above the lower's."""
-    if result is None:
-        return False
+    return result is not None and bool(result.get("separated")) and _wholly_above(result, "upper", "lower")
+
+
+def _wholly_above(result: Mapping[str, Any], high: str, low: str) -> bool:
+    """Whether side ``high``'s 95% interval in ``result`` lies wholly above side ``low``'s."""
     try:
-        upper, lower = result["upper"]["interval"], result["lower"]["interval"]
-        return bool(result.get("separated")) and float(upper[0]) > float(lower[1])
+        return float(result[high]["interval"][0]) > float(result[low]["interval"][1])
     except (KeyError, TypeError, ValueError, IndexError):
         return False
 
@@ -202,7 +204,7 @@ def stronger(name: str, other: str, config: str, folder: Path | None = None) -> 
         if result is not None and _played_as_now_both(result, config):
             if separated(result):
                 return verdict
-            if _lower_above(result):
+            if _wholly_above(result, "lower", "upper"):
                 return not verdict
     below = LADDER[name].below
     if below is not None and below == LADDER[other].below:
@@ -220,15 +222,6 @@ def _played_as_now_both(result: Mapping[str, Any], config: str) -> bool:
         isinstance(side, Mapping) and side.get("level") in LADDER and _side_as_now(side, LADDER[side["level"]], config)
         for side in sides
     )
-
-
-def _lower_above(result: Mapping[str, Any]) -> bool:
-    """Whether ``result`` shows the lower level stronger: its interval wholly above the upper's."""
-    try:
-        upper, lower = result["upper"]["interval"], result["lower"]["interval"]
-        return float(lower[0]) > float(upper[1])
-    except (KeyError, TypeError, ValueError, IndexError):
-        return False
 
 
 def _current_win_rate(name: str, below: str, config: str, folder: Path) -> float | None:
