@@ -1,4 +1,5 @@
-"""A bot taking over a person's seat plays the strongest offered level whose time fits the table's clock."""
+"""A bot taking over a person's seat plays the strongest offered level whose time fits the table's clock;
+the lobby lists the offered levels weakest first by the same evidence."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from shadowtable.bots import ladder
 from shadowtable.core.registry import make
-from shadowtable.server.bot_levels import LEVELS, takeover_level
+from shadowtable.server.bot_levels import LEVELS, offered_levels, takeover_level
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.table import Seat
 from shadowtable.server.timers import Timers, move_seconds
@@ -96,7 +97,7 @@ def _result(
         (0.60, 0.45, ([0.4, 0.6], [0.4, 0.6]), "ismcts"),  # one that does not falls back on the rates
     ],
 )
-def test_the_takeover_plays_the_stronger_of_level_2_and_the_policy(
+def test_the_takeover_plays_and_the_lobby_lists_last_the_stronger_of_level_2_and_the_policy(
     tmp_path: Path,
     ismcts_rate: float,
     policy_rate: float,
@@ -109,6 +110,8 @@ def test_the_takeover_plays_the_stronger_of_level_2_and_the_policy(
     if head_to_head is not None:
         _result(tmp_path, "policy", "ismcts", 0.5, *head_to_head)
     assert takeover_level("shadow-planet", 3, 5.0, folder=tmp_path) == strongest
+    weaker = "policy" if strongest == "ismcts" else "ismcts"
+    assert offered_levels("shadow-planet", 3, tmp_path) == ["random", "heuristic", weaker, strongest]  # lobby order
     assert takeover_level("shadow-planet", 3, 0.5, folder=tmp_path) == "policy"  # level 2 does not fit 0.5 s
 
 

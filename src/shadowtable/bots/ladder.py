@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -213,6 +213,18 @@ def stronger(name: str, other: str, config: str, folder: Path | None = None) -> 
             return rates[0] > rates[1]
     order = list(LADDER)
     return order.index(name) > order.index(other)
+
+
+def weakest_first(names: Sequence[str], config: str, folder: Path | None = None) -> list[str]:
+    """``names`` ordered weakest first by :func:`stronger` (each placed after every level it counts
+    as stronger than), so that a list of levels reads upward as the evidence does."""
+    ordered: list[str] = []
+    for name in names:
+        place = len(ordered)
+        while place > 0 and not stronger(name, ordered[place - 1], config, folder):
+            place -= 1
+        ordered.insert(place, name)
+    return ordered
 
 
 def _played_as_now_both(result: Mapping[str, Any], config: str) -> bool:

@@ -108,9 +108,10 @@ def offered_levels(
     """The levels the lobby offers for ``game_id`` with ``players`` players and ``options`` (default
     options when ``None``): those that play it here and, above level 1, whose ladder result for that
     configuration shows them stronger than the level below (``folder``: where the results are;
-    default :func:`ladder.results_dir`)."""
+    default :func:`ladder.results_dir`); weakest first by the evidence (:func:`ladder.weakest_first`)."""
     config = ladder.config_name(game_id, players, options)
-    return [name for name in levels_for(game_id, players, options) if ladder.shown(name, config, folder)]
+    shown = [name for name in levels_for(game_id, players, options) if ladder.shown(name, config, folder)]
+    return ladder.weakest_first(shown, config, folder)
 
 
 def typical_seconds(level: str, game_id: str, players: int, folder: Path | None = None) -> float | None:
@@ -126,22 +127,17 @@ def rating(level: str, game_id: str, players: int, folder: Path | None = None) -
 def takeover_level(
     game_id: str, players: int, move_s: float, options: dict[str, object] | None = None, folder: Path | None = None
 ) -> str:
-    """The level that takes over a seat (a leaver, a clock run out): the strongest
-    (:func:`ladder.stronger`) offered for the configuration whose typical time per decision fits
-    ``move_s`` seconds (a level that does not search always fits); level 1 where it plays, else
-    level 0, if none above does."""
+    """The level that takes over a seat (a leaver, a clock run out): the strongest of the levels
+    offered for the configuration (the last of :func:`offered_levels`, ordered by
+    :func:`ladder.stronger`) whose typical time per decision fits ``move_s`` seconds (a level that
+    does not search always fits); level 0 if none does."""
     config = ladder.config_name(game_id, players, options)
     fitting = [
         name
-        for name in levels_for(game_id, players, options)
-        if ladder.shown(name, config, folder)
-        and (not LEVELS[name].searches or (ladder.median_decision_s(name, config, folder) or move_s + 1) <= move_s)
+        for name in offered_levels(game_id, players, folder, options)
+        if not LEVELS[name].searches or (ladder.median_decision_s(name, config, folder) or move_s + 1) <= move_s
     ]
-    strongest = fitting[0] if fitting else "random"
-    for name in fitting[1:]:
-        if ladder.stronger(name, strongest, config, folder):
-            strongest = name
-    return strongest
+    return fitting[-1] if fitting else "random"
 
 
 def check_seat_bot(level: str, game_id: str, players: int, options: Mapping[str, Any] | None = None) -> None:
