@@ -69,8 +69,8 @@ def levels_panel(text: str) -> tuple[list[str], str]:
     found = re.search(r'<details class="levels">(.*?)</details>', text, re.S)
     assert found is not None, "no panel about the bot levels"
     items = [" ".join(item.split()) for item in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)]
-    note = re.search(r'<p class="hint">(.*?)</p>', found.group(1), re.S)
-    return items, "" if note is None else " ".join(note.group(1).split())
+    hints = [" ".join(hint.split()) for hint in re.findall(r'<p class="hint">(.*?)</p>', found.group(1), re.S)]
+    return items, next((hint for hint in hints if hint.startswith("Not offered here")), "")
 
 
 def test_the_form_explains_each_offered_level_and_names_those_not_offered(
@@ -240,3 +240,42 @@ def test_a_level_rated_below_the_level_it_beat_is_explained_in_the_panel(
     _ratings(folder, "shadow-planet-5p", {**levels, "policy": (28.0, 2.0, 0.003)})  # ranked above: nothing to explain
     _, text = _offered(client, "shadow-planet", 5)
     assert "rates below" not in text
+
+
+def _measured(folder: Path, upper: str, lower: str, won: float, games: int, they_won: float) -> None:
+    """A ladder result for The Shadow Planet with 3 players as the benchmark writes it, both sides
+    played as now (95% intervals of +-0.05 around each win rate)."""
+    sides = {}
+    for side, level, rate, seat_games in (("upper", upper, won, games), ("lower", lower, they_won, 2 * games)):
+        spec = ladder.LADDER[level].spec_for("shadow-planet")
+        sides[side] = {"level": level, "spec": spec, "win_rate": rate, "seat_games": seat_games}
+        sides[side]["interval"] = [rate - 0.05, rate + 0.05]
+    sides["upper"]["median_decision_s"] = 0.2
+    data = {**sides, "games": games, "separated": won - 0.05 > they_won + 0.05}
+    ladder.result_path(folder, "shadow-planet-3p", upper, lower).write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_the_panel_says_what_each_level_beat_and_why_it_is_listed_above_another(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not has_numpy():
+        pytest.skip("the policy level needs NumPy")
+    folder = _empty_results(tmp_path, monkeypatch)
+    _measured(folder, "ismcts", "heuristic", 0.6, 200, 0.3)
+    _measured(folder, "policy", "heuristic", 0.5, 1000, 0.32)
+    _, text = _offered(client, "shadow-planet", 3)
+    assert re.findall(r'<option value="bot:([a-z]+)"', text)[:4] == ["random", "heuristic", "policy", "ismcts"]
+    items, _ = levels_panel(text)
+    assert items[3].endswith("; won 60% of 200 measured games against Heuristic bots (they won 30% of theirs)")
+    assert items[2].endswith("; won 50% of 1,000 measured games against Heuristic bots (they won 32% of theirs)")
+    assert "measured games" not in items[0] + items[1]  # level 1 against level 0: no result here
+    assert (
+        "ISMCTS is listed above Trained policy because it won more often against Heuristic bots (60% against 50%)"
+        in " ".join(text.split())
+    )
+    _measured(folder, "policy", "ismcts", 0.7, 80, 0.3)  # head to head, the policy wholly above
+    _, text = _offered(client, "shadow-planet", 3)
+    assert re.findall(r'<option value="bot:([a-z]+)"', text)[:4] == ["random", "heuristic", "ismcts", "policy"]
+    flat = " ".join(text.split())
+    assert "Trained policy is listed above ISMCTS: it beat it head to head, winning 70% of 80 measured games" in flat
+    assert "not yet shown" not in flat

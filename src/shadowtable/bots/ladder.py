@@ -175,11 +175,9 @@ def shown(name: str, config: str, folder: Path | None = None) -> bool:
     """Whether level ``name`` is shown stronger than the level below in ``config`` (levels 0 and 1
     always): its result separates, and was played with the spec the level plays now (a result of
     earlier settings shows nothing about the level as it is)."""
-    level = LADDER[name]
-    if name in ("random", "heuristic") or level.below is None:
+    if name in ("random", "heuristic") or LADDER[name].below is None:
         return True
-    result = read_result(folder or results_dir(), config, name, level.below)
-    return separated(result) and result is not None and played_as_now(result, level, config)
+    return shown_result(name, config, folder) is not None
 
 
 def played_as_now(result: Mapping[str, Any], level: LadderLevel, config: str) -> bool:
@@ -193,26 +191,75 @@ def _side_as_now(side: Any, level: LadderLevel, config: str) -> bool:
     return game_id is not None and isinstance(side, Mapping) and side.get("spec") == level.spec_for(game_id.group(1))
 
 
-def stronger(name: str, other: str, config: str, folder: Path | None = None) -> bool:
+@dataclass(frozen=True)
+class Comparison:
+    """Which of two levels counts as the stronger in a configuration, and on what evidence."""
+
+    stronger: bool
+    """Whether the first level counts as stronger than the second."""
+    basis: str
+    """``head-to-head`` (a result between them that separates), ``rates`` (their win rates against
+    the same level below, perhaps overlapping) or ``order`` (the ladder's order: nothing measured)."""
+    rates: tuple[float, float] | None = None
+    """The two levels' win rates per seat-game (first, second): in the head-to-head, or against the
+    level below."""
+    games: int | None = None
+    """The head-to-head's games."""
+
+
+def compare(name: str, other: str, config: str, folder: Path | None = None) -> Comparison:
     """Whether level ``name`` counts as stronger than level ``other`` in ``config`` (a takeover plays
-    the strongest): a head-to-head result, played with both levels' specs as now, that separates them
-    decides; else, where both were measured against the same level below, the higher win rate there
-    (the better estimate, its interval perhaps overlapping); else the later level in :data:`LADDER`."""
+    the strongest), and why: a head-to-head result, played with both levels' specs as now, that
+    separates them decides; else, where both were measured against the same level below, the higher
+    win rate there (the better estimate, its interval perhaps overlapping); else the later level in
+    :data:`LADDER`."""
     where = folder or results_dir()
-    for upper, lower, verdict in ((name, other, True), (other, name, False)):
+    for upper, lower, name_is_upper in ((name, other, True), (other, name, False)):
         result = read_result(where, config, upper, lower)
-        if result is not None and _played_as_now_both(result, config):
-            if separated(result):
-                return verdict
-            if _wholly_above(result, "lower", "upper"):
-                return not verdict
+        if result is None or not _played_as_now_both(result, config):
+            continue
+        if separated(result):
+            upper_stronger = True
+        elif _wholly_above(result, "lower", "upper"):
+            upper_stronger = False
+        else:
+            continue
+        name_rate, other_rate = (
+            _side_rate(result, side) for side in (("upper", "lower") if name_is_upper else ("lower", "upper"))
+        )
+        rates = (name_rate, other_rate) if name_rate is not None and other_rate is not None else None
+        games = result.get("games")
+        return Comparison(
+            upper_stronger == name_is_upper, "head-to-head", rates, games if isinstance(games, int) else None
+        )
     below = LADDER[name].below
     if below is not None and below == LADDER[other].below:
-        rates = [_current_win_rate(level, below, config, where) for level in (name, other)]
-        if rates[0] is not None and rates[1] is not None and rates[0] != rates[1]:
-            return rates[0] > rates[1]
+        name_rate, other_rate = (_current_win_rate(level, below, config, where) for level in (name, other))
+        if name_rate is not None and other_rate is not None and name_rate != other_rate:
+            return Comparison(name_rate > other_rate, "rates", (name_rate, other_rate))
     order = list(LADDER)
-    return order.index(name) > order.index(other)
+    return Comparison(order.index(name) > order.index(other), "order")
+
+
+def stronger(name: str, other: str, config: str, folder: Path | None = None) -> bool:
+    """Whether level ``name`` counts as stronger than level ``other`` in ``config`` (:func:`compare`)."""
+    return compare(name, other, config, folder).stronger
+
+
+def _side_rate(result: Mapping[str, Any], side: str) -> float | None:
+    """One side's win rate per seat-game in ``result``, if it records one."""
+    value = result.get(side, {}).get("win_rate") if isinstance(result.get(side), Mapping) else None
+    return float(value) if isinstance(value, int | float) else None
+
+
+def shown_result(name: str, config: str, folder: Path | None = None) -> Mapping[str, Any] | None:
+    """The ladder result that shows level ``name`` stronger than the level below in ``config``
+    (as :func:`shown`), if there is one: the measured games behind its place in the lobby."""
+    level = LADDER[name]
+    if level.below is None:
+        return None
+    result = read_result(folder or results_dir(), config, name, level.below)
+    return result if separated(result) and result is not None and played_as_now(result, level, config) else None
 
 
 def weakest_first(names: Sequence[str], config: str, folder: Path | None = None) -> list[str]:
@@ -241,8 +288,7 @@ def _current_win_rate(name: str, below: str, config: str, folder: Path) -> float
     result = read_result(folder, config, name, below)
     if result is None or not played_as_now(result, LADDER[name], config):
         return None
-    value = result.get("upper", {}).get("win_rate")
-    return float(value) if isinstance(value, int | float) else None
+    return _side_rate(result, "upper")
 
 
 def median_decision_s(name: str, config: str, folder: Path | None = None) -> float | None:

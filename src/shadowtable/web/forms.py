@@ -8,6 +8,7 @@ from typing import Any
 
 from starlette.requests import Request
 
+from shadowtable.bots import ladder
 from shadowtable.bots.ladder import LADDER, LevelRating
 from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import GameSpec, OptionSpec
@@ -139,6 +140,58 @@ def bot_details(game: str, players: int) -> dict[str, str | None]:
     return details
 
 
+def _short(level: str) -> str:
+    """A level's name without its description (``Heuristic``)."""
+    return BOT_LEVELS[level].split(" (")[0]
+
+
+def _pct(rate: float) -> str:
+    return f"{100 * rate:.0f}%"
+
+
+def evidence_words(level: str, game: str, players: int) -> str | None:
+    """The measured games that put ``level`` above the level below in the lobby, in words (``won 80%
+    of 30 measured games against Heuristic bots (they won 20% of theirs)``), or ``None`` where no
+    result is needed (levels 0 and 1) or shown."""
+    result = ladder.shown_result(level, ladder.config_name(game, players))
+    below = LADDER[level].below if level in LADDER else None
+    if result is None or below is None:
+        return None
+    won, games, they_won = (
+        result["upper"].get("win_rate"),
+        result["upper"].get("seat_games"),
+        result["lower"].get("win_rate"),
+    )
+    if not (isinstance(won, float | int) and isinstance(games, int) and isinstance(they_won, float | int)):
+        return None
+    against = f"against {_short(below)} bots"
+    return f"won {_pct(won)} of {games:,} measured games {against} (they won {_pct(they_won)} of theirs)"
+
+
+def order_notes(game: str, players: int, offered: list[str]) -> list[str]:
+    """A sentence for each pair of neighbouring offered levels set against the same level below (level
+    2 and the policy): why the one is listed above the other, and how sure that is."""
+    config = ladder.config_name(game, players)
+    notes = []
+    for lower, upper in zip(offered, offered[1:], strict=False):
+        if LADDER[upper].below in (None, lower) or LADDER[upper].below != LADDER[lower].below:
+            continue
+        why = ladder.compare(upper, lower, config)
+        if why.basis == "head-to-head" and why.rates is not None:
+            notes.append(
+                f"{_short(upper)} is listed above {_short(lower)}: it beat it head to head, winning "
+                f"{_pct(why.rates[0])} of {why.games:,} measured games against {_pct(why.rates[1])}."
+            )
+        elif why.basis == "rates" and why.rates is not None:
+            below = _short(LADDER[upper].below or "")
+            notes.append(
+                f"{_short(upper)} is listed above {_short(lower)} because it won more often against {below} bots "
+                f"({_pct(why.rates[0])} against {_pct(why.rates[1])}); the two have not been measured against each "
+                "other for this game and player count, so which is the stronger is not yet shown."
+            )
+    return notes
+
+
 def rank_notes(game: str, players: int, offered: list[str]) -> list[str]:
     """A sentence for each offered level ranked below the level it was shown to beat: the ladder
     sets it one seat against the rest, the rating puts every level at mixed tables, and the two
@@ -235,6 +288,8 @@ def setup_context(spec: GameSpec, players: int) -> dict[str, Any]:
         "bots_not_shown": [level for level in levels_for(spec.id, players) if level not in offered],
         "bot_details": bot_details(spec.id, players),
         "rank_notes": rank_notes(spec.id, players, offered),
+        "evidence": {level: evidence_words(level, spec.id, players) for level in offered},
+        "order_notes": order_notes(spec.id, players, offered),
         "bot_names": {
             (seat, level): bot_name(seat, LEVELS[level].shown) for seat in range(players) for level in LEVELS
         },
