@@ -269,3 +269,13 @@ def test_a_save_from_before_seals_loads_with_one_warning_line(
     assert line.startswith("warning: ") and "has no seal" in line
     assert ran[-1].table.session.actions[: len(old["actions"])] == old["actions"]
     assert json.loads(path.read_text())["seal"].startswith("hmac-sha256:"), "saved back, it is sealed"
+
+
+def test_play_without_bots_named_seats_the_heuristic_or_random_where_none_plays(
+    headless: Callable[[Keys], list[PlayApp]], data_dir: Path
+) -> None:
+    headless(["q"])
+    assert main(["play", "shadowlord", "--players", "3"]) == 0
+    assert main(["play", "tiny-showdown", "--players", "2"]) == 0  # no heuristic bot plays it
+    seats = [json.loads(path.read_text())["seats"] for path in _saves(data_dir)]
+    assert sorted(seats) == [["human", "heuristic", "heuristic"], ["human", "random"]]

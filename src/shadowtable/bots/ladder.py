@@ -55,6 +55,16 @@ def search_settings(game_id: str) -> str:
     return manifest_of(game_class(game_id)).search_settings if game_id in available_games() else ""
 
 
+def default_level(game_id: str) -> str:
+    """The level a bot seat plays when none is named (as the lobby's seats): level 1 where a
+    heuristic bot plays ``game_id``, else level 0."""
+    from shadowtable.core.manifest import manifest_of
+    from shadowtable.core.registry import available_games, game_class
+
+    heuristic = game_id in available_games() and manifest_of(game_class(game_id)).heuristic_bot
+    return "heuristic" if heuristic else "random"
+
+
 @dataclass(frozen=True)
 class LadderLevel:
     """One rung: its name, its ``levelN`` alias, the level it must beat, and its specs."""

@@ -66,7 +66,8 @@ class PlaySettings:
     game: str
     players: int = 4
     seat: int = 0
-    bots: tuple[str, ...] = ("random",)
+    bots: tuple[str, ...] = ()
+    """The bots named for the other seats (none: :func:`~shadowtable.bots.ladder.default_level`)."""
     seed: int | None = None
     hotseat: str | None = None
     watch: bool = False
@@ -84,9 +85,10 @@ def play(
     bots: Annotated[
         str,
         typer.Option(
-            help="bots for the other seats: one for all, or one per bot seat; a spec or a ladder level (level0..level2)"
+            help="bots for the other seats: one for all, or one per bot seat; a spec or a ladder level "
+            "(level0..level2, policy); if not given, the heuristic (level 1), or random where no heuristic plays"
         ),
-    ] = "random",
+    ] = "",
     seed: Seed = None,
     hotseat: Annotated[str | None, typer.Option(help="several people at one screen: their seats, e.g. 0,2")] = None,
     watch: Annotated[bool, typer.Option(help="watch bots play every seat")] = False,
@@ -108,7 +110,18 @@ def play(
     game, load_file = game_and_save(names or [], load=load, seed=seed)
     options = game_options(option)
     settings = PlaySettings(
-        game, players, seat, tuple(bots.split(",")), seed, hotseat, watch, speed, load_file, save, options, trust_edited
+        game,
+        players,
+        seat,
+        tuple(bots.split(",")) if bots else (),
+        seed,
+        hotseat,
+        watch,
+        speed,
+        load_file,
+        save,
+        options,
+        trust_edited,
     )
     play_game(settings)
 
@@ -186,9 +199,10 @@ def new_table(settings: PlaySettings, humans: list[int]) -> Any:
     from shadowtable.core.runner import Session
 
     table = _tui()[1]
-    from shadowtable.bots.ladder import resolve_spec
+    from shadowtable.bots.ladder import default_level, resolve_spec
 
-    bots = [resolve_spec(bot, settings.game) for bot in settings.bots]  # a level name plays its spec
+    named = settings.bots or (default_level(settings.game),)
+    bots = [resolve_spec(bot, settings.game) for bot in named]  # a level name plays its spec
     specs = table.seat_bots(humans, settings.players, bots)
     game = make(settings.game, players=settings.players, **settings.options)
     seat_list = [None if spec is None else make_bot(spec) for spec in specs]
