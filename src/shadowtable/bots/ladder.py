@@ -258,7 +258,8 @@ def stronger(name: str, other: str, config: str, folder: Path | None = None) -> 
 
 def _side_rate(result: Mapping[str, Any], side: str) -> float | None:
     """One side's win rate per seat-game in ``result``, if it records one."""
-    value = result.get(side, {}).get("win_rate") if isinstance(result.get(side), Mapping) else None
+    part = result.get(side)
+    value = part.get("win_rate") if isinstance(part, Mapping) else None
     return float(value) if isinstance(value, int | float) else None
 
 
@@ -273,8 +274,8 @@ def shown_result(name: str, config: str, folder: Path | None = None) -> Mapping[
 
 
 def weakest_first(names: Sequence[str], config: str, folder: Path | None = None) -> list[str]:
-    """``names`` ordered weakest first by :func:`stronger` (each placed after every level it counts
-    as stronger than), so that a list of levels reads upward as the evidence does."""
+    """``names`` ordered weakest first by :func:`stronger` (each placed just above the highest-listed
+    level it counts as stronger than), so that a list of levels reads upward as the evidence does."""
     ordered: list[str] = []
     for name in names:
         place = len(ordered)
