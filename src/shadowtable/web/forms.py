@@ -157,11 +157,8 @@ def evidence_words(level: str, game: str, players: int) -> str | None:
     below = LADDER[level].below if level in LADDER else None
     if result is None or below is None:
         return None
-    won, games, they_won = (
-        result["upper"].get("win_rate"),
-        result["upper"].get("seat_games"),
-        result["lower"].get("win_rate"),
-    )
+    upper, lower = result["upper"], result["lower"]
+    won, games, they_won = upper.get("win_rate"), upper.get("seat_games"), lower.get("win_rate")
     if not (isinstance(won, float | int) and isinstance(games, int) and isinstance(they_won, float | int)):
         return None
     against = f"against {_short(below)} bots"
@@ -174,20 +171,21 @@ def order_notes(game: str, players: int, offered: list[str]) -> list[str]:
     config = ladder.config_name(game, players)
     notes = []
     for lower, upper in zip(offered, offered[1:], strict=False):
-        if LADDER[upper].below in (None, lower) or LADDER[upper].below != LADDER[lower].below:
+        below = LADDER[upper].below
+        if below is None or below != LADDER[lower].below:
             continue
         why = ladder.compare(upper, lower, config)
-        if why.basis == "head-to-head" and why.rates is not None:
+        if why.basis == "head-to-head" and why.rates is not None and why.games is not None:
             notes.append(
                 f"{_short(upper)} is listed above {_short(lower)}: it beat it head to head, winning "
                 f"{_pct(why.rates[0])} of {why.games:,} measured games against {_pct(why.rates[1])}."
             )
         elif why.basis == "rates" and why.rates is not None:
-            below = _short(LADDER[upper].below or "")
             notes.append(
-                f"{_short(upper)} is listed above {_short(lower)} because it won more often against {below} bots "
-                f"({_pct(why.rates[0])} against {_pct(why.rates[1])}); the two have not been measured against each "
-                "other for this game and player count, so which is the stronger is not yet shown."
+                f"{_short(upper)} is listed above {_short(lower)} because it won more often against "
+                f"{_short(below)} bots ({_pct(why.rates[0])} against {_pct(why.rates[1])}); the two have not "
+                "been measured against each other for this game and player count, so which is the stronger "
+                "is not yet shown."
             )
     return notes
 
