@@ -277,5 +277,6 @@ def test_play_without_bots_named_seats_the_heuristic_or_random_where_none_plays(
     headless(["q"])
     assert main(["play", "shadowlord", "--players", "3"]) == 0
     assert main(["play", "tiny-showdown", "--players", "2"]) == 0  # no heuristic bot plays it
+    assert main(["play", "shadowlord", "--players", "2", "--bots", " , "]) == 0  # blank names: none named
     seats = [json.loads(path.read_text())["seats"] for path in _saves(data_dir)]
-    assert sorted(seats) == [["human", "heuristic", "heuristic"], ["human", "random"]]
+    assert sorted(seats) == [["human", "heuristic"], ["human", "heuristic", "heuristic"], ["human", "random"]]

@@ -113,7 +113,7 @@ def play(
         game,
         players,
         seat,
-        tuple(bots.split(",")) if bots else (),
+        tuple(bot.strip() for bot in bots.split(",") if bot.strip()),
         seed,
         hotseat,
         watch,
