@@ -225,12 +225,16 @@ def test_a_level_that_loses_nearly_every_game_is_ranked_when_it_played_as_many(t
     assert search is not None and not search.settled  # 3 games: its large sigma is from too few games
 
 
-def test_a_level_rated_below_the_level_it_beat_is_explained_in_the_panel(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def policy_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty results folder the server reads from, for a test that needs the policy level."""
     if not has_numpy():
         pytest.skip("the policy level needs NumPy")
-    folder = _empty_results(tmp_path, monkeypatch)
+    return _empty_results(tmp_path, monkeypatch)
+
+
+def test_a_level_rated_below_the_level_it_beat_is_explained_in_the_panel(client: Any, policy_results: Path) -> None:
+    folder = policy_results
     _result(folder, "shadow-planet-5p", "policy", "heuristic", [0.42, 0.48], [0.33, 0.36], 0.003)  # separated
     levels = {"random": (23.2, 2.0, None), "heuristic": (26.5, 2.0, None), "policy": (25.1, 2.0, 0.003)}
     _ratings(folder, "shadow-planet-5p", levels)
@@ -256,11 +260,9 @@ def _measured(folder: Path, upper: str, lower: str, won: float, games: int, they
 
 
 def test_the_panel_says_what_each_level_beat_and_why_it_is_listed_above_another(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: Any, policy_results: Path
 ) -> None:
-    if not has_numpy():
-        pytest.skip("the policy level needs NumPy")
-    folder = _empty_results(tmp_path, monkeypatch)
+    folder = policy_results
     _measured(folder, "ismcts", "heuristic", 0.6, 200, 0.3)
     _measured(folder, "policy", "heuristic", 0.5, 1000, 0.32)
     _, text = _offered(client, "shadow-planet", 3)
