@@ -83,6 +83,7 @@ def config_for(database: str, **overrides: Any) -> ServerConfig:
         # the rate and count limits of the WebSocket path out of the way (their own tests set them)
         "ws_frame_rate": "100000 per second",
         "ws_ping_rate": "100000 per second",
+        "ws_sync_rate": "100000 per second",
         "chat_rate": "100000 per second",
         "sockets_per_client": 100000,
     }

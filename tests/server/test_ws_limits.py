@@ -241,6 +241,25 @@ def test_pings_have_their_own_rate(serve_sqlite: Callable[..., TestClient]) -> N
             assert reject["t"] == "reject" and "pings" in reject["why"] and reject["retry_after"] >= 1, reject
 
 
+def test_syncs_are_counted_per_client_address_over_all_its_sockets(serve_sqlite: Callable[..., TestClient]) -> None:
+    """A ``sync`` answers with a whole view: one address gets a few per window, however many
+    sockets it opens; over that a sync is refused while the socket's other frames go on."""
+    with serve_sqlite(ws_sync_rate="3 per 60 seconds") as client:
+        table_id = finished_table(client)
+        url = f"/ws/{table_id}"
+        with client.websocket_connect(url) as first, client.websocket_connect(url) as second:
+            for ws in (first, second):
+                ws.send_text(json.dumps({"t": "hello"}))
+                read_until(ws, "view")
+            assert [only(replies(ws, SYNC), "view")["after"] for ws in (first, second, first)] == [0, 0, 0]
+            for ws in (second, first):
+                answer = replies(ws, SYNC)
+                reject = only(answer, "reject")
+                assert not [m for m in answer if m["t"] == "view"], answer
+                assert "syncs" in reject["why"] and 1 <= reject["retry_after"] <= 60, reject
+            assert replies(first, PING) == []  # the socket itself goes on
+
+
 def test_chat_lines_over_the_seats_rate_are_refused_and_not_stored(serve_sqlite: Callable[..., TestClient]) -> None:
     with serve_sqlite(chat_rate="2 per 60 seconds") as client:
         table_id, token0, _ = two_humans(client)

@@ -60,6 +60,10 @@ class ServerConfig:
     (an ``act`` of the seat that decides now is never counted, pings have their own rate)."""
     ws_ping_rate: str = "100/second"
     """Pings one WebSocket may send (answered with a constant ``pong``, so counted apart)."""
+    ws_sync_rate: str = "10/10seconds"
+    """``sync`` frames one client address may send over all its sockets (each is answered with a
+    whole view, which may hold a long game's log and page: tens of kilobytes to compress and
+    send); over it a ``sync`` is refused unprocessed.  The page never sends one."""
     ws_flood_factor: int = 3
     """A socket that sends this many times :attr:`ws_frame_rate` (or :attr:`ws_ping_rate`) in one
     window is closed (4429)."""

@@ -31,12 +31,15 @@ class Connection:
         self,
         cookie_tokens: dict[str, str] | None = None,
         *,
+        client: str = "",
         max_messages: int = OUTBOX_LIMIT,
         max_bytes: int = OUTBOX_BYTES,
     ) -> None:
         self.outbox = Outbox(max_messages, max_bytes)
         self.key = secrets.token_hex(8)
         """This connection's name in the rate limits."""
+        self.client = client
+        """The client's address (``clients.client_key``): the limits it shares over its sockets."""
         self.seat: int | None = None
         self.greeted = False
         self.sent_v = 0

@@ -51,6 +51,8 @@ class Sockets:
         """Pings per connection."""
         self.chats = Throttle(config.chat_rate)
         """Chat lines per seat of a table."""
+        self.syncs = Throttle(config.ws_sync_rate)
+        """``sync`` frames per client address (each answered with a whole view)."""
 
     async def receive(self, table: Table, connection: Connection, frame: str | bytes) -> bool:
         """Handle one frame; returns ``False`` when the connection must close.  Frames count
@@ -67,8 +69,11 @@ class Sockets:
                 log.warning("socket flooding", extra={"event": "ws_flood", "table": table.id})
                 connection.end(4429, "too many frames: slow down")
                 return False
+            if verdict.allowed and isinstance(message, Sync):
+                throttle = self.syncs
+                verdict = throttle.hit(connection.client or connection.key)
             if not verdict.allowed:
-                kind = "pings" if throttle is self.pings else "frames"
+                kind = "pings" if throttle is self.pings else "syncs" if throttle is self.syncs else "frames"
                 why = f"too many {kind}: at most {throttle.item.amount} per {window(throttle)}"
                 act_id = message.id if isinstance(message, Act | Undo) else None
                 reject(connection, act_id, f"{why}; try again in {verdict.retry_after} s", verdict.retry_after)
@@ -166,6 +171,8 @@ class Sockets:
         table.connections.discard(connection)
         self.frames.forget(connection.key)
         self.pings.forget(connection.key)
+        if not connection.client:  # counted by its own key (no address known)
+            self.syncs.forget(connection.key)
         seat = connection.seat
         if self.service.closing or seat is None or not connection.greeted:
             return

@@ -44,13 +44,16 @@ async def socket(
         await refuse(websocket, 4429, f"too many connections from your address (at most {sockets.limit})")
         return
     try:
-        await serve_socket(websocket, service, config, table_id)
+        await serve_socket(websocket, service, config, table_id, client)
     finally:
         sockets.give_back(client)
 
 
-async def serve_socket(websocket: WebSocket, service: TableService, config: ServerConfig, table_id: str) -> None:
-    """Pass the socket's frames to ``service`` until either side ends the connection."""
+async def serve_socket(
+    websocket: WebSocket, service: TableService, config: ServerConfig, table_id: str, client: str = ""
+) -> None:
+    """Pass the socket's frames of ``client`` (its address) to ``service`` until either side ends
+    the connection."""
     try:
         table = await service.table(table_id)
     except NotFound:
@@ -60,7 +63,10 @@ async def serve_socket(websocket: WebSocket, service: TableService, config: Serv
         await refuse(websocket, 1013, str(exc)[:120])
         return
     connection = Connection(
-        cookie_tokens(websocket, table_id), max_messages=config.ws_outbox_messages, max_bytes=config.ws_outbox_bytes
+        cookie_tokens(websocket, table_id),
+        client=client,
+        max_messages=config.ws_outbox_messages,
+        max_bytes=config.ws_outbox_bytes,
     )
     sender = asyncio.ensure_future(send_loop(websocket, connection))
     closing: list[asyncio.Future[None]] = []
