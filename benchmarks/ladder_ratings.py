@@ -67,14 +67,14 @@ SEARCH_GAMES: dict[str, int] = {
     "shadow-planet-5p": 24,
     "shadowlord-2p": 48,
     "shadowlord-2p-modified": 48,
-    "shadowlord-3p": 3,
-    "shadowlord-4p": 3,
+    "shadowlord-3p": 32,
+    "shadowlord-4p": 24,
 }
 """Games per configuration with level 2 at the table (whole seat rotations): level 2 costs 0.2-0.5 s
 of one core per decision, so it plays only where the ladder measured it, and fewer games than the
 quick levels (The Shadow Planet's counts were raised on 2026-12-04, before its rerun; Shadowlord!'s
-with 2 players, standard and modified, on 2026-12-05, before their rerun, to seat level 2 in 24
-seat-games each)."""
+with 2 players, standard and modified, on 2026-12-05, before their rerun, and with 3 and 4 players
+later that day, before theirs, to seat level 2 in 24 seat-games each)."""
 
 SEARCH_LEVEL = "ismcts"
 
