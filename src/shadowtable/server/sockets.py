@@ -27,7 +27,7 @@ from shadowtable.server.protocol import (
 from shadowtable.server.repository.tables import Repository, insert_chat
 from shadowtable.server.sending import over_text
 from shadowtable.server.table import ChatLine, Table, chat_message, info, person_decides, seat_name
-from shadowtable.server.throttle import Throttle
+from shadowtable.server.throttle import Throttle, Verdict
 
 if TYPE_CHECKING:
     from shadowtable.server.service import TableService
@@ -63,17 +63,12 @@ class Sockets:
         except ProtocolError as exc:
             message, refusal = None, exc
         if not (isinstance(message, Act) and _deciding(table, connection)):
-            throttle = self.pings if isinstance(message, Ping) else self.frames
-            verdict = throttle.hit(connection.key)
+            kind, throttle, verdict = self._count(message, connection)
             if verdict.close:
                 log.warning("socket flooding", extra={"event": "ws_flood", "table": table.id})
                 connection.end(4429, "too many frames: slow down")
                 return False
-            if verdict.allowed and isinstance(message, Sync):
-                throttle = self.syncs
-                verdict = throttle.hit(connection.client or connection.key)
             if not verdict.allowed:
-                kind = "pings" if throttle is self.pings else "syncs" if throttle is self.syncs else "frames"
                 why = f"too many {kind}: at most {throttle.item.amount} per {window(throttle)}"
                 act_id = message.id if isinstance(message, Act | Undo) else None
                 reject(connection, act_id, f"{why}; try again in {verdict.retry_after} s", verdict.retry_after)
@@ -82,6 +77,17 @@ class Sockets:
             reject(connection, refusal.id, str(refusal))
             return True
         return await self._handle(table, connection, message)
+
+    def _count(self, message: Message | None, connection: Connection) -> tuple[str, Throttle, Verdict]:
+        """Count one frame against the connection's rate (pings against their own), and a
+        ``sync`` within it against its address's: what was counted last, by which throttle, and
+        its verdict."""
+        if isinstance(message, Ping):
+            return "pings", self.pings, self.pings.hit(connection.key)
+        verdict = self.frames.hit(connection.key)
+        if verdict.allowed and isinstance(message, Sync):
+            return "syncs", self.syncs, self.syncs.hit(connection.client or connection.key)
+        return "frames", self.frames, verdict
 
     async def _handle(self, table: Table, connection: Connection, message: Message) -> bool:
         if isinstance(message, Hello):
