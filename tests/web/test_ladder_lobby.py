@@ -281,3 +281,23 @@ def test_the_panel_says_what_each_level_beat_and_why_it_is_listed_above_another(
     flat = " ".join(text.split())
     assert "Trained policy is listed above ISMCTS: it beat it head to head, winning 70% of 80 measured games" in flat
     assert "not yet shown" not in flat
+
+
+def test_a_head_to_head_too_close_to_call_is_reported_and_the_rates_keep_the_order(
+    client: Any, policy_results: Path
+) -> None:
+    folder = policy_results
+    _measured(folder, "ismcts", "heuristic", 0.6, 200, 0.3)
+    _measured(folder, "policy", "heuristic", 0.5, 1000, 0.32)
+    _measured(folder, "ismcts", "policy", 0.36, 60, 0.3)  # one level 2 seat against the rest: overlapping
+    why = ladder.compare("ismcts", "policy", "shadow-planet-3p")
+    assert (why.stronger, why.basis, why.unseparated) == (True, "rates", (0.36, 0.3, 60))
+    _, text = _offered(client, "shadow-planet", 3)
+    assert re.findall(r'<option value="bot:([a-z]+)"', text)[:4] == ["random", "heuristic", "policy", "ismcts"]
+    flat = " ".join(text.split())
+    assert (
+        "ISMCTS is listed above Trained policy because it won more often against Heuristic bots (60% against 50%); "
+        "measured against each other over 60 games they won 36% and 30%, too close to tell "
+        "apart, so which is the stronger is not yet shown." in flat
+    )
+    assert "have not been measured against each other" not in flat

@@ -215,6 +215,9 @@ class Comparison:
     level below."""
     games: int | None = None
     """The head-to-head's games."""
+    unseparated: tuple[float, float, int] | None = None
+    """A head-to-head between the two, played as now, whose intervals overlap (so it decides
+    nothing): their win rates per seat-game (first, second) and its games."""
 
 
 def compare(name: str, other: str, config: str, folder: Path | None = None) -> Comparison:
@@ -222,33 +225,35 @@ def compare(name: str, other: str, config: str, folder: Path | None = None) -> C
     the strongest), and why: a head-to-head result, played with both levels' specs as now, that
     separates them decides; else, where both were measured against the same level below, the higher
     win rate there (the better estimate, its interval perhaps overlapping); else the later level in
-    :data:`LADDER`."""
+    :data:`LADDER`.  A head-to-head whose intervals overlap decides nothing; it is reported beside
+    (``unseparated``)."""
     where = folder or results_dir()
+    unseparated: tuple[float, float, int] | None = None
     for upper, lower, name_is_upper in ((name, other, True), (other, name, False)):
         result = read_result(where, config, upper, lower)
         if result is None or not _played_as_now_both(result, config):
-            continue
-        if separated(result):
-            upper_stronger = True
-        elif _wholly_above(result, "lower", "upper"):
-            upper_stronger = False
-        else:
             continue
         name_rate, other_rate = (
             _side_rate(result, side) for side in (("upper", "lower") if name_is_upper else ("lower", "upper"))
         )
         rates = (name_rate, other_rate) if name_rate is not None and other_rate is not None else None
-        games = result.get("games")
-        return Comparison(
-            upper_stronger == name_is_upper, "head-to-head", rates, games if isinstance(games, int) else None
-        )
+        games = result.get("games") if isinstance(result.get("games"), int) else None
+        if separated(result):
+            upper_stronger = True
+        elif _wholly_above(result, "lower", "upper"):
+            upper_stronger = False
+        else:
+            if rates is not None and games is not None:
+                unseparated = (*rates, games)
+            continue
+        return Comparison(upper_stronger == name_is_upper, "head-to-head", rates, games)
     below = LADDER[name].below
     if below is not None and below == LADDER[other].below:
         name_rate, other_rate = (_current_win_rate(level, below, config, where) for level in (name, other))
         if name_rate is not None and other_rate is not None and name_rate != other_rate:
-            return Comparison(name_rate > other_rate, "rates", (name_rate, other_rate))
+            return Comparison(name_rate > other_rate, "rates", (name_rate, other_rate), unseparated=unseparated)
     order = list(LADDER)
-    return Comparison(order.index(name) > order.index(other), "order")
+    return Comparison(order.index(name) > order.index(other), "order", unseparated=unseparated)
 
 
 def stronger(name: str, other: str, config: str, folder: Path | None = None) -> bool:
