@@ -68,13 +68,14 @@ SEARCH_GAMES: dict[str, int] = {
     "shadowlord-2p": 48,
     "shadowlord-2p-modified": 48,
     "shadowlord-3p": 32,
-    "shadowlord-4p": 24,
+    "shadowlord-4p": 64,
 }
 """Games per configuration with level 2 at the table (whole seat rotations): level 2 costs 0.2-0.5 s
 of one core per decision, so it plays only where the ladder measured it, and fewer games than the
 quick levels (The Shadow Planet's counts were raised on 2026-12-04, before its rerun; Shadowlord!'s
 with 2 players, standard and modified, on 2026-12-05, before their rerun, and with 3 and 4 players
-later that day, before theirs, to seat level 2 in 24 seat-games each)."""
+later that day, before theirs, to seat level 2 in 24 seat-games each; with 4 players to 64 on
+2026-12-05, before a third run, to rate level 2 as surely as the quick levels)."""
 
 SEARCH_LEVEL = "ismcts"
 
