@@ -297,7 +297,7 @@ def test_a_head_to_head_too_close_to_call_is_reported_and_the_rates_keep_the_ord
     flat = " ".join(text.split())
     assert (
         "ISMCTS is listed above Trained policy because it won more often against Heuristic bots (60% against 50%); "
-        "measured against each other over 60 games they won 36% and 30%, too close to tell "
-        "apart, so which is the stronger is not yet shown." in flat
+        "measured against each other over 60 games ISMCTS won 36% of its games and Trained policy 30% of theirs, "
+        "too close to tell apart, so which is the stronger is not yet shown." in flat
     )
     assert "have not been measured against each other" not in flat

@@ -165,14 +165,15 @@ def evidence_words(level: str, game: str, players: int) -> str | None:
     return f"won {_pct(won)} of {games:,} measured games {against} (they won {_pct(they_won)} of theirs)"
 
 
-def _head_to_head_words(unseparated: tuple[float, float, int] | None) -> str:
-    """What the head-to-head of two levels showed, where it decided nothing (or that there is none)."""
+def _head_to_head_words(names: tuple[str, str], unseparated: tuple[float, float, int] | None) -> str:
+    """What the head-to-head of two levels (``names``, as shown) showed, where it decided nothing (or
+    that there is none)."""
     if unseparated is None:
         return "the two have not been measured against each other for this game and player count"
     first, second, games = unseparated
     return (
-        f"measured against each other over {games:,} games they won {_pct(first)} and {_pct(second)}, "
-        "too close to tell apart"
+        f"measured against each other over {games:,} games {names[0]} won {_pct(first)} of its games and "
+        f"{names[1]} {_pct(second)} of theirs, too close to tell apart"
     )
 
 
@@ -195,7 +196,8 @@ def order_notes(game: str, players: int, offered: list[str]) -> list[str]:
             notes.append(
                 f"{_short(upper)} is listed above {_short(lower)} because it won more often against "
                 f"{_short(below)} bots ({_pct(why.rates[0])} against {_pct(why.rates[1])}); "
-                f"{_head_to_head_words(why.unseparated)}, so which is the stronger is not yet shown."
+                f"{_head_to_head_words((_short(upper), _short(lower)), why.unseparated)}, "
+                "so which is the stronger is not yet shown."
             )
     return notes
 
