@@ -259,14 +259,24 @@ def _measured(folder: Path, upper: str, lower: str, won: float, games: int, they
     ladder.result_path(folder, "shadow-planet-3p", upper, lower).write_text(json.dumps(data), encoding="utf-8")
 
 
+def _both_measured_against_the_heuristic(folder: Path) -> None:
+    """Level 2 (60% of 200) and the policy (50% of 1,000) each measured against the heuristic."""
+    _measured(folder, "ismcts", "heuristic", 0.6, 200, 0.3)
+    _measured(folder, "policy", "heuristic", 0.5, 1000, 0.32)
+
+
+def _listed(text: str) -> list[str]:
+    """The first four levels the form lists, in its order."""
+    return re.findall(r'<option value="bot:([a-z]+)"', text)[:4]
+
+
 def test_the_panel_says_what_each_level_beat_and_why_it_is_listed_above_another(
     client: Any, policy_results: Path
 ) -> None:
     folder = policy_results
-    _measured(folder, "ismcts", "heuristic", 0.6, 200, 0.3)
-    _measured(folder, "policy", "heuristic", 0.5, 1000, 0.32)
+    _both_measured_against_the_heuristic(folder)
     _, text = _offered(client, "shadow-planet", 3)
-    assert re.findall(r'<option value="bot:([a-z]+)"', text)[:4] == ["random", "heuristic", "policy", "ismcts"]
+    assert _listed(text) == ["random", "heuristic", "policy", "ismcts"]
     items, _ = levels_panel(text)
     assert items[3].endswith("; won 60% of 200 measured games against Heuristic bots (they won 30% of theirs)")
     assert items[2].endswith("; won 50% of 1,000 measured games against Heuristic bots (they won 32% of theirs)")
@@ -277,7 +287,7 @@ def test_the_panel_says_what_each_level_beat_and_why_it_is_listed_above_another(
     )
     _measured(folder, "policy", "ismcts", 0.7, 80, 0.3)  # head to head, the policy wholly above
     _, text = _offered(client, "shadow-planet", 3)
-    assert re.findall(r'<option value="bot:([a-z]+)"', text)[:4] == ["random", "heuristic", "ismcts", "policy"]
+    assert _listed(text) == ["random", "heuristic", "ismcts", "policy"]
     flat = " ".join(text.split())
     assert "Trained policy is listed above ISMCTS: it beat it head to head, winning 70% of 80 measured games" in flat
     assert "not yet shown" not in flat
@@ -287,13 +297,12 @@ def test_a_head_to_head_too_close_to_call_is_reported_and_the_rates_keep_the_ord
     client: Any, policy_results: Path
 ) -> None:
     folder = policy_results
-    _measured(folder, "ismcts", "heuristic", 0.6, 200, 0.3)
-    _measured(folder, "policy", "heuristic", 0.5, 1000, 0.32)
+    _both_measured_against_the_heuristic(folder)
     _measured(folder, "ismcts", "policy", 0.36, 60, 0.3)  # one level 2 seat against the rest: overlapping
     why = ladder.compare("ismcts", "policy", "shadow-planet-3p")
     assert (why.stronger, why.basis, why.unseparated) == (True, "rates", (0.36, 0.3, 60))
     _, text = _offered(client, "shadow-planet", 3)
-    assert re.findall(r'<option value="bot:([a-z]+)"', text)[:4] == ["random", "heuristic", "policy", "ismcts"]
+    assert _listed(text) == ["random", "heuristic", "policy", "ismcts"]
     flat = " ".join(text.split())
     assert (
         "ISMCTS is listed above Trained policy because it won more often against Heuristic bots (60% against 50%); "
