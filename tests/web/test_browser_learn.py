@@ -55,8 +55,10 @@ def test_a_newcomer_plays_each_tutorial_to_its_end_in_the_browser(browser: Any, 
     player = new_player(browser, "newcomer", seed=1)
     try:
         player.page.goto(server.url + "/")
-        player.page.click("text=Learn to play")
-        player.page.click(f"a[href='/learn/{game_id}']")
+        with player.page.expect_navigation():
+            player.page.click("text=Learn to play")
+        with player.page.expect_navigation():
+            player.page.click(f"a[href='/learn/{game_id}']")
         started = time.monotonic()
         page_basics(player.page, server.url)
         assert contrast_failures(player.page, f"learn {game_id}: first decision") == []
