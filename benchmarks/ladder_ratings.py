@@ -62,12 +62,12 @@ QUICK_GAMES = 180
 """Games per configuration among the quick levels (random, heuristic, the policy where it ships)."""
 
 SEARCH_GAMES: dict[str, int] = {
-    "shadow-planet-3p": 32,
-    "shadow-planet-4p": 24,
-    "shadow-planet-5p": 24,
-    "shadowlord-2p": 48,
-    "shadowlord-2p-modified": 48,
-    "shadowlord-3p": 32,
+    "shadow-planet-3p": 88,
+    "shadow-planet-4p": 64,
+    "shadow-planet-5p": 56,
+    "shadowlord-2p": 128,
+    "shadowlord-2p-modified": 128,
+    "shadowlord-3p": 88,
     "shadowlord-4p": 64,
 }
 """Games per configuration with level 2 at the table (whole seat rotations): level 2 costs 0.2-0.5 s
@@ -75,7 +75,8 @@ of one core per decision, so it plays only where the ladder measured it, and few
 quick levels (The Shadow Planet's counts were raised on 2026-12-04, before its rerun; Shadowlord!'s
 with 2 players, standard and modified, on 2026-12-05, before their rerun, and with 3 and 4 players
 later that day, before theirs, to seat level 2 in 24 seat-games each; with 4 players to 64 on
-2026-12-05, before a third run, to rate level 2 as surely as the quick levels)."""
+2026-12-05, before a third run, to rate level 2 as surely as the quick levels; every other
+configuration's on 2026-12-05 again, before its next run, to seat level 2 in 64-70 seat-games)."""
 
 SEARCH_LEVEL = "ismcts"
 
