@@ -243,6 +243,21 @@ def test_a_level_rated_below_the_level_it_beat_is_explained_in_the_panel(client:
     assert "rates below heuristic at tables that mix every level" in text
     _ratings(folder, "shadow-planet-5p", {**levels, "policy": (28.0, 2.0, 0.003)})  # ranked above: nothing to explain
     _, text = _offered(client, "shadow-planet", 5)
+    assert "rates below" not in text and "conservative estimate:" not in text
+
+
+def test_a_level_rated_higher_from_fewer_games_is_said_to_rank_lower_only_for_that(
+    client: Any, policy_results: Path
+) -> None:
+    folder = policy_results
+    _result(folder, "shadow-planet-5p", "policy", "heuristic", [0.42, 0.48], [0.33, 0.36], 0.003)  # separated
+    levels = {"random": (23.2, 1.9, None), "heuristic": (24.9, 1.9, None), "policy": (25.9, 2.67, 0.003)}
+    _ratings(folder, "shadow-planet-5p", levels, {"random": 246, "heuristic": 246, "policy": 66})
+    _, text = _offered(client, "shadow-planet", 5)
+    assert (
+        "Trained policy is ranked below Heuristic only by the conservative estimate: at tables that mix every "
+        "level it is rated higher (25.9 against 24.9), but from fewer games (66 against 246), so less surely."
+    ) in text
     assert "rates below" not in text
 
 

@@ -205,7 +205,8 @@ def order_notes(game: str, players: int, offered: list[str]) -> list[str]:
 def rank_notes(game: str, players: int, offered: list[str]) -> list[str]:
     """A sentence for each offered level ranked below the level it was shown to beat: the ladder
     sets it one seat against the rest, the rating puts every level at mixed tables, and the two
-    measures can disagree (a level's claim is the ladder's; the rating is how it fares mixed)."""
+    measures can disagree (a level's claim is the ladder's; the rating is how it fares mixed), or
+    the level played fewer mixed games and ranks lower only for the less certain rating."""
     notes = []
     for level in offered:
         below = LADDER[level].below if level in LADDER else None
@@ -215,12 +216,30 @@ def rank_notes(game: str, players: int, offered: list[str]) -> list[str]:
         if upper is None or lower is None or not (upper.settled and lower.settled) or upper.rank <= lower.rank:
             continue
         upper_name, lower_name = (BOT_LEVELS[name].split(" (")[0] for name in (level, below))
-        notes.append(
+        notes.append(_rank_note((upper_name, lower_name), upper, lower))
+    return notes
+
+
+def _rank_note(names: tuple[str, str], upper: LevelRating, lower: LevelRating) -> str:
+    """Why the upper level ranks below the lower one at mixed tables: rated weaker there, or rated
+    higher but from fewer games, so that its conservative estimate (mu - 3 sigma) is the lower."""
+    upper_name, lower_name = names
+    if upper.mu <= lower.mu:
+        return (
             f"{upper_name} beat {lower_name} in measured games with one {upper_name.lower()} seat against "
             f"the rest, but rates below {lower_name.lower()} at tables that mix every level: it is stronger "
             f"against {lower_name.lower()} bots, not at every table."
         )
-    return notes
+    games = (
+        f" ({upper.seat_games} against {lower.seat_games})"
+        if upper.seat_games is not None and lower.seat_games is not None
+        else ""
+    )
+    return (
+        f"{upper_name} is ranked below {lower_name} only by the conservative estimate: at tables that mix "
+        f"every level it is rated higher ({upper.mu:.1f} against {lower.mu:.1f}), but from fewer games{games}, "
+        "so less surely."
+    )
 
 
 def parse_seats(form: dict[str, str], game: str, players: int, options: dict[str, Any] | None = None) -> list[str]:
