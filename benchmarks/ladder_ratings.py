@@ -65,8 +65,8 @@ SEARCH_GAMES: dict[str, int] = {
     "shadow-planet-3p": 88,
     "shadow-planet-4p": 64,
     "shadow-planet-5p": 56,
-    "shadowlord-2p": 128,
-    "shadowlord-2p-modified": 128,
+    "shadowlord-2p": 48,
+    "shadowlord-2p-modified": 48,
     "shadowlord-3p": 88,
     "shadowlord-4p": 64,
 }
@@ -76,7 +76,9 @@ quick levels (The Shadow Planet's counts were raised on 2026-12-04, before its r
 with 2 players, standard and modified, on 2026-12-05, before their rerun, and with 3 and 4 players
 later that day, before theirs, to seat level 2 in 24 seat-games each; with 4 players to 64 on
 2026-12-05, before a third run, to rate level 2 as surely as the quick levels; every other
-configuration's on 2026-12-05 again, before its next run, to seat level 2 in 64-70 seat-games)."""
+configuration's but the two-player ones on 2026-12-05 again, before its next run, to seat level 2
+in 64-70 seat-games; the two-player counts, raised to 128 with them, went back to the 48 their
+results were played with when their runs did not fit that session)."""
 
 SEARCH_LEVEL = "ismcts"
 
