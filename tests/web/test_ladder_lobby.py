@@ -325,3 +325,12 @@ def test_a_head_to_head_too_close_to_call_is_reported_and_the_rates_keep_the_ord
         "too close to tell apart, so which is the stronger is not yet shown." in flat
     )
     assert "have not been measured against each other" not in flat
+
+
+def test_two_rates_that_round_alike_are_told_apart_with_a_decimal(client: Any, policy_results: Path) -> None:
+    _measured(policy_results, "ismcts", "heuristic", 0.445, 200, 0.33)
+    _measured(policy_results, "policy", "heuristic", 0.438, 1000, 0.3)
+    _, text = _offered(client, "shadow-planet", 3)
+    assert _listed(text) == ["random", "heuristic", "policy", "ismcts"]
+    assert "because it won more often against Heuristic bots (44.5% against 43.8%)" in text
+    assert "(44% against 44%)" not in text

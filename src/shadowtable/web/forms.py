@@ -149,6 +149,16 @@ def _pct(rate: float) -> str:
     return f"{100 * rate:.0f}%"
 
 
+def _pcts(first: float, second: float) -> tuple[str, str]:
+    """Two rates set against each other, in whole percents unless those read the same while the
+    rates differ (``44.5%`` and ``43.8%``, not ``44%`` and ``44%``)."""
+    for digits in (0, 1, 2):
+        words = (f"{100 * first:.{digits}f}%", f"{100 * second:.{digits}f}%")
+        if words[0] != words[1]:
+            return words
+    return words
+
+
 def evidence_words(level: str, game: str, players: int) -> str | None:
     """The measured games that put ``level`` above the level below in the lobby, in words (``won 80%
     of 30 measured games against Heuristic bots (they won 20% of theirs)``), or ``None`` where no
@@ -171,9 +181,10 @@ def _head_to_head_words(names: tuple[str, str], unseparated: tuple[float, float,
     if unseparated is None:
         return "the two have not been measured against each other for this game and player count"
     first, second, games = unseparated
+    first_words, second_words = _pcts(first, second)
     return (
-        f"measured against each other over {games:,} games {names[0]} won {_pct(first)} of its games and "
-        f"{names[1]} {_pct(second)} of theirs, too close to tell apart"
+        f"measured against each other over {games:,} games {names[0]} won {first_words} of its games and "
+        f"{names[1]} {second_words} of theirs, too close to tell apart"
     )
 
 
@@ -188,14 +199,16 @@ def order_notes(game: str, players: int, offered: list[str]) -> list[str]:
             continue
         why = ladder.compare(upper, lower, config)
         if why.basis == "head-to-head" and why.rates is not None and why.games is not None:
+            won, lost = _pcts(*why.rates)
             notes.append(
                 f"{_short(upper)} is listed above {_short(lower)}: it beat it head to head, winning "
-                f"{_pct(why.rates[0])} of {why.games:,} measured games against {_pct(why.rates[1])}."
+                f"{won} of {why.games:,} measured games against {lost}."
             )
         elif why.basis == "rates" and why.rates is not None:
+            upper_rate, lower_rate = _pcts(*why.rates)
             notes.append(
                 f"{_short(upper)} is listed above {_short(lower)} because it won more often against "
-                f"{_short(below)} bots ({_pct(why.rates[0])} against {_pct(why.rates[1])}); "
+                f"{_short(below)} bots ({upper_rate} against {lower_rate}); "
                 f"{_head_to_head_words((_short(upper), _short(lower)), why.unseparated)}, "
                 "so which is the stronger is not yet shown."
             )
