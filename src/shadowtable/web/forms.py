@@ -145,15 +145,15 @@ def _short(level: str) -> str:
     return BOT_LEVELS[level].split(" (")[0]
 
 
-def _pct(rate: float) -> str:
-    return f"{100 * rate:.0f}%"
+def _pct(rate: float, digits: int = 0) -> str:
+    return f"{100 * rate:.{digits}f}%"
 
 
 def _pcts(first: float, second: float) -> tuple[str, str]:
     """Two rates set against each other, in whole percents unless those read the same while the
     rates differ (``44.5%`` and ``43.8%``, not ``44%`` and ``44%``)."""
     for digits in (0, 1, 2):
-        words = (f"{100 * first:.{digits}f}%", f"{100 * second:.{digits}f}%")
+        words = (_pct(first, digits), _pct(second, digits))
         if words[0] != words[1]:
             return words
     return words
