@@ -15,8 +15,16 @@ often over every ``k`` games.  Game ``i`` of a block is played with seed
 no training or tuning run.  Ratings are openskill Plackett-Luce (``shadowtable.sim.tournament``),
 seats ranked by return, updated game by game in block order.  Writes
 ``docs/results/ladder/ratings-<config>.json`` (ratings, win rates by level, by seat and by role,
-median CPU seconds per decision by level), the game records beside it (``.jsonl``) and
-``ratings.md`` (the table of all of them).
+median CPU seconds per decision by level), the game records beside it (``.jsonl``, each game's
+decision times with it) and ``ratings.md`` (the table of all of them).
+
+``--resume`` adds games to a configuration without replaying those already recorded: each game of
+the records is checked against the plan (its block, seed, seating and bot specs) and against the
+engine (its actions replay to its returns), then rated in its place; only the games missing from
+the records are played.  So raising a count in :data:`SEARCH_GAMES` costs only the added games, and
+the games rated are the ones recorded (a search decision cut by its time cap need not repeat).
+Decision times are those the records carry: games recorded before records kept them are rated
+but not timed (``timed_games`` in the result says how many were).
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ from typing import Any
 from shadowtable.bots import ladder
 from shadowtable.bots.policy_bot import shipped_policy
 from shadowtable.bots.registry import make_bot
-from shadowtable.core.record import GameRecord
+from shadowtable.core.record import GameRecord, RecordError, replay_final
 from shadowtable.core.registry import make
 from shadowtable.core.rng import derive_seed
 from shadowtable.core.runner import play_game
@@ -65,12 +73,12 @@ SEARCH_GAMES: dict[str, int] = {
     "shadow-planet-3p": 88,
     "shadow-planet-4p": 64,
     "shadow-planet-5p": 56,
-    "shadowlord-2p": 48,
-    "shadowlord-2p-modified": 48,
+    "shadowlord-2p": 96,
+    "shadowlord-2p-modified": 96,
     "shadowlord-3p": 88,
     "shadowlord-4p": 64,
 }
-"""Games per configuration with level 2 at the table (whole seat rotations): level 2 costs 0.2-0.5 s
+"""Games per configuration with level 2 at the table (whole seat rotations): level 2 costs 0.2-0.7 s
 of one core per decision, so it plays only where the ladder measured it, and fewer games than the
 quick levels (The Shadow Planet's counts were raised on 2026-12-04, before its rerun; Shadowlord!'s
 with 2 players, standard and modified, on 2026-12-05, before their rerun, and with 3 and 4 players
@@ -78,7 +86,8 @@ later that day, before theirs, to seat level 2 in 24 seat-games each; with 4 pla
 2026-12-05, before a third run, to rate level 2 as surely as the quick levels; every other
 configuration's but the two-player ones on 2026-12-05 again, before its next run, to seat level 2
 in 64-70 seat-games; the two-player counts, raised to 128 with them, went back to the 48 their
-results were played with when their runs did not fit that session)."""
+results were played with when their runs did not fit that session, then to 96, for 48 seat-games,
+later on 2026-12-05, before their runs with ``--resume``)."""
 
 SEARCH_LEVEL = "ismcts"
 
@@ -157,6 +166,45 @@ def play_game_of_block(
     return index, lineup, record, times, {level: count[0] for level, count in capped.items()}
 
 
+class RecordMismatch(ValueError):
+    """A recorded game is not the game the plan would play in its place."""
+
+
+Recorded = Mapping[tuple[str, int], Mapping[str, Any]]
+"""An earlier run's records: each line of its ``.jsonl`` by block name and game index."""
+
+
+def read_recorded(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
+    """The lines of the records at ``path`` by block and index (none if there is no file)."""
+    if not path.exists():
+        return {}
+    lines = (json.loads(text) for text in path.read_text(encoding="utf-8").splitlines() if text.strip())
+    return {(line["block"], line["index"]): line for line in lines}
+
+
+def recorded_game(
+    line: Mapping[str, Any], game_id: str, players: int, levels: Sequence[str], seed: int, index: int
+) -> Played:
+    """Game ``index`` of a block as recorded, once checked to be the game the plan plays there."""
+    record = GameRecord.from_json(line["record"])
+    lineup = seating(levels, players, index)
+    specs = [ladder.resolve_spec(level, game_id) for level in lineup]
+    expected = {"levels": lineup, "game": game_id, "seed": game_seed(seed, index), "seats": specs}
+    found = {"levels": line["levels"], "game": record.game, "seed": record.seed, "seats": record.seats}
+    wrong = [name for name in expected if expected[name] != found[name]]
+    if wrong:
+        raise RecordMismatch(f"recorded game {index} of block {line['block']!r} differs in {', '.join(wrong)}")
+    try:
+        game, final = replay_final(record)
+    except RecordError as exc:
+        raise RecordMismatch(f"recorded game {index} of block {line['block']!r}: {exc}") from exc
+    if record.returns is not None and (not game.is_terminal(final) or game.returns(final) != record.returns):
+        raise RecordMismatch(f"recorded game {index} of block {line['block']!r} does not replay to its returns")
+    times = {level: list(line.get("cpu_s", {}).get(level, [])) for level in levels}
+    capped = {level: int(line.get("capped", {}).get(level, 0)) for level in levels}
+    return index, lineup, record, times, capped
+
+
 def _play_packed(task: tuple[str, int, dict[str, Any], list[str], int, int]) -> tuple[Any, ...]:
     """:func:`play_game_of_block` in a worker process, its record as JSON (to cross the pipe)."""
     index, lineup, record, times, capped = play_game_of_block(*task)
@@ -171,16 +219,30 @@ def play_block(
     seed: int,
     games: int,
     workers: int = 1,
+    recorded: Mapping[int, Played] | None = None,
 ) -> Iterator[Played]:
-    """Play the block's games in index order (``workers``: in that many processes, the same games)."""
-    tasks = [(game_id, players, options, list(levels), seed, index) for index in range(games)]
-    if workers <= 1:
-        for task in tasks:
-            yield play_game_of_block(*task)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for index, lineup, record, times, capped in pool.map(_play_packed, tasks):
-            yield index, lineup, GameRecord.from_json(record), times, capped
+    """The block's games in index order (``workers``: played in that many processes, the same
+    games; ``recorded``: games read back from earlier records (:func:`recorded_game`), by index)."""
+    recorded = recorded or {}
+    tasks = [(game_id, players, options, list(levels), seed, index) for index in range(games) if index not in recorded]
+    with ProcessPoolExecutor(max_workers=workers) if workers > 1 and tasks else _no_pool() as pool:
+        played = pool.map(_play_packed, tasks) if pool is not None else map(_play_packed, tasks)
+        for index in range(games):
+            if index in recorded:
+                yield recorded[index]
+                continue
+            index_played, lineup, record, times, capped = next(played)
+            yield index_played, lineup, GameRecord.from_json(record), times, capped
+
+
+class _no_pool:
+    """No process pool: a context that gives ``None``."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
 
 
 def tally(part: WinTally) -> dict[str, Any]:
@@ -207,9 +269,12 @@ def summary(result: TournamentResult, times: Mapping[str, list[float]], capped: 
     }
 
 
-def run(game_id: str, players: int, options: dict[str, Any], out: Path, workers: int = 1) -> dict[str, Any]:
+def run(
+    game_id: str, players: int, options: dict[str, Any], out: Path, workers: int = 1, resume: bool = False
+) -> dict[str, Any]:
     """Play both blocks of one configuration (``workers``: in that many processes, the same games,
-    rated in the same order); its result (records written beside it)."""
+    rated in the same order; ``resume``: games already in its records read back, not played); its
+    result (records written beside it)."""
     config = ladder.config_name(game_id, players, options)
     quick, every = levels_of(game_id, players, options)
     game = make(game_id, players=players, **options)
@@ -219,18 +284,34 @@ def run(game_id: str, players: int, options: dict[str, Any], out: Path, workers:
     blocks = [("quick", quick, QUICK_GAMES), ("search", every, SEARCH_GAMES.get(config, 0))]
     started = time.perf_counter()
     records = out / f"ratings-{config}.jsonl"
+    lines = read_recorded(records) if resume else {}
+    seeds = {block: derive_seed(MASTER, SEED_LABEL, config, block) for block, _, _ in blocks}
+    earlier = {
+        block: {
+            index: recorded_game(lines[block, index], game_id, players, levels, seeds[block], index)
+            for index in range(games)
+            if (block, index) in lines
+        }
+        for block, levels, games in blocks
+    }  # every recorded game checked before the records are rewritten
+    untimed = {(block, index) for (block, index), line in lines.items() if "cpu_s" not in line}
+    resumed = timed = 0
     with records.open("w", encoding="utf-8") as sink:
         for block, levels, games in blocks:
-            seed = derive_seed(MASTER, SEED_LABEL, config, block)
             for index, lineup, record, spent, cut in play_block(
-                game_id, players, options, levels, seed, games, workers
+                game_id, players, options, levels, seeds[block], games, workers, earlier[block]
             ):
                 add_record(result, record, lineup, game.spec.max_utility)
+                resumed += index in earlier[block]
+                line: dict[str, Any] = {"block": block, "index": index, "levels": lineup, "record": record.to_json()}
+                if (block, index) not in untimed:
+                    timed += 1
+                    line |= {"cpu_s": {level: [round(t, 6) for t in ts] for level, ts in spent.items()}, "capped": cut}
                 for level, seconds in spent.items():
                     times[level] += seconds
                     capped[level] += cut[level]
-                sink.write(json.dumps({"block": block, "index": index, "levels": lineup, "record": record.to_json()}))
-                sink.write("\n")
+                sink.write(json.dumps(line) + "\n")
+                sink.flush()
     return {
         "format": "shadowtable-ladder-ratings-1",
         "config": config,
@@ -250,6 +331,8 @@ def run(game_id: str, players: int, options: dict[str, Any], out: Path, workers:
         "seat_win_rates": [tally(seat) for seat in result.seats],
         "wall_s": round(time.perf_counter() - started, 1),
         "workers": workers,
+        "resumed_games": resumed,
+        "timed_games": timed,
         "records": records.name,
     }
 
@@ -321,6 +404,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--config", action="append", default=[], help="only this configuration (repeatable)")
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games (the same games)")
     parser.add_argument("--folder", type=Path, default=OUT, help="where the results are written and read")
+    parser.add_argument(
+        "--resume", action="store_true", help="read back the games already recorded; play only those missing"
+    )
     args = parser.parse_args(argv)
     if args.workers < 1:
         print("error: --workers must be at least 1", file=sys.stderr)
@@ -339,7 +425,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.folder.mkdir(parents=True, exist_ok=True)
     for name in args.config or list(known):
         game_id, players, options = known[name]
-        out = run(game_id, players, options, args.folder, workers=args.workers)
+        try:
+            out = run(game_id, players, options, args.folder, workers=args.workers, resume=args.resume)
+        except RecordMismatch as exc:
+            print(f"error: {exc}; its records do not fit this plan (run without --resume to replay)", file=sys.stderr)
+            return 2
         (args.folder / f"ratings-{name}.json").write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
         print(f"{name}: {' > '.join(out['ranking'])} ({out['games']} games, {out['wall_s']} s)", flush=True)
     (args.folder / "ratings.md").write_text(table(args.folder) + "\n", encoding="utf-8")
