@@ -225,6 +225,23 @@ def test_a_level_that_loses_nearly_every_game_is_ranked_when_it_played_as_many(t
     assert search is not None and not search.settled  # 3 games: its large sigma is from too few games
 
 
+def test_a_level_ahead_even_by_its_conservative_estimate_is_ranked_first_however_few_its_games(
+    tmp_path: Path,
+) -> None:
+    levels = {"random": (1.1, 4.44, None), "heuristic": (31.8, 2.61, None), "policy": (36.0, 2.5, 0.001)}
+    games = {"random": 168, "heuristic": 168, "policy": 168, "ismcts": 48}
+    _ratings(tmp_path, "shadowlord-2p", {**levels, "ismcts": (46.1, 4.14, 0.37)}, games)  # 33.7 against 28.5
+    search = ladder.level_rating("ismcts", "shadowlord-2p", tmp_path)
+    policy = ladder.level_rating("policy", "shadowlord-2p", tmp_path)
+    assert search is not None and policy is not None
+    assert (search.settled, search.rank, search.rated, policy.rank) == (True, 1, 4, 2)
+    assert rating_words(search) == "rated 46.1 (conservatively 33.7), rank 1 of 4"
+    _ratings(tmp_path, "shadowlord-2p", {**levels, "ismcts": (40.5, 4.89, 0.37)}, games)  # 25.8: below the policy
+    search = ladder.level_rating("ismcts", "shadowlord-2p", tmp_path)
+    assert search is not None and not search.settled and search.rank == 0
+    assert rating_words(search) == "rated 40.5 ± 4.9 from 48 games, too few to rank"
+
+
 @pytest.fixture
 def policy_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty results folder the server reads from, for a test that needs the policy level."""

@@ -13,6 +13,7 @@ in the same folder) gives every level played in a configuration an openskill rat
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -355,7 +356,10 @@ def ranked_levels(ratings: Mapping[str, Mapping[str, Any]]) -> list[str]:
     estimate, then mu): those of comparable certainty, whose sigma is within
     :data:`COMPARABLE_SIGMA` times the smallest or who played about as many seat-games
     (:data:`COMPARABLE_GAMES`) as the level with the smallest (a level that loses nearly every game,
-    as level 0 does, keeps a larger sigma however many games it plays)."""
+    as level 0 does, keeps a larger sigma however many games it plays), and any level whose
+    conservative estimate is above all of theirs: a large sigma only lowers that estimate, so a
+    level ahead of them even so is first however few its games (a level that wins nearly every
+    game, as level 2 does in Shadowlord! with 2 players, keeps a larger sigma too)."""
     surest = min(ratings, key=lambda name: float(ratings[name]["sigma"]))
     smallest, most = float(ratings[surest]["sigma"]), _seat_games(ratings[surest])
 
@@ -364,8 +368,12 @@ def ranked_levels(ratings: Mapping[str, Mapping[str, Any]]) -> list[str]:
         many = most is not None and games is not None and games >= COMPARABLE_GAMES * most
         return float(ratings[name]["sigma"]) <= COMPARABLE_SIGMA * smallest or many
 
-    order = sorted(ratings, key=lambda name: (-float(ratings[name]["ordinal"]), -float(ratings[name]["mu"]), name))
-    return [name for name in order if comparable(name)]
+    def ordinal(name: str) -> float:
+        return float(ratings[name]["ordinal"])
+
+    order = sorted(ratings, key=lambda name: (-ordinal(name), -float(ratings[name]["mu"]), name))
+    top = max((ordinal(name) for name in order if comparable(name)), default=-math.inf)
+    return [name for name in order if comparable(name) or ordinal(name) > top]
 
 
 def _seat_games(entry: Mapping[str, Any]) -> int | None:
