@@ -11,6 +11,12 @@ way (``tests/learn/test_selfplay.py``); one at a time plays the first ``--alone-
 games, since only the rate is compared.  PyTorch runs on one thread.  Each way is measured
 ``--runs`` times (interleaved); the report gives the medians of decisions per wall-clock second and
 per CPU second of this process, and the ratio batched / one at a time.
+
+It also times the network alone (``forward``): CPU microseconds per decision of one forward pass
+and log-softmax on ``--games`` recorded observations, in batches of one and of ``--games``.  The
+ratio of the two is the most batching can gain with no game work at all, and
+``game_us_for_5x`` the game's work per decision (everything but the forward pass) at which the
+collection would run 5x faster batched: ``(one - 5 * batched) / 4``.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import torch
 
 from shadowtable.core.registry import make
@@ -45,14 +52,50 @@ def recorded(finished: Sequence[Finished]) -> int:
     return sum(len(t.actions) for f in finished for t in f.trajectories)
 
 
-def collect(game: Any, net: PolicyValueNet, games: int, seed: int, batch: int) -> tuple[int, float, float]:
-    """Play ``games`` self-play games in groups of ``batch``: decisions, wall and CPU seconds."""
+def play(game: Any, net: PolicyValueNet, games: int, seed: int, batch: int) -> tuple[list[Finished], float, float]:
+    """Play ``games`` self-play games in groups of ``batch``: the games, wall and CPU seconds."""
     learner = NetPlayer(net, learning=True)
     lineups = [[learner] * game.players for _ in range(games)]
     rng = random.Random(seed)
     wall, cpu = time.perf_counter(), time.process_time()
     finished = [f for start in range(0, games, batch) for f in play_batch(game, lineups[start : start + batch], rng)]
-    return recorded(finished), time.perf_counter() - wall, time.process_time() - cpu
+    return finished, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def collect(game: Any, net: PolicyValueNet, games: int, seed: int, batch: int) -> tuple[int, float, float]:
+    """Play ``games`` self-play games in groups of ``batch``: decisions, wall and CPU seconds."""
+    finished, wall, cpu = play(game, net, games, seed, batch)
+    return recorded(finished), wall, cpu
+
+
+def forward_us(net: PolicyValueNet, obs: torch.Tensor, masks: torch.Tensor, batch: int, runs: int) -> float:
+    """Median CPU microseconds per decision of the forward pass and log-softmax over ``obs`` in
+    batches of ``batch`` (each run passes every row once)."""
+    per_decision = []
+    for _ in range(runs):
+        start = time.process_time()
+        with torch.inference_mode():
+            for first in range(0, len(obs), batch):
+                logits, _ = net(obs[first : first + batch], masks[first : first + batch])
+                torch.log_softmax(logits, dim=-1).numpy()
+        per_decision.append((time.process_time() - start) / len(obs) * 1e6)
+    return statistics.median(per_decision)
+
+
+def forward_costs(net: PolicyValueNet, finished: Sequence[Finished], rows: int, runs: int) -> dict[str, float]:
+    """The network alone on ``rows`` recorded decisions: microseconds per decision one at a time
+    and batched, the ceiling of their ratio, and the game's work per decision that 5x allows."""
+    trajectories = [t for f in finished for t in f.trajectories]
+    obs = torch.from_numpy(np.stack([o for t in trajectories for o in t.observations][:rows]))
+    masks = torch.from_numpy(np.stack([m for t in trajectories for m in t.masks][:rows]))
+    one, batched = forward_us(net, obs, masks, 1, runs), forward_us(net, obs, masks, len(obs), runs)
+    return {
+        "rows": len(obs),
+        "one_at_a_time_us": one,
+        "batched_us": batched,
+        "ceiling": one / batched,
+        "game_us_for_5x": (one - 5 * batched) / 4,
+    }
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
@@ -83,6 +126,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         }
     for clock in ("per_wall_s", "per_cpu_s"):
         out[f"ratio_{clock}"] = out["batched"][clock] / out["one at a time"][clock]
+    finished, _, _ = play(game, net, args.alone_games, args.seed, args.alone_games)
+    out["forward"] = forward_costs(net, finished, args.games, max(args.runs, 5))
+    out["batched"]["game_us"] = 1e6 / out["batched"]["per_cpu_s"] - out["forward"]["batched_us"]
     return out
 
 

@@ -1,0 +1,30 @@
+"""The self-play benchmark's timing of the network alone: its ceiling and what 5x would need."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmark_script import load_benchmark
+
+
+def test_the_network_alone_is_timed_on_recorded_decisions_with_the_ceiling_of_batching(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = load_benchmark("bench_selfplay")
+    argv = ["shadow-planet", "--players", "3", "--games", "4", "--alone-games", "2", "--runs", "1"]
+    assert bench.main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    forward = out["forward"]
+    assert forward["rows"] == 4
+    assert forward["ceiling"] == pytest.approx(forward["one_at_a_time_us"] / forward["batched_us"])
+    assert forward["game_us_for_5x"] == pytest.approx((forward["one_at_a_time_us"] - 5 * forward["batched_us"]) / 4)
+    assert out["batched"]["game_us"] == pytest.approx(1e6 / out["batched"]["per_cpu_s"] - forward["batched_us"])
+    assert out["batched"]["decisions"] > 0 and out["one at a time"]["decisions"] > 0
+
+
+def test_bad_counts_are_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load_benchmark("bench_selfplay")
+    assert bench.main(["shadow-planet", "--players", "3", "--games", "2", "--alone-games", "3"]) == 2
+    assert capsys.readouterr().err.startswith("error: --games")
