@@ -351,3 +351,33 @@ def test_two_rates_that_round_alike_are_told_apart_with_a_decimal(client: Any, p
     assert _listed(text) == ["random", "heuristic", "policy", "ismcts"]
     assert "because it won more often against Heuristic bots (44.5% against 43.8%)" in text
     assert "(44% against 44%)" not in text
+
+
+def _selected(text: str, name: str) -> str:
+    """The value selected in the form's select ``name``."""
+    select = re.search(rf'<select name="{name}".*?</select>', text, re.S)
+    assert select is not None, name
+    chosen = re.findall(r'<option value="([^"]*)" selected', select.group(0))
+    return chosen[0] if chosen else ""
+
+
+def test_the_levels_follow_the_options_chosen_and_the_choices_are_kept(
+    client: Any, results: dict[str, set[str]]
+) -> None:
+    query = {"game": "shadowlord", "players": "2", "seat_1": "bot:ismcts"}
+    standard = client.get("/lobby/setup", params=query).text
+    assert 'value="bot:ismcts"' not in standard and _selected(standard, "seat_1") == "bot:heuristic"
+    modified = client.get("/lobby/setup", params={**query, "opt_modified": "yes"}).text
+    assert 'value="bot:ismcts"' in modified  # shown stronger in the modified game only
+    assert _selected(modified, "seat_1") == "bot:ismcts" and _selected(modified, "opt_modified") == "yes"
+    assert 'name="opt_modified" hx-get="/lobby/setup"' in modified  # a change asks for the panel again
+    assert "<details open>\n    <summary>Game options" in modified and "<details open>" not in standard
+    defaults = client.get("/lobby/setup", params={**query, "opt_modified": "no", "opt_timer_mode": "reshuffle"}).text
+    assert "<details open>" not in defaults  # the options as they start: the section stays folded
+    timer = client.get("/lobby/setup", params={**query, "opt_modified": "yes", "opt_timer_mode": "every_turn"}).text
+    assert 'value="bot:ismcts"' not in timer and _selected(timer, "opt_timer_mode") == "every_turn"
+    assert "for this game and player count with these options." in timer
+    for bad in ({"opt_modified": "maybe"}, {"players": "3", "opt_modified": "yes"}, {"seat_1": "bot:" + "x" * 50}):
+        page = client.get("/lobby/setup", params={**query, **bad})
+        assert page.status_code == 200 and 'value="bot:ismcts"' not in page.text  # the default options
+        assert _selected(page.text, "seat_1") == "bot:heuristic"

@@ -114,14 +114,20 @@ def offered_levels(
     return ladder.weakest_first(shown, config, folder)
 
 
-def typical_seconds(level: str, game_id: str, players: int, folder: Path | None = None) -> float | None:
-    """The median seconds per decision measured for ``level`` by the ladder, if any."""
-    return ladder.typical_decision_s(level, ladder.config_name(game_id, players), folder)
+def typical_seconds(
+    level: str, game_id: str, players: int, folder: Path | None = None, options: Mapping[str, Any] | None = None
+) -> float | None:
+    """The median seconds per decision measured for ``level`` by the ladder with ``options``
+    (default options when ``None``), if any."""
+    return ladder.typical_decision_s(level, ladder.config_name(game_id, players, options), folder)
 
 
-def rating(level: str, game_id: str, players: int, folder: Path | None = None) -> ladder.LevelRating | None:
-    """``level``'s rating from the rated ladder's results (default options), if any."""
-    return ladder.level_rating(level, ladder.config_name(game_id, players), folder)
+def rating(
+    level: str, game_id: str, players: int, folder: Path | None = None, options: Mapping[str, Any] | None = None
+) -> ladder.LevelRating | None:
+    """``level``'s rating from the rated ladder's results with ``options`` (default options when
+    ``None``), if any."""
+    return ladder.level_rating(level, ladder.config_name(game_id, players, options), folder)
 
 
 def takeover_level(

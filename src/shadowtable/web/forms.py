@@ -4,13 +4,15 @@ clock) and any form's text fields.  Text that is not what a field takes is refus
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.requests import Request
 
 from shadowtable.bots import ladder
 from shadowtable.bots.ladder import LADDER, LevelRating
-from shadowtable.core.registry import available_games, game_class
+from shadowtable.core.errors import ShadowTableError
+from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.core.wording import bot_name
 from shadowtable.server.bot_levels import LEVELS, levels_for, offered_levels, rating, typical_seconds
@@ -129,13 +131,14 @@ def rating_words(rated: LevelRating | None) -> str | None:
     return f"rated {rated.mu:.1f} (conservatively {rated.ordinal:.1f}), rank {rated.rank} of {rated.rated}"
 
 
-def bot_details(game: str, players: int) -> dict[str, str | None]:
-    """What the lobby says of each level beside its name: its typical time per move and its
-    rating, each only where measured (``None``: nothing to say)."""
+def bot_details(game: str, players: int, options: dict[str, Any] | None = None) -> dict[str, str | None]:
+    """What the lobby says of each level beside its name with ``options``: its typical time per move
+    and its rating, each only where measured (``None``: nothing to say)."""
     details: dict[str, str | None] = {}
     for level in LEVELS:
-        seconds = seconds_words(typical_seconds(level, game, players))
-        parts = [f"typically {seconds} a move" if seconds else None, rating_words(rating(level, game, players))]
+        seconds = seconds_words(typical_seconds(level, game, players, options=options))
+        rated = rating(level, game, players, options=options)
+        parts = [f"typically {seconds} a move" if seconds else None, rating_words(rated)]
         details[level] = "; ".join(part for part in parts if part) or None
     return details
 
@@ -159,11 +162,11 @@ def _pcts(first: float, second: float) -> tuple[str, str]:
     return words
 
 
-def evidence_words(level: str, game: str, players: int) -> str | None:
+def evidence_words(level: str, game: str, players: int, options: dict[str, Any] | None = None) -> str | None:
     """The measured games that put ``level`` above the level below in the lobby, in words (``won 80%
     of 30 measured games against Heuristic bots (they won 20% of theirs)``), or ``None`` where no
     result is needed (levels 0 and 1) or shown."""
-    result = ladder.shown_result(level, ladder.config_name(game, players))
+    result = ladder.shown_result(level, ladder.config_name(game, players, options))
     below = LADDER[level].below if level in LADDER else None
     if result is None or below is None:
         return None
@@ -188,10 +191,10 @@ def _head_to_head_words(names: tuple[str, str], unseparated: tuple[float, float,
     )
 
 
-def order_notes(game: str, players: int, offered: list[str]) -> list[str]:
+def order_notes(game: str, players: int, offered: list[str], options: dict[str, Any] | None = None) -> list[str]:
     """A sentence for each pair of neighbouring offered levels set against the same level below (level
     2 and the policy): why the one is listed above the other, and how sure that is."""
-    config = ladder.config_name(game, players)
+    config = ladder.config_name(game, players, options)
     notes = []
     for lower, upper in zip(offered, offered[1:], strict=False):
         below = LADDER[upper].below
@@ -215,7 +218,7 @@ def order_notes(game: str, players: int, offered: list[str]) -> list[str]:
     return notes
 
 
-def rank_notes(game: str, players: int, offered: list[str]) -> list[str]:
+def rank_notes(game: str, players: int, offered: list[str], options: dict[str, Any] | None = None) -> list[str]:
     """A sentence for each offered level ranked below the level it was shown to beat: the ladder
     sets it one seat against the rest, the rating puts every level at mixed tables, and the two
     measures can disagree (a level's claim is the ladder's; the rating is how it fares mixed), or
@@ -225,7 +228,7 @@ def rank_notes(game: str, players: int, offered: list[str]) -> list[str]:
         below = LADDER[level].below if level in LADDER else None
         if below is None or below not in offered:
             continue
-        upper, lower = rating(level, game, players), rating(below, game, players)
+        upper, lower = (rating(name, game, players, options=options) for name in (level, below))
         if upper is None or lower is None or not (upper.settled and lower.settled) or upper.rank <= lower.rank:
             continue
         upper_name, lower_name = (BOT_LEVELS[name].split(" (")[0] for name in (level, below))
@@ -316,23 +319,59 @@ def new_table(spec: GameSpec, players: int, form: dict[str, str]) -> NewTable:
     )
 
 
-def setup_context(spec: GameSpec, players: int) -> dict[str, Any]:
-    """What the game-dependent part of the creation form shows (each option in words)."""
-    options = offered_options(spec)
-    offered = bots_offered(spec.id, players)
+def setup_fields(spec: GameSpec, players: int, query: Mapping[str, str]) -> dict[str, str]:
+    """The seat and option fields of a request for the form's game-dependent part (others ignored,
+    each value at most 40 characters: a seat is ``human`` or ``bot:<level>``, an option short text)."""
+    names = [f"seat_{i}" for i in range(1, players)] + [f"opt_{o.name}" for o in offered_options(spec)]
+    return {name: query[name] for name in names if name in query and len(query[name]) <= 40}
+
+
+def setup_options(spec: GameSpec, players: int, chosen: Mapping[str, str]) -> dict[str, Any]:
+    """The options ``chosen`` (the form's ``opt_`` fields) if the game takes them with ``players``
+    players; else none (the default options: the form refuses them in words when it is sent)."""
+    try:
+        options = parse_options(spec, dict(chosen))
+        make(spec.id, players=players, **options)
+    except (ShadowTableError, ValueError):
+        return {}
+    return options
+
+
+def _away_from_default(option: OptionSpec, raw: str) -> bool:
+    """Whether the form text ``raw`` sets ``option`` to something other than its default (text
+    that is not a value counts: the form shows it open, to be corrected)."""
+    if not raw:
+        return False
+    try:
+        return bool(parse_option(option, raw) != option.default)
+    except ServiceError:
+        return True
+
+
+def setup_context(
+    spec: GameSpec, players: int, options: dict[str, Any] | None = None, chosen: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """What the game-dependent part of the creation form shows (each option in words) with
+    ``options`` (the levels offered, their ratings and evidence are those of that configuration);
+    ``chosen``: the form's seat and option fields as they were, kept where they still fit."""
+    shown_options = offered_options(spec)
+    offered = bots_offered(spec.id, players, options)
     return {
         "spec": spec,
         "players": players,
-        "options": options,
-        "words": {option.name: option_words(spec.id, option) for option in options},
+        "options": shown_options,
+        "words": {option.name: option_words(spec.id, option) for option in shown_options},
         "bots": BOT_LEVELS,
         "bots_here": offered,
-        "bots_not_shown": [level for level in levels_for(spec.id, players) if level not in offered],
-        "bot_details": bot_details(spec.id, players),
-        "rank_notes": rank_notes(spec.id, players, offered),
-        "evidence": {level: evidence_words(level, spec.id, players) for level in offered},
-        "order_notes": order_notes(spec.id, players, offered),
+        "bots_not_shown": [level for level in levels_for(spec.id, players, options) if level not in offered],
+        "bot_details": bot_details(spec.id, players, options),
+        "rank_notes": rank_notes(spec.id, players, offered, options),
+        "evidence": {level: evidence_words(level, spec.id, players, options) for level in offered},
+        "order_notes": order_notes(spec.id, players, offered, options),
         "bot_names": {
             (seat, level): bot_name(seat, LEVELS[level].shown) for seat in range(players) for level in LEVELS
         },
+        "chosen": chosen or {},
+        "options_set": ladder.config_name(spec.id, players, options) != ladder.config_name(spec.id, players),
+        "options_open": any(_away_from_default(o, (chosen or {}).get(f"opt_{o.name}", "")) for o in shown_options),
     }

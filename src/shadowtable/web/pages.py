@@ -36,6 +36,8 @@ from shadowtable.web.forms import (
     parse_players,
     parse_seat_number,
     setup_context,
+    setup_fields,
+    setup_options,
     spec_of,
 )
 from shadowtable.web.render import board_stylesheet, board_stylesheet_text, view_fragments
@@ -107,14 +109,16 @@ async def lobby() -> HTMLResponse:
 
 
 @router.get("/lobby/setup", response_class=HTMLResponse)
-async def setup(game: str | None = None, players: str | None = None) -> HTMLResponse:
-    """The game-dependent part of the creation form (htmx swaps it when the game changes)."""
+async def setup(request: Request, game: str | None = None, players: str | None = None) -> HTMLResponse:
+    """The game-dependent part of the creation form (htmx swaps it when the game, the player count
+    or an option changes; the seats and options chosen are kept where they still fit)."""
     spec = spec_of(game)
     try:
         count = parse_players(spec, players)
     except ServiceError:
         count = spec.min_players
-    return page("fragments/setup.html", setup=setup_context(spec, count))
+    chosen = setup_fields(spec, count, request.query_params)
+    return page("fragments/setup.html", setup=setup_context(spec, count, setup_options(spec, count, chosen), chosen))
 
 
 @router.get("/lobby/tables", response_class=HTMLResponse)
