@@ -23,6 +23,7 @@ def local_ray(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     ray.shutdown()
 
 
+@pytest.mark.slow  # 45 s: Ray's local cluster (tests/sim/test_ray_backend.py stays in every run)
 def test_ray_gives_the_figures_of_the_process_pool(local_ray: None, tmp_path: Path) -> None:
     spec = check_spec(planet_spec(games=3, probes=[{"role": "seat 0", "kind": "move"}]))
     run_lab(spec, tmp_path / "ray", backend="ray", workers=2, chunk_size=2)

@@ -126,6 +126,7 @@ def collect(out: Path, workers: int, *extra: str) -> subprocess.CompletedProcess
     return subprocess.run([*command, *extra], capture_output=True, text=True, timeout=300, check=False)
 
 
+@pytest.mark.slow  # 35 s: three runs of the script
 def test_the_collection_script_gives_the_same_file_with_any_number_of_workers(tmp_path: Path) -> None:
     one, two = tmp_path / "one.npz", tmp_path / "two.npz"
     assert collect(one, 1).returncode == 0 and collect(two, 2).returncode == 0

@@ -158,6 +158,7 @@ def test_a_run_plays_every_arm_to_the_core_figures_and_exports(serve: Callable[.
         assert client.get(f"/lab/{run['id']}/rows.parquet").content[:4] == b"PAR1"
 
 
+@pytest.mark.slow  # 75 s: a lab run stopped and resumed
 def test_stop_then_resume_gives_the_figures_of_an_uninterrupted_run(lab_client: Callable[..., TestClient]) -> None:
     data = spec(games=24, seed=11)
     with lab_client() as client:
