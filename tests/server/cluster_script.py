@@ -142,6 +142,7 @@ def script_cluster(
         unavailable(f"PostgreSQL at {POSTGRES} not reachable: {exc}")
     database = POSTGRES.rsplit("/", 1)[0] + "/" + name
     run_dir = folder / "run"
+    attempts = 3  # a port found free may be taken before the script binds it (another test's socket)
     front = free_ports(1)
     base = free_ports(processes)
     command = ["bash", str(SCRIPT), "--processes", str(processes), "--port", str(front), "--backend-port", str(base)]
@@ -165,11 +166,22 @@ def script_cluster(
     try:
         url = None
         deadline = time.monotonic() + 120
-        while url is None and time.monotonic() < deadline and script.poll() is None:
+        while url is None and time.monotonic() < deadline:
             said = output.read_text("utf-8", errors="replace")
             found = re.search(r"ShadowTable cluster: open (\S+)/ ", said)
             if found and "Stop it with Ctrl+C." in said:  # the last line of the start
                 url = found.group(1)
+            elif script.poll() is not None and "it is in use" in said and attempts > 1:
+                attempts -= 1
+                front, base = free_ports(1), free_ports(processes)
+                command[command.index("--port") + 1] = str(front)
+                command[command.index("--backend-port") + 1] = str(base)
+                with output.open("w") as out:
+                    script = subprocess.Popen(
+                        command, stdout=out, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True
+                    )
+            elif script.poll() is not None:
+                break
             else:
                 time.sleep(0.1)
         if url is None:
