@@ -30,6 +30,7 @@ but not timed (``timed_games`` in the result says how many were).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import statistics
@@ -225,7 +226,7 @@ def play_block(
     games; ``recorded``: games read back from earlier records (:func:`recorded_game`), by index)."""
     recorded = recorded or {}
     tasks = [(game_id, players, options, list(levels), seed, index) for index in range(games) if index not in recorded]
-    with ProcessPoolExecutor(max_workers=workers) if workers > 1 and tasks else _no_pool() as pool:
+    with ProcessPoolExecutor(max_workers=workers) if workers > 1 and tasks else contextlib.nullcontext() as pool:
         played = pool.map(_play_packed, tasks) if pool is not None else map(_play_packed, tasks)
         for index in range(games):
             if index in recorded:
@@ -233,16 +234,6 @@ def play_block(
                 continue
             index_played, lineup, record, times, capped = next(played)
             yield index_played, lineup, GameRecord.from_json(record), times, capped
-
-
-class _no_pool:
-    """No process pool: a context that gives ``None``."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def tally(part: WinTally) -> dict[str, Any]:
