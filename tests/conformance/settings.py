@@ -12,8 +12,8 @@ GAME_SETTINGS: dict[str, dict[str, int]] = {
     "tiny-showdown": {"games": 60, "full_every": 1},
     # One chunk per configuration: these two games' playouts were most of CI's time (docs/concepts.md);
     # the ``slow`` run plays 10,000 games of each.
-    "shadow-planet": {"games": 12, "full_every": 32},
-    "shadowlord": {"games": 12, "full_every": 32},
+    "shadow-planet": {"games": 8, "full_every": 32},
+    "shadowlord": {"games": 8, "full_every": 32},
 }
 
 CHUNK = 25
