@@ -4,19 +4,24 @@
 
 The same network (``PolicyValueNet`` with the trainer's default layers, weights from
 ``torch.manual_seed(0)``) plays self-play games (the learner in every seat, every real choice
-recorded) with the seed ``--seed``, collected two ways in turns: *one at a time* (each game
-played alone, every decision its own batch-1 forward pass) and *batched* (``--games`` games in
-lockstep, the trainer's default of 64, one forward pass per round).  A game plays the same either
-way (``tests/learn/test_selfplay.py``); one at a time plays the first ``--alone-games`` of the same
-games, since only the rate is compared.  PyTorch runs on one thread.  Each way is measured
-``--runs`` times (interleaved); the report gives the medians of decisions per wall-clock second and
-per CPU second of this process, and the ratio batched / one at a time.
+recorded) with the seed ``--seed``, collected three ways in turns: *one at a time, dense* (each
+game played alone, every decision its own batch-1 forward pass multiplying the whole observation:
+the collection as it was), *one at a time* (the same, the first layer reading the observation's
+nonzero entries only, as collection now does) and *batched* (``--games`` games in lockstep, the
+trainer's default of 64, one forward pass per round, first layer read sparsely).  A game plays the
+same alone or batched (``tests/learn/test_selfplay.py``); one at a time plays the first
+``--alone-games`` of the same games, since only the rate is compared.  PyTorch runs on one thread.
+Each way is measured ``--runs`` times (interleaved); the report gives the medians of decisions per
+wall-clock second and per CPU second of this process, and the ratios: batched against the dense
+collection one at a time (``ratio_per_cpu_s``: how much faster collection is than it was) and
+against one at a time with the sparse first layer (``batching_ratio_per_cpu_s``: what batching
+alone gains).
 
 It also times the network alone (``forward``): CPU microseconds per decision of one forward pass
-and log-softmax on ``--games`` recorded observations, in batches of one and of ``--games``.  The
-ratio of the two is the most batching can gain with no game work at all, and
+and log-softmax on ``--games`` recorded observations, in batches of one and of ``--games``, dense.
+The ratio of the two is the most batching can gain with no game work at all, and
 ``game_us_for_5x`` the game's work per decision (everything but the forward pass) at which the
-collection would run 5x faster batched: ``(one - 5 * batched) / 4``.
+dense collection would run 5x faster batched: ``(one - 5 * batched) / 4``.
 """
 
 from __future__ import annotations
@@ -52,19 +57,27 @@ def recorded(finished: Sequence[Finished]) -> int:
     return sum(len(t.actions) for f in finished for t in f.trajectories)
 
 
-def play(game: Any, net: PolicyValueNet, games: int, seed: int, batch: int) -> tuple[list[Finished], float, float]:
+def play(
+    game: Any, net: PolicyValueNet, games: int, seed: int, batch: int, sparse: bool = True
+) -> tuple[list[Finished], float, float]:
     """Play ``games`` self-play games in groups of ``batch``: the games, wall and CPU seconds."""
     learner = NetPlayer(net, learning=True)
     lineups = [[learner] * game.players for _ in range(games)]
     rng = random.Random(seed)
     wall, cpu = time.perf_counter(), time.process_time()
-    finished = [f for start in range(0, games, batch) for f in play_batch(game, lineups[start : start + batch], rng)]
+    finished = [
+        f
+        for start in range(0, games, batch)
+        for f in play_batch(game, lineups[start : start + batch], rng, sparse=sparse)
+    ]
     return finished, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def collect(game: Any, net: PolicyValueNet, games: int, seed: int, batch: int) -> tuple[int, float, float]:
+def collect(
+    game: Any, net: PolicyValueNet, games: int, seed: int, batch: int, sparse: bool = True
+) -> tuple[int, float, float]:
     """Play ``games`` self-play games in groups of ``batch``: decisions, wall and CPU seconds."""
-    finished, wall, cpu = play(game, net, games, seed, batch)
+    finished, wall, cpu = play(game, net, games, seed, batch, sparse)
     return recorded(finished), wall, cpu
 
 
@@ -99,15 +112,19 @@ def forward_costs(net: PolicyValueNet, finished: Sequence[Finished], rows: int, 
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
-    """Both ways, ``args.runs`` times each, interleaved; the medians and the ratios."""
+    """The three ways, ``args.runs`` times each, interleaved; the medians and the ratios."""
     use_threads(1)
     game = make(args.game, players=args.players)
     net = network(game)
-    ways = {"one at a time": (args.alone_games, 1), "batched": (args.games, args.games)}
+    ways = {
+        "one at a time, dense": (args.alone_games, 1, False),
+        "one at a time": (args.alone_games, 1, True),
+        "batched": (args.games, args.games, True),
+    }
     runs: dict[str, list[tuple[int, float, float]]] = {way: [] for way in ways}
     for _ in range(args.runs):
-        for way, (games, batch) in ways.items():
-            runs[way].append(collect(game, net, games, args.seed, batch))
+        for way, (games, batch, sparse) in ways.items():
+            runs[way].append(collect(game, net, games, args.seed, batch, sparse))
     out: dict[str, Any] = {
         "game": args.game,
         "players": args.players,
@@ -116,16 +133,18 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "hidden": list(net.hidden),
         "torch_threads": torch.get_num_threads(),
     }
-    for way, (games, batch) in ways.items():
+    for way, (games, batch, sparse) in ways.items():
         out[way] = {
             "games": games,
             "batch": batch,
+            "sparse": sparse,
             "decisions": runs[way][0][0],
             "per_wall_s": statistics.median(d / w for d, w, _ in runs[way]),
             "per_cpu_s": statistics.median(d / c for d, _, c in runs[way]),
         }
     for clock in ("per_wall_s", "per_cpu_s"):
-        out[f"ratio_{clock}"] = out["batched"][clock] / out["one at a time"][clock]
+        out[f"ratio_{clock}"] = out["batched"][clock] / out["one at a time, dense"][clock]
+        out[f"batching_ratio_{clock}"] = out["batched"][clock] / out["one at a time"][clock]
     finished, _, _ = play(game, net, args.alone_games, args.seed, args.alone_games)
     out["forward"] = forward_costs(net, finished, args.games, max(args.runs, 5))
     out["batched"]["game_us"] = 1e6 / out["batched"]["per_cpu_s"] - out["forward"]["batched_us"]

@@ -1,4 +1,5 @@
-"""The self-play benchmark's timing of the network alone: its ceiling and what 5x would need."""
+"""The self-play benchmark: its three ways of collecting, and its timing of the network alone (its ceiling
+and what 5x would need)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,12 @@ def test_the_network_alone_is_timed_on_recorded_decisions_with_the_ceiling_of_ba
     assert forward["ceiling"] == pytest.approx(forward["one_at_a_time_us"] / forward["batched_us"])
     assert forward["game_us_for_5x"] == pytest.approx((forward["one_at_a_time_us"] - 5 * forward["batched_us"]) / 4)
     assert out["batched"]["game_us"] == pytest.approx(1e6 / out["batched"]["per_cpu_s"] - forward["batched_us"])
-    assert out["batched"]["decisions"] > 0 and out["one at a time"]["decisions"] > 0
+    assert out["batched"]["decisions"] > 0
+    assert out["one at a time"]["decisions"] == out["one at a time, dense"]["decisions"] > 0
+    assert [out[way]["sparse"] for way in ("one at a time, dense", "one at a time", "batched")] == [False, True, True]
+    dense, sparse, batched = (out[way]["per_cpu_s"] for way in ("one at a time, dense", "one at a time", "batched"))
+    assert out["ratio_per_cpu_s"] == pytest.approx(batched / dense)
+    assert out["batching_ratio_per_cpu_s"] == pytest.approx(batched / sparse)
 
 
 def test_bad_counts_are_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:

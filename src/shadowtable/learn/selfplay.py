@@ -9,6 +9,10 @@ observation, as in any other game.
 Each game draws from its own generators (its chance and bots, and its networks' samples), seeded
 from ``rng`` when the batch starts, so a game plays the same whether it is played alone or in a
 batch of any size: only how many forward passes its decisions share changes.
+
+A network's first layer reads the observations by their nonzero entries (``sparse``, the
+default; see :class:`~shadowtable.learn.network.SparseBatch`): the same sums as the dense
+product in another order, so a game plays the same alone or batched either way.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -25,7 +30,7 @@ from shadowtable.bots.policy_bot import guide_choice
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.game import CHANCE, TERMINAL, Game
 from shadowtable.core.rng import sample_outcome
-from shadowtable.learn.network import PolicyValueNet
+from shadowtable.learn.network import ColumnReader, PolicyValueNet, SparseBatch, SparseRows
 from shadowtable.rl.encoding import encode_into, encoder_for, encoder_input
 
 Potential = Callable[[Game[Any], Any, int], float]
@@ -99,6 +104,7 @@ def play_batch(
     potential: Potential | None = None,
     device: torch.device | None = None,
     max_steps: int | None = None,
+    sparse: bool = True,
 ) -> list[Finished]:
     """Play one game per lineup (one player per seat) to the end, in lockstep.
 
@@ -108,6 +114,8 @@ def play_batch(
     ``shaping`` and a ``potential``, a learning seat's reward for each decision is
     ``shaping * (potential after - potential before)`` (potential-based shaping: the sum over a
     game is the return plus a constant, so the best policy is unchanged) and its return at the end.
+    With ``sparse`` (and hidden layers), each network's first layer reads the rows' nonzero
+    entries only; without, it multiplies the dense rows.
     """
     encoder = encoder_for(game)
     limit = max_steps or game.spec.max_game_length
@@ -123,6 +131,7 @@ def play_batch(
     ]
     done: list[Finished | None] = [None] * len(tables)
     guide_bots: dict[str, Any] = {}
+    readers = _column_readers(lineups) if sparse else {}
     while True:
         pending: dict[int, list[tuple[int, int, list[int]]]] = {}  # id(net) -> (table, seat, legal)
         nets: dict[int, NetPlayer] = {}
@@ -150,8 +159,15 @@ def play_batch(
                 shaping,
                 potential,
                 guide_bots,
+                readers.get(key),
             )
     return [finished for finished in done if finished is not None]
+
+
+def _column_readers(lineups: Sequence[Sequence[Player]]) -> dict[int, ColumnReader]:
+    """A column reader for each network of the lineups that has hidden layers (by ``id``)."""
+    nets = {id(p.net): p.net for lineup in lineups for p in lineup if isinstance(p, NetPlayer)}
+    return {key: ColumnReader(net) for key, net in nets.items() if net.hidden}
 
 
 def _advance(game: Game[Any], table: _Table, limit: int) -> tuple[int, list[int]] | None:
@@ -188,29 +204,40 @@ def _decide(
     shaping: float,
     potential: Potential | None,
     guide_bots: dict[str, Any],
+    reader: ColumnReader | None,
 ) -> None:
-    """One forward pass for every pending decision of ``player``'s network, then each applied."""
-    size = int(np.prod(encoder.shape))
-    obs = np.zeros((len(decisions), size), dtype=np.float32)
-    masks = np.zeros((len(decisions), game.spec.num_distinct_actions), dtype=bool)
-    guides = np.zeros(len(decisions), dtype=np.int64)
+    """One forward pass for every pending decision of ``player``'s network, then each applied.
+
+    What can be done for the whole batch at once is: the legal-action masks, the draws and the
+    recorded rows (views of the batch's arrays, which no later round reuses)."""
+    count = len(decisions)
+    obs = np.zeros((count, int(np.prod(encoder.shape))), dtype=np.float32)
+    masks = np.zeros((count, game.spec.num_distinct_actions), dtype=bool)
+    guides = np.zeros(count, dtype=np.int64)
     spec = player.net.guide_spec
     if spec and spec not in guide_bots:
         guide_bots[spec] = make_bot(spec)
     for row, (table, seat, legal) in enumerate(decisions):
         encode_into(encoder, encoder_input(encoder, game, table.state, seat), obs[row].reshape(encoder.shape))
-        masks[row, legal] = True
         if spec:
             guides[row] = guide_choice(guide_bots[spec], game, seat, game.observe(table.state, seat), legal)
+    legal_counts = [len(legal) for _, _, legal in decisions]
+    masks[
+        np.repeat(np.arange(count), legal_counts),
+        np.fromiter(chain.from_iterable(legal for _, _, legal in decisions), dtype=np.intp, count=sum(legal_counts)),
+    ] = True
     with torch.inference_mode():
+        inputs = SparseBatch(SparseRows.of(obs, device), reader) if reader else torch.from_numpy(obs).to(device)
         logits, values = player.net(
-            torch.from_numpy(obs).to(device),
+            inputs,
             torch.from_numpy(masks).to(device),
             torch.from_numpy(guides).to(device) if spec else None,
         )
         log_probs = torch.log_softmax(logits, dim=-1).cpu().numpy()
         value_list = values.cpu().numpy().tolist()
     actions = _choices(log_probs, [table.sample_rng for table, _, _ in decisions], player.greedy)
+    chosen_log_probs = log_probs[np.arange(count), actions].tolist()
+    guide_list = guides.tolist()
     for row, (table, seat, _legal) in enumerate(decisions):
         action = actions[row]
         trajectory = table.trajectories.get(seat)
@@ -220,11 +247,11 @@ def _decide(
                 if trajectory.actions:
                     trajectory.rewards[-1] += shaping * (now - trajectory.potential)
                 trajectory.potential = now
-            trajectory.observations.append(obs[row].copy())
-            trajectory.masks.append(masks[row].copy())
+            trajectory.observations.append(obs[row])
+            trajectory.masks.append(masks[row])
             trajectory.actions.append(action)
-            trajectory.guides.append(int(guides[row]))
-            trajectory.log_probs.append(float(log_probs[row, action]))
+            trajectory.guides.append(guide_list[row])
+            trajectory.log_probs.append(chosen_log_probs[row])
             trajectory.values.append(value_list[row])
             trajectory.rewards.append(0.0)
         table.state = game.apply(table.state, action)
@@ -233,15 +260,14 @@ def _decide(
 
 def _choices(log_probs: np.ndarray[Any, Any], rngs: Sequence[random.Random], greedy: bool) -> list[int]:
     """Each row's action: the most probable (``greedy``), else drawn by inverse transform with one
-    uniform number from that row's generator (a row's draw depends on its row alone)."""
+    uniform number from that row's generator (a row's draw depends on its row alone): the number
+    of the row's cumulative probabilities at or below the draw, which is where the draw falls."""
     if greedy:
         return [int(a) for a in log_probs.argmax(axis=1)]
     cumulative = np.cumsum(np.exp(log_probs.astype(np.float64)), axis=1)
-    last = log_probs.shape[1] - 1
-    return [
-        min(int(np.searchsorted(row, rng.random() * row[-1], side="right")), last)
-        for row, rng in zip(cumulative, rngs, strict=True)
-    ]
+    draws = np.fromiter((rng.random() for rng in rngs), dtype=np.float64, count=len(rngs)) * cumulative[:, -1]
+    picked: list[int] = np.minimum((cumulative <= draws[:, None]).sum(axis=1), log_probs.shape[1] - 1).tolist()
+    return picked
 
 
 def _finish(game: Game[Any], table: _Table, shaping: float, potential: Potential | None) -> Finished:
