@@ -13,7 +13,7 @@ import torch
 from shadowtable.bots import make_bot
 from shadowtable.bots.evaluation import evaluator
 from shadowtable.core import make
-from shadowtable.learn.network import PolicyValueNet
+from shadowtable.learn.network import ILLEGAL_LOGIT, PolicyValueNet
 from shadowtable.learn.selfplay import BotPlayer, Finished, NetPlayer, _choices, play_batch
 from shadowtable.rl.encoding import encoder_for
 
@@ -92,16 +92,18 @@ def test_a_batch_collects_what_its_games_played_one_at_a_time_collect(game_id: s
 def test_each_row_draws_where_its_own_uniform_number_falls_in_its_cumulative_probabilities() -> None:
     generator = np.random.default_rng(3)
     logits = generator.normal(size=(40, 30)).astype(np.float32)
-    logits[generator.random(size=logits.shape) < 0.5] = -np.inf  # masked actions: probability 0
+    logits[generator.random(size=logits.shape) < 0.5] = ILLEGAL_LOGIT  # masked as the network masks
     logits[:, 7] = 0.0  # every row keeps one legal action
     log_probs = torch.log_softmax(torch.from_numpy(logits), dim=-1).numpy()
     seeds = range(40)
-    drawn = _choices(log_probs, [random.Random(s) for s in seeds], greedy=False)
+    legal = logits > ILLEGAL_LOGIT
+    drawn = _choices(log_probs, legal, [random.Random(s) for s in seeds], greedy=False)
     expected = []
     for row, seed in zip(log_probs, seeds, strict=True):
         cumulative = np.cumsum(np.exp(row.astype(np.float64)))
         expected.append(int(np.searchsorted(cumulative, random.Random(seed).random() * cumulative[-1], side="right")))
     assert drawn == expected
-    assert all(np.isfinite(log_probs[r, a]) for r, a in enumerate(drawn))  # never a masked action
+    assert all(legal[r, a] for r, a in enumerate(drawn))  # never a masked action
     assert len(set(drawn)) > 5
-    assert _choices(log_probs, [random.Random(s) for s in seeds], greedy=True) == log_probs.argmax(axis=1).tolist()
+    greedy = _choices(log_probs, legal, [random.Random(s) for s in seeds], greedy=True)
+    assert greedy == log_probs.argmax(axis=1).tolist()

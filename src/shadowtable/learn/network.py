@@ -157,9 +157,13 @@ def _through(trunk: nn.Sequential, obs: torch.Tensor | SparseBatch, index: int) 
 
 
 def masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """The entropy of each row's distribution over its legal actions."""
-    log_probs = torch.log_softmax(logits, dim=-1)
-    return -(log_probs.exp() * log_probs).masked_fill(~mask, 0.0).sum(-1)
+    """The entropy of each row's distribution over its legal actions.  The illegal actions'
+    log-probabilities (about ``ILLEGAL_LOGIT``) are set to 0 before ``exp``, their terms dropped
+    after: the same sums and gradients, without an ``exp`` that underflows (on the CPU thirty
+    times as slow as one that does not)."""
+    illegal = ~mask
+    log_probs = torch.log_softmax(logits, dim=-1).masked_fill(illegal, 0.0)
+    return -(log_probs.exp() * log_probs).masked_fill(illegal, 0.0).sum(-1)
 
 
 def policy_record(net: PolicyValueNet, game: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
