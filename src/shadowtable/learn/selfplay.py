@@ -119,16 +119,7 @@ def play_batch(
     """
     encoder = encoder_for(game)
     limit = max_steps or game.spec.max_game_length
-    tables = [
-        _Table(
-            random.Random(rng.getrandbits(64)),
-            random.Random(rng.getrandbits(64)),
-            game.initial_state(),
-            list(lineup),
-            {s: Trajectory(s) for s, p in enumerate(lineup) if isinstance(p, NetPlayer) and p.learning},
-        )
-        for lineup in lineups
-    ]
+    tables = [_new_table(game, lineup, rng) for lineup in lineups]
     done: list[Finished | None] = [None] * len(tables)
     guide_bots: dict[str, Any] = {}
     readers = _column_readers(lineups) if sparse else {}
@@ -162,6 +153,18 @@ def play_batch(
                 readers.get(key),
             )
     return [finished for finished in done if finished is not None]
+
+
+def _new_table(game: Game[Any], lineup: Sequence[Player], rng: random.Random) -> _Table:
+    """A game at its start, its two generators seeded from ``rng`` (chance and bots, then the
+    networks' samples), a trajectory for each learning seat."""
+    return _Table(
+        random.Random(rng.getrandbits(64)),
+        random.Random(rng.getrandbits(64)),
+        game.initial_state(),
+        list(lineup),
+        {s: Trajectory(s) for s, p in enumerate(lineup) if isinstance(p, NetPlayer) and p.learning},
+    )
 
 
 def _column_readers(lineups: Sequence[Sequence[Player]]) -> dict[int, ColumnReader]:
@@ -221,11 +224,7 @@ def _decide(
         encode_into(encoder, encoder_input(encoder, game, table.state, seat), obs[row].reshape(encoder.shape))
         if spec:
             guides[row] = guide_choice(guide_bots[spec], game, seat, game.observe(table.state, seat), legal)
-    legal_counts = [len(legal) for _, _, legal in decisions]
-    masks[
-        np.repeat(np.arange(count), legal_counts),
-        np.fromiter(chain.from_iterable(legal for _, _, legal in decisions), dtype=np.intp, count=sum(legal_counts)),
-    ] = True
+    _mark_legal(masks, [legal for _, _, legal in decisions])
     with torch.inference_mode():
         inputs = SparseBatch(SparseRows.of(obs, device), reader) if reader else torch.from_numpy(obs).to(device)
         logits, values = player.net(
@@ -243,10 +242,7 @@ def _decide(
         trajectory = table.trajectories.get(seat)
         if trajectory is not None:
             if potential is not None and shaping:
-                now = potential(game, table.state, seat)
-                if trajectory.actions:
-                    trajectory.rewards[-1] += shaping * (now - trajectory.potential)
-                trajectory.potential = now
+                _shape(trajectory, potential(game, table.state, seat), shaping)
             trajectory.observations.append(obs[row])
             trajectory.masks.append(masks[row])
             trajectory.actions.append(action)
@@ -256,6 +252,21 @@ def _decide(
             trajectory.rewards.append(0.0)
         table.state = game.apply(table.state, action)
         table.length += 1
+
+
+def _mark_legal(masks: np.ndarray[Any, Any], legal: Sequence[list[int]]) -> None:
+    """Set ``masks[row, action]`` for each row's legal actions, in one assignment."""
+    counts = [len(actions) for actions in legal]
+    rows = np.repeat(np.arange(len(legal)), counts)
+    masks[rows, np.fromiter(chain.from_iterable(legal), dtype=np.intp, count=sum(counts))] = True
+
+
+def _shape(trajectory: Trajectory, now: float, shaping: float) -> None:
+    """Credit the seat's last decision with ``shaping`` times the change of potential since it,
+    and keep ``now`` as the potential at this decision."""
+    if trajectory.actions:
+        trajectory.rewards[-1] += shaping * (now - trajectory.potential)
+    trajectory.potential = now
 
 
 def _choices(
