@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.registry import make
 from shadowtable.learn.network import PolicyValueNet
 from shadowtable.learn.selfplay import Finished, NetPlayer, play_batch
@@ -162,6 +163,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if min(args.games, args.alone_games, args.runs) < 1 or args.alone_games > args.games:
         print("error: --games, --alone-games and --runs must be >= 1, --alone-games <= --games", file=sys.stderr)
+        return 2
+    try:
+        make(args.game, players=args.players)
+    except ShadowTableError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     out = measure(args)
     print(json.dumps(out, indent=2))

@@ -34,3 +34,13 @@ def test_bad_counts_are_one_error_line(capsys: pytest.CaptureFixture[str]) -> No
     bench = load_benchmark("bench_selfplay")
     assert bench.main(["shadow-planet", "--players", "3", "--games", "2", "--alone-games", "3"]) == 2
     assert capsys.readouterr().err.startswith("error: --games")
+
+
+@pytest.mark.parametrize(("game", "players"), [("nosuch", "4"), ("shadowlord", "9")])
+def test_an_unknown_game_or_player_count_is_one_error_line(
+    game: str, players: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_benchmark("bench_selfplay")
+    assert bench.main([game, "--players", players]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
