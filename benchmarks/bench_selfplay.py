@@ -5,15 +5,17 @@
 The same network (``PolicyValueNet`` with the trainer's default layers, weights from
 ``torch.manual_seed(0)``) plays self-play games (the learner in every seat, every real choice
 recorded) with the seed ``--seed``, collected three ways in turns: *one at a time, dense* (each
-game played alone, every decision its own batch-1 forward pass multiplying the whole observation:
-the collection as it was), *one at a time* (the same, the first layer reading the observation's
+game played alone, every decision its own batch-1 forward pass multiplying the whole observation,
+as the bot-ladder issue described collection; the trainer of that day already played its games in
+lockstep, and ``selfplay_then_and_now.py`` measures against that code), *one at a time* (the
+same, the first layer reading the observation's
 nonzero entries only, as collection now does) and *batched* (``--games`` games in lockstep, the
 trainer's default of 64, one forward pass per round, first layer read sparsely).  A game plays the
 same alone or batched (``tests/learn/test_selfplay.py``); one at a time plays the first
 ``--alone-games`` of the same games, since only the rate is compared.  PyTorch runs on one thread.
 Each way is measured ``--runs`` times (interleaved); the report gives the medians of decisions per
 wall-clock second and per CPU second of this process, and the ratios: batched against the dense
-collection one at a time (``ratio_per_cpu_s``: how much faster collection is than it was) and
+collection one at a time (``ratio_per_cpu_s``) and
 against one at a time with the sparse first layer (``batching_ratio_per_cpu_s``: what batching
 alone gains).
 
