@@ -321,7 +321,10 @@ def test_the_panel_says_what_each_level_beat_and_why_it_is_listed_above_another(
     _, text = _offered(client, "shadow-planet", 3)
     assert _listed(text) == ["random", "heuristic", "ismcts", "policy"]
     flat = " ".join(text.split())
-    assert "Trained policy is listed above ISMCTS: it beat it head to head, winning 70% of 80 measured games" in flat
+    assert (
+        "Trained policy is listed above ISMCTS: it beat it head to head; over 80 measured games Trained policy won "
+        "70% of its games and ISMCTS 30% of theirs." in flat
+    )
     assert "not yet shown" not in flat
 
 

@@ -204,8 +204,9 @@ def order_notes(game: str, players: int, offered: list[str], options: dict[str, 
         if why.basis == "head-to-head" and why.rates is not None and why.games is not None:
             won, lost = _pcts(*why.rates)
             notes.append(
-                f"{_short(upper)} is listed above {_short(lower)}: it beat it head to head, winning "
-                f"{won} of {why.games:,} measured games against {lost}."
+                f"{_short(upper)} is listed above {_short(lower)}: it beat it head to head; over "
+                f"{why.games:,} measured games {_short(upper)} won {won} of its games and {_short(lower)} {lost} "
+                "of theirs."
             )
         elif why.basis == "rates" and why.rates is not None:
             upper_rate, lower_rate = _pcts(*why.rates)
