@@ -159,17 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: --games and --runs must be >= 1", file=sys.stderr)
         return 2
     try:
-        make(args.game, players=args.players)
-    except ShadowTableError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    try:
+        make(args.game, players=args.players)  # a game this tree cannot make is refused before any build
         with tempfile.TemporaryDirectory(prefix="shadowtable-then-") as folder:
             tree = take(args.then, Path(folder))
             if not args.pure:
                 build(tree)
             out = measure(args, tree / "src")
-    except Refused as error:
+    except (Refused, ShadowTableError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(json.dumps(out, indent=2))
