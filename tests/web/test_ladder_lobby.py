@@ -384,3 +384,15 @@ def test_the_levels_follow_the_options_chosen_and_the_choices_are_kept(
         page = client.get("/lobby/setup", params={**query, **bad})
         assert page.status_code == 200 and 'value="bot:ismcts"' not in page.text  # the default options
         assert _selected(page.text, "seat_1") == "bot:heuristic"
+
+
+def test_a_rank_note_keeps_an_acronym_and_lowers_other_names() -> None:
+    from shadowtable.web.forms import _rank_note
+
+    def rated(mu: float, rank: int) -> ladder.LevelRating:
+        return ladder.LevelRating(mu, 1.0, mu - 3.0, rank, 3, 0.1, seat_games=400)
+
+    note = _rank_note(("ISMCTS", "Heuristic"), rated(25.0, 2), rated(26.0, 1))
+    assert "with one ISMCTS seat against the rest, but rates below heuristic at tables" in note
+    note = _rank_note(("Trained policy", "Heuristic"), rated(25.0, 2), rated(26.0, 1))
+    assert "with one trained policy seat against the rest" in note and "against heuristic bots" in note

@@ -237,15 +237,20 @@ def rank_notes(game: str, players: int, offered: list[str], options: dict[str, A
     return notes
 
 
+def _in_a_sentence(name: str) -> str:
+    """A level's name inside a sentence: lower case, but an acronym as it is ("ISMCTS")."""
+    return " ".join(word if word.isupper() else word.lower() for word in name.split())
+
+
 def _rank_note(names: tuple[str, str], upper: LevelRating, lower: LevelRating) -> str:
     """Why the upper level ranks below the lower one at mixed tables: rated weaker there, or rated
     higher but from fewer games, so that its conservative estimate (mu - 3 sigma) is the lower."""
     upper_name, lower_name = names
     if upper.mu <= lower.mu:
         return (
-            f"{upper_name} beat {lower_name} in measured games with one {upper_name.lower()} seat against "
-            f"the rest, but rates below {lower_name.lower()} at tables that mix every level: it is stronger "
-            f"against {lower_name.lower()} bots, not at every table."
+            f"{upper_name} beat {lower_name} in measured games with one {_in_a_sentence(upper_name)} seat "
+            f"against the rest, but rates below {_in_a_sentence(lower_name)} at tables that mix every level: it "
+            f"is stronger against {_in_a_sentence(lower_name)} bots, not at every table."
         )
     games = (
         f" ({upper.seat_games} against {lower.seat_games})"
