@@ -114,7 +114,7 @@ def run(
     seed = derive_seed(MASTER, "ladder", label)
     upper_spec, lower_spec = ladder.resolve_spec(upper, game_id), ladder.resolve_spec(lower, game_id)
     if upper_spec == lower_spec:
-        raise SystemExit("error: the two levels play the same spec")
+        raise ValueError(f"{upper} and {lower} play the same spec")
     folder.mkdir(parents=True, exist_ok=True)
     records = ladder.result_path(folder, config, upper, lower).with_suffix(".jsonl")
     times_log = records.with_suffix(".times.jsonl")
@@ -277,6 +277,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         make_bot(ladder.resolve_spec(upper, args.game))
     except ShadowTableError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if ladder.resolve_spec(upper, args.game) == ladder.resolve_spec(lower, args.game):
+        print(f"error: {upper} and {lower} play the same spec: a ladder run sets two levels apart", file=sys.stderr)
         return 2
     out = run(
         args.game,

@@ -47,8 +47,9 @@ def test_bad_arguments_get_one_error_line_exit_2_and_write_nothing(capsys: Any) 
         ["--game", "shadowlord", "--players", "9"],
         ["--game", "shadowlord", "--players", "3", "--option", "bogus=1"],
         ["--game", "shadowlord", "--players", "3", "--series", "0"],
+        ["--game", "shadowlord", "--players", "3", "--lower", "level2"],  # the same level twice
     ):
-        assert bench.main([*wrong, *base]) == 2, wrong
+        assert bench.main([*base, *wrong]) == 2, wrong
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("error: "), (wrong, err)
     assert sorted(bench.OUT.iterdir()) == before
