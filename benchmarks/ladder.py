@@ -13,6 +13,8 @@ recorded.  Writes ``docs/results/ladder/<config>-<upper>-vs-<lower>.json`` and t
 beside it (``.jsonl``): win rates per seat-game with 95% Wilson intervals for both levels, whether
 the intervals separate, and the median seconds per decision of the upper level (CPU seconds of
 the one process, so other load on the machine does not count; the wall-clock median beside it).
+``--resume`` continues a run from its records file; records already there are replaced only with
+``--force``.
 
     python benchmarks/ladder.py --table                       # the results table of docs/bots.md
     python benchmarks/ladder.py --objectives RESULT.json      # a run's win rates by Objective
@@ -257,6 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--resume", action="store_true", help="keep the games already in the records file and play the rest"
     )
     parser.add_argument(
+        "--force", action="store_true", help="replace the records of an earlier run of this pairing in --folder"
+    )
+    parser.add_argument(
         "--folder",
         type=Path,
         default=OUT,
@@ -281,18 +286,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ladder.resolve_spec(upper, args.game) == ladder.resolve_spec(lower, args.game):
         print(f"error: {upper} and {lower} play the same spec: a ladder run sets two levels apart", file=sys.stderr)
         return 2
-    out = run(
-        args.game,
-        args.players,
-        options,
-        upper,
-        lower,
-        args.games,
-        workers=args.workers,
-        resume=args.resume,
-        series=args.series,
-        folder=args.folder,
-    )
+    records = ladder.result_path(args.folder, ladder.config_name(args.game, args.players, options), upper, lower)
+    if records.with_suffix(".jsonl").exists() and not (args.resume or args.force):
+        print(
+            f"error: {records.with_suffix('.jsonl')} holds an earlier run's games; pass --resume to continue it "
+            "or --force to replace it",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        out = run(
+            args.game,
+            args.players,
+            options,
+            upper,
+            lower,
+            args.games,
+            workers=args.workers,
+            resume=args.resume,
+            series=args.series,
+            folder=args.folder,
+        )
+    except ShadowTableError as exc:  # a records file that cannot be resumed from
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     path = ladder.result_path(args.folder, out["config"], upper, lower)
     path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     u, lo = out["upper"], out["lower"]

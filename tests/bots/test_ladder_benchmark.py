@@ -55,6 +55,31 @@ def test_bad_arguments_get_one_error_line_exit_2_and_write_nothing(capsys: Any) 
     assert sorted(bench.OUT.iterdir()) == before
 
 
+def test_records_that_cannot_be_resumed_or_were_not_asked_to_be_replaced_stay_as_they_were(
+    tmp_path: Path, capsys: Any
+) -> None:
+    bench = load_benchmark("ladder")
+    base = ["--game", "shadow-planet", "--players", "3", "--upper", "heuristic", "--lower", "random"]
+    records = tmp_path / "shadow-planet-3p-heuristic-vs-random.jsonl"
+    assert bench.main([*base, "--games", "2", "--folder", str(tmp_path)]) == 0
+    capsys.readouterr()
+    for games, text in (("1", None), ("3", records.read_text(encoding="utf-8") + "not a record\n")):
+        if text is not None:
+            records.write_text(text, encoding="utf-8")
+        before = records.read_text(encoding="utf-8")
+        assert bench.main([*base, "--games", games, "--resume", "--folder", str(tmp_path)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("error: ") and str(records) in err[0], err
+        assert records.read_text(encoding="utf-8") == before
+    before = records.read_text(encoding="utf-8")
+    assert bench.main([*base, "--games", "2", "--folder", str(tmp_path)]) == 2  # --resume forgotten
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--resume" in err[0] and "--force" in err[0], err
+    assert records.read_text(encoding="utf-8") == before
+    assert bench.main([*base, "--games", "2", "--folder", str(tmp_path), "--force"]) == 0
+    assert len(records.read_text(encoding="utf-8").splitlines()) == 2
+
+
 def test_win_rates_by_objective_count_every_seat_of_every_game_once(tmp_path: Path, capsys: Any) -> None:
     import json
 
