@@ -283,14 +283,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ShadowTableError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if ladder.resolve_spec(upper, args.game) == ladder.resolve_spec(lower, args.game):
-        print(f"error: {upper} and {lower} play the same spec: a ladder run sets two levels apart", file=sys.stderr)
-        return 2
-    records = ladder.result_path(args.folder, ladder.config_name(args.game, args.players, options), upper, lower)
-    if records.with_suffix(".jsonl").exists() and not (args.resume or args.force):
+    config = ladder.config_name(args.game, args.players, options)
+    records = ladder.result_path(args.folder, config, upper, lower).with_suffix(".jsonl")
+    if records.exists() and not (args.resume or args.force):
         print(
-            f"error: {records.with_suffix('.jsonl')} holds an earlier run's games; pass --resume to continue it "
-            "or --force to replace it",
+            f"error: {records} holds an earlier run's games; pass --resume to continue it or --force to replace it",
             file=sys.stderr,
         )
         return 2
@@ -307,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             series=args.series,
             folder=args.folder,
         )
-    except ShadowTableError as exc:  # a records file that cannot be resumed from
+    except (ShadowTableError, ValueError) as exc:  # two levels of one spec, records it cannot resume from
         print(f"error: {exc}", file=sys.stderr)
         return 2
     path = ladder.result_path(args.folder, out["config"], upper, lower)
