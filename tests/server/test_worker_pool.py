@@ -54,3 +54,27 @@ def test_a_worker_killed_holding_the_progress_channel_does_not_hold_up_the_serve
             executor.shutdown(wait=True, cancel_futures=True)
 
     asyncio.run(scenario())
+
+
+def start_and_wait(niceness: int, idle: bool, ready: Any) -> None:
+    """A worker's start, then say so and wait to be killed (the parent reads the priority)."""
+    from shadowtable.server.analysis_work import start_worker
+
+    start_worker(niceness, idle, [])
+    ready.set()
+    time.sleep(60)
+
+
+def test_the_workers_priority_follows_the_configuration() -> None:
+    context = multiprocessing.get_context("spawn")
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    for niceness, idle, expected in [(19, True, (19, os.SCHED_IDLE)), (0, False, (before, os.SCHED_OTHER))]:
+        ready = context.Event()
+        worker = context.Process(target=start_and_wait, args=(niceness, idle, ready), daemon=True)
+        worker.start()
+        try:
+            assert ready.wait(60) and worker.pid is not None
+            assert (os.getpriority(os.PRIO_PROCESS, worker.pid), os.sched_getscheduler(worker.pid)) == expected
+        finally:
+            worker.kill()
+            worker.join()

@@ -67,10 +67,10 @@ def server_games() -> list[tuple[str, str]]:
     return [(game_id, f"{cls.__module__}:{cls.__qualname__}") for game_id, cls in classes.items()]
 
 
-def start_worker(niceness: int, games: list[tuple[str, str]], messages: Any = None) -> None:
-    """A worker process's start: lowered in priority by ``niceness`` and, on Linux, to the idle
-    scheduling class (``SCHED_IDLE``: a process it shares a core with, such as the server, takes
-    the core back as soon as it wakes, whatever their niceness), deaf to Ctrl+C (the server stops
+def start_worker(niceness: int, idle: bool, games: list[tuple[str, str]], messages: Any = None) -> None:
+    """A worker process's start: lowered in priority by ``niceness`` and, on Linux where ``idle``,
+    to the idle scheduling class (``SCHED_IDLE``: a process it shares a core with, such as the
+    server, takes the core back as soon as it wakes, whatever their niceness), deaf to Ctrl+C (the server stops
     its workers itself), with the server's ``games`` registered and ``messages`` (the writing end
     of a ``multiprocessing`` pipe) as the pipe its pieces send progress on."""
     from shadowtable.core.registry import available_games, register_builtin
@@ -81,10 +81,10 @@ def start_worker(niceness: int, games: list[tuple[str, str]], messages: Any = No
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(niceness)
-    idle = getattr(os, "SCHED_IDLE", None)
-    if idle is not None:  # Linux: run only when a core has nothing else to run, yield at once to what wakes
+    idle_class = getattr(os, "SCHED_IDLE", None)
+    if idle and idle_class is not None:  # Linux: run only on a core nothing else wants, yield at once
         with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, idle, os.sched_param(0))
+            os.sched_setscheduler(0, idle_class, os.sched_param(0))
     known = set(available_games())
     for game_id, target in games:
         if game_id not in known:

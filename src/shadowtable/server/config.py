@@ -168,6 +168,10 @@ class ServerConfig:
     after each decision or belief, this often at most; the job stores it as often)."""
     analysis_nice: int = 19
     """The niceness of the analysis worker processes (19: they take only the CPU nothing else wants)."""
+    analysis_idle: bool = True
+    """Whether the analysis worker processes are also put in Linux's idle scheduling class
+    (``SCHED_IDLE``: a process sharing their core takes it back as soon as it wakes). A machine
+    kept busy by other work of its own, such as a test suite, may never give them a core."""
     rate_analyses: str = "10/minute;60/hour"
     """Analyses one client may ask for (``POST /api/tables/{id}/analysis``)."""
     rate_analysis_reads: str = "240/minute"

@@ -158,7 +158,7 @@ class WorkerPool:
             max_workers=self.size,
             mp_context=context,
             initializer=work.start_worker,
-            initargs=(self.config.analysis_nice, work.server_games(), self._messages),
+            initargs=(self.config.analysis_nice, self.config.analysis_idle, work.server_games(), self._messages),
         )
 
     async def _slot(self, number: int) -> None:
