@@ -72,8 +72,7 @@ def sqlite_database(tmp_path: Path) -> str:
 
 
 def config_for(database: str, **overrides: Any) -> ServerConfig:
-    """A test configuration: bots in a thread, no bot pause, a fixed secret, WebSocket limits off,
-    background workers at full priority."""
+    """A test configuration: bots in a thread, no bot pause, a fixed secret, WebSocket limits off."""
     values: dict[str, Any] = {
         "database": database,
         "secret": "test-secret",
@@ -87,10 +86,6 @@ def config_for(database: str, **overrides: Any) -> ServerConfig:
         "ws_sync_rate": "100000 per second",
         "chat_rate": "100000 per second",
         "sockets_per_client": 100000,
-        # background work at full priority: a test suite keeps every core busy, so workers that
-        # take only idle CPU would wait for it (the production priority has its own test)
-        "analysis_nice": 0,
-        "analysis_idle": False,
     }
     values.update(overrides)
     return ServerConfig(**values)

@@ -80,7 +80,7 @@ def queue_of(client: TestClient) -> AnalysisQueue:
 
 
 def test_a_finished_table_is_queued_run_and_stored_with_progress(serve: Callable[..., TestClient]) -> None:
-    with serve(**TINY, analysis_nice=19, analysis_idle=True) as client:  # the production priority
+    with serve(**TINY) as client:
         seen: list[tuple[str, float]] = []
         table_id = finished_table(client)
         queue_of(client).observers.append(changes_of(table_id, seen))

@@ -12,6 +12,7 @@ LAB = {
     "lab_accounts": ["*"],
     "analysis_workers": 1,
     "analysis_poll_s": 0.2,
+    "analysis_nice": 0,
     "lab_chunk": 20,
     "rate_lab_reads": "100000/second",
 }

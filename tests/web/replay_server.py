@@ -14,6 +14,7 @@ ANALYSIS = {
     "analysis_budget_s": 20.0,
     "analysis_policy": "random",
     "analysis_poll_s": 0.2,
+    "analysis_nice": 0,
 }
 """Analyses of the tiny game in well under a second (a Shadow Planet one within the budget)."""
 
