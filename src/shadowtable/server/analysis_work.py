@@ -70,9 +70,10 @@ def server_games() -> list[tuple[str, str]]:
 def start_worker(niceness: int, idle: bool, games: list[tuple[str, str]], messages: Any = None) -> None:
     """A worker process's start: lowered in priority by ``niceness`` and, on Linux where ``idle``,
     to the idle scheduling class (``SCHED_IDLE``: a process it shares a core with, such as the
-    server, takes the core back as soon as it wakes, whatever their niceness), deaf to Ctrl+C (the server stops
-    its workers itself), with the server's ``games`` registered and ``messages`` (the writing end
-    of a ``multiprocessing`` pipe) as the pipe its pieces send progress on."""
+    server, takes the core back as soon as it wakes, whatever their niceness), deaf to Ctrl+C
+    (the server stops its workers itself), with the server's ``games`` registered and
+    ``messages`` (the writing end of a ``multiprocessing`` pipe) as the pipe its pieces send
+    progress on."""
     from shadowtable.core.registry import available_games, register_builtin
 
     global _messages
