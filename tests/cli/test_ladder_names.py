@@ -1,4 +1,4 @@
-"""``tournament`` and ``play`` accept ladder level names and run the level's spec for the game."""
+"""``tournament``, ``simulate``, ``sweep`` and ``play`` take ladder level names and play the level's spec."""
 
 from __future__ import annotations
 
@@ -34,3 +34,34 @@ def test_a_tournament_between_levels_plays_their_specs(tmp_path: Path, capsys: p
     assert set(result["bots"]) == {"heuristic", "random"}
     assert result["bots"]["heuristic"]["games"] == 3 and result["bots"]["random"]["games"] == 6
     assert "heuristic" in capsys.readouterr().out
+
+
+def test_a_line_up_resolves_each_level_and_keeps_the_rest() -> None:
+    search = ladder.LADDER["ismcts"].spec_for("shadowlord")
+    assert ladder.resolve_line_up("level2,heuristic", "shadowlord") == (search, "heuristic")
+    assert ladder.resolve_line_up("ismcts", "shadowlord") == (search,)  # the level, as in tournament
+    assert ladder.resolve_line_up("ismcts:iterations=5,level0", "shadow-planet") == ("ismcts:iterations=5", "random")
+    assert ladder.resolve_line_up("level9,", "shadowlord") == ("level9", "")  # left for the checks to refuse
+
+
+def test_a_simulation_between_levels_plays_their_specs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    args = ["simulate", "shadowlord", "--players", "3", "--bots", "level1,level0,random", "--games", "2"]
+    assert main([*args, "--out", str(out), "--workers", "1", "--no-progress"]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [record["seats"] for record in records] == [["heuristic", "random", "random"]] * 2
+    assert "heuristic" in capsys.readouterr().out
+
+
+def test_a_simulation_refuses_an_unknown_level_with_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["simulate", "shadowlord", "--players", "2", "--bots", "level9", "--games", "1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error: unknown bot 'level9'") and err.count("\n") == 1
+
+
+def test_a_sweep_between_levels_plays_their_specs(tmp_path: Path) -> None:
+    out = tmp_path / "sweep.json"
+    args = ["sweep", "shadowlord", "--players", "2", "--set", "modified=true,false", "--games", "1"]
+    assert main([*args, "--bots", "level1,level0", "--workers", "1", "--out", str(out)]) == 0
+    points = json.loads(out.read_text())
+    assert [set(point["stats"]["by_bot"]) for point in points] == [{"heuristic", "random"}] * 2

@@ -111,6 +111,12 @@ def resolve_spec(text: str, game_id: str) -> str:
     return text if name is None else LADDER[name].spec_for(game_id)
 
 
+def resolve_line_up(text: str, game_id: str) -> tuple[str, ...]:
+    """The bot specs of a comma-separated line-up (``simulate``'s, ``sweep``'s), each level name or
+    alias replaced by its spec for ``game_id`` and any other entry kept as it is."""
+    return tuple(resolve_spec(entry, game_id) for entry in text.split(","))
+
+
 def resolve_entry(entry: str, game_id: str) -> str:
     """A tournament line-up entry with its level named by spec: ``level2*3`` becomes ``SPEC*3``."""
     spec, star, count = entry.rpartition("*")

@@ -37,7 +37,10 @@ def simulate(
     players: Players,
     games: Annotated[int, typer.Option("--games", help="number of games", min=1)] = 100,
     seed: Annotated[int, typer.Option(help="master seed; every game's seed derives from it")] = 0,
-    bots: Annotated[str, typer.Option(help="one bot for every seat, or one per seat, comma-separated")] = "random",
+    bots: Annotated[
+        str,
+        typer.Option(help="one bot for every seat, or one per seat, comma-separated; a ladder level plays its spec"),
+    ] = "random",
     out: Annotated[Path | None, typer.Option(help="stream every game record as JSON lines here")] = None,
     option: GameOptions = None,
     workers: Workers = 0,
@@ -48,8 +51,14 @@ def simulate(
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
     plugin: Plugins = None,
 ) -> None:
-    """Play seeded games between bots and print win rate by seat and game length."""
-    job = BatchJob(game, players, tuple(bots.split(",")), games, seed, game_options(option), tuple(plugin or []))
+    """Play seeded games between bots and print win rate by seat and game length.
+
+    A bot may be named by its ladder level (``level0``..``level2``, ``random``, ``heuristic``,
+    ``ismcts``, ``policy``): it then plays the level's spec for this game, as in ``tournament``."""
+    from shadowtable.bots.ladder import resolve_line_up
+
+    specs = resolve_line_up(bots, game)
+    job = BatchJob(game, players, specs, games, seed, game_options(option), tuple(plugin or []))
     run_simulation(SimulateSettings(job, out, resume, force, workers, backend, address, progress))
 
 

@@ -37,15 +37,17 @@ def sweep(
     set_: Annotated[list[str], typer.Option("--set", help="option=value1,value2,... (repeatable: a grid)")],
     games: Annotated[int, typer.Option("--games", help="games per grid point", min=1)] = 200,
     seed: Annotated[int, typer.Option(help="master seed, shared by every grid point")] = 0,
-    bots: Annotated[str, typer.Option(help="bot specs, comma-separated")] = "random",
+    bots: Annotated[str, typer.Option(help="bot specs, comma-separated; a ladder level plays its spec")] = "random",
     workers: Workers = 0,
     out: Annotated[Path | None, typer.Option(help="write the sweep as JSON here")] = None,
     force: ForceOut = False,
 ) -> None:
     """Run a grid over game options and report how each point changes the balance."""
+    from shadowtable.bots.ladder import resolve_line_up
     from shadowtable.sim.sweep import parse_grid
 
-    settings = SweepSettings(game, players, parse_grid(set_), games, seed, tuple(bots.split(",")), workers, out, force)
+    specs = resolve_line_up(bots, game)
+    settings = SweepSettings(game, players, parse_grid(set_), games, seed, specs, workers, out, force)
     run_sweep_command(settings)
 
 

@@ -59,14 +59,17 @@ def summarize(records: Iterable[GameRecord]) -> BatchSummary:
 
 
 def format_summary(summary: BatchSummary) -> str:
-    """A plain-text table of a batch summary."""
+    """A plain-text table of a batch summary (the bot column as wide as its longest spec)."""
+    width = max([24, *(len(s.bot) for s in summary.seats)])
     lines = [
         f"{summary.game}, {summary.players} players: {summary.games} games, "
         f"{summary.truncated} truncated; length (actions incl. chance) "
         f"mean {summary.mean_length:.1f}, median {summary.median_length:.0f}, "
         f"min {min(summary.lengths)}, max {max(summary.lengths)}",
-        f"{'seat':>4}  {'bot':<24} {'games':>6} {'wins':>6} {'win rate':>9} {'mean return':>12}",
+        f"{'seat':>4}  {'bot':<{width}} {'games':>6} {'wins':>6} {'win rate':>9} {'mean return':>12}",
     ]
     for s in summary.seats:
-        lines.append(f"{s.seat:>4}  {s.bot:<24} {s.games:>6} {s.wins:>6} {s.win_rate:>9.3f} {s.mean_return:>12.3f}")
+        lines.append(
+            f"{s.seat:>4}  {s.bot:<{width}} {s.games:>6} {s.wins:>6} {s.win_rate:>9.3f} {s.mean_return:>12.3f}"
+        )
     return "\n".join(lines)
