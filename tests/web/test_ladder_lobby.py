@@ -278,6 +278,32 @@ def test_a_level_rated_higher_from_fewer_games_is_said_to_rank_lower_only_for_th
     assert "rates below" not in text
 
 
+def test_a_level_that_beat_another_head_to_head_but_ranks_below_it_is_explained(
+    client: Any, policy_results: Path
+) -> None:
+    folder = policy_results
+    _both_measured_against_the_heuristic(folder)
+    _measured(folder, "ismcts", "policy", 0.42, 1000, 0.3)  # head to head, level 2 above
+    levels = {
+        "random": (22.4, 1.9, None),
+        "heuristic": (24.9, 1.9, None),
+        "policy": (25.8, 1.9, 0.007),
+        "ismcts": (25.9, 2.67, 0.17),
+    }
+    _ratings(folder, "shadow-planet-3p", levels, {"random": 246, "heuristic": 246, "policy": 246, "ismcts": 66})
+    _, text = _offered(client, "shadow-planet", 3)
+    assert _listed(text) == ["random", "heuristic", "policy", "ismcts"]
+    flat = " ".join(text.split())
+    for lower, mu in (("Heuristic", "24.9"), ("Trained policy", "25.8")):
+        assert (
+            f"ISMCTS is ranked below {lower} only by the conservative estimate: at tables that mix every level it is "
+            f"rated higher (25.9 against {mu}), but from fewer games (66 against 246), so less surely."
+        ) in flat
+    _measured(folder, "ismcts", "policy", 0.36, 60, 0.3)  # overlapping: the order rests on the rates, no claim
+    _, text = _offered(client, "shadow-planet", 3)
+    assert "ISMCTS is ranked below Trained policy" not in " ".join(text.split())
+
+
 def _measured(folder: Path, upper: str, lower: str, won: float, games: int, they_won: float) -> None:
     """A ladder result for The Shadow Planet with 3 players as the benchmark writes it, both sides
     played as now (95% intervals of +-0.05 around each win rate)."""

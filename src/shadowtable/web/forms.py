@@ -220,21 +220,36 @@ def order_notes(game: str, players: int, offered: list[str], options: dict[str, 
 
 
 def rank_notes(game: str, players: int, offered: list[str], options: dict[str, Any] | None = None) -> list[str]:
-    """A sentence for each offered level ranked below the level it was shown to beat: the ladder
-    sets it one seat against the rest, the rating puts every level at mixed tables, and the two
-    measures can disagree (a level's claim is the ladder's; the rating is how it fares mixed), or
-    the level played fewer mixed games and ranks lower only for the less certain rating."""
+    """A sentence for each offered level ranked below a level it was shown to beat (the level below
+    it, or a level it beat head to head): the ladder sets it one seat against the rest, the rating
+    puts every level at mixed tables, and the two measures can disagree (a level's claim is the
+    ladder's; the rating is how it fares mixed), or the level played fewer mixed games and ranks
+    lower only for the less certain rating."""
     notes = []
     for level in offered:
-        below = LADDER[level].below if level in LADDER else None
-        if below is None or below not in offered:
-            continue
-        upper, lower = (rating(name, game, players, options=options) for name in (level, below))
-        if upper is None or lower is None or not (upper.settled and lower.settled) or upper.rank <= lower.rank:
-            continue
-        upper_name, lower_name = (BOT_LEVELS[name].split(" (")[0] for name in (level, below))
-        notes.append(_rank_note((upper_name, lower_name), upper, lower))
+        for beaten in _shown_beaten(level, game, players, offered, options):
+            upper, lower = (rating(name, game, players, options=options) for name in (level, beaten))
+            if upper is None or lower is None or not (upper.settled and lower.settled) or upper.rank <= lower.rank:
+                continue
+            upper_name, lower_name = (BOT_LEVELS[name].split(" (")[0] for name in (level, beaten))
+            notes.append(_rank_note((upper_name, lower_name), upper, lower))
     return notes
+
+
+def _shown_beaten(
+    level: str, game: str, players: int, offered: list[str], options: dict[str, Any] | None = None
+) -> list[str]:
+    """The offered levels ``level`` was shown to beat here: the level below it, then those it beat
+    head to head."""
+    below = LADDER[level].below if level in LADDER else None
+    config = ladder.config_name(game, players, options)
+    beaten = [below] if below is not None and below in offered else []
+    for other in offered:
+        if other not in (level, below) and level in LADDER and other in LADDER:
+            why = ladder.compare(level, other, config)
+            if why.stronger and why.basis == "head-to-head":
+                beaten.append(other)
+    return beaten
 
 
 def _in_a_sentence(name: str) -> str:
