@@ -241,14 +241,17 @@ def _shown_beaten(
 ) -> list[str]:
     """The offered levels ``level`` was shown to beat here: the level below it, then those it beat
     head to head."""
-    below = LADDER[level].below if level in LADDER else None
+    if level not in LADDER:
+        return []
+    below = LADDER[level].below
     config = ladder.config_name(game, players, options)
-    beaten = [below] if below is not None and below in offered else []
+    beaten = [below] if below in offered else []
     for other in offered:
-        if other not in (level, below) and level in LADDER and other in LADDER:
-            why = ladder.compare(level, other, config)
-            if why.stronger and why.basis == "head-to-head":
-                beaten.append(other)
+        if other in (level, below) or other not in LADDER:
+            continue
+        why = ladder.compare(level, other, config)
+        if why.stronger and why.basis == "head-to-head":
+            beaten.append(other)
     return beaten
 
 
