@@ -54,6 +54,26 @@ def random_move(game: Game[Any], state: Any, rng: random.Random) -> tuple[int, i
     return player, rng.choice(game.legal_actions(state))
 
 
+def choice_points(game: Game[Any], rng: random.Random, count: int, share: float = 0.2) -> list[tuple[Any, int]]:
+    """``count`` states where a seat has several legal actions, with that seat: random playouts
+    (a new game after each end) keep each such state with probability ``share``."""
+    state = game.initial_state()
+    found: list[tuple[Any, int]] = []
+    while len(found) < count:
+        player = game.current_player(state)
+        if player == TERMINAL:
+            state = game.initial_state()
+            continue
+        if player == CHANCE:
+            state = game.apply(state, sample_outcome(game.chance_outcomes(state), rng))
+            continue
+        legal = game.legal_actions(state)
+        if len(legal) > 1 and rng.random() < share:
+            found.append((state, player))
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    return found
+
+
 def _fail(where: str, message: str) -> None:
     raise ConformanceFailure(f"{where}: {message}")
 

@@ -9,7 +9,8 @@ import pytest
 
 from shadowtable.bots import ladder, make_bot
 from shadowtable.bots.policy_bot import shipped_policy
-from shadowtable.core import CHANCE, TERMINAL, make, sample_outcome
+from shadowtable.core import make
+from shadowtable.testing import choice_points
 
 CONFIGS: list[tuple[str, int, dict[str, object]]] = [
     ("shadow-planet", 3, {}),
@@ -26,21 +27,7 @@ def positions(
     game_id: str, players: int, seed: int, count: int, options: dict[str, object] | None = None
 ) -> list[tuple[object, int]]:
     """States where a seat has several legal actions, from a random playout."""
-    game, rng = make(game_id, players=players, **(options or {})), random.Random(seed)
-    state, found = game.initial_state(), []
-    while len(found) < count:
-        player = game.current_player(state)
-        if player == TERMINAL:
-            state = game.initial_state()
-            continue
-        if player == CHANCE:
-            state = game.apply(state, sample_outcome(game.chance_outcomes(state), rng))
-            continue
-        legal = game.legal_actions(state)
-        if len(legal) > 1 and rng.random() < 0.2:
-            found.append((state, player))
-        state = game.apply(state, legal[rng.randrange(len(legal))])
-    return found
+    return choice_points(make(game_id, players=players, **(options or {})), random.Random(seed), count)
 
 
 def level_spec(name: str, game_id: str) -> str:

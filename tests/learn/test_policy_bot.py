@@ -13,9 +13,10 @@ import torch
 from bots.spy_game import SpiedBot
 from shadowtable.bots import make_bot
 from shadowtable.bots.policy_bot import PolicyBot
-from shadowtable.core import CHANCE, TERMINAL, BotError, make, play_game, sample_outcome
+from shadowtable.core import CHANCE, BotError, make, play_game
 from shadowtable.learn.network import PolicyValueNet, save_policy
 from shadowtable.rl.encoding import encoder_for
+from shadowtable.testing import choice_points
 
 
 def untrained_policy(path: Path, game_id: str, players: int, seed: int = 0, guide: str = "") -> Path:
@@ -31,21 +32,7 @@ def untrained_policy(path: Path, game_id: str, players: int, seed: int = 0, guid
 
 def positions(game_id: str, players: int, seed: int, count: int) -> list[tuple[object, int]]:
     """States where a seat has several legal actions, from a random playout."""
-    game, rng = make(game_id, players=players), random.Random(seed)
-    state, found = game.initial_state(), []
-    while len(found) < count:
-        player = game.current_player(state)
-        if player == TERMINAL:
-            state = game.initial_state()
-            continue
-        if player == CHANCE:
-            state = game.apply(state, sample_outcome(game.chance_outcomes(state), rng))
-            continue
-        legal = game.legal_actions(state)
-        if len(legal) > 1 and rng.random() < 0.2:
-            found.append((state, player))
-        state = game.apply(state, legal[rng.randrange(len(legal))])
-    return found
+    return choice_points(make(game_id, players=players), random.Random(seed), count)
 
 
 @pytest.mark.parametrize("guide", ["", "heuristic"])
