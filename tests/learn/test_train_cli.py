@@ -40,6 +40,9 @@ def test_train_then_resume_then_play_the_policy(tmp_path: Path, capsys: pytest.C
         (["--imitate", "nosuchbot"], "unknown bot"),
         (["--resume"], "no checkpoint"),
         (["--device", "tpu"], "device"),
+        (["--start-from", "no/such/policy.pt"], "no policy file"),
+        (["--start-from", "shipped", "--hidden", "64"], "give --hidden 256,256"),
+        (["--start-from", "shipped", "--imitate", "heuristic"], "would replace it"),
     ],
 )
 def test_bad_input_is_one_error_line_and_changes_nothing(

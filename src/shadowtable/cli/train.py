@@ -42,6 +42,10 @@ ImitateEpochs = Annotated[int, typer.Option(help="passes over those games' choic
 ImitateFrom = Annotated[
     str, typer.Option(help="demonstrations file to copy before self-play (scripts/collect_demonstrations.py)")
 ]
+StartFrom = Annotated[
+    str,
+    typer.Option(help="a saved policy to go on training instead of fresh weights: policy.pt, a .npz, or shipped"),
+]
 Guide = Annotated[str, typer.Option(help="bot spec guiding the network: its choice's logit gets a learned bonus")]
 GuideWeight = Annotated[float, typer.Option(help="the guide's bonus to start from (a logit)", min=0.0)]
 GuideKl = Annotated[
@@ -71,6 +75,7 @@ RUN_FIELDS = (
     "imitate_games",
     "imitate_epochs",
     "imitate_from",
+    "start_from",
     "guide",
     "guide_weight",
     "separate_value",
@@ -104,6 +109,7 @@ class TrainCommand:
     imitate_games: int = 200
     imitate_epochs: int = 5
     imitate_from: str = ""
+    start_from: str = ""
     guide: str = ""
     guide_weight: float = 4.0
     guide_kl: float = 0.0
@@ -145,6 +151,7 @@ def train(
     imitate_games: ImitateGames = 200,
     imitate_epochs: ImitateEpochs = 5,
     imitate_from: ImitateFrom = "",
+    start_from: StartFrom = "",
     guide: Guide = "",
     guide_weight: GuideWeight = 4.0,
     guide_kl: GuideKl = 0.0,

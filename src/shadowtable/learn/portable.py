@@ -83,8 +83,9 @@ def write_portable(record: Mapping[str, Any], path: Path) -> None:
     tmp.replace(path)
 
 
-def read_portable(path: Path) -> PortablePolicy:
-    """The policy in ``path``; ``ValueError`` naming the problem if it is not one."""
+def read_record(path: Path) -> dict[str, Any]:
+    """The policy record in ``path``, its ``state_dict`` values as ``float32`` arrays (16-bit ones
+    widened); ``ValueError`` naming the problem if it is not one."""
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data[META]))
@@ -94,24 +95,31 @@ def read_portable(path: Path) -> PortablePolicy:
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
         raise ValueError(f"{path} is not a policy file ({type(exc).__name__})") from None
     check_record(meta, path)
+    return {**meta, "state_dict": arrays}
+
+
+def read_portable(path: Path) -> PortablePolicy:
+    """The policy in ``path``; ``ValueError`` naming the problem if it is not one."""
+    record = read_record(path)
+    arrays = record["state_dict"]
     try:
         trunk = tuple(
             (arrays[f"{layer}.weight"], arrays[f"{layer}.bias"])
-            for layer in map(trunk_layer, range(len(meta["hidden"])))
+            for layer in map(trunk_layer, range(len(record["hidden"])))
         )
         head = (arrays["policy.weight"], arrays["policy.bias"])
-        guide = str(meta.get("guide", ""))
+        guide = str(record.get("guide", ""))
         guide_weight = float(arrays["guide"]) if guide else 0.0
     except KeyError as exc:
         raise ValueError(f"{path} lacks the weights {exc.args[0]!r}") from None
     return PortablePolicy(
-        game=str(meta["game"]),
-        players=int(meta["players"]),
-        obs_size=int(meta["obs_size"]),
-        num_actions=int(meta["num_actions"]),
+        game=str(record["game"]),
+        players=int(record["players"]),
+        obs_size=int(record["obs_size"]),
+        num_actions=int(record["num_actions"]),
         trunk=trunk,
         head=head,
         guide=guide,
         guide_weight=guide_weight,
-        options=dict(meta.get("options") or {}),
+        options=dict(record.get("options") or {}),
     )

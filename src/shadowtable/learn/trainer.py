@@ -35,12 +35,15 @@ from typing import Any
 import torch
 
 from shadowtable.bots.evaluation import evaluator, evaluators_for
+from shadowtable.bots.policy_bot import shipped_policy
 from shadowtable.bots.registry import make_bot
 from shadowtable.core.game import Game
 from shadowtable.core.registry import make
 from shadowtable.core.rng import derive_seed
 from shadowtable.learn.imitation import demonstrations, demonstrations_meta, imitate, load_demonstrations
-from shadowtable.learn.network import PolicyValueNet, save_policy
+from shadowtable.learn.network import PolicyValueNet, load_policy_record, save_policy
+from shadowtable.learn.portable import SUFFIX as PORTABLE_SUFFIX
+from shadowtable.learn.portable import read_record
 from shadowtable.learn.ppo import PPOSettings, make_batch, update
 from shadowtable.learn.selfplay import BotPlayer, Finished, NetPlayer, Player, Potential, play_batch
 from shadowtable.rl.encoding import encoder_for
@@ -103,6 +106,10 @@ class TrainSettings:
     guide_weight: float = 4.0
     separate_value: bool = False
     """Give the value a trunk of its own (the value loss then leaves the policy's features alone)."""
+    start_from: str = ""
+    """A saved policy whose weights the network starts from instead of fresh ones: a
+    ``policy.pt``, a ``.npz`` (16-bit weights widened), or ``shipped`` (the configuration's
+    shipped policy); it must have been made for the same game, options and network (empty: none)."""
     seed: int = 0
     device: str = "auto"
 
@@ -158,8 +165,10 @@ class Run:
     """How the warm start went (None: not done, or not asked for)."""
 
 
-def new_run(settings: TrainSettings) -> Run:
-    """A fresh run: a new network seeded from ``settings.seed``."""
+def new_run(settings: TrainSettings, *, starting: bool = True) -> Run:
+    """A fresh run: a new network seeded from ``settings.seed``, or with ``settings.start_from``'s
+    weights where it names a policy and the run is ``starting`` (a resumed run takes its weights
+    from its checkpoint instead)."""
     game = make(settings.game, players=settings.players, **settings.options)
     torch.manual_seed(derive_seed(settings.seed, "init") % 2**63)
     net = PolicyValueNet(
@@ -170,6 +179,8 @@ def new_run(settings: TrainSettings) -> Run:
         guide_weight=settings.guide_weight,
         separate_value=settings.separate_value,
     )
+    if settings.start_from and starting:
+        net.load_state_dict(starting_weights(settings, net))
     device = pick_device(settings.device)
     net.to(device)
     net.eval()
@@ -177,6 +188,50 @@ def new_run(settings: TrainSettings) -> Run:
     optimizer = torch.optim.Adam(net.parameters(), lr=settings.lr, eps=1e-5)
     rng = random.Random(derive_seed(settings.seed, "games"))
     return Run(settings, game, net, optimizer, rng, generator, device, league=[_frozen(net)])
+
+
+def starting_weights(settings: TrainSettings, net: PolicyValueNet) -> dict[str, torch.Tensor]:
+    """The weights of ``settings.start_from`` for ``net``; ``ValueError`` naming the problem where
+    there is no such policy or it was made for another game, player count, options or network."""
+    path = start_from_path(settings)
+    record = read_record(path) if path.suffix == PORTABLE_SUFFIX else load_policy_record(path)
+    made_for = (record.get("game"), record.get("players"), dict(record.get("options") or {}))
+    if made_for != (settings.game, settings.players, dict(settings.options)):
+        raise ValueError(
+            f"--start-from {settings.start_from}: a policy for {made_for[0]} with {made_for[1]} players"
+            f" and options {made_for[2]}, not for this run ({settings.game} with {settings.players} players"
+            f" and options {dict(settings.options)})"
+        )
+    hidden = [int(h) for h in record.get("hidden", ())]
+    guide, separate = str(record.get("guide", "")), bool(record.get("separate_value", False))
+    if (hidden, guide, separate) != (list(net.hidden), net.guide_spec, net.separate_value) or (
+        record.get("obs_size"),
+        record.get("num_actions"),
+    ) != (net.obs_size, net.num_actions):
+        flags = f"--hidden {','.join(map(str, hidden))}" + (f" --guide {guide}" if guide else "")
+        flags += " --separate-value" if separate else ""
+        raise ValueError(f"--start-from {settings.start_from}: its network differs from this run's; give {flags}")
+    weights = {name: torch.as_tensor(value).float() for name, value in record["state_dict"].items()}
+    fresh = net.state_dict()
+    missing = [name for name in fresh if name not in weights]
+    if set(weights) - set(fresh) or any(not name.startswith(VALUE_TRUNK) for name in missing):
+        raise ValueError(f"--start-from {settings.start_from}: its weights do not fit this run's network")
+    return {**{name: fresh[name] for name in missing}, **weights}
+
+
+VALUE_TRUNK = "value_trunk."
+"""The value's own trunk (``--separate-value``), which a shipped file leaves out (play does not read
+it): a run started from such a file gives it fresh weights."""
+
+
+def start_from_path(settings: TrainSettings) -> Path:
+    """The file ``settings.start_from`` names (``shipped``: the configuration's shipped policy)."""
+    if settings.start_from != "shipped":
+        return Path(settings.start_from)
+    shipped = shipped_policy(settings.game, settings.players, settings.options)
+    if shipped is None:
+        raise ValueError(f"--start-from shipped: no policy ships for {settings.game} with {settings.players} players")
+    return shipped
 
 
 def _frozen(net: PolicyValueNet) -> PolicyValueNet:
@@ -297,7 +352,7 @@ def resume_run(out: Path) -> Run:
     data = torch.load(path, map_location="cpu", weights_only=True)
     if not isinstance(data, dict) or data.get("format") != "shadowtable-training":
         raise ValueError(f"{path} is not a ShadowTable training checkpoint")
-    run = new_run(TrainSettings.from_json(data["settings"]))
+    run = new_run(TrainSettings.from_json(data["settings"]), starting=False)
     run.net.load_state_dict(data["net"])
     run.optimizer.load_state_dict(data["optimizer"])
     run.league = []
@@ -329,11 +384,12 @@ def start(settings: TrainSettings, out: Path, *, resume: bool = False, force: bo
         return run
     if out.exists() and any(out.iterdir()) and not force:
         raise ValueError(f"{out} is not empty; pass --resume to go on with its run or --force to start over")
+    run = new_run(settings)  # before the folder changes: a policy to start from may be refused
     out.mkdir(parents=True, exist_ok=True)
     for name in (CHECKPOINT, POLICY, PROGRESS, IMITATION):
         (out / name).unlink(missing_ok=True)
     (out / "settings.json").write_text(json.dumps(settings.to_json(), indent=2) + "\n", encoding="utf-8")
-    return new_run(settings)
+    return run
 
 
 def check_warm_start(settings: TrainSettings) -> None:
@@ -341,6 +397,10 @@ def check_warm_start(settings: TrainSettings) -> None:
     a demonstrations file of another game or without the guide's choices a guided network needs."""
     if settings.imitate and settings.imitate_from:
         raise ValueError("give --imitate (a bot to play) or --imitate-from (saved demonstrations), not both")
+    if settings.start_from and (settings.imitate or settings.imitate_from):
+        raise ValueError(
+            "--start-from starts from a trained policy: a warm start (--imitate or --imitate-from) would replace it"
+        )
     if settings.guide and settings.imitate == settings.guide:
         raise ValueError("a guided network starts from its guide's play: copying the guide itself teaches it nothing")
     if not settings.imitate_from:
