@@ -183,6 +183,17 @@ class SeatClient:
     reconnects: int = 0
     pause_s: float = 0.0
 
+    def _last_seen(self) -> str:
+        """What this seat last heard, for a failure's message: the last frame's kind, version and turn,
+        its reconnects and acks."""
+        if not self.frames:
+            return " (no frame received)"
+        last = self.frames[-1]
+        return (
+            f" (last frame {last.get('t')!r} v={last.get('v')} turn={last.get('turn')} legal={bool(last.get('legal'))}"
+            f" of {len(self.frames)}; {self.reconnects} reconnects, {len(self.acked)} acks)"
+        )
+
     async def play(self, table: str, limit_s: float) -> None:
         import websockets
 
@@ -192,7 +203,7 @@ class SeatClient:
         deadline = time.monotonic() + limit_s
         while self.over is None:
             if time.monotonic() > deadline:
-                raise AssertionError(f"seat {self.seat}: the game did not end within {limit_s} s")
+                raise AssertionError(f"seat {self.seat}: the game did not end within {limit_s} s{self._last_seen()}")
             url = self.urls[at % len(self.urls)]
             try:
                 async with websockets.connect(f"{url}/ws/{table}", open_timeout=5) as socket_:
@@ -202,7 +213,9 @@ class SeatClient:
                     sent_turn = None if pending is None else pending["turn"]
                     while self.over is None:
                         if time.monotonic() > deadline:
-                            raise AssertionError(f"seat {self.seat}: the game did not end within {limit_s} s")
+                            raise AssertionError(
+                                f"seat {self.seat}: the game did not end within {limit_s} s{self._last_seen()}"
+                            )
                         message = json.loads(await asyncio.wait_for(socket_.recv(), timeout=limit_s))
                         self.frames.append(message)
                         kind = message["t"]

@@ -34,6 +34,8 @@ def cluster(tmp_path: Path, postgres_database: str, redis: Redis) -> Iterator[Cl
     running = Cluster(tmp_path, postgres_database, redis)
     yield running
     running.stop()
+    for log in sorted(tmp_path.glob("server-*.log")):  # pytest shows this only for a failed test
+        print(f"== {log.name} (its last 4,000 characters)\n{log.read_text(errors='replace')[-4000:]}")
 
 
 def _table(
