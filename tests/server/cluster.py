@@ -183,16 +183,18 @@ class SeatClient:
     reconnects: int = 0
     pause_s: float = 0.0
 
-    def _last_seen(self) -> str:
-        """What this seat last heard, for a failure's message: the last frame's kind, version and turn,
-        its reconnects and acks."""
-        if not self.frames:
-            return " (no frame received)"
-        last = self.frames[-1]
-        return (
-            f" (last frame {last.get('t')!r} v={last.get('v')} turn={last.get('turn')} legal={bool(last.get('legal'))}"
-            f" of {len(self.frames)}; {self.reconnects} reconnects, {len(self.acked)} acks)"
-        )
+    def _overdue(self, limit_s: float) -> AssertionError:
+        """The failure of a game not over within ``limit_s``, with what this seat last heard (the last
+        frame's kind, version and turn, its reconnects and acks)."""
+        heard = " (no frame received)"
+        if self.frames:
+            last = self.frames[-1]
+            heard = (
+                f" (last frame {last.get('t')!r} v={last.get('v')} turn={last.get('turn')}"
+                f" legal={bool(last.get('legal'))} of {len(self.frames)}; {self.reconnects} reconnects,"
+                f" {len(self.acked)} acks)"
+            )
+        return AssertionError(f"seat {self.seat}: the game did not end within {limit_s} s{heard}")
 
     async def play(self, table: str, limit_s: float) -> None:
         import websockets
@@ -203,7 +205,7 @@ class SeatClient:
         deadline = time.monotonic() + limit_s
         while self.over is None:
             if time.monotonic() > deadline:
-                raise AssertionError(f"seat {self.seat}: the game did not end within {limit_s} s{self._last_seen()}")
+                raise self._overdue(limit_s)
             url = self.urls[at % len(self.urls)]
             try:
                 async with websockets.connect(f"{url}/ws/{table}", open_timeout=5) as socket_:
@@ -213,9 +215,7 @@ class SeatClient:
                     sent_turn = None if pending is None else pending["turn"]
                     while self.over is None:
                         if time.monotonic() > deadline:
-                            raise AssertionError(
-                                f"seat {self.seat}: the game did not end within {limit_s} s{self._last_seen()}"
-                            )
+                            raise self._overdue(limit_s)
                         message = json.loads(await asyncio.wait_for(socket_.recv(), timeout=limit_s))
                         self.frames.append(message)
                         kind = message["t"]
