@@ -142,12 +142,17 @@ class TableSync:
             return await self.leases.acquire(table_id)
 
     async def _lease_loop(self) -> None:
+        """A lease round every third of ``lease_s`` for as long as the process runs: a round that
+        fails is logged and the next one comes all the same (this loop is what renews the leases and
+        catches up with a lost message, so nothing may end it but :meth:`stop`)."""
         while True:
             await asyncio.sleep(self.config.lease_s / 3)
             try:
                 await self._lease_tick()
             except (StoreError, ServiceError) as exc:
                 log.warning("lease round failed", extra={"event": "lease_failed", "reason": str(exc)})
+            except Exception:  # noqa: BLE001 - an unforeseen failure must not stop the rounds
+                log.exception("lease round failed unexpectedly", extra={"event": "lease_failed"})
 
     async def _lease_tick(self) -> None:
         """Renew our leases, give up the ones lost, take over tables whose owner went away, say
