@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 import pytest
 
@@ -17,7 +16,7 @@ from shadowtable.server.sync import TableSync
 def _rounds_after(failures: list[BaseException], wanted: int) -> tuple[int, list[str]]:
     """Run the lease loop of a bare :class:`TableSync` whose first rounds raise ``failures`` in
     turn; how many rounds ran once ``wanted`` had, and the messages logged."""
-    sync = TableSync(service=Any, config=ServerConfig(lease_s=0.03), repository=Any)  # type: ignore[arg-type]
+    sync = TableSync(object(), ServerConfig(lease_s=0.03), object())  # type: ignore[arg-type]
     rounds = 0
     done = asyncio.Event()
 
