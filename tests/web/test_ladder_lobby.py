@@ -382,6 +382,16 @@ def test_two_rates_that_round_alike_are_told_apart_with_a_decimal(client: Any, p
     assert "(44% against 44%)" not in text
 
 
+def test_a_head_to_head_won_at_the_same_rate_reads_in_whole_percents(client: Any, policy_results: Path) -> None:
+    _both_measured_against_the_heuristic(policy_results)
+    _measured(policy_results, "ismcts", "policy", 0.23, 200, 0.23)  # the same rate: not told apart by decimals
+    _, text = _offered(client, "shadow-planet", 3)
+    flat = " ".join(text.split())
+    said = "over 200 games ISMCTS won 23% of its games and Trained policy 23% of theirs, too close to tell apart"
+    assert said in flat
+    assert "23.00%" not in flat
+
+
 def _selected(text: str, name: str) -> str:
     """The value selected in the form's select ``name``."""
     select = re.search(rf'<select name="{name}".*?</select>', text, re.S)

@@ -154,12 +154,13 @@ def _pct(rate: float, digits: int = 0) -> str:
 
 def _pcts(first: float, second: float) -> tuple[str, str]:
     """Two rates set against each other, in whole percents unless those read the same while the
-    rates differ (``44.5%`` and ``43.8%``, not ``44%`` and ``44%``)."""
+    rates differ (``44.5%`` and ``43.8%``, not ``44%`` and ``44%``); rates that read the same at
+    every precision are the same rate, in whole percents (``23%`` and ``23%``)."""
     for digits in (0, 1, 2):
         words = (_pct(first, digits), _pct(second, digits))
         if words[0] != words[1]:
             return words
-    return words
+    return _pct(first, 0), _pct(second, 0)
 
 
 def evidence_words(level: str, game: str, players: int, options: dict[str, Any] | None = None) -> str | None:
