@@ -13,7 +13,7 @@ import pytest
 
 from shadowtable.bots import ladder
 from shadowtable.core.registry import make
-from shadowtable.server.bot_levels import LEVELS, offered_levels, takeover_level
+from shadowtable.server.bot_levels import LEVELS, offered_levels, takeover_level, withheld_levels
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.table import Seat
 from shadowtable.server.timers import Timers, move_seconds
@@ -88,31 +88,42 @@ def _result(
 
 
 @pytest.mark.parametrize(
-    ("ismcts_rate", "policy_rate", "head_to_head", "strongest"),
+    ("ismcts_rate", "policy_rate", "head_to_head", "offered"),
     [
-        (0.60, 0.45, None, "ismcts"),  # the higher win rate against the heuristic
-        (0.50, 0.55, None, "policy"),
-        (0.60, 0.45, ([0.6, 0.8], [0.2, 0.4]), "policy"),  # a head-to-head that separates decides
-        (0.50, 0.55, ([0.2, 0.4], [0.6, 0.8]), "ismcts"),  # ... whichever way it separates
-        (0.60, 0.45, ([0.4, 0.6], [0.4, 0.6]), "ismcts"),  # one that does not falls back on the rates
+        (0.60, 0.45, ([0.2, 0.4], [0.6, 0.8]), ["policy", "ismcts"]),  # a head-to-head that separates decides
+        (0.50, 0.55, ([0.6, 0.8], [0.2, 0.4]), ["ismcts", "policy"]),  # ... whichever way it separates
+        (0.60, 0.45, ([0.4, 0.6], [0.4, 0.6]), ["policy"]),  # one too close to call: only the quicker offered
+        (0.50, 0.55, ([0.4, 0.6], [0.4, 0.6]), ["policy"]),  # ... whatever their rates against the heuristic
+        (0.60, 0.45, None, ["policy"]),  # none at all: the same
     ],
 )
-def test_the_takeover_plays_and_the_lobby_lists_last_the_stronger_of_level_2_and_the_policy(
+def test_the_lobby_offers_level_2_and_the_policy_both_only_where_one_beat_the_other_head_to_head(
     tmp_path: Path,
     ismcts_rate: float,
     policy_rate: float,
     head_to_head: tuple[list[float], list[float]] | None,
-    strongest: str,
+    offered: list[str],
 ) -> None:
     pytest.importorskip("numpy")  # the policy level plays only with NumPy
     _result(tmp_path, "ismcts", "heuristic", ismcts_rate, [ismcts_rate - 0.05, ismcts_rate + 0.05], [0.2, 0.3])
     _result(tmp_path, "policy", "heuristic", policy_rate, [policy_rate - 0.05, policy_rate + 0.05], [0.2, 0.3])
     if head_to_head is not None:
         _result(tmp_path, "policy", "ismcts", 0.5, *head_to_head)
-    assert takeover_level("shadow-planet", 3, 5.0, folder=tmp_path) == strongest
-    weaker = "policy" if strongest == "ismcts" else "ismcts"
-    assert offered_levels("shadow-planet", 3, tmp_path) == ["random", "heuristic", weaker, strongest]  # lobby order
+    assert offered_levels("shadow-planet", 3, tmp_path) == ["random", "heuristic", *offered]  # lobby order
+    withheld = [(left_out.name, left_out.beside) for left_out in withheld_levels("shadow-planet", 3, tmp_path)]
+    assert withheld == ([] if len(offered) == 2 else [("ismcts", "policy")])
+    assert takeover_level("shadow-planet", 3, 5.0, folder=tmp_path) == offered[-1]  # the strongest offered
     assert takeover_level("shadow-planet", 3, 0.5, folder=tmp_path) == "policy"  # level 2 does not fit 0.5 s
+
+
+def test_of_two_levels_not_told_apart_the_quicker_is_offered_whichever_is_listed_below(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    _result(tmp_path, "ismcts", "heuristic", 0.45, [0.4, 0.5], [0.2, 0.3])  # level 2 the lower rate: listed below
+    _result(tmp_path, "policy", "heuristic", 0.6, [0.55, 0.65], [0.2, 0.3])
+    assert ladder.weakest_first(["ismcts", "policy"], "shadow-planet-3p", tmp_path) == ["ismcts", "policy"]
+    assert offered_levels("shadow-planet", 3, tmp_path) == ["random", "heuristic", "policy"]
+    [left_out] = withheld_levels("shadow-planet", 3, tmp_path)
+    assert (left_out.name, left_out.beside, left_out.comparison.stronger) == ("ismcts", "policy", False)
 
 
 def test_a_head_to_head_of_other_settings_decides_nothing(tmp_path: Path) -> None:
@@ -127,3 +138,37 @@ def test_a_head_to_head_of_other_settings_decides_nothing(tmp_path: Path) -> Non
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))  # read anew
     assert not ladder.stronger("policy", "ismcts", "shadow-planet-3p", tmp_path)  # the rates decide
     assert ladder.stronger("policy", "ismcts", "shadow-planet-3p", tmp_path / "none")  # no results: the order
+
+
+CONFIGURATIONS = [
+    ("shadow-planet", 3, None),
+    ("shadow-planet", 4, None),
+    ("shadow-planet", 5, None),
+    ("shadowlord", 2, None),
+    ("shadowlord", 2, {"modified": True}),
+    ("shadowlord", 3, None),
+    ("shadowlord", 4, None),
+]
+
+
+def _separated_above(upper: str, lower: str, config: str, folder: Path) -> bool:
+    """Whether a result file in ``folder`` puts ``upper``'s interval wholly above ``lower``'s, with
+    ``upper`` on either side of the file."""
+    ahead = ladder.read_result(folder, config, upper, lower)
+    if ahead is not None and float(ahead["upper"]["interval"][0]) > float(ahead["lower"]["interval"][1]):
+        return True
+    behind = ladder.read_result(folder, config, lower, upper)
+    return behind is not None and float(behind["lower"]["interval"][0]) > float(behind["upper"]["interval"][1])
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGURATIONS)
+def test_every_level_the_lobby_offers_beat_the_level_listed_below_it_in_the_repositorys_results(
+    game_id: str, players: int, options: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("numpy")  # the policy level plays only with NumPy
+    monkeypatch.delenv(ladder.RESULTS_ENV, raising=False)
+    folder, config = ladder.results_dir(), ladder.config_name(game_id, players, options)
+    offered = offered_levels(game_id, players, options=options)
+    assert offered[:2] == ["random", "heuristic"] and len(offered) >= 3, offered  # a policy ships everywhere
+    for lower, upper in zip(offered[1:], offered[2:], strict=False):
+        assert _separated_above(upper, lower, config, folder), (config, upper, lower)

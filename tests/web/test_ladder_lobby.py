@@ -324,8 +324,10 @@ def _both_measured_against_the_heuristic(folder: Path) -> None:
 
 
 def _listed(text: str) -> list[str]:
-    """The first four levels the form lists, in its order."""
-    return re.findall(r'<option value="bot:([a-z]+)"', text)[:4]
+    """The levels the form lists for Player 2, in its order."""
+    select = re.search(r'<select name="seat_1">.*?</select>', text, re.S)
+    assert select is not None
+    return re.findall(r'<option value="bot:([a-z]+)"', select.group(0))
 
 
 def test_the_panel_says_what_each_level_beat_and_why_it_is_listed_above_another(
@@ -333,17 +335,20 @@ def test_the_panel_says_what_each_level_beat_and_why_it_is_listed_above_another(
 ) -> None:
     folder = policy_results
     _both_measured_against_the_heuristic(folder)
+    _measured(folder, "ismcts", "policy", 0.5, 80, 0.25)  # head to head, level 2 wholly above
     _, text = _offered(client, "shadow-planet", 3)
     assert _listed(text) == ["random", "heuristic", "policy", "ismcts"]
-    items, _ = levels_panel(text)
+    items, note = levels_panel(text)
     assert items[3].endswith("; won 60% of 200 measured games against Heuristic bots (they won 30% of theirs)")
     assert items[2].endswith("; won 50% of 1,000 measured games against Heuristic bots (they won 32% of theirs)")
     assert "measured games" not in items[0] + items[1]  # level 1 against level 0: no result here
+    flat = " ".join(text.split())
     assert (
-        "ISMCTS is listed above Trained policy because it won more often against Heuristic bots (60% against 50%)"
-        in " ".join(text.split())
+        "ISMCTS is listed above Trained policy: it beat it head to head; over 80 measured games ISMCTS won 50% of "
+        "its games and Trained policy 25% of theirs." in flat
     )
-    _measured(folder, "policy", "ismcts", 0.7, 80, 0.3)  # head to head, the policy wholly above
+    assert note == ""
+    _measured(folder, "policy", "ismcts", 0.7, 80, 0.3)  # the other way: the policy wholly above
     _, text = _offered(client, "shadow-planet", 3)
     assert _listed(text) == ["random", "heuristic", "ismcts", "policy"]
     flat = " ".join(text.split())
@@ -351,35 +356,47 @@ def test_the_panel_says_what_each_level_beat_and_why_it_is_listed_above_another(
         "Trained policy is listed above ISMCTS: it beat it head to head; over 80 measured games Trained policy won "
         "70% of its games and ISMCTS 30% of theirs." in flat
     )
-    assert "not yet shown" not in flat
 
 
-def test_a_head_to_head_too_close_to_call_is_reported_and_the_rates_keep_the_order(
+def test_a_level_not_told_apart_from_the_other_above_the_heuristic_is_not_offered(
     client: Any, policy_results: Path
 ) -> None:
     folder = policy_results
-    _both_measured_against_the_heuristic(folder)
+    _both_measured_against_the_heuristic(folder)  # level 2 the higher rate against the heuristic, slower
+    _, text = _offered(client, "shadow-planet", 3)
+    assert _listed(text) == ["random", "heuristic", "policy"]  # never measured against each other
+    _, note = levels_panel(text)
+    assert note == (
+        f"Not offered here: {BOT_LEVELS['ismcts']}. It beat Heuristic bots, but it has not been measured against "
+        "Trained policy for this game and player count, and a level is offered only where measured games have "
+        "shown it stronger than the level listed below it; Trained policy, the quicker of the two, is offered."
+    )
     _measured(folder, "ismcts", "policy", 0.36, 60, 0.3)  # one level 2 seat against the rest: overlapping
     why = ladder.compare("ismcts", "policy", "shadow-planet-3p")
     assert (why.stronger, why.basis, why.unseparated) == (True, "rates", (0.36, 0.3, 60))
     _, text = _offered(client, "shadow-planet", 3)
-    assert _listed(text) == ["random", "heuristic", "policy", "ismcts"]
-    flat = " ".join(text.split())
+    assert _listed(text) == ["random", "heuristic", "policy"]
+    _, note = levels_panel(text)
     assert (
-        "ISMCTS is listed above Trained policy because it won more often against Heuristic bots (60% against 50%); "
-        "measured against each other over 60 games ISMCTS won 36% of its games and Trained policy 30% of theirs, "
-        "too close to tell apart, so which is the stronger is not yet shown." in flat
+        "It beat Heuristic bots, but measured against each other over 60 games ISMCTS won 36% of its games and "
+        "Trained policy 30% of theirs, too close to tell apart," in note
     )
-    assert "have not been measured against each other" not in flat
+    assert "is listed above" not in " ".join(text.split())
+    made = client.post(
+        "/tables",
+        data={"game": "shadow-planet", "players": "3", "name": "Ada", "seat_1": "bot:ismcts", "seat_2": "human"},
+        follow_redirects=False,
+    )
+    assert made.status_code != 303 and "expected human or one of the bots" in made.text  # the form refuses it
 
 
 def test_two_rates_that_round_alike_are_told_apart_with_a_decimal(client: Any, policy_results: Path) -> None:
-    _measured(policy_results, "ismcts", "heuristic", 0.445, 200, 0.33)
-    _measured(policy_results, "policy", "heuristic", 0.438, 1000, 0.3)
+    _both_measured_against_the_heuristic(policy_results)
+    _measured(policy_results, "ismcts", "policy", 0.445, 200, 0.438)
     _, text = _offered(client, "shadow-planet", 3)
-    assert _listed(text) == ["random", "heuristic", "policy", "ismcts"]
-    assert "because it won more often against Heuristic bots (44.5% against 43.8%)" in text
-    assert "(44% against 44%)" not in text
+    assert _listed(text) == ["random", "heuristic", "policy"]
+    assert "ISMCTS won 44.5% of its games and Trained policy 43.8% of theirs" in text
+    assert "won 44% of its games" not in text
 
 
 def test_a_head_to_head_won_at_the_same_rate_reads_in_whole_percents(client: Any, policy_results: Path) -> None:

@@ -5,7 +5,9 @@ heuristic as prior and rollout policy) within a per-decision budget a person wil
 trained policy is a level of its own, set against level 1.  A level above 1 counts as *shown* for
 a configuration (game, players, options) only when its ladder result (``benchmarks/ladder.py``,
 kept in ``docs/results/ladder/``) exists and separates it from the level below; see
-:func:`shown_levels`.  The rated ladder (``benchmarks/ladder_ratings.py``, ``ratings-<config>.json``
+:func:`shown`.  Where two shown levels are set against the same level below (level 2 and the
+policy), the lobby offers both only where one beat the other head to head, else the quicker of the
+two; see :func:`offered_ladder`.  The rated ladder (``benchmarks/ladder_ratings.py``, ``ratings-<config>.json``
 in the same folder) gives every level played in a configuration an openskill rating; see
 :func:`level_rating`.
 """
@@ -295,6 +297,56 @@ def weakest_first(names: Sequence[str], config: str, folder: Path | None = None)
             place -= 1
         ordered.insert(place, name)
     return ordered
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """A level shown stronger than the level below but not offered: another level set against that
+    same level below is offered in its place, and the two were not told apart."""
+
+    name: str
+    beside: str
+    """The level offered in its place (the quicker of the two)."""
+    comparison: Comparison
+    """``name`` against ``beside`` (:func:`compare`): the evidence that decided nothing."""
+
+
+def offered_ladder(names: Sequence[str], config: str, folder: Path | None = None) -> tuple[list[str], list[Withheld]]:
+    """``names`` (levels each shown stronger than the level below) as the lobby offers them, weakest
+    first (:func:`weakest_first`), so that each level is shown stronger than the level listed below
+    it; and the levels left out.  Where two levels are set against the same level below (level 2 and
+    the policy), the one listed above must have beaten the other head to head with separated
+    intervals (:func:`compare`); where it has not (a head-to-head too close to call, or none played
+    as they play now), only the quicker of the two is offered (the smaller median time per decision;
+    the one listed below where either time is unmeasured)."""
+    offered: list[str] = []
+    withheld: list[Withheld] = []
+    for name in weakest_first(names, config, folder):
+        beneath = offered[-1] if offered else None
+        if beneath is None or not _set_against_the_same(name, beneath):
+            offered.append(name)
+            continue
+        why = compare(name, beneath, config, folder)
+        if why.stronger and why.basis == "head-to-head":
+            offered.append(name)
+        elif _quicker(name, beneath, config, folder):
+            offered[-1] = name
+            withheld.append(Withheld(beneath, name, compare(beneath, name, config, folder)))
+        else:
+            withheld.append(Withheld(name, beneath, why))
+    return offered, withheld
+
+
+def _set_against_the_same(name: str, other: str) -> bool:
+    """Whether levels ``name`` and ``other`` are both measured against the same level below."""
+    below = LADDER[name].below
+    return below is not None and below == LADDER[other].below
+
+
+def _quicker(name: str, other: str, config: str, folder: Path | None) -> bool:
+    """Whether level ``name``'s measured median time per decision is below level ``other``'s."""
+    mine, theirs = (median_decision_s(level, config, folder) for level in (name, other))
+    return mine is not None and theirs is not None and mine < theirs
 
 
 def _played_as_now_both(result: Mapping[str, Any], config: str) -> bool:

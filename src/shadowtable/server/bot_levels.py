@@ -108,10 +108,26 @@ def offered_levels(
     """The levels the lobby offers for ``game_id`` with ``players`` players and ``options`` (default
     options when ``None``): those that play it here and, above level 1, whose ladder result for that
     configuration shows them stronger than the level below (``folder``: where the results are;
-    default :func:`ladder.results_dir`); weakest first by the evidence (:func:`ladder.weakest_first`)."""
+    default :func:`ladder.results_dir`), weakest first by the evidence, each shown stronger than the
+    level listed below it (:func:`ladder.offered_ladder`)."""
+    return _ladder_here(game_id, players, folder, options)[0]
+
+
+def withheld_levels(
+    game_id: str, players: int, folder: Path | None = None, options: Mapping[str, Any] | None = None
+) -> list[ladder.Withheld]:
+    """The levels shown stronger than the level below that the lobby still does not offer for the
+    configuration: not shown stronger than the level listed below them, the quicker offered instead
+    (:func:`ladder.offered_ladder`)."""
+    return _ladder_here(game_id, players, folder, options)[1]
+
+
+def _ladder_here(
+    game_id: str, players: int, folder: Path | None, options: Mapping[str, Any] | None
+) -> tuple[list[str], list[ladder.Withheld]]:
     config = ladder.config_name(game_id, players, options)
     shown = [name for name in levels_for(game_id, players, options) if ladder.shown(name, config, folder)]
-    return ladder.weakest_first(shown, config, folder)
+    return ladder.offered_ladder(shown, config, folder)
 
 
 def typical_seconds(

@@ -15,7 +15,14 @@ from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.core.spec import GameSpec, OptionSpec
 from shadowtable.core.wording import bot_name
-from shadowtable.server.bot_levels import LEVELS, levels_for, offered_levels, rating, typical_seconds
+from shadowtable.server.bot_levels import (
+    LEVELS,
+    levels_for,
+    offered_levels,
+    rating,
+    typical_seconds,
+    withheld_levels,
+)
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.service import SERVER_REFUSED_OPTIONS, NewTable
 from shadowtable.server.table import REALTIME, TURN_BASED
@@ -183,7 +190,7 @@ def _head_to_head_words(names: tuple[str, str], unseparated: tuple[float, float,
     """What the head-to-head of two levels (``names``, as shown) showed, where it decided nothing (or
     that there is none)."""
     if unseparated is None:
-        return "the two have not been measured against each other for this game and player count"
+        return f"it has not been measured against {names[1]} for this game and player count"
     first, second, games = unseparated
     first_words, second_words = _pcts(first, second)
     return (
@@ -194,7 +201,8 @@ def _head_to_head_words(names: tuple[str, str], unseparated: tuple[float, float,
 
 def order_notes(game: str, players: int, offered: list[str], options: dict[str, Any] | None = None) -> list[str]:
     """A sentence for each pair of neighbouring offered levels set against the same level below (level
-    2 and the policy): why the one is listed above the other, and how sure that is."""
+    2 and the policy): the head-to-head that puts the one above the other (the lobby offers both
+    only where there is one, :func:`ladder.offered_ladder`)."""
     config = ladder.config_name(game, players, options)
     notes = []
     for lower, upper in zip(offered, offered[1:], strict=False):
@@ -209,14 +217,23 @@ def order_notes(game: str, players: int, offered: list[str], options: dict[str, 
                 f"{why.games:,} measured games {_short(upper)} won {won} of its games and {_short(lower)} {lost} "
                 "of theirs."
             )
-        elif why.basis == "rates" and why.rates is not None:
-            upper_rate, lower_rate = _pcts(*why.rates)
-            notes.append(
-                f"{_short(upper)} is listed above {_short(lower)} because it won more often against "
-                f"{_short(below)} bots ({upper_rate} against {lower_rate}); "
-                f"{_head_to_head_words((_short(upper), _short(lower)), why.unseparated)}, "
-                "so which is the stronger is not yet shown."
-            )
+    return notes
+
+
+def withheld_notes(game: str, players: int, options: dict[str, Any] | None = None) -> list[str]:
+    """A sentence for each level shown stronger than the level below that is still not offered: it
+    was not told apart from the other level set against the same level below, the quicker of the
+    two, which is offered in its place."""
+    notes = []
+    for left_out in withheld_levels(game, players, options=options):
+        name, beside = _short(left_out.name), _short(left_out.beside)
+        below = LADDER[left_out.name].below or ""
+        measured = _head_to_head_words((name, beside), left_out.comparison.unseparated)
+        notes.append(
+            f"Not offered here: {BOT_LEVELS[left_out.name]}. It beat {_short(below)} bots, but {measured}, "
+            f"and a level is offered only where measured games have shown it stronger than the level listed "
+            f"below it; {beside}, the quicker of the two, is offered."
+        )
     return notes
 
 
@@ -381,6 +398,7 @@ def setup_context(
     ``chosen``: the form's seat and option fields as they were, kept where they still fit."""
     shown_options = offered_options(spec)
     offered = bots_offered(spec.id, players, options)
+    withheld = {left_out.name for left_out in withheld_levels(spec.id, players, options=options)}
     return {
         "spec": spec,
         "players": players,
@@ -388,7 +406,10 @@ def setup_context(
         "words": {option.name: option_words(spec.id, option) for option in shown_options},
         "bots": BOT_LEVELS,
         "bots_here": offered,
-        "bots_not_shown": [level for level in levels_for(spec.id, players, options) if level not in offered],
+        "bots_not_shown": [
+            level for level in levels_for(spec.id, players, options) if level not in offered and level not in withheld
+        ],
+        "withheld_notes": withheld_notes(spec.id, players, options),
         "bot_details": bot_details(spec.id, players, options),
         "rank_notes": rank_notes(spec.id, players, offered, options),
         "evidence": {level: evidence_words(level, spec.id, players, options) for level in offered},
