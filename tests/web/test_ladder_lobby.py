@@ -449,3 +449,22 @@ def test_a_rank_note_keeps_an_acronym_and_lowers_other_names() -> None:
     assert "with one ISMCTS seat against the rest, but rates below heuristic at tables" in note
     note = _rank_note(("Trained policy", "Heuristic"), rated(25.0, 2), rated(26.0, 1))
     assert "with one trained policy seat against the rest" in note and "against heuristic bots" in note
+
+
+def test_ranks_count_only_the_levels_offered(client: Any, policy_results: Path) -> None:
+    folder = policy_results
+    _both_measured_against_the_heuristic(folder)  # never measured against each other: level 2 not offered
+    levels = {
+        "random": (22.4, 1.9, None),
+        "heuristic": (24.9, 1.9, None),
+        "policy": (25.8, 1.9, 0.007),
+        "ismcts": (31.0, 1.9, 0.17),  # rated first, but not offered
+    }
+    _ratings(folder, "shadow-planet-3p", levels)
+    _, text = _offered(client, "shadow-planet", 3)
+    assert _listed(text) == ["random", "heuristic", "policy"]
+    assert "rated 25.8 (conservatively 20.1), rank 1 of 3" in _option(text, "policy")
+    assert "rank 3 of 3" in _option(text, "random") and "of 4" not in text
+    _measured(folder, "ismcts", "policy", 0.5, 80, 0.25)  # level 2 beat it head to head: offered, ranked first
+    _, text = _offered(client, "shadow-planet", 3)
+    assert "rank 1 of 4" in _option(text, "ismcts") and "rank 2 of 4" in _option(text, "policy")

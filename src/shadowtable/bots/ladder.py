@@ -444,8 +444,12 @@ def ratings_path(folder: Path, config: str) -> Path:
     return folder / f"ratings-{config}.json"
 
 
-def level_rating(name: str, config: str, folder: Path | None = None) -> LevelRating | None:
-    """Level ``name``'s rating in ``config``, or ``None`` where no readable result rates it."""
+def level_rating(
+    name: str, config: str, folder: Path | None = None, among: Sequence[str] | None = None
+) -> LevelRating | None:
+    """Level ``name``'s rating in ``config``, or ``None`` where no readable result rates it; its rank
+    among the levels ``among`` and itself (default: every level the result rates), as the lobby
+    ranks the levels it offers."""
     path = ratings_path(folder or results_dir(), config)
     try:
         data = _read_json(str(path), path.stat().st_mtime_ns)
@@ -455,6 +459,8 @@ def level_rating(name: str, config: str, folder: Path | None = None) -> LevelRat
         return None
     try:
         ratings, entry = data["ratings"], data["ratings"][name]
+        if among is not None:
+            ratings = {level: rated for level, rated in ratings.items() if level in among or level == name}
         ranked = ranked_levels(ratings)
         median, seat_games = entry.get("median_decision_s"), entry.get("seat_games")
         return LevelRating(

@@ -142,8 +142,10 @@ def rating(
     level: str, game_id: str, players: int, folder: Path | None = None, options: Mapping[str, Any] | None = None
 ) -> ladder.LevelRating | None:
     """``level``'s rating from the rated ladder's results with ``options`` (default options when
-    ``None``), if any."""
-    return ladder.level_rating(level, ladder.config_name(game_id, players, options), folder)
+    ``None``), if any, ranked among the levels the lobby offers there (a level rated there but not
+    offered is not counted)."""
+    offered = offered_levels(game_id, players, folder, options)
+    return ladder.level_rating(level, ladder.config_name(game_id, players, options), folder, among=offered)
 
 
 def takeover_level(
