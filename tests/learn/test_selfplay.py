@@ -97,7 +97,8 @@ def test_each_row_draws_where_its_own_uniform_number_falls_in_its_cumulative_pro
     log_probs = torch.log_softmax(torch.from_numpy(logits), dim=-1).numpy()
     seeds = range(40)
     legal = logits > ILLEGAL_LOGIT
-    drawn = _choices(log_probs, legal, [random.Random(s) for s in seeds], greedy=False)
+    listed = [list(reversed(np.flatnonzero(row).tolist())) for row in legal]  # in any order
+    drawn = _choices(log_probs, listed, [random.Random(s) for s in seeds], greedy=False)
     expected = []
     for row, seed in zip(log_probs, seeds, strict=True):
         cumulative = np.cumsum(np.exp(row.astype(np.float64)))
@@ -105,5 +106,5 @@ def test_each_row_draws_where_its_own_uniform_number_falls_in_its_cumulative_pro
     assert drawn == expected
     assert all(legal[r, a] for r, a in enumerate(drawn))  # never a masked action
     assert len(set(drawn)) > 5
-    greedy = _choices(log_probs, legal, [random.Random(s) for s in seeds], greedy=True)
+    greedy = _choices(log_probs, listed, [random.Random(s) for s in seeds], greedy=True)
     assert greedy == log_probs.argmax(axis=1).tolist()

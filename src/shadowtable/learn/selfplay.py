@@ -224,7 +224,8 @@ def _decide(
         encode_into(encoder, encoder_input(encoder, game, table.state, seat), obs[row].reshape(encoder.shape))
         if spec:
             guides[row] = guide_choice(guide_bots[spec], game, seat, game.observe(table.state, seat), legal)
-    _mark_legal(masks, [legal for _, _, legal in decisions])
+    legal_lists = [legal for _, _, legal in decisions]
+    _mark_legal(masks, legal_lists)
     with torch.inference_mode():
         inputs = SparseBatch(SparseRows.of(obs, device), reader) if reader else torch.from_numpy(obs).to(device)
         logits, values = player.net(
@@ -234,7 +235,7 @@ def _decide(
         )
         log_probs = torch.log_softmax(logits, dim=-1).cpu().numpy()
         value_list = values.cpu().numpy().tolist()
-    actions = _choices(log_probs, masks, [table.sample_rng for table, _, _ in decisions], player.greedy)
+    actions = _choices(log_probs, legal_lists, [table.sample_rng for table, _, _ in decisions], player.greedy)
     chosen_log_probs = log_probs[np.arange(count), actions].tolist()
     guide_list = guides.tolist()
     for row, (table, seat, _legal) in enumerate(decisions):
@@ -270,19 +271,28 @@ def _shape(trajectory: Trajectory, now: float, shaping: float) -> None:
 
 
 def _choices(
-    log_probs: np.ndarray[Any, Any], legal: np.ndarray[Any, Any], rngs: Sequence[random.Random], greedy: bool
+    log_probs: np.ndarray[Any, Any], legal: Sequence[Sequence[int]], rngs: Sequence[random.Random], greedy: bool
 ) -> list[int]:
     """Each row's action: the most probable (``greedy``), else drawn by inverse transform with one
-    uniform number from that row's generator (a row's draw depends on its row alone): the number
-    of the row's cumulative probabilities at or below the draw, which is where the draw falls.
-    The illegal actions (not in the boolean ``legal``) have probability 0: their ``exp``, which
-    underflows and is several times as slow, is not taken."""
+    uniform number from that row's generator (a row's draw depends on its row alone): the first of
+    the row's legal actions, in ascending order, whose cumulative probability is above the draw.
+    Only the legal actions' probabilities are taken (the illegal ones' are 0 and add nothing to a
+    sum, so the cumulative sums are bit for bit those over the whole row), in a table as wide as
+    the most legal actions of a row rather than as all actions."""
     if greedy:
         return [int(a) for a in log_probs.argmax(axis=1)]
-    probabilities = np.exp(np.where(legal, log_probs.astype(np.float64), 0.0)) * legal
-    cumulative = np.cumsum(probabilities, axis=1)
+    counts = np.fromiter((len(actions) for actions in legal), dtype=np.intp, count=len(legal))
+    rows = np.repeat(np.arange(len(legal)), counts)
+    actions = np.fromiter(chain.from_iterable(legal), dtype=np.intp, count=int(counts.sum()))
+    order = np.lexsort((actions, rows))  # each row's actions ascending, the rows in turn
+    actions = actions[order]
+    starts = np.cumsum(counts) - counts
+    probabilities = np.zeros((len(legal), int(counts.max())), dtype=np.float64)
+    probabilities[rows, np.arange(len(actions)) - starts[rows]] = np.exp(log_probs[rows, actions].astype(np.float64))
+    cumulative = np.cumsum(probabilities, axis=1)  # a row's padding repeats its total
     draws = np.fromiter((rng.random() for rng in rngs), dtype=np.float64, count=len(rngs)) * cumulative[:, -1]
-    picked: list[int] = np.minimum((cumulative <= draws[:, None]).sum(axis=1), log_probs.shape[1] - 1).tolist()
+    below = np.minimum((cumulative <= draws[:, None]).sum(axis=1), counts - 1)
+    picked: list[int] = actions[starts + below].tolist()
     return picked
 
 
