@@ -101,7 +101,9 @@ def test_without_results_the_lobby_offers_levels_0_and_1_only(
     made = client.post("/tables", data={**form, "seat_1": "bot:heuristic"}, follow_redirects=False)
     assert made.status_code == 303
     refused = client.post("/tables", data={**form, "seat_1": "bot:ismcts"}, follow_redirects=False)
-    assert refused.status_code != 303 and "expected human or one of the bots" in refused.text
+    assert refused.status_code != 303 and "is not offered for this game and player count" in refused.text
+    unknown = client.post("/tables", data={**form, "seat_1": "bot:nope"}, follow_redirects=False)
+    assert unknown.status_code != 303 and "expected human or one of the bots" in unknown.text
 
 
 def _ratings(
@@ -184,9 +186,9 @@ def test_a_table_with_options_seats_only_the_levels_shown_stronger_with_those_op
     modified = client.post("/tables", data={**form, "opt_modified": "yes"}, follow_redirects=False)
     assert modified.status_code == 303  # level 2 is shown stronger in the modified game
     standard = client.post("/tables", data=form, follow_redirects=False)
-    assert standard.status_code != 303 and "expected human or one of the bots" in standard.text
+    assert standard.status_code != 303 and "is not offered for this game and player count" in standard.text
     standard = client.post("/tables", data={**form, "opt_modified": "no"}, follow_redirects=False)
-    assert standard.status_code != 303 and "expected human or one of the bots" in standard.text
+    assert standard.status_code != 303 and "is not offered for this game and player count" in standard.text
 
 
 def test_a_level_shown_stronger_only_without_the_options_asked_for_is_refused_in_words(
@@ -387,7 +389,8 @@ def test_a_level_not_told_apart_from_the_other_above_the_heuristic_is_not_offere
         data={"game": "shadow-planet", "players": "3", "name": "Ada", "seat_1": "bot:ismcts", "seat_2": "human"},
         follow_redirects=False,
     )
-    assert made.status_code != 303 and "expected human or one of the bots" in made.text  # the form refuses it
+    assert made.status_code != 303  # the form refuses it, in words
+    assert "Player 2: ISMCTS (level 2" in made.text and "is not offered for this game and player count" in made.text
 
 
 def test_two_rates_that_round_alike_are_told_apart_with_a_decimal(client: Any, policy_results: Path) -> None:

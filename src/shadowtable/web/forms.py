@@ -314,6 +314,11 @@ def parse_seats(form: dict[str, str], game: str, players: int, options: dict[str
                     f"Player {i + 1}: {BOT_LEVELS[level]} is not offered with these options "
                     "(it has not been shown stronger than the level below there)"
                 )
+            if level in levels_for(game, players, options):
+                raise ServiceError(
+                    f"Player {i + 1}: {BOT_LEVELS[level]} is not offered for this game and player count "
+                    "(About the bot levels says why); choose one of the bots listed"
+                )
             raise ServiceError(f"Player {i + 1}: expected human or one of the bots")
         seats.append(choice)
     return seats
