@@ -470,7 +470,7 @@ RULES: dict[type[Task], Handler] = {
         decider,
         build_legal,
         build_offer,
-        "Your offer: add an item, send it, or withdraw it",
+        f"Your offer: add an item (up to {MAX_ITEMS}), send it, or withdraw it",
         rule="trade",
         ready=always,
     ),
