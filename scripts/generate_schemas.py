@@ -3,6 +3,10 @@
     PYTHONPATH=src python scripts/generate_schemas.py           (from the repository root)
     PYTHONPATH=src python scripts/generate_schemas.py --check   (exit 1 if a shipped file differs)
 
+The schemas come from the source's types.  The compiled build erases the item types of the tasks'
+tuple fields (``tuple[int, ...]`` reads as ``tuple``), so where the package imports compiled the
+script runs itself again on a copy of ``src/shadowtable`` without the extension modules.
+
 ``data/schemas/observation-seat.json`` and ``observation-spectator.json`` in each game's package
 (:func:`shadowtable.core.observation.observation_schema`); ``tests/games/test_schemas.py``
 checks the shipped files equal these.
@@ -11,7 +15,11 @@ checks the shipped files equal these.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,5 +98,24 @@ def main(argv: list[str]) -> int:
     return 1 if stale else 0
 
 
+def on_the_pure_source(argv: list[str]) -> int:
+    """Run this script again, on a temporary copy of the source without its extension modules."""
+    with tempfile.TemporaryDirectory() as folder:
+        ignore = shutil.ignore_patterns("*.so", "*.pyd", "__pycache__")
+        shutil.copytree(ROOT / "src" / "shadowtable", Path(folder) / "shadowtable", ignore=ignore)
+        env = {**os.environ, "PYTHONPATH": folder, PURE_COPY: "1"}
+        return subprocess.call([sys.executable, str(Path(__file__).resolve()), *argv], env=env)
+
+
+PURE_COPY = "SHADOWTABLE_SCHEMAS_PURE_COPY"
+"""Set in the run on the pure copy, so that it never copies again."""
+
+
 if __name__ == "__main__":
+    import shadowtable
+
+    if shadowtable.compiled():
+        if os.environ.get(PURE_COPY):
+            sys.exit("error: the copy of the source still imports compiled modules")
+        sys.exit(on_the_pure_source(sys.argv[1:]))
     sys.exit(main(sys.argv[1:]))
