@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from shadowtable.games.shadowlord.board import place
 from shadowtable.games.shadowlord.game import ShadowlordGame
+from shadowtable.games.shadowlord.rules.negotiation import MAX_ITEMS
 from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, State
 from shadowtable.games.shadowlord.tasks import (
     AnswerOffer,
@@ -493,3 +494,16 @@ def test_no_character_changes_hands_once_the_first_battle_started() -> None:
     s = do(g, s, "make offer to seat 1")
     assert not any(t.startswith(("offer trade of", "offer a ship from")) for t in texts(g, s))
     assert "offer to want card 7" in texts(g, s)
+
+
+def test_a_full_offer_can_only_be_sent_or_withdrawn_and_its_prompt_names_the_limit() -> None:
+    g = game(4)
+    s = board(g)
+    give_hand(s, 0, 7)
+    s = pending(g, s, Build(0))
+    s = do(g, s, "make offer to seat 1")
+    for item in ("offer to give card 7", "offer to want card 2", "offer to want card 4", "offer to want card 10"):
+        s = do(g, s, item)
+    assert texts(g, s) == ["withdraw offer", "send offer"]
+    prompt = g.observe(s, 0)["pending"]["prompt"]
+    assert prompt == f"Your offer: add an item (up to {MAX_ITEMS}), send it, or withdraw it" and MAX_ITEMS == 4
