@@ -109,6 +109,10 @@ def test_a_surrender_ending_is_announced_as_a_surrender() -> None:
     assert s.end == "surrender" and len(ends) == 1
     assert ends[0]["data"]["end"] == "surrender" and ends[0]["data"]["winner"] == 0
     assert "surrendered" in ends[0]["text"] and "defeated" not in ends[0]["text"]
+    results = g.words.results(s, heard())
+    assert results[2].result == "lost" and results[2].why.startswith("surrendered")  # not "eliminated"
+    assert "Master of the Universe" in results[2].why and "before the end" not in results[2].why
+    assert results[1].why.startswith("eliminated before the end")  # out before, with no leave event told
 
 
 def test_no_surrender_while_the_shadowlord_holds_the_stone() -> None:

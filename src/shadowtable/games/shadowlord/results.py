@@ -7,6 +7,7 @@ the game early comes from the public ``leave`` events (every seat and spectator 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from shadowtable.core.wording import SeatResult
 from shadowtable.games.shadowlord.context import Context
@@ -29,7 +30,24 @@ def event_data(event: Mapping[str, object]) -> Mapping[str, object]:
     return data if isinstance(data, Mapping) else {}
 
 
-def departures(ctx: Context, events: Sequence[Mapping[str, object]], turn: int = 0) -> dict[int, str]:
+@dataclass(frozen=True)
+class Departure:
+    """When and why a seat's last Alliance left a game that went on."""
+
+    turn: int
+    """The turn it left in (0: not known)."""
+    words: str
+    """Why, in words (:func:`leave_words`)."""
+    surrendered: bool
+    """Whether its player surrendered (else it was captured, or left otherwise)."""
+
+    @property
+    def text(self) -> str:
+        """When and why, in words: ``in turn 12, red left the game: ...``."""
+        return f"in turn {self.turn}, {self.words}" if self.turn else self.words
+
+
+def departures(ctx: Context, events: Sequence[Mapping[str, object]], turn: int = 0) -> dict[int, Departure]:
     """When and why each seat left the game early, from the public ``turn`` and ``leave`` events
     (``turn``: the turn under way before the first of ``events``)."""
     found = {}
@@ -39,7 +57,7 @@ def departures(ctx: Context, events: Sequence[Mapping[str, object]], turn: int =
         if event.get("kind") == "turn" and isinstance(number, int):
             turn = number
         elif event.get("kind") == "leave" and data.get("seat_out") and isinstance(seat, int):
-            found[seat] = f"in turn {turn}, {leave_words(ctx, data)}" if turn else leave_words(ctx, data)
+            found[seat] = Departure(turn, leave_words(ctx, data), data.get("reason") == "surrender")
     return found
 
 
@@ -55,19 +73,23 @@ def leave_words(ctx: Context, data: Mapping[str, object]) -> str:
     return f"{name} left the game"
 
 
-def seat_result(ctx: Context, s: State, seat: int, left: Mapping[int, str]) -> SeatResult:
-    """The result of ``seat`` in the finished game ``s``."""
+def seat_result(ctx: Context, s: State, seat: int, left: Mapping[int, Departure]) -> SeatResult:
+    """The result of ``seat`` in the finished game ``s``: a seat that surrendered says so (in turn
+    12), one knocked out before the end says when and how."""
     if s.end in WINNER_WHY and seat == s.winner:
         return SeatResult(seat, "won", WINNER_WHY[s.end])
     if s.end == "truncated":
         return SeatResult(seat, "drew", TRUNCATED_WHY)
     end = ALL_LOSE_WHY.get(s.end) or f"seat {s.winner} is Master of the Universe"
-    if s.seat_out[seat]:
-        when = left.get(seat)
-        return SeatResult(
-            seat, "lost", f"eliminated ({when}) before the end; {end}" if when else f"eliminated before the end; {end}"
-        )
-    return SeatResult(seat, "lost", end)
+    if not s.seat_out[seat]:
+        return SeatResult(seat, "lost", end)
+    departure = left.get(seat)
+    if departure is None:
+        return SeatResult(seat, "lost", f"eliminated before the end; {end}")
+    if departure.surrendered:
+        when = f" in turn {departure.turn}" if departure.turn else ""
+        return SeatResult(seat, "lost", f"surrendered{when}; {end}")
+    return SeatResult(seat, "lost", f"eliminated ({departure.text}) before the end; {end}")
 
 
 def results(ctx: Context, s: State, events: Sequence[Mapping[str, object]]) -> tuple[SeatResult, ...]:
@@ -82,7 +104,8 @@ def out_of_game(ctx: Context, s: State, seat: int, told: Sequence[Mapping[str, o
     if s.end or not s.seat_out[seat]:
         return None
     turns_told = sum(1 for event in told if event.get("kind") == "turn")
-    why = departures(ctx, told, s.turn + 1 - turns_told).get(seat)
+    departure = departures(ctx, told, s.turn + 1 - turns_told).get(seat)
+    why = departure.text if departure else None
     names = ", ".join(ctx.content.colours[c] for c in ctx.seat_alliances[seat])
     head = f"You are out of the game: every Alliance you played ({names}) has left it"
     return (
