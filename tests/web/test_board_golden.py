@@ -8,7 +8,11 @@ and of the spectator, the seat's view message is rendered by the game's web boar
 The digests in ``GOLDEN`` are a legitimate golden: they were computed by this test from the
 board and fragment code as it stood before the boards were rewritten to read the typed
 observation and split into small functions, so a rewrite that changes one byte of any page
-fails here.  A deliberate change of the HTML is the only reason to record them again.
+fails here.  A deliberate change of the HTML is the only reason to record them again.  The
+Shadowlord! digests were recorded again for two reworded lines (before the first turn "Setting
+up: before the first turn." for "Turn 1: - plays -."; the offer's prompt "add an item (up to 4),
+send it, or withdraw it"): with those two written as before, the new pages hash to the earlier
+digests, so nothing else changed.
 """
 
 from __future__ import annotations
@@ -37,9 +41,9 @@ GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 3, 11, 400): "ab1890b65c4f648f74c11c86e77c85f23b47255726eaac99548646151fc360eb",
     ("shadow-planet", 4, 12, 160): "9a514125a0c7db45c4b35d88883165360381a729c888a54e7dff8d394e388674",
     ("shadow-planet", 5, 13, 160): "e2d29374b1ab9e8314782fe8a20722e063a24a2048b80719f007b3d4cf85285f",
-    ("shadowlord", 2, 21, 160): "5e455fcb1d028af519c0cb7e6bb5fe1d400728f1b787997e41d4f663543e2ac4",
-    ("shadowlord", 3, 22, 160): "f28d3fc0d46fb22d6adc116513392b36aaa6db498423b13eebd32459ce8f0bf9",
-    ("shadowlord", 4, 23, 160): "385bb1ec9ea0fda8f4225c7bd03aae5a84f4aad56b0fc36066f38f3d7abd3519",
+    ("shadowlord", 2, 21, 160): "8cdd565ec9c75de284122b10c5bcd1d5e6843eef9c327c48ba20ee96113a9d42",
+    ("shadowlord", 3, 22, 160): "1b5152c1b4346d4bea86bcc13293df5c29b81cff87f62d44e24fd37340a7388e",
+    ("shadowlord", 4, 23, 160): "51c048f83cc26ca8a43a2a492cebf30033b2c81bb092a3986abbac1eba43ac1c",
 }
 
 

@@ -408,3 +408,21 @@ def test_place_card_under_portrait_is_clickable() -> None:
             a = rng.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0]
         s = game.apply(s, a)
     raise AssertionError("no card placement came up")
+
+
+def test_before_the_first_turn_the_board_says_the_game_is_setting_up() -> None:
+    game = make("shadowlord", players=2)
+    assert isinstance(game, ShadowlordGame)
+    start = game.initial_state()
+    panel = render_board(game, message(game, start, None)).panel
+    assert "<strong>Setting up</strong>: before the first turn." in panel and "plays -" not in panel
+    assert "setting up, before the first turn; timer 6" in game.words.render(game.observe(start, 0))  # the text too
+    s = start
+    while s.cur < 0 or game.current_player(s) == CHANCE:  # through the setup to the first turn
+        s = game.apply(
+            s, game.legal_actions(s)[0] if game.current_player(s) != CHANCE else game.chance_outcomes(s)[0][0]
+        )
+    panel = render_board(game, message(game, s, 0)).panel
+    assert "<strong>Turn 1</strong>:" in panel and "Setting up" not in panel
+    text = game.words.render(game.observe(s, 0))
+    assert "turn 1, " in text and "- to play" not in text

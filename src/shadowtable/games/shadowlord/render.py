@@ -167,9 +167,12 @@ def _grid(ctx: Context, cells: list[list[str]], width: int) -> list[str]:
 def _table_lines(ctx: Context, p: JSONObject) -> list[str]:
     """Whose turn it is, the timer and the decks, the Attack Hands' sizes and the captives."""
     c = ctx.content
-    colour = c.colours[p["current_colour"]] if 0 <= p["current_colour"] < 4 else "-"
+    colour = p["current_colour"]
+    whose = "setting up, before the first turn"
+    if 0 <= colour < 4:
+        whose = f"turn {p['turn'] + 1}, {c.colours[colour]} to play"
     out = [
-        f"turn {p['turn'] + 1}, {colour} to play; timer {p['timer'] if p['timer'] >= 0 else 'removed'}; "
+        f"{whose}; timer {p['timer'] if p['timer'] >= 0 else 'removed'}; "
         f"deck {p['deck_count']}, discard {p['discard_count']}",
         "Attack Hands: " + ", ".join(f"seat {k}: {n}" for k, n in enumerate(p["hand_counts"][: ctx.players])),
     ]

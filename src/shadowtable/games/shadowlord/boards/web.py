@@ -490,6 +490,7 @@ class _Model:
             "seat": _seat_words(self.c, seat_cur, self.people) if seat_cur >= 0 else "-",
             "player": self.people(seat_cur) if seat_cur >= 0 else "-",
             "yours": seat_cur >= 0 and seat_cur == self.seat,
+            "setting_up": not 0 <= cur < 4,
             "decider": who,
             "prompt": self.people.shown(self.pending.prompt),
             "timer": self._timer()["words"],
