@@ -205,6 +205,8 @@ def test_an_unfinished_deduction_is_called_partly_analysed() -> None:
     nothing = work.result(empty, "shadowlord", {0: work.SeatDeduction([], len(steps))})
     shown = view.analysis_view({"status": "done"}, nothing, NAMES, 0, 5, 60)
     assert shown["deduction"] is None and shown["deduction_partial"].startswith("Partly analysed")
+    assert shown["words"] == "Analysed in part (below: what was left out)."  # not "Analysed." above it
+    assert view.analysis_view({"status": "done"}, finished, NAMES, 0, 5, 60)["words"] == "Analysed."
 
 
 # -- over HTTP ----------------------------------------------------------------------------------------

@@ -619,14 +619,16 @@ def analysis_view(
     analysis = result.get("analysis") or {}
     settings = analysis.get("settings") or {}
     policy = str(settings.get("policy", MAP_POLICY))
+    partial = partial_words(result)
     return {
         **view,
+        "words": "Analysed in part (below: what was left out)." if partial else view["words"],
         "ready": True,
         "policy": policy,
         "calibration": calibration_words(
             str(analysis.get("game", "")), int(analysis.get("players", 0)), policy, str(analysis.get("variant", ""))
         ),
-        "partial": partial_words(result),
+        "partial": partial,
         "marks": timeline_marks(result, names, seat),
         "costliest": None if seat is None else costliest_mark(result, names, seat),
         "all_marks": timeline_marks(result, names),
