@@ -65,3 +65,12 @@ def test_a_sweep_between_levels_plays_their_specs(tmp_path: Path) -> None:
     assert main([*args, "--bots", "level1,level0", "--workers", "1", "--out", str(out)]) == 0
     points = json.loads(out.read_text())
     assert [set(point["stats"]["by_bot"]) for point in points] == [{"heuristic", "random"}] * 2
+
+
+def test_an_unknown_bot_is_told_the_ladder_levels_too() -> None:
+    with pytest.raises(BotError) as caught:
+        make_bot("level9")
+    assert str(caught.value) == (
+        "unknown bot 'level9'; available: epsilon, heuristic, ismcts, policy, random; "
+        "ladder levels: level0, level1, level2"
+    )

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -96,3 +97,14 @@ def test_lab_accounts_reach_the_configuration_from_the_command_line(monkeypatch:
     nobody = config_from(ServeOptions())
     assert nobody.lab_accounts == [] and not nobody.lab_allows("ann")
     assert config_from(ServeOptions(lab_accounts=["*"])).lab_allows("anyone")
+
+
+def test_a_ladder_alias_names_the_level_as_default_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shadowtable.server.run as run
+
+    given: list[Any] = []
+    monkeypatch.setattr(run, "serve", given.append)
+    assert main(["serve", "--default-bot", "level2"]) in (0, None)
+    assert given[0].default_bot == "ismcts"  # the level, so a takeover plays the strongest level that fits
+    assert main(["serve", "--default-bot", "ismcts:iterations=5"]) in (0, None)
+    assert given[1].default_bot == "ismcts:iterations=5"  # an operator's own spec is kept as it is

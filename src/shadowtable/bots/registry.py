@@ -63,7 +63,10 @@ def make_bot(text: str) -> Bot:
     """A bot from its short name and parameters."""
     name, params = parse_bot_spec(text)
     if name not in _FACTORIES:
-        raise BotError(f"unknown bot {name!r}; available: {', '.join(available_bots())}")
+        from shadowtable.bots.ladder import ALIASES  # lazy: the ladder names bots, not the other way
+
+        levels = ", ".join(alias for alias in ALIASES if alias not in _FACTORIES)
+        raise BotError(f"unknown bot {name!r}; available: {', '.join(available_bots())}; ladder levels: {levels}")
     try:
         return _FACTORIES[name](**params)
     except TypeError as exc:

@@ -47,7 +47,9 @@ AnalysisBudget = Annotated[
     float, _setting("ANALYSIS_BUDGET", "seconds of search one game's analysis may spend (0: no bound)", min=0)
 ]
 BotDelay = Annotated[float, _setting("BOT_DELAY", "seconds a bot waits before moving, so people can follow", min=0)]
-DefaultBot = Annotated[str, _setting("DEFAULT_BOT", "the bot that takes over a seat: a bot level, or any bot spec")]
+DefaultBot = Annotated[
+    str, _setting("DEFAULT_BOT", "the bot that takes over a seat: a bot level (or level0-level2), or any bot spec")
+]
 SqliteSync = Annotated[str, _setting("SQLITE_SYNC", "SQLite synchronous: NORMAL or FULL")]
 LogLevel = Annotated[str, _setting("LOG_LEVEL", "debug, info, warning or error")]
 Redis = Annotated[
@@ -224,6 +226,7 @@ def serve(
 def start_server(settings: ServeSettings) -> None:
     """Run the server (:func:`shadowtable.server.run.serve`) with the settings as its options."""
     try:
+        from shadowtable.bots.ladder import level_name
         from shadowtable.server.run import ServeOptions
         from shadowtable.server.run import serve as run_server
     except ImportError as exc:
@@ -241,7 +244,7 @@ def start_server(settings: ServeSettings) -> None:
             lab_accounts=list(settings.lab_account or []),
             analysis_budget_s=settings.analysis_budget,
             bot_delay_s=settings.bot_delay,
-            default_bot=settings.default_bot,
+            default_bot=level_name(settings.default_bot) or settings.default_bot,  # level2 names the level
             sqlite_synchronous=settings.sqlite_sync,
             log_level=settings.log_level,
             redis_url=settings.redis,
