@@ -255,11 +255,18 @@ def _decide(
         table.length += 1
 
 
+def _flat_legal(legal: Sequence[Sequence[int]]) -> tuple[np.ndarray[Any, Any], ...]:
+    """Each row's legal actions laid end to end: the rows' counts, and the row and the action of
+    every entry."""
+    counts = np.fromiter((len(actions) for actions in legal), dtype=np.intp, count=len(legal))
+    rows = np.repeat(np.arange(len(legal)), counts)
+    return counts, rows, np.fromiter(chain.from_iterable(legal), dtype=np.intp, count=int(counts.sum()))
+
+
 def _mark_legal(masks: np.ndarray[Any, Any], legal: Sequence[list[int]]) -> None:
     """Set ``masks[row, action]`` for each row's legal actions, in one assignment."""
-    counts = [len(actions) for actions in legal]
-    rows = np.repeat(np.arange(len(legal)), counts)
-    masks[rows, np.fromiter(chain.from_iterable(legal), dtype=np.intp, count=sum(counts))] = True
+    _, rows, actions = _flat_legal(legal)
+    masks[rows, actions] = True
 
 
 def _shape(trajectory: Trajectory, now: float, shaping: float) -> None:
@@ -281,9 +288,7 @@ def _choices(
     the most legal actions of a row rather than as all actions."""
     if greedy:
         return [int(a) for a in log_probs.argmax(axis=1)]
-    counts = np.fromiter((len(actions) for actions in legal), dtype=np.intp, count=len(legal))
-    rows = np.repeat(np.arange(len(legal)), counts)
-    actions = np.fromiter(chain.from_iterable(legal), dtype=np.intp, count=int(counts.sum()))
+    counts, rows, actions = _flat_legal(legal)
     order = np.lexsort((actions, rows))  # each row's actions ascending, the rows in turn
     actions = actions[order]
     starts = np.cumsum(counts) - counts

@@ -4,7 +4,7 @@ clock) and any form's text fields.  Text that is not what a field takes is refus
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from starlette.requests import Request
@@ -220,12 +220,12 @@ def order_notes(game: str, players: int, offered: list[str], options: dict[str, 
     return notes
 
 
-def withheld_notes(game: str, players: int, options: dict[str, Any] | None = None) -> list[str]:
-    """A sentence for each level shown stronger than the level below that is still not offered: it
-    was not told apart from the other level set against the same level below, the quicker of the
-    two, which is offered in its place."""
+def withheld_notes(withheld: Sequence[ladder.Withheld]) -> list[str]:
+    """A sentence for each level shown stronger than the level below that is still not offered
+    (``withheld``, :func:`withheld_levels`): it was not told apart from the other level set against
+    the same level below, the quicker of the two, which is offered in its place."""
     notes = []
-    for left_out in withheld_levels(game, players, options=options):
+    for left_out in withheld:
         name, beside = _short(left_out.name), _short(left_out.beside)
         below = LADDER[left_out.name].below or ""
         measured = _head_to_head_words((name, beside), left_out.comparison.unseparated)
@@ -403,7 +403,8 @@ def setup_context(
     ``chosen``: the form's seat and option fields as they were, kept where they still fit."""
     shown_options = offered_options(spec)
     offered = bots_offered(spec.id, players, options)
-    withheld = {left_out.name for left_out in withheld_levels(spec.id, players, options=options)}
+    withheld = withheld_levels(spec.id, players, options=options)
+    left_out = {level.name for level in withheld}
     return {
         "spec": spec,
         "players": players,
@@ -412,9 +413,9 @@ def setup_context(
         "bots": BOT_LEVELS,
         "bots_here": offered,
         "bots_not_shown": [
-            level for level in levels_for(spec.id, players, options) if level not in offered and level not in withheld
+            level for level in levels_for(spec.id, players, options) if level not in offered and level not in left_out
         ],
-        "withheld_notes": withheld_notes(spec.id, players, options),
+        "withheld_notes": withheld_notes(withheld),
         "bot_details": bot_details(spec.id, players, options),
         "rank_notes": rank_notes(spec.id, players, offered, options),
         "evidence": {level: evidence_words(level, spec.id, players, options) for level in offered},
