@@ -395,7 +395,9 @@ def _a_game_with_a_seat_deciding_twice(client: TestClient) -> tuple[str, dict[in
 def test_progress_moves_within_a_seats_piece_rises_and_reaches_one(serve: Callable[..., TestClient]) -> None:
     """Each seat's piece sends its progress after each decision, so the stored progress moves
     between the pieces' ends, never back, up to 1.0."""
-    with serve(**SLOW, analysis_progress_s=0.0) as client:
+    # twelve seconds, not three: the workers run at the lowest priority, and on a loaded machine a
+    # three-second piece could send its decisions' progress in one burst with its answer
+    with serve(**KILLABLE, analysis_progress_s=0.0) as client:
         seen: list[tuple[str, float]] = []
         table_id, decided = _a_game_with_a_seat_deciding_twice(client)
         queue_of(client).observers.append(changes_of(table_id, seen))
