@@ -294,3 +294,18 @@ def test_every_decision_of_a_game_has_its_places(players: int, seed: int) -> Non
         if words - COMMON:  # the common card plays and picks are covered by the test above
             verbs |= check(game, state, seat, terminal)["verbs"]
     assert {"go", "enter", "resolve", "seat", "marker", "cancel", "advance"} <= verbs
+
+
+def test_before_the_first_turn_the_board_says_the_game_is_setting_up() -> None:
+    """A table waiting for its players shows the setup's chance node: its words say so, not "Chance"."""
+    game = make("shadow-planet", players=3)
+    state = game.initial_state()
+    panel = render_board(game, seat_view(game, state, 0, v=0, events=[], turn=0)).panel
+    assert "Setting up: before the first turn" in panel and "Chance" not in panel
+    rng = random.Random(2)
+    while game.current_player(state) != CHANCE or game.observe_typed(state, 0).public.round == 0:
+        player = game.current_player(state)
+        outcomes = game.chance_outcomes(state) if player == CHANCE else []
+        state = game.apply(state, outcomes[0][0] if outcomes else rng.choice(game.legal_actions(state)))
+    panel = render_board(game, seat_view(game, state, 0, v=0, events=[], turn=0)).panel
+    assert "Chance: a card is drawn" in panel and "Setting up" not in panel

@@ -574,7 +574,8 @@ def _prompt(obs: PlanetObservation, mine: bool, people: SeatNames) -> Context:
     if who is None:
         actor, text = "The game is over", ""
     elif who < 0:
-        actor = "Chance"
+        setting_up = obs.public.round == 0  # a table waiting for its players shows the setup
+        actor, text = ("Setting up", "before the first turn") if setting_up else ("Chance", "a card is drawn")
     elif who == obs.seat:
         actor = "You"
     else:
