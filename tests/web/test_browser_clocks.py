@@ -64,6 +64,8 @@ def test_every_seats_clock_is_shown_to_each_player_and_the_movers_counts_down(br
             )
             waiting = next(seat for seat in clocks if seat != mover)
             assert _clocks(player)[waiting] == clocks[waiting], "the clock of a seat not to move stands still"
+            own = player.page.locator("#clock").inner_text()  # the header's clock says whose it is
+            assert re.fullmatch(r"your time \d+:\d\d(, running)?", own), own
     finally:
         for player in (ada, bob):
             player.page.context.close()

@@ -182,3 +182,14 @@ def test_uncontrolled_characters_only_discard_when_they_have_no_ability() -> Non
     assert t.s.active == JENNA and top(t.s) == RevealTop(MELITA) and t.s.auras == []
     t.chance_lowest(1)
     assert t.s.active == NIKKE and top(t.s) == RevealTop(MELITA)
+
+
+def test_reeds_free_move_from_his_location_is_not_told_as_a_move_to_itself() -> None:
+    from shadowtable.games.shadow_planet.rules.abilities import free_move_words
+
+    assert free_move_words("Reed Robinson", "Hill", "Hill", "Graveyard") == (
+        "Reed Robinson moves into the Graveyard (Hill) for free (ability)"
+    )
+    assert free_move_words("Reed Robinson", "Caves", "Hill", "Graveyard") == (
+        "Reed Robinson moves Caves -> Hill and into the Graveyard for free (ability)"
+    )

@@ -328,7 +328,7 @@ def test_a_chosen_identity_on_a_tie_names_the_tie_and_the_fewest_markers() -> No
     events = record(t, "identity John Vargo")
     chosen = one(events, "identity", seat=2)
     assert chosen.text == (
-        "seat 2 (Commander, astronaut) is John Vargo: fewest Markers: 0 red "
+        "seat 2 (Commander, an Astronaut) is John Vargo: fewest Markers: 0 red "
         "(tied among Nikke Larsson, John Vargo: chosen)"
     )
     assert chosen.data["tied"] == ["Nikke Larsson", "John Vargo"] and chosen.data["markers"] == 0
@@ -372,3 +372,10 @@ def test_recording_changes_nothing_in_the_state() -> None:
         steps += 1
     assert kind(plain.s) == "discard_message" and steps > 20
     assert recorded.game.state_to_json(recorded.s) == plain.game.state_to_json(plain.s)
+
+
+def test_an_identity_names_the_side_only_where_the_objective_does_not() -> None:
+    from shadowtable.games.shadow_planet.rules.endgame import objective_words
+
+    assert objective_words("Alien", "alien") == "Alien" and objective_words("Guardian", "guardian") == "Guardian"
+    assert objective_words("Lieutenant", "astronaut") == "Lieutenant, an Astronaut"

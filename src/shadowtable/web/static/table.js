@@ -392,7 +392,7 @@ function showClock() {
   }
   const spent = state.clock.running ? performance.now() - state.clock.at : 0;
   const left = Math.max(0, state.clock.msLeft - spent);
-  el.textContent = `${clockText(left)}${state.clock.running ? " running" : ""}`;
+  el.textContent = `your time ${clockText(left)}${state.clock.running ? ", running" : ""}`;
   el.hidden = false;
   el.classList.toggle("low", left < 30000);
 }

@@ -130,6 +130,14 @@ def free_move_options(ctx: Context, s: State, task: MoveForFree) -> list[int]:
     return [A.USE, A.SKIP]
 
 
+def free_move_words(name: str, here: str, there: str, section: str) -> str:
+    """The log line of Reed's free move: from his Location (or from another through a Link) into
+    the Section."""
+    if here == there:
+        return f"{name} moves into the {section} ({there}) for free (ability)"
+    return f"{name} moves {here} -> {there} and into the {section} for free (ability)"
+
+
 def move_for_free(ctx: Context, s: State, task: MoveForFree, action: int) -> None:
     """Reed moves into the Section for free (or not)."""
     if action == A.USE:
@@ -143,7 +151,7 @@ def move_for_free(ctx: Context, s: State, task: MoveForFree, action: int) -> Non
             note(
                 s,
                 "move",
-                f"{name} moves {here} -> {there} and into the {section} for free (ability)",
+                free_move_words(name, here, there, section),
                 rule="ability",
                 character=name,
                 by="ability",

@@ -73,6 +73,12 @@ def choose_identity(ctx: Context, s: State, task: ChooseIdentity, action: int) -
         note_identity(ctx, s, task.seat, choices)
 
 
+def objective_words(objective: str, role: str) -> str:
+    """An Objective with its side where the name does not say it: ``Alien``, ``Guardian``,
+    ``Commander, an Astronaut``."""
+    return objective if objective.lower() == role else f"{objective}, an {role.capitalize()}"
+
+
 def note_identity(r: Context, s: State, seat: int, choices: list[int]) -> None:
     """Note who ``seat`` turns out to be, and why (its fewest Markers; a tie it chose or that
     went to the lowest Initiative)."""
@@ -89,7 +95,7 @@ def note_identity(r: Context, s: State, seat: int, choices: list[int]) -> None:
     note(
         s,
         "identity",
-        f"seat {seat} ({objective}, {role}) is {r.content.char_names[ch]}: {why}",
+        f"seat {seat} ({objective_words(objective, role)}) is {r.content.char_names[ch]}: {why}",
         rule="identity",
         seat=seat,
         objective=objective,
