@@ -299,7 +299,33 @@ def test_a_special_event_roll_is_told_with_its_number() -> None:
     s = chance(g, s, 8)
     [rolled] = heard(None, "special_event")
     assert rolled["data"]["roll"] == 8 and rolled["rule"] == "event"
-    assert rolled["text"].startswith("Special Event roll 8")
+    assert rolled["text"] == "Special Event roll 8: no event"
+
+
+def test_a_special_event_is_told_by_the_charts_name() -> None:
+    g = game(4)
+    s = pending(g, board(g), RollEvent())
+    s = chance(g, s, 9)
+    [rolled] = heard(None, "special_event")
+    assert rolled["text"] == "Special Event roll 9: Draw 2 Power Cards" and rolled["data"]["event"] == "draw2"
+
+
+def test_the_shadows_attack_in_the_plural() -> None:
+    """Seeded games of heuristic bots until the shadows open a Battle (the first two seeds have one)."""
+    from shadowtable.bots.registry import make_bot
+    from shadowtable.core.registry import make
+    from shadowtable.core.table import Table
+
+    told = []
+    for seed in range(2):
+        table = Table(make("shadowlord", players=3), [make_bot("heuristic") for _ in range(3)], seed)
+        table.tell()
+        while not table.is_over() and len(table.actions) < 3000:
+            table.step()
+        told += [e["text"] for e in table.view(None, 0).to_json()["events"] if e["text"].startswith("Battle in")]
+    by_shadows = [text for text in told if ": the shadows (" in text]
+    assert by_shadows and all(") attack " in text for text in by_shadows)
+    assert all(") attacks " in text for text in told if text not in by_shadows)
 
 
 def test_a_reshuffle_moves_the_timer_and_says_so() -> None:

@@ -24,6 +24,16 @@ CARD_VALUES = 5
 MASTER, WARRIOR, MERCHANT, DIPLOMAT, SHADOWLORD, SHADOW = range(6)
 KIND_NAMES = ("Master", "Warrior", "Merchant", "Diplomat", "Shadowlord", "Shadow")
 EVENTS = ("none", "defect", "escape", "spacestorm", "discover", "steal", "draw2")
+EVENT_NAMES = (
+    "no event",
+    "Defect",
+    "Escape",
+    "Spacestorm",
+    "Discover a disc",
+    "Steal 2 Power Cards",
+    "Draw 2 Power Cards",
+)
+"""The Special Events as the chart names them (``EVENTS`` in order), for the log."""
 CELL_KINDS = {"B": "space_base", "R": "ruins", "H": "home", "F": "lost_fortress", ".": "galaxy"}
 
 

@@ -382,10 +382,11 @@ def start_battle(ctx: Context, s: State, task: StartBattle) -> None:
             return f"{word} ({', '.join(names[f] for f in figs)})" if figs else word
 
         what = {LOOSE: " over loose Space Ships", FORT: " for the Lost Fortress"}.get(kind, "")
+        verb = "attack" if att >= BLACK else "attacks"  # "the shadows attack"
         note(
             s,
             "battle",
-            f"Battle in {ctx.content.galaxy_name(g)}{what}: {who(att, attackers)} attacks {who(dfd, defenders)}",
+            f"Battle in {ctx.content.galaxy_name(g)}{what}: {who(att, attackers)} {verb} {who(dfd, defenders)}",
             rule="truce",
             battle=idx,
             galaxy=g,

@@ -7,7 +7,7 @@ from shadowtable.core.events import note
 from shadowtable.core.kernel import Chance, Decision, Handler, Task, always
 from shadowtable.games.shadowlord.actions import DONE, FIGURE0, GALAXY0, SEAT0
 from shadowtable.games.shadowlord.board import alliance_figs
-from shadowtable.games.shadowlord.content import CARD_VALUES, EVENTS
+from shadowtable.games.shadowlord.content import CARD_VALUES, EVENT_NAMES, EVENTS
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.rules.alliances import alive_seats, release
 from shadowtable.games.shadowlord.rules.cards import d8_outcomes, hand_count, public_roll, two_d8_outcomes
@@ -37,7 +37,7 @@ def roll_event(ctx: Context, s: State, task: RollEvent, total: int) -> None:
     note(
         s,
         "special_event",
-        f"Special Event roll {total}: {EVENTS[event]}",
+        f"Special Event roll {total}: {EVENT_NAMES[event]}",
         rule="event",
         roll=total,
         event=EVENTS[event],
@@ -88,7 +88,7 @@ def resolve_event(ctx: Context, s: State, task: ChooseEventTarget, action: int) 
         note(
             s,
             "special_event",
-            f"{ctx.content.colours[s.cur]} skips the event ({EVENTS[event]})",
+            f"{ctx.content.colours[s.cur]} skips the event ({EVENT_NAMES[event]})",
             rule="event",
             event=EVENTS[event],
             skipped=True,
