@@ -12,7 +12,8 @@ fails here.  A deliberate change of the HTML is the only reason to record them a
 Shadowlord! digests were recorded again for two reworded lines (before the first turn "Setting
 up: before the first turn." for "Turn 1: - plays -."; the offer's prompt "add an item (up to 4),
 send it, or withdraw it"), then for two log lines (a Special Event by the chart's name, "Special
-Event roll 9: Draw 2 Power Cards" for "draw2"; "the shadows (...) attack" for "attacks"): with
+Event roll 9: Draw 2 Power Cards" for "draw2", in the roll's notation too; "the shadows (...)
+attack" for "attacks"): with
 those written as before, the new pages hash to the earlier digests, so nothing else changed.
 The Shadow Planet's digests were recorded again for the prompt of a chance node ("Setting up:
 before the first turn" in round 0, "Chance: a card is drawn" after, for "Chance: chance
@@ -47,9 +48,9 @@ GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 3, 11, 400): "070a14236f45182ef2cb9c0ffe5af503cd3ce3325d9dcb67a8f66ddc8e9c8575",
     ("shadow-planet", 4, 12, 160): "cef3390d248b322178d43b5dfd5b420abbf4474c7ec849280cd7b910f27efc88",
     ("shadow-planet", 5, 13, 160): "3c4fb8fca06800f5f771714f0a463f7cd3d2d61d2d840387391f213edc664faa",
-    ("shadowlord", 2, 21, 160): "4dd850057d5aec8f7d6def17cc71f1cf7733597fc1318971066912dbb6bd581b",
-    ("shadowlord", 3, 22, 160): "e89fc8f8bd62c05f8a82aa0fc10c75ec9bd87747801173f516f4b754b5506de7",
-    ("shadowlord", 4, 23, 160): "4d8e5d7fec56d4ce0a5c373dda8754b6a0178b947b7dadffff98b56ca6ff19e4",
+    ("shadowlord", 2, 21, 160): "97e7f9195ab64dff8c137a38fa5a6352b4101fa60485bebbfe0dd7a4dc9a25cd",
+    ("shadowlord", 3, 22, 160): "98081b89cb9179cbfb42f90851944804dbbffd3a48aa48dd282cb39f4cd72d90",
+    ("shadowlord", 4, 23, 160): "16bf6f8139705a5a1066ad6e053525a94fcab2c3a300e3aac1835511722cf3dc",
 }
 
 

@@ -308,6 +308,9 @@ def test_a_special_event_is_told_by_the_charts_name() -> None:
     s = chance(g, s, 9)
     [rolled] = heard(None, "special_event")
     assert rolled["text"] == "Special Event roll 9: Draw 2 Power Cards" and rolled["data"]["event"] == "draw2"
+    roll = pending(g, board(g), RollEvent())
+    assert g.words.action_to_str(roll, 9) == "roll 2d8: 9 (Draw 2 Power Cards)"  # the chance line of the log
+    assert g.words.action_from_str(roll, "roll 2d8: 9 (draw 2 power cards)") == 9
 
 
 def test_the_shadows_attack_in_the_plural() -> None:

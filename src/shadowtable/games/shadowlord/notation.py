@@ -9,7 +9,7 @@ from __future__ import annotations
 from shadowtable.core.game import normalise_notation
 from shadowtable.core.kernel import Task
 from shadowtable.games.shadowlord.actions import DIRS, NF, NUM_ACTIONS, decode
-from shadowtable.games.shadowlord.content import EVENTS
+from shadowtable.games.shadowlord.content import EVENT_NAMES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.state import State
 from shadowtable.games.shadowlord.tasks import (
@@ -126,7 +126,7 @@ def chance_to_str(ctx: Context, s: State, action: int) -> str:
     if isinstance(task, D8Roll):
         return f"roll d8 ({task.purpose}): {action}"
     if isinstance(task, RollEvent):
-        name = EVENTS[ctx.content.events[action]] if 2 <= action <= 16 else "?"
+        name = EVENT_NAMES[ctx.content.events[action]] if 2 <= action <= 16 else "?"
         return f"roll 2d8: {action} ({name})"
     if isinstance(task, Reveal) and 0 <= action < len(ctx.content.disc_names):
         return f"reveal disc: {ctx.content.disc_names[action]}"
