@@ -211,3 +211,17 @@ def test_a_shadowlord_move_says_which_way_it_goes() -> None:
     words = {"n": "north (up", "e": "east (right", "s": "south (down", "w": "west (left"}
     for letter, effect in seen.items():
         assert effect.startswith(f"moves one galaxy {words[letter]}"), effect
+
+
+def test_the_newcomers_own_lines_read_in_the_second_person() -> None:
+    from shadowtable.tutorial.coach import named
+
+    names = ["Ada", "Brook"]
+    assert named("Spacestorm: seat 0 rolls 3 and loses 3 Space Ship(s)", names, 0) == (
+        "Spacestorm: you roll 3 and lose 3 Space Ship(s)"
+    )
+    assert named("seat 1 rolls 3 and loses 3 Space Ship(s)", names, 0) == "Brook rolls 3 and loses 3 Space Ship(s)"
+    assert named("2 Power Card(s) from the Attack Hand of seat 0 go to seat 1", names, 0) == (
+        "2 Power Card(s) from your Attack Hand go to Brook"
+    )
+    assert named("seat 0 receives a card and seat 1 passes", names, 0) == "You receive a card and Brook passes"

@@ -26,6 +26,10 @@ _POWER = re.compile(r"\b(?:card|ships) (\d+)\b")
 _MOVE = re.compile(r"^move .+ (\w)$")
 _YOU_VERB = re.compile(r"\byou( \([^)]*\))? (is|has|was|\w+s)\b")
 _IRREGULAR = {"is": "are", "has": "have", "was": "were"}
+_AND_VERB = re.compile(r"(\byou(?: \([^)]*\))? \w+\b[^.;:,()]*? and )(is|has|was|\w+s)\b")
+"""A second verb of the reader's in one clause: ``you roll 2 and loses 2``."""
+_OF_YOU = re.compile(r"\bthe (\w+(?: \w+)?) of you\b")
+"""The reader's own thing: ``the Attack Hand of you`` (``of seat 0``) reads ``your Attack Hand``."""
 
 
 @dataclass(frozen=True)
@@ -75,19 +79,23 @@ def named(text: str, names: Sequence[str], seat: int) -> str:
     name (``you`` for the reader's own), without card ids."""
     people = SeatNames.of(["you" if number == seat else name for number, name in enumerate(names)])
     text = _YOU_VERB.sub(second_person, people.shown(text))
+    text = _AND_VERB.sub(lambda match: match.group(1) + plain_verb(match.group(2)), text)
+    text = _OF_YOU.sub(r"your \1", text)
     return "You" + text[3:] if text.startswith("you") else text
 
 
 def second_person(match: re.Match[str]) -> str:
     """``you receives`` as ``you receive`` (``is``: ``are``; ``passes``: ``pass``)."""
-    verb = match.group(2)
+    return f"you{match.group(1) or ''} {plain_verb(match.group(2))}"
+
+
+def plain_verb(verb: str) -> str:
+    """A verb of the third person as the second person says it (``receives``: ``receive``)."""
     if verb in _IRREGULAR:
-        verb = _IRREGULAR[verb]
-    elif verb.endswith(("sses", "shes", "ches", "xes")):
-        verb = verb[:-2]
-    elif not verb.endswith("ss"):
-        verb = verb[:-1]
-    return f"you{match.group(1) or ''} {verb}"
+        return _IRREGULAR[verb]
+    if verb.endswith(("sses", "shes", "ches", "xes")):
+        return verb[:-2]
+    return verb if verb.endswith("ss") else verb[:-1]
 
 
 def without_repeats(lines: Sequence[str]) -> list[str]:
