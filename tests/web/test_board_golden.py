@@ -19,7 +19,8 @@ The Shadow Planet's digests were recorded again for the prompt of a chance node 
 before the first turn" in round 0, "Chance: a card is drawn" after, for "Chance: chance
 decides"), then for two log lines ("seat 2 (Alien) is ..." for "(Alien, alien)"; Reed's free
 move from his own Location "moves into the Graveyard (Hill)" for "moves Hill -> Hill and into
-the Graveyard"), each checked the same way.
+the Graveyard"; his ability's words "move for free from Hill into the Graveyard" for "from hill
+into graveyard"), each checked the same way.
 """
 
 from __future__ import annotations
@@ -45,9 +46,9 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 ]
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
-    ("shadow-planet", 3, 11, 400): "070a14236f45182ef2cb9c0ffe5af503cd3ce3325d9dcb67a8f66ddc8e9c8575",
-    ("shadow-planet", 4, 12, 160): "cef3390d248b322178d43b5dfd5b420abbf4474c7ec849280cd7b910f27efc88",
-    ("shadow-planet", 5, 13, 160): "3c4fb8fca06800f5f771714f0a463f7cd3d2d61d2d840387391f213edc664faa",
+    ("shadow-planet", 3, 11, 400): "f6e8f5c0f86daa4ac533f0ac130eca6b2d828002d68c0842a2cb4a8acc5d7b39",
+    ("shadow-planet", 4, 12, 160): "57d4f604b906539ca30cf80e4e08e426eb063ea079bb3eecc6004a829de36578",
+    ("shadow-planet", 5, 13, 160): "1e5bcff3175d64e79ad8d8db5343b8229624a08b7e8a77c263217c8ad4b0bc7a",
     ("shadowlord", 2, 21, 160): "97e7f9195ab64dff8c137a38fa5a6352b4101fa60485bebbfe0dd7a4dc9a25cd",
     ("shadowlord", 3, 22, 160): "98081b89cb9179cbfb42f90851944804dbbffd3a48aa48dd282cb39f4cd72d90",
     ("shadowlord", 4, 23, 160): "16bf6f8139705a5a1066ad6e053525a94fcab2c3a300e3aac1835511722cf3dc",

@@ -193,3 +193,11 @@ def test_reeds_free_move_from_his_location_is_not_told_as_a_move_to_itself() -> 
     assert free_move_words("Reed Robinson", "Caves", "Hill", "Graveyard") == (
         "Reed Robinson moves Caves -> Hill and into the Graveyard for free (ability)"
     )
+
+
+def test_an_ability_names_its_places_as_printed() -> None:
+    from shadowtable.core.registry import make
+
+    characters = make("shadow-planet", players=3).words.reference()["characters"]
+    reed = next(c for c in characters if c["name"] == "Reed Robinson")
+    assert reed["ability"] == "move for free from Hill into the Graveyard; +2 Search"

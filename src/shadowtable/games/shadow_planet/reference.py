@@ -24,6 +24,12 @@ GOAL_RULES = {"alien": "goal_alien", "astronaut": "goal_astronaut", "guardian": 
 """The rules-help entry quoting how each role wins."""
 
 
+def place_name(names: tuple[str, ...], ident: str) -> str:
+    """The printed name of a Location or Section that content data gives by id (``hill``: ``Hill``)."""
+    key = ident.lower()
+    return next((name for name in names if name.lower().replace(" ", "_") == key), ident)
+
+
 def effect_text(content: Content, effect: dict[str, Any]) -> str:
     """One effect of a card, Section or ability in words."""
     kind = effect["kind"]
@@ -53,7 +59,8 @@ def effect_text(content: Content, effect: dict[str, Any]) -> str:
         "draw_any_location": f"take the top {count} card(s) of any Location deck",
         "temple_pile": f"look at {count} cards of the Temple pile and take one",
         "cancel_ability": "cancel another Character's ability this round",
-        "free_move_to_section": f"move for free from {effect.get('location', '')} into {effect.get('section', '')}",
+        "free_move_to_section": f"move for free from {place_name(content.location_names, effect.get('location', ''))} "
+        f"into the {place_name(content.section_names, effect.get('section', ''))}",
         "search_bonus": f"+{amount} Search",
         "take_protagonist": "take the Protagonist card",
     }
