@@ -225,3 +225,12 @@ def test_the_newcomers_own_lines_read_in_the_second_person() -> None:
         "2 Power Card(s) from your Attack Hand go to Brook"
     )
     assert named("seat 0 receives a card and seat 1 passes", names, 0) == "You receive a card and Brook passes"
+
+
+def test_a_line_told_again_with_what_the_newcomer_knew_is_shown_once() -> None:
+    from shadowtable.tutorial.coach import without_repeats
+
+    public = "Reed Robinson (uncontrolled) discards the top card of the Hill deck face up"
+    private = public + ": it is Get (Get 1), the top card you knew"
+    assert without_repeats([public, private, "round 1 ends", public]) == [private, "round 1 ends", public]
+    assert without_repeats(["a", "b", "a"]) == ["a", "b"]

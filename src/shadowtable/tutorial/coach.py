@@ -99,11 +99,13 @@ def plain_verb(verb: str) -> str:
 
 
 def without_repeats(lines: Sequence[str]) -> list[str]:
-    """``lines`` with each line kept once, in order."""
+    """``lines`` with each line kept once, in order; a line the next one tells again with more
+    (``... face up``, then what the reader knew of it: ``... face up: it is Get (Get 1), ...``)
+    is left for that one."""
     seen: set[str] = set()
     kept = []
-    for line in lines:
-        if line not in seen:
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        if line not in seen and not after.startswith(line + ": "):
             seen.add(line)
             kept.append(line)
     return kept
