@@ -159,3 +159,15 @@ def test_weak_passwords_and_reserved_names_are_error_pages(client: Any) -> None:
     client.cookies.clear()
     taken = client.post(f"/t/{table}/join", data={"seat": "1", "name": "ADA"})
     assert taken.status_code == 400 and "an account&#39;s name" in taken.text
+
+
+def test_a_refused_sign_up_or_sign_in_shows_its_form_again_with_the_error_and_the_name(client: Any) -> None:
+    weak = _sign_up(client, "Bobby", "password")
+    assert weak.status_code == 400 and 'action="/signup"' in weak.text and 'value="Bobby"' in weak.text
+    assert 'role="alert">error: password: too common' in weak.text
+    long = _sign_up(client, "x" * 5000, "a good long password")
+    assert long.status_code == 400 and 'value="' + "x" * 32 + '"' in long.text and "x" * 33 not in long.text
+    assert _sign_up(client, "Ada").status_code == 303
+    client.cookies.clear()
+    wrong = client.post("/login", data={"name": "<Ada>", "password": "wrong password"}, follow_redirects=False)
+    assert wrong.status_code == 403 and 'action="/login"' in wrong.text and 'value="&lt;Ada&gt;"' in wrong.text

@@ -1,7 +1,8 @@
 """The account pages: sign up, sign in and out, change or reset the password, the leaderboard, a
 player's games and replays.
 
-Forms post plainly and answer with a redirect; a refused form gets the error page with its status
+Forms post plainly and answer with a redirect; a refused sign-up or sign-in gets its form again with
+the error and the name typed, any other refused form the error page, each with its status
 (these are :class:`~shadowtable.web.responses.PageRoute` routes).  A replay is shown only for a
 finished table (its full record is public then): each step is rendered with
 :func:`shadowtable.web.render.view_fragments` from the view message a seat (or a spectator) would
@@ -55,13 +56,29 @@ def when(at: float | None) -> str:
 
 @router.get("/signup", response_class=HTMLResponse)
 async def signup_page() -> HTMLResponse:
-    return page("account.html", mode="signup", name="")
+    return page("account.html", mode="signup", name="", error="")
+
+
+NAME_SHOWN = 32
+"""The most characters of a refused name the form shows again (a name's limit)."""
+
+
+def form_refused(mode: str, name: str, refusal: ServiceError) -> HTMLResponse:
+    """The sign-up or sign-in form again, saying why it was refused and keeping the name typed,
+    with the refusal's status and headers (a retry hint)."""
+    answer = page("account.html", status_code=refusal.status, mode=mode, name=name[:NAME_SHOWN], error=str(refusal))
+    answer.headers.update(refusal.headers())
+    return answer
 
 
 @router.post("/signup")
 async def signup(request: Request, accounts: AccountsDep, limits: LimitsDep) -> Response:
     form = await form_of(request)
-    account = await limits.sign_up(request, lambda: accounts.sign_up(form.get("name", ""), form.get("password", "")))
+    name = form.get("name", "")
+    try:
+        account = await limits.sign_up(request, lambda: accounts.sign_up(name, form.get("password", "")))
+    except ServiceError as refusal:
+        return form_refused("signup", name, refusal)
     response = see("/")
     await accounts.sign_in(response, account, request)
     return response
@@ -69,14 +86,17 @@ async def signup(request: Request, accounts: AccountsDep, limits: LimitsDep) -> 
 
 @router.get("/login", response_class=HTMLResponse)
 async def login_page() -> HTMLResponse:
-    return page("account.html", mode="login", name="")
+    return page("account.html", mode="login", name="", error="")
 
 
 @router.post("/login")
 async def login(request: Request, accounts: AccountsDep, limits: LimitsDep) -> Response:
     form = await form_of(request)
     name, password = form.get("name", ""), form.get("password", "")
-    account = await limits.log_in(request, name, lambda: accounts.log_in(name, password))
+    try:
+        account = await limits.log_in(request, name, lambda: accounts.log_in(name, password))
+    except ServiceError as refusal:
+        return form_refused("login", name, refusal)
     response = see("/")
     await accounts.sign_in(response, account, request)
     return response
