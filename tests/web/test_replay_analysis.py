@@ -300,3 +300,27 @@ def test_the_analysis_says_how_far_its_chances_were_checked() -> None:
     assert words.startswith("Checked on 500 bot games kept apart")
     raw = view.analysis_view({"status": "done"}, result, NAMES, 0, 0, 5)["calibration"]
     assert "not yet checked against real results with games played out by the random bot" in raw
+
+
+def test_decisions_too_rough_to_mark_are_counted_and_no_accuracy_rests_on_them() -> None:
+    _record, result = stored_result(1)
+    seats = result["analysis"]["seats"]
+    assert view.unmarked_words(result, NAMES, 0) == "No inaccuracy, mistake or blunder."
+    assert view.judged_note(result, NAMES, 0) == "" and view.judged_note(result, NAMES, None) == ""
+    full = view.accuracy_rows(result, NAMES)
+    assert [a.judged for a in full] == [a.decisions for a in full] == [s["decisions"] for s in seats]
+    mine = [d for d in result["analysis"]["decisions"] if d["seat"] == 0]
+    for d in mine:  # every decision of seat 0 cut short at 2 samples, and 3 more left out
+        d["samples"] = 2
+    seats[0]["unanalysed"] = 3
+    total = len(mine) + 3
+    rows = view.accuracy_rows(result, NAMES)
+    assert (rows[0].judged, rows[0].decisions, rows[0].accuracy) == (0, total, "—")
+    assert rows[1].accuracy == f"{seats[1]['accuracy']:.0f}" and rows[1].judged == rows[1].decisions
+    assert view.unmarked_words(result, NAMES, 0) == "Nothing is marked: no decision could be judged."
+    assert view.judged_note(result, NAMES, 0).startswith(f"0 of Ada's {total} decisions could be judged: ")
+    mine[0]["samples"] = 8  # one judged: the list says "among those judged", the accuracy stays out
+    assert view.unmarked_words(result, NAMES, 0) == "No inaccuracy, mistake or blunder among the decisions judged."
+    assert view.accuracy_rows(result, NAMES)[0].accuracy == "—"
+    everyone = rows[1].decisions + total
+    assert view.judged_note(result, NAMES, None).startswith(f"{rows[1].decisions + 1} of the {everyone} decisions")

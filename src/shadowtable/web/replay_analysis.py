@@ -443,36 +443,80 @@ def chance_rows(result: Mapping[str, Any] | None, names: Sequence[str]) -> list[
 
 @dataclass(frozen=True)
 class SeatAccuracy:
-    """One seat's accuracy and label counts."""
+    """One seat's accuracy and label counts, and how many of its decisions could be judged."""
 
     seat: int
     name: str
     accuracy: str
+    """The figure, or ``—`` where fewer than half of the seat's decisions could be judged."""
     decisions: int
+    """Every decision of the seat, those the analysis's time left out included."""
     inaccuracies: int
     mistakes: int
     blunders: int
+    judged: int
+    """Decisions whose chances rest on enough samples to mark (:func:`is_rough`: not rough)."""
+
+
+def judged_count(result: Mapping[str, Any] | None, seat: int) -> int:
+    """How many of ``seat``'s decisions could be judged: analysed, on enough samples to mark."""
+    return sum(1 for d in decisions_of(result) if int(d.get("seat", -1)) == seat and not is_rough(d))
 
 
 def accuracy_rows(result: Mapping[str, Any] | None, names: Sequence[str]) -> list[SeatAccuracy]:
-    """Each seat's accuracy (0-100) and how many of each label its decisions got."""
+    """Each seat's accuracy (0-100) and how many of each label its decisions got; the accuracy is
+    left out (``—``) where fewer than half of the seat's decisions could be judged, since the
+    others count as losing nothing."""
     if not result:
         return []
     rows = []
     for s in sorted((result.get("analysis") or {}).get("seats") or [], key=lambda s: int(s.get("seat", 0))):
         seat = int(s.get("seat", 0))
+        decisions = int(s.get("decisions", 0)) + int(s.get("unanalysed", 0))
+        judged = judged_count(result, seat)
         rows.append(
             SeatAccuracy(
                 seat,
                 name_of(names, seat),
-                f"{float(s.get('accuracy', 100.0)):.0f}",
-                int(s.get("decisions", 0)),
+                f"{float(s.get('accuracy', 100.0)):.0f}" if 2 * judged >= decisions else "—",
+                decisions,
                 int(s.get("inaccuracies", 0)),
                 int(s.get("mistakes", 0)),
                 int(s.get("blunders", 0)),
+                judged,
             )
         )
     return rows
+
+
+def judged_of(result: Mapping[str, Any] | None, names: Sequence[str], seat: int | None) -> tuple[int, int]:
+    """How many decisions (of ``seat``, or of every seat) could be judged, and how many there were."""
+    rows = [a for a in accuracy_rows(result, names) if seat is None or a.seat == seat]
+    return sum(a.judged for a in rows), sum(a.decisions for a in rows)
+
+
+def judged_note(result: Mapping[str, Any] | None, names: Sequence[str], seat: int | None) -> str:
+    """How many decisions could be judged, where the analysis's time left some without enough
+    played-out games (empty when every one could)."""
+    judged, decisions = judged_of(result, names, seat)
+    if judged >= decisions:
+        return ""
+    whose = "the" if seat is None else f"{name_of(names, seat)}'s"
+    return (
+        f"{judged} of {whose} {decisions} decisions could be judged: the analysis's time ran out before "
+        "the others had enough played-out games to mark them."
+    )
+
+
+def unmarked_words(result: Mapping[str, Any] | None, names: Sequence[str], seat: int | None) -> str:
+    """What an empty list of marked decisions says: nothing marked, among all the decisions, among
+    those judged, or none judged at all."""
+    judged, decisions = judged_of(result, names, seat)
+    if judged >= decisions:
+        return "No inaccuracy, mistake or blunder."
+    if judged == 0:
+        return "Nothing is marked: no decision could be judged."
+    return "No inaccuracy, mistake or blunder among the decisions judged."
 
 
 @dataclass(frozen=True)
@@ -643,4 +687,6 @@ def analysis_view(
         "has_deduction": bool((result.get("deduction") or {}).get("seats")),
         "deduction_partial": "" if seat is None else deduction_partial_words(result, seat, step, None),
         "accuracy": accuracy_rows(result, names),
+        "unmarked": unmarked_words(result, names, seat),
+        "judged_note": judged_note(result, names, seat),
     }
