@@ -160,3 +160,30 @@ def test_a_pieces_progress_is_sent_at_most_once_per_interval(monkeypatch: pytest
         now[0] = n * 0.25
         report(n / 30)
     assert sent == [("job:1", n / 30) for n in range(0, 30, 4)]
+
+
+def test_the_seats_people_played_get_the_time_first(monkeypatch: pytest.MonkeyPatch, record: dict[str, Any]) -> None:
+    """Seat 1 played by a person, seat 0 by a bot: seat 1's piece runs first and may take all of the
+    decisions' time; the bot's seat gets what it leaves (here nothing), and then the deductions
+    go the same way."""
+    settings = AnalysisSettings(rollouts=64, policy="random", budget=20.0)
+    analysed: dict[str, dict[int, int]] = {}
+    for label, people in (("alike", None), ("person", frozenset({1}))):
+        clock = FakeClock()
+        costly(monkeypatch, clock)
+        result = asyncio.run(run_job(record, settings, in_process(clock), _Progress(), clock, people))
+        analysed[label] = {s["seat"]: s["decisions"] for s in result["analysis"]["seats"]}
+        if people:
+            assert result["deduction"]["unanalysed_by_seat"]["1"] <= result["deduction"]["unanalysed_by_seat"]["0"]
+    assert analysed["person"][1] > analysed["alike"][1], "the person's seat had more of the time"
+    assert analysed["person"][0] == 0 < analysed["alike"][0], "the bot's seat got only what was left: nothing"
+
+
+def test_pieces_share_the_time_within_their_group() -> None:
+    from shadowtable.server.analysis_jobs import people_first, sharing
+
+    seats = people_first([0, 1, 2, 3], frozenset({2}))
+    assert seats == [2, 0, 1, 3]
+    assert [sharing(seats, n, frozenset({2})) for n in range(4)] == [1, 3, 2, 1]
+    assert [sharing([0, 1, 2], n, None) for n in range(3)] == [3, 2, 1]
+    assert [sharing([0, 1], n, frozenset({0, 1})) for n in range(2)] == [2, 1]

@@ -241,7 +241,9 @@ class AnalysisQueue:
     async def _work(self, table_id: str, progress: _Progress) -> dict[str, Any]:
         """Every piece of job ``table_id`` in turn under the job's budget (:func:`run_job`), its
         progress stored as the pieces send it and after each; the result."""
-        record = (await self.finished.get(table_id, NOT_OVER)).record
+        finished = await self.finished.get(table_id, NOT_OVER)
+        record = finished.record
+        people = frozenset(int(seat["seat"]) for seat in finished.info["seats"] if seat["kind"] != "bot")
 
         async def run(function: Callable[..., T], *args: Any, units: int = 0) -> T:
             if not units:
@@ -257,7 +259,7 @@ class AnalysisQueue:
             await self._report(table_id, progress)
             return answer
 
-        return await run_job(record, self.settings, run, progress, time.monotonic)
+        return await run_job(record, self.settings, run, progress, time.monotonic, people)
 
     async def _piece(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker process."""
@@ -312,29 +314,45 @@ async def run_job(
     run: Runner,
     progress: _Progress,
     clock: Callable[[], float],
+    people: frozenset[int] | None = None,
 ) -> dict[str, Any]:
     """The stored result of the analysis of ``record``: each seat's decisions, then each seat's
     deduction, every piece through ``run``.  ``settings.budget`` (seconds on ``clock``) bounds the
     whole job: the decisions must end by their part of it (:func:`work.budget_ends`), the
     deduction by its end, and each piece gets an even share of what is left when it starts, so
-    time a piece leaves unspent goes to the next.  ``progress.total`` is set to the job's units."""
+    time a piece leaves unspent goes to the next.  The seats ``people`` played come first: their
+    pieces share the time among themselves, and the bots' seats get what they leave (``None``, no
+    seat or every seat: all alike).  ``progress.total`` is set to the job's units."""
     start = clock()
     decided: dict[int, list[int]] = await run(work.decision_steps, record)
     kind: str | None = await run(work.deduction_kind, record)
     total = len(record["actions"])
-    seats = sorted(decided)
+    seats = people_first(sorted(decided), people)
     beliefs = {seat: work.belief_steps(decided[seat], total) for seat in seats} if kind else {}
     progress.total = sum(len(decided[seat]) for seat in seats) + sum(len(steps) for steps in beliefs.values())
     decisions_end, end = work.budget_ends(settings.budget, start, bool(beliefs))
     pieces: list[GameAnalysis] = []
     for n, seat in enumerate(seats):
-        budget = work.piece_budget(decisions_end, clock(), len(seats) - n)
+        budget = work.piece_budget(decisions_end, clock(), sharing(seats, n, people))
         pieces.append(await run(work.analyse_seat, record, settings, seat, budget, units=len(decided[seat])))
     deductions: dict[int, work.SeatDeduction] = {}
     for n, (seat, steps) in enumerate(beliefs.items()):
-        budget = work.piece_budget(end, clock(), len(beliefs) - n)
+        budget = work.piece_budget(end, clock(), sharing(list(beliefs), n, people))
         deductions[seat] = await run(work.deduce_seat, record, seat, steps, budget, units=len(steps))
     return work.result(work.merged(settings, pieces), kind or record["game"], deductions)
+
+
+def people_first(seats: list[int], people: frozenset[int] | None) -> list[int]:
+    """``seats`` with those people played first, each group in seat order."""
+    return sorted(seats, key=lambda seat: (people is not None and seat not in people, seat))
+
+
+def sharing(seats: list[int], n: int, people: frozenset[int] | None) -> int:
+    """How many pieces share what is left of the time when piece ``n`` of ``seats`` (people's
+    first) starts: the people's pieces left while one is, then the bots' pieces left."""
+    if not people or all(seat in people for seat in seats):
+        return len(seats) - n
+    return sum(1 for seat in seats[n:] if (seat in people) == (seats[n] in people))
 
 
 async def _quietly(statement: Any) -> list[dict[str, Any]]:
