@@ -324,3 +324,14 @@ def test_decisions_too_rough_to_mark_are_counted_and_no_accuracy_rests_on_them()
     assert view.accuracy_rows(result, NAMES)[0].accuracy == "—"
     everyone = rows[1].decisions + total
     assert view.judged_note(result, NAMES, None).startswith(f"{rows[1].decisions + 1} of the {everyone} decisions")
+
+
+def test_a_decisions_choices_name_the_seats_they_mention() -> None:
+    _record, result = stored_result(1)
+    d = result["analysis"]["decisions"][0]
+    d["text"] = "make offer to seat 1"
+    d["alternatives"][0]["text"] = "make offer to seat 1"
+    d["best"] = {**d["alternatives"][-1], "text": "target seat 0"}
+    shown = view.shown_decisions(result, NAMES, d["ply"], None)[0]
+    assert shown.choices[0].text == "make offer to Brook" and "seat 1" not in shown.words
+    assert "“make offer to Brook”" in shown.words

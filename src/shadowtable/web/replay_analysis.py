@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shadowtable.analysis.calibration import MAP_POLICY, calibration_words
+from shadowtable.core.wording import SeatNames
 
 SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The chess sign of each label (shown with the word, never alone nor as a colour alone)."""
@@ -217,10 +218,12 @@ def shown_decisions(
 ) -> list[ShownDecision]:
     """The decisions taken at ``step`` (of ``seat`` only, when given), in words."""
     shown = []
-    for d in decisions_of(result):
-        who = int(d.get("seat", 0))
-        if int(d["ply"]) != step or (seat is not None and who != seat):
+    people = SeatNames.of(names)
+    for stored in decisions_of(result):
+        who = int(stored.get("seat", 0))
+        if int(stored["ply"]) != step or (seat is not None and who != seat):
             continue
+        d = in_names(stored, people)
         whose = "your" if who == seat else f"{name_of(names, who)}'s"
         best = (d.get("best") or {}).get("action")
         choices = [
@@ -247,6 +250,19 @@ def shown_decisions(
             )
         )
     return shown
+
+
+def in_names(decision: Mapping[str, Any], people: SeatNames) -> dict[str, Any]:
+    """``decision`` with its choices' words as people read them (``make offer to seat 1``: to Brook)."""
+    best = decision.get("best") or {}
+    return {
+        **decision,
+        "text": people.shown(str(decision.get("text", "this choice"))),
+        "best": {**best, "text": people.shown(str(best.get("text", "another choice")))},
+        "alternatives": [
+            {**a, "text": people.shown(str(a.get("text", "")))} for a in decision.get("alternatives") or []
+        ],
+    }
 
 
 def decision_steps(result: Mapping[str, Any] | None, seat: int | None) -> list[int]:
