@@ -89,6 +89,11 @@ def test_the_frameworks_refusals_answer_in_words_with_the_security_headers(clien
     unknown = client.get("/api/nothing-here")
     assert unknown.status_code == 404 and unknown.json() == {"error": "Not Found"}
     assert_secured(unknown)
+    html = {"Accept": "text/html,application/xhtml+xml"}
+    assert client.get("/api/nothing-here", headers=html).json() == {"error": "Not Found"}, "the API answers JSON"
+    assert client.get("/nothing-here").json() == {"error": "Not Found"}, "a client that takes no HTML: JSON"
+    typo = client.get("/players-of/ada", headers=html)  # a browser at a mistyped address
+    assert_error_page(typo, 404, "there is no page at this address")
     too_big = client.get("/api/games", headers={"X-Padding": "x" * 5000})
     assert too_big.status_code == 431 and "headers" in too_big.json()["error"]
     assert_secured(too_big)

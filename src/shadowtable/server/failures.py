@@ -1,5 +1,6 @@
 """The one answer to a refused or failed request: ``{"error": ...}`` for the API, the error page for
-a browser page (a route of :class:`~shadowtable.web.responses.PageRoute`).
+a browser page (a route of :class:`~shadowtable.web.responses.PageRoute`, or an unknown address
+outside ``/api/`` that a browser asks for).
 
 A :class:`~shadowtable.server.errors.ServiceError` answers with its status and headers (429 with
 ``Retry-After``), any other error of the core (:class:`~shadowtable.core.errors.ShadowTableError`)
@@ -41,11 +42,23 @@ async def answer_error(request: Request, exc: Exception) -> Response:
     security headers (a 500 is sent past the middleware that adds them)."""
     status, message, headers = described(exc)
     route = page_route(request)
-    if route is None:
-        answer: Response = JSONResponse({"error": message}, status_code=status, headers=dict(headers))
+    if route is not None:
+        answer: Response = error_page(status, message, {**headers, **route.headers})
+    elif status == 404 and browsing(request):
+        answer = error_page(status, NO_PAGE, headers)
     else:
-        answer = error_page(status, message, {**headers, **route.headers})
+        answer = JSONResponse({"error": message}, status_code=status, headers=dict(headers))
     return with_security_headers(answer)
+
+
+NO_PAGE = "there is no page at this address (check the link, or start from the lobby)"
+"""The words of a browser's unknown address."""
+
+
+def browsing(request: Request) -> bool:
+    """A browser asking for a page (it takes HTML) at an address outside the API: an unknown
+    one is answered with the error page, not JSON."""
+    return "text/html" in request.headers.get("accept", "") and not request.url.path.startswith("/api/")
 
 
 HANDLED: tuple[type[Exception], ...] = (ShadowTableError, HTTPException, Exception)
