@@ -37,6 +37,9 @@ def test_every_page_has_one_h1_and_the_favicon(client: Any) -> None:
         page = client.get(path).text
         assert len(re.findall(r"<h1[\s>]", page)) == 1, path
         assert 'rel="icon"' in page and "/static/favicon.svg" in page, path
+        skip = re.search(r'<a class="skip" href="#main">([^<]+)</a>', page)
+        wanted = "Skip to the game" if path == f"/t/{table}" else "Skip to the main content"
+        assert skip is not None and skip[1] == wanted, path
     for icon in ("favicon.svg", "favicon-turn.svg"):
         served = client.get(f"/static/{icon}")
         assert served.status_code == 200 and served.headers["content-type"].startswith("image/svg+xml")
