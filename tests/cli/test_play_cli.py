@@ -280,3 +280,21 @@ def test_play_without_bots_named_seats_the_heuristic_or_random_where_none_plays(
     assert main(["play", "shadowlord", "--players", "2", "--bots", " , "]) == 0  # blank names: none named
     seats = [json.loads(path.read_text())["seats"] for path in _saves(data_dir)]
     assert sorted(seats) == [["human", "heuristic"], ["human", "heuristic", "heuristic"], ["human", "random"]]
+
+
+def test_without_a_terminal_play_and_view_refuse_in_one_line_and_save_nothing(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # piped input: not a terminal
+    assert main(["play", "shadowlord", "--players", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: shadowtable play needs a terminal") and err.count("\n") == 1
+    assert _saves(data_dir) == [], "refused before it started: no save"
+    record = tmp_path / "game.jsonl"
+    simulate = ["simulate", "tiny-showdown", "--players", "2", "--games", "1", "--seed", "1", "--out", str(record)]
+    assert main(simulate) == 0
+    capsys.readouterr()
+    assert main(["view", str(record)]) == 2
+    assert capsys.readouterr().err.startswith("error: shadowtable view needs a terminal")

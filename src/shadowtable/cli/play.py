@@ -22,6 +22,7 @@ from shadowtable.cli.params import GameOptions
 from shadowtable.core.errors import InvalidSeatError
 from shadowtable.core.record import SEED_RANGE, is_seed
 from shadowtable.core.registry import game_class, make
+from shadowtable.tui.terminal import NoTerminal
 
 Names = Annotated[
     list[str] | None,
@@ -246,6 +247,8 @@ def play_game(settings: PlaySettings) -> None:
     )
     try:
         play_app.run()
+    except NoTerminal:  # refused before it started: nothing to save
+        raise
     except BaseException as exc:  # the app itself failed to run or was interrupted: save first
         if not play_app.crashed:
             typer.echo(play_app.rescue(exc), err=True)

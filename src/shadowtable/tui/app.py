@@ -11,6 +11,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -27,6 +28,7 @@ from shadowtable.saves import create_new_save, create_save_at, overwrite_save, r
 from shadowtable.tui.boards import board
 from shadowtable.tui.details import action_details, how_to_win
 from shadowtable.tui.table import Table
+from shadowtable.tui.terminal import need_terminal
 
 COLLAPSE_ABOVE = 8
 """With more legal actions than this, actions that differ in a detail are offered as one group."""
@@ -90,6 +92,11 @@ class PlayApp(App[None]):
         Binding("slash", "focus_notation", "Type action"),
         Binding("u", "undo", "Undo"),
     ]
+
+    def run(self, *args: Any, **kwargs: Any) -> None:
+        """Run the app in this terminal; refused (:class:`NoTerminal`) where there is none."""
+        need_terminal("shadowtable play", kwargs)
+        super().run(*args, **kwargs)
 
     def __init__(
         self,

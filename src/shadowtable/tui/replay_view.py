@@ -13,6 +13,7 @@ from textual.widgets import Footer, Header, Static
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord, replay_states
 from shadowtable.tui.boards import board
+from shadowtable.tui.terminal import need_terminal
 
 
 class ReplayApp(App[None]):
@@ -28,6 +29,11 @@ class ReplayApp(App[None]):
         Binding("end", "jump(-1)", "End", priority=True),
         Binding("q", "quit", "Quit"),
     ]
+
+    def run(self, *args: Any, **kwargs: Any) -> None:
+        """Run the app in this terminal; refused (:class:`NoTerminal`) where there is none."""
+        need_terminal("shadowtable view", kwargs)
+        super().run(*args, **kwargs)
 
     def __init__(self, record: GameRecord, seat: int | None = None) -> None:
         super().__init__()
