@@ -234,3 +234,17 @@ def test_a_line_told_again_with_what_the_newcomer_knew_is_shown_once() -> None:
     private = public + ": it is Get (Get 1), the top card you knew"
     assert without_repeats([public, private, "round 1 ends", public]) == [private, "round 1 ends", public]
     assert without_repeats(["a", "b", "a"]) == ["a", "b"]
+
+
+def test_paying_for_a_sections_effect_says_what_it_costs_and_does() -> None:
+    from shadowtable.core.registry import make
+    from shadowtable.tutorial.coach import Coach
+
+    game = make("shadow-planet", players=3)
+    coach = Coach(game, 0, ["Ada", "Brook", "Cyd"])
+    observation = game.observe(game.initial_state(), 0)
+    assert coach.choice_effect(observation, "resolve 0 Top card", "section") == (
+        "reveal 2 Attack from your hand: take the top 1 card(s) of any Location deck"
+    )
+    assert coach.choice_effect(observation, "resolve 1 Moonette", "section").startswith("reveal 3 Move, 1 Search")
+    assert coach.choice_effect(observation, "leave section", "section").startswith("leaves the Section")

@@ -20,7 +20,8 @@ before the first turn" in round 0, "Chance: a card is drawn" after, for "Chance:
 decides"), then for two log lines ("seat 2 (Alien) is ..." for "(Alien, alien)"; Reed's free
 move from his own Location "moves into the Graveyard (Hill)" for "moves Hill -> Hill and into
 the Graveyard"; his ability's words "move for free from Hill into the Graveyard" for "from hill
-into graveyard"), each checked the same way.
+into graveyard"), then for what paying for a Section's effect and leaving it
+say ("reveal 2 Attack from your hand: ..."), each checked the same way.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ GAMES = [  # title, players, seed, steps played at most (every version up to the
 
 GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 3, 11, 400): "f6e8f5c0f86daa4ac533f0ac130eca6b2d828002d68c0842a2cb4a8acc5d7b39",
-    ("shadow-planet", 4, 12, 160): "57d4f604b906539ca30cf80e4e08e426eb063ea079bb3eecc6004a829de36578",
+    ("shadow-planet", 4, 12, 160): "b68db08c158b9b97a20524f1baa2fa33423f72b64e6e994cc03848983c140cfe",
     ("shadow-planet", 5, 13, 160): "1e5bcff3175d64e79ad8d8db5343b8229624a08b7e8a77c263217c8ad4b0bc7a",
     ("shadowlord", 2, 21, 160): "97e7f9195ab64dff8c137a38fa5a6352b4101fa60485bebbfe0dd7a4dc9a25cd",
     ("shadowlord", 3, 22, 160): "98081b89cb9179cbfb42f90851944804dbbffd3a48aa48dd282cb39f4cd72d90",

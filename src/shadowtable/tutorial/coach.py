@@ -26,6 +26,8 @@ _POWER = re.compile(r"\b(?:card|ships) (\d+)\b")
 _MOVE = re.compile(r"^move .+ (\w)$")
 _YOU_VERB = re.compile(r"\byou( \([^)]*\))? (is|has|was|\w+s)\b")
 _IRREGULAR = {"is": "are", "has": "have", "was": "were"}
+_RESOLVE = re.compile(r"resolve \d (.+)")
+"""A choice to pay for a Section's effect, by its label."""
 _AND_VERB = re.compile(r"(\byou(?: \([^)]*\))? \w+\b[^.;:,()]*? and )(is|has|was|\w+s)\b")
 """A second verb of the reader's in one clause: ``you roll 2 and loses 2``."""
 _OF_YOU = re.compile(r"\bthe (\w+(?: \w+)?) of you\b")
@@ -116,6 +118,7 @@ ENDINGS = {
     "end movement": "ends your movement; figures you did not move stay where they are",
     "end building": "ends building; Space Ships you have not placed stay unbuilt",
     "end turn": "ends your turn",
+    "leave section": "leaves the Section without paying for its effect",
 }
 """What each choice that ends a step or a turn does."""
 
@@ -253,6 +256,17 @@ class Coach:
             return self.lesson.card_advice(self._role, str(card["type"]))
         return str(card.get("text", ""))
 
+    def _section_payment(self, text: str) -> str:
+        """What paying for a Section's effect (``resolve 0 Top card``) costs and does (The Shadow Planet)."""
+        chosen = _RESOLVE.fullmatch(text)
+        if chosen is None:
+            return ""
+        for section in self.reference.get("sections") or []:
+            for payment in section.get("payments") or []:
+                if payment.get("label") == chosen.group(1):
+                    return f"reveal {payment['cost']} from your hand: {payment['effect']}"
+        return ""
+
     def _named_effect(self, text: str) -> str:
         """What the printed material says of a Character, figure or galaxy the choice names."""
         ending = ENDINGS.get(text.strip())
@@ -260,6 +274,9 @@ class Coach:
             return ending
         if text.strip() == "skip event":
             return "the Special Event does nothing this time"
+        payment = self._section_payment(text.strip())
+        if payment:
+            return payment
         for character in self.reference.get("characters") or []:
             if character["name"] in text and "colour" in character:
                 return _character_effect(character)
