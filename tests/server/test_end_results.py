@@ -120,6 +120,7 @@ def test_the_end_of_a_knocked_out_seat_says_when_and_why() -> None:
     table.stored.status = "over"
     mine = view(table, out, 0)["yours"]
     assert mine["result"] == "lost" and mine["why"].startswith("eliminated (in turn")
+    assert "before the end" not in mine["why"], "its elimination may be what ended the game"
     assert "surrendered to" not in mine["why"]
     assert consistent(view(table, None, 0)["results"], game.returns(table.live.state))
 

@@ -112,7 +112,7 @@ def test_a_surrender_ending_is_announced_as_a_surrender() -> None:
     results = g.words.results(s, heard())
     assert results[2].result == "lost" and results[2].why.startswith("surrendered")  # not "eliminated"
     assert "Master of the Universe" in results[2].why and "before the end" not in results[2].why
-    assert results[1].why.startswith("eliminated before the end")  # out before, with no leave event told
+    assert results[1].why.startswith("eliminated; ")  # out before, with no leave event told
 
 
 def test_no_surrender_while_the_shadowlord_holds_the_stone() -> None:

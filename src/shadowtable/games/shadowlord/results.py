@@ -75,7 +75,7 @@ def leave_words(ctx: Context, data: Mapping[str, object]) -> str:
 
 def seat_result(ctx: Context, s: State, seat: int, left: Mapping[int, Departure]) -> SeatResult:
     """The result of ``seat`` in the finished game ``s``: a seat that surrendered says so (in turn
-    12), one knocked out before the end says when and how."""
+    12), one knocked out says when and how (its elimination may have been what ended the game)."""
     if s.end in WINNER_WHY and seat == s.winner:
         return SeatResult(seat, "won", WINNER_WHY[s.end])
     if s.end == "truncated":
@@ -85,11 +85,11 @@ def seat_result(ctx: Context, s: State, seat: int, left: Mapping[int, Departure]
         return SeatResult(seat, "lost", end)
     departure = left.get(seat)
     if departure is None:
-        return SeatResult(seat, "lost", f"eliminated before the end; {end}")
+        return SeatResult(seat, "lost", f"eliminated; {end}")
     if departure.surrendered:
         when = f" in turn {departure.turn}" if departure.turn else ""
         return SeatResult(seat, "lost", f"surrendered{when}; {end}")
-    return SeatResult(seat, "lost", f"eliminated ({departure.text}) before the end; {end}")
+    return SeatResult(seat, "lost", f"eliminated ({departure.text}); {end}")
 
 
 def results(ctx: Context, s: State, events: Sequence[Mapping[str, object]]) -> tuple[SeatResult, ...]:
