@@ -7,7 +7,10 @@ and the exact command that resumes it.
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -29,6 +32,11 @@ from shadowtable.tui.boards import board
 from shadowtable.tui.details import action_details, how_to_win
 from shadowtable.tui.table import Table
 from shadowtable.tui.terminal import need_terminal
+
+STOP_SIGNALS = tuple(
+    number for number in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if number is not None
+)
+"""The signals that end a game in the terminal after saving it (SIGHUP: the terminal closed)."""
 
 COLLAPSE_ABOVE = 8
 """With more legal actions than this, actions that differ in a detail are offered as one group."""
@@ -94,9 +102,35 @@ class PlayApp(App[None]):
     ]
 
     def run(self, *args: Any, **kwargs: Any) -> None:
-        """Run the app in this terminal; refused (:class:`NoTerminal`) where there is none."""
+        """Run the app in this terminal; refused (:class:`NoTerminal`) where there is none.  While
+        it runs, a SIGTERM or SIGHUP (the terminal window closed) saves the game and ends it
+        (:meth:`stopped`)."""
         need_terminal("shadowtable play", kwargs)
-        super().run(*args, **kwargs)
+        main = threading.current_thread() is threading.main_thread()
+        previous = {number: signal.signal(number, self.stopped) for number in STOP_SIGNALS} if main else {}
+        try:
+            super().run(*args, **kwargs)
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+
+    def stopped(self, number: int, _frame: object = None) -> None:
+        """The process was told to stop (``number``, a signal): save the game as ``q`` does, say
+        where, and end the app."""
+        why = f"Stopped by {signal.Signals(number).name}"
+        if self.table.session.is_over() and self.saved_to is None and self.save_path is None:
+            self.exit_report = f"{why}; the game was over, nothing to save."
+        else:
+            path, problem = self._save_somewhere()
+            self.exit_report = (
+                f"{why}. Game saved to {path}\nResume it with: {resume_command(path)}"
+                if path is not None
+                else f"{why}. The game could not be saved: {problem}"
+            )
+        try:  # the handler runs between two steps of the app's loop, which may be waiting: wake it
+            asyncio.get_running_loop().call_soon_threadsafe(self.exit)
+        except RuntimeError:  # no loop running (the app had not started, or has ended)
+            self.exit()
 
     def __init__(
         self,
