@@ -319,6 +319,8 @@ def test_decisions_too_rough_to_mark_are_counted_and_no_accuracy_rests_on_them()
     assert rows[1].accuracy == f"{seats[1]['accuracy']:.0f}" and rows[1].judged == rows[1].decisions
     assert view.unmarked_words(result, NAMES, 0) == "Nothing is marked: no decision could be judged."
     assert view.judged_note(result, NAMES, 0).startswith(f"0 of Ada's {total} decisions could be judged: ")
+    mine[0]["samples"] = 5  # put in words as an estimate, but too few samples to be marked: not judged
+    assert view.accuracy_rows(result, NAMES)[0].judged == 0 and not view.is_rough(mine[0])
     mine[0]["samples"] = 8  # one judged: the list says "among those judged", the accuracy stays out
     assert view.unmarked_words(result, NAMES, 0) == "No inaccuracy, mistake or blunder among the decisions judged."
     assert view.accuracy_rows(result, NAMES)[0].accuracy == "—"

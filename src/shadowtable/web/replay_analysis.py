@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shadowtable.analysis.calibration import MAP_POLICY, calibration_words
+from shadowtable.analysis.model import MIN_LABEL_SAMPLES
 from shadowtable.core.wording import SeatNames
 
 SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -30,8 +31,9 @@ MOST_DOTS = 60
 """A seat's line shows a point at each decision when it has at most this many (else only its marks)."""
 
 ROUGH_BELOW = 4
-"""Samples per choice under which a decision's chances are called rough (the analysis labels none
-then: ``shadowtable.analysis.model.MIN_LABEL_SAMPLES``)."""
+"""Samples per choice under which a decision's chances are called rough and not put in words as a
+judgement; the analysis labels a decision only from
+:data:`~shadowtable.analysis.model.MIN_LABEL_SAMPLES` on (:func:`can_be_marked`)."""
 PAD_L, PAD_R, PAD_T, PAD_B = 44, 12, 14, 30
 
 
@@ -471,12 +473,20 @@ class SeatAccuracy:
     mistakes: int
     blunders: int
     judged: int
-    """Decisions whose chances rest on enough samples to mark (:func:`is_rough`: not rough)."""
+    """Decisions whose chances rest on enough samples to be marked (:func:`can_be_marked`)."""
+
+
+def can_be_marked(decision: Mapping[str, Any]) -> bool:
+    """Whether a decision was analysed on enough samples for the analysis to mark it
+    (:data:`~shadowtable.analysis.model.MIN_LABEL_SAMPLES`; a result without sample counts was
+    analysed whole)."""
+    samples = samples_of(decision)
+    return not decision.get("unanalysed") and (samples is None or samples >= MIN_LABEL_SAMPLES)
 
 
 def judged_count(result: Mapping[str, Any] | None, seat: int) -> int:
-    """How many of ``seat``'s decisions could be judged: analysed, on enough samples to mark."""
-    return sum(1 for d in decisions_of(result) if int(d.get("seat", -1)) == seat and not is_rough(d))
+    """How many of ``seat``'s decisions could be judged: analysed on enough samples to be marked."""
+    return sum(1 for d in decisions_of(result) if int(d.get("seat", -1)) == seat and can_be_marked(d))
 
 
 def accuracy_rows(result: Mapping[str, Any] | None, names: Sequence[str]) -> list[SeatAccuracy]:
@@ -705,4 +715,5 @@ def analysis_view(
         "accuracy": accuracy_rows(result, names),
         "unmarked": unmarked_words(result, names, seat),
         "judged_note": judged_note(result, names, seat),
+        "min_samples": MIN_LABEL_SAMPLES,
     }
