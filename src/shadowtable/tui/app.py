@@ -118,7 +118,7 @@ class PlayApp(App[None]):
         """The process was told to stop (``number``, a signal): save the game as ``q`` does, say
         where, and end the app."""
         why = f"Stopped by {signal.Signals(number).name}"
-        if self.table.session.is_over() and self.saved_to is None and self.save_path is None:
+        if self.nothing_to_save:
             self.exit_report = f"{why}; the game was over, nothing to save."
         else:
             path, problem = self._save_somewhere()
@@ -400,9 +400,14 @@ class PlayApp(App[None]):
         self.saved_to = create_new_save(record, self.started, self.save_folder)
         return self.saved_to
 
+    @property
+    def nothing_to_save(self) -> bool:
+        """The game is over and has no save file to bring up to date."""
+        return self.table.session.is_over() and self.saved_to is None and self.save_path is None
+
     def action_quit_game(self) -> None:
         """Quit, saving first while the game is on (or when it has a save file to bring up to date)."""
-        if self.table.session.is_over() and self.saved_to is None and self.save_path is None:
+        if self.nothing_to_save:
             self.exit_report = "Game over; nothing to save."
             self.exit()
             return

@@ -9,6 +9,7 @@ seat's own information, and this module only puts them into words, marks, a grap
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -484,9 +485,9 @@ def can_be_marked(decision: Mapping[str, Any]) -> bool:
     return not decision.get("unanalysed") and (samples is None or samples >= MIN_LABEL_SAMPLES)
 
 
-def judged_count(result: Mapping[str, Any] | None, seat: int) -> int:
-    """How many of ``seat``'s decisions could be judged: analysed on enough samples to be marked."""
-    return sum(1 for d in decisions_of(result) if int(d.get("seat", -1)) == seat and can_be_marked(d))
+def judged_by_seat(result: Mapping[str, Any] | None) -> Counter[int]:
+    """How many of each seat's decisions could be judged: analysed on enough samples to be marked."""
+    return Counter(int(d.get("seat", -1)) for d in decisions_of(result) if can_be_marked(d))
 
 
 def accuracy_rows(result: Mapping[str, Any] | None, names: Sequence[str]) -> list[SeatAccuracy]:
@@ -496,10 +497,11 @@ def accuracy_rows(result: Mapping[str, Any] | None, names: Sequence[str]) -> lis
     if not result:
         return []
     rows = []
+    judged_of_seat = judged_by_seat(result)
     for s in sorted((result.get("analysis") or {}).get("seats") or [], key=lambda s: int(s.get("seat", 0))):
         seat = int(s.get("seat", 0))
         decisions = int(s.get("decisions", 0)) + int(s.get("unanalysed", 0))
-        judged = judged_count(result, seat)
+        judged = judged_of_seat[seat]
         rows.append(
             SeatAccuracy(
                 seat,
