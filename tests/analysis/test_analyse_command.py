@@ -34,7 +34,21 @@ def test_it_writes_the_analysis_as_json_and_html(record_file: Path, capsys: pyte
     assert [d["label"] for d in data["decisions"] if d["seat"] == 0] == ["blunder"]
     page = Path(f"{out}.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "pass cut your chance of winning from 100% to 0%" in page
-    assert "seat 0 (seat-0): accuracy 0.0" in text
+    assert "seat 0 (seat-0): 1 decisions, 1 judged, accuracy 0.0, 0 inaccuracies, 0 mistakes, 1 blunders" in text
+    assert "<td>1</td><td>0</td><td>1</td><td>0.0</td>" in page  # decisions, not analysed, judged, accuracy
+
+
+def test_no_accuracy_is_given_where_fewer_than_half_the_decisions_could_be_judged(
+    record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On fewer samples than a decision needs to be marked, the blunder goes unmarked, so an
+    accuracy of 100 would praise what nobody judged: the seat's line says none was judged."""
+    out = record_file.parent / "result"
+    status, text, _ = _run(capsys, str(record_file), "--policy", "random", "--rollouts", "2", "--out", str(out))
+    assert status == 0
+    assert "seat 0 (seat-0): 1 decisions, 0 judged, accuracy —, 0 inaccuracies, 0 mistakes, 0 blunders" in text
+    page = Path(f"{out}.html").read_text(encoding="utf-8")
+    assert "<td>1</td><td>0</td><td>0</td><td>—</td>" in page
 
 
 def test_the_default_output_sits_beside_the_record(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,7 @@ _STYLE = (
 )
 
 
-def _seat_row(summary: SeatSummary) -> str:
+def _seat_row(analysis: GameAnalysis, summary: SeatSummary) -> str:
     result = {True: "won", False: "did not win", None: "unknown"}[summary.won]
     cells = (
         f"{summary.seat}",
@@ -22,7 +22,8 @@ def _seat_row(summary: SeatSummary) -> str:
         result,
         f"{summary.decisions}",
         f"{summary.unanalysed}",
-        f"{summary.accuracy:.1f}",
+        f"{analysis.judged(summary.seat)}",
+        analysis.accuracy_words(summary),
         f"{summary.inaccuracies}",
         f"{summary.mistakes}",
         f"{summary.blunders}",
@@ -52,7 +53,7 @@ def analysis_html(analysis: GameAnalysis, title: str = "Game analysis") -> str:
     """The analysis as one HTML page (no scripts, no outside resources; every text escaped)."""
     settings = analysis.settings
     low, middle, high = (round(100 * t) for t in settings.thresholds)
-    seat_rows = "".join(_seat_row(s) for s in analysis.seats)
+    seat_rows = "".join(_seat_row(analysis, s) for s in analysis.seats)
     decision_rows = "".join(_decision_row(d) for d in analysis.decisions)
     budget = "none" if settings.budget is None else f"{settings.budget:g} s"
     checked = calibration_words(analysis.game, analysis.players, settings.policy, analysis.variant)
@@ -65,7 +66,8 @@ def analysis_html(analysis: GameAnalysis, title: str = "Game analysis") -> str:
         f"(budget {escape(budget)}), rollouts by the {escape(settings.policy)} policy, seed {settings.seed}. "
         f"Inaccuracy, mistake, blunder: {low}, {middle}, {high} points of lost win chance, given only "
         f"on {MIN_LABEL_SAMPLES} samples or more and when the loss is beyond the sampling noise (the ± column: "
-        "the standard error of the loss, in points). Chances are recalibrated where the game has a map "
+        "the standard error of the loss, in points). The accuracy is left out (—) where fewer than half of a "
+        "seat's decisions could be judged. Chances are recalibrated where the game has a map "
         f"(docs/analysis.md). {escape(checked)}</p>"
         + (
             ""
@@ -74,7 +76,8 @@ def analysis_html(analysis: GameAnalysis, title: str = "Game analysis") -> str:
             "were not analysed.</p>"
         )
         + "<h2>Seats</h2><table><tr><th>seat</th><th>name</th><th>result</th><th>decisions</th>"
-        "<th>not analysed</th><th>accuracy</th><th>inaccuracies</th><th>mistakes</th><th>blunders</th></tr>"
+        f"<th>not analysed</th><th>judged (on {MIN_LABEL_SAMPLES} samples or more)</th><th>accuracy</th>"
+        "<th>inaccuracies</th><th>mistakes</th><th>blunders</th></tr>"
         f"{seat_rows}</table>"
         "<h2>Decisions</h2><table><tr><th>step</th><th>seat</th><th>choice</th><th>before</th>"
         "<th>after</th><th>best</th><th>label</th><th>samples</th><th>noise (points)</th><th>in words</th></tr>"

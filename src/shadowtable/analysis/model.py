@@ -21,6 +21,19 @@ MIN_LABEL_SAMPLES = 8
 chance moves in steps of an eighth or more and a label would be noise."""
 
 
+def can_be_marked(samples: int) -> bool:
+    """Whether a decision analysed on ``samples`` complete samples can be judged: marked when it
+    loses enough (:data:`MIN_LABEL_SAMPLES`)."""
+    return samples >= MIN_LABEL_SAMPLES
+
+
+def accuracy_stands(judged: int, decisions: int) -> bool:
+    """Whether a seat's accuracy is worth giving: at least half of its ``decisions`` were judged
+    (a decision left rough or unanalysed counts as losing nothing, so with fewer the figure says
+    more of the budget than of the play)."""
+    return 2 * judged >= decisions
+
+
 def noise_z(choices: int) -> float:
     """The noise margin's multiple of the standard error at a decision with ``choices`` legal
     choices: a two-sided 5% test shared by the ``choices - 1`` alternatives the chosen one is
@@ -140,6 +153,17 @@ class GameAnalysis:
     """The game's options away from their defaults (:func:`~shadowtable.analysis.calibration.variant_of`;
     empty: the game as its rulebook sets it): its chances use that variant's map, if any."""
 
+    def judged(self, seat: int) -> int:
+        """How many of ``seat``'s decisions could be judged (:func:`can_be_marked`)."""
+        return sum(d.seat == seat and can_be_marked(d.samples) for d in self.decisions)
+
+    def accuracy_words(self, summary: SeatSummary) -> str:
+        """The seat's accuracy to one decimal, or ``—`` where fewer than half of its decisions
+        (those left unanalysed included) could be judged (:func:`accuracy_stands`)."""
+        if accuracy_stands(self.judged(summary.seat), summary.decisions + summary.unanalysed):
+            return f"{summary.accuracy:.1f}"
+        return "—"
+
     def to_json(self) -> dict[str, Any]:
         """The analysis as JSON data."""
         data = asdict(self)
@@ -183,7 +207,7 @@ def label_for(
     every threshold, on fewer than :data:`MIN_LABEL_SAMPLES` samples, or when the raw lost chance
     (``raw_lost``, default ``lost``) is not beyond the noise: ``noise_z(choices) * noise``."""
     inaccuracy, mistake, blunder = thresholds
-    if samples < MIN_LABEL_SAMPLES or noise is None:
+    if not can_be_marked(samples) or noise is None:
         return None
     if (lost if raw_lost is None else raw_lost) <= noise_z(choices) * noise:
         return None

@@ -11,6 +11,7 @@ import typer
 
 from shadowtable.analysis import AnalysisSettings, analyse_record, analysis_html
 from shadowtable.analysis.decisions import check_settings
+from shadowtable.analysis.model import MIN_LABEL_SAMPLES, GameAnalysis, SeatSummary
 from shadowtable.cli.checks import check_output
 from shadowtable.cli.errors import CliError
 from shadowtable.core.record import GameRecord, game_for_record
@@ -58,6 +59,17 @@ def chosen_record(file: Path, number: int) -> GameRecord:
     raise CliError(f"{file} has no record {number}")
 
 
+def seat_line(analysis: GameAnalysis, summary: SeatSummary) -> str:
+    """One seat's figures: its decisions, how many could be judged, its accuracy (``—`` where
+    fewer than half were judged) and its marks."""
+    decisions = summary.decisions + summary.unanalysed
+    return (
+        f"seat {summary.seat} ({summary.name}): {decisions} decisions, {analysis.judged(summary.seat)} judged, "
+        f"accuracy {analysis.accuracy_words(summary)}, "
+        f"{summary.inaccuracies} inaccuracies, {summary.mistakes} mistakes, {summary.blunders} blunders"
+    )
+
+
 def run_analysis(settings: AnalyseSettings) -> None:
     """Check the outputs, record and settings first, then analyse and write both files."""
     json_path, html_path = output_paths(settings)
@@ -72,11 +84,12 @@ def run_analysis(settings: AnalyseSettings) -> None:
     with open(html_path, mode, encoding="utf-8") as stream:
         stream.write(analysis_html(analysis, title=f"Analysis of {settings.file.name}"))
     for summary in analysis.seats:
-        typer.echo(
-            f"seat {summary.seat} ({summary.name}): accuracy {summary.accuracy:.1f}, {summary.decisions} decisions, "
-            f"{summary.inaccuracies} inaccuracies, {summary.mistakes} mistakes, {summary.blunders} blunders"
-        )
+        typer.echo(seat_line(analysis, summary))
     if not analysis.complete:
         cut = sum(d.cut_short for d in analysis.decisions)
-        typer.echo(f"the budget ran out: {analysis.unanalysed} decisions not analysed, {cut} analysed on fewer samples")
+        typer.echo(
+            f"the budget ran out: {analysis.unanalysed} decisions not analysed, {cut} analysed on fewer samples "
+            f"than --rollouts; a decision is judged (and can be marked) on {MIN_LABEL_SAMPLES} or more: "
+            "a larger --budget judges more"
+        )
     typer.echo(f"analysis written to {json_path} and {html_path}")

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shadowtable.analysis.calibration import MAP_POLICY, calibration_words
-from shadowtable.analysis.model import MIN_LABEL_SAMPLES
+from shadowtable.analysis.model import MIN_LABEL_SAMPLES, accuracy_stands
+from shadowtable.analysis.model import can_be_marked as enough_samples
 from shadowtable.core.wording import SeatNames
 
 SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -482,7 +483,7 @@ def can_be_marked(decision: Mapping[str, Any]) -> bool:
     (:data:`~shadowtable.analysis.model.MIN_LABEL_SAMPLES`; a result without sample counts was
     analysed whole)."""
     samples = samples_of(decision)
-    return not decision.get("unanalysed") and (samples is None or samples >= MIN_LABEL_SAMPLES)
+    return not decision.get("unanalysed") and (samples is None or enough_samples(samples))
 
 
 def judged_by_seat(result: Mapping[str, Any] | None) -> Counter[int]:
@@ -506,7 +507,7 @@ def accuracy_rows(result: Mapping[str, Any] | None, names: Sequence[str]) -> lis
             SeatAccuracy(
                 seat,
                 name_of(names, seat),
-                f"{float(s.get('accuracy', 100.0)):.0f}" if 2 * judged >= decisions else "—",
+                f"{float(s.get('accuracy', 100.0)):.0f}" if accuracy_stands(judged, decisions) else "—",
                 decisions,
                 int(s.get("inaccuracies", 0)),
                 int(s.get("mistakes", 0)),
