@@ -57,6 +57,8 @@ class Manifest:
     action_kinds: str | None = None
     content_parts: str | None = None
     search_settings: str = ""
+    end_reasons: str | None = None
+    """A ``Mapping[str, str]``: each ``end_reason`` of the game's summaries in words, for reports."""
     """Settings the ladder's searching level adds for this game (``:max_rollout_steps=60``...)."""
 
 

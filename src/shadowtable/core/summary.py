@@ -20,8 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shadowtable.core.errors import RecordError
+from shadowtable.core.manifest import load, manifest_of
+from shadowtable.core.registry import available_games, game_class
 
 SEAT_KEYS = ("seat", "role", "won")
+
 SUMMARY_KEYS = ("end_reason", "trajectory", "seats")
 
 
@@ -137,3 +140,14 @@ def _current_layout(data: Mapping[str, Any]) -> Mapping[str, Any]:
             for s in data["seats"]
         ]
     return data
+
+
+def end_reason_words(game_id: str, reason: str) -> str:
+    """``reason`` (a summary's ``end_reason``) in the game's words with the code after it, as the
+    rows and records name it (``the turn limit: nobody wins (truncated)``); the code alone where
+    the game has no words for it."""
+    if game_id not in available_games():
+        return reason
+    found = manifest_of(game_class(game_id)).end_reasons
+    words: Mapping[str, str] = load(found) if found else {}
+    return f"{words[reason]} ({reason})" if reason in words else reason

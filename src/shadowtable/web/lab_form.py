@@ -22,6 +22,7 @@ from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.spec import OptionSpec
 from shadowtable.lab.kinds import action_kinds
 from shadowtable.lab.spec import MAX_VARIANTS, content_checker, probe_roles
+from shadowtable.web.lab_plots import role_words
 from shadowtable.web.option_words import option_words
 
 PROBE_ROWS = 3
@@ -65,7 +66,8 @@ class GameForm:
     content: str | None
     """The built-in content, pretty JSON (``None``: the game has no content files)."""
     bots: tuple[tuple[str, str], ...]
-    roles: tuple[str, ...]
+    roles: tuple[tuple[str, str], ...]
+    """Each role a probe may restrict, and its words (a seat counted from 1, as on the run page)."""
     kinds: tuple[str, ...]
 
 
@@ -112,7 +114,7 @@ def game_form(game_id: str, players: int) -> GameForm:
     if not spec.min_players <= players <= spec.max_players:
         raise FormError("players", f"must be {spec.min_players} to {spec.max_players}")
     options = tuple(option_field(game_id, o) for o in spec.options if o.name not in SERVER_OPTIONS)
-    roles = tuple(probe_roles(game_id, players))
+    roles = tuple((role, role_words(role)) for role in probe_roles(game_id, players))
     return GameForm(
         game_id,
         spec.name,

@@ -127,7 +127,7 @@ async def run_page(run_id: str, lab: LabDep, account: PageAccount) -> HTMLRespon
     spec = run["spec"]
     result = run["result"]
     figures = figure_view(result) if result is not None else None
-    labels = [arm["label"] for arm in result["arms"]] if result is not None else []
+    labels = figures["labels"] if figures is not None else []
     odd = [
         {**item, "label": labels[item["arm"]] if item["arm"] < len(labels) else str(item["arm"])}
         for item in (result or {}).get("odd_games", [])

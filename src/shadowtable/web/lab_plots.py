@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from shadowtable.core.summary import end_reason_words
+from shadowtable.lab.spec import SEAT_ROLE_PREFIX
 from shadowtable.lab.text import restriction_text
 
 WIDTH = 480
@@ -63,6 +65,22 @@ class Histogram:
     median_x: float | None
     colour: str
     unit: str
+
+
+def role_words(role: str) -> str:
+    """A role as the page names it: a seat counted from 1, as the bot menus and the seat charts
+    count them (the run's ``seat 0`` is ``seat 1``); a role by its name."""
+    number = role.removeprefix(SEAT_ROLE_PREFIX)
+    return f"seat {int(number) + 1}" if role.startswith(SEAT_ROLE_PREFIX) and number.isdigit() else role
+
+
+def arm_label(arm: Mapping[str, Any], baseline: str) -> str:
+    """An arm's name on the page: a variant's own, or the probe's in the page's words
+    (``baseline, seat 1: never propose a Truce``)."""
+    probe = arm.get("probe")
+    if not probe:
+        return str(arm["label"])
+    return f"{baseline}, {role_words(str(probe['role']))}: never {probe['kind']}"
 
 
 def percent(value: float | None) -> str:
@@ -153,15 +171,16 @@ def length_row(arm: Mapping[str, Any]) -> tuple[str, ...]:
     )
 
 
-def comparison_rows(figures: Mapping[str, Any]) -> list[tuple[str, ...]]:
-    """Each variant's and probe's change in win rate against the baseline, with its test."""
+def comparison_rows(figures: Mapping[str, Any], labels: Sequence[str]) -> list[tuple[str, ...]]:
+    """Each variant's and probe's change in win rate against the baseline, with its test
+    (``labels``: each arm's name on the page, by number)."""
     rows: list[tuple[str, ...]] = []
     for variant in figures.get("variants") or []:
         for name, found in variant["win_rates"].items():
-            rows.append(compared_row(str(variant["label"]), name, found))
+            rows.append(compared_row(labels[int(variant["arm"])], role_words(name), found))
     for probe in figures.get("probes") or []:
-        label = f"{probe['label']} ({restriction_text(probe)})"
-        rows.append(compared_row(label, str(probe["role"]), probe))
+        label = f"{labels[int(probe['arm'])]} ({restriction_text(probe)})"
+        rows.append(compared_row(label, role_words(str(probe["role"])), probe))
     return rows
 
 
@@ -181,14 +200,18 @@ def compared_row(label: str, name: str, found: Mapping[str, Any]) -> tuple[str, 
 
 def figure_view(figures: Mapping[str, Any]) -> dict[str, Any]:
     """Everything the run page draws from a run's figures."""
-    arms = list(figures.get("arms") or [])
+    stored = list(figures.get("arms") or [])
+    baseline = str(stored[0]["label"]) if stored else ""
+    arms = [{**arm, "label": arm_label(arm, baseline)} for arm in stored]
+    labels = [str(arm["label"]) for arm in arms]
+    game = str((figures.get("spec") or {}).get("game", ""))
     charts = [
         rate_chart("Win rate by role (95% interval bars)", "by_role", arms, "Role"),
         rate_chart("Win rate by Objective (95% interval bars)", "by_objective", arms, "Objective"),
         rate_chart("Win rate by seat (95% interval bars)", "by_seat", arms, "Seat"),
     ]
     endings = [
-        (str(arm["label"]), reason, str(found["games"]), percent(found["share"]))
+        (str(arm["label"]), end_reason_words(game, reason), str(found["games"]), percent(found["share"]))
         for arm in arms
         for reason, found in (arm.get("end_reasons") or {}).items()
     ]
@@ -205,7 +228,8 @@ def figure_view(figures: Mapping[str, Any]) -> dict[str, Any]:
         "legend": [(str(arm["label"]), COLOURS[i % len(COLOURS)]) for i, arm in enumerate(arms)],
         "charts": [chart for chart in charts if chart is not None],
         "histograms": [h for i, arm in enumerate(arms) if (h := histogram(arm, i)) is not None],
-        "compared": comparison_rows(figures),
+        "compared": comparison_rows(figures, labels),
+        "labels": labels,
         "endings": endings,
         "first_player": first,
         "games": [(str(arm["label"]), str(arm["games"]), str(arm.get("truncated", 0))) for arm in arms],

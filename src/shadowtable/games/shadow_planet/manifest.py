@@ -15,5 +15,6 @@ MANIFEST = Manifest(
     rules_extras="shadowtable.games.shadow_planet.boards.rules:EXTRAS",
     deduction="shadowtable.games.shadow_planet.deduction:DEDUCTION",
     action_kinds="shadowtable.games.shadow_planet.kinds:ACTION_KINDS",
+    end_reasons="shadowtable.games.shadow_planet.summary:END_REASON_WORDS",
     content_parts="shadowtable.games.shadow_planet.reference:CONTENT_PARTS_BY_CLAUSE",
 )

@@ -9,6 +9,14 @@ from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules.endgame import end_reason, outcome
 from shadowtable.games.shadow_planet.state import State
 
+END_REASON_WORDS = {
+    "threat": "the Threat Indicator reached its end: the Guardian wins",
+    "repair": "the Repair Indicator reached its end: the Alien and the Astronauts settle it",
+    "countdown": "the Countdown ran out",
+    "truncated": "cut off at the step limit: nobody wins",
+}
+"""Each ``end_reason`` in words (the manifest's ``end_reasons``)."""
+
 
 def summarize(ctx: Context, state: State) -> Summary:
     """End reason, rounds, indicator trajectory and, once over, the seats (role: their

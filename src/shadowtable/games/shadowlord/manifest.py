@@ -16,6 +16,7 @@ MANIFEST = Manifest(
     rules_extras="shadowtable.games.shadowlord.boards.rules:EXTRAS",
     deduction="shadowtable.games.shadowlord.deduction:DEDUCTION",
     action_kinds="shadowtable.games.shadowlord.kinds:ACTION_KINDS",
+    end_reasons="shadowtable.games.shadowlord.summary:END_REASON_WORDS",
     content_parts="shadowtable.games.shadowlord.reference:CONTENT_PARTS_BY_CLAUSE",
     search_settings=":max_rollout_steps=60:evaluate=heuristic:width=4",
 )

@@ -11,6 +11,15 @@ from shadowtable.games.shadowlord.state import ACTIVE, CAPTIVE, REMOVED, State
 
 NV = CARD_VALUES
 
+END_REASON_WORDS = {
+    "master_of_universe": "a Master of the Universe: the Shadowlord and every other Star Master defeated",
+    "surrender": "a Master of the Universe: the others surrendered to the Power Stone's owner",
+    "shadowlord_timer": "the Power Stone Timer reached the Starburst: the Shadowlord wins",
+    "shadowlord_wins": "every Alliance defeated: the Shadowlord wins",
+    "truncated": "the turn limit: nobody wins",
+}
+"""Each ``end_reason`` in words (the manifest's ``end_reasons``)."""
+
 
 def summarize(ctx: Context, s: State) -> Summary:
     """End reason, turns played, winner seat, the Shadowlord's fate and per-seat facts."""
