@@ -93,3 +93,13 @@ def test_roles_and_trajectories_in_either_summary_form() -> None:
         assert record_roles(record) == ["x", "y"]
         assert record_trajectories(record) == {"t": [1.0, 2.0]}
     assert record_roles(GameRecord.from_json({**base, "metadata": {}})) is None
+
+
+def test_the_report_names_how_games_ended_in_the_games_words(tmp_path: Path) -> None:
+    """The endings table said "truncated" and "countdown"; it gives the game's words and the code."""
+    records = tmp_path / "games.jsonl"
+    argv = ["--players", "2", "--games", "3", "--option", "turn_cap=3", "--out", str(records), "--workers", "1"]
+    assert main(["simulate", "shadowlord", *argv]) == 0
+    out = tmp_path / "report.html"
+    assert main(["report", str(records), "--out", str(out)]) == 0
+    assert "<td>the turn limit: nobody wins (truncated)</td>" in out.read_text()

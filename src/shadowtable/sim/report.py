@@ -16,6 +16,7 @@ from typing import Any
 
 from shadowtable.core.errors import MissingExtraError
 from shadowtable.core.record import GameRecord
+from shadowtable.core.summary import end_reason_words
 from shadowtable.sim.balance import GroupStats, group_records
 from shadowtable.sim.stats import WinTally
 from shadowtable.sim.tournament import SkillRating, updated_ratings
@@ -171,7 +172,11 @@ def length(groups: Sequence[GroupStats]) -> str:
 
 
 def endings(groups: Sequence[GroupStats]) -> str:
-    rows = [[_title(g), reason, n, f"{n / g.games:.1%}"] for g in groups for reason, n in g.endings.most_common()]
+    rows = [
+        [_title(g), end_reason_words(g.game, reason), n, f"{n / g.games:.1%}"]
+        for g in groups
+        for reason, n in g.endings.most_common()
+    ]
     return _table(("group", "end", "games", "share"), rows)
 
 
