@@ -191,9 +191,9 @@ def test_discards_only_weak_cards_for_space_ships() -> None:
     game = shadowlord(4, turn_cap=12)
     _, twos = play_until(game, scripted_chance(2), lambda s: s.turn >= 8)
     _, sevens = play_until(game, scripted_chance(7), lambda s: s.turn >= 8)
-    assert "discard for ships 2" in twos
-    discards = {t for t in twos + sevens if t.startswith("discard for ships")}
-    assert discards == {"discard for ships 2"}
+    assert "discard card 2 for 2 Space Ships" in twos
+    discards = {t for t in twos + sevens if t.startswith("discard card")}
+    assert discards == {"discard card 2 for 2 Space Ships"}
 
 
 def test_after_the_last_battle_sets_a_strong_reward_aside_then_ends_the_turn() -> None:

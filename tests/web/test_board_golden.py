@@ -13,8 +13,9 @@ Shadowlord! digests were recorded again for two reworded lines (before the first
 up: before the first turn." for "Turn 1: - plays -."; the offer's prompt "add an item (up to 4),
 send it, or withdraw it"), then for two log lines (a Special Event by the chart's name, "Special
 Event roll 9: Draw 2 Power Cards" for "draw2", in the roll's notation too; "the shadows (...)
-attack" for "attacks"): with
-those written as before, the new pages hash to the earlier digests, so nothing else changed.
+attack" for "attacks"), then for building Space Ships ("discard card 7 for 7 Space Ships" for
+"discard for ships 7"): with those written as before, the new pages hash to the earlier
+digests, so nothing else changed.
 The Shadow Planet's digests were recorded again for the prompt of a chance node ("Setting up:
 before the first turn" in round 0, "Chance: a card is drawn" after, for "Chance: chance
 decides"), then for two log lines ("seat 2 (Alien) is ..." for "(Alien, alien)"; Reed's free
@@ -50,9 +51,9 @@ GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 3, 11, 400): "f6e8f5c0f86daa4ac533f0ac130eca6b2d828002d68c0842a2cb4a8acc5d7b39",
     ("shadow-planet", 4, 12, 160): "b68db08c158b9b97a20524f1baa2fa33423f72b64e6e994cc03848983c140cfe",
     ("shadow-planet", 5, 13, 160): "1e5bcff3175d64e79ad8d8db5343b8229624a08b7e8a77c263217c8ad4b0bc7a",
-    ("shadowlord", 2, 21, 160): "97e7f9195ab64dff8c137a38fa5a6352b4101fa60485bebbfe0dd7a4dc9a25cd",
-    ("shadowlord", 3, 22, 160): "98081b89cb9179cbfb42f90851944804dbbffd3a48aa48dd282cb39f4cd72d90",
-    ("shadowlord", 4, 23, 160): "16bf6f8139705a5a1066ad6e053525a94fcab2c3a300e3aac1835511722cf3dc",
+    ("shadowlord", 2, 21, 160): "0372afabb5ed6ff9e1cfa3807a2f57b7aa1dddb4b9cfa0ea69ac0519206fe006",
+    ("shadowlord", 3, 22, 160): "610a7ab2f6a05d6530f684aeea09ce1f2e4eb614b297d747f76e919574ef2ba1",
+    ("shadowlord", 4, 23, 160): "7acede740ce08d7d16a39717f476e0f530c3310810c36b56238b8050f362a9ec",
 }
 
 

@@ -41,9 +41,9 @@ def test_a_card_placed_from_a_one_value_hand_is_named_to_its_owner_only() -> Non
 def test_a_card_discarded_for_ships_is_public_as_the_ships_it_gives() -> None:
     g = game(2)
     s = one_value_hand(g)
-    said = lines(g, s, "discard for ships 7")
-    assert said[1] == said[None] == "seat 0: discard for ships 7"
-    after = g.apply(s, g.words.parse_action(s, "discard for ships 7"))
+    said = lines(g, s, "discard card 7 for 7 Space Ships")
+    assert said[1] == said[None] == "seat 0: discard card 7 for 7 Space Ships"
+    after = g.apply(s, g.words.parse_action(s, "discard card 7 for 7 Space Ships"))
     assert g.observe(after, 1)["public"]["pool"] == 7
 
 

@@ -183,7 +183,7 @@ def play_to_the_fight(g: ShadowlordGame, s: State, step_one: int, discard: bool 
     s = draw(g, s, step_one)
     s = chance(g, s, 7)  # 2d8 = 7: no Special Event
     if discard:
-        s = do(g, s, f"discard for ships {step_one}")
+        s = do(g, s, f"discard card {step_one} for {step_one} Space Ships")
     s = do(g, s, "end building")
     s = do(g, s, "end movement")
     return do(g, s, "no shadow move")
@@ -292,7 +292,7 @@ def test_discard_cards_for_ships_even_without_room() -> None:
     give_hand(s, 0, 4)
     s.supply[RED] = 0
     s = pending(g, s, Build(0))
-    s = do(g, s, "discard for ships 4")
+    s = do(g, s, "discard card 4 for 4 Space Ships")
     assert s.pool == 4 and hand(s, 0) == [0] * 5 and s.discard[2] == 1
     assert texts(g, s)[0] == "end building" and not any(t.startswith("ship to") for t in texts(g, s))
 

@@ -153,7 +153,6 @@ FIGURE_BLOCK_WORDS = {
 }
 """Blocks whose actions name one figure, whatever the task."""
 CARD_BLOCK_WORDS = {
-    "buy": "discard for ships",
     "commit_portrait": "commit portrait card",
     "commit_hand": "commit hand card",
     "offer_give": "offer to give card",
@@ -218,6 +217,8 @@ def _block_words(ctx: Context, block: str, i: int) -> str:
         if block == "place":
             return f"place card {vals[v]} under {names[f]}"
         return f"bribe {names[f]} with four {vals[v]}s"
+    if block == "buy":
+        return f"discard card {vals[i]} for {vals[i]} Space Ships"
     if block in CARD_BLOCK_WORDS:
         return f"{CARD_BLOCK_WORDS[block]} {vals[i]}"
     if block in GALAXY_BLOCK_WORDS:
