@@ -471,3 +471,15 @@ def test_ranks_count_only_the_levels_offered(client: Any, policy_results: Path) 
     _measured(folder, "ismcts", "policy", 0.5, 80, 0.25)  # level 2 beat it head to head: offered, ranked first
     _, text = _offered(client, "shadow-planet", 3)
     assert "rank 1 of 4" in _option(text, "ismcts") and "rank 2 of 4" in _option(text, "policy")
+
+
+def test_a_seats_menu_starts_with_the_bots_first_name_and_its_level(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone shows the first 35 or so characters of a closed menu: they named the bot twice
+    ("Brook (heuristic bot): Heuristic (leve…") and cut off its level."""
+    folder = _empty_results(tmp_path, monkeypatch)
+    _ratings(folder, "shadowlord-3p", {"random": (20.8, 1.9, 0.00002), "heuristic": (24.1, 1.9, 0.0003)})
+    _, text = _offered(client, "shadowlord", 3)
+    assert _option(text, "heuristic").startswith("Brook: Heuristic (level 1")
+    assert _option(text, "random").startswith("Brook: Random (level 0")

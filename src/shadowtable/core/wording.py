@@ -45,9 +45,14 @@ def default_seat_name(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
+def bot_first_name(seat: int) -> str:
+    """The first name of any bot at ``seat``, e.g. ``Ada``."""
+    return BOT_NAMES[seat % len(BOT_NAMES)]
+
+
 def bot_name(seat: int, level: str) -> str:
     """The name a bot of ``level`` plays under at ``seat``, e.g. ``Ada (heuristic bot)``."""
-    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} ({level} bot)"
+    return f"{bot_first_name(seat)} ({level} bot)"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from shadowtable.bots.ladder import LADDER, LevelRating
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.registry import available_games, game_class, make
 from shadowtable.core.spec import GameSpec, OptionSpec
-from shadowtable.core.wording import bot_name
+from shadowtable.core.wording import bot_first_name
 from shadowtable.server.bot_levels import (
     LEVELS,
     levels_for,
@@ -420,9 +420,7 @@ def setup_context(
         "rank_notes": rank_notes(spec.id, players, offered, options),
         "evidence": {level: evidence_words(level, spec.id, players, options) for level in offered},
         "order_notes": order_notes(spec.id, players, offered, options),
-        "bot_names": {
-            (seat, level): bot_name(seat, LEVELS[level].shown) for seat in range(players) for level in LEVELS
-        },
+        "bot_names": {seat: bot_first_name(seat) for seat in range(players)},
         "chosen": chosen or {},
         "options_set": ladder.config_name(spec.id, players, options) != ladder.config_name(spec.id, players),
         "options_open": any(_away_from_default(o, (chosen or {}).get(f"opt_{o.name}", "")) for o in shown_options),
