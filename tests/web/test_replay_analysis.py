@@ -337,3 +337,21 @@ def test_a_decisions_choices_name_the_seats_they_mention() -> None:
     shown = view.shown_decisions(result, NAMES, d["ply"], None)[0]
     assert shown.choices[0].text == "make offer to Brook" and "seat 1" not in shown.words
     assert "“make offer to Brook”" in shown.words
+
+
+def test_a_decision_where_only_some_choices_were_compared_says_so() -> None:
+    """Where the analysis compared 2 of a decision's 5 choices, its best is the best of those:
+    the words say so, and the notes say how many were compared and which."""
+    _record, result = stored_result(1)
+    decision = result["analysis"]["decisions"][0]
+    kept = [a for a in decision["alternatives"] if a["action"] == decision["action"]]
+    decision |= {"alternatives": kept, "best": kept[0], "chance_before": kept[0]["chance"], "choices": 5}
+    shown = view.shown_decisions(result, NAMES, decision["ply"], decision["seat"])[0]
+    assert shown.words.endswith("(the best of the choices compared).")
+    assert (
+        "1 of its 5 choices compared: the one made, the one the analysis's bot would make, and others drawn at random"
+        in shown.notes
+    )
+    decision["choices"] = 1
+    shown = view.shown_decisions(result, NAMES, decision["ply"], decision["seat"])[0]
+    assert shown.words.endswith("(the best choice).") and not any("compared" in note for note in shown.notes)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
@@ -53,6 +53,9 @@ def check_settings(settings: AnalysisSettings, players: int) -> None:
         raise AnalysisError(f"rollouts must be a positive whole number, got {settings.rollouts!r}")
     if settings.budget is not None and not (math.isfinite(settings.budget) and settings.budget > 0):
         raise AnalysisError(f"budget must be a positive number of seconds, got {settings.budget!r}")
+    most = settings.most_choices
+    if most is not None and (isinstance(most, bool) or not isinstance(most, int) or most < 2):
+        raise AnalysisError(f"most_choices must be a whole number of at least 2, got {most!r}")
     low, middle, high = settings.thresholds
     if not 0 < low <= middle <= high <= 1:
         raise AnalysisError(f"thresholds must rise within (0, 1], got {list(settings.thresholds)}")
@@ -85,6 +88,31 @@ def paired_noise(best: list[bool], chosen: list[bool]) -> float | None:
     return math.sqrt(variance / n)
 
 
+def compared_choices(
+    game: Game[Any],
+    point: DecisionPoint,
+    observation: Any,
+    legal: Sequence[int],
+    policy: Bot,
+    settings: AnalysisSettings,
+) -> list[int]:
+    """The choices compared at ``point``, in ``legal``'s order: all of them, or, where there are
+    more than ``settings.most_choices``, the choice made, the rollout policy's own choice from the
+    seat's ``observation``, and others drawn at random up to that many. The draws come from their
+    own stream (the seed, the seat and its decision number), so the samples stay those of a
+    comparison of every choice."""
+    most = settings.most_choices
+    if most is None or len(legal) <= most:
+        return list(legal)
+    rng = derived_rng(settings.seed, "analysis choices", point.seat, point.number)
+    wanted = [point.action]
+    own = int(policy.choose(game, point.seat, observation, legal, rng))
+    if own != point.action and own in legal:
+        wanted.append(own)
+    wanted += rng.sample([action for action in legal if action not in wanted], most - len(wanted))
+    return [action for action in legal if action in wanted]
+
+
 def analyse_decision(
     game: Game[Any],
     point: DecisionPoint,
@@ -103,6 +131,7 @@ def analyse_decision(
     if len(legal) < 2:
         return None
     observation = game.observe(state, seat)
+    compared = compared_choices(game, point, observation, legal, policy, settings)
     rng = derived_rng(settings.seed, "analysis", seat, point.number)
     sampled = win_counts(
         game,
@@ -115,13 +144,14 @@ def analyse_decision(
         deadline=deadline,
         end=end,
         clock=clock,
+        scored=compared,
     )
     n = sampled.samples
     if n == 0:
         return None
     # The seat's own choices: their words are the same on every state it cannot tell apart.
     alternatives = []
-    for action in legal:
+    for action in compared:
         raw = sampled.wins(action) / n
         exact = sampled.exact[action]
         chance = calibrated(raw, n, game.spec.id, game.players, exact, settings.policy, variant_of(game))
@@ -141,12 +171,13 @@ def analyse_decision(
         chance_after=chosen.chance,
         lost=lost,
         best=best,
-        label=label_for(lost, settings.thresholds, n, raw_lost, noise, len(legal)),
+        label=label_for(lost, settings.thresholds, n, raw_lost, noise, len(compared)),
         alternatives=alternatives,
-        words=in_words(chosen, best, best.chance),
+        words=in_words(chosen, best, best.chance, len(compared) == len(legal)),
         samples=n,
         cut_short=sampled.cut_short,
         noise=noise,
+        choices=len(legal),
     )
 
 

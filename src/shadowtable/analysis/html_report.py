@@ -39,7 +39,8 @@ def _decision_row(decision: DecisionAnalysis) -> str:
         decision.text,
         percent(decision.chance_before),
         percent(decision.chance_after),
-        decision.best.text,
+        decision.best.text
+        + ("" if decision.all_compared else f" (of {len(decision.alternatives)} compared, of {decision.choices})"),
         label,
         f"{decision.samples}" + (" (cut short)" if decision.cut_short else ""),
         "" if decision.noise is None else f"±{round(100 * decision.noise)}",

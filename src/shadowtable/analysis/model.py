@@ -55,6 +55,11 @@ class AnalysisSettings:
     ``seed``: every random stream derives from it (and from the seat and its decision number).
     ``policy``: the bot spec every seat plays in rollouts (``heuristic``, ``random``, ...).
     ``thresholds``: lost win chance for an inaccuracy, a mistake and a blunder, as fractions.
+    ``most_choices``: at a decision with more legal choices than this, only this many are
+    compared: the choice made, the rollout policy's own choice from the seat's view, and others
+    drawn at random (:func:`~shadowtable.analysis.decisions.compared_choices`); ``None``: every
+    choice. Each compared choice gets the chance it gets when all are compared (the same samples
+    and rollouts), so fewer choices only means a better one may go unseen.
     """
 
     seat: int | None = None
@@ -63,6 +68,7 @@ class AnalysisSettings:
     seed: int = 0
     policy: str = "heuristic"
     thresholds: tuple[float, float, float] = DEFAULT_THRESHOLDS
+    most_choices: int | None = None
 
 
 @dataclass(frozen=True)
@@ -91,7 +97,9 @@ class DecisionAnalysis:
     Chances are calibrated. ``samples``: the complete samples the chances rest on; ``cut_short``:
     the budget stopped its sampling before ``rollouts``; ``noise``: the standard error of the raw
     lost chance, from the per-sample differences between the best and the chosen alternative
-    (``None`` with fewer than two samples).
+    (``None`` with fewer than two samples). ``choices``: the legal choices at the decision, more
+    than ``alternatives`` where only some were compared (``AnalysisSettings.most_choices``; 0: not
+    recorded, every choice compared).
     """
 
     seat: int
@@ -109,6 +117,12 @@ class DecisionAnalysis:
     samples: int = 0
     cut_short: bool = False
     noise: float | None = None
+    choices: int = 0
+
+    @property
+    def all_compared(self) -> bool:
+        """Whether every legal choice was compared (else the best found may not be the best)."""
+        return self.choices <= len(self.alternatives)
 
 
 @dataclass(frozen=True)
@@ -230,10 +244,12 @@ def percent(chance: float) -> str:
     return f"{round(100 * chance)}%"
 
 
-def in_words(chosen: Alternative, best: Alternative, chance_before: float) -> str:
-    """What the choice did to the seat's chance, and the better choice when there was one."""
+def in_words(chosen: Alternative, best: Alternative, chance_before: float, all_compared: bool = True) -> str:
+    """What the choice did to the seat's chance, and the better choice when there was one
+    (``all_compared``: every legal choice was compared, so the best found is the best)."""
     if best.action == chosen.action or best.chance <= chosen.chance:
-        return f"{chosen.text} kept your chance of winning at {percent(chosen.chance)} (the best choice)"
+        which = "the best choice" if all_compared else "the best of the choices compared"
+        return f"{chosen.text} kept your chance of winning at {percent(chosen.chance)} ({which})"
     return (
         f"{chosen.text} cut your chance of winning from {percent(chance_before)} to {percent(chosen.chance)}; "
         f"{best.text} kept it at {percent(best.chance)}"

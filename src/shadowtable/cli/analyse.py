@@ -36,12 +36,18 @@ def analyse(
     rollouts: Annotated[int, typer.Option(help="sampled states per choice at each decision", min=1)] = 16,
     seed: Annotated[int, typer.Option(help="seed of every random stream of the analysis", min=0)] = 0,
     policy: Annotated[str, typer.Option(help="the bot every seat plays in rollouts")] = "heuristic",
+    most_choices: Annotated[
+        int | None,
+        typer.Option(help="choices compared at a decision, at most: the one made, the policy's, others at random"),
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="write OUT.json and OUT.html (default: RECORD-analysis)")] = None,
     number: Annotated[int, typer.Option("--record", help="which record of the file (1: the first)", min=1)] = 1,
     force: Annotated[bool, typer.Option(help="replace existing output files")] = False,
 ) -> None:
     """Judge each decision of a game from what the deciding seat knew; write JSON and HTML."""
-    settings = AnalysisSettings(seat=seat, rollouts=rollouts, budget=budget, seed=seed, policy=policy)
+    settings = AnalysisSettings(
+        seat=seat, rollouts=rollouts, budget=budget, seed=seed, policy=policy, most_choices=most_choices
+    )
     run_analysis(AnalyseSettings(record, settings, out, number, force))
 
 

@@ -172,11 +172,25 @@ def decision_words(decision: Mapping[str, Any], whose: str) -> str:
             )
         return f"Choosing “{text}” could not be judged: {estimate}."
     if not better:
-        return f"Choosing “{text}” kept {whose} chance of winning at {percent(after)} (the best choice)."
+        which = "the best choice" if all_compared(decision) else "the best of the choices compared"
+        return f"Choosing “{text}” kept {whose} chance of winning at {percent(after)} ({which})."
     return (
         f"Choosing “{text}” cut {whose} chance of winning from {percent(before)} to {percent(after)}; "
         f"“{best.get('text', 'another choice')}” would have kept it at {percent(float(best.get('chance', before)))}."
     )
+
+
+def compared_of(decision: Mapping[str, Any]) -> tuple[int, int]:
+    """How many of a decision's choices were compared, and how many it had (the same where the
+    analysis compared them all, or did not say)."""
+    compared = len(decision.get("alternatives") or [])
+    return compared, max(compared, int(decision.get("choices") or 0))
+
+
+def all_compared(decision: Mapping[str, Any]) -> bool:
+    """Whether every choice of the decision was compared (else a better one may have gone unseen)."""
+    compared, choices = compared_of(decision)
+    return compared >= choices
 
 
 def samples_of(decision: Mapping[str, Any]) -> int | None:
@@ -208,6 +222,12 @@ def decision_notes(decision: Mapping[str, Any]) -> list[str]:
     samples = samples_of(decision)
     if samples is not None:
         notes.append(f"{samples} sampled deal{'s' if samples != 1 else ''} per choice")
+    if not all_compared(decision):
+        compared, choices = compared_of(decision)
+        notes.append(
+            f"{compared} of its {choices} choices compared: the one made, the one the analysis's bot would make, "
+            "and others drawn at random"
+        )
     if decision.get("noise") is not None:
         notes.append(f"about ±{round(100 * float(decision['noise']))} points of sampling noise")
     if decision.get("cut_short") or decision.get("complete", True) is False:
