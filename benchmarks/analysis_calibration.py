@@ -51,11 +51,13 @@ from shadowtable.analysis import (  # noqa: E402
 )
 from shadowtable.analysis.calibration import (  # noqa: E402
     CALIBRATION_FILE,
+    CUT_PREFIX,
     MAP_POLICY,
     HeldOutCheck,
     clipped_logit,
     fit_logistic,
     load_maps,
+    map_key,
     sigmoid,
 )
 from shadowtable.core.game import Game  # noqa: E402
@@ -85,6 +87,7 @@ def game_pairs(
     per_game: int,
     chosen_only: bool,
     policy_spec: str = MAP_POLICY,
+    horizon: int | None = None,
 ) -> list[Pair]:
     """Play one heuristic game from ``seed`` and analyse ``per_game`` of its decisions drawn by seed
     (rollouts played by ``policy_spec`` at every seat).
@@ -96,7 +99,7 @@ def game_pairs(
     assert record.returns is not None
     points = [p for p in decision_points(record) if len(game.legal_actions(p.state)) > 1]
     chosen = derived_rng(seed, "calibration-points").sample(points, min(per_game, len(points)))
-    settings = AnalysisSettings(rollouts=rollouts, seed=seed, policy=policy_spec)
+    settings = AnalysisSettings(rollouts=rollouts, seed=seed, policy=policy_spec, horizon=horizon)
     policy = rollout_policy(game, settings.policy)
     pairs = []
     for point in sorted(chosen, key=lambda p: p.ply):
@@ -200,7 +203,7 @@ def base_rate(pairs: list[Pair]) -> dict[str, Any]:
 
 def report(pairs: list[Pair], meta: dict[str, Any], maps: dict[str, Any] | None) -> dict[str, Any]:
     """The whole result: the run's settings, the base rate, raw and calibrated scores."""
-    game_key = f"{meta['game']}/{meta['players']}"
+    game_key = meta_key(meta)
     result: dict[str, Any] = {**meta, "pairs": len(pairs), "games_with_pairs": len(by_game(pairs))}
     result["base_rate"] = base_rate(pairs)
     result["raw_after"] = scores(pairs, chances(pairs, "after", None, game_key))
@@ -249,6 +252,13 @@ def plot(result: dict[str, Any], path: Path) -> None:
     plt.close(figure)
 
 
+def meta_key(meta: dict[str, Any]) -> str:
+    """The key of a run's map in ``calibration.json``: its game and players, and its rollouts'
+    cut-off (``shadowlord/2/cut-60``) where it had one."""
+    horizon = meta.get("horizon")
+    return map_key(meta["game"], int(meta["players"]), "" if horizon is None else f"{CUT_PREFIX}{horizon}")
+
+
 def store_map(pairs: list[Pair], meta: dict[str, Any], path: Path = CALIBRATION_FILE) -> dict[str, Any]:
     """Fit ``p' = sigmoid(a logit(p) + b)`` to the raw chances of the choices made (the chances a
     played game checks) and write it to ``path``."""
@@ -265,7 +275,9 @@ def store_map(pairs: list[Pair], meta: dict[str, Any], path: Path = CALIBRATION_
         "fitted_on": "the chance of the choice made",
         "policy": meta.get("policy", MAP_POLICY),
     }
-    maps[f"{meta['game']}/{meta['players']}"] = entry  # a new map: an earlier held-out check no longer holds
+    if meta.get("horizon") is not None:
+        entry["horizon"] = meta["horizon"]
+    maps[meta_key(meta)] = entry  # a new map: an earlier held-out check no longer holds
     path.write_text(json.dumps(maps, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return entry
 
@@ -286,7 +298,7 @@ def store_held_out(result: dict[str, Any], path: Path = CALIBRATION_FILE) -> Hel
         seeds=str(result["seeds"]),
     )
     maps = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    key = f"{result['game']}/{result['players']}"
+    key = meta_key(result)
     entry = maps.setdefault(key, {"policy": MAP_POLICY})
     if "calibrated_after" in result and (entry.get("a"), entry.get("b")) != (result["map"]["a"], result["map"]["b"]):
         raise ValueError(f"{key}: the run was scored with another map than the one stored")
@@ -384,6 +396,9 @@ def main(argv: list[str] | None = None) -> None:
         help=f"the bot spec that plays the rollouts (default {MAP_POLICY!r}, the one the maps are fitted for)",
     )
     parser.add_argument("--chosen-only", action="store_true", help="score only the choice made (much cheaper)")
+    parser.add_argument(
+        "--horizon", type=int, help="cut rollouts off after this many steps, scored by the game's evaluation"
+    )
     parser.add_argument("--resume", action="store_true", help="keep the games already in --pairs, play the rest")
     parser.add_argument("--first", type=int, default=0, help="play games --first to --games - 1 (split a run)")
     parser.add_argument(
@@ -425,6 +440,7 @@ def main(argv: list[str] | None = None) -> None:
             "fit": args.fit,
             "chosen_only": args.chosen_only,
             "policy": args.policy,
+            "horizon": args.horizon,
         }
         done: set[int] = set()
         pairs = []
@@ -440,7 +456,9 @@ def main(argv: list[str] | None = None) -> None:
             if index in done:
                 continue
             seed = game_seed(index, args.fit, args.label)
-            made = game_pairs(game, index, seed, args.rollouts, args.per_game, args.chosen_only, args.policy)
+            made = game_pairs(
+                game, index, seed, args.rollouts, args.per_game, args.chosen_only, args.policy, args.horizon
+            )
             pairs.extend(made)
             if args.pairs is not None:
                 with args.pairs.open("a", encoding="utf-8") as file:

@@ -78,6 +78,9 @@ def test_existing_files_are_kept_unless_forced(record_file: Path, capsys: pytest
         (None, ["--seat", "5"], "seat 5"),
         (None, ["--record", "2"], "no record 2"),
         (None, ["--policy", "nosuchbot"], "nosuchbot"),
+        (None, ["--horizon", "10"], "no evaluation 'heuristic' to cut rollouts off with"),
+        (None, ["--horizon", "0"], "horizon must be a positive whole number"),
+        (None, ["--most-choices", "1"], "most_choices must be a whole number of at least 2"),
     ],
 )
 def test_bad_input_is_one_error_line_and_exit_2(

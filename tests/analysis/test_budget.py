@@ -26,14 +26,14 @@ class FakeClock:
 def counted_rollouts(monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> list[float]:
     """Patch the rollout so each one records the time it starts and advances ``clock``."""
     started: list[float] = []
-    real = estimate.rollout_wins
+    real = estimate.rollout_value
 
-    def rollout(*args: Any) -> bool:
+    def rollout(*args: Any) -> float:
         started.append(clock.now)
         clock.now += clock.step
         return real(*args)
 
-    monkeypatch.setattr(estimate, "rollout_wins", rollout)
+    monkeypatch.setattr(estimate, "rollout_value", rollout)
     return started
 
 

@@ -69,4 +69,4 @@ def test_the_rollout_policys_own_choice_is_among_them_and_the_draws_repeat() -> 
 @pytest.mark.parametrize("most", [1, 0, True, 2.5])
 def test_fewer_than_two_compared_choices_is_refused(most: object) -> None:
     with pytest.raises(AnalysisError, match="most_choices"):
-        check_settings(replace(SETTINGS, most_choices=most), 2)  # type: ignore[arg-type]
+        check_settings(replace(SETTINGS, most_choices=most), make("shadowlord", players=2))  # type: ignore[arg-type]

@@ -48,10 +48,10 @@ def costly(monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> dict[str, list[
     started: dict[str, list[float]] = {"rollout": [], "belief": []}
     real_belief = deduction.belief
 
-    def rollout(*args: Any) -> bool:
+    def rollout(*args: Any) -> float:
         started["rollout"].append(clock.now)
         clock.now += ROLLOUT_S
-        return False
+        return 0.0
 
     def belief(*args: Any, **options: Any) -> dict[str, Any]:
         started["belief"].append(clock.now)
@@ -59,7 +59,7 @@ def costly(monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> dict[str, list[
         answer: dict[str, Any] = real_belief(*args, **options)
         return answer
 
-    monkeypatch.setattr(estimate, "rollout_wins", rollout)
+    monkeypatch.setattr(estimate, "rollout_value", rollout)
     monkeypatch.setattr(deduction, "belief", belief)
     return started
 

@@ -16,7 +16,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server.conftest import config_for  # noqa: E402
-from server.test_analysis_jobs import TINY, analysis_done, finished_table, running_table  # noqa: E402
+from server.test_analysis_jobs import TINY, analysis_done, finished_table, running_table, wait_for  # noqa: E402
 from server.wire import BROWSER  # noqa: E402
 from shadowtable.analysis import AnalysisSettings  # noqa: E402
 from shadowtable.analysis.calibration import calibration_words  # noqa: E402
@@ -355,3 +355,28 @@ def test_a_decision_where_only_some_choices_were_compared_says_so() -> None:
     decision["choices"] = 1
     shown = view.shown_decisions(result, NAMES, decision["ply"], decision["seat"])[0]
     assert shown.words.endswith("(the best choice).") and not any("compared" in note for note in shown.notes)
+
+
+def test_a_shadowlord_analysis_cuts_its_rollouts_off_and_the_page_says_how(tmp_path: Path) -> None:
+    """Shadowlord!'s rollouts to the end are long: the server's analysis plays each choice 60 steps
+    on and scores the material, comparing at most 4 choices, and the page says so."""
+    config = config_for(f"sqlite:///{tmp_path / 'sl.db'}", **TINY)
+    with TestClient(create_app(config), base_url="http://testserver", headers=BROWSER) as client:
+        seats = ["bot:random", "bot:random"]
+        made = client.post(
+            "/api/tables", json={"game": "shadowlord", "players": 2, "seats": seats, "options": {"turn_cap": 4}}
+        )
+        assert made.status_code == 201, made.text
+        table_id = made.json()["table"]["id"]
+        wait_for(lambda: client.get(f"/api/tables/{table_id}").json()["status"] == "over", 20)
+        asked = client.post(f"/replay/{table_id}/analyse", data={"seat": "0", "step": "0"}, follow_redirects=False)
+        assert asked.status_code == 303
+        analysis = analysis_done(client, table_id, 120)["result"]["analysis"]
+        assert (analysis["settings"]["horizon"], analysis["settings"]["most_choices"]) == (60, 4)
+        assert analysis["variant"] == "turn_cap-4-cut-60"
+        assert analysis["decisions"] and all(len(d["alternatives"]) <= 4 for d in analysis["decisions"])
+        text = text_of(client.get(f"/replay/{table_id}", params={"seat": "0"}).text)
+    assert (
+        squeeze("by playing each choice on for 60 steps many times, with every seat played by the random bot") in text
+    )
+    assert squeeze("by each seat's share of what it holds on the table") in text

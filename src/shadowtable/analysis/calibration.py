@@ -79,16 +79,32 @@ MAP_POLICY = "heuristic"
 """The rollout policy every stored map and check was measured with (an entry may name another)."""
 
 
-def variant_of(game: Any) -> str:
+CUT_PREFIX = "cut-"
+"""Where an analysis's rollouts were cut off: ``cut-60`` ends the variant's name."""
+
+
+def variant_of(game: Any, horizon: int | None = None) -> str:
     """The options of ``game`` (a :class:`~shadowtable.core.game.Game`) set away from their
-    defaults, as one name (``modified``, ``turn_cap-100``); empty for the game as the rulebook sets it."""
+    defaults, and the ``horizon`` its rollouts were cut off at, as one name (``modified``,
+    ``turn_cap-100``, ``cut-60``); empty for the game as the rulebook sets it, played out to the end.
+    Each has its own calibration map."""
     defaults = {option.name: option.default for option in getattr(game.spec, "options", ())}
     parts = []
     for name, value in sorted(dict(getattr(game, "options", {}) or {}).items()):
         if name not in defaults or value == defaults[name]:
             continue
         parts.append(name if value is True else f"{name}-{value}")
+    if horizon is not None:
+        parts.append(f"{CUT_PREFIX}{horizon}")
     return "-".join(parts)
+
+
+def split_variant(variant: str) -> tuple[str, int | None]:
+    """A variant's name (:func:`variant_of`) as its game options' part and its cut-off, if any."""
+    options, _, cut = variant.rpartition(CUT_PREFIX)
+    if cut.isdigit() and (not options or options.endswith("-")):
+        return options.removesuffix("-"), int(cut)
+    return variant, None
 
 
 def map_key(game: str, players: int, variant: str = "") -> str:
@@ -167,9 +183,14 @@ def described_calibration(
                 f"These chances are corrected by a map fitted on {entry['games']} bot games, "
                 "not yet checked on games kept apart."
             )
+        options, horizon = split_variant(variant)
         which = f"for {players} players" if policy == MAP_POLICY else f"with games played out by the {policy} bot"
-        if variant:
-            which += f" in this variant of the game ({variant.replace('-', ' ')})"
+        if options:
+            which += f" in this variant of the game ({options.replace('-', ' ')})"
+        if horizon is not None:
+            which += f" with games cut off after {horizon} steps"
+        if horizon is not None:
+            return f"These chances are the raw shares at the cut-off, not yet checked against real results {which}."
         return (
             f"These chances are the raw win rates of the played-out games, not yet checked against real "
             f"results {which}; where they have been checked, raw chances ran too extreme "

@@ -9,7 +9,7 @@ from time import perf_counter
 from typing import Any
 
 from shadowtable.analysis.calibration import calibrated, variant_of
-from shadowtable.analysis.estimate import AnalysisError, win_counts
+from shadowtable.analysis.estimate import AnalysisError, rollout_cutoff, win_counts
 from shadowtable.analysis.model import (
     Alternative,
     AnalysisSettings,
@@ -45,8 +45,9 @@ class DecisionPoint:
     action: int
 
 
-def check_settings(settings: AnalysisSettings, players: int) -> None:
-    """Refuse settings no analysis can follow: :class:`AnalysisError` naming the bad one."""
+def check_settings(settings: AnalysisSettings, game: Game[Any]) -> None:
+    """Refuse settings no analysis of ``game`` can follow: :class:`AnalysisError` naming the bad one."""
+    players = game.players
     if settings.seat is not None and (isinstance(settings.seat, bool) or not 0 <= settings.seat < players):
         raise AnalysisError(f"seat {settings.seat}: seats must be between 0 and {players - 1} for {players} players")
     if isinstance(settings.rollouts, bool) or not isinstance(settings.rollouts, int) or settings.rollouts < 1:
@@ -56,6 +57,10 @@ def check_settings(settings: AnalysisSettings, players: int) -> None:
     most = settings.most_choices
     if most is not None and (isinstance(most, bool) or not isinstance(most, int) or most < 2):
         raise AnalysisError(f"most_choices must be a whole number of at least 2, got {most!r}")
+    horizon = settings.horizon
+    if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1):
+        raise AnalysisError(f"horizon must be a positive whole number of steps, got {horizon!r}")
+    rollout_cutoff(game, horizon)
     low, middle, high = settings.thresholds
     if not 0 < low <= middle <= high <= 1:
         raise AnalysisError(f"thresholds must rise within (0, 1], got {list(settings.thresholds)}")
@@ -76,7 +81,7 @@ def decision_points(record: GameRecord, seat: int | None = None) -> Iterator[Dec
         state = after
 
 
-def paired_noise(best: list[bool], chosen: list[bool]) -> float | None:
+def paired_noise(best: Sequence[float], chosen: Sequence[float]) -> float | None:
     """The standard error of the mean per-sample difference ``best - chosen`` (``None`` with
     fewer than two samples)."""
     n = len(best)
@@ -145,6 +150,7 @@ def analyse_decision(
         end=end,
         clock=clock,
         scored=compared,
+        cutoff=rollout_cutoff(game, settings.horizon),
     )
     n = sampled.samples
     if n == 0:
@@ -154,7 +160,8 @@ def analyse_decision(
     for action in compared:
         raw = sampled.wins(action) / n
         exact = sampled.exact[action]
-        chance = calibrated(raw, n, game.spec.id, game.players, exact, settings.policy, variant_of(game))
+        variant = variant_of(game, settings.horizon)
+        chance = calibrated(raw, n, game.spec.id, game.players, exact, settings.policy, variant)
         alternatives.append(Alternative(action, game.words.action_to_str(state, action), chance, n, raw, exact))
     chosen = next(alt for alt in alternatives if alt.action == point.action)
     best = max(alternatives, key=lambda alt: (alt.chance, alt.action == point.action, -alt.action))
@@ -191,7 +198,15 @@ def chosen_chance(
     rng = derived_rng(settings.seed, "analysis", point.seat, point.number)
     observation = game.observe(state, point.seat)
     sampled = win_counts(
-        game, observation, point.seat, legal, policy, rollouts=settings.rollouts, rng=rng, scored=[point.action]
+        game,
+        observation,
+        point.seat,
+        legal,
+        policy,
+        rollouts=settings.rollouts,
+        rng=rng,
+        scored=[point.action],
+        cutoff=rollout_cutoff(game, settings.horizon),
     )
     return sampled.wins(point.action) / sampled.samples, sampled.samples, sampled.exact[point.action]
 
@@ -284,7 +299,7 @@ def analyse_record(
     :class:`~shadowtable.core.errors.BotError`."""
     settings = settings or AnalysisSettings()
     game = game_for_record(record)
-    check_settings(settings, game.players)
+    check_settings(settings, game)
     policy = rollout_policy(game, settings.policy)
     points = list(decision_points(record, settings.seat))
     decisions, unanalysed = analyse_points(game, points, settings, policy, clock, progress)
@@ -309,7 +324,7 @@ def whole_analysis(
         seats=seat_summaries(record, game, decisions, seats, unanalysed),
         unanalysed=len(unanalysed),
         complete=not unanalysed and not any(d.cut_short for d in decisions),
-        variant=variant_of(game),
+        variant=variant_of(game, settings.horizon),
     )
 
 
@@ -317,6 +332,6 @@ def unanalysed_record(record: GameRecord, settings: AnalysisSettings) -> GameAna
     """The analysis of ``record`` when no time is left for it: every decision of ``settings.seat``
     (or of every seat) with a choice is unanalysed, and no rollout runs."""
     game = game_for_record(record)
-    check_settings(settings, game.players)
+    check_settings(settings, game)
     points = [p for p in decision_points(record, settings.seat) if len(game.legal_actions(p.state)) > 1]
     return whole_analysis(record, game, settings, [], points)

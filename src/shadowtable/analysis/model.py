@@ -60,6 +60,9 @@ class AnalysisSettings:
     drawn at random (:func:`~shadowtable.analysis.decisions.compared_choices`); ``None``: every
     choice. Each compared choice gets the chance it gets when all are compared (the same samples
     and rollouts), so fewer choices only means a better one may go unseen.
+    ``horizon``: a rollout stops after this many steps and scores the seat's share from the
+    game's ``heuristic`` evaluation where the game has not ended (``None``: rollouts to the end).
+    Its chances are calibrated by the map of that horizon, if one was fitted.
     """
 
     seat: int | None = None
@@ -69,6 +72,7 @@ class AnalysisSettings:
     policy: str = "heuristic"
     thresholds: tuple[float, float, float] = DEFAULT_THRESHOLDS
     most_choices: int | None = None
+    horizon: int | None = None
 
 
 @dataclass(frozen=True)

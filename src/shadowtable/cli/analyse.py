@@ -40,13 +40,22 @@ def analyse(
         int | None,
         typer.Option(help="choices compared at a decision, at most: the one made, the policy's, others at random"),
     ] = None,
+    horizon: Annotated[
+        int | None, typer.Option(help="cut rollouts off after this many steps, scored by the game's evaluation")
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="write OUT.json and OUT.html (default: RECORD-analysis)")] = None,
     number: Annotated[int, typer.Option("--record", help="which record of the file (1: the first)", min=1)] = 1,
     force: Annotated[bool, typer.Option(help="replace existing output files")] = False,
 ) -> None:
     """Judge each decision of a game from what the deciding seat knew; write JSON and HTML."""
     settings = AnalysisSettings(
-        seat=seat, rollouts=rollouts, budget=budget, seed=seed, policy=policy, most_choices=most_choices
+        seat=seat,
+        rollouts=rollouts,
+        budget=budget,
+        seed=seed,
+        policy=policy,
+        most_choices=most_choices,
+        horizon=horizon,
     )
     run_analysis(AnalyseSettings(record, settings, out, number, force))
 
@@ -82,7 +91,7 @@ def run_analysis(settings: AnalyseSettings) -> None:
     check_output(json_path, "--out", force=settings.force)
     check_output(html_path, "--out", force=settings.force)
     record = chosen_record(settings.file, settings.number)
-    check_settings(settings.analysis, game_for_record(record).players)
+    check_settings(settings.analysis, game_for_record(record))
     analysis = analyse_record(record, settings.analysis)
     mode = "w" if settings.force else "x"
     with open(json_path, mode, encoding="utf-8") as stream:

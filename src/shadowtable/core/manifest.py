@@ -57,6 +57,10 @@ class Manifest:
     action_kinds: str | None = None
     content_parts: str | None = None
     search_settings: str = ""
+    analysis_settings: Mapping[str, Any] = field(default_factory=dict)
+    """What the game server's analysis of this game sets beyond the server's own settings
+    (``AnalysisSettings`` fields: ``{"horizon": 60, "most_choices": 4}`` where rollouts to the end
+    of every choice would judge few decisions in the server's budget)."""
     end_reasons: str | None = None
     """A ``Mapping[str, str]``: each ``end_reason`` of the game's summaries in words, for reports."""
     """Settings the ladder's searching level adds for this game (``:max_rollout_steps=60``...)."""

@@ -28,9 +28,12 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from shadowtable.analysis import AnalysisSettings, GameAnalysis
+from shadowtable.core.manifest import manifest_of
+from shadowtable.core.registry import available_games, game_class
 from shadowtable.server import analysis_work as work
 from shadowtable.server.config import ServerConfig
 from shadowtable.server.errors import Unavailable
@@ -76,6 +79,14 @@ def settings_of(config: ServerConfig) -> AnalysisSettings:
     """The analysis settings of every job: every seat, the configured rollouts, budget and policy."""
     budget = config.analysis_budget_s if config.analysis_budget_s > 0 else None
     return AnalysisSettings(seat=None, rollouts=config.analysis_rollouts, budget=budget, policy=config.analysis_policy)
+
+
+def game_settings(settings: AnalysisSettings, game_id: str) -> AnalysisSettings:
+    """``settings`` with what the game's manifest sets for the server's analysis of it
+    (``analysis_settings``: Shadowlord!'s rollouts cut off, fewer of its choices compared)."""
+    if game_id not in available_games():
+        return settings
+    return replace(settings, **manifest_of(game_class(game_id)).analysis_settings)
 
 
 def status_answer(row: dict[str, Any] | None) -> dict[str, Any]:
@@ -324,6 +335,7 @@ async def run_job(
     pieces share the time among themselves, and the bots' seats get what they leave (``None``, no
     seat or every seat: all alike).  ``progress.total`` is set to the job's units."""
     start = clock()
+    settings = game_settings(settings, str(record.get("game", "")))
     decided: dict[int, list[int]] = await run(work.decision_steps, record)
     kind: str | None = await run(work.deduction_kind, record)
     total = len(record["actions"])

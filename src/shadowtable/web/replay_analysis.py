@@ -718,6 +718,7 @@ def analysis_view(
         "words": "Analysed in part (below: what was left out)." if partial else view["words"],
         "ready": True,
         "policy": policy,
+        "horizon": settings.get("horizon"),
         "calibration": calibration_words(
             str(analysis.get("game", "")), int(analysis.get("players", 0)), policy, str(analysis.get("variant", ""))
         ),

@@ -19,4 +19,5 @@ MANIFEST = Manifest(
     end_reasons="shadowtable.games.shadowlord.summary:END_REASON_WORDS",
     content_parts="shadowtable.games.shadowlord.reference:CONTENT_PARTS_BY_CLAUSE",
     search_settings=":max_rollout_steps=60:evaluate=heuristic:width=4",
+    analysis_settings={"horizon": 60, "most_choices": 4},
 )
