@@ -70,3 +70,15 @@ def test_the_rollout_policys_own_choice_is_among_them_and_the_draws_repeat() -> 
 def test_fewer_than_two_compared_choices_is_refused(most: object) -> None:
     with pytest.raises(AnalysisError, match="most_choices"):
         check_settings(replace(SETTINGS, most_choices=most), make("shadowlord", players=2))  # type: ignore[arg-type]
+
+
+def test_a_choice_within_the_percent_of_the_best_keeps_the_chance_in_words() -> None:
+    from shadowtable.analysis.model import Alternative, in_words
+
+    chosen, best = Alternative(1, "pass", 0.488, 8, 0.488), Alternative(2, "raise", 0.492, 8, 0.492)
+    assert (
+        in_words(chosen, best, 0.492)
+        == "pass kept your chance of winning at 49% (as good as the best choice, to the percent)"
+    )
+    worse = Alternative(1, "pass", 0.40, 8, 0.40)
+    assert in_words(worse, best, 0.492).startswith("pass cut your chance of winning from 49% to 40%")

@@ -126,6 +126,9 @@ def test_from_the_end_screen_to_the_replay_its_reveal_and_its_analysis(browser: 
         page.set_viewport_size(PHONE)
         problems += contrast_failures(page, "replay analysed, revealed, phone")
         assert not problems, "\n".join(problems)
+        # nothing makes the page scroll sideways at a phone's width: its wide tables scroll in their box
+        page.goto(f"{server.url}/replay/{table}?seat=0&step={last}")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         page.context.close()
 

@@ -380,3 +380,17 @@ def test_a_shadowlord_analysis_cuts_its_rollouts_off_and_the_page_says_how(tmp_p
         squeeze("by playing each choice on for 60 steps many times, with every seat played by the random bot") in text
     )
     assert squeeze("by each seat's share of what it holds on the table") in text
+
+
+def test_a_choice_as_good_as_the_best_to_the_percent_is_not_said_to_cut_the_chance() -> None:
+    """The page said "cut your chance of winning from 49% to 49%" where the best was 0.4 points better."""
+    _record, result = stored_result(1)
+    decision = result["analysis"]["decisions"][0]
+    best = {"action": decision["action"] + 1, "text": "another", "chance": 0.492}
+    decision |= {"chance_after": 0.488, "chance_before": 0.492, "best": best, "noise": 0.004}
+    shown = view.shown_decisions(result, NAMES, decision["ply"], decision["seat"])[0]
+    assert shown.words.endswith("kept your chance of winning at 49% (as good as the best choice, to the percent).")
+    assert "under 1 point of sampling noise" in shown.notes
+    decision["chance_after"] = 0.47
+    shown = view.shown_decisions(result, NAMES, decision["ply"], decision["seat"])[0]
+    assert "cut your chance of winning from 49% to 47%" in shown.words

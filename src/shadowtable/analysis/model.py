@@ -251,8 +251,11 @@ def percent(chance: float) -> str:
 def in_words(chosen: Alternative, best: Alternative, chance_before: float, all_compared: bool = True) -> str:
     """What the choice did to the seat's chance, and the better choice when there was one
     (``all_compared``: every legal choice was compared, so the best found is the best)."""
-    if best.action == chosen.action or best.chance <= chosen.chance:
+    tied = percent(best.chance) == percent(chosen.chance)
+    if best.action == chosen.action or best.chance <= chosen.chance or tied:
         which = "the best choice" if all_compared else "the best of the choices compared"
+        if best.action != chosen.action and best.chance > chosen.chance:
+            which = f"as good as {which}, to the percent"
         return f"{chosen.text} kept your chance of winning at {percent(chosen.chance)} ({which})"
     return (
         f"{chosen.text} cut your chance of winning from {percent(chance_before)} to {percent(chosen.chance)}; "

@@ -171,8 +171,10 @@ def decision_words(decision: Mapping[str, Any], whose: str) -> str:
                 f", against {percent(float(best.get('chance', before)))} for “{best.get('text', 'another choice')}”"
             )
         return f"Choosing “{text}” could not be judged: {estimate}."
-    if not better:
+    if not better or percent(float(best.get("chance", after))) == percent(after):
         which = "the best choice" if all_compared(decision) else "the best of the choices compared"
+        if better:
+            which = f"as good as {which}, to the percent"
         return f"Choosing “{text}” kept {whose} chance of winning at {percent(after)} ({which})."
     return (
         f"Choosing “{text}” cut {whose} chance of winning from {percent(before)} to {percent(after)}; "
@@ -229,7 +231,8 @@ def decision_notes(decision: Mapping[str, Any]) -> list[str]:
             "and others drawn at random"
         )
     if decision.get("noise") is not None:
-        notes.append(f"about ±{round(100 * float(decision['noise']))} points of sampling noise")
+        points = round(100 * float(decision["noise"]))
+        notes.append(f"about ±{points} points of sampling noise" if points else "under 1 point of sampling noise")
     if decision.get("cut_short") or decision.get("complete", True) is False:
         notes.append("cut short: partly analysed")
     if decision.get("raw_chance") is not None:
