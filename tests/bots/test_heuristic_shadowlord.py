@@ -257,7 +257,7 @@ def duel_commit(game: ShadowlordGame, red_ships: int, blue_portrait: Sequence[in
 
 def test_commits_nothing_when_already_ahead_and_a_card_when_behind() -> None:
     game = shadowlord(4)
-    assert bot_says(game, duel_commit(game, red_ships=6, blue_portrait=())) == "commit done"
+    assert bot_says(game, duel_commit(game, red_ships=6, blue_portrait=())) == "commit no more cards"
     behind = duel_commit(game, red_ships=1, blue_portrait=())
     assert bot_says(game, behind) == "commit hand card 7"
 

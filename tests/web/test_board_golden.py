@@ -14,8 +14,9 @@ up: before the first turn." for "Turn 1: - plays -."; the offer's prompt "add an
 send it, or withdraw it"), then for two log lines (a Special Event by the chart's name, "Special
 Event roll 9: Draw 2 Power Cards" for "draw2", in the roll's notation too; "the shadows (...)
 attack" for "attacks"), then for building Space Ships ("discard card 7 for 7 Space Ships" for
-"discard for ships 7"): with those written as before, the new pages hash to the earlier
-digests, so nothing else changed.
+"discard for ships 7"), then for ending a battle's commitment ("commit no more cards" for
+"commit done"): with those written as before, the new pages hash to the earlier digests, so
+nothing else changed.
 The Shadow Planet's digests were recorded again for the prompt of a chance node ("Setting up:
 before the first turn" in round 0, "Chance: a card is drawn" after, for "Chance: chance
 decides"), then for two log lines ("seat 2 (Alien) is ..." for "(Alien, alien)"; Reed's free
@@ -52,7 +53,7 @@ GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 4, 12, 160): "b68db08c158b9b97a20524f1baa2fa33423f72b64e6e994cc03848983c140cfe",
     ("shadow-planet", 5, 13, 160): "1e5bcff3175d64e79ad8d8db5343b8229624a08b7e8a77c263217c8ad4b0bc7a",
     ("shadowlord", 2, 21, 160): "0372afabb5ed6ff9e1cfa3807a2f57b7aa1dddb4b9cfa0ea69ac0519206fe006",
-    ("shadowlord", 3, 22, 160): "610a7ab2f6a05d6530f684aeea09ce1f2e4eb614b297d747f76e919574ef2ba1",
+    ("shadowlord", 3, 22, 160): "a9bc2ca19e602c026b2bd5f3838750b0cf72bbb0a8190d21e2a2b269f12451b7",
     ("shadowlord", 4, 23, 160): "7acede740ce08d7d16a39717f476e0f530c3310810c36b56238b8050f362a9ec",
 }
 

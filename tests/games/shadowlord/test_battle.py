@@ -104,8 +104,8 @@ def test_duel_attacker_wins_destroys_the_margin_and_takes_the_rest() -> None:
     s = draw(g, s, 4)  # attacker draws 4
     s = draw(g, s, 0)  # defender draws 0
     s = do(g, s, "commit hand card 10")
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     # attacker 6 + 3 + 4 + 10 = 23; defender 6 + 4 + 0 = 10; margin 13 > 4 ships: all destroyed
     # the shortfall 9 comes from the winner's 3 ships
     assert s.status[warrior(BLUE)] == CAPTIVE and s.captor[warrior(BLUE)] == warrior(RED)
@@ -124,8 +124,8 @@ def test_duel_winner_takes_the_losers_remaining_ships() -> None:
     s = do(g, s, "defend with Blue Warrior")
     s = draw(g, s, 10)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     # 6 + 2 + 10 = 18 vs 6 + 5 + 0 = 11: margin 7 destroys Blue's 5 and 2 of Red's 2
     assert s.ships[warrior(RED)] == 0
     g, s = duel_setup()
@@ -136,8 +136,8 @@ def test_duel_winner_takes_the_losers_remaining_ships() -> None:
     s = do(g, s, "defend with Blue Warrior")
     s = draw(g, s, 7)
     s = draw(g, s, 4)
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     # 6 + 4 + 7 = 17 vs 6 + 5 + 4 = 15: margin 2 destroys 2 of Blue's 5; Red takes the other 3,
     # two fit in the ring (6 max), one is left loose
     assert s.ships[warrior(RED)] == 6 and s.loose_n[C4] == 1 and s.loose_col[C4] == RED
@@ -153,8 +153,8 @@ def test_duel_tie_goes_to_the_defender() -> None:
     s = do(g, s, "defend with Blue Warrior")
     s = draw(g, s, 4)
     s = draw(g, s, 4)
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     assert s.status[warrior(RED)] == CAPTIVE and s.captor[warrior(RED)] == warrior(BLUE)
     assert s.ships[warrior(BLUE)] == 6  # margin 0: nothing destroyed; Blue takes Red's 3
     s = draw(g, s, 2)
@@ -172,8 +172,8 @@ def test_defender_uses_only_portrait_cards() -> None:
     s = do(g, s, "defend with Blue Warrior")
     s = draw(g, s, 0)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
-    assert texts(g, s) == ["commit done", "commit portrait card 7"]
+    s = do(g, s, "commit no more cards")
+    assert texts(g, s) == ["commit no more cards", "commit portrait card 7"]
 
 
 def test_committed_cards_are_hidden_until_the_reveal() -> None:
@@ -306,7 +306,7 @@ def test_shadow_beaten_outside_the_fortress_is_removed_and_captives_released() -
     s = do(g, s, "defend with Shadow 1")
     s = draw(g, s, 4)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
     assert s.status[shadow(1)] == REMOVED and s.status[diplomat(RED)] == ACTIVE
     assert s.loc[diplomat(RED)] == G(0, 2)  # released to the Star Master's galaxy
     assert no_conservation_errors(g, s)
@@ -321,7 +321,7 @@ def test_shadow_wins_captures_and_takes_no_reward() -> None:
     s = do(g, s, "defend with Shadow 8")
     s = draw(g, s, 0)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
     assert s.status[warrior(RED)] == CAPTIVE and s.captor[warrior(RED)] == shadow(8)
     assert settled(s) and sum(s.hand) == 0
 
@@ -366,8 +366,8 @@ def test_capturing_a_star_master_removes_the_alliance_and_gives_its_cards() -> N
     s = do(g, s, "defend with Blue Master")
     s = draw(g, s, 10)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     assert not s.alive[BLUE] and s.seat_out[1]
     assert all(s.status[f] == REMOVED for f in (master(BLUE), warrior(BLUE), diplomat(BLUE)))
     assert hand(s, 0) == [0, 0, 0, 2, 1] and hand(s, 1) == [0] * 5
@@ -384,7 +384,7 @@ def test_star_master_captured_by_a_shadow_discards_the_cards() -> None:
     s = do(g, s, "defend with Shadow 8")
     s = draw(g, s, 0)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
     assert not s.alive[RED] and sum(s.hand) == 0 and s.discard[3] == 1
 
 
@@ -401,8 +401,8 @@ def test_two_player_capture_gives_only_the_portrait_cards() -> None:
     s = do(g, s, "defend with Blue Master")
     s = draw(g, s, 10)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     assert not s.alive[BLUE] and s.alive[GREEN] and not s.seat_out[1]
     assert hand(s, 0)[4] == 1 and hand(s, 1)[3] == 1
 
@@ -439,7 +439,7 @@ def test_winning_the_lost_fortress() -> None:
     s = roll(g, s, 1)  # the Shadowlord's Blast fails
     s = draw(g, s, 10)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
     # 8 + 5 + 10 = 23 against 10 + 5 + 1 = 16
     s = draw(g, s, 0)  # reward
     assert s.stone == master(RED) and s.timer == -1
@@ -465,7 +465,7 @@ def test_losing_in_the_lost_fortress() -> None:
     s = roll(g, s, 2)
     s = draw(g, s, 0)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
     # 6 + 1 = 7 against 3 + 2 = 5: Shadow 1 is captive in the Fortress (not removed)
     assert s.status[shadow(1)] == CAPTIVE
     s = draw(g, s, 0)
@@ -474,7 +474,7 @@ def test_losing_in_the_lost_fortress() -> None:
     s = roll(g, s, 1)
     s = draw(g, s, 0)
     s = draw(g, s, 10)
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
     # 6 + 0 = 6 against 4 + 4 + 10: Red Warrior captive; Shadow 1 released without ships;
     # the shadows' ships go to the Shadowlord (six slots, the Power Stone takes one)
     assert s.status[warrior(RED)] == CAPTIVE and s.status[shadow(1)] == ACTIVE
@@ -494,8 +494,8 @@ def test_losing_side_diplomats_retreat_after_the_battle() -> None:
     s = do(g, s, "defend with Blue Warrior")
     s = draw(g, s, 10)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     s = draw(g, s, 0)
     assert s.loc[diplomat(BLUE)] == G(1, 4) and s.loc[diplomat(RED)] == C4
 
@@ -551,8 +551,8 @@ def test_the_two_duels_on_the_board_are_fought_at_the_same_time() -> None:
     s = draw(g, s, 0)
     s = draw(g, s, 0)
     s = do(g, s, "commit hand card 10")
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     # the first Duel waits face down while the second is prepared
     assert s.battle is not None and s.battle.last is None and len(s.battle.ready) == 1
     assert g.observe(s, 1)["private"]["ready_commit"] == [[None, [0, 0, 0, 0, 0]]]
@@ -560,8 +560,8 @@ def test_the_two_duels_on_the_board_are_fought_at_the_same_time() -> None:
     s = draw(g, s, 0)
     s = draw(g, s, 4)
     s = do(g, s, "commit hand card 7")
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     # Red Warrior 6+1+10 = 17 beats Merchant 3+1 = 4; Red Master 8+1+7 = 16 beats Blue Warrior 6+1+4 = 11
     assert s.status[16] == CAPTIVE and s.status[warrior(BLUE)] == ACTIVE
     s = draw(g, s, 0)  # the first winner's reward, then the second Duel is revealed

@@ -62,8 +62,8 @@ def test_a_duel_is_told_with_each_sides_breakdown_the_margin_and_the_ships_destr
     s = draw(g, s, 4)
     s = draw(g, s, 0)
     s = do(g, s, "commit hand card 10")
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     [duel] = heard(2, "duel")
     assert duel["text"].startswith(
         "Duel: Red Warrior: strength 6 + ships 3 + cards 14 = 23 vs Blue Warrior: strength 6 + ships 4 + cards 0 = 10; "
@@ -114,8 +114,8 @@ def test_a_battle_is_told_where_who_against_whom_and_its_outcome() -> None:
     s = do(g, s, "defend with Blue Warrior")
     s = draw(g, s, 7)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     s = draw(g, s, 2)  # the reward, then the Battle ends
     start, end = heard(3, "battle")
     assert start["text"] == "Battle in c4: red (Red Warrior) attacks blue (Blue Warrior)"
@@ -211,8 +211,8 @@ def test_a_captured_star_master_ends_his_alliance_with_the_cause_and_the_cards()
     s = do(g, s, "defend with Blue Master")
     s = draw(g, s, 10)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     [left] = heard(3, "leave")
     assert left["text"].startswith(
         "blue leaves the game: its Star Master was captured by Red Warrior; 3 character(s) removed; "
@@ -235,7 +235,7 @@ def test_a_beaten_shadow_outside_the_lost_fortress_is_removed_with_its_cause() -
     s = do(g, s, "defend with Shadow 1")
     s = draw(g, s, 7)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
     [removed] = heard(None, "remove")
     assert removed["data"]["figure"] == shadow(1) and removed["rule"] == "shadow_fight"
     assert "outside the Lost Fortress" in removed["text"]

@@ -49,8 +49,8 @@ def capture_blue_master(g: ShadowlordGame, s: State) -> State:
     s = do(g, s, "defend with Yellow Master")
     s = draw(g, s, 10)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
-    return do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    return do(g, s, "commit no more cards")
 
 
 def test_master_of_the_universe_when_the_shadowlord_and_other_masters_are_defeated() -> None:
@@ -133,7 +133,7 @@ def test_shadowlord_wins_when_every_alliance_is_defeated() -> None:
     s = do(g, s, "defend with Shadow 8")
     s = draw(g, s, 0)
     s = draw(g, s, 0)
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
     assert s.end == "shadowlord_wins" and g.returns(s) == [0.0, 0.0]
 
 

@@ -207,8 +207,8 @@ def test_cards_can_go_under_portraits_after_the_last_battle_before_the_turn_pass
     s = do(g, s, "defend with Blue Warrior")
     s = draw(g, s, 7)  # attacker
     s = draw(g, s, 0)  # defender
-    s = do(g, s, "commit done")
-    s = do(g, s, "commit done")
+    s = do(g, s, "commit no more cards")
+    s = do(g, s, "commit no more cards")
     s = draw(g, s, 10)  # the Duel reward
     assert s.cur == RED and hand(s, 0) == [0, 0, 1, 0, 1]
     assert top(s) == PlacePortraitCards(0)

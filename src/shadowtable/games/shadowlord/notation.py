@@ -95,7 +95,7 @@ DONE_WORDS: dict[type[Task], str] = {
     ChallengeLooseShips: "ignore loose ships",
     CallOwnCharacter: "call nobody",
     SendAlly: "send nobody",
-    Commit: "commit done",
+    Commit: "commit no more cards",
     Teleport: "stay",
     BuildOffer: "withdraw offer",
     AnswerOffer: "refuse offer",
