@@ -79,7 +79,10 @@ def test_odd_games_find_the_planted_extremes_and_the_unusual_end() -> None:
     found = {(g["arm"], g["index"]): g["why"] for g in odd_games(SPEC, planted())}
     assert found[(0, 0)].startswith("shortest: 5 rounds")  # rounds 5 first at index 0, 7, 14...
     assert found[(0, 6)].startswith("longest: 11 rounds")
-    assert "unusual end: repair" in found[(0, 57)]
+    assert (
+        "unusual end: the Repair Indicator reached its end: the Alien and the Astronauts settle it (repair)"
+        in (found[(0, 57)])
+    )
     assert not any("unusual" in why for (arm, _), why in found.items() if arm != 0)
 
 
@@ -87,7 +90,7 @@ def test_the_most_lopsided_game_has_the_widest_return_gap() -> None:
     rows = planted()
     rows[1][40] = row(1, 40, 0, returns=[3.0, 0.0, 0.0])
     found = {(g["arm"], g["index"]): g["why"] for g in odd_games(SPEC, rows)}
-    assert "most lopsided" in found[(1, 40)]
+    assert found[(1, 40)] == "most lopsided: 1 winner, the best return 3.00 above the others' mean"
 
 
 def test_odd_games_are_capped() -> None:

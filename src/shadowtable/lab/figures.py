@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from statistics import NormalDist
 from typing import Any
 
+from shadowtable.core.summary import end_reason_words
 from shadowtable.lab.export import rows_csv, rows_parquet
 from shadowtable.lab.run import arms
 from shadowtable.lab.spec import SEAT_ROLE_PREFIX, LabSpec
@@ -225,13 +226,22 @@ def odd_games(spec: LabSpec, rows_by_arm: Mapping[int, Sequence[Row]]) -> list[d
         lopsided = min(rows, key=lambda r: (-lopsidedness(r), sum(map(bool, r["wins"])), int(r["index"])))
         found.append(odd(arm.number, shortest, f"shortest: {shortest['rounds']} {unit_of(shortest)}"))
         found.append(odd(arm.number, longest, f"longest: {longest['rounds']} {unit_of(longest)}"))
-        found.append(odd(arm.number, lopsided, f"most lopsided: {sum(map(bool, lopsided['wins']))} winner(s)"))
+        found.append(odd(arm.number, lopsided, lopsided_words(lopsided)))
         endings = Counter(str(row["end_reason"]) for row in rows)
         for row in rows:
             share = endings[str(row["end_reason"])] / len(rows)
             if share < UNUSUAL_SHARE:
-                unusual.append(odd(arm.number, row, f"unusual end: {row['end_reason']} ({share:.1%} of games)"))
+                ending = end_reason_words(spec.game, str(row["end_reason"]))
+                unusual.append(odd(arm.number, row, f"unusual end: {ending} ({share:.1%} of games)"))
     return merge_odd(found + unusual)[:MAX_ODD_GAMES]
+
+
+def lopsided_words(row: Row) -> str:
+    """Why a game is the most lopsided: its winners and how far the best return stood above the
+    others' mean (``most lopsided: 1 winner, the best return 1.00 above the others' mean``)."""
+    winners = sum(map(bool, row["wins"]))
+    who = f"{winners} winner{'' if winners == 1 else 's'}" if winners else "no winner"
+    return f"most lopsided: {who}, the best return {lopsidedness(row):.2f} above the others' mean"
 
 
 def unit_of(row: Row) -> str:
