@@ -157,10 +157,10 @@ def analyse_decision(
         return None
     # The seat's own choices: their words are the same on every state it cannot tell apart.
     alternatives = []
+    variant = variant_of(game, settings.horizon)
     for action in compared:
         raw = sampled.wins(action) / n
         exact = sampled.exact[action]
-        variant = variant_of(game, settings.horizon)
         chance = calibrated(raw, n, game.spec.id, game.players, exact, settings.policy, variant)
         alternatives.append(Alternative(action, game.words.action_to_str(state, action), chance, n, raw, exact))
     chosen = next(alt for alt in alternatives if alt.action == point.action)

@@ -248,14 +248,19 @@ def percent(chance: float) -> str:
     return f"{round(100 * chance)}%"
 
 
+def kept_words(better: bool, all_compared: bool) -> str:
+    """What a choice that kept the seat's chance was: the best (of the choices compared), or as
+    good as the ``better`` one to the percent."""
+    which = "the best choice" if all_compared else "the best of the choices compared"
+    return f"as good as {which}, to the percent" if better else which
+
+
 def in_words(chosen: Alternative, best: Alternative, chance_before: float, all_compared: bool = True) -> str:
     """What the choice did to the seat's chance, and the better choice when there was one
     (``all_compared``: every legal choice was compared, so the best found is the best)."""
-    tied = percent(best.chance) == percent(chosen.chance)
-    if best.action == chosen.action or best.chance <= chosen.chance or tied:
-        which = "the best choice" if all_compared else "the best of the choices compared"
-        if best.action != chosen.action and best.chance > chosen.chance:
-            which = f"as good as {which}, to the percent"
+    better = best.action != chosen.action and best.chance > chosen.chance
+    if not better or percent(best.chance) == percent(chosen.chance):
+        which = kept_words(better, all_compared)
         return f"{chosen.text} kept your chance of winning at {percent(chosen.chance)} ({which})"
     return (
         f"{chosen.text} cut your chance of winning from {percent(chance_before)} to {percent(chosen.chance)}; "

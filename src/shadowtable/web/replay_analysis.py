@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shadowtable.analysis.calibration import MAP_POLICY, calibration_words
-from shadowtable.analysis.model import MIN_LABEL_SAMPLES, accuracy_stands
+from shadowtable.analysis.model import MIN_LABEL_SAMPLES, accuracy_stands, kept_words
 from shadowtable.analysis.model import can_be_marked as enough_samples
 from shadowtable.core.wording import SeatNames
 
@@ -172,9 +172,7 @@ def decision_words(decision: Mapping[str, Any], whose: str) -> str:
             )
         return f"Choosing “{text}” could not be judged: {estimate}."
     if not better or percent(float(best.get("chance", after))) == percent(after):
-        which = "the best choice" if all_compared(decision) else "the best of the choices compared"
-        if better:
-            which = f"as good as {which}, to the percent"
+        which = kept_words(better, all_compared(decision))
         return f"Choosing “{text}” kept {whose} chance of winning at {percent(after)} ({which})."
     return (
         f"Choosing “{text}” cut {whose} chance of winning from {percent(before)} to {percent(after)}; "
