@@ -156,3 +156,22 @@ def test_the_rules_panel_shows_the_whole_quote() -> None:
             assert panel.virtual_size.height >= inner.size.height  # all of it can be scrolled to
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 36)])
+def test_the_choices_keep_rows_of_their_own_on_a_small_terminal(size: tuple[int, int]) -> None:
+    """At 80x24 the log took 12 rows and the choices none: a newcomer saw no choice to make."""
+
+    async def scenario() -> None:
+        game = make("shadowlord", players=2)
+        table = Table(Session(game, [None, RandomBot()], 3, seat_names=["human", "random"]), [0])
+        app = PlayApp(table)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            actions = app.query_one("#actions")
+            shown = actions.content_region.height
+            assert shown >= 4, f"{shown} rows for the choices at {size}"
+            assert actions.region.bottom <= app.query_one("#bottom").region.y
+            assert app.query_one("#bottom").region.height >= 5
+
+    asyncio.run(scenario())

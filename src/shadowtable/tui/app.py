@@ -48,13 +48,14 @@ CSS = """
 #board { width: 2fr; border: round $primary; padding: 0 1; }
 #side { width: 1fr; }
 #status { height: auto; border: round $secondary; padding: 0 1; }
-#actions { height: 1fr; border: round $accent; }
+#actions { height: 1fr; min-height: 6; border: round $accent; }
 #message { height: auto; color: $warning; padding: 0 1; }
 #help { height: auto; max-height: 60%; border: round $panel; padding: 0 1; display: none; }
 #help.shown { display: block; }
 #help-text { height: auto; }
 #detail { height: auto; max-height: 12; border: round $panel; padding: 0 1; }
-#bottom { height: 12; }
+#main { height: 1fr; }
+#bottom { height: 30%; min-height: 5; max-height: 12; }
 #recent { width: 1fr; border: round $secondary; padding: 0 1; }
 #log { width: 1fr; border: round $panel; padding: 0 1; }
 #log-text, #recent-text { height: auto; }
@@ -170,7 +171,7 @@ class PlayApp(App[None]):
     # -- layout ---------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal():
+        with Horizontal(id="main"):
             with VerticalScroll(id="board"):
                 yield Static(id="board-text")
             with Vertical(id="side"):
