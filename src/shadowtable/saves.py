@@ -27,6 +27,7 @@ from pathlib import Path
 
 from shadowtable.core.errors import RecordError, ShadowTableError
 from shadowtable.core.record import GameRecord, parse_json
+from shadowtable.core.wording import counted
 
 DATA_DIR_ENV = "SHADOWTABLE_DATA_DIR"
 """Environment variable naming the data folder instead of the per-user default."""
@@ -256,5 +257,5 @@ def format_saves(folder: Path | None = None, limit: int = 20) -> str:
         lines.append(f"  {info.line()}")
         lines.append(f"      {resume_command(info.path)}")
     if len(saves) > limit:
-        lines.append(f"  ... and {len(saves) - limit} older save(s) in {folder}")
+        lines.append(f"  ... and {counted(len(saves) - limit, 'older save')} in {folder}")
     return "\n".join(lines)

@@ -45,7 +45,7 @@ def test_replay_checks_each_record(tmp_path: Path, capsys: pytest.CaptureFixture
     main(["simulate", "tiny-showdown", "--players", "3", "--games", "4", "--out", str(out)])
     capsys.readouterr()
     assert main(["replay", str(out), "--seat", "1"]) == 0
-    assert "4 record(s) replayed identically" in capsys.readouterr().out
+    assert "4 records replayed identically" in capsys.readouterr().out
     data = json.loads(out.read_text().splitlines()[0])
     data["returns"] = [9.0, 9.0, 9.0]
     bad = tmp_path / "bad.jsonl"
@@ -171,7 +171,7 @@ def test_view_refuses_an_index_out_of_range(tmp_path: Path, capsys: pytest.Captu
     out = tmp_path / "games.jsonl"
     main(["simulate", "tiny-showdown", "--players", "2", "--games", "2", "--out", str(out), "--workers", "1"])
     assert main(["view", str(out), "--index", "5"]) == 2
-    assert "has 2 record(s)" in capsys.readouterr().err
+    assert "has 2 records" in capsys.readouterr().err
 
 
 def test_content_check_names_the_file_card_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

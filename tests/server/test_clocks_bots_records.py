@@ -113,7 +113,7 @@ def test_a_downloaded_record_replays_on_the_command_line(
     path.write_text(response.text, encoding="utf-8")
     assert main(["replay", str(path), "--seat", "0"]) == 0
     out = capsys.readouterr().out
-    assert "1 record(s) replayed identically" in out and "shadowlord" in out
+    assert "1 record replayed identically" in out and "shadowlord" in out
     from shadowtable.tui.replay_view import ReplayApp
 
     shown: list[int] = []

@@ -217,12 +217,12 @@ def test_the_newcomers_own_lines_read_in_the_second_person() -> None:
     from shadowtable.tutorial.coach import named
 
     names = ["Ada", "Brook"]
-    assert named("Spacestorm: seat 0 rolls 3 and loses 3 Space Ship(s)", names, 0) == (
-        "Spacestorm: you roll 3 and lose 3 Space Ship(s)"
+    assert named("Spacestorm: seat 0 rolls 3 and loses 3 Space Ships", names, 0) == (
+        "Spacestorm: you roll 3 and lose 3 Space Ships"
     )
-    assert named("seat 1 rolls 3 and loses 3 Space Ship(s)", names, 0) == "Brook rolls 3 and loses 3 Space Ship(s)"
-    assert named("2 Power Card(s) from the Attack Hand of seat 0 go to seat 1", names, 0) == (
-        "2 Power Card(s) from your Attack Hand go to Brook"
+    assert named("seat 1 rolls 3 and loses 3 Space Ships", names, 0) == "Brook rolls 3 and loses 3 Space Ships"
+    assert named("2 Power Cards from the Attack Hand of seat 0 go to seat 1", names, 0) == (
+        "2 Power Cards from your Attack Hand go to Brook"
     )
     assert named("seat 0 receives a card and seat 1 passes", names, 0) == "You receive a card and Brook passes"
 
@@ -244,7 +244,7 @@ def test_paying_for_a_sections_effect_says_what_it_costs_and_does() -> None:
     coach = Coach(game, 0, ["Ada", "Brook", "Cyd"])
     observation = game.observe(game.initial_state(), 0)
     assert coach.choice_effect(observation, "resolve 0 Top card", "section") == (
-        "reveal 2 Attack from your hand: take the top 1 card(s) of any Location deck"
+        "reveal 2 Attack from your hand: take the top card of any Location deck"
     )
     assert coach.choice_effect(observation, "resolve 1 Moonette", "section").startswith("reveal 3 Move, 1 Search")
     assert coach.choice_effect(observation, "leave section", "section").startswith("leaves the Section")

@@ -10,6 +10,7 @@ import typer
 
 from shadowtable.cli.checks import check_seat, replayed
 from shadowtable.core.records_io import iter_records
+from shadowtable.core.wording import counted
 
 
 @dataclass(frozen=True)
@@ -45,4 +46,4 @@ def replay_records(settings: ReplaySettings) -> None:
         )
         if settings.show or seat is not None:
             typer.echo(game.words.render(game.observe(state, seat)))
-    typer.echo(f"{len(records)} record(s) replayed identically")
+    typer.echo(f"{counted(len(records), 'record')} replayed identically")

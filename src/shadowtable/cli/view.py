@@ -11,6 +11,7 @@ import typer
 from shadowtable.cli.checks import check_seat, replayed
 from shadowtable.cli.errors import CliError
 from shadowtable.core.records_io import iter_records
+from shadowtable.core.wording import counted
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def view_record(settings: ViewSettings) -> None:
     file, index = settings.file, settings.index
     records = list(iter_records(file))
     if not 0 <= index < len(records):
-        raise CliError(f"{file} has {len(records)} record(s); --index {index} is out of range")
+        raise CliError(f"{file} has {counted(len(records), 'record')}; --index {index} is out of range")
     record = records[index]
     check_seat(settings.seat, record.players)
     replayed(record, f"{file}: record {index}")  # a record that does not replay is refused before the viewer starts

@@ -161,7 +161,8 @@ def undo_refusal(allowed: int, asked: int) -> str:
             "nothing to take back: only your own last decisions can be undone, before a card is drawn or"
             " shown, a die rolled or another player decides"
         )
-    return f"only your last {allowed} decision(s) can be taken back now, not {asked}"
+    last = "only your last decision" if allowed == 1 else f"only your last {allowed} decisions"
+    return f"{last} can be taken back now, not {asked}"
 
 
 def undo_metadata(undos: Sequence[Undone]) -> dict[str, Any]:

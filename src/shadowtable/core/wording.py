@@ -50,6 +50,19 @@ def bot_first_name(seat: int) -> str:
     return BOT_NAMES[seat % len(BOT_NAMES)]
 
 
+def counted(count: int, singular: str, plural: str | None = None) -> str:
+    """``count`` things in words: ``1 Space Ship``, ``0 Space Ships``, ``3 Space Ships``
+    (``plural``: where adding an ``s`` is wrong)."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
+
+
+def listed(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def bot_name(seat: int, level: str) -> str:
     """The name a bot of ``level`` plays under at ``seat``, e.g. ``Ada (heuristic bot)``."""
     return f"{bot_first_name(seat)} ({level} bot)"

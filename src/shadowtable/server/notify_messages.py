@@ -12,12 +12,8 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 from urllib.parse import quote
 
+from shadowtable.core.wording import listed
 from shadowtable.server.notify_turns import TurnFacts
-
-
-def joined(names: list[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def table_link(base_url: str, table_id: str) -> str:
@@ -33,7 +29,7 @@ def confirm_link(base_url: str, token: str) -> str:
 
 
 def turn_subject(facts: TurnFacts) -> str:
-    return f"{facts.game}: {joined(facts.to_decide)} to play at table {facts.table}"
+    return f"{facts.game}: {listed(facts.to_decide)} to play at table {facts.table}"
 
 
 def turn_mail(facts: TurnFacts, *, sender: str, to: str, base_url: str, unsubscribe_token: str) -> EmailMessage:
@@ -44,8 +40,8 @@ def turn_mail(facts: TurnFacts, *, sender: str, to: str, base_url: str, unsubscr
     message["List-Unsubscribe"] = f"<{unsubscribe}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(
-        f"It is {joined(facts.to_decide)}'s turn at the {facts.game} table {facts.table}"
-        f" (players: {joined(facts.players)}).\n\n"
+        f"It is {listed(facts.to_decide)}'s turn at the {facts.game} table {facts.table}"
+        f" (players: {listed(facts.players)}).\n\n"
         f"Play: {link}\n\n"
         f"You get this mail because you asked to be told by e-mail when it is your turn.\n"
         f"No more of these mails: {unsubscribe}\n"

@@ -67,7 +67,7 @@ def test_a_duel_is_told_with_each_sides_breakdown_the_margin_and_the_ships_destr
     [duel] = heard(2, "duel")
     assert duel["text"].startswith(
         "Duel: Red Warrior: strength 6 + ships 3 + cards 14 = 23 vs Blue Warrior: strength 6 + ships 4 + cards 0 = 10; "
-        "Red Warrior wins by 13; 4 Space Ship(s) of Blue Warrior destroyed and 3 of Red Warrior"
+        "Red Warrior wins by 13; 4 Space Ships of Blue Warrior destroyed and 3 of Red Warrior"
     ), duel["text"]
     data = duel["data"]
     assert data["attacker"] == {
@@ -141,7 +141,7 @@ def test_loose_ships_nobody_defends_are_destroyed_with_their_number() -> None:
         )
     [destroyed] = heard(None, "loose")
     assert destroyed["data"] == {"galaxy": C4, "colour": BLUE, "destroyed": 3}
-    assert "3 loose blue Space Ship(s) in c4 are destroyed" in destroyed["text"]
+    assert "3 loose blue Space Ships in c4 are destroyed" in destroyed["text"]
 
 
 def test_a_vote_tells_its_subject_and_voters_then_only_its_result() -> None:
@@ -152,7 +152,8 @@ def test_a_vote_tells_its_subject_and_voters_then_only_its_result() -> None:
     s = do(g, s, "target seat 1")
     [opened] = heard(2, "vote")
     assert opened["text"] == (
-        "Vote: a Spacestorm strikes seat 1 (1d8 Space Ships lost)? seat(s) 1, 2, 3 vote secretly; one yes passes it"
+        "Vote: a Spacestorm strikes seat 1 (1d8 Space Ships lost)? seat 1, seat 2 and seat 3 vote secretly; "
+        "one yes passes it"
     )
     assert opened["data"] == {"motion": "storm", "subject": 1, "origin": -1, "voters": [1, 2, 3]}
     s = do(g, s, "vote no")
@@ -165,7 +166,7 @@ def test_a_vote_tells_its_subject_and_voters_then_only_its_result() -> None:
     s = chance(g, s, 5)
     [storm] = heard(0, "storm")
     assert storm["data"] == {"seat": 1, "roll": 5, "lost": 3}
-    assert storm["text"] == "Spacestorm: seat 1 rolls 5 and loses 3 Space Ship(s) (only 3 left)"
+    assert storm["text"] == "Spacestorm: seat 1 rolls 5 and loses 3 Space Ships (only 3 left)"
 
 
 def test_an_offer_tells_its_terms_and_what_was_carried_out() -> None:
@@ -179,7 +180,7 @@ def test_an_offer_tells_its_terms_and_what_was_carried_out() -> None:
     s = do(g, s, "offer to want card 10")
     s = do(g, s, "send offer")
     sent = heard(3, "offer")[-1]
-    assert sent["text"] == "seat 0 offers seat 1: seat 0 gives Power Card(s) 7; seat 1 gives Power Card(s) 10"
+    assert sent["text"] == "seat 0 offers seat 1: seat 0 gives Power Card 7; seat 1 gives Power Card 10"
     assert sent["data"]["terms"]["give"] == [7] and sent["data"]["terms"]["want"] == [10]
     assert sent["data"]["step"] == "sent"
     s = do(g, s, "accept offer")
@@ -215,8 +216,8 @@ def test_a_captured_star_master_ends_his_alliance_with_the_cause_and_the_cards()
     s = do(g, s, "commit no more cards")
     [left] = heard(3, "leave")
     assert left["text"].startswith(
-        "blue leaves the game: its Star Master was captured by Red Warrior; 3 character(s) removed; "
-        "0 Power Card(s) from its portraits and 2 from the Attack Hand of seat 1 go to seat 0"
+        "blue leaves the game: its Star Master was captured by Red Warrior; 3 characters removed; "
+        "0 Power Cards from its portraits and 2 from the Attack Hand of seat 1 go to seat 0"
     )
     assert left["rule"] == "capture_master"
     data = left["data"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from shadowtable.core.rules_help import quote
+from shadowtable.core.wording import counted
 from shadowtable.games.shadow_planet.content import COLOURS, Content
 from shadowtable.games.shadow_planet.context import Context
 from shadowtable.games.shadow_planet.rules import PENDING_KINDS
@@ -48,15 +49,16 @@ def effect_text(content: Content, effect: dict[str, Any]) -> str:
         "vehicle_into_play": f"puts the {str(effect.get('vehicle', '')).capitalize()} into play in this Location"
         + ("; then it goes to the Messages pile" if effect.get("discard_to_messages") else ""),
         "endgame_count": f"at the end of the game it counts as {count} "
-        f"{str(effect.get('type', '')).capitalize()} card(s) in the Gear of an {str(effect.get('objective', ''))}",
-        "repair_advance": f"Repair Indicator {amount} step(s) closer to the end",
+        f"{str(effect.get('type', '')).capitalize()} {'card' if count == 1 else 'cards'} "
+        f"in the Gear of an {str(effect.get('objective', ''))}",
+        "repair_advance": f"Repair Indicator {counted(amount, 'step')} closer to the end",
         "messages_look_remove": f"look at the top {effect.get('look', 0)} Messages cards "
         f"and remove {effect.get('remove', 0)}",
         "robot_gear_swap": "swap a card of your hand with one of the Robot's Gear",
-        "countdown_adjust": f"move the Countdown Indicator {amount} step(s), forward or back",
-        "give_pool_markers": f"give {count} Marker(s) from the pool to Characters",
-        "give_pool_marker": f"give {count} Marker(s) from the pool to a Character",
-        "draw_any_location": f"take the top {count} card(s) of any Location deck",
+        "countdown_adjust": f"move the Countdown Indicator {counted(amount, 'step')}, forward or back",
+        "give_pool_markers": f"give {counted(count, 'Marker')} from the pool to Characters",
+        "give_pool_marker": f"give {counted(count, 'Marker')} from the pool to a Character",
+        "draw_any_location": f"take the top {'card' if count == 1 else f'{count} cards'} of any Location deck",
         "temple_pile": f"look at {count} cards of the Temple pile and take one",
         "cancel_ability": "cancel another Character's ability this round",
         "free_move_to_section": f"move for free from {place_name(content.location_names, effect.get('location', ''))} "

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from shadowtable.core.rules_help import quote
+from shadowtable.core.wording import counted
 from shadowtable.games.shadowlord.content import CELL_KINDS, EVENTS, KIND_NAMES
 from shadowtable.games.shadowlord.context import Context
 
@@ -66,7 +67,7 @@ def reference(ctx: Context) -> dict[str, Any]:
         ],
         "power_cards": [
             {"value": value, "copies": count, "text": f"Power Card {value}: adds {value} to a Duel, "
-             f"or discard it for {value} Space Ship(s)"}
+             f"or discard it for {counted(value, 'Space Ship')}"}
             for value, count in zip(c.card_values, c.card_counts, strict=True)
         ],
         "special_events": [

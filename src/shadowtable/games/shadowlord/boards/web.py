@@ -16,7 +16,7 @@ from shadowtable.core.game import Game
 from shadowtable.core.kernel import Pending
 from shadowtable.core.table import Decision
 from shadowtable.core.views import typed_view
-from shadowtable.core.wording import SeatNames
+from shadowtable.core.wording import SeatNames, counted
 from shadowtable.games.shadowlord.actions import DIRS, NF, decode
 from shadowtable.games.shadowlord.game import ShadowlordGame
 from shadowtable.games.shadowlord.printed import Printed, printed
@@ -220,7 +220,7 @@ class _Model:
         parts = [f"{self.names[f]}"]
         if 0 <= owner < 5 and not self.names[f].lower().startswith(_colour_of(self.c, owner)):
             parts.append(f"({_colour_of(self.c, owner)} {kind})" if kind else f"({_colour_of(self.c, owner)})")
-        parts.append(f"strength {info.get('strength', '?')}, {p.ships[f]} Space Ship(s)")
+        parts.append(f"strength {info.get('strength', '?')}, {counted(p.ships[f], 'Space Ship')}")
         if p.stone == f:
             parts.append("holding the Power Stone")
         return " ".join(parts)
@@ -310,7 +310,7 @@ class _Model:
         if p.loose_count[g] > 0:
             lc = _colour_of(self.c, p.loose_colour[g])
             loose = {"n": p.loose_count[g], "colour": lc, "letter": lc[:1].upper()}
-            words.append(f"{p.loose_count[g]} loose {lc} Space Ship(s)")
+            words.append(counted(p.loose_count[g], f"loose {lc} Space Ship"))
         disc = bool(p.disc[g])
         if disc:
             words.append("a face-down disc (?)")
@@ -340,7 +340,7 @@ class _Model:
         for k, f in enumerate(figs):
             fw = self.fig_words(f)
             if captives_of.get(f):
-                fw += f", holding {captives_of[f]} captive(s)"
+                fw += f", holding {counted(captives_of[f], 'captive')}"
             words.append(fw)
             if k >= MAX_TOKENS - 1 and len(figs) > MAX_TOKENS:
                 if k == MAX_TOKENS - 1:
@@ -613,7 +613,7 @@ class _Model:
                 {
                     "role": "attacker" if side == 0 else "defender",
                     "name": self.names[f],
-                    "words": f"{self.names[f]}: strength {strength} + {ships} Space Ship(s) and Stone "
+                    "words": f"{self.names[f]}: strength {strength} + {counted(ships, 'Space Ship')} and Stone "
                     f"+ Power Cards {card_words} (= {sum(cards)}) = {total}",
                     "total": total,
                 }
@@ -673,11 +673,11 @@ class _Model:
             known = strength + ships + sum(drawn) + sum(cd["value"] for cd in own_cards)
             hidden = duel.count[side] - (len(own_cards) if own is not None else 0)
             words = (
-                f"{self.names[f]}: strength {strength} + {ships} Space Ship(s)/Stone"
+                f"{self.names[f]}: strength {strength} + {counted(ships, 'Space Ship')}/Stone"
                 + (f" + drawn {' + '.join(map(str, drawn))}" if drawn else "")
                 + (f" + your committed {' + '.join(str(cd['value']) for cd in own_cards)}" if own_cards else "")
                 + f" = {known}"
-                + (f", plus {hidden} face-down card(s)" if hidden > 0 else "")
+                + (f", plus {counted(hidden, 'face-down card')}" if hidden > 0 else "")
             )
             sides.append(
                 {

@@ -4,6 +4,7 @@ the seven-character limit (Dismissing) and the end of the game."""
 from __future__ import annotations
 
 from shadowtable.core.events import note
+from shadowtable.core.wording import counted
 from shadowtable.games.shadowlord.board import (
     alliance_figs,
     alliance_size,
@@ -150,7 +151,7 @@ def eliminate(ctx: Context, s: State, colour: int, captor: int, reason: str) -> 
     if s.journal is not None:
         name = ctx.content.colours[colour]
         why = f"its Star Master was captured by {ctx.content.fig_name[captor]}" if captor >= 0 else reason
-        cards = f"{portrait_cards} Power Card(s) from its portraits"
+        cards = f"{counted(portrait_cards, 'Power Card')} from its portraits"
         if seat_leaves:
             cards += f" and {hand_cards} from the Attack Hand of seat {seat}"
         whither = (
@@ -161,7 +162,7 @@ def eliminate(ctx: Context, s: State, colour: int, captor: int, reason: str) -> 
         note(
             s,
             "leave",
-            f"{name} leaves the game: {why}; {len(members)} character(s) removed; {cards} {whither}",
+            f"{name} leaves the game: {why}; {counted(len(members), 'character')} removed; {cards} {whither}",
             rule="capture_master" if captor >= 0 else "surrender",
             colour=colour,
             seat=seat,

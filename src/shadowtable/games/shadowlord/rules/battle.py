@@ -14,6 +14,7 @@ from collections import deque
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
+from shadowtable.core.wording import counted
 from shadowtable.games.shadowlord.actions import ALLY_ATTACKER0, ALLY_DEFENDER0, DONE, FIGURE0, GALAXY0, TRUCE0, YES
 from shadowtable.games.shadowlord.board import alliance_figs, enemy_loose, figs_at, friendly, place, range_of
 from shadowtable.games.shadowlord.content import DIPLOMAT, SHADOW, SHADOWLORD
@@ -402,8 +403,9 @@ def start_battle(ctx: Context, s: State, task: StartBattle) -> None:
             note(
                 s,
                 "loose",
-                f"nobody defends them: {s.loose_n[g]} loose {ctx.content.colours[dfd]} Space Ship(s) in "
-                f"{ctx.content.galaxy_name(g)} are destroyed",
+                f"nobody defends {'it' if s.loose_n[g] == 1 else 'them'}: "
+                f"{counted(s.loose_n[g], f'loose {ctx.content.colours[dfd]} Space Ship')} in "
+                f"{ctx.content.galaxy_name(g)} {'is' if s.loose_n[g] == 1 else 'are'} destroyed",
                 rule="loose",
                 galaxy=g,
                 colour=dfd,

@@ -9,6 +9,7 @@ from typing import Any
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Chance, Handler, Task
+from shadowtable.core.wording import counted
 from shadowtable.games.shadowlord.actions import NF, place_id
 from shadowtable.games.shadowlord.content import CARD_VALUES, SHADOWLORD
 from shadowtable.games.shadowlord.context import Context
@@ -132,7 +133,8 @@ def sink_shadow_ships(ctx: Context, s: State, task: DrawShadowShips, v: int) -> 
     note(
         s,
         "shadow_ships",
-        f"{ctx.content.fig_name[f]} draws {ctx.content.card_values[v]}: {s.ships[f]} Space Ship(s) (six at most)",
+        f"{ctx.content.fig_name[f]} draws {ctx.content.card_values[v]}: "
+        f"{counted(s.ships[f], 'Space Ship')} (six at most)",
         rule="fortress" if s.loc[f] == ctx.content.fortress else "search",
         figure=f,
         card=ctx.content.card_values[v],

@@ -8,6 +8,7 @@ from typing import Any
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
+from shadowtable.core.wording import counted, listed
 from shadowtable.games.shadowlord.actions import (
     BLAST_CARD,
     BLAST_SHIPS,
@@ -66,6 +67,14 @@ from shadowtable.games.shadowlord.tasks import (
 
 NV = CARD_VALUES
 SIDES = ("attacker", "defender")
+
+
+def teleported_back(freed: list[str]) -> str:
+    """The log's words for the captives freed when the Shadowlord is defeated ("" for none)."""
+    if not freed:
+        return ""
+    verb, whose = ("teleports", "its") if len(freed) == 1 else ("teleport", "their")
+    return f"; {listed(freed)} {verb} back to {whose} Star Master"
 
 
 def prepare_duel(ctx: Context, s: State, task: PrepareDuel) -> None:
@@ -160,7 +169,7 @@ def roll_blast_ships(ctx: Context, s: State, task: RollBlastShips, roll: int) ->
     destroy(s, enemy, mine, roll)
     lost_enemy, lost_mine = before[0] - s.ships[enemy], before[1] - s.ships[mine]
     names = ctx.content.fig_name
-    text = f"the Power Blast (rolled {roll}) destroys {lost_enemy} Space Ship(s) of {names[enemy]}"
+    text = f"the Power Blast (rolled {roll}) destroys {counted(lost_enemy, 'Space Ship')} of {names[enemy]}"
     if lost_mine:
         text += f" and {lost_mine} of {names[mine]}"
     note(
@@ -280,7 +289,7 @@ def resolve_duel(ctx: Context, s: State, task: ResolveDuel) -> None:
         note(
             s,
             "reward",
-            f"seat {seat} draws {n} Power Card(s) as the Duel reward",
+            f"seat {seat} draws {counted(n, 'Power Card')} as the Duel reward",
             rule="shadow_fight",
             seat=seat,
             cards=n,
@@ -331,7 +340,7 @@ def note_duel(
     text = f"Duel: {part(sides[0])} vs {part(sides[1])}; {names[w]} wins by {margin}"
     if not margin:
         text += " (a tie goes to the defender)"
-    text += f"; {lost[0]} Space Ship(s) of {names[lo]} destroyed"
+    text += f"; {counted(lost[0], 'Space Ship')} of {names[lo]} destroyed"
     if lost[1]:
         text += f" and {lost[1]} of {names[w]}"
     if taken:
@@ -498,8 +507,8 @@ def fortress_won(ctx: Context, s: State, g: int) -> None:
     note(
         s,
         "fortress",
-        f"the Shadowlord is defeated: {len(banished)} shadow(s) banished with {ships} Space Ship(s)"
-        + (f"; {', '.join(names[f] for f in freed)} teleport(s) back to their Star Master" if freed else ""),
+        f"the Shadowlord is defeated: {counted(len(banished), 'shadow')} banished with {counted(ships, 'Space Ship')}"
+        + teleported_back([names[f] for f in freed]),
         rule="fortress",
         galaxy=g,
         banished=banished,
@@ -544,7 +553,7 @@ def fortress_lost(ctx: Context, s: State, g: int) -> None:
         "fortress",
         "the Lost Fortress holds"
         + (f": {', '.join(names[f] for f in back)} released without Space Ships" if back else "")
-        + f"; the shadows give {given} Space Ship(s) to the Shadowlord, {discarded} discarded",
+        + f"; the shadows give {counted(given, 'Space Ship')} to the Shadowlord, {discarded} discarded",
         rule="fortress",
         galaxy=g,
         released=back,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Chance, Decision, Handler, Task, always
+from shadowtable.core.wording import counted
 from shadowtable.games.shadowlord.actions import DONE, FIGURE0, GALAXY0, SEAT0
 from shadowtable.games.shadowlord.board import alliance_figs
 from shadowtable.games.shadowlord.content import CARD_VALUES, EVENT_NAMES, EVENTS
@@ -131,7 +132,8 @@ def roll_storm(ctx: Context, s: State, task: RollStorm, roll: int) -> None:
     note(
         s,
         "storm",
-        f"Spacestorm: seat {seat} rolls {roll} and loses {n} Space Ship(s)" + (f" (only {n} left)" if n < roll else ""),
+        f"Spacestorm: seat {seat} rolls {roll} and loses {counted(n, 'Space Ship')}"
+        + (f" (only {n} left)" if n < roll else ""),
         rule="storm",
         seat=seat,
         roll=roll,

@@ -11,6 +11,7 @@ from typing import Any
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Decision, Handler, Task, always
+from shadowtable.core.wording import listed
 from shadowtable.games.shadowlord.actions import (
     DONE,
     GALAXY0,
@@ -276,9 +277,9 @@ def terms(ctx: Context, o: Offer) -> str:
     give = [str(values[v]) for v in range(NV) for _ in range(o.give[v])]
     want = [str(values[v]) for v in range(NV) for _ in range(o.want[v])]
     if give:
-        parts.append(f"seat {me} gives Power Card(s) {', '.join(give)}")
+        parts.append(f"seat {me} gives {'Power Card' if len(give) == 1 else 'Power Cards'} {listed(give)}")
     if want:
-        parts.append(f"seat {you} gives Power Card(s) {', '.join(want)}")
+        parts.append(f"seat {you} gives {'Power Card' if len(want) == 1 else 'Power Cards'} {listed(want)}")
     if o.characters:
         parts.append(f"characters change hands: {', '.join(names[f] for f in o.characters)}")
     if o.release:

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
+from shadowtable.core.wording import counted
 from shadowtable.games.shadowlord.actions import DONE, FIGURE0, GALAXY0, SEAT0, YES
 from shadowtable.games.shadowlord.board import (
     alliance_figs,
@@ -116,7 +117,7 @@ def become_traitor(ctx: Context, s: State, f: int, colour: int) -> None:
         s,
         "traitor",
         f"{ctx.content.fig_name[f]} leaves {ctx.content.colours[old]} for {ctx.content.colours[colour]} "
-        f"with {s.ships[f]} Space Ship(s) in {ctx.content.galaxy_name(g)}",
+        f"with {counted(s.ships[f], 'Space Ship')} in {ctx.content.galaxy_name(g)}",
         rule="bribe",
         figure=f,
         old=old,

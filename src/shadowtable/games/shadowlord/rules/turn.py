@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Chance, Decision, Handler, Task, always
+from shadowtable.core.wording import counted
 from shadowtable.games.shadowlord.actions import BUY0, DONE, FIGURE0, GALAXY0, YES
 from shadowtable.games.shadowlord.board import alliance_figs, control, room
 from shadowtable.games.shadowlord.content import CARD_VALUES, MERCHANT
@@ -208,7 +209,7 @@ def queue_turn_steps(ctx: Context, s: State, task: QueueTurnSteps) -> None:
     note(
         s,
         "draw",
-        f"{ctx.content.colours[s.cur]} draws {draws} Power Card(s): 1 + {ruins} for controlled Ruins",
+        f"{ctx.content.colours[s.cur]} draws {counted(draws, 'Power Card')}: 1 + {ruins} for controlled Ruins",
         rule="cards",
         seat=seat,
         cards=draws,
@@ -241,8 +242,9 @@ def start_build(ctx: Context, s: State, task: StartBuild) -> None:
     note(
         s,
         "build",
-        f"{ctx.content.colours[s.cur]} gains {s.pool} Space Ship(s) to build: {merchants} Merchant(s) x "
-        f"{sup['ships_per_merchant']} + {bases} Space Base(s) x {sup['ships_per_space_base']}",
+        f"{ctx.content.colours[s.cur]} gains {counted(s.pool, 'Space Ship')} to build: "
+        f"{counted(merchants, 'Merchant')} x "
+        f"{sup['ships_per_merchant']} + {counted(bases, 'Space Base')} x {sup['ships_per_space_base']}",
         rule="build",
         colour=s.cur,
         ships=s.pool,
@@ -288,7 +290,7 @@ def build(ctx: Context, s: State, task: Build, action: int) -> None:
             note(
                 s,
                 "build",
-                f"{ctx.content.colours[s.cur]} leaves {s.pool} Space Ship(s) unbuilt",
+                f"{ctx.content.colours[s.cur]} leaves {counted(s.pool, 'Space Ship')} unbuilt",
                 rule="build",
                 colour=s.cur,
                 unbuilt=s.pool,
@@ -304,7 +306,7 @@ def build(ctx: Context, s: State, task: Build, action: int) -> None:
         note(
             s,
             "build",
-            f"{ctx.content.colours[s.cur]} discards a {value} for {value} Space Ship(s): {s.pool} to build",
+            f"{ctx.content.colours[s.cur]} discards a {value} for {counted(value, 'Space Ship')}: {s.pool} to build",
             rule="build",
             colour=s.cur,
             card=value,

@@ -11,6 +11,7 @@ from typing import Any
 
 from shadowtable.core.events import note
 from shadowtable.core.kernel import Automatic, Decision, Handler, Task, always
+from shadowtable.core.wording import listed
 from shadowtable.games.shadowlord.actions import DONE, YES
 from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.render import motion_text
@@ -20,6 +21,11 @@ from shadowtable.games.shadowlord.state import NOBODY, Ballot, State
 from shadowtable.games.shadowlord.tasks import EndVote, PutToVote, Vote, decider
 
 Effect = Callable[[Context, State, int, int], None]
+
+
+def voting_seats(voters: list[int]) -> str:
+    """``seat 1 votes``, ``seat 1, seat 2 and seat 3 vote`` (each seat worded as the log words one)."""
+    return listed([f"seat {k}" for k in voters]) + (" votes" if len(voters) == 1 else " vote")
 
 
 def no_effect(ctx: Context, s: State, subject: int, origin: int) -> None:
@@ -73,7 +79,7 @@ def put_to_vote(ctx: Context, s: State, task: PutToVote) -> None:
     note(
         s,
         "vote",
-        f"Vote: {words}? seat(s) {', '.join(map(str, voters))} vote secretly; one yes passes it",
+        f"Vote: {words}? {voting_seats(voters)} secretly; one yes passes it",
         rule="vote",
         motion=motion,
         subject=subject,
