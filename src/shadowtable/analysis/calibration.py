@@ -86,12 +86,13 @@ CUT_PREFIX = "cut-"
 def variant_of(game: Any, horizon: int | None = None) -> str:
     """The options of ``game`` (a :class:`~shadowtable.core.game.Game`) set away from their
     defaults, and the ``horizon`` its rollouts were cut off at, as one name (``modified``,
-    ``turn_cap-100``, ``cut-60``); empty for the game as the rulebook sets it, played out to the end.
+    ``turn_cap-100``, ``cut-60``); empty for the game as the rulebook sets it (or as people play it),
+    played out to the end.
     Each has its own calibration map."""
-    defaults = {option.name: option.default for option in getattr(game.spec, "options", ())}
+    declared = {option.name: option for option in getattr(game.spec, "options", ())}
     parts = []
     for name, value in sorted(dict(getattr(game, "options", {}) or {}).items()):
-        if name not in defaults or value == defaults[name]:
+        if name not in declared or declared[name].is_standard(value):
             continue
         parts.append(name if value is True else f"{name}-{value}")
     if horizon is not None:

@@ -129,13 +129,14 @@ def resolve_entry(entry: str, game_id: str) -> str:
 
 def config_name(game_id: str, players: int, options: Mapping[str, Any] | None = None) -> str:
     """The configuration's name in result files: ``shadowlord-2p-modified``, ``shadow-planet-3p``
-    (each option set away from its default appended: its name if true, else ``name-value``)."""
+    (each option set away from its default appended: its name if true, else ``name-value``; the
+    default where people play is no variant: :meth:`~shadowtable.core.spec.OptionSpec.is_standard`)."""
     from shadowtable.core.registry import game_class  # lazy: bots stay importable without the games
 
-    defaults = {option.name: option.default for option in game_class(game_id).SPEC.options}
+    declared = {option.name: option for option in game_class(game_id).SPEC.options}
     parts = [game_id, f"{players}p"]
     for key, value in sorted((options or {}).items()):
-        if key in defaults and value == defaults[key]:
+        if key in declared and declared[key].is_standard(value):
             continue
         if value is True:
             parts.append(key)

@@ -13,4 +13,5 @@ def games() -> None:
         spec = game_class(game_id).SPEC
         typer.echo(f"{spec.id:<16} {spec.name} v{spec.version}, {spec.min_players}-{spec.max_players} players")
         for opt in spec.options:
-            typer.echo(f"    --option {opt.name}=<{opt.type.__name__}> (default {opt.default!r}): {opt.doc}")
+            people = "" if opt.people_default is None else f"; {opt.people_default!r} in play and on tables"
+            typer.echo(f"    --option {opt.name}=<{opt.type.__name__}> (default {opt.default!r}{people}): {opt.doc}")

@@ -205,7 +205,8 @@ def new_table(settings: PlaySettings, humans: list[int]) -> Any:
     named = settings.bots or (default_level(settings.game),)
     bots = [resolve_spec(bot, settings.game) for bot in named]  # a level name plays its spec
     specs = table.seat_bots(humans, settings.players, bots)
-    game = make(settings.game, players=settings.players, **settings.options)
+    options = game_class(settings.game).SPEC.people_options(settings.options)  # Shadowlord!: no turn cap
+    game = make(settings.game, players=settings.players, **options)
     seat_list = [None if spec is None else make_bot(spec) for spec in specs]
     for bot in seat_list:
         if bot is not None:

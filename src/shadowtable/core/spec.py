@@ -21,6 +21,14 @@ class OptionSpec:
     minimum: float | None = None
     maximum: float | None = None
     nullable: bool = False
+    people_default: Any = None
+    """The value where people play (a table on the server, ``shadowtable play``) and set none, if it
+    differs from ``default`` (the one of simulations); ``None``: ``default``.  Either value is the
+    game's standard configuration (its ladder results, shipped policy and calibration maps)."""
+
+    def is_standard(self, value: Any) -> bool:
+        """Whether ``value`` is this option's default, in simulations or where people play."""
+        return bool(value == self.default or self.people_default is not None and value == self.people_default)
 
     def validate(self, value: Any) -> Any:
         """Return ``value`` if allowed, else raise :class:`InvalidOptionError`."""
@@ -45,6 +53,7 @@ class OptionSpec:
             "default": self.default,
             "doc": self.doc,
             "choices": list(self.choices) if self.choices is not None else None,
+            **({"people_default": self.people_default} if self.people_default is not None else {}),
         }
 
 
@@ -95,6 +104,12 @@ class GameSpec:
         for name, value in given.items():
             resolved[name] = self.option(name).validate(value)
         return resolved
+
+    def people_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """``given`` with every option a person left unset at its :attr:`OptionSpec.people_default`
+        (what a table or ``shadowtable play`` passes to the game)."""
+        chosen = {opt.name: opt.people_default for opt in self.options if opt.people_default is not None}
+        return {**chosen, **(given or {})}
 
     def to_json(self) -> dict[str, Any]:
         """A JSON description of the spec."""

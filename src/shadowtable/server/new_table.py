@@ -12,7 +12,7 @@ from typing import Any
 
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.game import Game
-from shadowtable.core.registry import make
+from shadowtable.core.registry import game_class, make
 from shadowtable.server.bot_levels import check_seat_bot
 from shadowtable.server.errors import ServiceError
 from shadowtable.server.names import default_name
@@ -64,12 +64,17 @@ def refuse_server_options(options: dict[str, Any]) -> None:
 
 
 def new_game(game_id: str, players: int, options: dict[str, Any]) -> Game[Any]:
-    """The game a new table plays; :class:`ServiceError` for an unknown game, player count or
+    """The game a new table plays, each option left unset at its default where people play
+    (Shadowlord!'s turn cap: none); :class:`ServiceError` for an unknown game, player count or
     option (``players`` is the table's own field, never an option)."""
     if "players" in options:
         raise ServiceError("options: 'players' is not a game option (the player count is the table's 'players')")
     try:
-        return make(game_id, players=players, **options)
+        spec = game_class(game_id).SPEC
+    except ShadowTableError as exc:
+        raise ServiceError(str(exc)) from exc
+    try:
+        return make(game_id, players=players, **spec.people_options(options))
     except ShadowTableError as exc:
         raise ServiceError(str(exc)) from exc
     except (TypeError, ValueError) as exc:

@@ -390,7 +390,7 @@ def _away_from_default(option: OptionSpec, raw: str) -> bool:
     if not raw:
         return False
     try:
-        return bool(parse_option(option, raw) != option.default)
+        return not option.is_standard(parse_option(option, raw))
     except ServiceError:
         return True
 

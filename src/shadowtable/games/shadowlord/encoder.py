@@ -83,6 +83,9 @@ DISC_KINDS = 11
 """Warrior, Merchant, Diplomat and the eight shadow 'Attacks' discs."""
 END_REASONS = ("master_of_universe", "surrender", "shadowlord_timer", "shadowlord_wins", "truncated")
 RING_SCALE, SHIP_SCALE, LOOSE_SCALE, CARD_SCALE, HAND_SCALE = 9.0, 36.0, 30.0, 10.0, 30.0
+TURN_SCALE = 150
+"""The turn count's top: the turn cap, but at most the simulations' default, with which every shipped
+policy was trained (a game people play has a cap of 1,000, as none; past turn 150 the count reads 1)."""
 DECK_SCALE, SUPPLY_SCALE, MOVES_SCALE, TIMER_SCALE = 50.0, 30.0, 7.0, 10.0
 
 
@@ -218,7 +221,7 @@ class ShadowlordEncoder(ArrayEncoder[LordObservation]):
         self.content = printed(game)
         self.seat_of: list[int] = [self.content.seat_of(c) for c in range(ALLIANCES)]
         self.players = game.players
-        self.turn_cap = float(game.options.get("turn_cap") or 150)
+        self.turn_cap = float(min(game.options.get("turn_cap") or TURN_SCALE, TURN_SCALE))
         self.timer_top = float(max(self.content.timer_notches, self.content.timer_every_turn_notches, 1))
         self.cells = [CELL_KINDS.index(k) if k in CELL_KINDS else 0 for k in self.content.cell_kind]
         self.fig_kind = [int(k) for k in self.content.fig_kind]

@@ -42,9 +42,10 @@ SPEC = GameSpec(
             "turn_cap",
             int,
             150,
-            "SL-D-20: end the game as truncated after this many turns",
+            "SL-D-20: end the game as truncated after this many turns (where people play: the most, as none)",
             minimum=1,
             maximum=TURN_CAP_MAX,
+            people_default=TURN_CAP_MAX,
         ),
         OptionSpec(
             "timer_mode",

@@ -337,7 +337,8 @@ def outcome_text(ctx: Context, s: State) -> str | None:
         "surrender": f"the other players surrendered to seat {s.winner}, owner of the Power Stone",
         "shadowlord_timer": "the Power Stone Timer reached the Starburst: the Shadowlord wins, every player loses",
         "shadowlord_wins": "every Alliance was defeated: the Shadowlord wins, every player loses",
-        "truncated": "the game was truncated (turn cap or step limit): nobody wins",
+        "truncated": f"the game reached its length limit ({ctx.options['turn_cap']} turns, or too many steps in "
+        "one turn) with no winner: nobody wins",
     }
     return texts.get(s.end, s.end)
 

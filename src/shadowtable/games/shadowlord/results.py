@@ -21,7 +21,7 @@ ALL_LOSE_WHY = {
     "shadowlord_timer": "the Power Stone Timer reached the Starburst: the Shadowlord wins, every player loses",
     "shadowlord_wins": "every Alliance was defeated: the Shadowlord wins, every player loses",
 }
-TRUNCATED_WHY = "the game was truncated (turn cap or step limit): nobody wins"
+TRUNCATED_WHY = "the game reached its length limit with no winner: nobody wins"
 
 
 def event_data(event: Mapping[str, object]) -> Mapping[str, object]:

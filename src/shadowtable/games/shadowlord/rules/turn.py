@@ -45,7 +45,7 @@ def count_step(ctx: Context, s: State) -> None:
     s.steps_turn += 1
     if s.steps_turn > TURN_STEP_LIMIT:
         s.end = "truncated"
-        note(s, "end", "turn step limit reached: the game is truncated", end=s.end, winner=NOBODY)
+        note(s, "end", "too many steps in one turn: the game ends with no winner", end=s.end, winner=NOBODY)
 
 
 def order_from(ctx: Context, first: int) -> list[int]:
@@ -116,7 +116,7 @@ def start_turn(ctx: Context, s: State, task: StartTurn) -> None:
         note(
             s,
             "end",
-            f"turn cap {ctx.options['turn_cap']} reached: the game is truncated",
+            f"the turn limit ({ctx.options['turn_cap']} turns) is reached: the game ends with no winner",
             end=s.end,
             winner=NOBODY,
             turns=s.turn,
