@@ -10,10 +10,12 @@ import pytest
 pytest.importorskip("textual")
 
 from textual.containers import VerticalScroll  # noqa: E402
+from textual.widgets import OptionList  # noqa: E402
 
 from shadowtable.bots import RandomBot  # noqa: E402
 from shadowtable.core import GameRecord, make  # noqa: E402
 from shadowtable.core.runner import Session  # noqa: E402
+from shadowtable.core.wording import CARD_ID, without_card_ids  # noqa: E402
 from shadowtable.tui.app import PlayApp  # noqa: E402
 from shadowtable.tui.table import Table  # noqa: E402
 
@@ -173,5 +175,33 @@ def test_the_choices_keep_rows_of_their_own_on_a_small_terminal(size: tuple[int,
             assert shown >= 4, f"{shown} rows for the choices at {size}"
             assert actions.region.bottom <= app.query_one("#bottom").region.y
             assert app.query_one("#bottom").region.height >= 5
+
+    asyncio.run(scenario())
+
+
+def test_choices_and_the_log_read_without_card_ids() -> None:
+    """The browser leaves card ids out (``Search (Search 1)``, not ``... #83``) and shows choices
+    that read the same once; the terminal app showed every id, and two identical cards twice."""
+
+    async def scenario() -> None:
+        table = _planet()
+        app = PlayApp(table)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await pilot.pause()
+            seen_twins = False
+            for _ in range(120):
+                if table.session.is_over():
+                    break
+                options = app.query_one("#actions", OptionList)
+                texts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+                assert not any(CARD_ID.search(text) for text in texts), texts
+                assert len(texts) == len(set(texts)), texts
+                named = [choice.text for group in table.choice_groups() for choice in group.choices]
+                seen_twins |= len({without_card_ids(text) for text in named}) < len(named)
+                await pilot.press("enter")
+                await pilot.pause(0.01)
+            assert seen_twins  # a hand held two cards that read the same at some decision
+            assert not CARD_ID.search(_text(app, "#log-text"))
+            assert not CARD_ID.search(_text(app, "#recent-text"))
 
     asyncio.run(scenario())

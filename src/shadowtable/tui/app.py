@@ -26,7 +26,8 @@ from textual.widgets.option_list import Option
 
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.record import GameRecord
-from shadowtable.core.wording import HEADLINE, SeatResult
+from shadowtable.core.table import Choice
+from shadowtable.core.wording import HEADLINE, SeatResult, without_card_ids
 from shadowtable.saves import create_new_save, create_save_at, overwrite_save, resume_command
 from shadowtable.tui.boards import board
 from shadowtable.tui.details import action_details, how_to_win
@@ -64,6 +65,15 @@ HandOver > Vertical {
     width: 60; height: auto; border: thick $primary; padding: 1 2; background: $surface;
 }
 """
+
+
+def distinct_choices(choices: Sequence[Choice]) -> list[Choice]:
+    """One choice per distinct text as a person reads it (card ids left out): choices that read the
+    same do the same, as in the browser (``SeatNames.choices``)."""
+    first: dict[str, Choice] = {}
+    for choice in choices:
+        first.setdefault(without_card_ids(choice.text), choice)
+    return list(first.values())
 
 
 class HandOver(ModalScreen[None]):
@@ -268,19 +278,19 @@ class PlayApp(App[None]):
         options.clear_options()
         self.query_one("#detail", Static).update("")
         groups = self.table.choice_groups()
-        total = sum(len(group.choices) for group in groups)
+        total = sum(len(distinct_choices(group.choices)) for group in groups)
         labels = [group.label for group in groups]
         if self.open_group not in labels:
             self.open_group = None
         entries: list[Option] = []
         for index, group in enumerate(groups):
-            choices = group.choices
+            choices = distinct_choices(group.choices)
             if self.open_group is not None and group.label != self.open_group:
                 continue
             if self.open_group is None and total > COLLAPSE_ABOVE and len(choices) > 1:
                 entries.append(Option(Text(f"\u25b8 {group.label} ({len(choices)} choices)"), id=f"group:{index}"))
                 continue
-            entries.extend(Option(Text(choice.text), id=str(choice.action)) for choice in choices)
+            entries.extend(Option(Text(without_card_ids(choice.text)), id=str(choice.action)) for choice in choices)
         if self.open_group is not None:
             entries.insert(0, Option(Text("\u25c2 back to all choices"), id="back"))
         options.add_options(entries)
@@ -294,7 +304,7 @@ class PlayApp(App[None]):
         fight = self.table.latest(seat, FIGHT_KINDS)
         if fight:
             lines += ["", "Latest fight:", *(event.text for event in fight)]
-        return "\n".join(lines) or "Nothing yet."
+        return without_card_ids("\n".join(lines)) or "Nothing yet."
 
     def _status_line(self, seat: int | None) -> str:
         session = self.table.session
@@ -331,7 +341,7 @@ class PlayApp(App[None]):
             text = action_details(self.table.game, self.reference, state, int(chosen))
         except ShadowTableError:
             text = ""
-        detail.update(Text(text))
+        detail.update(Text(without_card_ids(text)))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Play the typed action; then, whatever happened, the single-key commands work again."""

@@ -19,6 +19,7 @@ from shadowtable.core.observation import Observation as TypedObservation
 from shadowtable.core.table import Channel, ChoiceGroup, SeatView, Told, choices_of, groups_of
 from shadowtable.core.table import Table as Session
 from shadowtable.core.views import typed_view
+from shadowtable.core.wording import without_card_ids
 
 
 @dataclass
@@ -125,8 +126,8 @@ class Table:
     def log(self, seat: int | None, last: int | None = None) -> list[str]:
         """The game log as ``seat`` may read it, from the first step (``last``: only that many lines).
 
-        One line per event ``seat`` is told (:meth:`events`)."""
-        lines = [event.text for event in self.events(seat)]
+        One line per event ``seat`` is told (:meth:`events`), as a person reads it: card ids left out."""
+        lines = [without_card_ids(event.text) for event in self.events(seat)]
         return lines if last is None else lines[-last:] if last > 0 else []
 
     def events(self, seat: int | None) -> list[Told]:
