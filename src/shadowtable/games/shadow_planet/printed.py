@@ -63,10 +63,12 @@ class Printed:
         return len(self.card_name)
 
     def short(self, card: int) -> str:
-        """Readable unique card label, e.g. ``Medi-Kit (Move 2) #0``."""
-        return (
-            f"{self.card_name[card]} ({self.types[self.card_type[card]].capitalize()} {self.card_value[card]}) #{card}"
-        )
+        """Readable unique card label, e.g. ``Medi-Kit (Move 2) #0`` (the notation's)."""
+        return f"{self.named(card)} #{card}"
+
+    def named(self, card: int) -> str:
+        """A card as a person reads it, e.g. ``Medi-Kit (Move 2)`` (copies read the same)."""
+        return f"{self.card_name[card]} ({self.types[self.card_type[card]].capitalize()} {self.card_value[card]})"
 
     def vehicle_index(self, name: str) -> int:
         """Index of a Vehicle by id or name (content ids are lower-case names)."""

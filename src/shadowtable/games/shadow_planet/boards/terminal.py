@@ -91,7 +91,7 @@ def locations_table(c: Printed, colours: dict[int, str], obs: PlanetObservation)
         table.add_column(column)
     for loc, name in enumerate(c.location_names):
         deck = obs.public.zones.decks[loc]
-        known = ", ".join("?" if k is None else c.short(k) for k in deck.top)
+        known = ", ".join("?" if k is None else c.named(k) for k in deck.top)
         table.add_row(
             name,
             pawns_text(c, colours, obs, loc),
@@ -148,7 +148,8 @@ def players_table(c: Printed, obs: PlanetObservation) -> Table:
 
 
 def hand_panel(c: Printed, obs: PlanetObservation) -> RenderableType:
-    """The viewer's hand, the cards played this turn and the card piles' sizes."""
+    """The viewer's hand, the cards played this turn (by name, as a person reads them: no card ids)
+    and the card piles' sizes."""
     seat = obs.seat
     public = obs.public
     zones = public.zones
@@ -156,12 +157,12 @@ def hand_panel(c: Printed, obs: PlanetObservation) -> RenderableType:
     if seat is not None and public.seat_character[seat] >= 0:
         ch = public.seat_character[seat]
         lines.append(f"Your hand ({c.char_names[ch]}): ", style="bold")
-        lines.append(", ".join(c.short(k) for k in zones.gear[ch].known) or "-")
+        lines.append(", ".join(c.named(k) for k in zones.gear[ch].known) or "-")
         lines.append("\n")
     for ch, played in enumerate(zones.played):
         if played:
             lines.append(f"{c.char_names[ch]} played: ", style="bold")
-            lines.append(", ".join(c.short(k) for k in played) + "\n")
+            lines.append(", ".join(c.named(k) for k in played) + "\n")
     pile = zones.decks[-1].size  # the Messages pile follows the Location decks
     lines.append(
         f"Messages pile {pile}  Temple {len(zones.temple)}  Discarded {len(zones.discard)}  Removed {zones.removed}"
