@@ -11,6 +11,7 @@ pytest.importorskip("textual")
 
 from shadowtable.bots import RandomBot  # noqa: E402
 from shadowtable.core import make, play_game  # noqa: E402
+from shadowtable.core.wording import CARD_ID  # noqa: E402
 from shadowtable.tui.replay_view import ReplayApp  # noqa: E402
 
 
@@ -32,5 +33,22 @@ def test_stepping_through_a_record_as_one_seat() -> None:
             await pilot.press("home", "left")
             await pilot.pause()
             assert app.index == 0
+
+    asyncio.run(scenario())
+
+
+def test_the_replay_log_reads_cards_without_their_ids() -> None:
+    record = play_game(make("shadow-planet", players=4), [RandomBot()] * 4, seed=5)
+
+    async def scenario() -> None:
+        app = ReplayApp(record, seat=0)
+        async with app.run_test() as pilot:
+            shown = []
+            for _ in range(60):
+                await pilot.press("right")
+                await pilot.pause(0.01)
+                shown.append(str(app.query_one("#log").content))  # type: ignore[attr-defined]
+            assert any("(Move 1)" in text or "(Search 1)" in text for text in shown)  # cards are named
+            assert not any(CARD_ID.search(text) for text in shown)
 
     asyncio.run(scenario())

@@ -12,6 +12,7 @@ from textual.widgets import Footer, Header, Static
 
 from shadowtable.core.game import Game
 from shadowtable.core.record import GameRecord, replay_states
+from shadowtable.core.wording import without_card_ids
 from shadowtable.tui.boards import board
 from shadowtable.tui.terminal import need_terminal
 
@@ -64,7 +65,7 @@ class ReplayApp(App[None]):
             for i in range(max(0, self.index - 6), self.index)
         ]
         header = f"step {self.index} of {len(self.actions)}"
-        self.query_one("#log", Static).update(Text("\n".join([header, *(e for e in events if e)])))
+        self.query_one("#log", Static).update(Text(without_card_ids("\n".join([header, *(e for e in events if e)]))))
 
     def action_step(self, delta: int) -> None:
         self.index = min(max(self.index + delta, 0), len(self.states) - 1)
