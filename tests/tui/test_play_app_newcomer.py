@@ -189,7 +189,7 @@ def test_choices_and_the_log_read_without_card_ids() -> None:
         async with app.run_test(size=(160, 48)) as pilot:
             await pilot.pause()
             seen_twins = False
-            for _ in range(120):
+            for _ in range(30):
                 if table.session.is_over():
                     break
                 options = app.query_one("#actions", OptionList)

@@ -44,9 +44,9 @@ def test_the_replay_log_reads_cards_without_their_ids() -> None:
         app = ReplayApp(record, seat=0)
         async with app.run_test() as pilot:
             shown = []
-            for _ in range(60):
+            for _ in range(40):
                 await pilot.press("right")
-                await pilot.pause(0.01)
+                await pilot.pause()
                 shown.append(str(app.query_one("#log").content))  # type: ignore[attr-defined]
             assert any("(Move 1)" in text or "(Search 1)" in text for text in shown)  # cards are named
             assert not any(CARD_ID.search(text) for text in shown)
