@@ -70,11 +70,7 @@ def new_game(game_id: str, players: int, options: dict[str, Any]) -> Game[Any]:
     if "players" in options:
         raise ServiceError("options: 'players' is not a game option (the player count is the table's 'players')")
     try:
-        spec = game_class(game_id).SPEC
-    except ShadowTableError as exc:
-        raise ServiceError(str(exc)) from exc
-    try:
-        return make(game_id, players=players, **spec.people_options(options))
+        return make(game_id, players=players, **game_class(game_id).SPEC.people_options(options))
     except ShadowTableError as exc:
         raise ServiceError(str(exc)) from exc
     except (TypeError, ValueError) as exc:

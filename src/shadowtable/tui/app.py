@@ -278,13 +278,13 @@ class PlayApp(App[None]):
         options.clear_options()
         self.query_one("#detail", Static).update("")
         groups = self.table.choice_groups()
-        total = sum(len(distinct_choices(group.choices)) for group in groups)
+        shown = [distinct_choices(group.choices) for group in groups]
+        total = sum(len(choices) for choices in shown)
         labels = [group.label for group in groups]
         if self.open_group not in labels:
             self.open_group = None
         entries: list[Option] = []
-        for index, group in enumerate(groups):
-            choices = distinct_choices(group.choices)
+        for index, (group, choices) in enumerate(zip(groups, shown, strict=True)):
             if self.open_group is not None and group.label != self.open_group:
                 continue
             if self.open_group is None and total > COLLAPSE_ABOVE and len(choices) > 1:
