@@ -52,3 +52,22 @@ def test_the_replay_log_reads_cards_without_their_ids() -> None:
             assert not any(CARD_ID.search(text) for text in shown)
 
     asyncio.run(scenario())
+
+
+def test_the_replay_log_tells_what_the_rules_said_as_the_table_did() -> None:
+    """The rules' own lines (who plays first, a Special Event's roll) are in the replay's log, as
+    they were in the table's log, not only the actions taken."""
+    record = play_game(make("shadowlord", players=2), [RandomBot()] * 2, seed=3, max_steps=80)
+
+    async def scenario() -> None:
+        app = ReplayApp(record, seat=1)
+        async with app.run_test(size=(120, 50)) as pilot:
+            shown = []
+            for _ in range(40):
+                await pilot.press("right")
+                await pilot.pause()
+                shown.append(str(app.query_one("#log").content))  # type: ignore[attr-defined]
+            assert any("plays first" in text for text in shown)
+            assert any("Special Event roll" in text for text in shown)
+
+    asyncio.run(scenario())

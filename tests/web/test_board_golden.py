@@ -21,6 +21,14 @@ Both games' digests were recorded again when counts came to be worded for people
 Ship", "3 Space Ships" for "Space Ship(s)"; "seat 1, seat 2 and seat 3 vote" for "seat(s) 1, 2, 3
 vote"; "Power Card 0 and 10" for "0, 10"; "take the top card" for "the top 1 card(s)"): the pages
 of the earlier and the new code, compared line by line, differ in those words only.
+Shadowlord!'s digests were recorded again when its log came to tell each thing once: no bare
+chance line ("chance: roll 2d8: 9 (Draw 2 Power Cards)") where the rule's own line tells the roll,
+the disc or who plays first; no "seat 1 draws a Power Card" after "blue draws 1 Power Card"; a
+Duel's card drawn face up by its duellist ("Green Master draws Power Card 4 face up for the
+Duel" for "chance: draw Power Card: 4"); "red draws 1 Power Card" for "...: 1 + 0 for controlled
+Ruins"; "red has no Space Ships to build (no Merchant, no Space Base)" for "red gains 0 Space
+Ships to build: 0 Merchants x 3 + 0 Space Bases x 3". The earlier pages, with exactly those
+lines rewritten, equal the new ones line for line.
 The Shadow Planet's digests were recorded again for the prompt of a chance node ("Setting up:
 before the first turn" in round 0, "Chance: a card is drawn" after, for "Chance: chance
 decides"), then for two log lines ("seat 2 (Alien) is ..." for "(Alien, alien)"; Reed's free
@@ -56,9 +64,9 @@ GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 3, 11, 400): "abb11758b286d1513caf90b82ed01a9c602d07e1e4782652a459889e47d7e7f5",
     ("shadow-planet", 4, 12, 160): "d8c70223672136fcd06e187678b7a18257532499824ffce904c52ce0d8042709",
     ("shadow-planet", 5, 13, 160): "a3dd8070d52ec1c900572ad62ec6449663455370edeff7cc4733302397280627",
-    ("shadowlord", 2, 21, 160): "f86058829c5937ba80294c7421da13ba0c5fa74250407cbe6b9a72c6f416a351",
-    ("shadowlord", 3, 22, 160): "3df26acd67f705bd7b0ee64cd7985f8e42e932bf5d4b0003141e62f654d24785",
-    ("shadowlord", 4, 23, 160): "e019d2bfc404eeeac9fff4d3c0e6291e224de898867b5c5eacb33e146175ee8c",
+    ("shadowlord", 2, 21, 160): "3942d0a00610a1464fcb9cfc70424fda6cb53f8a07b8a9983960920cc1b6b2dd",
+    ("shadowlord", 3, 22, 160): "28175b5db724a512d393fd083971df63413784e4498e4d2776d8de01bea5abf5",
+    ("shadowlord", 4, 23, 160): "14920d94db427a3b09ba9b37afc4c2fc22c84c7fb56f3c6e0ceb89bbab3c9b8f",
 }
 
 

@@ -16,11 +16,14 @@ from shadowtable.core.wording import without_card_ids
 from shadowtable.tui.boards import board
 from shadowtable.tui.terminal import need_terminal
 
+LOG_LINES = 6
+"""Lines of the log pane under the step counter: the latest of what the last steps told."""
+
 
 class ReplayApp(App[None]):
     """Shows ``game.words.render(game.observe(state, seat))`` for each step of a record."""
 
-    CSS = "#board { border: round $primary; padding: 0 1; } #log { height: 8; border: round $panel; }"
+    CSS = "#board { border: round $primary; padding: 0 1; } #log { height: 9; border: round $panel; }"
     BINDINGS = [
         Binding("right,n", "step(1)", "Next"),
         Binding("left,p", "step(-1)", "Back"),
@@ -60,12 +63,13 @@ class ReplayApp(App[None]):
     def show(self) -> None:
         state = self.states[self.index]
         self.query_one("#board-text", Static).update(board(self.game, self.game.observe(state, self.seat)))
-        events = [
-            self.game.words.event_text(self.states[i], self.actions[i], self.seat)
+        told = [
+            line["text"]
             for i in range(max(0, self.index - 6), self.index)
+            for line in self.game.words.events(self.states[i], self.actions[i], self.seat)
         ]
         header = f"step {self.index} of {len(self.actions)}"
-        self.query_one("#log", Static).update(Text(without_card_ids("\n".join([header, *(e for e in events if e)]))))
+        self.query_one("#log", Static).update(Text(without_card_ids("\n".join([header, *told[-LOG_LINES:]]))))
 
     def action_step(self, delta: int) -> None:
         self.index = min(max(self.index + delta, 0), len(self.states) - 1)

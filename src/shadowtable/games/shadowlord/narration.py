@@ -7,7 +7,8 @@ action handles a card that the reader cannot see (placing it under a portrait, c
 a Duel, bribing with it) or casts a secret vote: then the line names the kind
 of action and its public part (the portrait, the target), never the card or the vote.  Chance
 outcomes that only some seats see (a Power Card drawn into an Attack Hand, a stolen card) are
-named to those seats alone.  Which case applies follows from the pending task and the action's
+named to those seats alone; a roll or a disc that the rule resolving it tells in words is not told
+twice.  Which case applies follows from the pending task and the action's
 block, both public, so a line never depends on a hidden card.  A card discarded for Space Ships
 is named: the Space Ships it gives show its value to everyone.
 """
@@ -23,7 +24,18 @@ from shadowtable.games.shadowlord.context import Context
 from shadowtable.games.shadowlord.notation import action_to_str, chance_to_str
 from shadowtable.games.shadowlord.rules.interjections import MAIN_TASKS
 from shadowtable.games.shadowlord.state import State
-from shadowtable.games.shadowlord.tasks import DrawToHand, SeatDecision, StealCard, Vote
+from shadowtable.games.shadowlord.tasks import (
+    D8Roll,
+    DrawShadowShips,
+    DrawToDuel,
+    DrawToHand,
+    Reveal,
+    RollEvent,
+    RollFirstPlayer,
+    SeatDecision,
+    StealCard,
+    Vote,
+)
 
 PACKAGE = "shadowtable.games.shadowlord"
 MAIN_KINDS = frozenset(task_kind(t) for t in MAIN_TASKS)
@@ -38,6 +50,11 @@ SECRET_CARD_WORDS = {
 
 SECRET_TASKS: dict[type[SeatDecision], str] = {Vote: "casts a secret vote"}
 """Decisions that are secret as a whole from the other seats, by pending task."""
+
+TOLD_BY_THE_RULE = (RollFirstPlayer, RollEvent, D8Roll, Reveal, DrawShadowShips)
+"""Chance nodes whose outcome the rule that resolves it notes publicly, in words ("Special Event
+roll 9: Draw 2 Power Cards", "the disc in b1 is Merchant"; a bribe's first roll with the answer):
+the outcome itself is not told again."""
 
 
 def event_text(ctx: Context, s: State, action: int, seat: int | None) -> str | None:
@@ -64,12 +81,17 @@ def event_text(ctx: Context, s: State, action: int, seat: int | None) -> str | N
 
 
 def _chance_text(ctx: Context, s: State, outcome: int, seat: int | None) -> str | None:
-    """A chance outcome, named only to the seats that see it."""
+    """A chance outcome, named only to the seats that see it; nothing where the rule's own public
+    line tells it (``TOLD_BY_THE_RULE``, a card drawn into another seat's hand: its draw is told)."""
     task = s.stack[-1]
+    if isinstance(task, TOLD_BY_THE_RULE):
+        return None
     said = chance_to_str(ctx, s, outcome)
     if isinstance(task, DrawToHand):
-        drawer = task.seat
-        return f"you {said}" if seat == drawer else f"seat {drawer} draws a Power Card"
+        return f"you {said}" if seat == task.seat else None
+    if isinstance(task, DrawToDuel) and s.battle is not None and s.battle.duel is not None:
+        duellist = ctx.content.fig_name[s.battle.duel.figures[task.side]]
+        return f"{duellist} draws Power Card {ctx.content.card_values[outcome]} face up for the Duel"
     if isinstance(task, StealCard):
         victim, thief = task.victim, ctx.seat_of(s.cur)
         if seat == thief:

@@ -262,13 +262,16 @@ def resolve_diplomats(ctx: Context, s: State, exempt: int = NOBODY) -> None:
             if c == exempt:
                 continue
             target = nearest_friendly(ctx, s, g, c)
-            for f in dips:
-                if s.owner[f] == c:
-                    place(s, f, target)
+            if target == g:
+                continue  # no friendly galaxy and already on their Home Planet: they stay
+            retreating = [f for f in dips if s.owner[f] == c]
+            for f in retreating:
+                place(s, f, target)
+            who = "Diplomat retreats" if len(retreating) == 1 else "Diplomats retreat"
             note(
                 s,
                 "retreat",
-                f"{ctx.content.colours[c]} Diplomats retreat from {ctx.content.galaxy_name(g)} to "
+                f"{ctx.content.colours[c]} {who} from {ctx.content.galaxy_name(g)} to "
                 f"{ctx.content.galaxy_name(target)} (Diplomatic Immunity)",
                 rule="immunity",
                 colour=c,

@@ -209,7 +209,8 @@ def queue_turn_steps(ctx: Context, s: State, task: QueueTurnSteps) -> None:
     note(
         s,
         "draw",
-        f"{ctx.content.colours[s.cur]} draws {counted(draws, 'Power Card')}: 1 + {ruins} for controlled Ruins",
+        f"{ctx.content.colours[s.cur]} draws {counted(draws, 'Power Card')}"
+        + (f": 1 + {ruins} for controlled Ruins" if ruins else ""),
         rule="cards",
         seat=seat,
         cards=draws,
@@ -244,7 +245,9 @@ def start_build(ctx: Context, s: State, task: StartBuild) -> None:
         "build",
         f"{ctx.content.colours[s.cur]} gains {counted(s.pool, 'Space Ship')} to build: "
         f"{counted(merchants, 'Merchant')} x "
-        f"{sup['ships_per_merchant']} + {counted(bases, 'Space Base')} x {sup['ships_per_space_base']}",
+        f"{sup['ships_per_merchant']} + {counted(bases, 'Space Base')} x {sup['ships_per_space_base']}"
+        if s.pool
+        else f"{ctx.content.colours[s.cur]} has no Space Ships to build (no Merchant, no Space Base)",
         rule="build",
         colour=s.cur,
         ships=s.pool,
