@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar
 
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from shadowtable.core.game import Game
 
 S = TypeVar("S")
+Item = TypeVar("Item")
+Reading = TypeVar("Reading", bound=Hashable)
 
 SEAT_MENTION = re.compile(r"\bseat (\d{1,3})\b")
 """How the games' wording mentions a seat: ``seat 0`` is the first seat."""
@@ -63,6 +65,15 @@ def listed(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def first_per_reading(items: Iterable[Item], reading: Callable[[Item], Reading]) -> dict[Reading, Item]:
+    """The first of the ``items`` that read the same to a person, keyed by that ``reading``, in
+    order: choices that read the same (two copies of a card) do the same, so one is offered."""
+    first: dict[Reading, Item] = {}
+    for item in items:
+        first.setdefault(reading(item), item)
+    return first
+
+
 def bot_name(seat: int, level: str) -> str:
     """The name a bot of ``level`` plays under at ``seat``, e.g. ``Ada (heuristic bot)``."""
     return f"{bot_first_name(seat)} ({level} bot)"
@@ -92,10 +103,8 @@ class SeatNames:
     def choices(self, choices: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
         """``(action, text)`` choices as a person reads them: each text :meth:`shown`, and one
         choice per distinct text (the first action): choices that read the same do the same."""
-        seen: dict[str, int] = {}
-        for action, text in choices:
-            seen.setdefault(self.shown(text), action)
-        return [(action, text) for text, action in seen.items()]
+        first = first_per_reading(choices, lambda choice: self.shown(choice[1]))
+        return [(action, text) for text, (action, _) in first.items()]
 
 
 DEFAULT_NAMES = SeatNames()

@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 from shadowtable.core.errors import ShadowTableError
 from shadowtable.core.record import GameRecord
 from shadowtable.core.table import Choice
-from shadowtable.core.wording import HEADLINE, SeatResult, without_card_ids
+from shadowtable.core.wording import HEADLINE, SeatResult, first_per_reading, without_card_ids
 from shadowtable.saves import create_new_save, create_save_at, overwrite_save, resume_command
 from shadowtable.tui.boards import board
 from shadowtable.tui.details import action_details, how_to_win
@@ -70,10 +70,7 @@ HandOver > Vertical {
 def distinct_choices(choices: Sequence[Choice]) -> list[Choice]:
     """One choice per distinct text as a person reads it (card ids left out): choices that read the
     same do the same, as in the browser (``SeatNames.choices``)."""
-    first: dict[str, Choice] = {}
-    for choice in choices:
-        first.setdefault(without_card_ids(choice.text), choice)
-    return list(first.values())
+    return list(first_per_reading(choices, lambda choice: without_card_ids(choice.text)).values())
 
 
 class HandOver(ModalScreen[None]):

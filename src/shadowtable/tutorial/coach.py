@@ -15,7 +15,7 @@ from typing import Any
 
 from shadowtable.core.game import Game, Observation
 from shadowtable.core.table import Choice, SeatView
-from shadowtable.core.wording import HEADLINE, SeatNames, SeatResult
+from shadowtable.core.wording import HEADLINE, SeatNames, SeatResult, first_per_reading
 from shadowtable.tutorial.lesson import lessons
 
 SINCE_LIMIT = 12
@@ -70,10 +70,7 @@ class Coaching:
 
 def one_per_text(notes: Sequence[ChoiceNote]) -> tuple[ChoiceNote, ...]:
     """The first of the choices that read the same (the same effect: cards alike but for their id)."""
-    first: dict[tuple[str, str], ChoiceNote] = {}
-    for note in notes:
-        first.setdefault((note.group, note.text), note)
-    return tuple(first.values())
+    return tuple(first_per_reading(notes, lambda note: (note.group, note.text)).values())
 
 
 def named(text: str, names: Sequence[str], seat: int) -> str:

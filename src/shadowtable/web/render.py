@@ -24,7 +24,7 @@ from shadowtable.core.registry import available_games, game_class
 from shadowtable.core.rules_help import load_rules_help
 from shadowtable.core.table import Choice, ChoiceGroup, Decision, Told
 from shadowtable.core.views import TypedObservation, typed_view, view_class
-from shadowtable.core.wording import DEFAULT_NAMES, HEADLINE, SeatNames
+from shadowtable.core.wording import DEFAULT_NAMES, HEADLINE, SeatNames, first_per_reading
 from shadowtable.tutorial.coach import Coach
 from shadowtable.tutorial.lesson import lessons
 from shadowtable.web.boards import BoardHtml
@@ -339,9 +339,7 @@ def action_groups(
 
 def _shown_choices(group: ChoiceGroup, names: SeatNames) -> list[tuple[int, str, str]]:
     """``(action, shown words, notation)`` of a group's choices, one per distinct shown text."""
-    first: dict[str, Choice] = {}
-    for choice in group.choices:
-        first.setdefault(names.shown(choice.text), choice)
+    first = first_per_reading(group.choices, lambda choice: names.shown(choice.text))
     return [(choice.action, text, choice.text) for text, choice in first.items()]
 
 
