@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from shadowtable.server.repository.leases import orphaned_tables, release_leases, renew_leases, take_lease
@@ -55,9 +55,10 @@ class Leases:
         if table_ids:
             await self.store.execute(release_leases(table_ids, self.owner))
 
-    async def orphans(self, limit: int = 50) -> list[str]:
-        """Tables in play whose lease is missing or expired: nobody runs their bots and clocks."""
-        return [row["id"] for row in await self.store.fetch(orphaned_tables(limit))]
+    async def orphans(self, limit: int = 50, passed_by: Collection[str] = ()) -> list[str]:
+        """Tables in play whose lease is missing or expired: nobody runs their bots and clocks
+        (but for those ``passed_by``: this process cannot play them)."""
+        return [row["id"] for row in await self.store.fetch(orphaned_tables(limit, passed_by))]
 
 
 class Bus:

@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("shadowtable.server")
 
+PASSED_BY_KEPT = 1000
+"""At most this many tables that this process found it cannot play (a game it does not have, a
+record that no longer replays) are remembered, so the lease rounds pass them by; the oldest go
+first."""
+
 
 class TableSync:
     """Announces this process's changes, applies the others', and keeps and takes leases."""
@@ -42,6 +47,8 @@ class TableSync:
         self.leases = Leases(repository.store, config.process_id, config.lease_s) if clustered else None
         self.bus = Bus(config.redis_url, config.process_id) if clustered else None
         self._lease_task: asyncio.Task[None] | None = None
+        self.passed_by: dict[str, str] = {}
+        """The tables this process cannot play, with why: no lease round takes them over again."""
 
     async def start(self) -> None:
         """Join the other processes: listen on the bus, keep and take leases."""
@@ -164,18 +171,40 @@ class TableSync:
         for table in mine:
             if table.id not in kept:
                 self._lose(table)
-        for table_id in await self.leases.orphans():
-            if await self.acquire(table_id):
-                loaded = tables.get(table_id)
-                if loaded is None:
-                    await self.service.table(table_id)  # loads, replays and schedules its bots and clocks
-                else:
-                    await self._gain(loaded)
+        await self._take_over_orphans()
         for table in list(tables.values()):
             if table.connections:
                 self.publish_presence(table)
                 if not self.bus.healthy or await self._behind(table):
                     await self.refresh(table)  # Redis is down, or a message of it was lost
+
+    async def _take_over_orphans(self) -> None:
+        """Take over the tables nobody runs.  One this process cannot play is given back, logged
+        and passed by from then on: it never holds up the tables after it."""
+        assert self.leases is not None
+        for table_id in await self.leases.orphans(passed_by=self.passed_by):
+            if not await self.acquire(table_id):
+                continue
+            try:
+                await self._take_over(table_id)
+            except ServiceError as exc:
+                await self._pass_by(table_id, str(exc))
+
+    async def _take_over(self, table_id: str) -> None:
+        loaded = self.service.tables.get(table_id)
+        if loaded is None:
+            await self.service.table(table_id)  # loads, replays and schedules its bots and clocks
+        else:
+            await self._gain(loaded)
+
+    async def _pass_by(self, table_id: str, reason: str) -> None:
+        assert self.leases is not None
+        log.warning("table passed by", extra={"event": "takeover_failed", "table": table_id, "reason": reason})
+        self.passed_by[table_id] = reason
+        while len(self.passed_by) > PASSED_BY_KEPT:
+            del self.passed_by[next(iter(self.passed_by))]
+        with contextlib.suppress(StoreError):
+            await self.leases.release([table_id])  # a process that can play it may take it
 
     async def _behind(self, table: Table) -> bool:
         """Whether the database holds actions this copy of ``table`` has not seen."""

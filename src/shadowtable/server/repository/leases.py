@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from typing import Any
 
 import sqlalchemy as sa
@@ -42,16 +43,14 @@ def release_leases(table_ids: list[str], owner: str) -> sa.Executable:
     return sa.delete(schema.leases).where(schema.leases.c.table_id.in_(table_ids), schema.leases.c.owner == owner)
 
 
-def orphaned_tables(limit: int) -> sa.Executable:
-    """Tables in play whose lease is missing or expired."""
+def orphaned_tables(limit: int, passed_by: Collection[str] = ()) -> sa.Executable:
+    """Tables in play whose lease is missing or expired, but for those ``passed_by``."""
     now = time.time()
     joined = schema.tables.outerjoin(schema.leases, schema.leases.c.table_id == schema.tables.c.id)
-    return (
-        sa.select(schema.tables.c.id)
-        .select_from(joined)
-        .where(
-            schema.tables.c.status == "playing",
-            sa.or_(schema.leases.c.table_id.is_(None), schema.leases.c.expires_at < now),
-        )
-        .limit(limit)
-    )
+    conditions = [
+        schema.tables.c.status == "playing",
+        sa.or_(schema.leases.c.table_id.is_(None), schema.leases.c.expires_at < now),
+    ]
+    if passed_by:
+        conditions.append(schema.tables.c.id.not_in(list(passed_by)))
+    return sa.select(schema.tables.c.id).select_from(joined).where(*conditions).limit(limit)
