@@ -102,7 +102,9 @@ def test_a_downloaded_record_replays_on_the_command_line(
     serve: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with serve() as client:
-        answer = create(client, game="shadowlord", players=2, seats=["human", "bot:random"])
+        # a short game: random play rarely ends one on a table's 1000 turns
+        options = {"turn_cap": 20}
+        answer = create(client, game="shadowlord", players=2, seats=["human", "bot:random"], options=options)
         with client.websocket_connect(f"/ws/{answer['table']['id']}") as ws:
             seat = Seat(ws)
             seat.hello(answer["token"])
