@@ -28,7 +28,9 @@ Duel's card drawn face up by its duellist ("Green Master draws Power Card 4 face
 Duel" for "chance: draw Power Card: 4"); "red draws 1 Power Card" for "...: 1 + 0 for controlled
 Ruins"; "red has no Space Ships to build (no Merchant, no Space Base)" for "red gains 0 Space
 Ships to build: 0 Merchants x 3 + 0 Space Bases x 3". The earlier pages, with exactly those
-lines rewritten, equal the new ones line for line.
+lines rewritten, equal the new ones line for line. They were recorded again for one added line,
+an event that finds no target ("Steal 2 Power Cards has no target (no other player holds a Power
+Card): nothing happens"): without those lines the pages equal the ones before.
 The Shadow Planet's digests were recorded again for the prompt of a chance node ("Setting up:
 before the first turn" in round 0, "Chance: a card is drawn" after, for "Chance: chance
 decides"), then for two log lines ("seat 2 (Alien) is ..." for "(Alien, alien)"; Reed's free
@@ -64,9 +66,9 @@ GOLDEN: dict[tuple[str, int, int, int], str] = {
     ("shadow-planet", 3, 11, 400): "abb11758b286d1513caf90b82ed01a9c602d07e1e4782652a459889e47d7e7f5",
     ("shadow-planet", 4, 12, 160): "d8c70223672136fcd06e187678b7a18257532499824ffce904c52ce0d8042709",
     ("shadow-planet", 5, 13, 160): "a3dd8070d52ec1c900572ad62ec6449663455370edeff7cc4733302397280627",
-    ("shadowlord", 2, 21, 160): "3942d0a00610a1464fcb9cfc70424fda6cb53f8a07b8a9983960920cc1b6b2dd",
-    ("shadowlord", 3, 22, 160): "28175b5db724a512d393fd083971df63413784e4498e4d2776d8de01bea5abf5",
-    ("shadowlord", 4, 23, 160): "14920d94db427a3b09ba9b37afc4c2fc22c84c7fb56f3c6e0ceb89bbab3c9b8f",
+    ("shadowlord", 2, 21, 160): "a57ed8d7d8410fef57682514cc29706370013eac95168667e11a69a7d5ce1fc1",
+    ("shadowlord", 3, 22, 160): "8f96062063fc4366456dbde24f90b0ecb5b624a09db214b7b87837c457236371",
+    ("shadowlord", 4, 23, 160): "818a43e0930ab3448b7e5914b954ada84e262de89c38dd69db49ffc2f72dd734",
 }
 
 

@@ -362,3 +362,20 @@ def test_the_timer_on_the_starburst_ends_the_game_with_its_cause() -> None:
     [end] = heard(None, "end")
     assert end["data"] == {"end": "shadowlord_timer", "winner": NOBODY, "timer": 0} and end["rule"] == "timer"
     assert s.end == "shadowlord_timer"
+
+
+def test_an_event_with_no_target_says_that_nothing_happens_and_why() -> None:
+    """Steal with nobody holding a Power Card, Discover with no face-down disc: the log says so
+    rather than going on to the next step with no word."""
+    g = game(4)
+    steal = next(total for total in range(2, 17) if EVENTS[g.ctx.content.events[total]] == "steal")
+    s = chance(g, pending(g, board(g), RollEvent()), steal)
+    rolled, nothing = heard(None, "special_event")
+    assert rolled["text"].startswith(f"Special Event roll {steal}: Steal")
+    assert nothing["text"] == "Steal 2 Power Cards has no target (no other player holds a Power Card): nothing happens"
+    assert nothing["data"] == {"event": "steal", "no_target": True}
+    assert not isinstance(top(s), ChooseEventTarget)
+    g = game(4)
+    discover = next(total for total in range(2, 17) if EVENTS[g.ctx.content.events[total]] == "discover")
+    chance(g, pending(g, board(g), RollEvent()), discover)  # the board has no face-down disc
+    assert heard(None, "special_event")[1]["text"].endswith("(no face-down disc is left): nothing happens")

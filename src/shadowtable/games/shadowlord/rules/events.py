@@ -32,6 +32,16 @@ DEFECT, ESCAPE, STORM, DISCOVER, STEAL, DRAW2 = (
 )
 
 
+NO_TARGET = {
+    "defect": "no character can be bribed",
+    "escape": "none of this player's characters is held captive",
+    "spacestorm": "no other player has a Space Ship",
+    "discover": "no face-down disc is left",
+    "steal": "no other player holds a Power Card",
+}
+"""Why an event finds no target, by event (``content.EVENTS``)."""
+
+
 def roll_event(ctx: Context, s: State, task: RollEvent, total: int) -> None:
     """The 2d8 sum picks the Special Event."""
     event = ctx.content.events[total]
@@ -48,6 +58,15 @@ def roll_event(ctx: Context, s: State, task: RollEvent, total: int) -> None:
         s.stack.extend([DrawToHand(seat)] * 2)
     elif event != 0 and event_targets(ctx, s, event, seat):
         s.stack.append(ChooseEventTarget(seat, event))
+    elif event != 0:
+        note(
+            s,
+            "special_event",
+            f"{EVENT_NAMES[event]} has no target ({NO_TARGET[EVENTS[event]]}): nothing happens",
+            rule="event",
+            event=EVENTS[event],
+            no_target=True,
+        )
 
 
 def own_captives(ctx: Context, s: State, seat: int) -> list[int]:
