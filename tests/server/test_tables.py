@@ -232,3 +232,22 @@ def test_a_finished_table_offers_one_rematch_to_everyone(serve: Any) -> None:
         assert again.json()["id"] == new["id"]
         assert client.get(f"/api/tables/{table_id}").json()["rematch"] == new["id"]
         assert client.post(f"/api/tables/{table_id}/rematch", headers={"Authorization": "Bearer x"}).status_code == 403
+
+
+def test_a_seat_that_left_before_the_game_started_is_played_by_a_bot_once_it_starts(serve: Any) -> None:
+    """Seat 0 sits, connects and leaves while the table waits for seat 1; seat 1 joins and the game
+    starts: after the grace period a bot plays seat 0 (before, nobody ever did, and the game waited
+    for a player who was gone)."""
+    with serve(grace_s=0.05) as client:
+        answer = create(client, game="tiny-showdown", players=2, seats=["human", "human"], options={"rounds": 2})
+        table_id = answer["table"]["id"]
+        with client.websocket_connect(f"/ws/{table_id}") as ws0:
+            Seat(ws0).hello(answer["token"])
+        token1 = client.post(f"/api/tables/{table_id}/join", json={}).json()["token"]
+        with client.websocket_connect(f"/ws/{table_id}") as ws1:
+            seat1 = Seat(ws1)
+            seat1.hello(token1)
+            notice = seat1.until("notice")
+            assert notice["text"] == "Player 1 is away: a bot plays for them"
+            over = play_out(seat1)
+            assert over["t"] == "over"

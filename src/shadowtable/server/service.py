@@ -656,6 +656,8 @@ class TableService:
             return
         log.info("game started", extra={"event": "start", "table": table.id})
         self.after_change(table)
+        for seat in range(len(table.seats)):
+            self.timers.watch_away(table, seat)  # a seat that left before the start: its grace starts now
 
     async def act(self, table: Table, connection: Connection, act: Act) -> None:
         """A seat's decision: checked, stored, acknowledged, then shown to everyone.  When another
