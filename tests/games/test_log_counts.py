@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
+from games.told import told_in_a_random_game
 from shadowtable.core import make
 from shadowtable.core.wording import counted, listed
 
@@ -58,25 +58,11 @@ def test_the_check_finds_the_old_wording() -> None:
 )
 def test_every_line_of_random_games_counts_in_words(name: str, players: int, games: int) -> None:
     game = make(name, players=players)
-    readers: list[int | None] = [None, *range(players)]
     wrong: set[str] = set()
     lines = 0
     for seed in range(games):
-        rng = random.Random(seed)
-        state = game.initial_state()
-        for _ in range(3000):
-            if game.is_terminal(state):
-                break
-            outcomes = game.chance_outcomes(state)
-            if outcomes:
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                action = rng.choice(game.legal_actions(state))
-            after, events = game.apply_recorded(state, action)
-            for seat in readers:
-                for line in game.words.told(state, action, events, seat):
-                    lines += 1
-                    wrong.update(f"{found!r} in {line['text']!r}" for found in miscounted(line["text"]))
-            state = after
+        for _state, _seat, line in told_in_a_random_game(game, seed):
+            lines += 1
+            wrong.update(f"{found!r} in {line['text']!r}" for found in miscounted(line["text"]))
     assert lines > 1000
     assert not wrong, sorted(wrong)[:10]

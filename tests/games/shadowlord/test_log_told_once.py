@@ -5,12 +5,12 @@ happen is told (no Space Ships to build from nothing, no retreat from a galaxy t
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 
 import pytest
 
+from games.told import told_in_a_random_game
 from shadowtable.core import make
 from shadowtable.core.game import Game
 from shadowtable.games.shadowlord.tasks import DrawToDuel, DrawToHand, RollEvent
@@ -21,21 +21,8 @@ RETREAT = re.compile(r"retreats? from (\w+) to (\w+)")
 def told_lines(game: Game, seed: int) -> Iterator[tuple[object, int | None, str]]:
     """(the pending task, the reader, the line) for every line any seat or a spectator is told
     over one random game; the task is ``None`` for the lines of what the action caused."""
-    rng = random.Random(seed)
-    state = game.initial_state()
-    for _ in range(3000):
-        if game.is_terminal(state):
-            return
-        outcomes = game.chance_outcomes(state)
-        if outcomes:
-            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(game.legal_actions(state))
-        after, events = game.apply_recorded(state, action)
-        for seat in [None, *range(game.players)]:
-            for line in game.words.told(state, action, events, seat):
-                yield state.stack[-1] if line["kind"] == "action" else None, seat, line["text"]
-        state = after
+    for state, seat, line in told_in_a_random_game(game, seed):
+        yield state.stack[-1] if line["kind"] == "action" else None, seat, line["text"]
 
 
 def what_is_told_twice_or_of_nothing(task: object, seat: int | None, text: str) -> str | None:
